@@ -1,0 +1,1 @@
+"""One sub-package per paper: its model built from primitives, and its claims (``claims_*``)."""

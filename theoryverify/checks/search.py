@@ -1,0 +1,72 @@
+"""Counterexample search with Hypothesis: ``target()`` pushes towards the worst point, and a
+failing point is shrunk before it is reported."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hseed
+from hypothesis import strategies as st
+from hypothesis import target
+
+
+class _Found(Exception):
+    pass
+
+
+@dataclass
+class SearchResult:
+    tried: int = 0
+    nonfinite: int = 0
+    worst: Any = None
+    worst_score: float = -math.inf
+    failure: Any = None  # the shrunk failing example, if any
+    failure_score: float | None = None
+    top: list[tuple[float, Any]] = field(default_factory=list)  # a few of the worst points
+
+    def _record(self, x: Any, score: float, keep: int = 5) -> None:
+        self.tried += 1
+        if not math.isfinite(score):
+            self.nonfinite += 1
+            return
+        if score > self.worst_score:
+            self.worst, self.worst_score = x, score
+        self.top.append((score, x))
+        self.top.sort(key=lambda t: -t[0])
+        del self.top[keep:]
+
+
+def default_examples() -> int:
+    """The active Hypothesis profile's ``max_examples`` (ci / thorough / default)."""
+    return settings.default.max_examples
+
+
+def search(strategy: st.SearchStrategy, score: Callable[[Any], float], *, fails: Callable[[float], bool],
+           seed: int, max_examples: int | None = None, label: str = "badness") -> SearchResult:
+    """Run ``score`` over examples of ``strategy`` (maximising it with ``target``) and stop at the
+    first example with ``fails(score)``, shrunk by Hypothesis.  Deterministic given ``seed``."""
+    result = SearchResult()
+    n = max_examples or default_examples()
+
+    @settings(max_examples=n, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck),
+              phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink])
+    @given(strategy)
+    def probe(x: Any) -> None:
+        s = float(score(x))
+        result._record(x, s)
+        if math.isfinite(s):
+            target(max(min(s, 1e300), -1e300), label=label)
+            if fails(s):
+                result.failure, result.failure_score = x, s
+                raise _Found
+    try:
+        hseed(seed)(probe)()
+    except _Found:
+        pass
+    except BaseExceptionGroup as group:  # pragma: no cover - several distinct failures
+        if not group.subgroup(_Found):
+            raise
+    return result

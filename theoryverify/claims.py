@@ -1,0 +1,163 @@
+"""Claims: a paper's checkable statement, defined once and read by every front-end.
+
+A claim is (id, paper, location, statement, kind, check).  The check is a function of a
+:class:`RunContext` returning a :class:`~theoryverify.verdicts.Verdict`.  A claim also records
+what the registry *expects* its verdict to be: normally "true" (proved or holds); for an
+erratum — a printed statement our checks refute — ``expect=REFUTED`` and a one-line ``erratum``
+reason.  A refuted paper claim stays registered; it is never dropped or silently "fixed".
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Mapping
+
+from .seeds import DEFAULT_SEED, derive_seed
+from .verdicts import TRUE_STATUSES, Status, Verdict, error
+
+
+class Kind(str, Enum):
+    IDENTITY = "identity"
+    INEQUALITY = "inequality"
+    AUTOGRAD = "autograd"
+    RATE = "rate"
+    DYNAMICS = "dynamics"
+    REPRODUCTION = "reproduction"
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    title: str
+    file: str  # path relative to the shared papers folder
+    spec: str  # catalogue file name
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a check may depend on besides its claim: the seed, the profile and the device."""
+
+    seed: int = DEFAULT_SEED
+    profile: str = "quick"  # "quick" (CPU, small grids) or "full" (broad sweeps)
+    device: str = "cpu"
+
+    def for_claim(self, claim_id: str) -> "RunContext":
+        return RunContext(derive_seed(self.seed, claim_id), self.profile, self.device)
+
+
+Check = Callable[[RunContext], Verdict]
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    paper: str
+    location: str
+    statement: str
+    kind: Kind
+    check: Check = field(repr=False, compare=False)
+    catalogue_id: str | None = None
+    expect: Status | None = None  # None: proved-or-holds; REFUTED for an erratum; ...
+    erratum: str | None = None  # one-line reason, required when expect is REFUTED
+    choices: Mapping[str, str] = field(default_factory=dict)  # reconstruction / open choices
+    tags: frozenset[str] = frozenset()  # "slow", "gpu"
+
+    def __post_init__(self) -> None:
+        if not self.id.startswith(self.paper + "."):
+            raise ValueError(f"claim id {self.id!r} must start with its paper id {self.paper!r}.")
+        if self.expect is Status.REFUTED and not self.erratum:
+            raise ValueError(f"claim {self.id}: an expected refutation needs an erratum reason")
+        if not self.tags <= {"slow", "gpu"}:
+            raise ValueError(f"claim {self.id}: unknown tags {set(self.tags) - {'slow', 'gpu'}}")
+
+    def expected(self, status: Status) -> bool:
+        """Does ``status`` match what the registry expects for this claim?"""
+        if self.expect is None:
+            return status in TRUE_STATUSES
+        return status is self.expect
+
+    @property
+    def expected_label(self) -> str:
+        return "proved|holds" if self.expect is None else self.expect.value
+
+    def run(self, ctx: RunContext | None = None) -> "Result":
+        ctx = (ctx or RunContext()).for_claim(self.id)
+        start = time.perf_counter()
+        try:
+            verdict = self.check(ctx)
+        except Exception as exc:  # a broken check is an error verdict, never a paper verdict
+            verdict = error("exception", f"{type(exc).__name__}: {exc}")
+        return Result(self, verdict.with_timing(ctx.seed, time.perf_counter() - start), ctx)
+
+
+@dataclass(frozen=True)
+class Result:
+    claim: Claim
+    verdict: Verdict
+    context: RunContext
+
+    @property
+    def as_expected(self) -> bool:
+        return self.claim.expected(self.verdict.status)
+
+    def to_json(self) -> dict[str, Any]:
+        c, v = self.claim, self.verdict
+        return {
+            "id": c.id,
+            "paper": c.paper,
+            "location": c.location,
+            "statement": c.statement,
+            "kind": c.kind.value,
+            "catalogue_id": c.catalogue_id,
+            "status": v.status.value,
+            "expected": c.expected_label,
+            "as_expected": self.as_expected,
+            "erratum": c.erratum,
+            "method": v.method,
+            "evidence": v.evidence,
+            "counterexample": v.to_json()["counterexample"],
+            "details": v.to_json()["details"],
+            "choices": dict(c.choices),
+            "seed": v.seed,
+            "runtime_s": round(v.runtime_s, 4),
+            "profile": self.context.profile,
+            "device": self.context.device,
+        }
+
+
+class ClaimSet:
+    """The claims one module of a paper folder declares.
+
+    >>> CLAIMS = ClaimSet("icrecall")
+    >>> @CLAIMS.add("eq4", location="Eq. (4), App. B", statement="...", kind=Kind.IDENTITY,
+    ...             catalogue_id="ICR-B-eq4")
+    ... def eq4(ctx): ...
+
+    The registry collects the ``CLAIMS`` ClaimSet of every ``claims_*`` module.
+    """
+
+    def __init__(self, paper: str) -> None:
+        self.paper = paper
+        self.claims: list[Claim] = []
+
+    def add(self, short_id: str, *, location: str, statement: str, kind: Kind,
+            catalogue_id: str | None = None, expect: Status | None = None,
+            erratum: str | None = None, choices: Mapping[str, str] | None = None,
+            tags: frozenset[str] | set[str] = frozenset()) -> Callable[[Check], Check]:
+        def register(check: Check) -> Check:
+            self.claims.append(Claim(
+                id=f"{self.paper}.{short_id}", paper=self.paper, location=location,
+                statement=statement, kind=kind, check=check, catalogue_id=catalogue_id,
+                expect=expect, erratum=erratum, choices=dict(choices or {}), tags=frozenset(tags)))
+            return check
+        return register
+
+    def __iter__(self):
+        return iter(self.claims)
+
+    def __len__(self) -> int:
+        return len(self.claims)

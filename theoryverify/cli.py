@@ -1,0 +1,69 @@
+"""``python -m theoryverify verify [--paper ID] [--claim ID] [--json]``.
+
+Exit codes: 0 every verdict is what the registry expects; 1 some verdict differs; 2 bad input
+(unknown paper or claim id, bad option) with a one-line error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from . import profiles, registry, render
+from .claims import RunContext
+from .devices import resolve_device
+from .seeds import DEFAULT_SEED
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2 (never a usage dump or a traceback)
+        sys.stderr.write(f"theoryverify: error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m theoryverify", description=__doc__)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    verify = sub.add_parser("verify", help="run registered claims and print their verdicts")
+    verify.add_argument("--paper", help="paper id (e.g. icrecall)")
+    verify.add_argument("--claim", help="claim id (e.g. icrecall.table2) or catalogue id")
+    verify.add_argument("--json", action="store_true", help="print a JSON list of results")
+    verify.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    verify.add_argument("--profile", choices=["quick", "full"], default="quick")
+    verify.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    verify.add_argument("--include-slow", action="store_true", help="also run claims tagged slow/gpu")
+    sub.add_parser("list", help="list registered claims").add_argument("--paper")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        sys.stderr.write("theoryverify: error: a command is required (verify, list)\n")
+        return 2
+    try:
+        selected = registry.claims(paper=args.paper, claim=getattr(args, "claim", None))
+    except registry.UnknownName as exc:
+        sys.stderr.write(f"theoryverify: error: {exc}\n")
+        return 2
+    if args.command == "list":
+        for c in selected:
+            print(f"{c.id}\t{c.catalogue_id or '-'}\t{c.kind.value}\t{c.location}")
+        return 0
+    try:
+        device = resolve_device(args.device)
+    except ValueError as exc:
+        sys.stderr.write(f"theoryverify: error: {exc}\n")
+        return 2
+    profiles.load()
+    if not (args.include_slow or args.claim or args.profile == "full"):
+        selected = [c for c in selected if not c.tags]
+    ctx = RunContext(seed=args.seed, profile=args.profile, device=device)
+    results = [c.run(ctx) for c in selected]
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=1, ensure_ascii=False))
+    else:
+        print(render.table(results))
+        print(render.summary(results))
+    return 0 if all(r.as_expected for r in results) else 1

@@ -1,0 +1,44 @@
+"""Plain-text rendering of results (the CLI table and pytest failure messages)."""
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from .claims import Result
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def table(results: Iterable[Result]) -> str:
+    rows = [("id", "location", "kind", "verdict", "method", "evidence")]
+    for r in results:
+        mark = "" if r.as_expected else " (!)"
+        rows.append((r.claim.id, _clip(r.claim.location, 28), r.claim.kind.value,
+                     r.verdict.status.value + mark, _clip(r.verdict.method, 34), _clip(r.verdict.evidence, 70)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def failure(result: Result) -> str:
+    """A pytest failure message: what was expected, what came out, and the counterexample."""
+    c, v = result.claim, result.verdict
+    lines = [f"{c.id} ({c.location}): expected {c.expected_label}, got {v.status.value}",
+             f"  statement: {c.statement}", f"  method: {v.method}", f"  evidence: {v.evidence}"]
+    if v.counterexample:
+        lines.append("  counterexample: " + json.dumps(v.to_json()["counterexample"], ensure_ascii=False))
+    lines.append(f"  seed: {v.seed}; rerun: python -m theoryverify verify --claim {c.id}")
+    return "\n".join(lines)
+
+
+def summary(results: list[Result]) -> str:
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.verdict.status.value] = counts.get(r.verdict.status.value, 0) + 1
+    unexpected = sum(not r.as_expected for r in results)
+    parts = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+    return f"{len(results)} claims — {parts}; {unexpected} differ from the registry's expectation"

@@ -1,0 +1,44 @@
+"""Hard time limits for symbolic work (no unbounded ``simplify`` on the hot path)."""
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Callable, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+class TimeLimitExceeded(Exception):
+    pass
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`TimeLimitExceeded` inside the block after ``seconds`` (main thread only;
+    elsewhere the block runs unbounded, so callers should keep it small)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _raise(signum, frame):  # pragma: no cover - timing dependent
+        raise TimeLimitExceeded(f"over {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, _raise)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def bounded(fn: Callable[[], T], seconds: float) -> T | None:
+    """``fn()`` or ``None`` if it overran ``seconds``."""
+    try:
+        with time_limit(seconds):
+            return fn()
+    except TimeLimitExceeded:
+        return None
+    except RecursionError:
+        return None
