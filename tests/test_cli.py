@@ -1,0 +1,58 @@
+"""The ``verify`` front-end: table, JSON, and one-line errors with exit 2 on bad input."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from theoryverify import cli
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "theoryverify", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("args", [
+    ["verify", "--paper", "nosuchpaper"],
+    ["verify", "--claim", "icrecall.nosuchclaim"],
+    ["verify", "--bogus-flag"],
+    ["verify", "--seed", "notanint"],
+    ["verify", "--profile", "huge"],
+    [],
+])
+def test_bad_input_is_one_line_and_exit_2(args, capsys):
+    with pytest.raises(SystemExit) as exc:
+        code = cli.main(args)
+        raise SystemExit(code)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("theoryverify: error:")
+    assert "Traceback" not in err
+
+
+def test_json_output_has_the_contract_keys():
+    proc = run("verify", "--claim", "icrecall.table2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)
+    assert len(rows) == 1
+    for key in ("id", "paper", "location", "kind", "status", "method", "evidence", "catalogue_id"):
+        assert key in rows[0]
+    assert rows[0]["catalogue_id"] == "ICR-T2-logits" and rows[0]["paper"] == "icrecall"
+
+
+def test_claim_selected_by_catalogue_id_and_table_printed():
+    proc = run("verify", "--claim", "ICR-T2-logits")
+    assert proc.returncode == 0, proc.stderr
+    assert "icrecall.table2" in proc.stdout and "proved" in proc.stdout
+
+
+def test_exit_1_when_a_verdict_differs_from_the_registry(monkeypatch, capsys):
+    from theoryverify import registry
+    from theoryverify.claims import Claim, Kind
+    from theoryverify.verdicts import refuted
+
+    wrong = Claim(id="icrecall.planted", paper="icrecall", location="nowhere", statement="planted",
+                  kind=Kind.IDENTITY, check=lambda ctx: refuted("planted", "planted", {"x": 1}))
+    monkeypatch.setattr(registry, "claims", lambda paper=None, claim=None: [wrong])
+    assert cli.main(["verify"]) == 1
+    assert "refuted (!)" in capsys.readouterr().out
