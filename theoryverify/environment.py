@@ -1,0 +1,45 @@
+"""What a run ran on: library versions, git commit, device settings (recorded in every report)."""
+from __future__ import annotations
+
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+LIBRARIES = ("theoryverify", "sympy", "numpy", "scipy", "torch", "hypothesis", "matplotlib", "mpmath")
+
+
+def versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for name in LIBRARIES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def git_commit(root: Path | None = None) -> str:
+    root = root or Path(__file__).resolve().parent.parent
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
+                             text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (sha + ("+dirty" if dirty else "")) if sha else "unknown"
+
+
+def device_info(device: str) -> dict[str, str]:
+    import torch
+
+    info = {"device": device, "dtype": "float64",
+            "deterministic_algorithms": str(torch.are_deterministic_algorithms_enabled())}
+    if device == "cuda" and torch.cuda.is_available():
+        info["name"] = torch.cuda.get_device_name(0)
+        info["tf32_matmul"] = str(torch.backends.cuda.matmul.allow_tf32)
+        info["tf32_cudnn"] = str(torch.backends.cudnn.allow_tf32)
+    else:
+        info["name"] = f"CPU ({platform.machine()}, {platform.processor() or 'unknown'})"
+    return info

@@ -1,0 +1,1 @@
+"""``python -m theoryverify.report``: Markdown bounds-vs-empirics reports with plots."""

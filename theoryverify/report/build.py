@@ -1,0 +1,95 @@
+"""Build the Markdown reports: run the registry's claims (through the results store), render
+each paper's page and the index.  Re-implements no check: every verdict comes from
+``Claim.run``."""
+from __future__ import annotations
+
+import datetime as _dt
+import importlib
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .. import environment, registry
+from ..claims import Claim, RunContext
+from ..progress import progress
+from ..store import Store, code_version as hash_sources
+from . import markdown, plots
+
+ENGINE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def code_version(paper_id: str) -> str:
+    """Hash of the engine's and the paper folder's sources: a code change invalidates the cache."""
+    pkg = Path(importlib.import_module(f"derivations.{paper_id}").__file__).parent
+    sources = [p for root in (ENGINE_ROOT, pkg) for p in sorted(root.rglob("*.py"))
+               if "report" not in p.relative_to(root).parts]  # rendering code does not change verdicts
+    return hash_sources(*sources)
+
+
+def select(paper_id: str, profile: str, only: Sequence[str] = ()) -> list[Claim]:
+    claims = registry.claims(paper=paper_id)
+    if only:
+        claims = [c for c in claims if c.id in only or c.catalogue_id in only]
+    if profile == "quick":
+        claims = [c for c in claims if not c.tags]
+    return claims
+
+
+def run_paper(paper_id: str, ctx: RunContext, store: Store, fresh: bool, only: Sequence[str] = (),
+              on_compute: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    code = code_version(paper_id)
+    versions = environment.versions()
+    out = []
+    for claim in progress(select(paper_id, ctx.profile, only), desc=paper_id, unit="claim"):
+        key = {"claim": claim.id, "seed": ctx.seed, "profile": ctx.profile, "device": ctx.device,
+               "code": code, "versions": versions}
+
+        def compute(claim=claim):
+            if on_compute:
+                on_compute(claim.id)
+            return claim.run(ctx).to_json()
+
+        out.append(store.put(key, compute()) if fresh else store.get_or_compute(key, compute))
+    return out
+
+
+def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: Path) -> dict[str, Any]:
+    img_dir = out / paper.id
+    images: dict[str, str] = {}
+    for r in results:
+        made = plots.plots_for(r, img_dir)
+        if made:
+            images[r["id"]] = f"{paper.id}/{made[0].name}"
+            r.setdefault("_images", [f"{paper.id}/{p.name}" for p in made])
+    page = markdown.paper_page(vars(paper), run, results, images)
+    (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
+    counts = Counter(r["status"] for r in results)
+    return {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts,
+            "errata": counts.get("refuted", 0)}
+
+
+def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: Path, fresh: bool,
+          command: str, only: Sequence[str] = (), store_root: Path | None = None,
+          on_compute: Callable[[str], None] | None = None) -> dict[str, Any]:
+    out.mkdir(parents=True, exist_ok=True)
+    store = Store(store_root or Path(".theoryverify-cache") / "report")
+    ctx = RunContext(seed=seed, profile=profile, device=device)
+    run = {"command": command, "profile": profile, "seed": seed,
+           "device_info": environment.device_info(device), "versions": environment.versions(),
+           "commit": environment.git_commit()}
+    rows, timings = [], {}
+    start_all = time.perf_counter()
+    for pid in papers:
+        start = time.perf_counter()
+        results = run_paper(pid, ctx, store, fresh, only, on_compute)
+        timings[pid] = time.perf_counter() - start
+        now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s")
+        rows.append(write_paper(registry.papers()[pid], results, page_run, out))
+    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    total = time.perf_counter() - start_all
+    run["generated"] = f"{now}; runtime {total:.1f} s (" + ", ".join(
+        f"{k} {v:.1f} s" for k, v in timings.items()) + ")"
+    (out / "index.md").write_text(markdown.index_page(run, rows), encoding="utf-8")
+    return {"rows": rows, "timings": timings}

@@ -1,0 +1,156 @@
+"""Markdown rendering of a paper's results (issue 5).  Pure functions of result dicts.
+
+Determinism: the output depends only on the results, the run settings and the environment;
+the generation time is confined to one line of its own, so two runs with the same seed,
+profile and device give byte-identical Markdown apart from that line.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Mapping, Sequence
+
+STATUSES = ("proved", "holds", "refuted", "inconclusive", "error")
+GENERATED_PREFIX = "Generated: "
+
+
+def cell(text: Any, width: int | None = None) -> str:
+    """A Markdown table cell: one line, pipes escaped."""
+    s = " ".join(str(text if text is not None else "").split()).replace("|", "\\|")
+    if width and len(s) > width:
+        s = s[: width - 1] + "…"
+    return s
+
+
+def anchor(claim_id: str) -> str:
+    return "claim-" + claim_id.replace(".", "-").lower()
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def fmt(x: Any) -> str:
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def evidence_text(r: Mapping[str, Any]) -> str:
+    parts = [r["evidence"]]
+    ce = r.get("counterexample")
+    if ce:
+        shown = ", ".join(f"{k}={fmt(v)}" for k, v in list(ce.items())[:12])
+        parts.append(f"counterexample: {shown}")
+    fit = (r.get("details") or {}).get("fit")
+    if fit and "exponent" in fit:
+        ci = fit.get("ci") or ["?", "?"]
+        parts.append(f"fitted exponent {fmt(fit['exponent'])} [{fmt(ci[0])}, {fmt(ci[1])}] vs predicted "
+                     f"{fmt(fit.get('predicted_exponent'))}")
+    return "; ".join(parts)
+
+
+def header(paper: Mapping[str, str], run: Mapping[str, Any]) -> list[str]:
+    dev = run["device_info"]
+    lines = [f"# {paper['title']}", "",
+             f"- Paper: `{paper['file']}` (id `{paper['id']}`, catalogue `{paper['spec']}`)",
+             f"- Command: `{run['command']}`",
+             f"- Profile: `{run['profile']}`; seed: `{run['seed']}`",
+             "- Device: " + ", ".join(f"{k}={v}" for k, v in dev.items()),
+             "- Versions: " + ", ".join(f"{k} {v}" for k, v in run["versions"].items()),
+             f"- Git commit: `{run['commit']}`",
+             f"{GENERATED_PREFIX}{run['generated']}", ""]
+    return lines
+
+
+def summary(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    by_status = Counter(r["status"] for r in results)
+    by_kind: dict[str, Counter] = {}
+    for r in results:
+        by_kind.setdefault(r["kind"], Counter())[r["status"]] += 1
+    lines = ["## Summary", "", f"{len(results)} claims: " +
+             ", ".join(f"{by_status[s]} {s}" for s in STATUSES if by_status[s]) + ".", ""]
+    lines += table(["kind", *STATUSES, "total"],
+                   [[k, *[c[s] for s in STATUSES], sum(c.values())] for k, c in sorted(by_kind.items())])
+    unexpected = [r for r in results if not r["as_expected"]]
+    if unexpected:
+        lines += ["", f"**{len(unexpected)} verdicts differ from the registry's expectation:** " +
+                  ", ".join(f"[`{r['id']}`](#{anchor(r['id'])})" for r in unexpected)]
+    errata = [r for r in results if r["status"] == "refuted"]
+    lines += ["", f"### Errata ({len(errata)})", ""]
+    if not errata:
+        lines.append("None found.")
+    for r in errata:
+        reason = r.get("erratum") or r["evidence"]
+        lines.append(f"- [`{r['id']}`](#{anchor(r['id'])}) ({r['location']}): {cell(reason)}")
+    return lines + [""]
+
+
+def claims_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = ["## Claims", "",
+             "Regenerate any row with `python -m theoryverify verify --claim <id>`.", ""]
+    rows = []
+    for r in results:
+        rows.append([f'<a id="{anchor(r["id"])}"></a>`{r["id"]}`', r.get("catalogue_id") or "—",
+                     r["location"], cell(r["statement"], 160), r["kind"],
+                     f"**{r['status']}**" + ("" if r["as_expected"] else " (unexpected)"),
+                     r["method"], cell(evidence_text(r), 300)])
+    return lines + table(["id", "catalogue", "location", "statement", "kind", "verdict", "method",
+                          "evidence"], rows) + [""]
+
+
+def bounds_section(results: Sequence[Mapping[str, Any]], images: Mapping[str, str]) -> list[str]:
+    swept = [r for r in results if (r.get("details") or {}).get("sweep")]
+    lines = ["## Bounds vs empirics", ""]
+    if not swept:
+        return lines + ["No rate or phase-duration claim has a sweep in this run.", ""]
+    for r in swept:
+        sweep, fit = r["details"]["sweep"], r["details"].get("fit") or {}
+        lines += [f"### `{r['id']}` — {r['location']}", "", cell(r["statement"]), ""]
+        x, meas = sweep.get("x", []), sweep.get("measured", [])
+        pred = sweep.get("predicted") or [None] * len(x)
+        ratio = sweep.get("ratio") or [None] * len(x)
+        lines += table([sweep.get("param", "x"), "predicted", "measured", "measured / predicted"],
+                       [[fmt(a), fmt(b) if b is not None else "—", fmt(c), fmt(d) if d is not None else "—"]
+                        for a, b, c, d in zip(x, pred, meas, ratio)])
+        if fit:
+            ci = fit.get("ci") or ["?", "?"]
+            lines += ["", f"Fitted exponent **{fmt(fit.get('exponent'))}** (CI {fmt(fit.get('confidence', 0.95))}: "
+                      f"[{fmt(ci[0])}, {fmt(ci[1])}]) vs predicted **{fmt(fit.get('predicted_exponent'))}** "
+                      f"± {fmt(fit.get('margin'))}.", "", f"Rule: {cell(fit.get('rule', ''))}"]
+        lines += ["", f"Verdict: **{r['status']}** — {cell(r['evidence'])}. "
+                  f"Regenerate: `python -m theoryverify verify --claim {r['id']}`", ""]
+        if r["id"] in images:
+            lines += [f"![{r['id']}]({images[r['id']]})", ""]
+    return lines
+
+
+def reproduction_section(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = ["## Reproductions and recorded choices", ""]
+    chosen = [r for r in results if r.get("choices") or r["kind"] == "reproduction"]
+    if not chosen:
+        return lines + ["No claim in this run records an open or reconstruction choice.", ""]
+    for r in chosen:
+        lines.append(f"- `{r['id']}` ({r['location']}) — **{r['status']}**: {cell(r['evidence'], 200)}")
+        for k, v in sorted((r.get("choices") or {}).items()):
+            lines.append(f"  - {cell(k)}: {cell(v)}")
+    return lines + [""]
+
+
+def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
+               images: Mapping[str, str]) -> str:
+    lines = header(paper, run) + summary(results) + claims_table(results) + \
+        bounds_section(results, images) + reproduction_section(results)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def index_page(run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
+    lines = ["# theoryverify reports", "", f"- Command: `{run['command']}`",
+             f"- Profile: `{run['profile']}`; seed: `{run['seed']}`; device: {run['device_info']['name']}",
+             f"- Git commit: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}", ""]
+    lines += table(["paper", "claims", *STATUSES, "errata", "profile", "device", "report"],
+                   [[r["title"], r["n"], *[r["counts"].get(s, 0) for s in STATUSES], r["errata"],
+                     run["profile"], run["device_info"]["device"], f"[{r['id']}.md]({r['id']}.md)"]
+                    for r in rows])
+    return "\n".join(lines).rstrip() + "\n"
