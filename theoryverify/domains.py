@@ -16,6 +16,7 @@ from typing import Iterable, Mapping, Protocol, Sequence
 import numpy as np
 import sympy as sp
 from hypothesis import strategies as st
+from scipy.special import expit, logit
 
 from . import strategies as strat
 
@@ -58,11 +59,11 @@ class Interval:
     free_dim = 1
 
     def from_free(self, z):
-        return (self.lo + (self.hi - self.lo) / (1.0 + np.exp(-z[0])),)
+        return (float(self.lo + (self.hi - self.lo) * expit(z[0])),)
 
     def to_free(self, x):
         u = np.clip((x[0] - self.lo) / (self.hi - self.lo), 1e-12, 1 - 1e-12)
-        return np.array([np.log(u / (1 - u))])
+        return np.array([logit(u)])
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,12 @@ class LogUniform:
 
     def from_free(self, z):
         a, b = np.log(self.lo), np.log(self.hi)
-        return (float(np.exp(a + (b - a) / (1.0 + np.exp(-z[0])))),)
+        return (float(np.exp(a + (b - a) * expit(z[0]))),)
 
     def to_free(self, x):
         a, b = np.log(self.lo), np.log(self.hi)
         u = np.clip((np.log(x[0]) - a) / (b - a), 1e-12, 1 - 1e-12)
-        return np.array([np.log(u / (1 - u))])
+        return np.array([logit(u)])
 
 
 @dataclass(frozen=True)

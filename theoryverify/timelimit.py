@@ -22,6 +22,9 @@ def time_limit(seconds: float) -> Iterator[None]:
         return
 
     def _raise(signum, frame):  # pragma: no cover - timing dependent
+        # Re-arm first: if this exception is swallowed (e.g. raised inside a weakref finalizer,
+        # which Python reports as "ignored"), the alarm fires again shortly afterwards.
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
         raise TimeLimitExceeded(f"over {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, _raise)

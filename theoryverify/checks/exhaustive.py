@@ -1,8 +1,9 @@
-"""Checks over an explicit, finite list of cases (exact arithmetic).
+"""Checks over an explicit, finite list of cases.
 
-If the cases enumerate the whole finite statement (e.g. all 6 bijections of n = 3) the verdict
-is ``proved`` by exhaustion; if they are a sample (random relation sets) it is ``holds`` with
-the count.  The first failing case is the counterexample.
+If the cases enumerate the whole finite statement (e.g. all 6 bijections of n = 3) and the
+predicate is evaluated in exact arithmetic (``exact=True``), the verdict is ``proved`` by
+exhaustion; otherwise (a sample, or float arithmetic) it is ``holds`` with the count and the
+arithmetic named.  The first failing case is the counterexample.
 """
 from __future__ import annotations
 
@@ -14,17 +15,19 @@ Outcome = tuple[bool, dict[str, Any]]  # (ok, what was observed)
 
 
 def check_cases(cases: Iterable[tuple[str, Any]], predicate: Callable[[Any], Outcome], *,
-                exhaustive: bool, what: str = "cases") -> Verdict:
+                exhaustive: bool, what: str = "cases", exact: bool = True) -> Verdict:
+    arith = "exact" if exact else "float"
     n = 0
     for label, case in cases:
         ok, info = predicate(case)
         n += 1
         if not ok:
-            return refuted("exact enumeration", f"fails at {label}", {"case": label, **plain(info)})
+            return refuted(f"{arith} case evaluation", f"fails at {label}", {"case": label, **plain(info)})
     if n == 0:
-        return inconclusive("exact enumeration", f"no {what} to check")
-    if exhaustive:
+        return inconclusive(f"{arith} case evaluation", f"no {what} to check")
+    if exhaustive and exact:
         return proved(f"exhaustive exact enumeration ({n} {what})", f"all {n} {what} checked exactly",
                       cases=n)
-    return holds(f"exact evaluation on {n} sampled {what}", f"all {n} sampled {what} satisfy it exactly",
+    scope = "all" if exhaustive else "sampled"
+    return holds(f"{arith} evaluation on {scope} {n} {what}", f"all {n} {scope} {what} satisfy it ({arith})",
                  cases=n)
