@@ -1,0 +1,70 @@
+"""Interactive checking of one derivation step (the third front-end on the claim engine).
+
+>>> from theoryverify.check import check
+>>> v = check("diff(L1, v1) == 2/T*((p_r1+p_r3)*v2 + (p_r2+p_r4)*v4 - v2)", context="icrecall.n3")
+>>> v.status.value, v.exit_code
+('proved', 0)
+
+``check`` returns a :class:`StepVerdict` (the engine verdict, the counterexample with every free
+symbol's value and both sides' values there, Markdown/LaTeX reprs for notebooks).  The CLI is
+``python -m theoryverify.check`` (see :mod:`.cli`); the REPL is :mod:`.repl`.
+
+The package itself is callable, so ``theoryverify.check("...", context="...")`` works too.
+"""
+from __future__ import annotations
+
+import sys
+import types
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from typing import TYPE_CHECKING
+
+from .parser import BadInput
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .result import StepVerdict
+    from .session import Session
+
+__all__ = ["BadInput", "Session", "StepVerdict", "check"]
+
+
+def __getattr__(name: str):
+    # SymPy, Hypothesis and the contexts load on first use, so the CLI can reject bad input fast
+    if name == "Session":
+        from .session import Session
+        return Session
+    if name == "StepVerdict":
+        from .result import StepVerdict
+        return StepVerdict
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@lru_cache(maxsize=8)
+def _session(context: str, assume: tuple[str, ...], seed: int, timeout: float) -> "Session":
+    from .session import Session
+    return Session(context, assume, seed=seed, timeout=timeout)
+
+
+def check(statement: str, context: str = "free", *, assume: Sequence[str] = (), given: Iterable[str] = (),
+          by: str | None = None, seed: int | None = None, timeout: float | None = None) -> "StepVerdict":
+    """Check ``statement`` (``LHS == RHS``, ``<=``, ``>=``, ``<``, ``>``) in ``context``.
+
+    A bad statement gives a verdict with status ``error`` and ``exit_code`` 2; an unknown context
+    or a bad assumption raises :class:`BadInput`.
+    """
+    from ..seeds import DEFAULT_SEED
+    from .decide import DEFAULT_TIMEOUT
+    s = _session(context, tuple(assume), DEFAULT_SEED if seed is None else seed,
+                 DEFAULT_TIMEOUT if timeout is None else timeout)
+    return s.check(statement, given=given, by=by)
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``theoryverify.check(...)`` (the package) be called like :func:`check`."""
+
+    def __call__(self, statement: str, context: str = "free", **kwargs) -> "StepVerdict":
+        return check(statement, context, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
