@@ -1,0 +1,388 @@
+"""Asymptotic rates by sweeps: fitted exponents with bootstrap confidence intervals.
+
+A claim "y = Θ(x^p)" (as x → 0 or x → ∞) is never decided at one point (principle 4).  It is
+decided from a sweep over a grid of x: a least-squares fit of log y = log C + b·log x, a bootstrap
+confidence interval for b (``scipy.stats.bootstrap``), fits on the lower and upper halves of the
+grid (sub-windows), the pairwise (local) slopes, and the ratio measured/predicted across the grid.
+
+Laws other than a plain power law reduce to the same straight-line fit:
+
+* ``law="power"``:  y ≈ C·x^b·log(1/x)^k — fit log(y / log(1/x)^k) against log x (``log_power=k``);
+* ``law="exp"``:    y ≈ C·exp(b/x)        — fit log y against 1/x (e.g. a gap ≈ exp(−c/T): b = −c).
+
+Bootstrap: with one value per grid point the (u, w) pairs are resampled together (paired
+resampling over grid points).  With several seeds per grid point (``y`` of shape (points, seeds))
+the grid is kept and the seeds are resampled within each point (stratified resampling); the fit then
+uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
+distribution is used (degenerate resamples, with all x equal, are dropped).
+
+:data:`RULE` is the single verdict rule, applied by :func:`verdict_from_fit`.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+from scipy import stats
+
+from .verdicts import Verdict, holds, inconclusive, refuted
+
+#: the one verdict rule for asymptotic-rate claims (rendered in every verdict's details).
+RULE = ("HOLDS if the grid has >= {min_points} points, the fits on the lower and upper halves of the grid agree "
+        "within the margin m, the {confidence:.0%} bootstrap CI of the fitted exponent lies inside [p - m, p + m] "
+        "and the ratio measured/predicted has spread max/min <= {max_spread:g} (bounded above and away from 0); "
+        "REFUTED if the grid has >= {min_points} points, the sub-window fits agree within m and the CI lies "
+        "entirely outside [p - m, p + m] on a side the data can refute ({refutable}) (the counterexample is the "
+        "fitted exponent, its CI, p and the grid); INCONCLUSIVE otherwise (too few points, sub-windows disagree = "
+        "grid not asymptotic, CI straddles p +- m, the ratio spread exceeds the bound, or the CI is outside on a "
+        "side the data cannot refute).")
+
+#: one-sided claims as x → 0 (all sweeps here send T, p_conf, … to 0): "omega" y = Ω(x^p) (y ≥ c·x^p, i.e. b ≤ p)
+#: and "big_o" y = O(x^p) (b ≥ p); "theta" is both.
+ONE_SIDED_RULE = ("For a one-sided claim as x -> 0 (Omega(x^p): b <= p; O(x^p): b >= p): HOLDS if the grid has >= "
+                  "{min_points} points, the CI and both sub-window exponents lie on the claimed side of the margin "
+                  "(b <= p + m for Omega, b >= p - m for O) and the ratio at the smallest x is within a factor "
+                  "{max_spread:g} of the largest (Omega) / smallest (O) ratio on the grid; REFUTED if the sub-window "
+                  "fits agree within m and the CI lies entirely on the wrong side (lo > p + m for Omega, hi < p - m "
+                  "for O); INCONCLUSIVE otherwise.")
+BOUNDS = ("theta", "omega", "big_o")
+
+#: which side of [p − m, p + m] a fitted CI may refute: measured values that are only lower estimates of a
+#: supremum (a sampled max) can refute "sup = O(x^p)" as x → 0 (p < 0) by growing faster, i.e. a CI *below*
+#: p − m, never by growing slower; a witness family (a lower bound) can establish Ω but refutes nothing.
+REFUTABLE = {"both": "either side", "below": "below p - m only: the values are lower estimates of a supremum",
+             "above": "above p + m only", "none": "no side: the values are a witness lower bound"}
+
+LAWS = ("power", "exp")
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A straight-line fit w = a + b·u with its bootstrap CI (u, w: the law's coordinates)."""
+
+    exponent: float  # b
+    intercept: float  # a (log C)
+    ci: tuple[float, float]
+    confidence: float
+    local_slopes: tuple[float, ...]
+    subwindow: tuple[float, float]  # (b on the lower half of the grid, b on the upper half)
+    residual_rms: float
+    n_points: int
+    n_seeds: int = 1
+    law: str = "power"
+    log_power: float = 0.0
+
+    @property
+    def prefactor(self) -> float:
+        return math.exp(self.intercept)
+
+    @property
+    def subwindow_gap(self) -> float:
+        return abs(self.subwindow[0] - self.subwindow[1])
+
+
+def _slope(u: np.ndarray, w: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Least-squares slope of w on u along ``axis`` (nan where u is constant)."""
+    um = np.mean(u, axis=axis, keepdims=True)
+    wm = np.mean(w, axis=axis, keepdims=True)
+    var = np.sum((u - um) ** 2, axis=axis)
+    cov = np.sum((u - um) * (w - wm), axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(var > 0, cov / np.where(var > 0, var, 1.0), np.nan)
+
+
+def _bootstrap(data, statistic, **kw):
+    """scipy.stats.bootstrap, silent on degenerate (e.g. noise-free) bootstrap distributions."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category=stats.DegenerateDataWarning)
+        return stats.bootstrap(data, statistic, **kw)
+
+
+def _line(u: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    b = float(_slope(u, w))
+    return b, float(np.mean(w) - b * np.mean(u))
+
+
+def law_coordinates(x: Sequence[float], y, law: str = "power", log_power: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(u, w) with w = a + b·u for the law: power: (log x, log(y/log(1/x)^k)); exp: (1/x, log y).
+
+    ``y`` may be (points,) or (points, seeds); w keeps its shape."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if law not in LAWS:
+        raise ValueError(f"unknown law {law!r}; expected one of {LAWS}")
+    if np.any(x <= 0) or np.any(~np.isfinite(y)) or np.any(y <= 0):
+        raise ValueError("fits need x > 0 and finite y > 0 (fit |y| for negative quantities)")
+    if law == "exp":
+        return 1.0 / x, np.log(y)
+    w = np.log(y)
+    if log_power:
+        if np.any(x >= 1):
+            raise ValueError("log(1/x) factors need x < 1")
+        w = w - log_power * np.log(np.log(1.0 / x)).reshape((-1,) + (1,) * (w.ndim - 1))
+    return np.log(x), w
+
+
+def fit_line(u: Sequence[float], w, seed: int, confidence: float = 0.95, n_resamples: int = 2000,
+             law: str = "power", log_power: float = 0.0) -> Fit:
+    """Fit w = a + b·u with a bootstrap CI for b (``w``: (points,) or (points, seeds))."""
+    u = np.asarray(u, dtype=float)
+    w = np.asarray(w, dtype=float)
+    order = np.argsort(u)
+    u, w = u[order], w[order]
+    wbar = w.mean(axis=1) if w.ndim == 2 else w
+    b, a = _line(u, wbar)
+    k = len(u)
+    rng = np.random.default_rng(seed)
+    if w.ndim == 2 and w.shape[1] > 1:
+        def stat(*rows, axis=-1):
+            means = np.stack([np.mean(r, axis=axis) for r in rows], axis=-1)
+            return _slope(np.broadcast_to(u, means.shape), means, axis=-1)
+        res = _bootstrap(tuple(w), stat, vectorized=True, n_resamples=n_resamples,
+                              confidence_level=confidence, method="percentile", random_state=rng)
+    else:
+        res = _bootstrap((u, wbar), _slope, paired=True, vectorized=True, n_resamples=n_resamples,
+                              confidence_level=confidence, method="percentile", random_state=rng)
+    dist = np.asarray(res.bootstrap_distribution, dtype=float)
+    dist = dist[np.isfinite(dist)]
+    alpha = (1.0 - confidence) / 2.0
+    lo, hi = (np.quantile(dist, [alpha, 1.0 - alpha]) if dist.size else (np.nan, np.nan))
+    half = (k + 1) // 2
+    sub = (_line(u[:half], wbar[:half])[0], _line(u[k - half:], wbar[k - half:])[0]) if k >= 4 else (b, b)
+    local = tuple(float(s) for s in np.diff(wbar) / np.diff(u))
+    resid = wbar - (a + b * u)
+    return Fit(exponent=b, intercept=a, ci=(float(min(lo, b)), float(max(hi, b))), confidence=confidence,
+               local_slopes=local, subwindow=(float(sub[0]), float(sub[1])),
+               residual_rms=float(np.sqrt(np.mean(resid ** 2))), n_points=k,
+               n_seeds=int(w.shape[1]) if w.ndim == 2 else 1, law=law, log_power=log_power)
+
+
+def fit_power_law(x: Sequence[float], y, seed: int, confidence: float = 0.95, n_resamples: int = 2000,
+                  log_power: float = 0.0, law: str = "power") -> Fit:
+    """y ≈ C·x^b (times log(1/x)^k with ``log_power=k``; or C·exp(b/x) with ``law="exp"``).
+
+    ``y``: (points,) or (points, seeds).  The exponent b is the slope of the law's straight line."""
+    u, w = law_coordinates(x, y, law, log_power)
+    return fit_line(u, w, seed, confidence, n_resamples, law=law, log_power=log_power)
+
+
+def reference(x: Sequence[float], exponent: float, law: str = "power", log_power: float = 0.0) -> np.ndarray:
+    """The law with unit constant at x: x^p·log(1/x)^k or exp(p/x)."""
+    x = np.asarray(x, dtype=float)
+    if law == "exp":
+        return np.exp(exponent / x)
+    return x ** exponent * (np.log(1.0 / x) ** log_power if log_power else 1.0)
+
+
+def compare_laws(x: Sequence[float], y: Sequence[float], laws: Mapping[str, Callable[[np.ndarray], np.ndarray]]
+                 ) -> dict[str, float]:
+    """RMS residual of log(y / g(x)) about its mean (best constant C) for each candidate law g.
+
+    The smallest residual names the law that fits best, e.g. {"1/T": 1/x, "(1/T)log(1/T)": …}."""
+    x = np.asarray(x, dtype=float)
+    ly = np.log(np.asarray(y, dtype=float))
+    out = {}
+    for name, g in laws.items():
+        r = ly - np.log(np.asarray(g(x), dtype=float))
+        out[name] = float(np.sqrt(np.mean((r - r.mean()) ** 2)))
+    return dict(sorted(out.items(), key=lambda kv: kv[1]))
+
+
+def rule_text(min_points: int = 4, confidence: float = 0.95, max_spread: float = 4.0, refutable: str = "both") -> str:
+    return RULE.format(min_points=min_points, confidence=confidence, max_spread=max_spread,
+                       refutable=REFUTABLE[refutable])
+
+
+def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of: str | None = None) -> dict:
+    return {"param": param, "x": [float(t) for t in np.asarray(x, float)],
+            "measured": np.asarray(measured, float).tolist(),
+            "predicted": None if predicted is None else [float(t) for t in np.asarray(predicted, float)],
+            "ratio": None if ratio is None else [float(t) for t in np.asarray(ratio, float)],
+            "ratio_of": ratio_of}
+
+
+def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
+                     predicted=None, max_spread: float = 4.0, min_points: int = 4,
+                     what: str = "y", extra: Mapping | None = None, refutable: str = "both",
+                     bound: str = "theta") -> Verdict:
+    """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0) to a
+    fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`)."""
+    if bound not in BOUNDS:
+        raise ValueError(f"bound must be one of {BOUNDS}")
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ybar = np.exp(np.mean(np.log(y), axis=1)) if y.ndim == 2 else y
+    if predicted is not None:
+        pred = np.asarray(predicted, dtype=float)
+        ratio, ratio_of = ybar / pred, "measured / predicted"
+    else:
+        pred = None
+        ratio = ybar / reference(x, predicted_exponent, fit.law, fit.log_power)
+        ratio_of = "measured / law with unit constant"
+    spread = float(np.max(np.abs(ratio)) / np.min(np.abs(ratio)))
+    p, m = float(predicted_exponent), float(margin)
+    lo, hi = fit.ci
+    rule = (rule_text(min_points, fit.confidence, max_spread, refutable) if bound == "theta" else
+            ONE_SIDED_RULE.format(min_points=min_points, max_spread=max_spread))
+    law = {"power": f"{what} ≈ C·{param}^b" + (f"·log(1/{param})^{fit.log_power:g}" if fit.log_power else ""),
+           "exp": f"{what} ≈ C·exp(b/{param})"}[fit.law]
+    details = {
+        "sweep": sweep_details(param, x, y, pred, ratio, ratio_of),
+        "fit": {"exponent": fit.exponent, "ci": [lo, hi], "confidence": fit.confidence, "predicted_exponent": p,
+                "margin": m, "local_slopes": list(fit.local_slopes), "subwindow": list(fit.subwindow),
+                "rule": rule, "law": law, "prefactor": fit.prefactor, "residual_rms": fit.residual_rms,
+                "n_points": fit.n_points, "n_seeds": fit.n_seeds, "ratio_spread": spread,
+                "max_spread": max_spread, "bound": bound},
+        **(dict(extra) if extra else {}),
+    }
+    method = f"sweep fit {law} over {fit.n_points} {param} values, bootstrap {fit.confidence:.0%} CI"
+    summary = (f"b = {fit.exponent:.4g} (CI [{lo:.4g}, {hi:.4g}]; predicted {p:g} ± {m:g}); sub-windows "
+               f"{fit.subwindow[0]:.4g} / {fit.subwindow[1]:.4g}; ratio spread {spread:.3g}")
+    if fit.n_points < min_points or not np.isfinite([lo, hi]).all():
+        return inconclusive(method, f"too few usable grid points ({fit.n_points} < {min_points}): " + summary, **details)
+    if bound != "theta":
+        return _one_sided(fit, bound, p, m, x, ratio, max_spread, method, summary, param, details)
+    if fit.subwindow_gap > m:
+        return inconclusive(method, f"grid not asymptotic: sub-window exponents differ by {fit.subwindow_gap:.3g} "
+                                    f"> {m:g}; " + summary, **details)
+    below, above = hi < p - m, lo > p + m
+    if (below and refutable in ("both", "below")) or (above and refutable in ("both", "above")):
+        ce = {"fitted_exponent": fit.exponent, "ci": [lo, hi], "predicted_exponent": p, "margin": m,
+              "param": param, "grid": x.tolist()}
+        return refuted(method, "CI excludes the predicted exponent: " + summary, ce, **details)
+    if p - m <= lo and hi <= p + m and spread <= max_spread:
+        return holds(method, summary, **details)
+    why = ("CI outside the margin on a side these values cannot refute" if below or above
+           else "ratio spread exceeds the bound" if spread > max_spread else "CI not inside the margin")
+    return inconclusive(method, f"{why}: " + summary, **details)
+
+
+def _log_label(fit: Fit, param: str) -> str:
+    return f"·log(1/{param})^{fit.log_power:g}" if fit.log_power else ""
+
+
+def _one_sided(fit: Fit, bound: str, p: float, m: float, x: np.ndarray, ratio: np.ndarray, max_spread: float,
+               method: str, summary: str, param: str, details: dict) -> Verdict:
+    """:data:`ONE_SIDED_RULE` for Ω (b ≤ p) / O (b ≥ p) as x → 0."""
+    lo, hi = fit.ci
+    r = np.abs(ratio)
+    r0 = float(r[int(np.argmin(x))])  # the ratio at the asymptotic end
+    if bound == "omega":
+        ok_side = hi <= p + m and max(fit.subwindow) <= p + m
+        wrong = lo > p + m
+        ratio_ok = r0 * max_spread >= float(np.max(r))
+        label = f"Ω({param}^{p:g}{_log_label(fit, param)})"
+    else:
+        ok_side = lo >= p - m and min(fit.subwindow) >= p - m
+        wrong = hi < p - m
+        ratio_ok = r0 <= float(np.min(r)) * max_spread
+        label = f"O({param}^{p:g}{_log_label(fit, param)})"
+    summary = f"{label}: " + summary
+    if wrong and fit.subwindow_gap <= m:
+        ce = {"fitted_exponent": fit.exponent, "ci": [lo, hi], "predicted_exponent": p, "margin": m,
+              "bound": bound, "param": param, "grid": x.tolist()}
+        return refuted(method, "CI on the wrong side of the bound: " + summary, ce, **details)
+    if ok_side and ratio_ok:
+        return holds(method, summary, **details)
+    why = ("ratio at the smallest x drifts beyond the factor" if ok_side else
+           "CI or a sub-window exponent not on the claimed side")
+    return inconclusive(method, f"{why}: " + summary, **details)
+
+
+def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, seed: int,
+               predicted: Sequence[float] | None = None, *, param: str = "x", law: str = "power",
+               log_power: float = 0.0, max_spread: float = 4.0, confidence: float = 0.95,
+               n_resamples: int = 2000, min_points: int = 4, what: str = "y",
+               extra: Mapping | None = None, refutable: str = "both", bound: str = "theta") -> Verdict:
+    """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
+    (:data:`ONE_SIDED_RULE`).
+
+    ``y``: positive values, (points,) or (points, seeds).  ``predicted``: the claimed values at x (with
+    their constant) if the claim has one; otherwise the ratio is taken against the law with constant 1.
+    """
+    fit = fit_power_law(x, y, seed, confidence, n_resamples, log_power=log_power, law=law)
+    return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
+                            max_spread=max_spread, min_points=min_points, what=what, extra=extra,
+                            refutable=refutable, bound=bound)
+
+
+@dataclass(frozen=True)
+class LinearFit:
+    """y ≈ a0 + a1·x (+ a2·x²) with bootstrap CIs (paired over grid points)."""
+
+    coef: tuple[float, ...]
+    ci: tuple[tuple[float, float], ...]
+    confidence: float
+    residual_max: float
+    extra: dict = field(default_factory=dict)
+
+
+def fit_polynomial(x: Sequence[float], y: Sequence[float], degree: int, seed: int, confidence: float = 0.95,
+                   n_resamples: int = 2000) -> LinearFit:
+    """Least-squares polynomial fit (coefficients in increasing order) with paired-bootstrap CIs."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    coef = np.polynomial.polynomial.polyfit(x, y, degree)
+    cis = []
+    for j in range(degree + 1):
+        def stat(xs, ys, axis=-1, j=j):
+            xs, ys = np.atleast_2d(xs), np.atleast_2d(ys)
+            V = xs[..., None] ** np.arange(degree + 1)  # (B, n, d+1)
+            sol = (np.linalg.pinv(V) @ ys[..., None])[..., j, 0]
+            distinct = 1 + np.sum(np.diff(np.sort(xs, axis=-1), axis=-1) > 0, axis=-1)
+            return np.where(distinct > degree, sol, np.nan)
+        res = _bootstrap((x, y), stat, paired=True, vectorized=True, n_resamples=n_resamples,
+                         confidence_level=confidence, method="percentile",
+                         random_state=np.random.default_rng(seed + j))
+        dist = np.asarray(res.bootstrap_distribution, float)
+        dist = dist[np.isfinite(dist)]
+        alpha = (1 - confidence) / 2
+        lo, hi = np.quantile(dist, [alpha, 1 - alpha])
+        cis.append((float(min(lo, coef[j])), float(max(hi, coef[j]))))
+    resid = y - np.polynomial.polynomial.polyval(x, coef)
+    return LinearFit(tuple(float(c) for c in coef), tuple(cis), confidence, float(np.max(np.abs(resid))))
+
+
+LIMIT_RULE = ("HOLDS if the grid has >= {min_points} points and the {confidence:.0%} bootstrap CI of the fitted "
+              "coefficient (y ≈ a0 + a1·x + … fitted by least squares, paired resampling over grid points) lies "
+              "inside [p - m, p + m]; REFUTED if it has >= {min_points} points and the CI lies entirely outside "
+              "[p - m, p + m] (the counterexample is the fitted coefficient, its CI, p and the grid); "
+              "INCONCLUSIVE otherwise.")
+
+
+def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, margin: float, seed: int, *,
+                      index: int = 0, degree: int = 1, param: str = "x", what: str = "y",
+                      confidence: float = 0.95, n_resamples: int = 2000, min_points: int = 4,
+                      extra: Mapping | None = None) -> Verdict:
+    """Decide "coefficient ``index`` of y(x) ≈ a0 + a1·x + … equals ``predicted``" (index 0: the limit as
+    x → 0, e.g. a converged value as T → 0) by :data:`LIMIT_RULE`.  Details follow the sweep/fit schema
+    with ``fit["exponent"]`` holding the fitted coefficient."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    pf = fit_polynomial(x, y, degree, seed, confidence, n_resamples)
+    a, (lo, hi) = pf.coef[index], pf.ci[index]
+    p, m = float(predicted), float(margin)
+    rule = LIMIT_RULE.format(min_points=min_points, confidence=confidence)
+    poly = " + ".join(["a0", f"a1·{param}"] + [f"a{k}·{param}^{k}" for k in range(2, degree + 1)])
+    details = {
+        "sweep": sweep_details(param, x, y),
+        "fit": {"exponent": a, "ci": [lo, hi], "confidence": confidence, "predicted_exponent": p, "margin": m,
+                "local_slopes": [float(s) for s in np.diff(y) / np.diff(x)], "subwindow": None, "rule": rule,
+                "law": f"{what} ≈ {poly}", "coefficient": f"a{index}", "coefficients": list(pf.coef),
+                "coefficient_cis": [list(c) for c in pf.ci], "residual_max": pf.residual_max},
+        **(dict(extra) if extra else {}),
+    }
+    method = f"polynomial fit (degree {degree}) over {len(x)} {param} values, bootstrap {confidence:.0%} CI"
+    summary = f"a{index} = {a:.6g} (CI [{lo:.6g}, {hi:.6g}]; predicted {p:.6g} ± {m:g})"
+    if len(x) < min_points:
+        return inconclusive(method, f"too few grid points ({len(x)} < {min_points}): " + summary, **details)
+    if hi < p - m or lo > p + m:
+        ce = {"fitted_coefficient": a, "coefficient": f"a{index}", "ci": [lo, hi], "predicted": p, "margin": m,
+              "param": param, "grid": x.tolist(), "values": y.tolist()}
+        return refuted(method, "CI excludes the predicted value: " + summary, ce, **details)
+    if p - m <= lo and hi <= p + m:
+        return holds(method, summary, **details)
+    return inconclusive(method, "CI not inside the margin: " + summary, **details)
