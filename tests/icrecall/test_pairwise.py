@@ -1,0 +1,99 @@
+"""Planted errors for the Lemma 8 / Theorem 4 / App. E checks: each kind of check must be able to fail."""
+import numpy as np
+import sympy as sp
+
+from theoryverify.checks import check_identity
+from theoryverify.claims import RunContext
+from theoryverify.verdicts import Status
+
+from derivations.icrecall import claims_appendix_e as ce
+from derivations.icrecall import claims_lemma8 as c8
+from derivations.icrecall import claims_theorem4 as c4
+from derivations.icrecall import pairwise as pw
+from derivations.icrecall import printed_appb2 as printed
+from derivations.icrecall.model import n3
+
+CTX = RunContext(seed=12345)
+
+
+def test_theta_gradient_through_softmax_matches_model():
+    """pairwise.grad_theta_in_v (softmax Jacobian in v) == model.grad_theta (chain rule in θ) at a point."""
+    m = n3()
+    th = [sp.Rational(k, 5) - sp.Rational(1, 2) for k in range(6)]
+    pt_theta = dict(zip(m.theta, th))
+    v = [e.xreplace(pt_theta) for e in m.softmax_theta().values()]
+    pt_v = {**dict(zip(m.v, v)), m.T: sp.Rational(3, 10)}
+    for a, b in zip(pw.grad_theta_in_v(), m.grad_theta()):
+        assert abs(sp.N(a.xreplace(pt_v) - b.xreplace({**pt_theta, m.T: sp.Rational(3, 10)}), 30)) < 1e-25
+
+
+def test_lemma8_display_with_a_wrong_coefficient_is_refuted():
+    def planted(p, l):  # (p2 + p4) v1v4 -> (p2 + p3) v1v4
+        return printed.lemma8_diff12(p, l) + (p[2] - p[3]) * printed.v1 * printed.v4
+
+    good = c8._diff_factor_claim(CTX, 0, 1, printed.lemma8_diff12)
+    bad = c8._diff_factor_claim(CTX, 0, 1, planted)
+    assert good.status in (Status.PROVED, Status.HOLDS)
+    assert bad.status is Status.REFUTED and bad.counterexample
+
+
+def test_wrong_gap_polynomial_is_refuted_and_right_one_proved():
+    d = c4.derived_gaps()
+    x = pw.x
+    assert check_identity(d[4], -2 * x**2, c4.X_ONLY, 1).status is Status.PROVED
+    assert check_identity(d[4], printed.D_PRINTED[6], c4.X_ONLY, 1).status is Status.REFUTED
+
+
+def test_planted_symmetry_constant_is_refuted():
+    L = pw.line_L1()
+    x = pw.x
+    assert check_identity(L, L.xreplace({x: sp.Rational(3, 10) - x}), c4.QUARTER, 2).status is Status.REFUTED
+    assert c4.line_reflections(c4.derived_gaps()) == [sp.Rational(1, 2)]
+
+
+def test_psi_search_refutes_a_planted_sign():
+    parts = c8.psi_parts(CTX, planted_factor=sp.Integer(-1))
+    v = parts["statement: D⁺ψ < 0 when ψ > 1 (normalised by ψ − 1)"]
+    assert v.status is Status.REFUTED and "T" in v.counterexample
+
+
+def test_prop2_search_refutes_a_planted_constant():
+    def halved(G, H, T):
+        b = printed.prop2_bounds(G, H, T)
+        return {1: b[1] / 2, 2: b[2], 3: b[3]}
+
+    v = ce.p2_bounds_verdict(7, 200, bounds=halved, forms={"F-all3": pw.relation_quadratic_forms()})
+    assert v.status is Status.REFUTED and v.counterexample["ratio"].startswith("|∇Ψ[a]|")
+
+
+def test_lemma12_search_refutes_the_bound_without_its_factor_2():
+    def no_two(t, gap, ell):
+        return sp.sqrt(t * gap / ell)
+
+    assert ce.lemma12_verdict(3, 50, n=30).status is Status.HOLDS
+    v = ce.lemma12_verdict(3, 50, n=30, bound=no_two)
+    assert v.status is Status.REFUTED and v.counterexample["quantity"] == "‖x_t − x0‖"
+
+
+def test_multistart_refutes_a_planted_wrong_optimum():
+    def at_quarter(T):  # claim the optimum is the saddle a = 1/4
+        return 0.25, float(pw.line_L1_float(np.array([0.25]), T)[0])
+
+    v = c4.opt_pairwise_verdict(5, n_starts=10, ts=(0.05,), line_fn=at_quarter)
+    assert v.status is Status.REFUTED and "L1" in v.counterexample
+
+
+def test_descent_detector_flags_a_huge_step():
+    res = ce.descent_runs(1, 200, ts=(0.05,), cs=(5000,))
+    assert not all(res.values())
+
+
+def test_small_T_limit_is_one_sixth_and_printed_gaps_give_printed_x0():
+    assert pw.small_T_minimiser(c4.derived_gaps())[0] == sp.Rational(1, 6)
+    lim = pw.small_T_minimiser(c4.printed_gaps())[0]
+    assert sp.simplify(lim - printed.X0_PRINTED) == 0
+
+
+def test_psi_gd_detector_flags_ascent():
+    checked, incs, worst, example, _ = ce.psi_along_gd(1, 200, ts=(0.05,), seeds=2, eta_c=-2.0)
+    assert incs > 0 and example is not None
