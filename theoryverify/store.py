@@ -1,0 +1,134 @@
+"""Results store: finished configurations cached on disk, so interrupted sweeps resume.
+
+A point is keyed by (claim id, configuration dict, seed, code version, library versions); the
+code version is a hash of the claim's module source files (:func:`code_version`).  Values are
+JSON (numbers as :func:`~theoryverify.verdicts.plain` writes them); every file is written to a
+temporary file in the same folder and moved into place with ``os.replace`` (atomic on POSIX), so
+a killed sweep leaves only finished points.  ``get_or_compute`` returns the JSON round-trip of a
+fresh value too, so a resumed sweep returns exactly what an uninterrupted one does.
+
+:func:`sweep` computes only the missing points, in-process or through joblib (any backend:
+``loky``, or ``dask`` with a Dask cluster, via ``joblib.parallel_config``), with a tqdm bar.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .environment import versions
+from .progress import progress
+from .verdicts import plain
+
+DEFAULT_ROOT = ".theoryverify-cache"
+
+
+def code_version(*sources: ModuleType | str | os.PathLike) -> str:
+    """SHA-256 (16 hex) of the given modules' source files (or paths), in the given order."""
+    h = hashlib.sha256()
+    for src in sources:
+        path = Path(src.__file__) if isinstance(src, ModuleType) else Path(src)
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def library_versions() -> dict[str, str]:
+    return {k: v for k, v in versions().items() if k != "theoryverify"}
+
+
+def key_digest(key: Mapping[str, Any]) -> str:
+    text = json.dumps(plain(dict(key)), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _roundtrip(value: Any) -> Any:
+    return json.loads(json.dumps(plain(value)))
+
+
+class Store:
+    """A folder of JSON results, one file per key (``<root>/<claim>/<sha256>.json``)."""
+
+    def __init__(self, root: str | os.PathLike = DEFAULT_ROOT) -> None:
+        self.root = Path(root)
+
+    def path(self, key: Mapping[str, Any]) -> Path:
+        claim = str(key.get("claim", "_")).replace(os.sep, "_")
+        return self.root / claim / f"{key_digest(key)}.json"
+
+    def get(self, key: Mapping[str, Any]) -> tuple[bool, Any]:
+        p = self.path(key)
+        try:
+            with open(p) as fh:
+                return True, json.load(fh)["value"]
+        except (FileNotFoundError, json.JSONDecodeError, KeyError):
+            return False, None
+
+    def put(self, key: Mapping[str, Any], value: Any) -> Any:
+        p = self.path(key)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        record = {"key": plain(dict(key)), "value": plain(value)}
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w") as fh:
+                json.dump(record, fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, p)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        return _roundtrip(value)
+
+    def get_or_compute(self, key: Mapping[str, Any], fn: Callable[[], Any]) -> Any:
+        found, value = self.get(key)
+        return value if found else self.put(key, fn())
+
+
+def point_key(key_base: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:
+    """key_base (claim, code, libraries, ...) + this point's configuration (which may hold 'seed')."""
+    key = dict(key_base)
+    key["config"] = {k: v for k, v in config.items() if k != "seed"}
+    key["seed"] = config.get("seed")
+    key.setdefault("libraries", library_versions())
+    return key
+
+
+def sweep(store: Store | None, key_base: Mapping[str, Any], configs: Sequence[Mapping[str, Any]],
+          fn: Callable[[Mapping[str, Any]], Any], *, n_jobs: int = 1, backend: str | None = None,
+          desc: str | None = None) -> list[Any]:
+    """``[fn(c) for c in configs]``, computing only points the store lacks; each finished point is
+    written as soon as it is back.  ``store=None`` computes everything (no cache).
+
+    ``n_jobs > 1`` or a ``backend`` dispatches the missing points through ``joblib.Parallel``
+    (e.g. ``backend="dask"`` inside ``joblib.parallel_config`` with a ``dask.distributed.Client``).
+    """
+    keys = [point_key(key_base, c) for c in configs]
+    results: list[Any] = [None] * len(configs)
+    missing: list[int] = []
+    for i, k in enumerate(keys):
+        found, value = store.get(k) if store else (False, None)
+        if found:
+            results[i] = value
+        else:
+            missing.append(i)
+    bar = progress(missing, desc=desc or str(key_base.get("claim", "sweep")))
+    try:
+        for i, value in zip(missing, _dispatch(fn, [configs[i] for i in missing], n_jobs, backend)):
+            results[i] = store.put(keys[i], value) if store else _roundtrip(value)
+            bar.update(1)
+    finally:
+        bar.close()
+    return results
+
+
+def _dispatch(fn: Callable, configs: list, n_jobs: int, backend: str | None) -> Iterable[Any]:
+    if n_jobs == 1 and backend is None:
+        return (fn(c) for c in configs)
+    from joblib import Parallel, delayed
+
+    return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")(delayed(fn)(c) for c in configs)
