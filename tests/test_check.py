@@ -24,7 +24,7 @@ V_T = {"v1", "v2", "v3", "v4", "v5", "v6", "T"}
 SUM_V_GRAD = "(v1*diff(L1,v1)+v2*diff(L1,v2)+v3*diff(L1,v3)+v4*diff(L1,v4)+v5*diff(L1,v5)+v6*diff(L1,v6))"
 
 TRUE_N3 = [
-    # Eq. (4), App. B, as derived (the claim icrecall.eq4-9 proves all six)
+    # Eq. (4), App. B, as derived (the claims icrecall.eq4 … icrecall.eq9 prove all six)
     "diff(L1, v1) == 2/T*((p_r1+p_r3)*v2 + (p_r2+p_r4)*v4 - v2)",
     # Eq. (8), Eq. (9)
     "diff(L1, v5) == 2/T*((p_r3+p_r5)*v4 + (p_r4+p_r6)*v2)",

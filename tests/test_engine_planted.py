@@ -72,3 +72,13 @@ def test_cases_refute_a_planted_index():
     assert check_cases(cases, lambda k: (k * k >= 0, {}), exhaustive=True).status is Status.PROVED
     bad = check_cases(cases, lambda k: (k != 7, {"k": k}), exhaustive=True)
     assert bad.status is Status.REFUTED and bad.counterexample["case"] == "k=7"
+
+
+def test_time_limit_stops_runaway_symbolic_work():
+    import time
+
+    from theoryverify.timelimit import bounded
+
+    start = time.monotonic()
+    assert bounded(lambda: [i for i in iter(int, 1)], 0.3) is None  # would never end
+    assert time.monotonic() - start < 2.0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator, TypeVar
@@ -27,13 +28,20 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_REAL, 0.05)
         raise TimeLimitExceeded(f"over {seconds:g} s")
 
+    def _quiet(unraisable):  # a swallowed alarm (see _raise) is expected, not worth a warning
+        if not isinstance(unraisable.exc_value, TimeLimitExceeded):
+            previous_hook(unraisable)
+
     previous = signal.signal(signal.SIGALRM, _raise)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _quiet
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = previous_hook
 
 
 def bounded(fn: Callable[[], T], seconds: float) -> T | None:
