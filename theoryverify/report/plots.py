@@ -25,17 +25,27 @@ def _save(fig, path: Path) -> None:
     plt.close(fig)
 
 
+def _points(xs, ys) -> tuple[np.ndarray, np.ndarray]:
+    """Flatten a sweep to (x, y) pairs: ``measured`` may hold one value or a list of per-seed
+    values for each grid point; keeps positive finite pairs (log-log axes)."""
+    px, py = [], []
+    for xv, yv in zip(xs, ys):
+        for y1 in np.atleast_1d(np.asarray(yv, dtype=float)).ravel():
+            px.append(float(xv) if np.isscalar(xv) or np.ndim(xv) == 0 else np.nan)
+            py.append(y1)
+    x, y = np.asarray(px, dtype=float), np.asarray(py, dtype=float)
+    ok = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+    return x[ok], y[ok]
+
+
 def rate_plot(result: Mapping[str, Any], path: Path) -> bool:
     sweep = result["details"]["sweep"]
     fit = result["details"].get("fit") or {}
-    x = np.asarray(sweep.get("x", []), dtype=float)
-    y = np.asarray(sweep.get("measured", []), dtype=float)
-    ok = (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
-    if ok.sum() < 2:
+    x, y = _points(sweep.get("x", []), sweep.get("measured", []))
+    if x.size < 2:
         return False
-    x, y = x[ok], y[ok]
     fig, ax = plt.subplots(figsize=(5.2, 3.6))
-    ax.loglog(x, y, "o", label="measured")
+    ax.loglog(x, y, "o", label="measured", alpha=0.7)
     xs = np.geomspace(x.min(), x.max(), 50)
     b = fit.get("exponent")
     if b is not None:
@@ -100,6 +110,6 @@ def plots_for(result: Mapping[str, Any], folder: Path) -> list[Path]:
             try:
                 if fn(result, path):
                     made.append(path)
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, IndexError):
                 continue  # malformed plot data: the table still shows the numbers
     return made
