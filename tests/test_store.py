@@ -99,11 +99,14 @@ def test_sweep_through_joblib_matches_in_process(tmp_path):
 @pytest.mark.slow
 def test_sweep_through_local_dask_cluster_matches_in_process(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
-    from joblib import parallel_config
 
     configs = [{"x": x, "seed": s} for x in range(4) for s in range(2)]
     local = st.sweep(None, {"claim": "c.sq"}, configs, _square)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster, \
-            distributed.Client(cluster), parallel_config(backend="dask"):
+            distributed.Client(cluster):
         remote = st.sweep(st.Store(tmp_path), {"claim": "c.sq"}, configs, _square, n_jobs=-1, backend="dask")
-    assert remote == local
+        resumed = st.sweep(st.Store(tmp_path), {"claim": "c.sq"}, configs + [{"x": 9, "seed": 0}], _square,
+                           backend="dask")
+    assert remote == local and resumed == local + [{"y": 81, "pid_free": True}]
+    with pytest.raises(RuntimeError, match="active distributed.Client"):  # no client: clear error
+        st.sweep(None, {"claim": "c.sq"}, configs, _square, backend="dask")

@@ -7,8 +7,12 @@ temporary file in the same folder and moved into place with ``os.replace`` (atom
 a killed sweep leaves only finished points.  ``get_or_compute`` returns the JSON round-trip of a
 fresh value too, so a resumed sweep returns exactly what an uninterrupted one does.
 
-:func:`sweep` computes only the missing points, in-process or through joblib (any backend:
-``loky``, or ``dask`` with a Dask cluster, via ``joblib.parallel_config``), with a tqdm bar.
+:func:`sweep` computes only the missing points, with a tqdm bar: in-process, through joblib
+(``loky``, ``threading``, ...), or, with ``backend="dask"``, on the active ``distributed.Client``
+(``Client.map`` with ``pure=True``, results taken back in config order, unfinished futures
+cancelled if the sweep stops).  Dask bypasses joblib's own dask backend, which breaks when joblib
+and distributed versions drift apart (joblib 1.6 + distributed 2026.8: ``Batch.__call__() got an
+unexpected keyword argument 'nesting_level'``).
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections import deque
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -104,8 +109,10 @@ def sweep(store: Store | None, key_base: Mapping[str, Any], configs: Sequence[Ma
     """``[fn(c) for c in configs]``, computing only points the store lacks; each finished point is
     written as soon as it is back.  ``store=None`` computes everything (no cache).
 
-    ``n_jobs > 1`` or a ``backend`` dispatches the missing points through ``joblib.Parallel``
-    (e.g. ``backend="dask"`` inside ``joblib.parallel_config`` with a ``dask.distributed.Client``).
+    ``n_jobs > 1`` or a ``backend`` dispatches the missing points through ``joblib.Parallel``;
+    ``backend="dask"`` maps them over the active ``distributed.Client`` instead (create one first,
+    e.g. ``with Client(LocalCluster()):``; ``n_jobs`` is then ignored, the cluster sizes itself).
+    ``fn`` must be a pure function of its configuration (all randomness from ``config["seed"]``).
     """
     keys = [point_key(key_base, c) for c in configs]
     results: list[Any] = [None] * len(configs)
@@ -127,8 +134,35 @@ def sweep(store: Store | None, key_base: Mapping[str, Any], configs: Sequence[Ma
 
 
 def _dispatch(fn: Callable, configs: list, n_jobs: int, backend: str | None) -> Iterable[Any]:
+    """Values of ``fn`` over ``configs``, in order, lazily (each one as soon as it and its
+    predecessors are back)."""
     if n_jobs == 1 and backend is None:
         return (fn(c) for c in configs)
+    if backend == "dask":
+        return _dispatch_dask(fn, configs)
     from joblib import Parallel, delayed
 
     return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")(delayed(fn)(c) for c in configs)
+
+
+def _dispatch_dask(fn: Callable, configs: list) -> Iterable[Any]:
+    """``Client.map`` over the active ``distributed.Client``; ``future.result()`` in config order
+    (re-raises a point's remote exception); each result is released once taken, and whatever is
+    left is cancelled when the sweep stops early."""
+    try:
+        from distributed import get_client
+    except ImportError as exc:  # pragma: no cover - optional extra
+        raise ImportError('backend="dask" needs the optional extra: pip install theoryverify[distributed]') from exc
+    try:
+        client = get_client()
+    except ValueError as exc:
+        raise RuntimeError('backend="dask" needs an active distributed.Client (e.g. `with Client(...):`)') from exc
+    pending = deque(client.map(fn, configs, pure=True) if configs else [])
+    try:
+        while pending:
+            value = pending[0].result()
+            pending.popleft()  # drop our reference: the cluster may free this result now
+            yield value
+    finally:
+        if pending:
+            client.cancel(list(pending))
