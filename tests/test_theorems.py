@@ -1,5 +1,8 @@
 """``pytest -m theorems``: one test item per registered claim, named by its claim id.
 
+Claims tagged ``slow`` (full sweeps) or ``gpu`` carry those markers *instead of* ``theorems``:
+``pytest -m theorems`` runs the fast checks (CI), ``pytest -m slow`` the full sweeps.
+
 An unexpected verdict fails with the counterexample printed.  A paper claim recorded as an
 erratum is asserted *refuted*: the test fails if the erratum stops reproducing.
 """
@@ -13,7 +16,7 @@ from theoryverify.seeds import DEFAULT_SEED
 
 
 def _param(claim):
-    marks = [pytest.mark.theorems] + [getattr(pytest.mark, tag) for tag in sorted(claim.tags)]
+    marks = [getattr(pytest.mark, tag) for tag in sorted(claim.tags)] or [pytest.mark.theorems]
     return pytest.param(claim, id=claim.id, marks=marks)
 
 
