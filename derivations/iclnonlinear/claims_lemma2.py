@@ -82,9 +82,13 @@ def term_scale(x) -> np.ndarray:
 
 
 def check_g_table(ctx, derived=g_derived, geometries=GEOMETRIES, n=N_DRAWS):
-    """derived vs autograd with error ≤ 1e-10 × max(1, |G||H||G|) entrywise (forward-error scale)."""
+    """derived vs autograd with error ≤ 1e-8 × max(1, |G||H||G|) entrywise (forward-error scale).
+
+    1e-8, not 1e-10: autograd differentiates through softmax of logits |q| up to ~1e2 (general
+    features, Q scale 2), and its reduction order depends on torch's thread count; errors up to
+    2e-10 of the term scale were seen.  Planted errors (dropped factor, sign) are O(1)."""
     scaled = lambda f: (lambda x: f(x) / term_scale(x))
-    parts = {g: check_agreement(scaled(derived), scaled(autograd_g), configurations(g), ctx.seed, rtol=1e-10, n=n,
+    parts = {g: check_agreement(scaled(derived), scaled(autograd_g), configurations(g), ctx.seed, rtol=1e-8, n=n,
                                 names=("G H G (derived)", "autograd"), describe=describe) for g in geometries}
     return combine(parts, method="per geometry:")
 
@@ -93,7 +97,7 @@ def check_g_table(ctx, derived=g_derived, geometries=GEOMETRIES, n=N_DRAWS):
             statement="g_{k,k'} := −v_{k'}ᵀ∇_Q L v_k equals (G H G)_{k,k'} with G = VᵀV, for any features",
             choices={"expectation": "exact population (all token sequences), D_f uniform over 1–2 drawn tasks",
                      "K, N": "K ∈ {2,3}, N ∈ {1,2,3}",
-                     "tolerance": "1e-10 relative to the float64 term scale max(1, |G||H||G|) entrywise"})
+                     "tolerance": "1e-8 relative to the float64 term scale max(1, |G||H||G|) entrywise (thread-dependent autograd rounding up to 2e-10 seen)"})
 def g_table(ctx):
     return check_g_table(ctx)
 
