@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from scipy.optimize import minimize_scalar
 
-from theoryverify import flows, scaling
+from theoryverify import flows, phases, scaling
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, refuted
 
@@ -288,11 +288,24 @@ T2_CHOICES = {
 }
 
 
+def stage2_trajectory(s2, run: int, T: float) -> dict:
+    """Stage-2 loss and attention of one run, with two change points of L1 marked (piecewise-linear
+    binary segmentation, phases.binary_segmentation): plateau, escape, convergence to the pairwise
+    point.  (The trajectory is smooth and noise-free, so a penalised detector over-segments it.)"""
+    steps = [int(k) for k in s2.record_steps]
+    L1 = s2.records["L1"].numpy()[:, run]
+    v = s2.records["v"].numpy()[:, run]
+    cps = phases.binary_segmentation(L1, 2, model="linear")
+    return {"x": steps, "xlabel": f"Stage-2 step (T = {T:g}, seed 0)",
+            "series": {"L1": L1.tolist(), **{f"v{i + 1}": v[:, i].tolist() for i in range(4)}},
+            "boundaries": [steps[i] for i in cps if 0 < i < len(steps)]}
+
+
 def _t2(ctx, T_grid: Sequence[float], seeds: int, t1: int, t2: int, tol: float,
         stage1_symmetric: bool = False) -> Verdict:
     T = np.asarray(T_grid, dtype=float)
     out = algorithm1(T, list(range(seeds)), seed=ctx.seed, eta1=ETA_C * T**2, eta2=ETA_C * T**2, t1=t1, t2=t2,
-                     radius=T**3, metrics=("v", "L1"), record_every=max(t2 // 20, 1),
+                     radius=T**3, metrics=("v", "L1"), record_every=max(t2 // 100, 1),
                      stage1_symmetric=stage1_symmetric)
     s2 = out["stage2"]
     v = s2.records["v"].numpy()  # [records, runs, 6]
@@ -314,7 +327,8 @@ def _t2(ctx, T_grid: Sequence[float], seeds: int, t1: int, t2: int, tol: float,
             f"of Stage 1), so there the perturbation did not break the symmetry." if left else
             f" Stage 1 ended on the symmetric subspace (max |v1 − v3| = {sym_break.max():.2g}).")
     details = {"per_seed": rows, "stage1_end_v": v1_stage1.tolist(), "stage1_left_saddle_by_roundoff": left,
-               "stage1_symmetric": stage1_symmetric, "t1": t1, "t2": t2, "tol": tol, "settings": s2.settings}
+               "stage1_symmetric": stage1_symmetric, "t1": t1, "t2": t2, "tol": tol, "settings": s2.settings,
+               "trajectory": stage2_trajectory(s2, run=0, T=float(T[out["layout"][0][0]]))}
     bad = [r for r in rows if not (r["|v1-v2|"] <= tol and r["|v3-v4|"] <= tol and r["v5+v6 decreasing"]
                                    and r["L1"] < LOG2 and abs(r["a"] - r["a*(T)"]) <= tol
                                    and abs(r["a"] - 0.25) > tol)]

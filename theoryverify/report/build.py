@@ -56,13 +56,15 @@ def run_paper(paper_id: str, ctx: RunContext, store: Store, fresh: bool, only: S
 
 def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: Path) -> dict[str, Any]:
     img_dir = out / paper.id
-    images: dict[str, str] = {}
+    images: dict[str, str] = {}  # the sweep plot shown in the bounds-vs-empirics section
+    gallery: dict[str, list[str]] = {}  # every plot of a claim
     for r in results:
         made = plots.plots_for(r, img_dir)
-        if made:
-            images[r["id"]] = f"{paper.id}/{made[0].name}"
-            r.setdefault("_images", [f"{paper.id}/{p.name}" for p in made])
-    page = markdown.paper_page(vars(paper), run, results, images)
+        gallery[r["id"]] = [f"{paper.id}/{p.name}" for p in made]
+        sweep = [p for p in gallery[r["id"]] if p.endswith("_sweep.png")]
+        if sweep:
+            images[r["id"]] = sweep[0]
+    page = markdown.paper_page(vars(paper), run, results, images, gallery)
     (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
     counts = Counter(r["status"] for r in results)
     return {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts,

@@ -138,10 +138,25 @@ def reproduction_section(results: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines + [""]
 
 
+def plots_section(results: Sequence[Mapping[str, Any]], images: Mapping[str, str],
+                  gallery: Mapping[str, Sequence[str]]) -> list[str]:
+    """Trajectories (phase boundaries dotted) and reproduction curves (paper's values starred)."""
+    rows = [(r, p) for r in results for p in gallery.get(r["id"], ()) if p != images.get(r["id"])]
+    if not rows:
+        return []
+    lines = ["## Trajectories and reproduction curves", ""]
+    for r, path in rows:
+        lines += [f"### `{r['id']}` — {r['location']} (**{r['status']}**)", "",
+                  f"![{r['id']}]({path})", "",
+                  f"Regenerate: `python -m theoryverify verify --claim {r['id']}`", ""]
+    return lines
+
+
 def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
-               images: Mapping[str, str]) -> str:
+               images: Mapping[str, str], gallery: Mapping[str, Sequence[str]] | None = None) -> str:
     lines = header(paper, run) + summary(results) + claims_table(results) + \
-        bounds_section(results, images) + reproduction_section(results)
+        bounds_section(results, images) + plots_section(results, images, gallery or {}) + \
+        reproduction_section(results)
     return "\n".join(lines).rstrip() + "\n"
 
 
