@@ -33,6 +33,7 @@ import torch
 from .devices import resolve_device
 from .progress import progress
 from .seeds import derive_seed
+from .threads import torch_threads
 
 Params = dict[str, torch.Tensor]
 Config = Mapping[str, torch.Tensor]
@@ -59,20 +60,17 @@ def deterministic(device: str, threads: int | None = 1):
     small, and on a shared 2-core machine torch's thread pool made each step 20-50x slower."""
     saved = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32,
              torch.are_deterministic_algorithms_enabled(), torch.backends.cudnn.deterministic)
-    saved_threads = torch.get_num_threads()
-    if device == "cpu" and threads:
-        torch.set_num_threads(threads)
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    torch.backends.cudnn.deterministic = True
-    torch.use_deterministic_algorithms(True, warn_only=True)
-    try:
-        yield
-    finally:
-        (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, det,
-         torch.backends.cudnn.deterministic) = saved
-        torch.use_deterministic_algorithms(det)
-        torch.set_num_threads(saved_threads)
+    with torch_threads(threads if device == "cpu" else None):
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cudnn.deterministic = True
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        try:
+            yield
+        finally:
+            (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, det,
+             torch.backends.cudnn.deterministic) = saved
+            torch.use_deterministic_algorithms(det)
 
 
 def settings(device: str, dtype: torch.dtype, seed: int | None = None) -> dict[str, Any]:

@@ -11,33 +11,19 @@ intra-op thread pool made a 0.25 ms forward pass take 18 ms.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from functools import lru_cache, wraps
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
 import torch
 from torch.autograd.functional import jacobian
 
+from theoryverify.threads import torch_threads
+
 DT = torch.float64
 
 
-@contextmanager
-def _threads(n: int):
-    old = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(old)
-
-
-def one_thread(fn):
-    @wraps(fn)
-    def run(*args, **kw):
-        with _threads(1):
-            return fn(*args, **kw)
-    return run
+one_thread = torch_threads(1)  # decorator: every entry point runs single-threaded
 
 
 @one_thread

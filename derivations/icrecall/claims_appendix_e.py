@@ -20,6 +20,7 @@ from theoryverify.checks.search import search
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.seeds import rng
 from theoryverify.verdicts import combine, holds, inconclusive, refuted
+from theoryverify.threads import torch_threads
 
 from . import pairwise as pw
 from . import printed_appb2 as printed
@@ -194,14 +195,8 @@ def p2_bound_ratios(A: np.ndarray, T: float, count: int, seed: int, bounds=print
     a, b, c = dirs
     G, H = G_H(A)
     B = bounds(G, H, T)
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # small batched passes: threading only adds contention
-    try:
+    with torch_threads(1):  # small batched passes: threading only adds contention
         grad, da, dab, dabc, Hs = psi_derivatives(A, V, T, a, b, c)
-    finally:
-        torch.set_num_threads(threads)
     r1 = np.abs(da) / float(B[1])
     r1max = np.linalg.norm(grad, axis=1) / float(B[1])
     r2 = np.abs(dab) / float(B[2])

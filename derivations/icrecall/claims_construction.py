@@ -7,7 +7,6 @@ only where the catalogue asks for a full-W^KQ draw.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from functools import lru_cache
 from itertools import permutations
 from typing import Callable, Iterable
@@ -18,6 +17,7 @@ import sympy as sp
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.seeds import rng
 from theoryverify.verdicts import Status, Verdict, combine, holds, plain, proved, refuted
+from theoryverify.threads import torch_threads
 
 from . import model as M
 from . import printed_construction as P
@@ -27,17 +27,10 @@ from .families import (Family, all_sequences, construction_int, f_aff, f_agl, f_
 CLAIMS = ClaimSet("icrecall")
 
 
-@contextmanager
 def single_thread():
     """Tiny float64 tensors: run torch single-threaded (thread spin-up dominates on a loaded
     2-core machine); restores the previous setting."""
-    import torch
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(old)
+    return torch_threads(1)
 
 
 FAMILY_CHOICE = ("F-all3 (SymPy model, exhaustive); F-aff(5), F-aff(7), F-aff(11) (exact integers, "

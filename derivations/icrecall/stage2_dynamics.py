@@ -31,6 +31,7 @@ import numpy as np
 import torch
 
 from theoryverify.runner import run_rng, uniform_ball
+from theoryverify.threads import torch_threads
 
 from . import general_n as G
 from .rates_general_n import swap_twins
@@ -268,52 +269,47 @@ def algorithm1(keys: Keys, w: np.ndarray, T: np.ndarray, e1: np.ndarray, e2: np.
     stop_at = -1
     kl = KeyLoss(keys, device)
     dt, dev = kl.dtype, kl.device
-    torch_threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        with torch.no_grad():
-            W = torch.tensor(w, dtype=dt, device=dev)
-            Tt = torch.tensor(T, dtype=dt, device=dev)
-            conf = torch.tensor(keys.confusing, device=dev)[None]
-            wc = torch.where(conf, W, torch.zeros_like(W))
-            wc = wc / wc.sum(-1, keepdim=True).clamp_min(1e-300)
-            B = W.shape[0]
-            th = torch.zeros(B, 6, dtype=dt, device=dev)
+    with torch_threads(1), torch.no_grad():
+        W = torch.tensor(w, dtype=dt, device=dev)
+        Tt = torch.tensor(T, dtype=dt, device=dev)
+        conf = torch.tensor(keys.confusing, device=dev)[None]
+        wc = torch.where(conf, W, torch.zeros_like(W))
+        wc = wc / wc.sum(-1, keepdim=True).clamp_min(1e-300)
+        B = W.shape[0]
+        th = torch.zeros(B, 6, dtype=dt, device=dev)
+        v, vt, x, lse, ell = kl.per_key(th, Tt)
+        th = -torch.tensor(e1, dtype=dt, device=dev)[:, None] * kl.grad_theta(W, Tt, v, vt, x, lse)
+        theta_tilde = th.clone()
+        th = th + torch.tensor(xi, dtype=dt, device=dev)
+        budget = torch.tensor(steps, device=dev)
+        lr = torch.tensor(e2, dtype=dt, device=dev)[:, None]
+        total = int(np.max(steps))
+        rec = {k: [] for k in ("g", "L1", "L1_conf", "min_logp1", "min_log_ratio", "acc", "max_ell_conf")}
+        reached = torch.zeros(B, dtype=torch.bool, device=dev)
+        pop_w = torch.tensor(keys.mult / keys.mult.sum(), dtype=dt, device=dev)
+        for k in range(total + 1):
             v, vt, x, lse, ell = kl.per_key(th, Tt)
-            th = -torch.tensor(e1, dtype=dt, device=dev)[:, None] * kl.grad_theta(W, Tt, v, vt, x, lse)
-            theta_tilde = th.clone()
-            th = th + torch.tensor(xi, dtype=dt, device=dev)
-            budget = torch.tensor(steps, device=dev)
-            lr = torch.tensor(e2, dtype=dt, device=dev)[:, None]
-            total = int(np.max(steps))
-            rec = {k: [] for k in ("g", "L1", "L1_conf", "min_logp1", "min_log_ratio", "acc", "max_ell_conf")}
-            reached = torch.zeros(B, dtype=torch.bool, device=dev)
-            pop_w = torch.tensor(keys.mult / keys.mult.sum(), dtype=dt, device=dev)
-            for k in range(total + 1):
-                v, vt, x, lse, ell = kl.per_key(th, Tt)
-                obs = kl.observe(x, ell, wc)
-                rec["g"].append((v[:, 0] - v[:, 2]) * (v[:, 1] - v[:, 3]))
-                rec["L1"].append((W * ell).sum(-1))
-                rec["L1_conf"].append(obs["L1_conf"])
-                rec["min_logp1"].append(obs["min_logp1"])
-                rec["min_log_ratio"].append(obs["min_log_ratio_conf"])
-                rec["acc"].append((obs["correct"].to(dt) * pop_w[None]).sum(-1))
-                rec["max_ell_conf"].append(obs["max_ell_conf"])
-                if k == total:
+            obs = kl.observe(x, ell, wc)
+            rec["g"].append((v[:, 0] - v[:, 2]) * (v[:, 1] - v[:, 3]))
+            rec["L1"].append((W * ell).sum(-1))
+            rec["L1_conf"].append(obs["L1_conf"])
+            rec["min_logp1"].append(obs["min_logp1"])
+            rec["min_log_ratio"].append(obs["min_log_ratio_conf"])
+            rec["acc"].append((obs["correct"].to(dt) * pop_w[None]).sum(-1))
+            rec["max_ell_conf"].append(obs["max_ell_conf"])
+            if k == total:
+                break
+            if until is not None:
+                reached |= rec[until[0]][-1] >= until[1]
+                if stop_at < 0 and bool(reached.all()):
+                    stop_at = k + extra
+                if 0 <= stop_at <= k:
                     break
-                if until is not None:
-                    reached |= rec[until[0]][-1] >= until[1]
-                    if stop_at < 0 and bool(reached.all()):
-                        stop_at = k + extra
-                    if 0 <= stop_at <= k:
-                        break
-                active = (budget > k).to(dt)[:, None]
-                th = th - active * lr * kl.grad_theta(W, Tt, v, vt, x, lse)
-            out = {k: torch.stack(s).cpu().numpy() for k, s in rec.items()}
-            v_t = torch.softmax(theta_tilde, -1).cpu().numpy()
-            v_f = torch.softmax(th, -1).cpu().numpy()
-    finally:
-        torch.set_num_threads(torch_threads)
+            active = (budget > k).to(dt)[:, None]
+            th = th - active * lr * kl.grad_theta(W, Tt, v, vt, x, lse)
+        out = {k: torch.stack(s).cpu().numpy() for k, s in rec.items()}
+        v_t = torch.softmax(theta_tilde, -1).cpu().numpy()
+        v_f = torch.softmax(th, -1).cpu().numpy()
     ran = out["g"].shape[0] - 1
     return Stage2Result(theta_tilde.cpu().numpy(), th.cpu().numpy(), out["g"], out["L1"], out["L1_conf"],
                         out["min_logp1"], out["min_log_ratio"], out["acc"], out["max_ell_conf"], v_t, v_f,
