@@ -13,7 +13,7 @@ def test_pretraining_is_deterministic_and_descends():
     b = T.pretrain(KN, REC, stages=(10, 20, 40), record_every=10, seed=3)
     assert a.trace == b.trace
     assert a.trace["loss"][-1] < a.trace["loss"][0]
-    assert a.trace["eta"][:3] == [10.0, 5.0, 5.0]
+    assert a.trace["eta"][:3] == [10.0, 5.0, 1.0]   # records at t = 0, 10, 20
 
 
 def test_rank1_update_is_the_top_singular_triple():
