@@ -41,3 +41,10 @@ def test_gradient_sign_error_in_Z_is_refuted():
         return gW, -gZ
     v = cm.check_grad(CTX, 1, grads=planted, closed_sym=lambda I: -S.grad_z_closed(I))
     assert v.status == Status.REFUTED
+
+
+def test_first_ft_gradient_without_format_component_is_refuted():
+    from derivations.knowledge import claims_finetune_gradient as cf
+    assert cf.check_identity_ft(CTX).status == Status.HOLDS
+    v = cf.check_identity_ft(CTX, fn=lambda x: cf.derived(x, drop_alpha_f=True))
+    assert v.status == Status.REFUTED and v.counterexample
