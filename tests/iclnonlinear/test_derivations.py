@@ -1,0 +1,124 @@
+"""Derivation claims 23–27 (claims_derivations.py, reduced.py): the reduced model's numerics agree with
+its closed forms, and every check kind can fail — a wrong conserved quantity, a wrong scaling
+combination, a wrong tail exponent, a wrong reduced rate and a wrong g⁽⁰⁾ are refuted with a
+counterexample by the same check functions the registered claims use."""
+import math
+
+import numpy as np
+import pytest
+
+from derivations.iclnonlinear import claims_derivations as C
+from derivations.iclnonlinear import dynamics as D
+from derivations.iclnonlinear import reduced as R
+from theoryverify.claims import RunContext
+from theoryverify.verdicts import Status
+
+CTX = RunContext(seed=11)
+
+
+def refuted(v):
+    assert v.status is Status.REFUTED, (v.status, v.evidence)
+    assert v.counterexample
+    return v
+
+
+def held(v):
+    assert v.status in (Status.HOLDS, Status.PROVED), (v.status, v.evidence)
+    return v
+
+
+# ---- the reduced model ----------------------------------------------------------------------
+
+def test_reduced_closed_forms_match_the_recursion():
+    rr = R.run(4, 1.3, 400, r=1.2, sigma2=0.8)
+    assert np.allclose(rr.abar[:, 0], R.attention(rr.z[:, 0], 4))
+    hits = R.hitting_times(4, 1.3, (0.5, 0.9), (1e-2,), r=1.2, sigma2=0.8)
+    for name, (step, frac) in hits.items():
+        metric, level = ("abar", 0.5 if "0.5" in name else 0.9) if name.startswith("abar") else ("loss", 1e-2)
+        y = getattr(rr, metric)[:, 0]
+        ok = y >= level if metric == "abar" else y <= level
+        assert step == int(np.argmax(ok)) and step - 1 <= frac <= step
+
+
+def test_g0_finite_N_matches_counts_enumeration():
+    from derivations.iclnonlinear import counts
+    K, s2 = 3, 0.7
+    for N in (1, 2, 5):
+        H = sum(counts.H(np.zeros((K, K)), np.full(K, 1 / K), math.sqrt(s2) * e, N) for e in np.eye(K))
+        assert np.isclose(H[0, 0], R.g0_finite_N(K, N, 1.0, s2), rtol=1e-12, atol=1e-15)
+
+
+def test_symbolic_reduction_holds():
+    held(C.reduced_symbolic(Ks=(3,)))
+
+
+# ---- planted errors ---------------------------------------------------------------------------
+
+def test_wrong_conserved_quantity_is_refuted_along_a_trajectory():
+    """Plain row sums q1 = 0 are NOT conserved for general features (the derived invariant is q G⁻¹1)."""
+    trajs = C.q_trajectories([("general", "iid", 3)], steps=40)
+    held(C.check_invariant(trajs, C.inv_weighted_row_sums, "q G⁻¹1"))
+    v = refuted(C.check_invariant(trajs, lambda q, V: q.sum(1), "q1 (planted)"))
+    assert v.counterexample["geometry"] == "general" and v.counterexample["step"] > 0
+
+
+def test_wrong_Q_invariant_is_refuted():
+    """Q stays in span{v_k' v_kᵀ} but is not symmetric."""
+    trajs = C.Q_trajectories(("general",), seed=2, steps=8)
+    held(C.check_invariant(trajs, C.inv_Q_span, "span"))
+    refuted(C.check_invariant(trajs, lambda Q, V: Q - Q.T, "Q − Qᵀ (planted)"))
+
+
+def test_column_sums_are_not_conserved_on_orthonormal_features():
+    trajs = C.q_trajectories([("orthonormal", "cos-projection", 5)], steps=40)
+    refuted(C.check_invariant(trajs, lambda q, V: q.sum(0), "column sums (planted)"))
+
+
+def test_wrong_scaling_combination_eta_L_is_refuted():
+    case = dict(law="iid", geometry="general", seed=4, eta=0.05, L=0.7, a=3.0)
+    held(C.check_scaling([case]))
+    v = refuted(C.check_scaling([{**case, "combo": "eta*L"}]))
+    assert v.counterexample["kept_fixed"] == "eta*L"
+
+
+def test_wrong_delta_combination_is_refuted_for_scaled_orthogonal_features():
+    case = dict(law="iid", geometry="scaled_orthogonal", seed=4, eta=0.01, L=0.7, a=1.0, Delta=2.0, Delta2=3.0)
+    held(C.check_scaling([{**case, "combo": "eta*L^2*Delta^6"}]))
+    refuted(C.check_scaling([{**case, "combo": "eta*L^2*Delta^2"}]))
+
+
+def test_wrong_tail_exponent_is_refuted_by_the_rate_rule():
+    parts = C.reduced_tail(CTX, params=((1.0, 1.0, 1.0),), exponent=-2.0)
+    v = refuted(next(iter(parts.values())))
+    assert v.counterexample["predicted_exponent"] == -2.0
+    held(next(iter(C.reduced_tail(CTX, params=((1.0, 1.0, 1.0),)).values())))
+
+
+def test_wrong_reduced_rate_is_refuted_against_the_simulator():
+    """Dropping K/(K−1)² from the rate constant (c = ηr⁴σ²)."""
+    def planted(K, eta, steps, r=1.0, sigma2=1.0, record_every=1):
+        return R.run(K, np.asarray(eta) * (K - 1) ** 2 / K, steps, r=r, sigma2=sigma2, record_every=record_every)
+    refuted(C.reduced_vs_simulator(Ks=(4,), steps=50, runner=planted))
+
+
+def test_wrong_g0_is_refuted():
+    """(K−1)/K² instead of (K−1)/K³, and the N → ∞ value used at finite N."""
+    refuted(C.g0_exact_autograd(cases=((3, 2),), formula=lambda K, N, r, s2: C.g0_formula(K, N, r, s2) * K))
+    v = refuted(C.g0_monte_carlo(3, Ns=(10,), M=160, formula=lambda K, N, r, s2: C.g0_formula(K, None, r, s2)))
+    assert v.counterexample["N"] == 10
+
+
+def test_reduced_mc_refutes_a_wrong_reduced_time():
+    """A reduced model with the wrong rate predicts wrong hitting times: the Monte Carlo comparison fails."""
+    red, rows = C.mc_times(4, ((2000, 200),), (1.0, 32.0), seed=1)
+    assert rows[0]["max_rel_dev"] < 0.05
+    wrong = R.hitting_times(4, 1.0 * 9 / 4, (0.5,), ())          # c without K/(K−1)²
+    assert abs(wrong["abar>=0.5"][1] - red["abar>=0.5"]) / red["abar>=0.5"] > 0.05
+
+
+@pytest.mark.parametrize("N", [None, 6])
+def test_symmetric_row_invariant_in_the_simulator(N):
+    st = D.Setting(gram=2.0 * np.eye(4), p=np.full(4, 0.25), eta=0.5, N=N, exact=N is not None, sigma2=1.0)
+    tr = D.simulate([st], 30, keep_tables=True, device="cpu")
+    held(C.check_invariant([({"N": N}, np.sqrt(2.0) * np.eye(4), tr.t, tr.tables["q"][:, 0])],
+                           C.inv_symmetric_row, "symmetric row"))
