@@ -127,6 +127,32 @@ class Simplex:
 
 
 @dataclass(frozen=True)
+class FlooredSimplex(Simplex):
+    """Simplex points with every coordinate ≥ ``floor``: v = floor + (1 − k·floor)·s, s on the simplex.
+    Keeps ratios such as v1/v2 finite under scipy polishing (which otherwise runs to v ~ 1e-200)."""
+    floor: float = 1e-6
+
+    def _lift(self, s):
+        k = len(self.symbols)
+        return tuple(self.floor + (1 - k * self.floor) * np.asarray(s, dtype=float))
+
+    def floats(self):
+        return super().floats().map(self._lift)
+
+    def rationals(self, rnd):
+        k, f = len(self.symbols), sp.Rational(self.floor)
+        return tuple(f + (1 - k * f) * r for r in super().rationals(rnd))
+
+    def from_free(self, z):
+        return self._lift(super().from_free(z))
+
+    def to_free(self, x):
+        k = len(self.symbols)
+        s = (np.asarray(x, dtype=float) - self.floor) / (1 - k * self.floor)
+        return super().to_free(np.maximum(s, 1e-300))
+
+
+@dataclass(frozen=True)
 class Fixed:
     """A symbol held at one exact value (e.g. n = 3)."""
     symbol: sp.Symbol

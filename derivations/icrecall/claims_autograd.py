@@ -16,6 +16,7 @@ from torch.func import grad, hessian, jvp, vmap
 from theoryverify import strategies as strat
 from theoryverify.checks import check_agreement
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.threads import torch_threads
 from theoryverify.verdicts import combine
 
 from . import printed, printed_appcd as pr
@@ -95,6 +96,7 @@ def _np(t: torch.Tensor) -> np.ndarray:
             choices={"fixed W^KQ entries": "0", "embeddings": "one-hot or a fixed random orthonormal matrix",
                      "relation sets": "random bijection sets, n ∈ [3, 6], |R| ≤ 8; D of 1–4 sequences",
                      "exactness": "an entry counts as nonzero if it is not exactly 0.0"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def s23_separation(ctx):
     case = st.tuples(relation_case(), st.lists(st.integers(0, 10**6), min_size=0, max_size=3),
                      st.one_of(st.none(), st.integers(0, 2**31)), THETA, OMEGA, T_STEP)
@@ -123,6 +125,7 @@ def s23_separation(ctx):
             statement="For n = 3 with all 6 bijections, ∇_θ ℓ1(θ, Z) is the same for all 36 IC-recall sequences",
             choices={"tolerance": "max |∇ℓ1(Z) − ∇ℓ1(Z_1)| / max(1, |∇ℓ1(Z_1)|) ≤ 1e-13 (catalogue)",
                      "T range": "[0.02, 10]"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def s41_seq_invariance(ctx):
     m = table1_model(device=ctx.device)
     b = m.batch(m.all_cases())
@@ -182,6 +185,7 @@ def softmax_np(x):
             choices={"∂L1/∂v fed to Eq. (10)": "(a) torch autograd in free v; (b) printed Eqs. (4)–(9) with p "
                      "from the torch model", "reference 2": "40-digit mpmath.diff of L1(softmax θ) (model.py)",
                      "T range": "[0.02, 10]", "θ range": "[-5, 5]^6"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def b_eq10(ctx):
     m, b = torch_n3(ctx.device)
     case = st.tuples(THETA, T_STEP)
@@ -238,6 +242,7 @@ def _sympy_grads():
             statement="The SymPy-derived ∂L1/∂v and ∂L1/∂θ of model.py (n = 3) equal torch autograd of the "
                       "independent full model",
             choices={"v": "simplex (with boundary points)", "θ range": "[-5, 5]^6", "T range": "[0.02, 10]"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def model_grads_vs_autograd(ctx):
     m, b = torch_n3(ctx.device)
     gv, gt = _sympy_grads()
@@ -277,6 +282,7 @@ def _sympy_hessian_parts():
             statement="The SymPy-derived Hessian of L1(θ) (n = 3) equals torch.func.hessian of the full model",
             choices={"SymPy route": "∇²_v L1 and softmax derivatives by sp.diff, combined by the chain rule",
                      "θ range": "[-5, 5]^6", "T range": "[0.02, 10]"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def model_hessian_vs_autograd(ctx):
     m, b = torch_n3(ctx.device)
     Hv, gv, J, D2 = _sympy_hessian_parts()
@@ -332,6 +338,7 @@ def p2_parts(m: ICModel, b: dict, v: np.ndarray, T: float, a, bb, c):
             choices={"families": "F-all3 (r*=r1, (s1,s2,s3)=(0,1,2)) and F-aff(7) (one drawn sequence)",
                      "X, Y, ∇³l": "torch.func jvp (nested) of the relation logits", "draws": "30 (quick), 200 (full)",
                      "Ψ derivatives": "nested torch.func.jvp (directional, forward mode)", "T range": "[0.05, 10]"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def p2_derivs(ctx):
     fams = {"all3": table1_model(device=ctx.device),
             "aff7": model_for(7, affine_relations(7), None, ctx.device)}
@@ -375,6 +382,7 @@ def appc_parts(m: ICModel, case, v, T, printed_fn=pr.appc_grads):
                       "torch autograd of the full model for general n",
             choices={"families": "F-aff(5), F-aff(7), F-rand(n ∈ [3, 6], |R| ≤ 12) (quick); n ≤ 9 in full",
                      "v": "simplex (with boundary)", "T range": "[0.02, 10]"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def c_grads(ctx):
     hi = 6 if ctx.profile == "quick" else 9
     case = st.tuples(relation_case(3, hi, 12, families=True), strat.simplex(6), T_STEP)
@@ -413,6 +421,7 @@ def claim2_parts(m: ICModel, case, omega, T, printed_fn=pr.claim2):
                       "torch autograd of the full model (q free; ω through W^KQ[0:7, 6])",
             choices={"relation sets": "random bijection sets, n ∈ [3, 7]", "ω range": "[-5, 5]^7",
                      "T range": "[0.02, 10]"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def d_claim2_autograd(ctx):
     case = st.tuples(relation_case(3, 7, 8), OMEGA, T_STEP)
 

@@ -6,15 +6,14 @@ the statement it supports (catalogue §2).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
-import numpy as np
 import sympy as sp
 
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
-from theoryverify.domains import Domain, Fixed, Interval, LogUniform, Simplex
+from theoryverify.domains import Domain, FlooredSimplex, Fixed, Interval, LogUniform, Simplex
 from theoryverify.verdicts import Status, combine
 
 from . import pairwise as pw
@@ -39,32 +38,6 @@ def simplex_v_T() -> Domain:
 def simplex_vp_T() -> Domain:
     m = _m()
     return Domain([Simplex(m.v), Simplex(pw.P), LogUniform(m.T, *T_RANGE)])
-
-
-@dataclass(frozen=True)
-class FlooredSimplex(Simplex):
-    """Simplex points with every coordinate ≥ ``floor``: v = floor + (1 − k·floor)·s, s on the simplex.
-    Keeps ratios such as v1/v2 finite under scipy polishing (which otherwise runs to v ~ 1e-200)."""
-    floor: float = 1e-6
-
-    def _lift(self, s):
-        k = len(self.symbols)
-        return tuple(self.floor + (1 - k * self.floor) * np.asarray(s, dtype=float))
-
-    def floats(self):
-        return super().floats().map(self._lift)
-
-    def rationals(self, rnd):
-        k, f = len(self.symbols), sp.Rational(self.floor)
-        return tuple(f + (1 - k * f) * r for r in super().rationals(rnd))
-
-    def from_free(self, z):
-        return self._lift(super().from_free(z))
-
-    def to_free(self, x):
-        k = len(self.symbols)
-        s = (np.asarray(x, dtype=float) - self.floor) / (1 - k * self.floor)
-        return super().to_free(np.maximum(s, 1e-300))
 
 
 def face_domain(T_lo: float = 0.02, T_hi: float = 0.3, floor: float = 1e-6) -> Domain:

@@ -18,6 +18,7 @@ from theoryverify import strategies as strat
 from theoryverify.checks import check_agreement, check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.domains import Domain, Interval, LogUniform, Simplex
+from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status, combine
 
 from . import printed_appcd as pr
@@ -123,6 +124,7 @@ def d_logits(ctx):
             choices={"families": "F-all3 (all 36 sequences, exact), F-aff(7) (6 drawn sequences, exact); "
                      "autograd: all 36 F-all3 sequences at drawn ω ∈ [-5,5]^7, T ∈ [0.02, 10], rtol 1e-10 "
                      "(float64 reorderings across sequences reach ~1e-13 at T ≈ 0.03)"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def d_seq_invariance(ctx):
     rnd = random.Random(ctx.seed)
 
@@ -297,6 +299,7 @@ def _chain_numeric():
                      "drawn ω, T (rtol 1e-12)",
                      "autograd": "torch ∂ℓ2/∂ω (through W^KQ[0:7, 6]) vs the display applied to torch ∂ℓ2/∂q",
                      "ω range": "[-4, 4]^7"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def d_chain(ctx):
     f_go, f_shown = _chain_numeric()
     om_t = st.tuples(strat.vectors(7, -4, 4), strat.log_uniform(0.02, 10.0))
@@ -411,6 +414,7 @@ def eta1(Tv: float, c1: float = 1.0) -> float:
             choices={"derived gaps": "general n (grouped), n real in [3, 200], T ∈ [0.02, 10]",
                      "torch step": "full model, one GD step on L2 through W^KQ[0:7, 6], n ∈ {3, 5, 7}, "
                      "T ∈ {0.01, 0.005, 0.002, 0.001}, η1 = c1 T^1.5 log(1/T), c1 = 1"})
+@torch_threads(1)  # torch_model backward passes: tiny tensors, one thread
 def d_gap1(ctx):
     g = grouped_init_gaps()
     dom = Domain([Interval(N, 3, 200), LogUniform(T, 0.02, 10.0)])

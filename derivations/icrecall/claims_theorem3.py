@@ -9,8 +9,8 @@ p1(r*) (the paper's "accuracy") and argmax accuracy.
 
 Claims: ICR-L11-time (k* against T and p_conf, P2), ICR-L11-eq31 (P3: growth of g against the printed factor
 and the rate derived from λ_min), ICR-L10-improve, ICR-T3-main, ICR-S42-near-saddle, ICR-T1 (first step ×
-second step).  Not covered here: ICR-T1-polylog (sample-size sweep; needs families where |D| matters, e.g.
-F-greedy(n) or F-rand — F-aff has one key, so |D| has no effect there).
+second step).  ICR-T1-polylog (the sample-size sweep) is in claims_polylog.py: it needs families where |D|
+matters (F-aff has one key, so |D| has no effect there).
 """
 from __future__ import annotations
 

@@ -25,6 +25,8 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from theoryverify.threads import torch_threads
+
 from .families import Family, bayes_first_step, f_aff, f_agl, f_paper
 from .torch_model import DTYPE, lemma3_coefficients, pick_device
 
@@ -283,6 +285,7 @@ def finetune(runs: Runs, WKQ0: torch.Tensor | None = None) -> tuple[torch.Tensor
     return W.detach(), trace
 
 
+@torch_threads(1)  # small batched tensors: intra-op threads only add contention on CPU
 def run_experiment(cfg: Config, seed: int, device: str | None = "cpu") -> dict:
     """Build, (pre)train, fine-tune, evaluate; JSON-ready per-seed results."""
     runs = build_runs(cfg, seed, device)
@@ -386,6 +389,7 @@ def storage_ceiling(fam: Family, order: str) -> float:
 
 # --- planted-error / cross-check helpers -------------------------------------------------------------
 
+@torch_threads(1)
 def fast_vs_full(cfg: Config, seed: int, scale: float = 0.3) -> float:
     """Max |fast logits − ICModel logits| (both steps, all |V| outputs of step 1 masked to
     relations / step 2 to answers) at a random W^KQ, for seed 0 of the batch (2 examples)."""

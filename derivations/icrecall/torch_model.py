@@ -22,12 +22,16 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from theoryverify.threads import torch_threads
+
 DTYPE = torch.float64
 
 # The matrices here are tiny (≤ a few hundred rows): intra-op CPU threads only add contention
 # (measured: a 147×57 float64 matmul takes ~70 ms with 2 threads on a loaded 2-core machine, 13 µs with 1).
-if torch.get_num_threads() > 1:
-    torch.set_num_threads(1)
+# Every ICModel computation runs single-threaded through this decorator (setting restored on return; no
+# process-wide side effect at import).  Backward passes run where the caller calls them: wrap those in
+# ``torch_threads(1)`` too.
+one_thread = torch_threads(1)
 
 
 def pick_device(device: str | None = None) -> torch.device:
@@ -76,6 +80,7 @@ class ICModel:
     device: str | None = None
     dev: torch.device = field(init=False)
 
+    @one_thread
     def __post_init__(self) -> None:
         self.relations = tuple(tuple(int(a) for a in r) for r in self.relations)
         for r in self.relations:
@@ -145,6 +150,7 @@ class ICModel:
         return [(s, k) for k in range(self.m) for s in permutations(range(self.n), 3)]
 
     # --- architecture (Section 2.1) ---------------------------------------------------
+    @one_thread
     def embed(self, tokens: torch.Tensor) -> torch.Tensor:
         """Z ∈ R^{B × (d_P + d) × k}, positions on top."""
         B, k = tokens.shape
@@ -152,30 +158,36 @@ class ICModel:
         tok = self.Phi[:, tokens].permute(1, 0, 2)  # B × d × k
         return torch.cat([pos, tok], dim=1)
 
+    @one_thread
     def attention(self, tokens: torch.Tensor, WKQ: torch.Tensor) -> torch.Tensor:
         """softmax(Zᵀ W^KQ z_{-1}) for the last token, shape (B, k)."""
         Z = self.embed(tokens)
         scores = torch.einsum("bik,ij,bj->bk", Z, WKQ, Z[:, :, -1])
         return torch.softmax(scores, dim=-1)
 
+    @one_thread
     def hidden(self, tokens: torch.Tensor, attn: torch.Tensor) -> torch.Tensor:
         """h = W^P (z_{-1} + Z attn) ∈ R^{B × d}."""
         Z = self.embed(tokens)
         mixed = Z[:, :, -1] + torch.einsum("bik,bk->bi", Z, attn)
         return mixed[:, self.d_P:]
 
+    @one_thread
     def mlp(self, h: torch.Tensor) -> torch.Tensor:
         """f_MLP(h) = Vᵀ σ(W h), σ(x) = x²."""
         return (h @ self.W.T) ** 2 @ self.V
 
+    @one_thread
     def logits_from_attention(self, tokens: torch.Tensor, attn: torch.Tensor) -> torch.Tensor:
         """All |V| logits φ(u)ᵀ f for a given attention vector (free coordinates)."""
         return self.mlp(self.hidden(tokens, attn)) @ self.Phi
 
+    @one_thread
     def logits(self, tokens: torch.Tensor, WKQ: torch.Tensor) -> torch.Tensor:
         return self.logits_from_attention(tokens, self.attention(tokens, WKQ))
 
     # --- partial fine-tuning (Section 2.3) --------------------------------------------
+    @one_thread
     def wkq(self, theta: torch.Tensor, omega: torch.Tensor, fixed: float = 0.0) -> torch.Tensor:
         """W^KQ with θ in W^KQ_{1:6,6}, ω in W^KQ_{1:7,7} (1-based) and every other entry ``fixed``."""
         size = self.d_P + self.d
@@ -188,42 +200,51 @@ class ICModel:
 
     # --- masked temperature losses (Section 2.3, Eqs. (1)-(2)) -----------------------
     @staticmethod
+    @one_thread
     def masked_ce(logits: torch.Tensor, target: torch.Tensor, T) -> torch.Tensor:
         """Per-sequence −log softmax(logits/T)[target] = −l_t/T + logsumexp(l/T)."""
         z = logits / T
         return torch.logsumexp(z, dim=-1) - z.gather(-1, target[:, None])[:, 0]
 
+    @one_thread
     def relation_logits(self, tokens: torch.Tensor, attn: torch.Tensor) -> torch.Tensor:
         return self.logits_from_attention(tokens, attn)[:, self.relation_tokens]
 
+    @one_thread
     def answer_logits(self, tokens: torch.Tensor, attn: torch.Tensor) -> torch.Tensor:
         return self.logits_from_attention(tokens, attn)[:, self.answer_tokens]
 
+    @one_thread
     def ell1_attn(self, attn: torch.Tensor, T, batch: dict) -> torch.Tensor:
         """Per-sequence ℓ1 for a given EoS attention ``attn`` (B × 6, or 6 broadcast)."""
         tok = batch["step1"]
         attn = attn.expand(tok.shape[0], tok.shape[1]) if attn.dim() == 1 else attn
         return self.masked_ce(self.relation_logits(tok, attn), batch["r_star"], T)
 
+    @one_thread
     def ell2_attn(self, attn: torch.Tensor, T, batch: dict) -> torch.Tensor:
         """Per-sequence ℓ2 for a given attention ``attn`` from position 7 (B × 7, or 7 broadcast)."""
         tok = batch["step2"]
         attn = attn.expand(tok.shape[0], tok.shape[1]) if attn.dim() == 1 else attn
         return self.masked_ce(self.answer_logits(tok, attn), batch["a3"], T)
 
+    @one_thread
     def L1_wkq(self, WKQ: torch.Tensor, T, batch: dict) -> torch.Tensor:
         """Eq. (1): L1 = mean over D of −log p1(r*), with the full W^KQ."""
         tok = batch["step1"]
         return self.masked_ce(self.relation_logits(tok, self.attention(tok, WKQ)), batch["r_star"], T).mean()
 
+    @one_thread
     def L2_wkq(self, WKQ: torch.Tensor, T, batch: dict) -> torch.Tensor:
         """Eq. (2): L2 = mean over D of −log p_{2,r*}(a3), decoded r* appended at position 7."""
         tok = batch["step2"]
         return self.masked_ce(self.answer_logits(tok, self.attention(tok, WKQ)), batch["a3"], T).mean()
 
+    @one_thread
     def L1(self, theta: torch.Tensor, omega: torch.Tensor, T, batch: dict) -> torch.Tensor:
         return self.L1_wkq(self.wkq(theta, omega), T, batch)
 
+    @one_thread
     def L2(self, theta: torch.Tensor, omega: torch.Tensor, T, batch: dict) -> torch.Tensor:
         return self.L2_wkq(self.wkq(theta, omega), T, batch)
 
