@@ -51,14 +51,18 @@ def phase_events(K: int | np.ndarray, loss_levels: Mapping[str, float | np.ndarr
     return ev
 
 
-def knee(t: np.ndarray, loss: np.ndarray, sigma: float = 2.0) -> np.ndarray:
+def knee(t: np.ndarray, loss: np.ndarray, sigma: float = 2.0, edge: float = 0.05) -> np.ndarray:
     """Knee of log l against t per run: argmax of the curvature of the smoothed log l, on the
-    recorded steps (shape (n_records, B) → (B,) steps).  The curvature is taken on the first
-    stretch where l has not yet fallen below 1e-3 of l(0), so the tail's numerics do not decide."""
+    recorded steps (shape (n_records, B) → (B,) steps).  The curvature is taken on the interior records
+    (the first record and the last ``edge`` fraction, at least 3, are excluded: nearest-mode smoothing and
+    one-sided differences put a spurious maximum at the series' ends) and only where l has not yet fallen
+    below 1e-3 of l(0), so the tail's numerics do not decide."""
     y = np.log(np.maximum(loss, 1e-300))
     ys = gaussian_filter1d(y, sigma, axis=0, mode="nearest")
     curv = np.gradient(np.gradient(ys, t, axis=0), t, axis=0)
     mask = loss >= 1e-3 * loss[:1]
+    mask[:1] = False
+    mask[len(t) - max(3, int(edge * len(t))):] = False
     curv = np.where(mask, curv, -np.inf)
     return t[np.argmax(curv, axis=0)]
 
