@@ -176,3 +176,140 @@ def agree(a: Sequence[int], b: Sequence[int], tol: int) -> bool:
 
 
 Predicate = Callable[[np.ndarray], np.ndarray]
+
+
+# --- segment count by BIC (continuous piecewise-linear fits) ------------------------------
+
+from dataclasses import dataclass, field  # noqa: E402
+
+
+@dataclass(frozen=True)
+class SegmentFit:
+    """Result of :func:`segment_count_bic`.
+
+    ``count``: the number of segments chosen by BIC; ``breakpoints``: its interior breakpoints
+    (in x units, increasing, ``count − 1`` of them); ``bic``/``rss``/``fits``: per candidate
+    segment count m, the BIC, the residual sum of squares and the best breakpoints found."""
+
+    count: int
+    breakpoints: tuple[float, ...]
+    bic: dict[int, float] = field(default_factory=dict)
+    rss: dict[int, float] = field(default_factory=dict)
+    fits: dict[int, tuple[float, ...]] = field(default_factory=dict)
+    n: int = 0
+
+
+def _hinge_design(x: np.ndarray, bps: Sequence[float]) -> np.ndarray:
+    cols = [np.ones_like(x), x] + [np.maximum(x - b, 0.0) for b in bps]
+    return np.stack(cols, axis=-1)
+
+
+def _hinge_rss(x: np.ndarray, y: np.ndarray, bps: Sequence[float]) -> float:
+    A = _hinge_design(x, bps)
+    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
+    r = y - A @ coef
+    return float(r @ r)
+
+
+def _coarse_rss(x: np.ndarray, y: np.ndarray, combos: np.ndarray, chunk: int = 512) -> np.ndarray:
+    """RSS of the continuous hinge fit for each row of breakpoints ``combos`` [P, m−1] (batched
+    least squares by QR per chunk)."""
+    out = np.empty(len(combos))
+    for s in range(0, len(combos), chunk):
+        c = combos[s:s + chunk]                                    # [p, m-1]
+        hinges = np.maximum(x[None, :, None] - c[:, None, :], 0.0)  # [p, n, m-1]
+        base = np.broadcast_to(np.stack([np.ones_like(x), x], -1), (len(c), len(x), 2))
+        A = np.concatenate([base, hinges], axis=-1)                # [p, n, m+1]
+        q, _ = np.linalg.qr(A)
+        proj = np.einsum("pnk,n->pk", q, y)
+        out[s:s + chunk] = float(y @ y) - np.einsum("pk,pk->p", proj, proj)
+    return np.maximum(out, 0.0)
+
+
+def _segment_sizes_ok(x: np.ndarray, bps: Sequence[float], min_size: int) -> bool:
+    edges = [-np.inf, *bps, np.inf]
+    return all(np.count_nonzero((x >= a) & (x < b)) >= min_size for a, b in zip(edges[:-1], edges[1:]))
+
+
+def _best_breakpoints(x, y, m: int, min_size: int, n_candidates: int):
+    """Best m-segment continuous fit: exhaustive search over candidate breakpoints at data x
+    values (subsampled to ≤ n_candidates), then Nelder–Mead polish of the real-valued breakpoints."""
+    from itertools import combinations
+
+    from scipy.optimize import minimize
+
+    n = len(x)
+    idx = np.arange(min_size, n - min_size + 1)  # breakpoint at x[i]: segments x[:i], x[i:]
+    if len(idx) > n_candidates:
+        idx = np.unique(np.round(np.linspace(idx[0], idx[-1], n_candidates)).astype(int))
+    combos = [c for c in combinations(idx.tolist(), m - 1)
+              if all(b - a >= min_size for a, b in zip(c[:-1], c[1:]))]
+    if not combos:
+        return None, np.inf
+    cand = x[np.asarray(combos)]                                   # [P, m-1]
+    rss = _coarse_rss(x, y, cand)
+    start = cand[int(np.argmin(rss))]
+    best = (tuple(float(b) for b in start), float(rss.min()))
+
+    def objective(b):
+        b = np.sort(b)
+        return _hinge_rss(x, y, b) if _segment_sizes_ok(x, b, min_size) else np.inf
+
+    res = minimize(objective, start, method="Nelder-Mead",
+                   options={"xatol": 1e-6 * (np.ptp(x) or 1.0), "fatol": 1e-14, "maxiter": 400 * m})
+    if np.isfinite(res.fun) and res.fun < best[1]:
+        best = (tuple(float(b) for b in np.sort(res.x)), float(res.fun))
+    return best
+
+
+def segment_count_bic(x: Sequence[float], y: Sequence[float], max_segments: int = 3,
+                      min_size: int = 5, *, n_candidates: int = 120,
+                      rss_floor: float = 0.0) -> SegmentFit:
+    """Number of linear phases of y against x (e.g. log loss against log t), chosen by BIC.
+
+    Model (choice recorded here): *continuous* piecewise-linear ("broken stick") fits with
+    m = 1..max_segments segments, y ≈ a + b·x + Σ_j c_j·max(x − β_j, 0), least squares.
+    Continuity is chosen because a loss curve has no jumps; a jump would add a free parameter
+    per break.  Each fit with m segments has k = 2m free parameters (intercept, m slopes, m − 1
+    breakpoints), and
+
+        BIC(m) = n·log(RSS_m / n) + k·log n        (Gaussian residuals, common variance).
+
+    The count is argmin_m BIC(m) (ties → fewer segments).  Breakpoints: exhaustive search over
+    data x values (at most ``n_candidates`` of them, evenly subsampled by index), each segment
+    holding ≥ ``min_size`` points, followed by a Nelder–Mead polish over real-valued β.
+
+    ``rss_floor`` (default 0) is added to every RSS: a deterministic smooth curve (no noise)
+    always gains from more segments, so callers fitting noiseless trajectories may set a floor
+    such as n·σ² for a tolerated misfit σ; record it as an open choice.  x need not be evenly
+    spaced; for log t of a run recorded every step, resample evenly in log t first, otherwise
+    the dense late steps dominate the fit.
+
+    Returns a :class:`SegmentFit` (count, breakpoints in x units, and the per-m BIC, RSS and
+    breakpoints).  Signature stable: ``segment_count_bic(x, y, max_segments=3, min_size=5)``.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError("x and y must be 1-d arrays of the same length")
+    order = np.argsort(x, kind="stable")
+    x, y = x[order], y[order]
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    n = len(x)
+    scale = float(np.var(y)) * n or 1.0
+    tiny = 1e-300 + 1e-24 * scale
+    bic, rss, fits = {}, {}, {}
+    for m in range(1, max_segments + 1):
+        if m == 1:
+            r, b = _hinge_rss(x, y, ()), ()
+        else:
+            if n < m * min_size:
+                break
+            b, r = _best_breakpoints(x, y, m, min_size, n_candidates)
+            if b is None:
+                break
+        rss[m], fits[m] = r, tuple(b)
+        bic[m] = n * math.log((r + rss_floor) / n + tiny / n) + 2 * m * math.log(n)
+    best = min(bic, key=lambda m: (bic[m], m))
+    return SegmentFit(count=best, breakpoints=fits[best], bic=bic, rss=rss, fits=fits, n=n)
