@@ -12,12 +12,7 @@ from derivations.iclnonlinear.asymptotics import (OMEGA, PATH_K_EPS, THETA, Delt
                                                   leading)
 from derivations.iclnonlinear.geometry import features
 from theoryverify.verdicts import Status
-
-
-def refuted(v):
-    assert v.status is Status.REFUTED, (v.status, v.evidence)
-    assert v.counterexample
-    return v
+from .asserts import refuted
 
 
 def passed(v):

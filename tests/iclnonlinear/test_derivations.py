@@ -11,20 +11,9 @@ from derivations.iclnonlinear import claims_derivations as C
 from derivations.iclnonlinear import dynamics as D
 from derivations.iclnonlinear import reduced as R
 from theoryverify.claims import RunContext
-from theoryverify.verdicts import Status
+from .asserts import held, refuted
 
 CTX = RunContext(seed=11)
-
-
-def refuted(v):
-    assert v.status is Status.REFUTED, (v.status, v.evidence)
-    assert v.counterexample
-    return v
-
-
-def held(v):
-    assert v.status in (Status.HOLDS, Status.PROVED), (v.status, v.evidence)
-    return v
 
 
 # ---- the reduced model ----------------------------------------------------------------------

@@ -9,14 +9,9 @@ from derivations.iclnonlinear import dynamics as D
 from derivations.iclnonlinear import phase_measures as PM
 from derivations.iclnonlinear import sweeps_phase2 as S
 from theoryverify.verdicts import Status
+from .asserts import refuted
 
 SEED = 20261121
-
-
-def refuted(v):
-    assert v.status is Status.REFUTED, (v.status, v.evidence)
-    assert v.counterexample
-    return v
 
 
 def held(v):

@@ -9,19 +9,9 @@ from derivations.iclnonlinear import counts, dynamics, prop1
 from derivations.iclnonlinear.torch_model import population_grad, population_loss
 from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
+from .asserts import held, refuted
 
 CTX = RunContext(seed=20261121)
-
-
-def refuted(v):
-    assert v.status is Status.REFUTED, (v.status, v.evidence)
-    assert v.counterexample
-    return v
-
-
-def held(v):
-    assert v.status in (Status.HOLDS, Status.PROVED), (v.status, v.evidence)
-    return v
 
 
 # ---- P1-pred: derived inequality, planted constant and direction --------------------------------

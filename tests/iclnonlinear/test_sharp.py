@@ -7,21 +7,10 @@ from derivations.iclnonlinear import claims_sharp as C
 from derivations.iclnonlinear import dynamics as D
 from derivations.iclnonlinear import phase_measures as PM
 from derivations.iclnonlinear import sweeps_sharp as S
-from theoryverify.verdicts import Status
+from .asserts import held, refuted
 
 SEED = 20261121
 K = 4
-
-
-def refuted(v):
-    assert v.status is Status.REFUTED, (v.status, v.evidence)
-    assert v.counterexample
-    return v
-
-
-def held(v):
-    assert v.status in (Status.HOLDS, Status.PROVED), (v.status, v.evidence)
-    return v
 
 
 # --- ICLN-THR: a synthetic L_crit ∝ η^{-1/2} is not the claimed threshold 1/(Δδ) --------------------

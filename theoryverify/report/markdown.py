@@ -32,8 +32,13 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
 
 
 def fmt(x: Any) -> str:
+    """Numbers to 4 significant digits; a per-seed list as its median with the range and count."""
     if isinstance(x, float):
         return f"{x:.4g}"
+    if isinstance(x, (list, tuple)) and len(x) > 1 and all(isinstance(v, (int, float)) for v in x):
+        v = sorted(float(a) for a in x)
+        mid = (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+        return f"{mid:.4g} [{v[0]:.4g}, {v[-1]:.4g}] (n = {len(v)})"
     return str(x)
 
 
