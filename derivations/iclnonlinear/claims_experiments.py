@@ -3,8 +3,9 @@
 Two models, always named in the verdict: the analysed Eq. 6 model trained by GD from Q = 0 (the batched
 q-space simulator :mod:`dynamics` on exactly the sampled prompts, cross-checked against full-Q autograd GD)
 and the Sec. 6 network as we read it (:mod:`section6`).  Fast (untagged) variants run the analysed model
-only (few seeds); the ``-full`` variants (tag ``slow``) add the Sec. 6 network, more seeds and every
-reading, caching their runs in ``theoryverify.store``.
+only (few seeds); the ``-full`` variants (tags ``slow`` and ``gpu``: spec §4.3 puts the Sec. 6 network
+sweeps and the 30 polynomial runs on a GPU; the full profile takes hours on a CPU) add the Sec. 6 network,
+more seeds and every reading, caching their runs in ``theoryverify.store``.
 
 [REPRO] wording (spec §4.1): CONSISTENT → holds, INCONSISTENT → refuted (the numbers as counterexample),
 NOT REPRODUCIBLE FROM STATED INFORMATION / ambiguous → inconclusive.  Tolerances: ±30 % on loss values,
@@ -329,7 +330,7 @@ def e1_flat(ctx):
 
 
 @CLAIMS.add("E1-flat-full", location="Sec. 6, Fig. 1(a,c)", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E1-flat",
-            statement=E1_FLAT + " [full: analysed model all readings + Sec. 6 network]", choices=CHOICES, tags={"slow"},
+            statement=E1_FLAT + " [full: analysed model all readings + Sec. 6 network]", choices=CHOICES, tags={"slow", "gpu"},
             expect=Status.REFUTED, erratum=ERR_FLAT + "; the Sec. 6 network (Adam, post-LN) measures ≈ 5e-3")
 def e1_flat_full(ctx):
     return _e1(ctx, "flat", True)
@@ -343,7 +344,7 @@ def e1_sharp(ctx):
 
 
 @CLAIMS.add("E1-sharp-full", location="Sec. 6, Fig. 1(b,d)", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E1-sharp",
-            statement=E1_SHARP + " [full: analysed model all readings + Sec. 6 network]", choices=CHOICES, tags={"slow"},
+            statement=E1_SHARP + " [full: analysed model all readings + Sec. 6 network]", choices=CHOICES, tags={"slow", "gpu"},
             expect=Status.REFUTED, erratum=ERR_SHARP + "; Sec. 6 network ≈ 0.11 at t = 30, 0.02 at t = 110")
 def e1_sharp_full(ctx):
     return _e1(ctx, "sharp", True)
@@ -443,7 +444,7 @@ def e1_order(ctx):
 
 @CLAIMS.add("E1-order-full", location="Sec. 6; App. A", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E1-order",
             statement=E1_ORDER + " [full: analysed model all readings, 10 seeds + Sec. 6 network]", choices=CHOICES,
-            tags={"slow"})
+            tags={"slow", "gpu"})
 def e1_order_full(ctx):
     runs = _theory_runs(ctx.seed, list(S6.FLAT_L + S6.SHARP_L), 10, 400, per_L=False)
     runs += _network(ctx)
@@ -514,7 +515,7 @@ def e1_phasecount(ctx):
 
 @CLAIMS.add("E1-phasecount-full", location="Sec. 6; App. A", kind=Kind.REPRODUCTION,
             catalogue_id="ICLN-E1-phasecount", statement=E1_PHASES + " [full: analysed model all readings and η, "
-            "5 seeds + Sec. 6 network]", choices=CHOICES, tags={"slow"}, expect=Status.INCONCLUSIVE)
+            "5 seeds + Sec. 6 network]", choices=CHOICES, tags={"slow", "gpu"}, expect=Status.INCONCLUSIVE)
 def e1_phasecount_full(ctx):
     runs = _theory_runs(ctx.seed, list(S6.FLAT_L + S6.SHARP_L), 5, 400)
     runs += _network(ctx)
@@ -571,7 +572,7 @@ def ea_maps(ctx):
 
 
 @CLAIMS.add("EA-maps-full", location="App. A, Figs. 2-3", kind=Kind.REPRODUCTION, catalogue_id="ICLN-EA-maps",
-            statement=EA_MAPS + " [full: all readings + Sec. 6 network]", choices=CHOICES, tags={"slow"})
+            statement=EA_MAPS + " [full: all readings + Sec. 6 network]", choices=CHOICES, tags={"slow", "gpu"})
 def ea_maps_full(ctx):
     return _maps(ctx, True)
 
@@ -653,7 +654,7 @@ def ea_poly(ctx):
 
 @CLAIMS.add("EA-poly-full", location="App. A, Fig. 4", kind=Kind.REPRODUCTION, catalogue_id="ICLN-EA-poly",
             statement=EA_POLY + " [full: analysed model, M = 500, 400 epochs, 30 runs (full profile; 4 in the quick "
-            "profile), common and per-L η]", choices=POLY_CHOICES, tags={"slow"}, expect=Status.INCONCLUSIVE)
+            "profile), common and per-L η]", choices=POLY_CHOICES, tags={"slow", "gpu"}, expect=Status.INCONCLUSIVE)
 def ea_poly_full(ctx):
     n = S6.POLY["runs"] if ctx.profile == "full" else 4
     key = {"claim": "iclnonlinear.EA-poly-full", "code": code_version(S6)}
@@ -763,7 +764,7 @@ def e_lscaling(ctx):
 
 
 @CLAIMS.add("E-Lscaling-full", location="Props. 2-4; Sec. 6", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E-Lscaling",
-            statement=E_LSCALING + " [full: + Sec. 6 network ratios]", choices=CHOICES, tags={"slow"},
+            statement=E_LSCALING + " [full: + Sec. 6 network ratios]", choices=CHOICES, tags={"slow", "gpu"},
             expect=Status.REFUTED, erratum=ERR_LSCALING)
 def e_lscaling_full(ctx):
     return _lscaling(ctx, True)
