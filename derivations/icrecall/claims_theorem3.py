@@ -410,7 +410,11 @@ def t3_g_growth_full(ctx):
 
 @CLAIMS.add("T3-L10-improve-full", location="Lemma 10, statement and end of proof, App. C", kind=Kind.RATE,
             catalogue_id="ICR-L10-improve", statement="As icrecall.T3-L10-improve on T = 0.01…0.00125, 4 seeds",
-            choices={**AFF_CHOICES, "c": "1 (ℓ1 ≤ log 2 − c·p_conf³T³)"}, tags={"slow"})
+            choices={**AFF_CHOICES, "c": "1 (ℓ1 ≤ log 2 − c·p_conf³T³)"}, tags={"slow"},
+            # measured (session 2): the local slope of k_drop in T runs from −1.14 (large T) to −0.77 (small T),
+            # also with T down to 0.000625 (−1.19 / −0.77): on the claimed side asymptotically, but the
+            # large-T half exceeds the margin, so the one-sided rule says inconclusive — not a refutation.
+            expect=Status.INCONCLUSIVE)
 def t3_l10_improve_full(ctx):
     return l10_improve(FULL_T, 4, ctx.seed)
 
