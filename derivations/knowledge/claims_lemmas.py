@@ -65,8 +65,13 @@ def check_anticonc(ctx, c=2):
             statement="x ~ N(0, σ²): P(|x| ≥ t) = erfc(t/(σ√2)) ≤ 2 exp(−t²/(2σ²)) (the tail Lemmas 4 and 7 use)",
             choices={"domain": "t/σ ∈ [1e-3, 10]"})
 def l2_tail(ctx):
+    return check_tail(ctx)
+
+
+def check_tail(ctx, k=2):
+    """erfc(t/(σ√2)) ≤ 2 exp(−t²/(kσ²)); k = 2 is Lemma 2 (true; even without the factor 2)."""
     dom = Domain([LogUniform(s, 0.01, 10.0), LogUniform(t, 1e-5, 100.0)])
-    return check_inequality(sp.erfc(t / (s * sp.sqrt(2))), "<=", 2 * sp.exp(-t**2 / (2 * s**2)), dom, ctx.seed)
+    return check_inequality(sp.erfc(t / (s * sp.sqrt(2))), "<=", 2 * sp.exp(-t**2 / (k * s**2)), dom, ctx.seed)
 
 
 # --- Lemmas 4 and 7 (maximum of Gaussians) ------------------------------------------------------
@@ -137,7 +142,8 @@ def l6_l9_coverage(ctx):
 
 # --- Lemma 10 (activation at initialisation) ----------------------------------------------------
 
-def check_activation(ctx, floor: float = 0.25, grid=((8, 50), (16, 50), (64, 200), (256, 200)), tokens: int = 20):
+def check_activation(ctx, floor: float = 0.25, grid=((8, 50), (16, 50), (64, 200), (256, 200)), tokens: int = 20,
+                     rate: float = 2.0):
     """Per block (output coordinate j, m neurons) and token v, the number of active neurons at init is
     Bin(m, 1/2) (w_{j,l}·x_v is symmetric); the claim reads: fraction ≥ 1/4 for all blocks and tokens
     once m ≥ C log(d|V|/δ).  Measured: the frequency with which some (block, token) falls below ``floor``,
@@ -149,7 +155,7 @@ def check_activation(ctx, floor: float = 0.25, grid=((8, 50), (16, 50), (64, 200
         # ⟨w_{j,l}, x_v⟩ = ‖x_v‖ W[j,l,idx v]: independent symmetric ⇒ the active count per block is Bin(m, ½)
         frac = rng.binomial(m, 0.5, size=(trials, d, tokens)) / m
         fails = int((frac.min((1, 2)) < floor).sum())
-        bound = min(1.0, d * tokens * np.exp(-2 * m * (0.5 - floor) ** 2))
+        bound = min(1.0, d * tokens * np.exp(-rate * m * (0.5 - floor) ** 2))
         parts[f"m={m}, d={d}"] = frequency_verdict(fails, trials, bound, f"P(min active fraction < {floor})",
                                                    {"m": m, "d": d, "tokens": tokens,
                                                     "min_fraction_seen": float(frac.min())})

@@ -42,3 +42,15 @@ def test_bad_data_parameters_are_rejected():
         data.make(3, 1, 5, 4, 0.5, 0)        # K > |R|
     with pytest.raises(ValueError):
         data.make(3, 1, 2, 4, 0.0, 0)        # β = 0
+
+
+def test_gaussian_tail_with_too_fast_decay_is_refuted():
+    assert cl.check_tail(CTX).status == Status.HOLDS
+    v = cl.check_tail(CTX, k=1)          # exp(−t²/σ²): decays faster than the true tail
+    assert v.status == Status.REFUTED and v.counterexample
+
+
+def test_too_strong_activation_bound_is_refuted():
+    assert cl.check_activation(CTX).status == Status.HOLDS
+    v = cl.check_activation(CTX, rate=8.0)
+    assert v.status == Status.REFUTED and v.counterexample
