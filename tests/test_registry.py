@@ -14,7 +14,7 @@ def test_registry_is_well_formed():
         assert c.paper in registry.papers()
         assert c.location and c.statement
         if c.catalogue_id is not None:
-            assert re.fullmatch(r"[A-Z][A-Za-z0-9]*(-[A-Za-z0-9]+)+", c.catalogue_id), c.catalogue_id
+            assert re.fullmatch(r"[A-Z][A-Za-z0-9]*(-[A-Za-z0-9]+(/[A-Za-z0-9]+)?)+", c.catalogue_id), c.catalogue_id
         if c.expect is Status.REFUTED:
             assert c.erratum
 

@@ -1,0 +1,14 @@
+"""Wang, Yu, E, Wu — "How Transformers Implement Induction Heads: Approximation and Optimization
+Analysis" (arXiv 2410.11474, v1 numbering).  Catalogue: ``shared/spec/inductionheads.md``.
+
+Nearly every formula of this paper was lost in extraction.  The models here are rebuilt from the
+prose and from public reviews (spec §1–2); every reconstruction choice is a named entry of
+:mod:`recon` (RC-1 … RC-19) and is recorded in each claim's ``choices``."""
+from theoryverify.claims import Paper
+
+PAPER = Paper(
+    id="inductionheads",
+    title="How Transformers Implement Induction Heads: Approximation and Optimization Analysis",
+    file="induction-heads-approx-optim.txt",
+    spec="inductionheads.md",
+)
