@@ -294,6 +294,10 @@ FIG4A = replace(FIG2A, mlp="pretrain", pre_steps=2000, seeds=1, steps=1500)
 FIG4A_QUICK = Config(n=5, m=10, T=0.05, examples=2, n_train=64, n_test=256, steps=200, seeds=1, mlp="pretrain",
                      pre_steps=300)
 FIG4B = replace(FIG2B, mlp="pretrain", pre_steps=2000, seeds=1)
+# CPU scale of Figure 4(b): panel (b)'s T = 0.01 and 3 examples kept, |R| = 512 → 64 (the pretraining set,
+# 6·n·|R| sequences with |V|-way logits, is what makes |R| = 512 GPU-sized: ≈ 2 s per Adam step on 2 CPU cores)
+FIG4B_CPU = replace(FIG4B, m=64)
+FIG4B_QUICK = replace(FIG2B_QUICK, m=16, mlp="pretrain", pre_steps=100)
 
 
 def _choices(cfg: Config, extra: dict | None = None) -> dict:
@@ -364,6 +368,25 @@ def e_fig4a(ctx):
             tags={"slow"}, expect=None, choices=_choices(FIG4A, {**PRE_CHOICES, "eos": EOS_CRIT}))
 def e_fig4a_full(ctx):
     return _attn_claim(ctx, FIG4A, "icrecall.E-fig4a-full", cache=True, eos=True)
+
+
+FIG4B_SCALE = {"scale": "CPU variant of panel (b): T = 0.01 and 3 examples as printed, |R| reduced from 512 (GPU-sized "
+                          "pretraining set) — a verdict on the reduced configuration, not on |R| = 512"}
+
+
+@CLAIMS.add("E-fig4b", location="Figure 4(b), Section 5 'pretrained MLP'", kind=Kind.REPRODUCTION,
+            catalogue_id="ICR-E-fig4b", statement=FIG4_STATEMENT + " (n = 8, |R| = 512, T = 0.01, 3 examples)",
+            expect=Status.INCONCLUSIVE, choices=_choices(FIG4B_QUICK, {**PRE_CHOICES, "eos": EOS_CRIT, **FIG4B_SCALE}))
+def e_fig4b(ctx):
+    return _attn_claim(ctx, FIG4B_QUICK, "icrecall.E-fig4b", cache=False, eos=True)
+
+
+@CLAIMS.add("E-fig4b-cpu", location="Figure 4(b), Section 5 'pretrained MLP'", kind=Kind.REPRODUCTION,
+            catalogue_id="ICR-E-fig4b", statement=FIG4_STATEMENT + " (n = 8, |R| = 512, T = 0.01, 3 examples)",
+            tags={"slow"}, expect=Status.INCONCLUSIVE,
+            choices=_choices(FIG4B_CPU, {**PRE_CHOICES, "eos": EOS_CRIT, **FIG4B_SCALE}))
+def e_fig4b_cpu(ctx):
+    return _attn_claim(ctx, FIG4B_CPU, "icrecall.E-fig4b-cpu", cache=True, eos=True)
 
 
 @CLAIMS.add("E-fig4b-full", location="Figure 4(b), Section 5 'pretrained MLP'", kind=Kind.REPRODUCTION,
