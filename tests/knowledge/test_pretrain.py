@@ -1,0 +1,100 @@
+"""Planted-error twins of the pre-training checks (claims_pretrain.py): each check, fed a wrong threshold,
+exponent, entropy or ordering, must reach the other verdict — with a counterexample when it refutes."""
+import dataclasses
+
+import numpy as np
+
+from derivations.knowledge import claims_pretrain as C
+from derivations.knowledge import pretrained as P
+from theoryverify.verdicts import Status
+
+
+def refutes(v):
+    assert v.status is Status.REFUTED, (v.status, v.evidence)
+    assert v.counterexample
+    return v
+
+
+def test_pretrained_is_cached_and_returns_copies():
+    a, kn, rec = P.pretrained(6, 2, 2, 4, 0, P.DEFAULT_RECON, stages=(5, 10, 20))
+    a.W.zero_()
+    a.trace["loss"].clear()
+    b, kn2, _ = P.pretrained(6, 2, 2, 4, 0, P.DEFAULT_RECON, stages=(5, 10, 20))
+    assert kn2 is kn and rec is P.DEFAULT_RECON
+    assert b.W.abs().sum() > 0 and len(b.trace["loss"]) > 0
+
+
+def test_state_at_is_a_prefix_of_the_default_run():
+    st, _, _ = C.state_at(C.STAGES[0])
+    full, _, _ = C.default_run()
+    k = P.stage_index(full, C.STAGES[0])
+    assert np.isclose(st.trace["loss"][-1], full.trace["loss"][k], rtol=0, atol=1e-12)
+
+
+def test_filter_planted_threshold_is_refuted():
+    assert C.check_filter("3").status is Status.HOLDS
+    v = refutes(C.check_filter("3", tau=1e-12))
+    assert v.counterexample["tau"] == 1e-12
+
+
+def test_filter_cs_holds_with_a_loose_threshold():
+    assert C.check_filter("2", tau=0.99).status is Status.HOLDS
+
+
+def test_stage1_planted_exponent_and_jump_are_refuted():
+    refutes(C.check_stage1((1.0, 1.5, 2.0, 3.0), (), (0, 1), 0, exponent=-2.0))
+    refutes(C.check_stage1((1.0, 1.5, 2.0, 3.0), (10.0,), (0,), 0, jump_steps=0))
+
+
+def test_ratio_planted_growth_is_refuted():
+    fake = lambda n, s: np.full(5, float(n))  # noqa: E731  ratio ∝ N_f: not Θ(1)
+    refutes(C.check_ratio((10, 20, 40, 80), (0, 1), fn=fake))
+    const = lambda n, s: np.full(5, 2.0 + 0.01 * s)  # noqa: E731
+    assert C.check_ratio((10, 20, 40, 80), (0, 1), fn=const).status is Status.HOLDS
+
+
+def test_floor_holds_for_a_lower_floor():
+    refutes(C.check_floor())
+    assert C.check_floor(floor=0.05).status is Status.HOLDS
+
+
+def test_slot_holds_with_a_loose_epsilon():
+    assert C.check_slot(eps=0.8).status is Status.HOLDS
+    assert C.check_slot().status is Status.INCONCLUSIVE
+
+
+def test_facts_planted_tolerances_are_refuted():
+    assert C.check_facts().status is Status.HOLDS
+    refutes(C.check_facts(eps=0.01))
+    refutes(C.check_facts(rel_tol=1e-3))
+
+
+def test_ptloss_planted_entropy_and_epsilon_are_refuted():
+    assert C.check_ptloss().status is Status.HOLDS
+    v = refutes(C.check_ptloss(H_fn=lambda kn, rec: C.H_of(kn, rec) + 0.1))   # a wrong (too large) optimum
+    assert v.counterexample["loss"] < v.counterexample["H"]
+    refutes(C.check_ptloss(eps=1e-4))
+
+
+def test_schedule_check_can_hold():
+    v = C.check_schedule({"3-stage (10,5,1)": C.SCHEDULES["3-stage (10,5,1)"],
+                          "constant 20": C.SCHEDULES["constant 20"]}, (0,))
+    assert v.status is Status.HOLDS, v.evidence
+
+
+def test_frozen_attention_planted_tolerance_and_wz():
+    assert C.check_frozen().status is Status.HOLDS
+    refutes(C.check_frozen(tol=0.0))
+    assert C.check_frozen(dataclasses.replace(C.REC, ft_params="W+Z"), tol=0.5).status is Status.HOLDS
+
+
+def test_halluc_check_holds_where_relations_win():
+    """μ_c = 6 (sweep): attention collapses onto r and every Q&A prompt predicts a relation."""
+    assert C.check_halluc(dataclasses.replace(C.REC, mu_c=6.0)).status is Status.HOLDS
+
+
+def test_ptloss_decay_rule_refutes_a_planted_plateau():
+    grid = (750, 1500, 3000, 6000, 12000)
+    assert C.decay_verdict(grid, [3.0 / T for T in grid], 0).status is Status.HOLDS
+    plateau = [0.01 * (1 + 0.001 * (-1) ** k) for k in range(len(grid))]
+    refutes(C.decay_verdict(grid, plateau, 0))

@@ -1,0 +1,93 @@
+"""Table 3 (App. A) reproduction: the data's optimum, the split, and planted-error twins of the verdict rule."""
+import dataclasses
+import math
+from collections import Counter, defaultdict
+
+import numpy as np
+
+from derivations.knowledge import claims_table3 as C
+from derivations.knowledge import table3 as T3
+from theoryverify.verdicts import Status
+
+TINY = T3.Config(N=6, K=5, R=8, d=16, pt_steps=5, ft_steps=2)
+
+
+def empirical_entropy(tok, y) -> float:
+    groups = defaultdict(Counter)
+    for t, target in zip(map(tuple, tok.tolist()), y.tolist()):
+        groups[t][target] += 1
+    n = len(y)
+    return sum(-c * math.log(c / sum(g.values())) for g in groups.values() for c in g.values()) / n
+
+
+def test_optimum_is_the_data_entropy_and_a_planted_one_is_not():
+    data = T3.make_data(TINY, seed=3)
+    Hd = empirical_entropy(*data.pt)
+    assert math.isclose(T3.H(TINY), Hd, rel_tol=1e-12)
+    assert not math.isclose(math.log(TINY.K + 1) / 2, Hd, rel_tol=1e-3)   # planted wrong multiplicity
+    assert math.isclose(T3.H(T3.Config()), 0.8047, abs_tol=5e-5)          # the printed optimum
+
+
+def test_ft_and_test_split_the_tuples():
+    data = T3.make_data(TINY, seed=1)
+    ft = {tuple(t) for t in data.ft[0].tolist()}
+    te = {tuple(t) for t in data.test[0].tolist()}
+    assert len(ft) == TINY.N * (TINY.K // 2) and len(te) == TINY.N * (TINY.K - TINY.K // 2)
+    assert not ft & te
+
+
+def test_every_architecture_runs():
+    for arch in T3.ARCHS:
+        r = T3.run(arch, TINY, 0)
+        assert np.isfinite(r["loss"]) and 0 <= r["ood_best"] <= 1
+
+
+def rows(gaps: dict, ood: float = 1.0):
+    return [{"arch": a, "seed": 0, "loss": T3.H(T3.Config()) + g, "gap": g, "H": T3.H(T3.Config()),
+             "ood_best": ood, "ood_pre_ft": 0.0, "ood_final": ood, "answer_acc_pt": 1.0} for a, g in gaps.items()]
+
+
+def test_rule_holds_on_the_printed_table_and_refutes_planted_rows():
+    printed = {a: T3.PRINTED[a][0] - T3.PRINTED["optimum"] for a in T3.ARCHS}
+    assert C.check_table3(rows(printed, ood=0.99)).status is Status.HOLDS
+    learned = dict(printed, **{"attention-only": 0.02})                   # attention-only learns
+    v = C.check_table3(rows(learned, ood=0.99))
+    assert v.status is Status.REFUTED and v.counterexample["arch"] == "attention-only"
+    stuck = dict(printed, simplified=0.6)                                 # simplified far from H
+    v = C.check_table3(rows(stuck, ood=0.99))
+    assert v.status is Status.REFUTED and v.counterexample["arch"] == "simplified"
+    v = C.check_table3(rows(printed, ood=0.5))                            # no extraction after FT
+    assert v.status is Status.REFUTED and v.counterexample["ood_best"] == 0.5
+
+
+def ctx_rows(gaps: dict):
+    return [{"arch": a, "loss": 1.0, "gap": g, "ood_best": 1.0 if g < 0.05 else 0.5, "ood_pre_ft": 0.0,
+             "answer_acc_pt": 1.0} for a, g in gaps.items()]
+
+
+def test_context_rule_each_outcome():
+    cfg = C.QUICK_C
+    both_fail = ctx_rows({"uniform": 1.5, T3.UNIFORM_SIMPLIFIED: 1.8, "simplified": 0.01})
+    assert C.check_context(cfg, (), rows=both_fail).status is Status.HOLDS
+    both_learn = ctx_rows({"uniform": 0.01, T3.UNIFORM_SIMPLIFIED: 0.02})               # planted: uniform succeeds
+    v = C.check_context(cfg, (), rows=both_learn)
+    assert v.status is Status.REFUTED and v.counterexample["gap"] <= 0.05
+    stuck = ctx_rows({"uniform": 1.5, T3.UNIFORM_SIMPLIFIED: 1.8, "simplified": 0.7})   # planted: ours fails too
+    v = C.check_context(cfg, (), rows=stuck)
+    assert v.status is Status.REFUTED and v.counterexample["arch"] == "simplified"
+    mixed = ctx_rows({"uniform": 0.01, T3.UNIFORM_SIMPLIFIED: 1.8})
+    assert C.check_context(cfg, (), rows=mixed).status is Status.INCONCLUSIVE
+
+
+def test_uniform_simplified_keeps_attention_uniform():
+    r = T3.build(T3.UNIFORM_SIMPLIFIED, TINY, 20, 0)
+    assert not r.Z.requires_grad and float(r.Z.abs().max()) == 0.0
+
+
+def test_context_norms_flip_is_inconclusive_and_agreement_is_kept():
+    cfgs = [dataclasses.replace(C.QUICK_C, context_norm=1.0), C.QUICK_C]
+    good = ctx_rows({"uniform": 1.5, T3.UNIFORM_SIMPLIFIED: 1.8, "simplified": 0.01})
+    bad = ctx_rows({"uniform": 1.5, T3.UNIFORM_SIMPLIFIED: 1.8, "simplified": 0.7})
+    assert C.check_context_norms(cfgs, (), runs=[good, good]).status is Status.HOLDS
+    assert C.check_context_norms(cfgs, (), runs=[bad, bad]).status is Status.REFUTED
+    assert C.check_context_norms(cfgs, (), runs=[good, bad]).status is Status.INCONCLUSIVE
