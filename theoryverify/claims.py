@@ -14,7 +14,13 @@ from enum import Enum
 from typing import Any, Callable, Mapping
 
 from .seeds import DEFAULT_SEED, derive_seed
-from .verdicts import TRUE_STATUSES, Status, Verdict, error
+from .verdicts import TRUE_STATUSES, Status, Verdict, error, inconclusive
+
+
+class Unavailable(Exception):
+    """A check cannot run here because an input outside the repository is missing (e.g. the paper
+    text next to the checkout).  :meth:`Claim.run` turns it into an *inconclusive* verdict that says
+    so; the pytest front-end skips such a claim instead of failing it."""
 
 
 class Kind(str, Enum):
@@ -89,6 +95,8 @@ class Claim:
         start = time.perf_counter()
         try:
             verdict = self.check(ctx)
+        except Unavailable as why:
+            verdict = inconclusive("not checkable here", f"input unavailable: {why}", unavailable=str(why))
         except Exception as exc:  # a broken check is an error verdict, never a paper verdict
             verdict = error("exception", f"{type(exc).__name__}: {exc}")
         return Result(self, verdict.with_timing(ctx.seed, time.perf_counter() - start), ctx)
@@ -103,6 +111,11 @@ class Result:
     @property
     def as_expected(self) -> bool:
         return self.claim.expected(self.verdict.status)
+
+    @property
+    def unavailable(self) -> str | None:
+        """Why the check could not run here (see :class:`Unavailable`), else None."""
+        return (self.verdict.details or {}).get("unavailable") if self.verdict.method == "not checkable here" else None
 
     def to_json(self) -> dict[str, Any]:
         c, v = self.claim, self.verdict

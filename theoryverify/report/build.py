@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .. import environment, registry
+from .. import catalogue, environment, registry
 from ..claims import Claim, RunContext
 from ..progress import progress
 from ..store import Store, code_version as hash_sources
@@ -64,6 +64,9 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
         sweep = [p for p in gallery[r["id"]] if p.endswith("_sweep.png")]
         if sweep:
             images[r["id"]] = sweep[0]
+    cov = catalogue.coverage(paper.spec, (r.get("catalogue_id") for r in results))
+    run = dict(run, coverage=cov.line() if cov else f"unknown (catalogue `{paper.spec}` not found; set "
+               f"{catalogue.SPEC_DIR_ENV})")
     page = markdown.paper_page(vars(paper), run, results, images, gallery)
     (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
     counts = Counter(r["status"] for r in results)

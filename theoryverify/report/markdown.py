@@ -65,8 +65,10 @@ def header(paper: Mapping[str, str], run: Mapping[str, Any]) -> list[str]:
              "- Device: " + ", ".join(f"{k}={v}" for k, v in dev.items()),
              "- Versions: " + ", ".join(f"{k} {v}" for k, v in run["versions"].items()),
              f"- Git commit: `{run['commit']}`",
-             f"{GENERATED_PREFIX}{run['generated']}", ""]
-    return lines
+             f"{GENERATED_PREFIX}{run['generated']}"]
+    if run.get("coverage"):
+        lines.append(f"- Catalogue coverage: {run['coverage']}")
+    return lines + [""]
 
 
 def summary(results: Sequence[Mapping[str, Any]]) -> list[str]:

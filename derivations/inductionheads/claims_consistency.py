@@ -1,0 +1,67 @@
+"""Proof consistency (spec §3) of every lemma, proposition, definition and theorem: one claim per record of
+:mod:`.consistency`.
+
+Each check verifies that every quote of the record occurs verbatim at its line of the paper text (whitespace
+normalised, ``[…]`` = lost material), that every linked claim exists in the registry, resolves the record's
+cross-references, and then returns
+
+* refuted — a discrepancy the surviving text itself shows (the two quotes with their lines are the counterexample);
+  a misquote or an unknown claim id is refuted too (the planted-error kind of these checks);
+* inconclusive — "not checkable: <missing piece>" when the compared pieces are lost;
+* holds — consistent, nothing lost.
+
+The linked claims are cited by id (with the registry's expected verdict), never re-run here.
+"""
+from __future__ import annotations
+
+from theoryverify.claims import ClaimSet, Kind, Unavailable
+from theoryverify.verdicts import Status
+
+from . import consistency as C
+from .recon import record
+
+CLAIMS = ClaimSet("inductionheads")
+
+RULE = ("refuted: a discrepancy shown by the surviving text (or a misquote / unknown claim id); inconclusive: the "
+        "compared pieces are lost; holds: consistent with nothing lost")
+
+ERRATA = {
+    "pc-thm44": "cross-reference: the POD details are said to be in Appendix D ('Useful Inequalities', no POD); "
+                "they are in App. A.3.2",
+    "pc-thm55-c3": "Thm 5.5 is stated for GF on objective (11) without the C.2 softmax simplification, but C.3 proves "
+                   "Phases II-III on the approximated loss (22); no transfer back to (11) survives",
+}
+
+
+def _expected_labels() -> tuple[set[str], dict[str, str]]:
+    from theoryverify import registry
+    claims = registry.claims(paper="inductionheads")
+    return {c.id for c in claims}, {c.id: c.expected_label for c in claims}
+
+
+def check_record(rec: C.Record, lines: tuple[str, ...] | None = None, known_ids: set[str] | None = None):
+    """The verdict of one record; ``lines`` / ``known_ids`` default to the paper text and the registry."""
+    if lines is None:
+        if C.paper_path() is None:
+            raise Unavailable(f"paper text {C.PAPER_FILE} not found next to this checkout (set {C.PAPERS_DIR_ENV}); "
+                              "quotes cannot be verified")
+        lines = C.paper_lines()
+    ids, expected = _expected_labels()
+    return C.assess(rec, lines, ids if known_ids is None else known_ids, expected)
+
+
+def _register(rec: C.Record) -> None:
+    refuted = rec.key in ERRATA
+    choices = {**record(*rec.rc), "reading": "proof consistency of the surviving text (spec §3 a-e)",
+               "completion": rec.completion or "(none: standard / cited)", "verdict rule": RULE}
+
+    @CLAIMS.add(rec.key, location=rec.location, kind=Kind.IDENTITY, catalogue_id=rec.catalogue_id,
+                statement=f"proof consistency of {rec.result} (spec §3)", choices=choices,
+                expect=Status.REFUTED if refuted else (None if not rec.missing else Status.INCONCLUSIVE),
+                erratum=ERRATA.get(rec.key))
+    def _check(ctx, rec=rec):
+        return check_record(rec)
+
+
+for _rec in C.RECORDS:
+    _register(_rec)
