@@ -3,9 +3,7 @@ twins that each claim's check must refute."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import sympy as sp
-import torch
 
 from derivations.inductionheads import claims_head2 as C
 from derivations.inductionheads import head2 as H
@@ -13,14 +11,6 @@ from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
 
 CTX = RunContext(seed=5)
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
 
 
 def _refuted(v):

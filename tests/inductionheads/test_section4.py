@@ -10,16 +10,9 @@ from derivations.inductionheads import claims_section4 as S
 from derivations.inductionheads import construction41 as C
 from derivations.inductionheads.superror import ball_sampler, sup_error
 from derivations.inductionheads.targets import bilinear, gihn, ih2, ihn
-from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status
 
 F64 = torch.float64
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    with torch_threads(1):
-        yield
 
 
 def _naive_ihn(X, W, n):

@@ -9,14 +9,6 @@ import torch
 from derivations.inductionheads import torch_model as M
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
 def test_sample_shape_dtype_and_seed():
     X = M.sample(7, 11, seed=3, device="cpu")
     assert X.shape == (7, 11) and X.dtype == torch.float64
