@@ -124,3 +124,10 @@ def test_bad_arguments_exit_2(capsys):
             raise SystemExit(main(argv))
         assert exc.value.code == 2
         assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_table_escapes_pipes_in_the_header_too():
+    from theoryverify.report.markdown import table
+    lines = table(["|R|", "measured"], [["a|b", 1]])
+    cols = [len(re.findall(r"(?<!\\)\|", row)) for row in lines]
+    assert len(set(cols)) == 1, lines
