@@ -43,3 +43,19 @@ def test_unavailable_input_is_inconclusive_and_flagged():
     assert r.verdict.status is Status.INCONCLUSIVE and r.unavailable == "paper text not found"
     ok = Claim("x.b", "x", "Eq. 1", "s", Kind.IDENTITY, lambda ctx: holds("m", "e")).run()
     assert ok.unavailable is None
+
+
+def test_unavailable_is_reported_apart_from_unexpected_verdicts():
+    from theoryverify import render
+    from theoryverify.claims import Claim, Kind, Unavailable
+    from theoryverify.report import markdown
+    from theoryverify.verdicts import Status
+
+    def needs_text(ctx):
+        raise Unavailable("paper text not found")
+
+    r = Claim("x.a", "x", "Eq. 1", "s", Kind.IDENTITY, needs_text, expect=Status.REFUTED, erratum="e").run()
+    assert not r.as_expected
+    assert "0 differ" in render.summary([r]) and "1 not checkable here" in render.summary([r])
+    text = "\n".join(markdown.summary([r.to_json()]))
+    assert "not checkable here" in text and "differ from the registry" not in text

@@ -129,6 +129,7 @@ class Result:
             "status": v.status.value,
             "expected": c.expected_label,
             "as_expected": self.as_expected,
+            "unavailable": self.unavailable,
             "erratum": c.erratum,
             "method": v.method,
             "evidence": v.evidence,

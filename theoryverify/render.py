@@ -15,7 +15,7 @@ def _clip(text: str, width: int) -> str:
 def table(results: Iterable[Result]) -> str:
     rows = [("id", "location", "kind", "verdict", "method", "evidence")]
     for r in results:
-        mark = "" if r.as_expected else " (!)"
+        mark = "" if r.as_expected else (" (not checkable here)" if r.unavailable else " (!)")
         rows.append((r.claim.id, _clip(r.claim.location, 28), r.claim.kind.value,
                      r.verdict.status.value + mark, _clip(r.verdict.method, 34), _clip(r.verdict.evidence, 70)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -39,6 +39,8 @@ def summary(results: list[Result]) -> str:
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict.status.value] = counts.get(r.verdict.status.value, 0) + 1
-    unexpected = sum(not r.as_expected for r in results)
+    unexpected = sum(not r.as_expected and not r.unavailable for r in results)
+    missing = sum(bool(r.unavailable) for r in results)
     parts = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
-    return f"{len(results)} claims — {parts}; {unexpected} differ from the registry's expectation"
+    tail = f"; {missing} not checkable here (an input outside the repository is missing)" if missing else ""
+    return f"{len(results)} claims — {parts}; {unexpected} differ from the registry's expectation{tail}"

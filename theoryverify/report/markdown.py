@@ -80,7 +80,12 @@ def summary(results: Sequence[Mapping[str, Any]]) -> list[str]:
              ", ".join(f"{by_status[s]} {s}" for s in STATUSES if by_status[s]) + ".", ""]
     lines += table(["kind", *STATUSES, "total"],
                    [[k, *[c[s] for s in STATUSES], sum(c.values())] for k, c in sorted(by_kind.items())])
-    unexpected = [r for r in results if not r["as_expected"]]
+    unexpected = [r for r in results if not r["as_expected"] and not r.get("unavailable")]
+    missing = [r for r in results if r.get("unavailable")]
+    if missing:
+        lines += ["", f"**{len(missing)} claims are not checkable here** (an input outside the repository is "
+                  f"missing: {cell(missing[0]['unavailable'])}): " +
+                  ", ".join(f"[`{r['id']}`](#{anchor(r['id'])})" for r in missing)]
     if unexpected:
         lines += ["", f"**{len(unexpected)} verdicts differ from the registry's expectation:** " +
                   ", ".join(f"[`{r['id']}`](#{anchor(r['id'])})" for r in unexpected)]
@@ -101,7 +106,8 @@ def claims_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
     for r in results:
         rows.append([f'<a id="{anchor(r["id"])}"></a>`{r["id"]}`', r.get("catalogue_id") or "—",
                      r["location"], cell(r["statement"], 160), r["kind"],
-                     f"**{r['status']}**" + ("" if r["as_expected"] else " (unexpected)"),
+                     f"**{r['status']}**" + ("" if r["as_expected"] else
+                                             " (not checkable here)" if r.get("unavailable") else " (unexpected)"),
                      r["method"], cell(evidence_text(r), 300)])
     return lines + table(["id", "catalogue", "location", "statement", "kind", "verdict", "method",
                           "evidence"], rows) + [""]
