@@ -101,7 +101,7 @@ def ih_flow_divisor(alpha: float, w: float, L: int, sigma: float, divisor: str, 
 
     def rhs(tau, x):
         wK, wQ, v = x
-        gk, gv = flow.local_grad_ih(wK * wQ, v, alpha, w, L)
+        gk, gv = H2.grad_ih_scalar(wK * wQ, v, alpha, w, L)
         return math.exp(tau) * s * np.array([-gk * wQ, -gk * wK, -gv])
 
     tau = np.linspace(0.0, math.log1p(t_end), n_points)

@@ -191,8 +191,6 @@ def check_rc1_inclusive(seed: int, alpha=0.5, Ls=(10, 50, 200), claimed_sup=None
                                                                                  "ratio_min": float(ratio.min()),
                                                                                  "claimed_learns": claims_learns}))
     # torch_model's own inclusive convention (first layer inclusive limit + inclusive head 1) = "inclusive-both"
-    import torch  # noqa: PLC0415
-
     from theoryverify.threads import torch_threads  # noqa: PLC0415
 
     from . import torch_model as TM  # noqa: PLC0415

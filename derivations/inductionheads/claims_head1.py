@@ -193,7 +193,6 @@ def decomposition_check(seed: int, decomposed=None) -> Verdict:
     """[SI] (a) L_G4(finite L) → L_∞ when q^L → 0: substitute q^{L−1} = ε·… and set ε = 0 (symbolic);
     (b) L_∞ = ½ r u² + ½α²q² (``decomposed``; the planted twin passes a wrong one); (c) min_v1 L_∞ = ½α²q²."""
     q, v, a = H.q, H.v1, H.alpha
-    M = H.Lsym - 1
     Z = (1 - _eps) / (1 - q)  # ε = q^M
     S = (1 - _eps**2 / q**2) / (1 - q**2)  # q^{2(M−1)} = ε²/q²
     fin = sp.Rational(1, 2) * (v**2 * S / Z**2 - 2 * a * v / Z + a**2)

@@ -16,7 +16,7 @@ from theoryverify.domains import Domain, Interval
 from theoryverify.invariants import check_nonincreasing
 from theoryverify.scaling import check_coefficient, check_rate
 from theoryverify.threads import torch_threads
-from theoryverify.verdicts import combine, holds, inconclusive, proved, refuted
+from theoryverify.verdicts import combine, holds, proved, refuted
 
 from . import alibi, stage1
 from .recon import record
@@ -256,7 +256,6 @@ def _ih_constant_part(L: int, sigma: float, alpha: float, w: float, seed: int = 
     """The App. B 'constant' IH term: (RC-12) |L_IH^I(p1) − C_IH| ≤ σ³ on a p1 grid (C_IH = β²G(2w)/(2N) −
     σβG(w)/N + σ²/(2N)); (exact softmax, Monte Carlo with common random numbers) |L_IH^I(0) − L_IH^I(20)| ≤ σ³,
     against the G4 term's variation (order σ)."""
-    import torch
     from . import torch_model as TM
 
     c = stage1.ih_constant(L, sigma, alpha, w)

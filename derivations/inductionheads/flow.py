@@ -5,16 +5,9 @@ first layer at its limit x̃_s = x_{s-1} (RC-9), loss L = L_G4(p, v1) + L_IH(k, 
 (RC-8, RC-12), initialisation RC-11 (every Stage-II parameter = σ_init).  The two heads are decoupled
 (App. C: "the dynamics of […] and […] are decoupled"), so each head can also be integrated alone.
 
-The closed-form losses come from :mod:`.head1` (helper A: ``loss_g4``, ``grad_g4``) and :mod:`.head2`
-(helper B: ``loss_ih``, ``grad_ih``).  Until those modules exist (and as an independent cross-check in the
-tests) a local derivation is used:
-
-* head 1 (RC-1, RC-6, RC-7, RC-9): with π_j(p) = e^{-p(j-1)} / Σ_{j'=1}^{M} e^{-p(j'-1)}, M = L-1 and the
-  token at distance j being x_{L-1-j} (x̃_1 = 0 for j = M),
-  ``L_G4 = ½[v1² Σ_{j=1}^{M-1} π_j² − 2α* v1 π_1 + α*²]``;
-* head 2 (RC-12, N = L-2; a, b iid N(0,1), E e^{cab} = (1−c²)^{-1/2} =: G(c) for |c| < 1; the cross terms
-  between summands vanish because the largest value index appears once):
-  ``L_IH = (1/2N)[v2² G(2k) − 2β v2 G(k+w*) + β² G(2w*)]``, β = 1 − α*.
+The closed forms are the derived ones of :mod:`.head1` (``loss_g4``, ``grad_g4``) and :mod:`.head2`
+(``loss_ih``, ``grad_ih``); inside the integrator their scalar forms ``grad_g4_scalar`` / ``grad_ih_scalar``
+are used (the per-call overhead of the vectorised ones dominates there).
 
 Integration: ``scipy.integrate.solve_ivp`` (LSODA by default) in log-time τ = log(1 + t), dx/dτ = (1+t)·ẋ,
 so horizons of 1e6 cost a few thousand steps; the solution is recorded on a grid uniform in τ.
@@ -28,10 +21,12 @@ from functools import lru_cache
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from . import head1, head2
+
 PARAMS = ("p", "v1", "wK", "wQ", "v2")
 
 
-# --- closed forms (helper modules when present, else the local derivation) ------------------------
+# --- closed forms ----------------------------------------------------------------------------------
 
 def _G(c):
     return (1.0 - c * c) ** -0.5
@@ -41,64 +36,12 @@ def _dG(c):
     return c * (1.0 - c * c) ** -1.5
 
 
-def local_loss_g4(p: float, v1: float, alpha: float, L: int) -> float:
-    """Local derivation of L_G4 (see module docstring)."""
-    pi, _ = _pi_and_dpi(p, L)
-    return 0.5 * (v1 * v1 * float(np.sum(pi[:-1] ** 2)) - 2 * alpha * v1 * float(pi[0]) + alpha * alpha)
-
-
-@lru_cache(maxsize=64)
-def _j(L: int) -> np.ndarray:
-    return np.arange(L - 1, dtype=float)  # j - 1 for j = 1..M
-
-
-def _pi_and_dpi(p: float, L: int):
-    jm1 = _j(L)
-    e = np.exp(-p * (jm1 - (0.0 if p >= 0 else jm1[-1])))
-    pi = e / e.sum()
-    m1 = float(pi @ jm1)
-    return pi, pi * (m1 - jm1)
-
-
-def local_grad_g4(p: float, v1: float, alpha: float, L: int) -> tuple[float, float]:
-    """(∂L_G4/∂p, ∂L_G4/∂v1) of the local derivation."""
-    pi, dpi = _pi_and_dpi(p, L)
-    s2 = float(pi[:-1] @ pi[:-1])
-    ds2 = 2.0 * float(pi[:-1] @ dpi[:-1])
-    return 0.5 * v1 * v1 * ds2 - alpha * v1 * float(dpi[0]), v1 * s2 - alpha * float(pi[0])
-
-
-def local_loss_ih(k: float, v2: float, alpha: float, w: float, L: int) -> float:
-    """Local derivation of L_IH under RC-12 (see module docstring)."""
-    b, N = 1.0 - alpha, L - 2
-    return (v2 * v2 * _G(2 * k) - 2 * b * v2 * _G(k + w) + b * b * _G(2 * w)) / (2 * N)
-
-
-def local_grad_ih(k: float, v2: float, alpha: float, w: float, L: int) -> tuple[float, float]:
-    """(∂L_IH/∂k, ∂L_IH/∂v2) of the local derivation (scalar ``math``: the integrator's hot path)."""
-    b, N = 1.0 - alpha, L - 2
-    r2, rw = 1.0 / math.sqrt(1.0 - 4 * k * k), 1.0 / math.sqrt(1.0 - (k + w) ** 2)
-    return ((v2 * v2 * 2 * k * r2**3 - b * v2 * (k + w) * rw**3) / N, (v2 * r2 - b * rw) / N)
-
-
 def _helpers(fast: bool = False):
-    """(loss_g4, grad_g4, loss_ih, grad_ih, source) — the helper modules' when importable.  ``fast``: the
-    gradients are the local scalar derivation (equal to head1/head2 to 1e-12, tests/inductionheads/
-    test_markers.py) — used only inside the integrator, where the per-call overhead dominates."""
-    try:
-        from .head1 import grad_g4, loss_g4  # noqa: PLC0415
-        src1 = "head1"
-    except ImportError:
-        loss_g4, grad_g4, src1 = local_loss_g4, local_grad_g4, "flow.local"
-    try:
-        from .head2 import grad_ih, loss_ih  # noqa: PLC0415
-        src2 = "head2"
-    except ImportError:
-        loss_ih, grad_ih, src2 = local_loss_ih, local_grad_ih, "flow.local"
+    """(loss_g4, grad_g4, loss_ih, grad_ih, source); ``fast``: the scalar gradients in the integrator."""
     if fast:
-        grad_g4, grad_ih = local_grad_g4, local_grad_ih
-        src1, src2 = src1 + " (integrator: flow.local_grad_g4)", src2 + " (integrator: flow.local_grad_ih)"
-    return loss_g4, grad_g4, loss_ih, grad_ih, f"L_G4: {src1}; L_IH: {src2}"
+        return (head1.loss_g4, head1.grad_g4_scalar, head2.loss_ih, head2.grad_ih_scalar,
+                "L_G4: head1 (integrator: head1.grad_g4_scalar); L_IH: head2 (integrator: head2.grad_ih_scalar)")
+    return head1.loss_g4, head1.grad_g4, head2.loss_ih, head2.grad_ih, "L_G4: head1; L_IH: head2"
 
 
 # --- trajectories ---------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ L → ∞ (CF-G4-decomp), r(q) = (1−q)/(1+q):
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import sympy as sp
 
@@ -135,6 +137,22 @@ def grad_g4(p_, v_, alpha_, L: int) -> tuple[np.ndarray, np.ndarray]:
     gp = e0 * v_ * dlive[..., 0] + (rest * v_[..., None] * dlive[..., 1:]).sum(-1)
     gv = e0 * live[..., 0] + (rest * live[..., 1:]).sum(-1)
     return gp, gv
+
+
+@lru_cache(maxsize=64)
+def _jm1(L: int) -> np.ndarray:
+    return np.arange(L - 1, dtype=float)  # j - 1 for j = 1..M
+
+
+def grad_g4_scalar(p_: float, v_: float, alpha_: float, L: int) -> tuple[float, float]:
+    """:func:`grad_g4` at one point without the broadcasting overhead (an ODE integrator's hot path):
+    ∂L/∂p = ½v1²·∂Σ_{j<M}π_j² − α v1 ∂π_1, ∂L/∂v1 = v1 Σ_{j<M}π_j² − απ_1, with dπ_j/dp = π_j(E_π[j−1] − (j−1))."""
+    jm1 = _jm1(L)
+    e = np.exp(-p_ * (jm1 - (0.0 if p_ >= 0 else jm1[-1])))  # overflow-safe for either sign of p
+    pi = e / e.sum()
+    dpi = pi * (float(pi @ jm1) - jm1)
+    s2, ds2 = float(pi[:-1] @ pi[:-1]), 2.0 * float(pi[:-1] @ dpi[:-1])
+    return 0.5 * v_ * v_ * ds2 - alpha_ * v_ * float(dpi[0]), v_ * s2 - alpha_ * float(pi[0])
 
 
 def flow_g4(x, alpha_: float, L: int) -> np.ndarray:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from derivations.inductionheads import alibi
 from derivations.inductionheads import alternatives as A
 from derivations.inductionheads import claims_alternatives as C
 from derivations.inductionheads import flow
@@ -65,7 +66,7 @@ def test_rc1_planted_sup():
 
 def test_causal_default_learns():
     """Control: under the default causal convention the learnable fraction tends to 1 (p -> oo)."""
-    pi = flow._pi_and_dpi(20.0, 50)[0]
+    pi = alibi.weights_np(20.0, 49, "causal")  # π_j over the M = L − 1 distances, L = 50
     assert pi[0] ** 2 / np.sum(pi[:-1] ** 2) > 0.999
 
 
