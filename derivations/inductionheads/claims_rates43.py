@@ -19,6 +19,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, proved, refuted
 
+from . import printed
 from . import kernels, superror, targets
 from . import multihead as MH
 from .claims_kernels import cached, superpoly_verdict
@@ -28,11 +29,9 @@ from .superror import ball_sampler, sup_error
 
 CLAIMS = ClaimSet("inductionheads")
 
-# --- PRINTED (verbatim, R2; v3 Thm C.2 Step 1) ----------------------------------------------------------------
-#: value scaling of head h in group i: S_i α_{h,i} Σ_{f=0}^{H_i} exp(-β_{h,i}(f-1))  (MH.printed_scale_sym)
-PRINTED_VALUE_SCALE_TEXT = "S_i alpha_{h,i} (sum_{f=0}^{H_i} exp(-beta_{h,i}(f-1)))"
-#: attention score a^h_{s-j,s} = e^{-β(j-1)} / Σ_{f=1}^{s} e^{-β(f-1)}  (MH.Z_sym is the denominator)
-PRINTED_ATTENTION_TEXT = "a^h_{s-j,s} = e^{-beta_{h,i}(j-1)} / sum_{f=1}^{s} e^{-beta_{h,i}(f-1)}"
+# the printed display (verbatim, R2; v3 Thm C.2 Step 1) is in printed.py
+PRINTED_VALUE_SCALE_TEXT = printed.VALUE_SCALE_TEXT
+PRINTED_ATTENTION_TEXT = printed.ATTENTION_TEXT
 
 NORM_CHOICES = {
     **record("RC-1", "RC-15", "RC-16"),

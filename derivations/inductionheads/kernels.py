@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import mpmath as mp
 import numpy as np
 
+from . import printed
+
 
 @dataclass(frozen=True)
 class KernelFit:
@@ -120,9 +122,8 @@ def stationary_scale(beta: float) -> float:
 
 
 def printed_scale(beta: float, H_i: int) -> float:
-    """The printed value scaling Σ_{f=0}^{H_i} e^{-β(f-1)} (R2, verbatim range f = 0..H_i)."""
-    f = np.arange(0, H_i + 1)
-    return float(np.exp(-beta * (f - 1)).sum())
+    """The printed value scaling Σ_{f=0}^{H_i} e^{-β(f-1)} (R2, verbatim range f = 0..H_i; :mod:`.printed`)."""
+    return printed.value_scale(beta, H_i)
 
 
 def group_kernel(fit_alpha, fit_beta, s_keys: int, scale: str = "stationary", H_i: int | None = None) -> np.ndarray:

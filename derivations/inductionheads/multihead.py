@@ -20,12 +20,12 @@ Construction (reconstruction, spec §2.3; RC-1, RC-16):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 import torch
 
+from . import printed
 from .kernels import KernelFit, fit_delta, normaliser, printed_scale, stationary_scale
 from .targets import ihn
 
@@ -150,27 +150,11 @@ def derived_bound(cons: Construction, B: float = 1.0) -> float:
 
 # --- IH-T43-norm: the R2 Step-1 display, symbolically -------------------------------------------------------
 
-s_, H_, j_, k_ = sp.symbols("s H_i j k", positive=True, integer=True)
-beta_ = sp.symbols("beta", positive=True)
-f_ = sp.symbols("f", integer=True)
-
-
-def generic(expr):
-    """The generic branch of a SymPy Piecewise (β > 0 excludes the e^{-β} = 1 branch)."""
-    expr = sp.piecewise_fold(expr)
-    return expr.args[-1][0] if isinstance(expr, sp.Piecewise) else expr
-
-
-@lru_cache(maxsize=None)
-def Z_sym():
-    """Σ_{f=1}^{s} e^{-β(f-1)} (R2's attention normaliser), summed by SymPy (generic branch)."""
-    return generic(sp.summation(sp.exp(-beta_ * (f_ - 1)), (f_, 1, s_)))
-
-
-@lru_cache(maxsize=None)
-def printed_scale_sym():
-    """Σ_{f=0}^{H_i} e^{-β(f-1)} (R2's value scaling, verbatim range), summed by SymPy (generic branch)."""
-    return generic(sp.summation(sp.exp(-beta_ * (f_ - 1)), (f_, 0, H_)))
+s_, H_, beta_, f_ = printed.s, printed.H_i, printed.beta, printed.f
+j_, k_ = sp.symbols("j k", positive=True, integer=True)
+generic = printed.generic
+Z_sym = printed.normaliser_closed  # R2's attention normaliser Σ_{f=1}^{s} e^{-β(f-1)}
+printed_scale_sym = printed.value_scale_closed  # R2's value scaling Σ_{f=0}^{H_i} e^{-β(f-1)}
 
 
 def ratio_sym():
