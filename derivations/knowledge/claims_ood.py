@@ -21,6 +21,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
 
 from . import ood_sweeps as O
+from . import printed
 
 CLAIMS = ClaimSet("knowledge")
 
@@ -220,7 +221,7 @@ def bound_condition(n_ft: int, K: int, R: int, C: float = 1.0) -> bool:
     return n_ft >= C * R ** 2 * np.log(R) / K ** 2
 
 
-def bound_decision(points: list[dict], bound=O.printed_oodbound) -> Verdict:
+def bound_decision(points: list[dict], bound=printed.oodbound) -> Verdict:
     """points: {N_ft, K, R, errors (per draw)} inside the condition region.  holds: mean L_OOD ≤ bound at every
     point; refuted: mean − 2 SE > bound at some point (the instance); else inconclusive."""
     worst, rows = None, []
@@ -241,7 +242,7 @@ def bound_decision(points: list[dict], bound=O.printed_oodbound) -> Verdict:
     return inconclusive("measured L_OOD vs printed bound", text, points=rows)
 
 
-def coverage_vs_bound(Rs=range(2, 21), bound=O.printed_oodbound) -> Verdict:
+def coverage_vs_bound(Rs=range(2, 21), bound=printed.oodbound) -> Verdict:
     """Mechanism part: the coverage law's exact expected error (inclusion–exclusion) ≤ the printed bound on every
     (K, |𝓡|, Ñ_f) of the condition region (C = 1; Ñ_f = 1, 2, 4 × the threshold), N_f = 2 Ñ_f, N_r = Ñ_f."""
     cases = []

@@ -266,10 +266,6 @@ def expected_uncovered_fraction(N_f: int, N_r: int, K: int, R: int, n_ft: int) -
     return unseen / (N_f + N_r - n_ft)
 
 
-def printed_oodbound(n_ft: float, K: float, R: float) -> float:
-    """Thm 2(2), Eq. (14)/(2) as reported by the secondary summary (sciencestack.ai, 2508.00901):
-    L_OOD ≤ exp(−Ñ_f K² log|𝓡| / (2|𝓡|²))."""
-    return float(np.exp(-n_ft * K ** 2 * np.log(R) / (2 * R ** 2)))
 
 
 # ---------------------------------------------------------------------------------------------- decisions
