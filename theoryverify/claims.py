@@ -2,9 +2,14 @@
 
 A claim is (id, paper, location, statement, kind, check).  The check is a function of a
 :class:`RunContext` returning a :class:`~theoryverify.verdicts.Verdict`.  A claim also records
-what the registry *expects* its verdict to be: normally "true" (proved or holds); for an
-erratum — a printed statement our checks refute — ``expect=REFUTED`` and a one-line ``erratum``
-reason.  A refuted paper claim stays registered; it is never dropped or silently "fixed".
+what the registry *expects* its verdict to be: normally "true" (proved or holds); for a printed
+statement our checks refute, ``expect=REFUTED`` with a finding class (:class:`~theoryverify.findings.Finding`:
+erratum, proof_gap, typo, reading, reconstruction, not_reproducible) and a one-line ``reason``.
+A refuted paper claim stays registered; it is never dropped or silently "fixed".
+
+A claim also declares what its statement is conditioned on and ranges over (``conditions``, ``over``;
+:mod:`theoryverify.conditions`) and whether it asserts convergence (``converges``).  :meth:`Claim.run`
+applies the engine's evidence standards (:mod:`theoryverify.standards`) to whatever the check returns.
 """
 from __future__ import annotations
 
@@ -13,7 +18,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Mapping
 
+from .conditions import Condition, Over
+from .findings import Finding, Readings
 from .seeds import DEFAULT_SEED, derive_seed
+from .standards import Standards, enforce
 from .verdicts import TRUE_STATUSES, Status, Verdict, error, inconclusive
 
 
@@ -41,6 +49,9 @@ class Paper:
     title: str
     file: str  # path relative to the shared papers folder
     spec: str  # catalogue file name
+    #: keys of the paper's reconstruction choices (where its own formulas are lost): a claim choice with one
+    #: of these keys makes the claim's verdict depend on the reconstruction (see findings.validate).
+    reconstruction: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -68,17 +79,28 @@ class Claim:
     check: Check = field(repr=False, compare=False)
     catalogue_id: str | None = None
     expect: Status | None = None  # None: proved-or-holds; REFUTED for an erratum; ...
-    erratum: str | None = None  # one-line reason, required when expect is REFUTED
     choices: Mapping[str, str] = field(default_factory=dict)  # reconstruction / open choices
     tags: frozenset[str] = frozenset()  # "slow", "gpu"
+    finding: Finding | None = None  # the class of an expected refutation
+    reason: str | None = None  # one-line reason, required when expect is REFUTED
+    readings: Readings | None = None  # required for a 'reading' finding
+    despite_reconstruction: str | None = None  # why a refutation on reconstruction choices is still not one
+    supports: tuple[str, ...] = ()  # proof_gap: claim ids of the statement whose proof has the gap
+    conditions: tuple[Condition, ...] = ()  # the statement's hypotheses
+    over: tuple[Over, ...] = ()  # the parameters the statement quantifies over
+    converges: bool = False  # the claim asserts that a run converges (diagnostics required)
+    standards: Standards | None = None  # tightened evidence standards for this claim
 
     def __post_init__(self) -> None:
+        from .findings import validate
+
         if not self.id.startswith(self.paper + "."):
             raise ValueError(f"claim id {self.id!r} must start with its paper id {self.paper!r}.")
-        if self.expect is Status.REFUTED and not self.erratum:
-            raise ValueError(f"claim {self.id}: an expected refutation needs an erratum reason")
         if not self.tags <= {"slow", "gpu"}:
             raise ValueError(f"claim {self.id}: unknown tags {set(self.tags) - {'slow', 'gpu'}}")
+        if self.finding is not None and not isinstance(self.finding, Finding):
+            object.__setattr__(self, "finding", Finding(self.finding))
+        validate(self)
 
     def expected(self, status: Status) -> bool:
         """Does ``status`` match what the registry expects for this claim?"""
@@ -99,6 +121,11 @@ class Claim:
             verdict = inconclusive("not checkable here", f"input unavailable: {why}", unavailable=str(why))
         except Exception as exc:  # a broken check is an error verdict, never a paper verdict
             verdict = error("exception", f"{type(exc).__name__}: {exc}")
+        else:
+            try:
+                verdict = enforce(self, verdict)
+            except Exception as exc:  # a rule that cannot be applied is an error, never a pass
+                verdict = error("evidence standards", f"{type(exc).__name__}: {exc}")
         return Result(self, verdict.with_timing(ctx.seed, time.perf_counter() - start), ctx)
 
 
@@ -111,6 +138,17 @@ class Result:
     @property
     def as_expected(self) -> bool:
         return self.claim.expected(self.verdict.status)
+
+    @property
+    def finding(self) -> Finding | None:
+        """The finding class of a refuted verdict (None when the verdict is not a refutation)."""
+        return self.claim.finding if self.verdict.status is Status.REFUTED else None
+
+    @property
+    def outside_hypotheses(self) -> bool:
+        """A refutation that the hypotheses filter turned into 'fails outside the stated hypotheses'."""
+        return "outside_hypotheses" in (self.verdict.details or {}) and \
+            (self.verdict.details.get("downgraded") or {}).get("status") == "refuted"
 
     @property
     def unavailable(self) -> str | None:
@@ -130,7 +168,15 @@ class Result:
             "expected": c.expected_label,
             "as_expected": self.as_expected,
             "unavailable": self.unavailable,
-            "erratum": c.erratum,
+            "finding": self.finding.value if self.finding else None,
+            "declared_finding": c.finding.value if c.finding else None,
+            "reason": c.reason,
+            "readings": c.readings.to_json() if c.readings else None,
+            "despite_reconstruction": c.despite_reconstruction,
+            "supports": list(c.supports),
+            "hypotheses": [h.to_json() for h in c.conditions],
+            "over": [o.to_json() for o in c.over],
+            "outside_hypotheses": self.outside_hypotheses,
             "method": v.method,
             "evidence": v.evidence,
             "counterexample": v.to_json()["counterexample"],
@@ -160,13 +206,20 @@ class ClaimSet:
 
     def add(self, short_id: str, *, location: str, statement: str, kind: Kind,
             catalogue_id: str | None = None, expect: Status | None = None,
-            erratum: str | None = None, choices: Mapping[str, str] | None = None,
+            finding: Finding | str | None = None, reason: str | None = None,
+            readings: Readings | None = None, despite_reconstruction: str | None = None,
+            supports: tuple[str, ...] | list[str] = (), conditions: tuple[Condition, ...] | list[Condition] = (),
+            over: tuple[Over, ...] | list[Over] = (), converges: bool = False, standards: Standards | None = None,
+            choices: Mapping[str, str] | None = None,
             tags: frozenset[str] | set[str] = frozenset()) -> Callable[[Check], Check]:
         def register(check: Check) -> Check:
             self.claims.append(Claim(
                 id=f"{self.paper}.{short_id}", paper=self.paper, location=location,
                 statement=statement, kind=kind, check=check, catalogue_id=catalogue_id,
-                expect=expect, erratum=erratum, choices=dict(choices or {}), tags=frozenset(tags)))
+                expect=expect, choices=dict(choices or {}), tags=frozenset(tags),
+                finding=Finding(finding) if finding is not None else None, reason=reason, readings=readings,
+                despite_reconstruction=despite_reconstruction, supports=tuple(supports),
+                conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards))
             return check
         return register
 

@@ -11,6 +11,7 @@ import pkgutil
 from functools import lru_cache
 
 from .claims import Claim, ClaimSet, Paper
+from .findings import validate
 
 
 class UnknownName(LookupError):
@@ -49,7 +50,20 @@ def _paper_claims(paper_id: str) -> tuple[Claim, ...]:
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise RuntimeError(f"duplicate claim ids in paper {paper_id}: {dupes}")
+    keys = papers()[paper_id].reconstruction
+    for c in out:
+        validate(c, keys)
     return tuple(out)
+
+
+def dangling_references() -> list[str]:
+    """Claim ids cited by a finding declaration (``supports``, a reading's status) that are not registered."""
+    known = {c.id for c in claims()}
+    bad = []
+    for c in claims():
+        cited = list(c.supports) + (c.readings.cited_claims() if c.readings else [])
+        bad += [f"{c.id} cites {ref}" for ref in cited if ref not in known]
+    return bad
 
 
 def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:

@@ -16,7 +16,14 @@ the grid is kept and the seeds are resampled within each point (stratified resam
 uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
 distribution is used (degenerate resamples, with all x equal, are dropped).
 
-:data:`RULE` is the single verdict rule, applied by :func:`verdict_from_fit`.
+:data:`RULE` is the single verdict rule, applied by :func:`verdict_from_fit`.  The evidence standards that
+every rate verdict must also meet (a grid spanning at least a decade, ...) sit beside it in
+:mod:`theoryverify.standards` and are applied by the engine to every claim's verdict; ``min_points`` below may
+be raised, never lowered.
+
+Sweeps record what the standards read: ``scale`` says how the grid values measure the swept quantity
+("linear": the values themselves; "log": natural logs of it, e.g. a grid of log(1/σ); "log10"), and
+``fixed`` the parameters held fixed along the sweep (checked against the statement's hypotheses).
 """
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from .standards import require_min_points
 from .verdicts import Verdict, holds, inconclusive, refuted
 
 #: the one verdict rule for asymptotic-rate claims (rendered in every verdict's details).
@@ -196,20 +204,33 @@ def rule_text(min_points: int = 4, confidence: float = 0.95, max_spread: float =
                        refutable=REFUTABLE[refutable])
 
 
-def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of: str | None = None) -> dict:
-    return {"param": param, "x": [float(t) for t in np.asarray(x, float)],
-            "measured": np.asarray(measured, float).tolist(),
-            "predicted": None if predicted is None else [float(t) for t in np.asarray(predicted, float)],
-            "ratio": None if ratio is None else [float(t) for t in np.asarray(ratio, float)],
-            "ratio_of": ratio_of}
+def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of: str | None = None, *,
+                  scale: str = "linear", fixed: Mapping | None = None) -> dict:
+    """The ``details["sweep"]`` record of a sweep (see the module docstring for ``scale`` and ``fixed``)."""
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {SCALES}")
+    out = {"param": param, "x": [float(t) for t in np.asarray(x, float)],
+           "measured": np.asarray(measured, float).tolist(),
+           "predicted": None if predicted is None else [float(t) for t in np.asarray(predicted, float)],
+           "ratio": None if ratio is None else [float(t) for t in np.asarray(ratio, float)],
+           "ratio_of": ratio_of}
+    if scale != "linear":
+        out["scale"] = scale
+    if fixed:
+        out["fixed"] = {str(k): v for k, v in dict(fixed).items()}
+    return out
+
+
+SCALES = ("linear", "log", "log10")
 
 
 def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
                      predicted=None, max_spread: float = 4.0, min_points: int = 4,
                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
-                     bound: str = "theta") -> Verdict:
+                     bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
     """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0) to a
     fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`)."""
+    require_min_points(min_points)
     if bound not in BOUNDS:
         raise ValueError(f"bound must be one of {BOUNDS}")
     x = np.asarray(x, dtype=float)
@@ -230,12 +251,12 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
     law = {"power": f"{what} ≈ C·{param}^b" + (f"·log(1/{param})^{fit.log_power:g}" if fit.log_power else ""),
            "exp": f"{what} ≈ C·exp(b/{param})"}[fit.law]
     details = {
-        "sweep": sweep_details(param, x, y, pred, ratio, ratio_of),
+        "sweep": sweep_details(param, x, y, pred, ratio, ratio_of, scale=scale, fixed=fixed),
         "fit": {"exponent": fit.exponent, "ci": [lo, hi], "confidence": fit.confidence, "predicted_exponent": p,
                 "margin": m, "local_slopes": list(fit.local_slopes), "subwindow": list(fit.subwindow),
-                "rule": rule, "law": law, "prefactor": fit.prefactor, "residual_rms": fit.residual_rms,
-                "n_points": fit.n_points, "n_seeds": fit.n_seeds, "ratio_spread": spread,
-                "max_spread": max_spread, "bound": bound},
+                "rule": rule, "law": law, "family": fit.law, "prefactor": fit.prefactor,
+                "residual_rms": fit.residual_rms, "n_points": fit.n_points, "n_seeds": fit.n_seeds,
+                "ratio_spread": spread, "max_spread": max_spread, "bound": bound},
         **(dict(extra) if extra else {}),
     }
     method = f"sweep fit {law} over {fit.n_points} {param} values, bootstrap {fit.confidence:.0%} CI"
@@ -296,7 +317,8 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
                predicted: Sequence[float] | None = None, *, param: str = "x", law: str = "power",
                log_power: float = 0.0, max_spread: float = 4.0, confidence: float = 0.95,
                n_resamples: int = 2000, min_points: int = 4, what: str = "y",
-               extra: Mapping | None = None, refutable: str = "both", bound: str = "theta") -> Verdict:
+               extra: Mapping | None = None, refutable: str = "both", bound: str = "theta",
+               scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
     (:data:`ONE_SIDED_RULE`).
 
@@ -306,7 +328,7 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     fit = fit_power_law(x, y, seed, confidence, n_resamples, log_power=log_power, law=law)
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
-                            refutable=refutable, bound=bound)
+                            refutable=refutable, bound=bound, scale=scale, fixed=fixed)
 
 
 @dataclass(frozen=True)
@@ -356,10 +378,11 @@ LIMIT_RULE = ("HOLDS if the grid has >= {min_points} points and the {confidence:
 def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, margin: float, seed: int, *,
                       index: int = 0, degree: int = 1, param: str = "x", what: str = "y",
                       confidence: float = 0.95, n_resamples: int = 2000, min_points: int = 4,
-                      extra: Mapping | None = None) -> Verdict:
+                      extra: Mapping | None = None, scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
     """Decide "coefficient ``index`` of y(x) ≈ a0 + a1·x + … equals ``predicted``" (index 0: the limit as
     x → 0, e.g. a converged value as T → 0) by :data:`LIMIT_RULE`.  Details follow the sweep/fit schema
     with ``fit["exponent"]`` holding the fitted coefficient."""
+    require_min_points(min_points)
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     pf = fit_polynomial(x, y, degree, seed, confidence, n_resamples)
@@ -368,8 +391,9 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
     rule = LIMIT_RULE.format(min_points=min_points, confidence=confidence)
     poly = " + ".join(["a0", f"a1·{param}"] + [f"a{k}·{param}^{k}" for k in range(2, degree + 1)])
     details = {
-        "sweep": sweep_details(param, x, y),
+        "sweep": sweep_details(param, x, y, scale=scale, fixed=fixed),
         "fit": {"exponent": a, "ci": [lo, hi], "confidence": confidence, "predicted_exponent": p, "margin": m,
+                "family": "polynomial",
                 "local_slopes": [float(s) for s in np.diff(y) / np.diff(x)], "subwindow": None, "rule": rule,
                 "law": f"{what} ≈ {poly}", "coefficient": f"a{index}", "coefficients": list(pf.coef),
                 "coefficient_cis": [list(c) for c in pf.ci], "residual_max": pf.residual_max},

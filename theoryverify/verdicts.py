@@ -25,6 +25,9 @@ class Status(str, Enum):
         return self.value
 
 
+#: joins the names of nested parts in a combined verdict's counterexample ("outer › inner").
+PART_SEP = " › "
+
 #: Statuses that mean "the statement is true as far as we can tell".
 TRUE_STATUSES = frozenset({Status.PROVED, Status.HOLDS})
 
@@ -120,7 +123,11 @@ def combine(parts: Mapping[str, Verdict], method: str = "all of") -> Verdict:
         bad = [(k, v) for k, v in items if v.status is order]
         if bad:
             name, v = bad[0]
-            ce = {"part": name, **(v.counterexample or {})} if order is Status.REFUTED else None
+            ce = None
+            if order is Status.REFUTED:  # keep every label of nested parts: "outer › inner"
+                inner = dict(v.counterexample or {})
+                label = name + (PART_SEP + str(inner["part"]) if inner.get("part") else "")
+                ce = {"part": label, **{k: x for k, x in inner.items() if k != "part"}}
             return Verdict(order, f"{method}: {name}: {v.method}", f"[{name}] {v.evidence}",
                            counterexample=ce, details={k: x.to_json() for k, x in items})
     status = Status.PROVED if all(v.status is Status.PROVED for _, v in items) else Status.HOLDS

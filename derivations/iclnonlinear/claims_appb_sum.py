@@ -28,7 +28,7 @@ def step_family(K: int, L: float = 1.0, Delta: float = 3.0):
 @CLAIMS.add("appB-sum", location="App. B, after the 4th display", kind=Kind.RATE, catalogue_id="ICLN-B-sum",
             statement="Σ_{n≠k}|f(v_n) − f(v_k)| = O(LΔ) for f in F (no growth with K)",
             expect=Status.REFUTED,
-            erratum="the sum has K − 1 terms each up to LΔ; an admissible family (f = LΔ(0,1,…,1), scaled orthogonal "
+            reason="the sum has K − 1 terms each up to LΔ; an admissible family (f = LΔ(0,1,…,1), scaled orthogonal "
                     "V) gives exactly (K − 1)LΔ, exponent 1 in K (Lemma 1's conclusion still holds: it needs only "
                     "max_n |f_n − f_k| ≤ LΔ_max, see lemma1-upper)",
             choices={"grid": "K ∈ {8, 16, …, 256} (1.5 decades), L = 1, Δ = 3"})

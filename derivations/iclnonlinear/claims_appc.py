@@ -92,7 +92,7 @@ def appC_gk_orthonormal(ctx):
 
 @CLAIMS.add("appC-gk-scaled", location="App. C, Eq. 12 chain", kind=Kind.AUTOGRAD,
             catalogue_id="ICLN-L2-gk-exact", statement=GK_LINE + " — scaled orthogonal features",
-            expect=Status.REFUTED, erratum="for ‖v_k‖ = r = Δ/√2 the exact g_k is r⁴ = Δ⁴/4 times the printed line")
+            expect=Status.REFUTED, reason="for ‖v_k‖ = r = Δ/√2 the exact g_k is r⁴ = Δ⁴/4 times the printed line")
 def appC_gk_scaled(ctx):
     return check_appC_gk(ctx, "scaled_orthogonal")
 
@@ -100,6 +100,6 @@ def appC_gk_scaled(ctx):
 @CLAIMS.add("appC-gk-general", location="App. C, Eq. 12 chain", kind=Kind.AUTOGRAD,
             catalogue_id="ICLN-L2-gk-exact", statement=GK_LINE + " — general features",
             expect=Status.REFUTED,
-            erratum="for non-orthogonal features g_k = (GHG)_kk also collects other query classes and cross terms")
+            reason="for non-orthogonal features g_k = (GHG)_kk also collects other query classes and cross terms")
 def appC_gk_general(ctx):
     return check_appC_gk(ctx, "general")

@@ -324,28 +324,28 @@ E1_SHARP = ("Fig. 1(b,d), L = 1: 'the prediction loss drops rapidly to approxima
 
 @CLAIMS.add("E1-flat", location="Sec. 6, Fig. 1(a,c)", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E1-flat",
             statement=E1_FLAT + " [fast: analysed model, scaled orthogonal / projection, η = 10 and η_L = 0.1/L², 2 seeds]",
-            choices=CHOICES, expect=Status.REFUTED, erratum=ERR_FLAT)
+            choices=CHOICES, expect=Status.REFUTED, reason=ERR_FLAT)
 def e1_flat(ctx):
     return _e1(ctx, "flat", False)
 
 
 @CLAIMS.add("E1-flat-full", location="Sec. 6, Fig. 1(a,c)", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E1-flat",
             statement=E1_FLAT + " [full: analysed model all readings + Sec. 6 network]", choices=CHOICES, tags={"slow", "gpu"},
-            expect=Status.REFUTED, erratum=ERR_FLAT + "; the Sec. 6 network (Adam, post-LN) measures ≈ 5e-3")
+            expect=Status.REFUTED, reason=ERR_FLAT + "; the Sec. 6 network (Adam, post-LN) measures ≈ 5e-3")
 def e1_flat_full(ctx):
     return _e1(ctx, "flat", True)
 
 
 @CLAIMS.add("E1-sharp", location="Sec. 6, Fig. 1(b,d)", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E1-sharp",
             statement=E1_SHARP + " [fast: analysed model, scaled orthogonal / projection, η = 10 and η_L = 0.1/L², 2 seeds]",
-            choices=CHOICES, expect=Status.REFUTED, erratum=ERR_SHARP)
+            choices=CHOICES, expect=Status.REFUTED, reason=ERR_SHARP)
 def e1_sharp(ctx):
     return _e1(ctx, "sharp", False)
 
 
 @CLAIMS.add("E1-sharp-full", location="Sec. 6, Fig. 1(b,d)", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E1-sharp",
             statement=E1_SHARP + " [full: analysed model all readings + Sec. 6 network]", choices=CHOICES, tags={"slow", "gpu"},
-            expect=Status.REFUTED, erratum=ERR_SHARP + "; Sec. 6 network ≈ 0.11 at t = 30, 0.02 at t = 110")
+            expect=Status.REFUTED, reason=ERR_SHARP + "; Sec. 6 network ≈ 0.11 at t = 30, 0.02 at t = 110")
 def e1_sharp_full(ctx):
     return _e1(ctx, "sharp", True)
 
@@ -758,13 +758,13 @@ E_LSCALING = ("Fig. 1 timing against the formulas: T_f^1 ∝ 1/(η L²Δ²) (Pro
 
 @CLAIMS.add("E-Lscaling", location="Props. 2-4; Sec. 6", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E-Lscaling",
             statement=E_LSCALING + " [fast: analysed model only, scaled orthogonal / projection]", choices=CHOICES,
-            expect=Status.REFUTED, erratum=ERR_LSCALING)
+            expect=Status.REFUTED, reason=ERR_LSCALING)
 def e_lscaling(ctx):
     return _lscaling(ctx, False)
 
 
 @CLAIMS.add("E-Lscaling-full", location="Props. 2-4; Sec. 6", kind=Kind.REPRODUCTION, catalogue_id="ICLN-E-Lscaling",
             statement=E_LSCALING + " [full: + Sec. 6 network ratios]", choices=CHOICES, tags={"slow", "gpu"},
-            expect=Status.REFUTED, erratum=ERR_LSCALING)
+            expect=Status.REFUTED, reason=ERR_LSCALING)
 def e_lscaling_full(ctx):
     return _lscaling(ctx, True)

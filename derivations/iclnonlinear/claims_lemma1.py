@@ -97,7 +97,7 @@ def family_verdict(ratios, Ns, ctx, what: str, x0: dict) -> "Verdict":
             statement="L(P;Q) ≥ c·½ Σ_k E[1{x_q = v_k}(1 − Attn_k)²]·L²Δ² for a c > 0 independent of Q, N, K, "
                       "counts and task (the Θ reading)",
             expect=Status.REFUTED,
-            erratum="The Θ lower side fails: for K ≥ 3 the residual Σ_{n≠k}Attn_n(f_n − f_k) cancels when f_k lies "
+            reason="The Θ lower side fails: for K ≥ 3 the residual Σ_{n≠k}Attn_n(f_n − f_k) cancels when f_k lies "
                     "between other task values; along an admissible family (f in F with c_nd = 0.9) the ratio → 0 as N grows",
             choices={"family": "families.cancellation_family", "Delta": "√2 (orthonormal)"})
 def lemma1_theta_lower(ctx):

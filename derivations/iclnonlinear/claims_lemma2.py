@@ -160,7 +160,7 @@ def appC_bilinear_orthonormal(ctx):
             kind=Kind.AUTOGRAD, catalogue_id="ICLN-C-bilinear",
             statement=BILINEAR + " — scaled orthogonal features v_k = (Δ/√2)e_k",
             expect=Status.REFUTED,
-            erratum="App. C uses v_{k'}ᵀ(v_m − v_n) = 1{k'=m} − 1{k'=n} and drops x_qᵀv_k = ‖v_k‖²: for ‖v‖ = r the "
+            reason="App. C uses v_{k'}ᵀ(v_m − v_n) = 1{k'=m} − 1{k'=n} and drops x_qᵀv_k = ‖v_k‖²: for ‖v‖ = r the "
                     "true table is r⁴ times the printed one")
 def appC_bilinear_scaled(ctx):
     return check_bilinear(ctx, "scaled_orthogonal")
@@ -170,7 +170,7 @@ def appC_bilinear_scaled(ctx):
             kind=Kind.AUTOGRAD, catalogue_id="ICLN-C-bilinear",
             statement=BILINEAR + " — general (non-orthogonal) features",
             expect=Status.REFUTED,
-            erratum="App. C assumes orthonormal features (v_{k'}ᵀv_m = 1{k'=m}, only x_q = v_k contributes); for "
+            reason="App. C assumes orthonormal features (v_{k'}ᵀv_m = 1{k'=m}, only x_q = v_k contributes); for "
                     "general features the table is G H G (G = VᵀV), contradicting the claimed generality")
 def appC_bilinear_general(ctx):
     return check_bilinear(ctx, "general")
@@ -202,7 +202,7 @@ CLAIMS.add("gk-sign-scaled", location="Sec. 5.1, after Lemma 2", kind=Kind.INEQU
 CLAIMS.add("gk-sign-general", location="Sec. 5.1, after Lemma 2", kind=Kind.INEQUALITY,
            catalogue_id="ICLN-L2-gk-sign", statement=SIGN + " — general features",
            expect=Status.REFUTED,
-           erratum="for non-orthogonal features g_k = Σ_{c,m}G_kc G_km H_cm mixes other query classes and "
+           reason="for non-orthogonal features g_k = Σ_{c,m}G_kc G_km H_cm mixes other query classes and "
                    "cross terms; it is negative at some Q",
            choices={"Q": "arbitrary (N(0, s²) entries, s ∈ [0, 2])"})(sign_claim("general"))
 
@@ -232,7 +232,7 @@ def eq13_family_ratios(Ns=FAMILY_N, kp=1):
             statement="g_k ≥ c·E[1{x_q = v_k} Attn_k (1 − Attn_k)²]·L²Δ² with c > 0 independent of Q, N, K, task "
                       "(lower side of Θ in Eq. 12)",
             expect=Status.REFUTED,
-            erratum="exact g_k = r⁴E[1{x_q=v_k}Attn_k(f_k − ŷ)²]; f_k − ŷ = Σ_{n≠k}Attn_n(f_n − f_k) cancels for "
+            reason="exact g_k = r⁴E[1{x_q=v_k}Attn_k(f_k − ŷ)²]; f_k − ŷ = Σ_{n≠k}Attn_n(f_n − f_k) cancels for "
                     "K ≥ 3, so g_k/(E[Attn_k(1−Attn_k)²]L²Δ²) → 0 along an admissible family",
             choices={"family": "families.cancellation_family (orthonormal)"})
 def eq12_theta_lower(ctx):
@@ -243,7 +243,7 @@ def eq12_theta_lower(ctx):
             catalogue_id="ICLN-L2-gkk-bound",
             statement="|g_{k,k'}| ≥ c·E[1{x_q = v_k} Attn_{k'}(1 − Attn_k)(1 − Attn_{k'})]·L²Δ² (lower side of Θ in Eq. 13)",
             expect=Status.REFUTED,
-            erratum="exact g_{k,k'} = r⁴E[1{x_q=v_k}Attn_{k'}(f_k − ŷ)(f_{k'} − ŷ)] vanishes with the residual "
+            reason="exact g_{k,k'} = r⁴E[1{x_q=v_k}Attn_{k'}(f_k − ŷ)(f_{k'} − ŷ)] vanishes with the residual "
                     "f_k − ŷ, which cancels for K ≥ 3; the ratio → 0 along an admissible family",
             choices={"family": "families.cancellation_family (orthonormal)", "k, k'": "1, 2"})
 def eq13_theta_lower(ctx):

@@ -58,7 +58,7 @@ def check_eq5_eq6(ctx, eq5=eq5_prediction, eq6=eq6_prediction):
             statement="With W^V = [[0,0],[0,1]] and W^KQ = [[Q,0],[0,0]], Eq. 5's prediction F_{d+1,N+1} "
                       "equals Eq. 6's y·softmax(XᵀQX̄)_{N+1}",
             expect=Status.REFUTED,
-            erratum="Eq. 5's column-wise softmax runs over all N+1 tokens, so the query's own logit "
+            reason="Eq. 5's column-wise softmax runs over all N+1 tokens, so the query's own logit "
                     "x_qᵀQx_q enters the normaliser: ŷ₅ = Σ_i y_i e^{s_i}/(Σ_j e^{s_j} + e^{x_qᵀQx_q}) ≠ Eq. 6 "
                     "(e.g. at Q = 0: mean·N/(N+1) vs mean)",
             choices={"(W^K)ᵀW^Q": ":= W^KQ", "prediction": "entry (d+1, N+1) of F"})

@@ -97,7 +97,7 @@ def gkk_sign(ctx, geoms=GEOMS, laws=LAWS):
 
 @CLAIMS.add("qkk-oscillate-decrease", location="Secs. 5.1–5.2 (after Eq. 13)", kind=Kind.DYNAMICS,
             catalogue_id="ICLN-L2-gkk-sign", choices=CHOICES, expect=Status.REFUTED,
-            erratum=("with one fixed admissible task (or the deterministic cos-sum reading) attention to a feature "
+            reason=("with one fixed admissible task (or the deterministic cos-sum reading) attention to a feature "
                      "with a close task value grows: q_{k,k'} increases and ends positive instead of decreasing"),
             statement=("the sign fluctuations of g_{k,k'} cause q_{k,k'} to oscillate but decrease "
                        "(every off-diagonal q_{k,k'}(t) ends below its start q_{k,k'}(0) = 0, for every admissible law)"))

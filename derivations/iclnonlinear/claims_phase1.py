@@ -146,7 +146,7 @@ _T1_ERRATUM = ("T1 = (K² + 3K ln K + O(K))/(η r⁴σ²): T1/log K grows like K
 for _suffix, _prof, _tags in (("", "quick", set()), ("-full", "full", {"slow"})):
     CLAIMS.add(f"p2-t1{_suffix}", location="Prop. 2 (Sec. 5.2); App. D.1", kind=Kind.RATE,
                catalogue_id="ICLN-P2-T1", statement=_T1_STATEMENT, choices=_profile_choices(),
-               expect=_expect(f"p2-t1{_suffix}", Status.REFUTED), erratum=_T1_ERRATUM, tags=_tags)(
+               expect=_expect(f"p2-t1{_suffix}", Status.REFUTED), reason=_T1_ERRATUM, tags=_tags)(
         lambda ctx, _p=_prof: p2_t1(ctx, _p))
 
 
@@ -196,12 +196,12 @@ for _suffix, _prof, _tags in (("", "quick", set()), ("-full", "full", {"slow"}))
     CLAIMS.add(f"p2-qrate{_suffix}", location="Prop. 2 (Sec. 5.2)", kind=Kind.RATE, catalogue_id="ICLN-P2-qrate",
                statement=("q_k increases at a rate Θ(ηL²Δ²/K) for t ∈ {1..T_f^1}: K·η g_k(t)/(ηL²Δ²) bounded above "
                           "and below across K and t in the window (and the mean rate q_k(T1)/T1)"),
-               choices=_profile_choices(), expect=_expect(f"p2-qrate{_suffix}", Status.REFUTED), erratum=_RATE_ERRATUM,
+               choices=_profile_choices(), expect=_expect(f"p2-qrate{_suffix}", Status.REFUTED), reason=_RATE_ERRATUM,
                tags=_tags)(lambda ctx, _p=_prof: diag_rate(ctx, _p, "qrate"))
     CLAIMS.add(f"l4-gk{_suffix}", location="Lemma 4 (App. D.1)", kind=Kind.RATE, catalogue_id="ICLN-L4-gk",
                statement=("g_k = Θ(L²Δ²/K) for t ∈ {1..T_f^1}: K·g_k(t)/(L²Δ²) bounded above and below across K, "
                           "and its within-window spread bounded"),
-               choices=_profile_choices(), expect=_expect(f"l4-gk{_suffix}", Status.REFUTED), erratum=_RATE_ERRATUM,
+               choices=_profile_choices(), expect=_expect(f"l4-gk{_suffix}", Status.REFUTED), reason=_RATE_ERRATUM,
                tags=_tags)(lambda ctx, _p=_prof: diag_rate(ctx, _p, "gk"))
 
 
@@ -267,7 +267,7 @@ for _suffix, _prof, _tags in (("", "quick", set()), ("-full", "full", {"slow"}))
                choices=_profile_choices({"delta": "δ = δ_min = √(20K/N) at N = 40K³ (quick: Ā(T1) from the N → ∞ "
                                                    "runs, which the N = 40K³ runs match within count noise)"}),
                expect=_expect(f"p2-end{_suffix}", Status.REFUTED),
-               erratum=("at t = C·K log K/(ηL²Δ²) Ā = Θ(1/K) → 0 for every fixed C (Phase I lasts Θ(K²/(ηL²Δ²))); at "
+               reason=("at t = C·K log K/(ηL²Δ²) Ā = Θ(1/K) → 0 for every fixed C (Phase I lasts Θ(K²/(ηL²Δ²))); at "
                         "the detected T1 Ā ≈ 1/2, so 1 − Attn_k = O(δ) (used by Lemma 6) fails too: (1 − Ā)/δ_min ∝ K"),
                tags=_tags)(lambda ctx, _p=_prof: p2_end(ctx, _p))
 
@@ -366,7 +366,7 @@ for _short, _cat, _kind, _fn, _stmt, _exp, _err in _L3:
     for _suffix, _prof, _tags in (("", "quick", set()), ("-full", "full", {"slow"})):
         CLAIMS.add(f"{_short}{_suffix}", location="Lemma 3 (App. D.1)", kind=_kind, catalogue_id=_cat,
                    statement=_stmt, choices=_profile_choices(), expect=_expect(f"{_short}{_suffix}", _exp),
-                   erratum=_err, tags=_tags)(
+                   reason=_err, tags=_tags)(
             lambda ctx, _p=_prof, _f=_fn: _f(ctx, _p))
 
 
@@ -470,7 +470,7 @@ for _suffix, _prof, _tags in (("", "quick", set()), ("-full", "full", {"slow"}))
     CLAIMS.add(f"p2-offtrend{_suffix}", location="Props. 2–4; abstract", kind=Kind.DYNAMICS,
                catalogue_id="ICLN-P2-offtrend", choices=_OFFTREND_CHOICES, tags=_tags,
                expect=_expect(f"p2-offtrend{_suffix}", Status.REFUTED),
-               erratum=("with general (non-orthogonal) features, or one fixed admissible task (cos-sum reading), some "
+               reason=("with general (non-orthogonal) features, or one fixed admissible task (cos-sum reading), some "
                         "q_{k,k'} rise over Phase I (attention to features with close values grows); only the "
                         "exchangeable cases (orthogonal features, i.i.d./random-projection tasks) decrease"),
                statement=("q_{k,k'} oscillates at a slower rate and exhibits an overall decreasing trend over Phase I "

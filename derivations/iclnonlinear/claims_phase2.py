@@ -259,7 +259,7 @@ CH_43 = _choices(eps_grid="logspace(-1,-3,·), K ∈ {4} quick / {4,16} full, N 
 
 @CLAIMS.add("p3-tfstar", location="Prop. 3; Sec. 5.2; App. D.2", kind=Kind.RATE, catalogue_id="ICLN-P3-Tfstar",
             statement="T_f^* = Θ(K log(K/ε)/(η δ² L² Δ²)): T(ε) scales with ε as log(K/ε) and with N (δ = δ_min) as N",
-            expect=Status.REFUTED, erratum=ERR_43, choices=CH_43)
+            expect=Status.REFUTED, reason=ERR_43, choices=CH_43)
 def p3_tfstar_quick(ctx):
     return p3_tfstar(ctx)
 
@@ -267,7 +267,7 @@ def p3_tfstar_quick(ctx):
 @CLAIMS.add("p3-tfstar-full", location="Prop. 3; Sec. 5.2; App. D.2", kind=Kind.RATE,
             catalogue_id="ICLN-P3-Tfstar", tags={"slow"},
             statement="T_f^* = Θ(K log(K/ε)/(η δ² L² Δ²)) on the spec grids (S-eps, S-N), with M-convergence",
-            expect=Status.REFUTED, erratum=ERR_43, choices=CH_43)
+            expect=Status.REFUTED, reason=ERR_43, choices=CH_43)
 def p3_tfstar_full(ctx):
     return p3_tfstar(ctx, True)
 
@@ -310,14 +310,14 @@ CH_44 = _choices(window="[T1 (Ā ≥ 1/2), T(ε = 0.03, absolute)]",
 
 @CLAIMS.add("p3-qrate", location="Prop. 3; App. D.2", kind=Kind.RATE, catalogue_id="ICLN-P3-qrate",
             statement="In Phase II q_k grows at the steady rate Θ(η δ² L² Δ² / K) (N sweep at δ = δ_min)",
-            expect=Status.REFUTED, erratum=ERR_44, choices=CH_44)
+            expect=Status.REFUTED, reason=ERR_44, choices=CH_44)
 def p3_qrate(ctx):
     return combine(qrate_parts(nsweep(ctx, False), ctx.seed, True))
 
 
 @CLAIMS.add("p3-qrate-full", location="Prop. 3; App. D.2", kind=Kind.RATE, catalogue_id="ICLN-P3-qrate",
             tags={"slow"}, statement="Phase-II rate of q_k = Θ(η δ² L² Δ² / K), spec N grid",
-            expect=Status.REFUTED, erratum=ERR_44, choices=CH_44)
+            expect=Status.REFUTED, reason=ERR_44, choices=CH_44)
 def p3_qrate_full(ctx):
     return combine(qrate_parts(nsweep(ctx, True), ctx.seed, True))
 
@@ -330,14 +330,14 @@ CH_45 = _choices(window="[T1, T(ε = 0.03, absolute)]",
 
 @CLAIMS.add("p3-offrate", location="Prop. 3 / Lemma 7", kind=Kind.INEQUALITY, catalogue_id="ICLN-P3-offrate",
             statement="max over Phase II of max_k' |η g_{k,k'}| K² / (η δ² L² Δ²) stays bounded (N sweep)",
-            expect=Status.REFUTED, erratum=ERR_45, choices=CH_45)
+            expect=Status.REFUTED, reason=ERR_45, choices=CH_45)
 def p3_offrate(ctx):
     return offrate_part(nsweep(ctx, False), ctx.seed)
 
 
 @CLAIMS.add("p3-offrate-full", location="Prop. 3 / Lemma 7", kind=Kind.INEQUALITY, catalogue_id="ICLN-P3-offrate",
             tags={"slow"}, statement="Phase-II off-diagonal rate bounded by O(η δ² L² Δ²/K²), spec N grid",
-            expect=Status.REFUTED, erratum=ERR_45, choices=CH_45)
+            expect=Status.REFUTED, reason=ERR_45, choices=CH_45)
 def p3_offrate_full(ctx):
     return combine({"K=4": offrate_part(nsweep(ctx, True), ctx.seed),
                     "K=16": offrate_part(nsweep_k16(ctx), ctx.seed)})
@@ -349,14 +349,14 @@ ERR_48 = ("g_k in Phase II is not Θ(δ²L²Δ²/K) (window average N-independen
 
 @CLAIMS.add("l7", location="Lemma 7, App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L7",
             statement="Phase II: g_k = Θ(δ²L²Δ²/K) and |g_{k,n}| = O(δ²L²Δ²/K²) (N sweep at δ = δ_min)",
-            expect=Status.REFUTED, erratum=ERR_48, choices=CH_44)
+            expect=Status.REFUTED, reason=ERR_48, choices=CH_44)
 def l7(ctx):
     Nd = nsweep(ctx, False)
     return combine({**qrate_parts(Nd, ctx.seed, False), "|g_kn| bound": offrate_part(Nd, ctx.seed)})
 
 
 @CLAIMS.add("l7-full", location="Lemma 7, App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L7", tags={"slow"},
-            statement="Lemma 7 on the spec N grid", expect=Status.REFUTED, erratum=ERR_48, choices=CH_44)
+            statement="Lemma 7 on the spec N grid", expect=Status.REFUTED, reason=ERR_48, choices=CH_44)
 def l7_full(ctx):
     Nd = nsweep(ctx, True)
     return combine({**qrate_parts(Nd, ctx.seed, False), "|g_kn| bound": offrate_part(Nd, ctx.seed)})
@@ -396,14 +396,14 @@ def p3_end(ctx, full=False):
 
 @CLAIMS.add("p3-end", location="Prop. 3 and the text after it", kind=Kind.DYNAMICS, catalogue_id="ICLN-P3-end",
             statement="Attn_k(T_f^*+1) = Ω(1/(1+εδ)); 1 − Attn_k = O(εδ/(1+εδ)) = O(ε) at the end of Phase II",
-            expect=Status.REFUTED, erratum=ERR_46, choices=CH_46)
+            expect=Status.REFUTED, reason=ERR_46, choices=CH_46)
 def p3_end_quick(ctx):
     return p3_end(ctx)
 
 
 @CLAIMS.add("p3-end-full", location="Prop. 3 and the text after it", kind=Kind.DYNAMICS, catalogue_id="ICLN-P3-end",
             tags={"slow"}, statement="End-of-Phase-II attention (Prop. 3) on the spec grids",
-            expect=Status.REFUTED, erratum=ERR_46, choices=CH_46)
+            expect=Status.REFUTED, reason=ERR_46, choices=CH_46)
 def p3_end_full(ctx):
     return p3_end(ctx, True)
 
@@ -435,14 +435,14 @@ CH_50 = _choices(points="T(ε) absolute, ε ∈ {0.1, 0.03} (quick); and t = C·
 
 @CLAIMS.add("l8-attn", location="Lemma 8 (bullets 2-3), App. D.2", kind=Kind.DYNAMICS, catalogue_id="ICLN-L8-attn",
             statement="At t = T_f^*+1: Attn_k = Ω(1/(1+εδ)) and 1 − Attn_k = O(εδ)",
-            expect=Status.REFUTED, erratum=ERR_50, choices=CH_50)
+            expect=Status.REFUTED, reason=ERR_50, choices=CH_50)
 def l8_attn_quick(ctx):
     return l8_attn(ctx)
 
 
 @CLAIMS.add("l8-attn-full", location="Lemma 8 (bullets 2-3), App. D.2", kind=Kind.DYNAMICS,
             catalogue_id="ICLN-L8-attn", tags={"slow"}, statement="Lemma 8 attention bullets on the spec grids",
-            expect=Status.REFUTED, erratum=ERR_50, choices=CH_50)
+            expect=Status.REFUTED, reason=ERR_50, choices=CH_50)
 def l8_attn_full(ctx):
     return l8_attn(ctx, True)
 
@@ -481,13 +481,13 @@ CH_47 = _choices(window="[T1 (Ā ≥ 1/2), T(ε = 0.03 abs)]; alternative start 
 
 @CLAIMS.add("l6", location="Lemma 6, App. D.2", kind=Kind.DYNAMICS, catalogue_id="ICLN-L6",
             statement="Phase II: Attn_k = Ω(1/(1+δ)), 1 − Attn_k = O(δ), Attn_n = Θ(δ/K)",
-            expect=Status.REFUTED, erratum=ERR_47, choices=CH_47)
+            expect=Status.REFUTED, reason=ERR_47, choices=CH_47)
 def l6_quick(ctx):
     return l6(ctx)
 
 
 @CLAIMS.add("l6-full", location="Lemma 6, App. D.2", kind=Kind.DYNAMICS, catalogue_id="ICLN-L6", tags={"slow"},
-            statement="Lemma 6 on the spec N grid", expect=Status.REFUTED, erratum=ERR_47, choices=CH_47)
+            statement="Lemma 6 on the spec N grid", expect=Status.REFUTED, reason=ERR_47, choices=CH_47)
 def l6_full(ctx):
     return l6(ctx, True)
 
@@ -519,14 +519,14 @@ CH_49 = _choices(points="t = T(ε) absolute and relative, and t = T_f^*-formula 
 
 @CLAIMS.add("l8-qk", location="Lemma 8 (bullet 1), App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L8-qk",
             statement="q_k(T_f^*+1) = Θ(log K / ε) (numeric: ε sweep)",
-            expect=Status.REFUTED, erratum=ERR_49, choices=CH_49)
+            expect=Status.REFUTED, reason=ERR_49, choices=CH_49)
 def l8_qk_quick(ctx):
     return l8_qk(ctx)
 
 
 @CLAIMS.add("l8-qk-full", location="Lemma 8 (bullet 1), App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L8-qk",
             tags={"slow"}, statement="q_k(T_f^*+1) = Θ(log K / ε), spec ε grid, K ∈ {4, 16}",
-            expect=Status.REFUTED, erratum=ERR_49, choices=CH_49)
+            expect=Status.REFUTED, reason=ERR_49, choices=CH_49)
 def l8_qk_full(ctx):
     return l8_qk(ctx, True)
 
@@ -574,14 +574,14 @@ CH_51 = _choices(path="Δ = √2 orthonormal, N = 40K³ (N → ∞ quick; M = 25
 @CLAIMS.add("t1", location="Theorem 1; App. D.3", kind=Kind.RATE, catalogue_id="ICLN-T1",
             statement="Flat regime: with at most T_f^* = Θ(K log(K/ε)/(ηδ²L²Δ²)) iterations L(P;Q) ≤ O(ε²) "
                       "(admissible path, R = T(ε)/T_f^* bounded in K)",
-            expect=Status.REFUTED, erratum=ERR_51, choices=CH_51)
+            expect=Status.REFUTED, reason=ERR_51, choices=CH_51)
 def t1_quick(ctx):
     return combine(t1_parts(path(ctx, False), ctx.seed))
 
 
 @CLAIMS.add("t1-full", location="Theorem 1; App. D.3", kind=Kind.RATE, catalogue_id="ICLN-T1", tags={"slow"},
             statement="Theorem 1 admissible path, K ∈ {4..128}, c ∈ {0.1, 0.3, 1}, two task laws, N = 40K³",
-            expect=Status.REFUTED, erratum=ERR_51, choices=CH_51)
+            expect=Status.REFUTED, reason=ERR_51, choices=CH_51)
 def t1_full(ctx):
     return combine(t1_parts(path(ctx, True), ctx.seed))
 

@@ -220,7 +220,7 @@ def derived_attn_bound(ctx, const_scale=1.0, n=N_DRAWS):
             catalogue_id="ICLN-P1-attn",
             statement="L(P;Q) = O(ε²) ⇒ 1 − Attn_k = O(ε) for x_query = v_k (constant independent of Q, N, counts)",
             expect=Status.REFUTED,
-            erratum="fails for degenerate task laws: with a point-mass D_f on f = LΔ(0,0,1) ∈ F, GD from Q = 0 "
+            reason="fails for degenerate task laws: with a point-mass D_f on f = LΔ(0,0,1) ∈ F, GD from Q = 0 "
                     "keeps q_11 = q_12, so E[Attn_1|x_q=v_1] ≤ ½ forever while the loss → 0; per prompt, ŷ = f_k "
                     "exactly with 1 − Attn_k = Θ(1) whenever f_k lies inside the other values; with the total loss "
                     "the constant also grows like √K (1/√p_k) even for i.i.d. tasks. Holds for the per-query loss "
@@ -316,7 +316,7 @@ def printed_Lbound_family(theta_const: float = 1.0, L: float = 1.0, with_delta: 
             catalogue_id="ICLN-P1-pred",
             statement="|Σ_{n≠k} Attn_n (f_n − f_k)| ≤ Θ(L)·Σ_{n≠k} Attn_n with a Θ(L) constant independent of Δ",
             expect=Status.REFUTED,
-            erratum="Eq. 4 only gives |f_n − f_k| ≤ L‖v_n − v_k‖, so the constant is L·Δ_max, not Θ(L): along "
+            reason="Eq. 4 only gives |f_n − f_k| ≤ L‖v_n − v_k‖, so the constant is L·Δ_max, not Θ(L): along "
                     "f = LΔ(0,1) ∈ F (scaled orthogonal, K = 2) the ratio is exactly Δ (exponent 1); harmless "
                     "under Δ = Θ(1) and for the O((1−Attn_k)²) conclusion (see prop1-pred), but inconsistent with "
                     "Eq. 11 / App. B which carry Θ(LΔ)",
@@ -416,7 +416,7 @@ def unseen_verdict(ctx, tr_info: dict, dup: tuple):
             catalogue_id="ICLN-P1-unseen",
             statement="after training to loss O(ε²), (ŷ − f(x_q))² = O(ε²) also for f in F not seen in training",
             expect=Status.REFUTED,
-            erratum="needs a non-degenerate training law: trained on a point-mass law in F (f = LΔ(0,0,1)) the "
+            reason="needs a non-degenerate training law: trained on a point-mass law in F (f = LΔ(0,0,1)) the "
                     "training loss → 0 but held-out relative errors stay ≈ 0.4–0.5 (attention splits between the "
                     "two equal-valued features); trained on cos-projection tasks the held-out errors track the "
                     "training error and the P1-pred inequality holds on every held-out prompt",
@@ -458,7 +458,7 @@ def theorem_hypotheses_family(ctx, Ks=KS_FULL, M=1000, cache=True):
             catalogue_id="ICLN-P1-attn", tags={"slow"},
             statement="L(P;Q) = O(ε²) ⇒ 1 − Attn_k = O(ε), also under N ≥ K³ and K ≥ 1/ε (Thms 1–2's hypotheses)",
             expect=Status.REFUTED,
-            erratum="GD from Q = 0 on f = LΔ(0,0,1,…,1) ∈ F with N = K³, ε = 1/K reaches L ≤ ε² with "
+            reason="GD from Q = 0 on f = LΔ(0,0,1,…,1) ∈ F with N = K³, ε = 1/K reaches L ≤ ε² with "
                     "E[Attn_1|x_q=v_1] ≤ ½, so (1 − Attn_1)/ε ≥ K/2 → ∞",
             choices={"grid": f"K ∈ {KS_FULL}, N = K³, M = 1000 prompt count samples (+ their 1↔2 swaps), η = 20",
                      "Attn_k": "E[Attn_1 | x_q = v_1] over the MC prompt sample", "loss": "total empirical loss"})
@@ -493,7 +493,7 @@ def transfer_full(ctx, train: str, seed: int) -> dict:
             catalogue_id="ICLN-P1-unseen", tags={"slow"},
             statement="after training to loss O(ε²), (ŷ − f(x_q))² = O(ε²) also for f in F not seen in training",
             expect=Status.REFUTED,
-            erratum="as prop1-unseen; in addition, training on the deterministic cos-sum reading lowers the "
+            reason="as prop1-unseen; in addition, training on the deterministic cos-sum reading lowers the "
                     "training loss to near its floor long before the attention concentrates, so held-out errors "
                     "stay large at that point",
             choices={"training": f"cos-projection and cos-sum, {UNSEEN_SEEDS} seeds, K = 4, d = 6, general V, "

@@ -31,7 +31,7 @@ def g1_scaled_orthogonal(Delta: float, L: float) -> float:
             catalogue_id="ICLN-L2-gk-theta",
             statement="At fixed attention, g_k ∝ Δ² (the Δ in Θ(L²Δ²)), features v_k = (Δ/√2)e_k, tasks f = LΔu",
             expect=Status.REFUTED,
-            erratum="g_k = ‖v‖⁴·E[1{x_q=v_k}Attn_k(f_k − ŷ)²] and ‖v‖ = Δ/√2, so at fixed attention g_k ∝ L²Δ⁶: the "
+            reason="g_k = ‖v‖⁴·E[1{x_q=v_k}Attn_k(f_k − ŷ)²] and ‖v‖ = Δ/√2, so at fixed attention g_k ∝ L²Δ⁶: the "
                     "Θ(L²Δ²) drops the ‖v‖⁴ = Δ⁴/4 factor of x_qᵀv_k·v_{k'}ᵀx_i (hidden only by Δ = Θ(1))",
             choices={"Delta reading": "feature separation of scaled orthogonal features (orthonormal features with "
                                       "task gaps ∝ LΔ give exponent 2 trivially)",

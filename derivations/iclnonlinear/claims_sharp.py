@@ -162,14 +162,14 @@ S53_ERR = ("η g_k/(η/K) = K g_k ∝ L²Δ² in the sharp window (Lemma 4's Pha
 
 @CLAIMS.add("s53-rate", location="Sec. 5.3 (first sentence)", kind=Kind.RATE, catalogue_id="ICLN-S53-rate",
             statement="For L = Ω(1/(Δδ)), q_k increases at rate Θ(η/K) for all t ≤ T_f^* (numeric half)",
-            choices=S53_CHOICES, expect=Status.REFUTED, erratum=S53_ERR)
+            choices=S53_CHOICES, expect=Status.REFUTED, reason=S53_ERR)
 def s53_rate(ctx):
     return _s53_rate("quick", ctx.seed)
 
 
 @CLAIMS.add("s53-rate-full", location="Sec. 5.3 (first sentence)", kind=Kind.RATE, catalogue_id="ICLN-S53-rate",
             statement="As s53-rate, on the full L grid and also at fixed η", choices=S53_CHOICES,
-            expect=Status.REFUTED, erratum=S53_ERR, tags={"slow"})
+            expect=Status.REFUTED, reason=S53_ERR, tags={"slow"})
 def s53_rate_full(ctx):
     return _s53_rate("full", ctx.seed)
 
@@ -272,14 +272,14 @@ def ts1_L_verdict(res, seed, eps=TS1_L["eps"]) -> Verdict:
 
 @CLAIMS.add("s53-ts1", location="Sec. 5.3", kind=Kind.RATE, catalogue_id="ICLN-S53-Ts1",
             statement="T_s^1 = T_f^* = Θ(K log(K/ε)/(η δ² L² Δ²)) (end of the sharp Phase I), N sweep",
-            choices=TS1_CHOICES, expect=Status.REFUTED, erratum=TS1_ERR)
+            choices=TS1_CHOICES, expect=Status.REFUTED, reason=TS1_ERR)
 def s53_ts1(ctx):
     return _ts1("quick", ctx.seed)
 
 
 @CLAIMS.add("s53-ts1-full", location="Sec. 5.3", kind=Kind.RATE, catalogue_id="ICLN-S53-Ts1",
             statement="As s53-ts1 with 3 seeds and M = 1000", choices=TS1_CHOICES, expect=Status.REFUTED,
-            erratum=TS1_ERR, tags={"slow"})
+            reason=TS1_ERR, tags={"slow"})
 def s53_ts1_full(ctx):
     return _ts1("full", ctx.seed)
 
@@ -354,14 +354,14 @@ def _tsstar(profile, seed):
 
 @CLAIMS.add("p4-tsstar", location="Prop. 4", kind=Kind.RATE, catalogue_id="ICLN-P4-Tsstar",
             statement="T_s^* = Θ(K log(KLΔ/ε)/(η ε δ² L² Δ²)): ε sweep and L sweep at fixed η",
-            choices=P4_CHOICES, expect=Status.REFUTED, erratum=P4_ERR)
+            choices=P4_CHOICES, expect=Status.REFUTED, reason=P4_ERR)
 def p4_tsstar(ctx):
     return _tsstar("quick", ctx.seed)
 
 
 @CLAIMS.add("p4-tsstar-full", location="Prop. 4", kind=Kind.RATE, catalogue_id="ICLN-P4-Tsstar",
             statement="As p4-tsstar plus the N sweep and the Thm 2 path (c ∈ {3, 10})", choices=P4_CHOICES,
-            expect=Status.REFUTED, erratum=P4_ERR, tags={"slow"})
+            expect=Status.REFUTED, reason=P4_ERR, tags={"slow"})
 def p4_tsstar_full(ctx):
     return _tsstar("full", ctx.seed)
 
@@ -392,14 +392,14 @@ QR_ERR = ("over the Phase III window η g_k is not Θ(ηδ²L²Δ²ε/K): its sp
 
 @CLAIMS.add("p4-qrate", location="Prop. 4", kind=Kind.RATE, catalogue_id="ICLN-P4-qrate",
             statement="q_k increases at rate Θ(η δ² L² Δ² ε / K) for t ∈ {T_s^1+1, …, T_s^*}",
-            choices={**COMMON, **TAIL_CHOICES}, expect=Status.REFUTED, erratum=QR_ERR)
+            choices={**COMMON, **TAIL_CHOICES}, expect=Status.REFUTED, reason=QR_ERR)
 def p4_qrate(ctx):
     return combine(qrate_verdicts(tail("quick"), ctx.seed))
 
 
 @CLAIMS.add("p4-qrate-full", location="Prop. 4", kind=Kind.RATE, catalogue_id="ICLN-P4-qrate",
             statement="As p4-qrate, plus the N sweep", choices={**COMMON, **TAIL_CHOICES},
-            expect=Status.REFUTED, erratum=QR_ERR, tags={"slow"})
+            expect=Status.REFUTED, reason=QR_ERR, tags={"slow"})
 def p4_qrate_full(ctx):
     return combine(qrate_verdicts(tail("full"), ctx.seed))
 
@@ -431,14 +431,14 @@ OFF_ERR = ("max over the Phase III window of |η g_kk'| K²/(η δ²L²Δ²ε) i
 @CLAIMS.add("p4-offrate", location="Prop. 4", kind=Kind.INEQUALITY, catalogue_id="ICLN-P4-offrate",
             statement="|η g_{k,k'}| = O(η δ² L² Δ² ε / K²) on the Phase III window",
             choices={**COMMON, **TAIL_CHOICES, "bound": "O(1) ratio as ε → 0: check_rate bound='big_o', p = 0"},
-            expect=Status.REFUTED, erratum=OFF_ERR)
+            expect=Status.REFUTED, reason=OFF_ERR)
 def p4_offrate(ctx):
     return combine(offrate_verdicts(tail("quick"), ctx.seed))
 
 
 @CLAIMS.add("p4-offrate-full", location="Prop. 4", kind=Kind.INEQUALITY, catalogue_id="ICLN-P4-offrate",
             statement="As p4-offrate, plus the δ (N) sweep", choices={**COMMON, **TAIL_CHOICES},
-            expect=Status.REFUTED, erratum=OFF_ERR, tags={"slow"})
+            expect=Status.REFUTED, reason=OFF_ERR, tags={"slow"})
 def p4_offrate_full(ctx):
     return combine(offrate_verdicts(tail("full"), ctx.seed))
 
@@ -490,13 +490,13 @@ ATTN_ERR = ("1 − Attn_k(T_s^*) ∝ ε^{1/2} (tail e^{2a} ∝ t), not O(εδ): 
 
 @CLAIMS.add("l10-attn", location="Lemma 10, bullets 2-3", kind=Kind.DYNAMICS, catalogue_id="ICLN-L10-attn",
             statement="Attn_k(T_s^*) = Ω(1/(1+εδ)) and 1 − Attn_k(T_s^*) = O(εδ)", choices=END_CHOICES,
-            expect=Status.REFUTED, erratum=ATTN_ERR)
+            expect=Status.REFUTED, reason=ATTN_ERR)
 def l10_attn(ctx):
     return combine(attn_verdicts(tail("quick"), ctx.seed))
 
 
 @CLAIMS.add("l10-attn-full", location="Lemma 10, bullets 2-3", kind=Kind.DYNAMICS, catalogue_id="ICLN-L10-attn",
-            statement="As l10-attn across N and C", choices=END_CHOICES, expect=Status.REFUTED, erratum=ATTN_ERR,
+            statement="As l10-attn across N and C", choices=END_CHOICES, expect=Status.REFUTED, reason=ATTN_ERR,
             tags={"slow"})
 def l10_attn_full(ctx):
     return combine(attn_verdicts(tail("full"), ctx.seed, (0.1, 1.0, 10.0)))
@@ -531,14 +531,14 @@ L9_ERR = ("g_k is not Θ(δ²L²Δ²ε/K) over the whole window: at T_f^*+1 it i
 @CLAIMS.add("l9-gk", location="Lemma 9, App. E.1", kind=Kind.RATE, catalogue_id="ICLN-L9-gk",
             statement="g_k = Θ(δ²L²Δ²ε/K), |g_kn| = O(δ²L²Δ²ε/K²) for t ∈ {T_f^*+1, …, T_s^*} (numeric half)",
             choices={**COMMON, **TAIL_CHOICES, "window ends": "formula times with hidden constants 1: g_k at "
-                     "t = ⌊T_f^*⌋ + 1 and at t = T_s^*"}, expect=Status.REFUTED, erratum=L9_ERR)
+                     "t = ⌊T_f^*⌋ + 1 and at t = T_s^*"}, expect=Status.REFUTED, reason=L9_ERR)
 def l9_gk(ctx):
     return combine(l9_verdicts(tail("quick"), ctx.seed))
 
 
 @CLAIMS.add("l9-gk-full", location="Lemma 9, App. E.1", kind=Kind.RATE, catalogue_id="ICLN-L9-gk",
             statement="As l9-gk across N", choices={**COMMON, **TAIL_CHOICES}, expect=Status.REFUTED,
-            erratum=L9_ERR, tags={"slow"})
+            reason=L9_ERR, tags={"slow"})
 def l9_gk_full(ctx):
     return combine(l9_verdicts(tail("full"), ctx.seed))
 
@@ -562,14 +562,14 @@ L10Q_ERR = ("q_k(T_s^*) grows like log(1/ε) (fitted ε-exponent ≈ 0), not lik
 
 @CLAIMS.add("l10-qk", location="Lemma 10, bullet 1", kind=Kind.RATE, catalogue_id="ICLN-L10-qk",
             statement="q_k(T_s^*) = Θ(log(KLΔ)/ε) (numeric half)", choices={**COMMON, **TAIL_CHOICES},
-            expect=Status.REFUTED, erratum=L10Q_ERR)
+            expect=Status.REFUTED, reason=L10Q_ERR)
 def l10_qk(ctx):
     return combine(l10_qk_verdicts(tail("quick"), ctx.seed))
 
 
 @CLAIMS.add("l10-qk-full", location="Lemma 10, bullet 1", kind=Kind.RATE, catalogue_id="ICLN-L10-qk",
             statement="As l10-qk across N", choices={**COMMON, **TAIL_CHOICES}, expect=Status.REFUTED,
-            erratum=L10Q_ERR, tags={"slow"})
+            reason=L10Q_ERR, tags={"slow"})
 def l10_qk_full(ctx):
     return combine(l10_qk_verdicts(tail("full"), ctx.seed))
 
@@ -625,7 +625,7 @@ T2_ERR = ("R = T(ε)/T_s^* is unbounded within the hypotheses: at fixed η, T(ε
 @CLAIMS.add("t2", location="Thm 2", kind=Kind.RATE, catalogue_id="ICLN-T2",
             statement="For L = Ω(1/(Δδ)), N = Ω(K³), K ≥ Θ(1/ε): L(P;Q) = O(ε²) within T_s^* iterations "
                       "(L family at fixed η and the ε sweep, K = 4)",
-            choices=T2_CHOICES, expect=Status.REFUTED, erratum=T2_ERR)
+            choices=T2_CHOICES, expect=Status.REFUTED, reason=T2_ERR)
 def t2(ctx):
     fe = _fixed_quick()
     parts = {k: v for k, v in fixed_eta_verdicts(fe, ctx.seed).items() if k.startswith("R")}
@@ -639,7 +639,7 @@ def t2(ctx):
 
 @CLAIMS.add("t2-full", location="Thm 2", kind=Kind.RATE, catalogue_id="ICLN-T2",
             statement="As t2, plus the admissible path c ∈ {3, 10} across K", choices=T2_CHOICES,
-            expect=Status.REFUTED, erratum=T2_ERR, tags={"slow"})
+            expect=Status.REFUTED, reason=T2_ERR, tags={"slow"})
 def t2_full(ctx):
     parts = {f"path: {k}": v for k, v in t2_path_verdicts(t2_path(), ctx.seed).items()}
     fe = _cached("iclnonlinear.sharp-fixed-eta", fixed_eta_data, FIXED["full"])
@@ -810,14 +810,14 @@ def phases_across_L(N=512, mults=(1.0, 3.0, 10.0, 30.0), c_top=20.0, steps=9000)
 
 @CLAIMS.add("thr", location="Thms 1-2; Secs. 1, 4", kind=Kind.RATE, catalogue_id="ICLN-THR",
             statement="A phase transition at L ≈ Θ(1/(Δδ)): flat regime permits larger steps, sharp needs smaller",
-            choices=THR_CHOICES, expect=Status.REFUTED, erratum=THR_ERR)
+            choices=THR_CHOICES, expect=Status.REFUTED, reason=THR_ERR)
 def thr(ctx):
     return _thr("quick", ctx.seed)
 
 
 @CLAIMS.add("thr-full", location="Thms 1-2; Secs. 1, 4", kind=Kind.RATE, catalogue_id="ICLN-THR",
             statement="As thr on the S-stab grid, plus phase counts across L", choices=THR_CHOICES,
-            expect=Status.REFUTED, erratum=THR_ERR, tags={"slow"})
+            expect=Status.REFUTED, reason=THR_ERR, tags={"slow"})
 def thr_full(ctx):
     return _thr("full", ctx.seed)
 
@@ -888,13 +888,13 @@ CMP_ERR = ("at fixed η the sharp set converges faster at every small ε (absolu
 
 @CLAIMS.add("t12-compare", location="Sec. 4 (after Thm 2)", kind=Kind.DYNAMICS, catalogue_id="ICLN-T12-compare",
             statement="For small ε the flat regime may converge faster; for L ≫ 1/ε the sharp regime is faster",
-            choices=CMP_CHOICES, expect=Status.REFUTED, erratum=CMP_ERR)
+            choices=CMP_CHOICES, expect=Status.REFUTED, reason=CMP_ERR)
 def t12_compare(ctx):
     return compare_verdict(compare_data(**CMP["quick"]))
 
 
 @CLAIMS.add("t12-compare-full", location="Sec. 4 (after Thm 2)", kind=Kind.DYNAMICS, catalogue_id="ICLN-T12-compare",
             statement="As t12-compare on 9-point ε grids", choices=CMP_CHOICES, expect=Status.REFUTED,
-            erratum=CMP_ERR, tags={"slow"})
+            reason=CMP_ERR, tags={"slow"})
 def t12_compare_full(ctx):
     return compare_verdict(_cached("iclnonlinear.t12-compare", compare_data, CMP["full"]))

@@ -68,7 +68,7 @@ def gk_sign_gd_orthonormal(ctx):
 @CLAIMS.add("gk-sign-gd-general", location="Sec. 5.1, after Lemma 2", kind=Kind.DYNAMICS,
             catalogue_id="ICLN-L2-gk-sign", statement=STATEMENT + " — general features",
             expect=Status.REFUTED,
-            erratum="with non-orthogonal features g_k = (GHG)_kk is negative already on the GD path from Q = 0, "
+            reason="with non-orthogonal features g_k = (GHG)_kk is negative already on the GD path from Q = 0, "
                     "so q_k need not increase",
             choices={"run": "K = 3, d = 4, N = 3, Δ = 2, η = 0.5, 60 steps, iid N(0, (LΔ)²) tasks (2 per D_f), L = 1"})
 def gk_sign_gd_general(ctx):

@@ -306,9 +306,9 @@ def l3_logit4(ctx):
                    method="Lemma 3 '= 4' values:")
 
 
-def _others(short: str, query: str, kind: str, catalogue: str, text: str, expect=None, erratum=None):
+def _others(short: str, query: str, kind: str, catalogue: str, text: str, expect=None, reason=None, finding=None):
     @CLAIMS.add(short, location="Lemma 3 proof (App. A)", kind=Kind.IDENTITY, catalogue_id=catalogue,
-                statement=text, expect=expect, erratum=erratum, choices=LEMMA3_CHOICES)
+                statement=text, expect=expect, reason=reason, finding=finding, choices=LEMMA3_CHOICES)
     def check(ctx):
         return lemma3_value_verdict(ctx, query, kind)
     return check
@@ -317,7 +317,7 @@ def _others(short: str, query: str, kind: str, catalogue: str, text: str, expect
 _others("L3-sr-answer-other", "sr", "answer_other", "ICR-L3-sr-others",
         "Part 1: for any a' ≠ a, φ(a')ᵀ f_MLP(φ(s) + φ(r)) = 1",
         expect=Status.REFUTED,
-        erratum="derived value is 2, not 1: rows of pairs (s, a') and (r^{-1}(a'), a') each contribute 1 "
+        reason="derived value is 2, not 1: rows of pairs (s, a') and (r^{-1}(a'), a') each contribute 1 "
                 "(every family, e.g. F-all3, s = s1, r = r1, u = a2)")
 _others("L3-sr-subject", "sr", "subject_any", "ICR-L3-sr-others",
         "Part 1: for any subject s', φ(s')ᵀ f_MLP(φ(s) + φ(r)) = 1")
@@ -326,7 +326,7 @@ _others("L3-sr-relation", "sr", "relation_any", "ICR-L3-sr-others",
 _others("L3-ar-subject-other", "ar", "subject_other", "ICR-L3-ar-others",
         "Part 2: for any s' ≠ s, φ(s')ᵀ f_MLP(φ(a) + φ(r)) = 1",
         expect=Status.REFUTED,
-        erratum="derived value is 2, not 1: rows of pairs (s', a) and (s', r(s')) each contribute 1 "
+        reason="derived value is 2, not 1: rows of pairs (s', a) and (s', r(s')) each contribute 1 "
                 "(every family, e.g. F-all3, a = a1, r = r1, u = s2)")
 _others("L3-ar-answer", "ar", "answer_any", "ICR-L3-ar-others",
         "Part 2: for any answer a', φ(a')ᵀ f_MLP(φ(a) + φ(r)) = 1 if the preimage of a' under r exists, else 0")
@@ -399,7 +399,7 @@ def l3_argmax_r_set(ctx):
 
 @CLAIMS.add("L3-argmax-r", location="Lemma 1/3 statement", kind=Kind.IDENTITY, catalogue_id="ICR-L3-argmax-r",
             choices=LEMMA3_CHOICES, expect=Status.REFUTED,
-            erratum="every r ∈ R(s,a) ties at 4, so r is not the (unique) argmax when |R(s,a)| > 1 — already "
+            reason="every r ∈ R(s,a) ties at 4, so r is not the (unique) argmax when |R(s,a)| > 1 — already "
                     "in the paper's own F-all3 (R(s1,a1) = {r1, r3}); only the set version (i) holds",
             statement="version (ii): for any (s, r, a) with r(s) = a, r = argmax_{u∈V} φ(u)ᵀ f_MLP(φ(a) + φ(s)) "
                       "(unique argmax)")

@@ -226,7 +226,7 @@ def e_fig3(ctx):
 
 @CLAIMS.add("E-fig3-8samples-full", location="Section 5, Figure 3; Section 1.1", kind=Kind.REPRODUCTION,
             catalogue_id="ICR-E-fig3-8samples", statement=FIG3_STATEMENT, tags={"slow"}, expect=Status.REFUTED,
-            erratum="not reproduced with the full W^KQ (Adam 1e-3, init 0, 600 steps): mean first-step accuracy at "
+            reason="not reproduced with the full W^KQ (Adam 1e-3, init 0, 600 steps): mean first-step accuracy at "
                     "|D| = 8 is 0.37 vs Bayes ceiling 0.60 (F-paper(8,64), 10 seeds); 16-32 samples are needed. "
                     "Choice-dependent: training only the position block reaches the ceiling at |D| = 2",
             choices={**COMMON, "criterion": FIG3_CRIT, "grid": "F-paper(8,64) and F-agl(8) (Assumption 1, ceiling 1); "

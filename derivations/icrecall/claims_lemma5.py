@@ -565,7 +565,7 @@ def check_crit_display(ctx, i: int, shown=printed.l5_crit_grads) -> Verdict:
 @CLAIMS.add("l5-crit-dv1", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v1 = −2(p5 + p6)v2 (as printed)",
             expect=Status.REFUTED,
-            erratum="missing factor 1/T: the model (and Eq. (4) itself) give ∂L1/∂v1 = −(2/T)(p5 + p6)v2")
+            reason="missing factor 1/T: the model (and Eq. (4) itself) give ∂L1/∂v1 = −(2/T)(p5 + p6)v2")
 def l5_crit_dv1(ctx):
     return check_crit_display(ctx, 0)
 
@@ -573,7 +573,7 @@ def l5_crit_dv1(ctx):
 @CLAIMS.add("l5-crit-dv2", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v2 = −2(p4 + p6)v1 (as printed)",
             expect=Status.REFUTED,
-            erratum="missing factor 1/T: the model (and Eq. (5) itself) give ∂L1/∂v2 = −(2/T)(p4 + p6)v1")
+            reason="missing factor 1/T: the model (and Eq. (5) itself) give ∂L1/∂v2 = −(2/T)(p4 + p6)v1")
 def l5_crit_dv2(ctx):
     return check_crit_display(ctx, 1)
 
@@ -588,7 +588,7 @@ def check_crit_equalities(ctx, pairs=printed.L5_CRIT_EQUALITIES) -> Verdict:
 @CLAIMS.add("l5-crit-v4v5", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="The Stage-1 critical point satisfies \"v1 = v3 and v4 = v5\" (as printed)",
             expect=Status.REFUTED,
-            erratum="typo: at the critical point ṽ = (¼, ¼, ¼, ¼, 0, 0) v4 = ¼ ≠ v5 = 0; the symmetry meant "
+            reason="typo: at the critical point ṽ = (¼, ¼, ¼, ¼, 0, 0) v4 = ¼ ≠ v5 = 0; the symmetry meant "
                     "is v2 = v4 (observation 1), which holds")
 def l5_crit_v4v5(ctx):
     return check_crit_equalities(ctx)

@@ -168,7 +168,7 @@ def check_gradl(ctx, shown=printed.GRAD_L_AT_SADDLE, coords=range(6)) -> Verdict
             statement="∇_v l_i(ṽ) = (1,1,1,1,0,0) for i = 1, 2; (1,1,½,½,0,0), (1,½,½,1,0,0), (½,1,1,½,0,0), "
                       "(½,½,1,1,0,0) for i = 3..6 (all 36 entries as printed)",
             expect=Status.REFUTED,
-            erratum="the v5-entry of ∇_v l_i(ṽ), i = 3..6, is 2(v4 + v5) resp. 2(v2 + v5) = ½, printed 0 "
+            reason="the v5-entry of ∇_v l_i(ṽ), i = 3..6, is 2(v4 + v5) resp. 2(v2 + v5) = ½, printed 0 "
                     "(harmless for Eq. (14) since v5′(0) = 0)")
 def l6_gradl(ctx):
     return check_gradl(ctx)
@@ -354,7 +354,7 @@ def check_termII(ctx, term=printed.term_II) -> Verdict:
 @CLAIMS.add("l6-termII", location="Lemma 6 proof (term II)", kind=Kind.IDENTITY, catalogue_id="ICR-L6-termII",
             statement="term II = Σ_{ij} (∂²p1/∂l_i∂l_j) l_i′(0) l_j′(0) = −p1(0) p1(r3)²/(16T²) (as printed)",
             expect=Status.REFUTED,
-            erratum="term II = (1/64)(∂²p1/∂l3² − 2∂²p1/∂l3∂l6 + ∂²p1/∂l6²) = −p1(0)p1(r3)/(32T²) (model and the "
+            reason="term II = (1/64)(∂²p1/∂l3² − 2∂²p1/∂l3∂l6 + ∂²p1/∂l6²) = −p1(0)p1(r3)/(32T²) (model and the "
                     "paper's own ∂²p1 displays), not −p1(0)p1(r3)²/(16T²)")
 def l6_termII(ctx):
     return check_termII(ctx)
@@ -386,7 +386,7 @@ FPP_DERIVED = -1 / (8 * T) + 1 / (64 * T**2 * (2 + sp.exp(1 / (8 * T))))
 @CLAIMS.add("l6-fpp-printed", location="Lemma 6 proof (f″(0))", kind=Kind.IDENTITY, catalogue_id="ICR-L6-fpp",
             statement="f″_{ε̃,θ̃}(0) = −1/(8T) + 1/(16T²(4 + 2exp(3/(16T)))²) (printed closed form)",
             expect=Status.REFUTED,
-            erratum="the model gives f″(0) = −1/(8T) + 1/(64T²(2 + e^{1/(8T)})) (= −1/(8T) + p1(r3)/(32T²)); the "
+            reason="the model gives f″(0) = −1/(8T) + 1/(64T²(2 + e^{1/(8T)})) (= −1/(8T) + p1(r3)/(32T²)); the "
                     "printed correction term has p1(r3)² instead of p1(r3) and exponent 3/(16T) instead of 1/(8T)")
 def l6_fpp_printed(ctx, shown=printed.FPP):
     return check_identity(derivs_at_0(EPS)[1], shown, T_DOM, ctx.seed, symbolic_seconds=0.5)
@@ -401,7 +401,7 @@ def check_fpp_consistency(ctx, shown=printed.FPP, t1=printed.term_I, t2=printed.
             statement="The printed f″(0) equals −(term I + term II)/p1(0) with the printed term I, term II and the "
                       "model's p1(0), p1(r3)",
             expect=Status.REFUTED,
-            erratum="−(term I + term II)/p1(0) with the printed terms is −1/(8T) + 1/(16T²(4 + 2e^{1/(8T)})²) (the "
+            reason="−(term I + term II)/p1(0) with the printed terms is −1/(8T) + 1/(16T²(4 + 2e^{1/(8T)})²) (the "
                     "saddle gap l1 − l3 is 1/8); the printed form has exp(3/(16T))")
 def l6_fpp_consistency(ctx):
     return check_fpp_consistency(ctx)

@@ -265,7 +265,7 @@ def l9_eq20_21(ctx):
 
 @CLAIMS.add("L9-chainrule-display", location="Lemma 9 proof, App. C (after Eq. (21))", kind=Kind.IDENTITY,
             catalogue_id="ICR-L9-eq20-21", expect=Status.REFUTED,
-            erratum="printed 'Since ∂L1/∂v_i = v_i(∂L1/∂v_i − vᵀ∇_v L1)' has ∂L1/∂v_i on the left; the chain rule "
+            reason="printed 'Since ∂L1/∂v_i = v_i(∂L1/∂v_i − vᵀ∇_v L1)' has ∂L1/∂v_i on the left; the chain rule "
                     "through softmax gives ∂L1/∂θ_i there",
             statement="∂ℓ1/∂v_i = v_i(∂ℓ1/∂v_i − vᵀ∇_v ℓ1) as printed (v on the simplex, T > 0)")
 def l9_chainrule_display(ctx):

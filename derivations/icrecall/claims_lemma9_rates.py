@@ -121,7 +121,7 @@ def l9_alpha_sweep(ctx):
 
 @CLAIMS.add("L9-alpha-const", location="Lemma 9 statement (first part), App. C", kind=Kind.RATE,
             catalogue_id="ICR-L9-alpha", expect=Status.REFUTED,
-            erratum="'α = c·p_mis·η1/T for some constant c': the first-order coefficient is E_D[M(Z)/I(Z)]/216 = "
+            reason="'α = c·p_mis·η1/T for some constant c': the first-order coefficient is E_D[M(Z)/I(Z)]/216 = "
                     "p_mis·E[M/I | mismatched]/216, which depends on the mix of mismatched sequences (c = 1/648 for "
                     "M/I = 1/3 vs ≈ 1/320 for M/I ∈ {2/3, 3/4} at equal p_mis); only α = Θ(p_mis η1/T) with "
                     "c ∈ [1/648, 1/270] (Assumption 1: M/I ∈ [1/3, 4/5]) holds",

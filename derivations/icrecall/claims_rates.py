@@ -191,7 +191,7 @@ def l6_limit(ctx):
 
 @CLAIMS.add("l6-limit-printed-rate", location="Lemma 6, text after the statement, App. B", kind=Kind.RATE,
             catalogue_id="ICR-L6-limit", expect=Status.REFUTED,
-            erratum="L1(θ̃,T) − log 2 = log(1 + 2e^{−1/(8T)}) decays like exp(−0.125/T), not 'roughly exp(−1/T)'",
+            reason="L1(θ̃,T) − log 2 = log(1 + 2e^{−1/(8T)}) decays like exp(−0.125/T), not 'roughly exp(−1/T)'",
             statement="The printed rate: L1(θ̃,T) − log 2 is 'roughly exp(−1/T)', read as exp(−c/T) with c = 1 "
                       "within ±0.5",
             choices={"reading of 'roughly'": "the constant in the exponent within ±0.5 of 1 (a factor-2 reading); "
@@ -268,7 +268,7 @@ def derived_pairwise_limit() -> tuple[sp.Expr, sp.Expr, dict]:
 
 @CLAIMS.add("t4-xT", location="Theorem 4 proof, App. B", kind=Kind.RATE, catalogue_id="ICR-T4-xT",
             expect=Status.REFUTED,
-            erratum="the converged pairwise value a(T) → 1/6 (root of the model-derived h = −6x² + 4x − ½), "
+            reason="the converged pairwise value a(T) → 1/6 (root of the model-derived h = −6x² + 4x − ½), "
                     "not the printed x0 = (4 − √6)/10 ≈ 0.1551",
             statement="The minimiser a(T) of L1 on v = (x, x, ½−x, ½−x, 0, 0) tends to the printed "
                       "x0 = (4 − √6)/10 as T → 0 (intercept of the fit within 1e-3)", choices=XT_CHOICES)

@@ -190,7 +190,7 @@ def gap_bound_parts(ctx, argmax5: bool):
 
 @CLAIMS.add("d-gap-bound", location="App. D (\"lower bounded by 2(q5 − max{q1, q3})\")", kind=Kind.INEQUALITY,
             catalogue_id="ICR-D-gap", expect=Status.REFUTED,
-            erratum="as printed (no condition on q) the bound fails: l(a3) − l(a1) = 2(1+q7)(q5 − q1) < 2(q5 − q1) "
+            reason="as printed (no condition on q) the bound fails: l(a3) − l(a1) = 2(1+q7)(q5 − q1) < 2(q5 − q1) "
                     "whenever q5 < q1 and q7 > 0; it holds only where q5 ≥ max{q1, q3} (see d-gap-bound-region)",
             statement="l(a3) − l(a) ≥ 2(q5 − max{q1, q3}) for every answer a ≠ a3, every q on the simplex "
                       "(the printed sentence read without a condition on q)",
@@ -372,7 +372,7 @@ def p_init_parts(ctx, ns):
 
 @CLAIMS.add("d-init-p", location="App. D (\"where p := p_{2,r1}(a1) < 1/3\")", kind=Kind.INEQUALITY,
             catalogue_id="ICR-D-init", expect=Status.REFUTED,
-            erratum="at n = 3 (Table 1 / any n = 3 relation set) p = 1/3 exactly at ω = 0: there are no answers "
+            reason="at n = 3 (Table 1 / any n = 3 relation set) p = 1/3 exactly at ω = 0: there are no answers "
                     "outside {a1, a2, a3}; the strict '<' holds only for n ≥ 4 ('≤' for all n, which suffices for 32/147)",
             statement="p := p_{2,r1}(a1) at ω = 0 satisfies p < 1/3, for every n (checked n ∈ {3, 4, 5, 7}, T > 0)",
             choices={"T range": "[0.02, 10] (float search); 1/3 − p derived in closed form"})

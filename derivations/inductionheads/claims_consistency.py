@@ -58,7 +58,7 @@ def _register(rec: C.Record) -> None:
     @CLAIMS.add(rec.key, location=rec.location, kind=Kind.IDENTITY, catalogue_id=rec.catalogue_id,
                 statement=f"proof consistency of {rec.result} (spec §3)", choices=choices,
                 expect=Status.REFUTED if refuted else (None if not rec.missing else Status.INCONCLUSIVE),
-                erratum=ERRATA.get(rec.key))
+                reason=ERRATA.get(rec.key))
     def _check(ctx, rec=rec):
         return check_record(rec)
 

@@ -126,7 +126,7 @@ def position_profile(n: int = 3, m: int = 6, L: int = 24, b_max: float = 2.0, se
 
 @CLAIMS.add("t43-norm", location="Proof of Thm 4.3, App. A.2 (v3 Thm C.2, Step 1; R2 verbatim)", kind=Kind.IDENTITY,
             catalogue_id="IH-T43-norm", expect=Status.REFUTED,
-            erratum="R2's Step-1 value scale Σ_{f=0}^{H_i} e^{-β(f-1)} does not cancel the attention normaliser "
+            reason="R2's Step-1 value scale Σ_{f=0}^{H_i} e^{-β(f-1)} does not cancel the attention normaliser "
                     "Σ_{f=1}^{s} e^{-β(f-1)} (ratio depends on s; s=1,H_i=1,β=1: e+1 ≈ 3.72), and no s-independent "
                     "value can; the step holds only with the stationary scale 1/(1−e^{-β}) and then only up to the "
                     "D.2 ℓ1 error (periodised kernel)",

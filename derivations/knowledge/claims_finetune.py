@@ -322,7 +322,7 @@ def t2_onestep_given_p1(ctx):
 
 @CLAIMS.add("t2-lowrank-ft-given-p1", location="Thm 2(2) (low-rank); App. H.4–H.5; spec §5", kind=Kind.REPRODUCTION,
             catalogue_id="KX-T2-lowrank-FT", statement=LR_STATEMENT + GIVEN_P1, expect=Status.REFUTED,
-            erratum=("given Prop. 1's attention, rank-1 FT is better than full FT, not stricter: best OOD accuracy "
+            reason=("given Prop. 1's attention, rank-1 FT is better than full FT, not stricter: best OOD accuracy "
                      "0.86 vs 0.64 at Ñ_f = 16 and 0.46 vs 0.27 at Ñ_f = 8 (paired FT subsets, η_FT = 10)"),
             choices=p1_choices(grid=f"Ñ_f ∈ {LR_SIZES}, 4 FT subsets, T_FT = {LR_STEPS_QUICK}"))
 def t2_lowrank_ft_given_p1(ctx):
@@ -331,7 +331,7 @@ def t2_lowrank_ft_given_p1(ctx):
 
 @CLAIMS.add("r4-overfit-given-p1", location="Remark 4; App. D, Fig. 6; spec §5", kind=Kind.DYNAMICS,
             catalogue_id="KX-R4-overfit", statement=R4_STATEMENT + GIVEN_P1, expect=Status.REFUTED,
-            erratum=("given Prop. 1's attention, no (η_FT, Ñ_f) of the T_FT = 400 grid loses OOD accuracy after its best "
+            reason=("given Prop. 1's attention, no (η_FT, Ñ_f) of the T_FT = 400 grid loses OOD accuracy after its best "
                      "iteration (max drop 0; at η = 30, Ñ_f = 8 the remaining errors are FT answers, but no drop)"),
             choices=p1_choices(grid=f"T_FT = {R4_STEPS}, η_FT ∈ {R4_ETAS}, Ñ_f ∈ {R4_SIZES_QUICK}"))
 def r4_overfit_given_p1(ctx):

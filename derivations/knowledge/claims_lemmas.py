@@ -224,7 +224,7 @@ def h_eym(ctx):
 @CLAIMS.add("h-eym-wording", location="App. H, text after Eq. (289)", kind=Kind.IDENTITY, catalogue_id="KX-H-EYM",
             statement="(289) as worded: σ_1 \"is the largest eigenvalue of G\" (u_1, v_1 its singular vectors)",
             expect=Status.REFUTED,
-            erratum=("σ_1 must be the largest singular value: the FT gradient of W is (dm)×d, which has no "
+            reason=("σ_1 must be the largest singular value: the FT gradient of W is (dm)×d, which has no "
                      "eigenvalues, and for square non-normal G the largest eigenvalue differs"),
             choices={"reading": "the wording taken literally: σ_1 = max real eigenvalue (non-square G: undefined)"})
 def h_eym_wording(ctx):

@@ -199,7 +199,7 @@ COVERAGE_STATEMENT = ("after FT, the OOD accuracy on unseen pairs ≈ the fracti
                       "all covered by D_FT (relation covering, abstract v4; Lemma 9 / G.5 mechanism)")
 
 
-@CLAIMS.add("t2-coverage-law", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, erratum="verdict on the reconstruction (both μ_c regimes): OOD correctness does not follow relation covering — P(correct | uncovered) = 0.830 vs P(correct | covered) = 0.826 (μ_c = 3, 376 pairs)", kind=Kind.IDENTITY,
+@CLAIMS.add("t2-coverage-law", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, reason="verdict on the reconstruction (both μ_c regimes): OOD correctness does not follow relation covering — P(correct | uncovered) = 0.830 vs P(correct | covered) = 0.826 (μ_c = 3, 376 pairs)", kind=Kind.IDENTITY,
             catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT,
             choices=choices(reading="(a) mean over FT draws of |accuracy − covered fraction| ≤ 0.1 holds, "
                             "> 0.25 beyond 2 SE refuted; (b) P(correct|covered) − P(correct|uncovered) > 0.5 beyond "
@@ -208,7 +208,7 @@ def t2_coverage_law(ctx):
     return O.across_modes({name: coverage_mode(rec, ctx.profile) for name, rec in O.modes().items()})
 
 
-@CLAIMS.add("t2-coverage-law-full", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, erratum="verdict on the reconstruction (both μ_c regimes, 5 PT seeds): mean |OOD accuracy − covered fraction| = 0.31 ± 0.03 over 75 FT draws; e.g. accuracy 0.83 with 4% of pairs covered (μ_c = 3, Ñ_f = 1)", kind=Kind.IDENTITY,
+@CLAIMS.add("t2-coverage-law-full", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, reason="verdict on the reconstruction (both μ_c regimes, 5 PT seeds): mean |OOD accuracy − covered fraction| = 0.31 ± 0.03 over 75 FT draws; e.g. accuracy 0.83 with 4% of pairs covered (μ_c = 3, Ñ_f = 1)", kind=Kind.IDENTITY,
             catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT, tags={"slow"},
             choices=choices(grid="Ñ_f ∈ {1,2,4,8,16} × 3 replicates × PT seeds 0–4, T_FT = 2000"))
 def t2_coverage_law_full(ctx):
@@ -289,7 +289,7 @@ def oodbound(profile: str) -> Verdict:
 
 
 @CLAIMS.add("t2-oodbound-full", location="Thm 2(2), Eq. (14); Thm 1, Eq. (2) (formula from a secondary source)",
-            expect=Status.REFUTED, erratum="verdict on the reconstruction, condition read as Ñ_f ≥ C|R|²log|R|/K² with C = 1 (any C ≤ 2.2): L_OOD = 0.126 ± 0.024 > printed bound 0.028 at Ñ_f = 16, K = 3, |R| = 6 (μ_c = 3; μ_c = 4 also exceeds it)", kind=Kind.INEQUALITY, catalogue_id="KX-T2-oodbound", statement=OODBOUND_STATEMENT, tags={"slow"},
+            expect=Status.REFUTED, reason="verdict on the reconstruction, condition read as Ñ_f ≥ C|R|²log|R|/K² with C = 1 (any C ≤ 2.2): L_OOD = 0.126 ± 0.024 > printed bound 0.028 at Ñ_f = 16, K = 3, |R| = 6 (μ_c = 3; μ_c = 4 also exceeds it)", kind=Kind.INEQUALITY, catalogue_id="KX-T2-oodbound", statement=OODBOUND_STATEMENT, tags={"slow"},
             choices=choices(condition="Ñ_f ≥ |𝓡|² log|𝓡|/K² (C = 1)", grid="Ñ_f ∈ {8, 16} × 3 replicates × PT "
                             "seeds 0–4, T_FT = 2000"))
 def t2_oodbound_full(ctx):
@@ -460,7 +460,7 @@ def t2_trend_r_given_p1(ctx):
 @CLAIMS.add("t2-coverage-law-given-p1", location="abstract (v4), relation covering; App. G.4–G.5; spec §5",
             kind=Kind.IDENTITY, catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT + GIVEN_P1,
             expect=Status.REFUTED,
-            erratum=("given Prop. 1's attention, covering is necessary but not sufficient: P(correct | uncovered) = 0 "
+            reason=("given Prop. 1's attention, covering is necessary but not sufficient: P(correct | uncovered) = 0 "
                      "(112 pairs) but P(correct | covered) = 0.21 (264 pairs); mean |acc − covered| = 0.55 "
                      "(same with η_FT = 30, T_FT = 2000)"),
             choices=p1_choices(grid="Ñ_f ∈ {1,2,4,8,16}, 4 replicates, PT seed 0"))
@@ -470,7 +470,7 @@ def t2_coverage_law_given_p1(ctx):
 
 @CLAIMS.add("t2-oodbound-given-p1", location="Thm 2(2), Eq. (14); spec §5", kind=Kind.INEQUALITY,
             catalogue_id="KX-T2-oodbound", statement=OODBOUND_STATEMENT + GIVEN_P1, expect=Status.REFUTED,
-            erratum=("given Prop. 1's attention (C = 1 reading of the condition): L_OOD = 0.72 ± 0.06 > printed bound "
+            reason=("given Prop. 1's attention (C = 1 reading of the condition): L_OOD = 0.72 ± 0.06 > printed bound "
                      "0.167 at Ñ_f = 8, K = 3, |R| = 6"),
             choices=p1_choices(condition="Ñ_f ≥ |𝓡|² log|𝓡|/K² (C = 1)"))
 def t2_oodbound_given_p1(ctx):
@@ -510,7 +510,7 @@ def t2_trend_r_given_p1_full(ctx):
 @CLAIMS.add("t2-coverage-law-given-p1-full", location="abstract (v4), relation covering; spec §5", kind=Kind.IDENTITY,
             catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT + GIVEN_P1, tags={"slow"},
             expect=Status.REFUTED,
-            erratum=("given Prop. 1's attention (5 PT seeds × 15 FT draws): P(correct | uncovered) = 0 (496 pairs) but "
+            reason=("given Prop. 1's attention (5 PT seeds × 15 FT draws): P(correct | uncovered) = 0 (496 pairs) but "
                      "P(correct | covered) = 0.20 (914 pairs); mean |acc − covered fraction| = 0.51 ± 0.04"),
             choices=p1_choices(grid="Ñ_f ∈ {1,2,4,8,16} × 3 replicates × PT seeds 0–4, T_FT = 2000"))
 def t2_coverage_law_given_p1_full(ctx):

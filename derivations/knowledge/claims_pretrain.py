@@ -163,7 +163,7 @@ def p1_filter_csr(ctx):
 @CLAIMS.add("p1-filter-cs", location="Prop. 1 (15), Sec. 6", kind=Kind.DYNAMICS, catalogue_id="KX-P1-filter",
             statement="After Stage I the attention filters out c on [c, s_i] as well: max_i α_c([c,s_i]) ≤ small.",
             expect=Status.REFUTED,
-            erratum="reading 'both input types': α_c([c,s_i]) stays 0.19–0.81 after Stage I (0.33 at the end of PT at the "
+            reason="reading 'both input types': α_c([c,s_i]) stays 0.19–0.81 after Stage I (0.33 at the end of PT at the "
                     "default) in all 18 swept runs that learn the facts; only [c,s_i,r] is filtered",
             choices={**BASE, "reading": f"(15) on [c,s_i] inputs (the prose does not say which); τ = {TAU_C}; t = T_1"})
 def p1_filter_cs(ctx):
@@ -173,7 +173,7 @@ def p1_filter_cs(ctx):
 @CLAIMS.add("p1-filter-full", location="Prop. 1 (15), Sec. 6", kind=Kind.DYNAMICS, catalogue_id="KX-P1-filter",
             statement="Prop. 1 (15) on both input types, across the reconstruction sweep (μ_c, κ, η; 3 seeds).",
             expect=Status.REFUTED,
-            erratum="α_c([c,s_i]) > τ at T_1 in every swept reconstruction that learns the facts; [c,s_i,r] is filtered",
+            reason="α_c([c,s_i]) > τ at T_1 in every swept reconstruction that learns the facts; [c,s_i,r] is filtered",
             choices={**BASE, "reading": f"τ = {TAU_C}; 'learns the facts' = answer accuracy 1 and L_min − H ≤ 0.05",
                      "grid": str(SWEEP_GRID), "seeds": str(SWEEP_SEEDS)}, tags={"slow"})
 def p1_filter_full(ctx):
@@ -316,7 +316,7 @@ def p1_balance(ctx):
             catalogue_id="KX-P1-balance",
             statement="Throughout Stage III the attention scores of s and r on [c,s_i,r] are at least 0.3.",
             expect=Status.REFUTED,
-            erratum="min α_r on [c,s_i,r] in Stage III is 0.11 at the default; min(α_s, α_r) ≤ 0.22 in all 18 swept runs "
+            reason="min α_r on [c,s_i,r] in Stage III is 0.11 at the default; min(α_s, α_r) ≤ 0.22 in all 18 swept runs "
                     "that learn the facts (the answer needs s, not r: α_r decays)",
             choices={**BASE, "reading": "Lemma 14: α_s, α_r ≥ 0.3 (number RECOVERED-SEED) for all inputs, all t ∈ Stage III"})
 def l14_attn_floor(ctx):
@@ -326,7 +326,7 @@ def l14_attn_floor(ctx):
 @CLAIMS.add("p1-balance-full", location="Prop. 1 (16); Lemma 14", kind=Kind.DYNAMICS, catalogue_id="KX-P1-balance",
             statement="(16) and Lemma 14's 0.3 floor across the reconstruction sweep (3 seeds).",
             expect=Status.REFUTED,
-            erratum="the Stage-III floor α_r ≥ 0.3 fails in every swept reconstruction that learns the facts",
+            reason="the Stage-III floor α_r ≥ 0.3 fails in every swept reconstruction that learns the facts",
             choices={**BASE, "reading": f"median α_s/α_r at T_1 ∈ [1/{THETA1:g}, {THETA1:g}]; α_s, α_r ≥ {FLOOR} in "
                                         "Stage III", "grid": str(SWEEP_GRID), "seeds": str(SWEEP_SEEDS)},
             tags={"slow"})
@@ -567,7 +567,7 @@ _LR_ERRATUM = ("reconstruction finding: constant η = 10 reaches a smaller PT ga
 
 
 @CLAIMS.add("lr-schedule", location="Sec. 6 (after Prop. 2): 'importance of learning rate scheduling'",
-            kind=Kind.REPRODUCTION, catalogue_id="KX-LR-schedule", expect=Status.REFUTED, erratum=_LR_ERRATUM,
+            kind=Kind.REPRODUCTION, catalogue_id="KX-LR-schedule", expect=Status.REFUTED, reason=_LR_ERRATUM,
             statement="The three-stage schedule reaches H + ε while constant schedules (large or small η) do worse.",
             choices={**BASE, "reading": f"equal budget T = {STAGES[2]}; 'worse' = larger min_t L − H; ε = {EPS_LOSS}",
                      "schedules": str(SCHEDULES), "seeds": "0"})
@@ -576,7 +576,7 @@ def lr_schedule(ctx):
 
 
 @CLAIMS.add("lr-schedule-full", location="Sec. 6 (after Prop. 2)", kind=Kind.REPRODUCTION,
-            catalogue_id="KX-LR-schedule", expect=Status.REFUTED, erratum=_LR_ERRATUM,
+            catalogue_id="KX-LR-schedule", expect=Status.REFUTED, reason=_LR_ERRATUM,
             statement="The spec grid {3-stage (10,5,1), constant 10, 1, 20} × 3 seeds: final gap and α_s/α_r.",
             choices={**BASE, "reading": f"equal budget T = {STAGES[2]}; 'worse' = larger min_t L − H",
                      "schedules": str(SCHEDULES), "seeds": "0, 1, 2"}, tags={"slow"})
@@ -638,7 +638,7 @@ def l17_frozen_attn(ctx):
 
 @CLAIMS.add("l17-frozen-attn-wz", location="Lemma 17 (233)–(235), App. G.1", kind=Kind.DYNAMICS,
             catalogue_id="KX-L17-frozen-attn", expect=Status.REFUTED,
-            erratum="if full FT also trains Z ('the same GD procedure as in PT'), Z[:, f] receives gradient and α_s([s,f]) "
+            reason="if full FT also trains Z ('the same GD procedure as in PT'), Z[:, f] receives gradient and α_s([s,f]) "
                     "leaves 1/2 within a few steps; the proof only covers PT",
             statement="Lemma 17 with Z trained in full FT (Recon.ft_params = 'W+Z').",
             choices={**BASE, "ft_params": "W+Z", "reading": f"|α_s − 1/2| ≤ 0.05 over {T_FT} full-FT steps at "
@@ -670,7 +670,7 @@ _L18_ERRATUM = ("reading 'a relation token for every i': the pre-FT model alread
 
 
 @CLAIMS.add("l18-preft-halluc", location="Lemma 18 (236)–(237), App. G.2; Remark 2", kind=Kind.DYNAMICS,
-            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, erratum=_L18_ERRATUM,
+            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, reason=_L18_ERRATUM,
             statement="Before FT, a Q&A prompt [s_i, f] predicts a relation token, not the answer (for all i).",
             choices={**BASE, "reading": "argmax over all d outputs of F([s_i, f]) is a relation token, for every pair"})
 def l18_preft_halluc(ctx):
@@ -678,7 +678,7 @@ def l18_preft_halluc(ctx):
 
 
 @CLAIMS.add("l18-preft-halluc-full", location="Lemma 18, App. G.2", kind=Kind.DYNAMICS,
-            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, erratum=_L18_ERRATUM,
+            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, reason=_L18_ERRATUM,
             statement="Lemma 18 across the reconstruction sweep (3 seeds).",
             choices={**BASE, "reading": "as l18-preft-halluc, in every run that learns the facts",
                      "grid": str(SWEEP_GRID), "seeds": str(SWEEP_SEEDS)}, tags={"slow"})

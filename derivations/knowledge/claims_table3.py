@@ -73,7 +73,7 @@ _ERRATUM = ("reconstruction finding: the one-layer attention-only transformer (p
 
 
 @CLAIMS.add("a-table3", location="App. A, Table 3", kind=Kind.REPRODUCTION, catalogue_id="KX-A-table3",
-            expect=Status.REFUTED, erratum=_ERRATUM,
+            expect=Status.REFUTED, reason=_ERRATUM,
             statement="On the 3-token data, self-attention + MLP (standard), uniform attention + MLP and the simplified "
                       "model reach the NTP optimum (0.8047) and extract the facts after FT (OOD ≈ 100%); attention-only "
                       "fails (5.5875).",
@@ -84,7 +84,7 @@ def a_table3(ctx):
 
 
 @CLAIMS.add("a-table3-full", location="App. A, Table 3", kind=Kind.REPRODUCTION, catalogue_id="KX-A-table3",
-            expect=Status.REFUTED, erratum=_ERRATUM,
+            expect=Status.REFUTED, reason=_ERRATUM,
             statement="Table 3 at the spec sizes (N = 100, d = 128, K = 5, |𝓡| = 20), seed 0.",
             choices={**T3.Config().record(), **MODEL_CHOICES, "reading": READING, "seeds": "0"}, tags={"slow"})
 def a_table3_full(ctx):
@@ -160,7 +160,7 @@ def check_context_norms(cfgs, archs, seed: int = 0, runs=None) -> Verdict:
 
 @CLAIMS.add("a-table3-context-full", location="App. A, last paragraph", kind=Kind.REPRODUCTION,
             catalogue_id="KX-A-table3", expect=Status.REFUTED,
-            erratum="reconstruction finding (Gaussian embeddings, FT of W only, seed 0): with a context token the "
+            reason="reconstruction finding (Gaussian embeddings, FT of W only, seed 0): with a context token the "
                     "simplified model does not extract the facts (OOD 0.05 at ‖c‖ = 3 with L − H = 0.21; 0.88 at "
                     "‖c‖ = 1 with L − H = 0.002); uniform attention + MLP fails only at ‖c‖ = 3 and only in the "
                     "simplified-architecture reading",

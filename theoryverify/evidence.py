@@ -1,0 +1,160 @@
+"""What a verdict's evidence rests on: its configurations, its sweeps and the values each parameter took.
+
+Read off a verdict's JSON form (``Verdict.to_json()``), so that nested parts of a combined verdict (whose
+details hold their parts' JSON) are read the same way.  Checks record their evidence in ``details``:
+
+- ``details["configurations"]``: an explicit list of the configurations (parameter name → value) the
+  verdict rests on;
+- ``details["sweep"]``: a sweep over one parameter (``param``, grid ``x``; :func:`scaling.sweep_details`),
+  with ``details["sweep"]["fixed"]`` the parameters held fixed along it;
+- ``details["fixed"]``: parameters held fixed for everything at this level (:func:`with_fixed`);
+- ``details["coverage"]``: per parameter, what a search covered (``{"values": [...]}`` or ``{"min", "max",
+  "distinct"}``, or ``"symbolic"`` for a proof over the parameter's whole domain);
+- otherwise, a refutation's configuration is its counterexample.
+
+The deciding evidence of a refuted combined verdict is the refuting part, named by the counterexample's
+``part`` (nested parts joined by :data:`PART_SEP`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any, Iterator, Mapping
+
+from .verdicts import PART_SEP, Verdict, plain
+
+#: counterexample keys that describe the evidence rather than a parameter value.
+META_KEYS = frozenset({"part", "lhs", "rhs", "difference", "hypotheses", "fitted_exponent", "ci", "predicted_exponent",
+                       "margin", "param", "grid", "bound", "values", "fitted_coefficient", "coefficient", "predicted"})
+
+
+def with_fixed(verdict: Verdict, **values: Any) -> Verdict:
+    """``verdict`` with ``values`` recorded as parameters held fixed for all of its evidence (e.g. the n of
+    a model built at n = 3), so that hypotheses and quantifiers can be checked against them."""
+    details = dict(verdict.details)
+    details["fixed"] = {**dict(details.get("fixed") or {}), **plain(values)}
+    return replace(verdict, details=details)
+
+
+def is_part(value: Any) -> bool:
+    return isinstance(value, Mapping) and {"status", "method", "evidence"} <= set(value)
+
+
+def parts(vjson: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The sub-verdicts (JSON) of a combined verdict, by name."""
+    details = vjson.get("details") or {}
+    return {k: v for k, v in details.items() if is_part(v)}
+
+
+def deciding(vjson: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The part whose evidence decides a refuted verdict (the verdict itself if it has no parts)."""
+    node = vjson
+    ce = vjson.get("counterexample") or {}
+    path = str(ce.get("part", "")).split(PART_SEP) if ce.get("part") not in (None, "") else []
+    for name in path:
+        sub = parts(node).get(name)
+        if sub is None:
+            break
+        node = sub
+    return node
+
+
+def _fixed(details: Mapping[str, Any], inherited: Mapping[str, Any]) -> dict[str, Any]:
+    return {**inherited, **dict(details.get("fixed") or {})}
+
+
+def sweeps(vjson: Mapping[str, Any], inherited: Mapping[str, Any] | None = None, path: str = ""
+           ) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any]]]:
+    """(path, sweep, fit, fixed) for the sweep at this level and in every part below it."""
+    details = vjson.get("details") or {}
+    fixed = _fixed(details, inherited or {})
+    sweep = details.get("sweep")
+    if isinstance(sweep, Mapping) and sweep.get("x") is not None:
+        yield path, sweep, details.get("fit") or {}, {**fixed, **dict(sweep.get("fixed") or {})}
+    for name, sub in parts(vjson).items():
+        yield from sweeps(sub, fixed, f"{path}{PART_SEP if path else ''}{name}")
+
+
+def _scalar(v: Any) -> bool:
+    return isinstance(v, (int, float, str, bool)) and not isinstance(v, bool) or v is None
+
+
+def configurations(vjson: Mapping[str, Any], *, deep: bool = True,
+                   inherited: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The configurations this verdict's evidence rests on (see the module docstring).
+
+    For a refuted verdict only its deciding part is read; otherwise (``deep``) every part."""
+    if vjson.get("status") == "refuted":
+        node, fixed = vjson, dict(inherited or {})
+        path = str((vjson.get("counterexample") or {}).get("part") or "")
+        for name in [p for p in path.split(PART_SEP) if p]:
+            fixed = _fixed(node.get("details") or {}, fixed)
+            sub = parts(node).get(name)
+            if sub is None:
+                break
+            node = sub
+        return _level(node, fixed, counterexample=True)
+    out = _level(vjson, dict(inherited or {}), counterexample=False)
+    if deep:
+        fixed = _fixed(vjson.get("details") or {}, inherited or {})
+        for sub in parts(vjson).values():
+            out += configurations(sub, deep=True, inherited=fixed)
+    return out
+
+
+def _level(node: Mapping[str, Any], inherited: Mapping[str, Any], *, counterexample: bool) -> list[dict[str, Any]]:
+    details = node.get("details") or {}
+    fixed = _fixed(details, inherited)
+    explicit = details.get("configurations")
+    if explicit:
+        return [{**fixed, **dict(c)} for c in explicit]
+    sweep = details.get("sweep")
+    if isinstance(sweep, Mapping) and sweep.get("x") is not None and sweep.get("param"):
+        sfixed = {**fixed, **dict(sweep.get("fixed") or {})}
+        return [{**sfixed, str(sweep["param"]): x} for x in sweep["x"]]
+    ce = node.get("counterexample") if counterexample else None
+    if ce:
+        point = {k: v for k, v in ce.items() if k not in META_KEYS and _scalar(v)}
+        return [{**fixed, **point}]
+    return [dict(fixed)] if fixed else []
+
+
+def coverage(vjson: Mapping[str, Any]) -> dict[str, Any]:
+    """Per parameter: the set of values the evidence covered, or ``"symbolic"`` (a proof over its domain),
+    merged over every part and every configuration."""
+    values: dict[str, set] = {}
+    ranges: dict[str, list[float]] = {}
+    symbolic: set[str] = set()
+
+    def visit(node: Mapping[str, Any]) -> None:
+        cov = (node.get("details") or {}).get("coverage") or {}
+        for name, c in cov.items():
+            if c == "symbolic":
+                symbolic.add(name)
+            elif isinstance(c, Mapping) and "values" in c:
+                values.setdefault(name, set()).update(_hashable(v) for v in c["values"])
+            elif isinstance(c, Mapping) and {"min", "max", "distinct"} <= set(c):
+                ranges.setdefault(name, []).append((float(c["min"]), float(c["max"]), int(c["distinct"])))
+        for sub in parts(node).values():
+            visit(sub)
+
+    visit(vjson)
+    for config in configurations(vjson):
+        for name, v in config.items():
+            if _scalar(v) and v is not None:
+                values.setdefault(name, set()).add(_hashable(v))
+    out: dict[str, Any] = {}
+    for name in set(values) | set(ranges) | symbolic:
+        if name in symbolic:
+            out[name] = "symbolic"
+            continue
+        nums = sorted(float(v) for v in values.get(name, ()) if isinstance(v, (int, float)) and math.isfinite(v))
+        lo = min([*nums, *(r[0] for r in ranges.get(name, []))], default=None)
+        hi = max([*nums, *(r[1] for r in ranges.get(name, []))], default=None)
+        distinct = max([len(values.get(name, ())), *(r[2] for r in ranges.get(name, []))], default=0)
+        out[name] = {"min": lo, "max": hi, "distinct": distinct}
+    return out
+
+
+def _hashable(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v

@@ -1,0 +1,357 @@
+"""Evidence standards, in one place, applied by the engine to every verdict.
+
+:func:`enforce` runs inside :meth:`theoryverify.claims.Claim.run` on whatever verdict a claim's check returns,
+so paper code cannot bypass it.  A paper may *tighten* the rules for a claim (``standards=STANDARDS.tightened(
+min_decades=1.5)``), never loosen them (:meth:`Standards.tightened` raises).  The rules, next to
+:data:`theoryverify.scaling.RULE` (which decides a fitted exponent) and rendered in the verdict's details:
+
+- :data:`HYPOTHESES_RULE` — the evidence lies inside the statement's hypotheses (:mod:`theoryverify.conditions`);
+- :data:`SPAN_RULE` — rate claims and fitted laws rest on grids spanning at least a decade;
+- :data:`QUANTIFIER_RULE` — a statement quantified over parameters is tested at several values of each;
+- :data:`CONVERGENCE_RULE` — a run that claims convergence shows it (:mod:`theoryverify.convergence`).
+
+A verdict that fails a rule becomes *inconclusive*, says why in its evidence, and keeps what the check alone
+concluded under ``details["downgraded"]``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .conditions import Condition, Over, violations
+from .evidence import configurations, coverage, deciding, parts, sweeps
+from .verdicts import Status, Verdict, error, plain
+
+SPAN_RULE = ("Rate claims (Θ/O/Ω/'scales as') and every fitted law: a verdict other than inconclusive needs >= "
+             "{min_points} grid points spanning >= {min_decades:g} decade(s) of the swept parameter for power and log "
+             "laws, and for exponential laws a range over which the predicted quantity changes by a factor >= "
+             "{min_exp_factor:g}; otherwise 'inconclusive: grid spans 0.4 decades (< 1)'. Every rate verdict prints "
+             "its span; the full profile aims at >= {target_decades_full:g} decades.")
+QUANTIFIER_RULE = ("A statement quantified over a parameter holds (or is proved by enumeration) only on evidence at "
+                   ">= {min_values} distinct values of it, spread over its admissible range (a finite range: the "
+                   "values cover >= {min_cover:.0%} of it on its scale; an unbounded linear range: max/min >= "
+                   "{min_open_factor:g}; an unbounded log range: >= 1 decade); a proof over the parameter's symbolic "
+                   "domain covers it; otherwise 'inconclusive: one configuration' (or: too few values).")
+HYPOTHESES_RULE = ("Every configuration the evidence rests on is checked against the statement's hypotheses: a "
+                   "refutation with evidence outside them 'fails outside the stated hypotheses' (shown, not counted "
+                   "as a finding) and a pass with evidence outside them is inconclusive; evidence that does not "
+                   "record a parameter a hypothesis reads is an error of the claim.")
+CONVERGENCE_RULE = ("A run that claims convergence passes only if its diagnostics show it: the distance to the derived "
+                    "optimum within its tolerance (and the gradient norm within its tolerance, when given) and a last "
+                    "stretch of the loss curve that has stopped moving.")
+
+OUTSIDE_METHOD = "fails outside the stated hypotheses"
+
+
+@dataclass(frozen=True)
+class Standards:
+    """The thresholds of the rules.  ``STANDARDS`` is the engine's; a claim may only tighten them."""
+
+    min_decades: float = 1.0
+    min_exp_factor: float = 10.0
+    min_points: int = 4
+    min_values: int = 3
+    min_cover: float = 0.5
+    min_open_factor: float = 2.0
+    target_decades_full: float = 1.5
+
+    #: for each field, +1 if larger is stricter, −1 if smaller is stricter
+    _STRICTER = {"min_decades": 1, "min_exp_factor": 1, "min_points": 1, "min_values": 1, "min_cover": 1,
+                 "min_open_factor": 1, "target_decades_full": 1}
+
+    def tightened(self, **changes: Any) -> "Standards":
+        """A copy with stricter thresholds; loosening any raises ``ValueError``."""
+        names = {f.name for f in fields(self)}
+        for name, value in changes.items():
+            if name not in names:
+                raise ValueError(f"unknown evidence standard {name!r}")
+            if (value - getattr(self, name)) * self._STRICTER[name] < 0:
+                raise ValueError(f"evidence standards can be tightened, never loosened: {name} = {value!r} is looser "
+                                 f"than the engine's {getattr(self, name)!r}")
+        return replace(self, **changes)
+
+    def at_least_as_strict(self, other: "Standards") -> "Standards":
+        """The stricter of ``self`` and ``other`` in every threshold."""
+        return replace(self, **{f.name: max(getattr(self, f.name) * s, getattr(other, f.name) * s) * s
+                                for f in fields(self) for s in [self._STRICTER[f.name]]})
+
+    def rules(self) -> dict[str, str]:
+        kw = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {"span": SPAN_RULE.format(**kw), "quantifier": QUANTIFIER_RULE.format(**kw),
+                "hypotheses": HYPOTHESES_RULE, "convergence": CONVERGENCE_RULE}
+
+
+STANDARDS = Standards()
+
+
+def require_min_points(min_points: int) -> None:
+    """Engine helpers call this with a caller's ``min_points``: fewer than the standard is a loosening."""
+    if min_points < STANDARDS.min_points:
+        raise ValueError(f"min_points = {min_points} is looser than the evidence standard ({STANDARDS.min_points})")
+
+
+# --- grid span --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Span:
+    """How much of the swept parameter (or, for exponential laws, of the predicted quantity) a grid covers."""
+
+    param: str
+    decades: float | None  # None: cannot be measured (non-positive grid values on a linear scale)
+    points: int
+    measure: str  # "x" (decades of the parameter) or "predicted" (decades of the predicted quantity)
+
+    def text(self) -> str:
+        if self.decades is None:
+            return f"grid span in {self.param} cannot be measured in decades (values <= 0)"
+        if self.measure == "predicted":
+            return f"predicted quantity changes by ×{10 ** self.decades:.3g} over the {self.param} grid"
+        return f"grid spans {self.decades:.2f} decades in {self.param}"
+
+
+def _family(fit: Mapping[str, Any]) -> str | None:
+    if not fit:
+        return None
+    fam = fit.get("family")
+    if fam:
+        return str(fam)
+    law = str(fit.get("law") or "")
+    if "exp(b/" in law:
+        return "exp"
+    return "power" if "exponent" in fit and law else None
+
+
+def grid_span(sweep: Mapping[str, Any], fit: Mapping[str, Any]) -> Span:
+    param = str(sweep.get("param") or "x")
+    raw = [v for v in (sweep.get("x") or []) if isinstance(v, (int, float)) and math.isfinite(v)]
+    x = np.asarray(raw, dtype=float)
+    n = int(x.size)
+    if n == 0:
+        return Span(param, None, 0, "x")
+    if _family(fit) == "exp":
+        pred = sweep.get("predicted")
+        if pred and all(isinstance(p, (int, float)) and p > 0 for p in pred):
+            p = np.asarray(pred, dtype=float)
+            return Span(param, float(abs(np.log10(p.max() / p.min()))), n, "predicted")
+        b = float(fit.get("predicted_exponent") or fit.get("exponent") or 0.0)
+        if np.all(x > 0):
+            return Span(param, float(abs(b) * (1 / x.min() - 1 / x.max()) / math.log(10)), n, "predicted")
+        return Span(param, None, n, "predicted")
+    scale = sweep.get("scale", "linear")
+    if scale == "log":  # the grid holds natural logs of the swept quantity
+        return Span(param, float((x.max() - x.min()) / math.log(10)), n, "x")
+    if scale == "log10":
+        return Span(param, float(x.max() - x.min()), n, "x")
+    if np.any(x <= 0):
+        return Span(param, None, n, "x")
+    return Span(param, float(math.log10(x.max() / x.min())), n, "x")
+
+
+def _rate_sweeps(vjson: Mapping[str, Any], rate_claim: bool) -> list[tuple[str, Span]]:
+    out = []
+    for path, sweep, fit, _ in sweeps(vjson):
+        if rate_claim or _family(fit):
+            out.append((path, grid_span(sweep, fit)))
+    return out
+
+
+def _span_ok(span: Span, std: Standards) -> bool:
+    if span.decades is None or span.points < std.min_points:
+        return False
+    return span.decades >= (math.log10(std.min_exp_factor) if span.measure == "predicted" else std.min_decades) - 1e-9
+
+
+def _span_failure(span: Span, std: Standards) -> str:
+    if span.points < std.min_points:
+        return f"grid has {span.points} points (< {std.min_points}) in {span.param}"
+    if span.decades is None:
+        return span.text()
+    if span.measure == "predicted":
+        return f"{span.text()} (< ×{std.min_exp_factor:g})"
+    return f"{span.text()} (< {std.min_decades:g})"
+
+
+# --- the rules --------------------------------------------------------------------------------
+
+def downgrade(verdict: Verdict, rule: str, why: str, *, method: str | None = None, **extra: Any) -> Verdict:
+    """``verdict`` made inconclusive by an evidence rule, keeping what the check alone concluded."""
+    was = {"status": verdict.status.value, "method": verdict.method, "evidence": verdict.evidence,
+           "counterexample": plain(verdict.counterexample) if verdict.counterexample else None, "rule": rule,
+           "why": why}
+    details = {**dict(verdict.details), "downgraded": was, **extra}
+    return Verdict(Status.INCONCLUSIVE, method or verdict.method,
+                   f"inconclusive: {why} (the check alone: {verdict.status.value}, {verdict.evidence})",
+                   details=details, seed=verdict.seed, runtime_s=verdict.runtime_s)
+
+
+def _with_note(verdict: Verdict, note: str, key: str, value: Any) -> Verdict:
+    details = {**dict(verdict.details), key: value}
+    evidence = verdict.evidence if note in verdict.evidence else f"{verdict.evidence}; {note}"
+    return replace(verdict, evidence=evidence, details=details)
+
+
+def apply_hypotheses(conditions: Sequence[Condition], verdict: Verdict) -> Verdict:
+    if not conditions or verdict.status not in (Status.REFUTED, Status.HOLDS, Status.PROVED):
+        return verdict
+    vjson = verdict.to_json()
+    configs = configurations(vjson)
+    labels = [c.label() for c in conditions]
+    if not configs:
+        if verdict.status is Status.REFUTED:
+            return error("evidence vs hypotheses", f"the refutation records no configuration to check against the "
+                         f"hypotheses {labels} (record it: a counterexample, a sweep, details['configurations'], "
+                         f"evidence.with_fixed)", hypotheses=labels, was=vjson)
+        return verdict  # a search over the declared domain: the domain encodes the hypotheses
+    bad = violations(conditions, configs)
+    missing = [b for b in bad if b.missing]
+    if missing:
+        return error("evidence vs hypotheses", missing[0].describe() + f" ({len(missing)} such)", hypotheses=labels,
+                     was=vjson)
+    checked = {"hypotheses": labels, "configurations_checked": len(configs)}
+    if not bad:
+        if verdict.status is Status.REFUTED:
+            ce = {**dict(verdict.counterexample or {}), "hypotheses": {lab: "satisfied" for lab in labels}}
+            verdict = replace(verdict, counterexample=ce)
+        return _with_note(verdict, f"inside the stated hypotheses ({'; '.join(labels)})", "hypotheses_checked",
+                          checked)
+    first = bad[0]
+    why = f"{first.describe()} ({len({id(b.config) for b in bad})} of {len(configs)} evidence configurations outside)"
+    outside = {"violations": [{"hypothesis": b.condition.label(), "config": plain(dict(b.config))} for b in bad[:20]],
+               **checked}
+    if verdict.status is Status.REFUTED:
+        return downgrade(verdict, "hypotheses", f"{OUTSIDE_METHOD}: {why}", method=OUTSIDE_METHOD,
+                         outside_hypotheses=outside)
+    return downgrade(verdict, "hypotheses", f"evidence outside the stated hypotheses: {why}",
+                     outside_hypotheses=outside)
+
+
+def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
+    vjson = verdict.to_json()
+    spans = _rate_sweeps(vjson, rate_claim)
+    if not spans:
+        return verdict
+    narrow = min(spans, key=lambda ps: (-1 if ps[1].decades is None else ps[1].decades))
+    note = narrow[1].text() if len(spans) == 1 else f"narrowest of {len(spans)} grids: {narrow[1].text()}"
+    info = {"spans": [{"part": p or None, "param": s.param, "decades": s.decades, "points": s.points,
+                       "measure": s.measure} for p, s in spans], "rule": std.rules()["span"]}
+    verdict = _with_note(verdict, note, "grid_span", info)
+    if verdict.status is Status.HOLDS:
+        bad = [(p, s) for p, s in spans if not _span_ok(s, std)]
+    elif verdict.status is Status.REFUTED:
+        node = deciding(vjson)
+        deciding_spans = _rate_sweeps(node, rate_claim)
+        bad = [(p, s) for p, s in deciding_spans if not _span_ok(s, std)]
+    else:
+        return verdict
+    if not bad:
+        return verdict
+    path, span = bad[0]
+    where = f" [{path}]" if path else ""
+    return downgrade(verdict, "span", _span_failure(span, std) + where)
+
+
+def _covers(values: Mapping[str, Any], over: Over, std: Standards) -> str | None:
+    """None if the evidence covers ``over``; else why not."""
+    if values == "symbolic":
+        return None
+    n = int(values.get("distinct") or 0)
+    lo, hi = values.get("min"), values.get("max")
+    if n <= 1:
+        shown = "" if lo is None else f" ({over.name} = {lo:g})"
+        return f"one configuration{shown}"
+    if n < std.min_values:
+        return f"{over.name} takes {n} values (< {std.min_values})"
+    if over.scale == "log" and (lo is None or lo <= 0):
+        return f"{over.name} values are not all positive on a log scale"
+    finite = math.isfinite(over.hi) and (over.scale == "linear" or over.lo > 0)
+    if finite:
+        if over.scale == "log":
+            covered = math.log(hi / lo) / math.log(over.hi / over.lo)
+        else:
+            covered = (hi - lo) / (over.hi - over.lo)
+        if covered < std.min_cover - 1e-12:
+            return (f"{over.name} values [{lo:g}, {hi:g}] cover {covered:.0%} of the admissible range "
+                    f"(< {std.min_cover:.0%})")
+        return None
+    if over.scale == "log":
+        if hi / lo < 10 - 1e-9:
+            return f"{over.name} values [{lo:g}, {hi:g}] span {math.log10(hi / lo):.2f} decades (< 1)"
+        return None
+    if lo > 0 and hi / lo < std.min_open_factor - 1e-12:
+        return f"{over.name} values [{lo:g}, {hi:g}] span a factor {hi / lo:.3g} (< {std.min_open_factor:g})"
+    return None
+
+
+def apply_quantifiers(over: Sequence[Over], verdict: Verdict, std: Standards) -> Verdict:
+    if not over or verdict.status not in (Status.HOLDS, Status.PROVED):
+        return verdict
+    cov = coverage(verdict.to_json())
+    info = {"over": [o.to_json() for o in over], "coverage": {o.name: cov.get(o.name) for o in over},
+            "rule": std.rules()["quantifier"]}
+    missing = [o.name for o in over if o.name not in cov]
+    if missing:
+        if verdict.status is Status.PROVED and all(v == "symbolic" for v in cov.values()) and cov:
+            pass
+        else:
+            return error("evidence vs quantifiers", f"the statement ranges over {', '.join(missing)} but the evidence "
+                         f"records no value of it (record it: a sweep, details['configurations'], evidence.with_fixed)",
+                         quantifiers=info, was=verdict.to_json())
+    for o in over:
+        if o.name not in cov:
+            continue
+        why = _covers(cov[o.name], o, std)
+        if why:
+            return downgrade(verdict, "quantifier", f"{why}; the statement ranges over {o.label()}", quantifiers=info)
+    return _with_note(verdict, "covers " + ", ".join(o.label() for o in over), "quantifiers", info)
+
+
+def _unconverged(vjson: Mapping[str, Any], path: str = "") -> list[tuple[str, Mapping[str, Any]]]:
+    out = []
+    conv = (vjson.get("details") or {}).get("convergence")
+    if isinstance(conv, Mapping) and not conv.get("converged", False):
+        out.append((path, conv))
+    for name, sub in parts(vjson).items():
+        out += _unconverged(sub, f"{path} › {name}" if path else name)
+    return out
+
+
+def _has_convergence(vjson: Mapping[str, Any]) -> bool:
+    if isinstance((vjson.get("details") or {}).get("convergence"), Mapping):
+        return True
+    return any(_has_convergence(sub) for sub in parts(vjson).values())
+
+
+def apply_convergence(converges: bool, verdict: Verdict) -> Verdict:
+    if verdict.status is not Status.HOLDS:
+        return verdict
+    vjson = verdict.to_json()
+    if converges and not _has_convergence(vjson):
+        return error("convergence diagnostics", "the claim asserts convergence but its verdict carries no diagnostics "
+                     "(theoryverify.convergence.diagnose)", was=vjson)
+    bad = _unconverged(vjson)
+    if not bad:
+        return verdict
+    path, conv = bad[0]
+    where = f" [{path}]" if path else ""
+    return downgrade(verdict, "convergence", f"run has not converged{where}: {conv.get('summary', '')}".rstrip(": "))
+
+
+def enforce(claim: Any, verdict: Verdict) -> Verdict:
+    """Apply every evidence rule to ``verdict`` (a claim's raw verdict).  Errors and 'not checkable here'
+    pass through unchanged."""
+    if verdict.status is Status.ERROR or verdict.method == "not checkable here":
+        return verdict
+    std = STANDARDS.at_least_as_strict(claim.standards) if claim.standards is not None else STANDARDS
+    from .claims import Kind  # local: claims imports this module
+
+    v = apply_hypotheses(claim.conditions, verdict)
+    if v.status is Status.ERROR:
+        return v
+    v = apply_span(v, claim.kind is Kind.RATE, std)
+    v = apply_quantifiers(claim.over, v, std)
+    if v.status is Status.ERROR:
+        return v
+    return apply_convergence(claim.converges, v)
