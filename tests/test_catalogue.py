@@ -54,7 +54,7 @@ def test_unavailable_is_reported_apart_from_unexpected_verdicts():
     def needs_text(ctx):
         raise Unavailable("paper text not found")
 
-    r = Claim("x.a", "x", "Eq. 1", "s", Kind.IDENTITY, needs_text, expect=Status.REFUTED, erratum="e").run()
+    r = Claim("x.a", "x", "Eq. 1", "s", Kind.IDENTITY, needs_text, expect=Status.REFUTED, finding="erratum", reason="e").run()
     assert not r.as_expected
     assert "0 differ" in render.summary([r]) and "1 not checkable here" in render.summary([r])
     text = "\n".join(markdown.summary([r.to_json()]))

@@ -16,7 +16,7 @@ def test_registry_is_well_formed():
         if c.catalogue_id is not None:
             assert re.fullmatch(r"[A-Z][A-Za-z0-9]*(-[A-Za-z0-9]+(/[A-Za-z0-9]+)?)+", c.catalogue_id), c.catalogue_id
         if c.expect is Status.REFUTED:
-            assert c.erratum
+            assert c.reason and c.finding is not None
 
 
 def test_unknown_names_raise():

@@ -13,6 +13,7 @@ from typing import Sequence
 from . import profiles, registry, render
 from .claims import RunContext
 from .devices import resolve_device
+from .findings import RegistrationError
 from .seeds import DEFAULT_SEED
 
 
@@ -44,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         selected = registry.claims(paper=args.paper, claim=getattr(args, "claim", None))
-    except registry.UnknownName as exc:
+    except (registry.UnknownName, RegistrationError) as exc:
         sys.stderr.write(f"theoryverify: error: {exc}\n")
         return 2
     if args.command == "list":

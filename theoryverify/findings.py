@@ -95,11 +95,12 @@ class RegistrationError(ValueError):
     """A claim's declaration is inconsistent (raised when the claim is registered or the registry loads)."""
 
 
-def validate(claim, reconstruction_keys: frozenset[str] = frozenset()) -> None:
+def validate(claim, reconstruction_keys: frozenset[str] | None = None) -> None:
     """Raise :class:`RegistrationError` if ``claim``'s finding declaration is inconsistent.
 
     ``reconstruction_keys``: the reconstruction-choice keys of the claim's paper (``Paper.reconstruction``);
-    a choice with one of these keys is a reconstruction dependency.
+    a choice with one of these keys is a reconstruction dependency.  ``None`` (the paper is not known yet,
+    as when a claim is constructed) skips the rules that need them; the registry applies them.
     """
     from .verdicts import Status
 
@@ -117,8 +118,13 @@ def validate(claim, reconstruction_keys: frozenset[str] = frozenset()) -> None:
         if claim.readings is not None or claim.despite_reconstruction:
             raise RegistrationError(f"claim {cid}: readings / despite_reconstruction belong to refuted claims")
         return
-    depends = sorted(set(claim.choices) & reconstruction_keys)
-    if claim.finding is Finding.RECONSTRUCTION:
+    if reconstruction_keys is None:
+        depends = None
+    else:
+        depends = sorted(set(claim.choices) & reconstruction_keys)
+    if depends is None:
+        pass
+    elif claim.finding is Finding.RECONSTRUCTION:
         if not depends:
             raise RegistrationError(f"claim {cid}: a reconstruction finding must record the reconstruction choices "
                                     f"it depends on (choices keyed by the paper's reconstruction entries)")

@@ -16,8 +16,9 @@ def table(results: Iterable[Result]) -> str:
     rows = [("id", "location", "kind", "verdict", "method", "evidence")]
     for r in results:
         mark = "" if r.as_expected else (" (not checkable here)" if r.unavailable else " (!)")
+        cls = f" [{r.finding.value}]" if r.finding else (" [outside hypotheses]" if r.outside_hypotheses else "")
         rows.append((r.claim.id, _clip(r.claim.location, 28), r.claim.kind.value,
-                     r.verdict.status.value + mark, _clip(r.verdict.method, 34), _clip(r.verdict.evidence, 70)))
+                     r.verdict.status.value + cls + mark, _clip(r.verdict.method, 34), _clip(r.verdict.evidence, 70)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -27,7 +28,8 @@ def table(results: Iterable[Result]) -> str:
 def failure(result: Result) -> str:
     """A pytest failure message: what was expected, what came out, and the counterexample."""
     c, v = result.claim, result.verdict
-    lines = [f"{c.id} ({c.location}): expected {c.expected_label}, got {v.status.value}",
+    lines = [f"{c.id} ({c.location}): expected {c.expected_label}"
+             + (f" ({c.finding.value})" if c.finding else "") + f", got {v.status.value}",
              f"  statement: {c.statement}", f"  method: {v.method}", f"  evidence: {v.evidence}"]
     if v.counterexample:
         lines.append("  counterexample: " + json.dumps(v.to_json()["counterexample"], ensure_ascii=False))
@@ -42,5 +44,14 @@ def summary(results: list[Result]) -> str:
     unexpected = sum(not r.as_expected and not r.unavailable for r in results)
     missing = sum(bool(r.unavailable) for r in results)
     parts = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+    classes: dict[str, int] = {}
+    for r in results:
+        if r.verdict.status.value == "refuted":
+            key = r.finding.value if r.finding else "unclassified"
+            classes[key] = classes.get(key, 0) + 1
+    outside = sum(r.outside_hypotheses for r in results)
+    found = ", ".join(f"{k}: {v}" for k, v in sorted(classes.items())) or "none"
     tail = f"; {missing} not checkable here (an input outside the repository is missing)" if missing else ""
-    return f"{len(results)} claims — {parts}; {unexpected} differ from the registry's expectation{tail}"
+    return (f"{len(results)} claims — {parts}; refuted by finding class — {found}"
+            + (f"; {outside} fail only outside the stated hypotheses" if outside else "")
+            + f"; {unexpected} differ from the registry's expectation{tail}")

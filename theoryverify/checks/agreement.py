@@ -1,9 +1,11 @@
 """Agreement of two float64 computations of the same quantity over drawn parameters.
 
 Used for autograd cross-checks (SymPy-derived gradient vs torch autograd of an independent
-torch model) and for numeric identities between implementations.  The error measure is
-max |a − b| / max(1, |b|) over all entries; the worst case is searched with ``target()`` and a
-failing draw is shrunk.
+torch model) and for numeric identities between implementations.  Both sides may be scalars, arrays,
+tensors, (nested) sequences or mappings: their structure is compared first (a shape or key mismatch is
+refuted with both shapes, :mod:`theoryverify.checks.containers`), then every entry.  The error measure is
+max |a − b| / max(1, |b|) over all entries; the worst case is searched with ``target()`` and a failing
+draw is shrunk.
 """
 from __future__ import annotations
 
@@ -12,20 +14,23 @@ from typing import Any, Callable
 import numpy as np
 from hypothesis import strategies as st
 
+from ..roundoff import fmt_error
 from ..verdicts import Verdict, holds, inconclusive, plain, refuted
+from .containers import ShapeMismatch, pair_entries
 from .search import search
 
 
 def max_relative_error(a: Any, b: Any) -> float:
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    if a.shape != b.shape:
-        return float("inf")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        return float("nan")
-    if a.size == 0:
+    """max |a − b| / max(1, |b|) over every entry (structures compared first: ``ShapeMismatch`` when they
+    differ, ``TypeError`` for what cannot be compared); nan if an entry is not finite."""
+    entries = pair_entries(a, b, symbolic=False)
+    if not entries:
         return 0.0
-    return float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b))))
+    x = np.asarray([complex(e.lhs) for e in entries])
+    y = np.asarray([complex(e.rhs) for e in entries])
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        return float("nan")
+    return float(np.max(np.abs(x - y) / np.maximum(1.0, np.abs(y))))
 
 
 def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], Any],
@@ -33,10 +38,23 @@ def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], An
                     n: int | None = None, names: tuple[str, str] = ("derived", "autograd"),
                     describe: Callable[[Any], dict] | None = None) -> Verdict:
     """``derived(x) ≈ reference(x)`` within ``rtol`` for every drawn ``x``."""
+    mismatch: list[tuple[Any, ShapeMismatch]] = []
+
     def score(x):
-        return max_relative_error(derived(x), reference(x)) / rtol
+        try:
+            return max_relative_error(derived(x), reference(x)) / rtol
+        except ShapeMismatch as exc:  # structure differs: a failure at any draw
+            mismatch.append((x, exc))
+            return 1e300
 
     res = search(strategy, score, fails=lambda s: s > 1.0, seed=seed, max_examples=n)
+    if mismatch:
+        x, exc = mismatch[0]
+        ce = dict(describe(x)) if describe else {"input": plain(x)}
+        side = {"lhs": names[0], "rhs": names[1]}
+        ce.update({side.get(k[:3], k[:3]) + k[3:] if k[:3] in side else k: v for k, v in exc.counterexample.items()})
+        return refuted(f"{names[0]} vs {names[1]}: shape comparison",
+                       exc.text.replace("lhs", names[0]).replace("rhs", names[1]), ce, tolerance=rtol)
     if res.failure is not None:
         x = res.failure
         ce = dict(describe(x)) if describe else {"input": plain(x)}
@@ -49,5 +67,5 @@ def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], An
         return inconclusive("float64 agreement", f"only {finite} finite comparisons", tried=res.tried)
     max_err = max(res.worst_score, 0.0) * rtol
     return holds(f"{names[0]} vs {names[1]}, float64 ({finite} draws)",
-                 f"{finite} drawn points; max rel. error {max_err:.2e} ≤ tol {rtol:g}",
-                 float_points=finite, max_error=max_err, tolerance=rtol)
+                 f"{finite} drawn points; max rel. error {fmt_error(max_err)} ≤ tol {rtol:g}",
+                 float_points=finite, max_error=max_err, tolerance=rtol, coverage=res.coverage())

@@ -1,25 +1,32 @@
 """Identity checks: ``lhs == rhs`` on a domain.
 
+Both sides are scalars, SymPy matrices, (nested) sequences or mappings; they are compared element by
+element after their shapes (or keys) are compared — a shape mismatch is refuted with both shapes, and
+anything else (a string, an arbitrary object) is a clear error, never a silent coercion
+(:func:`theoryverify.checks.containers.pair_entries`).
+
 Tiers, strongest first (principle 4):
-1. symbolic: the difference simplifies to 0 under a hard time limit  -> ``proved``;
-2. exact rational points of the domain: any nonzero value            -> ``refuted`` (exact);
-3. float64 points drawn by the domain's Hypothesis strategy, searched for the largest relative
-   error with ``target()`` and shrunk                                  -> ``refuted`` if a point
-   exceeds the tolerance *and* the excess is confirmed at 50 digits, else ``holds`` with counts
-   and max error.
+1. symbolic: every entry's difference simplifies to 0 under a hard time limit   -> ``proved``;
+2. exact rational points of the domain: any nonzero entry                       -> ``refuted`` (exact);
+3. float64 points — the domain's boundary (:meth:`Domain.boundary_points`), then points drawn by the
+   domain's Hypothesis strategy, searched for the largest relative error with ``target()`` and shrunk
+   -> ``refuted`` if a point exceeds the tolerance *and* the excess is confirmed at 50 digits, else
+   ``holds`` with counts, the domain searched and the max error.
 """
 from __future__ import annotations
 
 import time
-from typing import Mapping
+from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
 from ..domains import Domain
 from ..numeric import compile_float, exact_value, high_precision, relative_error
+from ..roundoff import fmt_error
 from ..seeds import pyrandom
 from ..timelimit import bounded
 from ..verdicts import Verdict, error, holds, inconclusive, proved, refuted
+from .containers import Entry, ShapeMismatch, pair_entries
 from .search import search
 
 SIMPLIFIERS = (
@@ -48,12 +55,17 @@ def _point(point: Mapping[sp.Symbol, object]) -> dict[str, object]:
     return {str(s): v for s, v in sorted(point.items(), key=lambda kv: str(kv[0]))}
 
 
+def _entry_key(label: str | None) -> dict[str, str]:
+    return {"entry": label} if label is not None else {}
+
+
 def exact_points(diff: sp.Expr, domain: Domain, seed: int, n: int,
-                 lhs: sp.Expr, rhs: sp.Expr) -> tuple[int, Verdict | None]:
+                 lhs: sp.Expr, rhs: sp.Expr, label: str | None = None) -> tuple[int, Verdict | None]:
     """Evaluate ``diff`` at ``n`` exact rational points; a refutation if any is provably nonzero.
-    Returns (points evaluated exactly, refutation or None)."""
+    Returns (points decided exactly or at 50 digits, refutation or None).  A point where the value is
+    neither a rational nor a real number at 50 digits is not counted."""
     rnd = pyrandom(seed)
-    exact = 0  # points decided exactly (rational values) or at 50 digits (transcendental values)
+    exact = 0
     for _ in range(n):
         point = domain.rationals(rnd)
         value = exact_value(diff, point)
@@ -64,63 +76,119 @@ def exact_points(diff: sp.Expr, domain: Domain, seed: int, n: int,
             if value != 0:
                 return exact, refuted(
                     "exact rational point", f"lhs − rhs = {value} ≠ 0 exactly",
-                    {**_point(point), "lhs": exact_value(lhs, point), "rhs": exact_value(rhs, point)},
-                    difference=value)
-        else:
-            exact += 1
-            approx = value.evalf(50)
-            if approx.is_number and abs(approx) > sp.Float("1e-40", 50):
-                return exact, refuted(
-                    "rational point, 50-digit evaluation", f"lhs − rhs ≈ {sp.N(approx, 6)} ≠ 0 (50 digits)",
-                    {**_point(point), "lhs": sp.N(exact_value(lhs, point), 15),
-                     "rhs": sp.N(exact_value(rhs, point), 15)}, difference=sp.N(approx, 20))
+                    {**_entry_key(label), **_point(point), "lhs": exact_value(lhs, point),
+                     "rhs": exact_value(rhs, point)}, difference=value)
+            continue
+        approx = value.evalf(50)
+        if not (approx.is_number and approx.is_real is not False):
+            continue  # undecided here: not counted as agreement
+        exact += 1
+        if abs(approx) > sp.Float("1e-40", 50):
+            return exact, refuted(
+                "rational point, 50-digit evaluation", f"lhs − rhs ≈ {sp.N(approx, 6)} ≠ 0 (50 digits)",
+                {**_entry_key(label), **_point(point), "lhs": sp.N(exact_value(lhs, point), 15),
+                 "rhs": sp.N(exact_value(rhs, point), 15)}, difference=sp.N(approx, 20))
     return exact, None
 
 
-def check_identity(lhs: sp.Expr, rhs: sp.Expr, domain: Domain, seed: int, *, rtol: float = 1e-12,
+def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float = 1e-12,
                    n_rational: int = 12, n_float: int | None = None,
                    symbolic_seconds: float = 3.0, try_symbolic: bool = True) -> Verdict:
     """Decide ``lhs == rhs`` for every point of ``domain`` (see the module docstring)."""
-    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
-    diff = lhs - rhs
-    missing = domain.covers(lhs) | domain.covers(rhs)
+    try:
+        entries = pair_entries(lhs, rhs, symbolic=True)
+    except ShapeMismatch as mismatch:
+        return refuted("shape comparison", mismatch.text, mismatch.counterexample)
+    missing = set().union(*(domain.covers(e.lhs) | domain.covers(e.rhs) for e in entries)) if entries else set()
     if missing:
         return error("domain", f"symbols without a declared domain: {sorted(map(str, missing))}")
-    how = symbolic_zero(diff, symbolic_seconds) if try_symbolic else None
-    n_exact, refutation = exact_points(diff, domain, seed, n_rational, lhs, rhs)
-    if refutation is not None:
-        if how:  # a symbolic proof contradicted by an exact point is an engine bug
-            return error("symbolic vs exact", f"simplifier {how} said 0 but an exact point disagrees")
-        return refutation
-    if how:
-        return proved(f"symbolic: {how}", f"lhs − rhs simplifies to 0 ({how}); "
-                      f"{n_exact} rational points agree (exact or 50 digits)", exact_points=n_exact)
-    return float_points(lhs, rhs, domain, seed, rtol=rtol, n=n_float, n_exact=n_exact)
+    if not entries:
+        return inconclusive("identity", "nothing to compare (empty containers)")
+    deadline = time.monotonic() + symbolic_seconds
+    hows: list[str | None] = []
+    for e in entries:
+        left = deadline - time.monotonic()
+        hows.append(symbolic_zero(e.lhs - e.rhs, left) if try_symbolic and left > 0 else None)
+    n_exact = 0
+    for i, e in enumerate(entries):
+        got, refutation = exact_points(e.lhs - e.rhs, domain, seed + i, n_rational, e.lhs, e.rhs, e.label)
+        n_exact = max(n_exact, got) if i else got
+        if refutation is not None:
+            if hows[i]:  # a symbolic proof contradicted by an exact point is an engine bug
+                return error("symbolic vs exact", f"simplifier {hows[i]} said 0 but an exact point disagrees")
+            return refutation
+    shape = _shape_note(entries)
+    if all(hows):
+        how = "/".join(sorted(set(hows)))  # type: ignore[arg-type]
+        return proved(f"symbolic: {how}", f"lhs − rhs simplifies to 0 ({how}){shape}; "
+                      f"{n_exact} rational points agree (exact or 50 digits)", exact_points=n_exact,
+                      entries=len(entries), domain=domain.describe(),
+                      coverage={str(s): "symbolic" for s in domain.symbols})
+    open_entries = [e for e, h in zip(entries, hows) if not h]
+    return float_points(open_entries, domain, seed, rtol=rtol, n=n_float, n_exact=n_exact, shape=shape)
 
 
-def float_points(lhs: sp.Expr, rhs: sp.Expr, domain: Domain, seed: int, *, rtol: float,
-                 n: int | None, n_exact: int = 0) -> Verdict:
-    f_l, f_r = compile_float(lhs, domain.symbols), compile_float(rhs, domain.symbols)
+def _shape_note(entries: Sequence[Entry]) -> str:
+    if len(entries) == 1:
+        return "" if entries[0].label is None else " in its one entry"
+    return f" in all {len(entries)} entries"
+
+
+def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: float,
+                 n: int | None, n_exact: int = 0, shape: str = "") -> Verdict:
+    fns = [(e, compile_float(e.lhs, domain.symbols), compile_float(e.rhs, domain.symbols)) for e in entries]
+
+    def worst(point) -> tuple[float, Entry | None]:
+        best, which = float("-inf"), None
+        for e, f_l, f_r in fns:
+            r = relative_error(f_l(point), f_r(point))
+            if r != r:  # nan: a non-finite entry makes the point unusable
+                return float("nan"), e
+            if r > best:
+                best, which = r, e
+        return best, which
 
     def score(point):  # > 1 means the tolerance is exceeded
-        return relative_error(f_l(point), f_r(point)) / rtol
+        return worst(point)[0] / rtol
 
-    res = search(domain.floats(), score, fails=lambda s: s > 1.0, seed=seed, max_examples=n)
-    if res.failure is not None:
-        p = res.failure
-        hi = high_precision(lhs - rhs, p)
-        scale = max(1.0, abs(float(high_precision(rhs, p))))
+    def confirm(p) -> Verdict | None:
+        _, e = worst(p)
+        assert e is not None
+        hi = high_precision(e.lhs - e.rhs, p)
+        scale = max(1.0, abs(float(high_precision(e.rhs, p))))
+        f_l, f_r = compile_float(e.lhs, domain.symbols), compile_float(e.rhs, domain.symbols)
         if abs(float(hi)) / scale > rtol:
             return refuted("float64 search + 50-digit confirmation",
                            f"relative error {abs(float(hi)) / scale:.3g} > {rtol:g} (confirmed at 50 digits)",
-                           {**_point(p), "lhs": f_l(p), "rhs": f_r(p)}, tolerance=rtol)
+                           {**_entry_key(e.label), **_point(p), "lhs": f_l(p), "rhs": f_r(p)}, tolerance=rtol,
+                           domain=domain.describe())
+        return None
+
+    corners = domain.boundary_points()
+    corner_scores = []
+    for p in corners:
+        s = score(p)
+        if s == s:
+            corner_scores.append(s)
+            if s > 1.0:
+                found = confirm(p)
+                if found is not None:
+                    return found
+    res = search(domain.floats(), score, fails=lambda s: s > 1.0, seed=seed, max_examples=n)
+    if res.failure is not None:
+        found = confirm(res.failure)
+        if found is not None:
+            return found
         return inconclusive("float64 search", "float64 disagreement not confirmed at 50 digits "
-                            "(cancellation); tolerance cannot decide", point=_point(p))
+                            "(cancellation); tolerance cannot decide", point=_point(res.failure))
     finite = res.tried - res.nonfinite
     if finite < 10 and n_exact == 0:
         return inconclusive("float64 points", f"only {finite} finite evaluations", tried=res.tried)
-    max_err = max(res.worst_score, 0.0) * rtol
-    return holds(f"exact rationals ({n_exact}) + float64 ({finite})",
-                 f"{n_exact} rational points (exact or 50 digits) and {finite} float64 points; max rel. error {max_err:.2e} "
-                 f"≤ tol {rtol:g}", exact_points=n_exact, float_points=finite, max_error=max_err,
-                 tolerance=rtol, nonfinite=res.nonfinite)
+    max_err = max([res.worst_score, *corner_scores, 0.0]) * rtol
+    nb = len(corner_scores)
+    return holds(f"exact rationals ({n_exact}) + float64 ({finite}" + (f" + {nb} boundary" if nb else "") + ")",
+                 f"{n_exact} rational points (exact or 50 digits) and {finite} float64 points"
+                 + (f" + {nb} boundary points" if nb else "") + f"{shape}; max rel. error {fmt_error(max_err)} "
+                 f"≤ tol {rtol:g}", exact_points=n_exact, float_points=finite, boundary_points=nb,
+                 max_error=max_err, tolerance=rtol, nonfinite=res.nonfinite, domain=domain.describe(),
+                 coverage=res.coverage(domain.symbols))

@@ -1,9 +1,12 @@
 """Inequality checks: ``lhs OP rhs`` (OP in <=, <, >=, >) on a domain.
 
-No symbolic proof is attempted: the check searches for a counterexample with Hypothesis
-(``target()`` on the negated slack), then polishes the worst points with a local optimiser
-(scipy, in the domain's unconstrained coordinates).  A float violation is re-checked at 50
-digits before it is reported.  The verdict reports the minimum slack found.
+No symbolic proof is attempted: the check first evaluates the slack on the boundary of the domain's closed
+parts (interval endpoints, simplex vertices and edge midpoints, the corners of the box:
+:meth:`Domain.boundary_points`), then searches for a counterexample with Hypothesis (``target()`` on the
+negated slack), then polishes the worst points with a local optimiser (scipy, in the domain's unconstrained
+coordinates).  A float violation is re-checked at 50 digits before it is reported.  The verdict names the
+domain searched and reports the minimum slack found.  Both sides must be scalars: an inequality between
+matrices or sequences has no single meaning, and is an error.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from scipy.optimize import minimize
 
 from ..domains import Domain
 from ..numeric import compile_float, high_precision
+from ..roundoff import fmt_signed
 from ..verdicts import Verdict, error, holds, inconclusive, refuted
 from .identity import _point
 from .search import search
@@ -27,18 +31,50 @@ def slack_expr(lhs: sp.Expr, rhs: sp.Expr, op: str) -> sp.Expr:
     return (rhs - lhs) if op in ("<=", "<") else (lhs - rhs)
 
 
+def _scalar(x, side: str) -> sp.Expr:
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"check_inequality: the {side} is text ({str(x)[:40]!r}); build the expression")
+    if isinstance(x, (sp.MatrixBase, list, tuple, dict, np.ndarray)) or not isinstance(sp.sympify(x), sp.Expr):
+        raise TypeError(f"check_inequality compares scalars; the {side} is a {type(x).__name__} (compare entries "
+                        f"one by one, or a norm)")
+    return sp.sympify(x)
+
+
 def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: int, *,
                      tol: float = 1e-12, n_float: int | None = None, polish: int = 5) -> Verdict:
     if op not in OPS:
         return error("inequality", f"unknown operator {op!r}")
-    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    lhs, rhs = _scalar(lhs, "lhs"), _scalar(rhs, "rhs")
     slack = slack_expr(lhs, rhs, op)
     if domain.covers(slack):
         return error("domain", f"symbols without a declared domain: {sorted(map(str, domain.covers(slack)))}")
     strict = op in ("<", ">")
     f_slack = compile_float(slack, domain.symbols)
     violated = (lambda s: s <= 0.0) if strict else (lambda s: s < -tol)
+    f_l, f_r = compile_float(lhs, domain.symbols), compile_float(rhs, domain.symbols)
 
+    def confirmed(point) -> Verdict | None:
+        exact = high_precision(slack, point)
+        if (exact <= 0) if strict else (exact < -tol):
+            return refuted("boundary points + Hypothesis search + local optimiser, 50-digit confirmation",
+                           f"violated: {lhs_rhs(f_l(point), op, f_r(point))} (slack {float(exact):.3g})",
+                           {**_point(point), "lhs": f_l(point), "rhs": f_r(point)},
+                           slack=float(exact), domain=domain.describe())
+        return None
+
+    corners = domain.boundary_points()
+    corner_min, corner_worst, unconfirmed = np.inf, None, None
+    for p in corners:
+        s = f_slack(p)
+        if not np.isfinite(s):
+            continue
+        if s < corner_min:
+            corner_min, corner_worst = s, p
+        if violated(s):
+            found = confirmed(p)
+            if found is not None:
+                return found
+            unconfirmed = p
     res = search(domain.floats(), lambda p: -f_slack(p), fails=lambda bad: violated(-bad),
                  seed=seed, max_examples=n_float, label="-slack")
     candidate = res.failure
@@ -56,24 +92,27 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
                 candidate = point
                 break
     if candidate is not None:
-        exact = high_precision(slack, candidate)
-        if (exact <= 0) if strict else (exact < -tol):
-            f_l, f_r = compile_float(lhs, domain.symbols), compile_float(rhs, domain.symbols)
-            return refuted("Hypothesis search + local optimiser, 50-digit confirmation",
-                           f"violated: {lhs_rhs(f_l(candidate), op, f_r(candidate))} "
-                           f"(slack {float(exact):.3g})",
-                           {**_point(candidate), "lhs": f_l(candidate), "rhs": f_r(candidate)},
-                           slack=float(exact))
+        found = confirmed(candidate)
+        if found is not None:
+            return found
+        unconfirmed = candidate
+    if unconfirmed is not None:
         return inconclusive("float search", "float64 violation not confirmed at 50 digits",
-                            point=_point(candidate))
+                            point=_point(unconfirmed), domain=domain.describe())
     finite = res.tried - res.nonfinite
     if finite < 10:
         return inconclusive("float search", f"only {finite} finite evaluations", tried=res.tried)
     min_slack = -res.worst_score
-    return holds(f"Hypothesis search ({finite}) + {polished} local optimisations",
-                 f"no violation in {finite} float64 points + {polished} polished starts; "
-                 f"min slack {min_slack:.3g}", float_points=finite, min_slack=min_slack,
-                 tolerance=tol, worst_point=_point(res.worst) if res.worst else None)
+    worst = res.worst
+    nb = sum(1 for p in corners if np.isfinite(f_slack(p)))
+    if corner_worst is not None and corner_min < min_slack:
+        min_slack, worst = float(corner_min), corner_worst
+    return holds(f"{nb} boundary points + Hypothesis search ({finite}) + {polished} local optimisations",
+                 f"no violation in {nb} boundary + {finite} float64 points + {polished} polished starts on "
+                 f"{domain.describe()}; min slack {fmt_signed(min_slack)}", float_points=finite,
+                 boundary_points=nb, min_slack=min_slack, tolerance=tol,
+                 worst_point=_point(worst) if worst else None, domain=domain.describe(),
+                 coverage=res.coverage(domain.symbols))
 
 
 def lhs_rhs(a: float, op: str, b: float) -> str:

@@ -25,9 +25,17 @@ class SearchResult:
     failure: Any = None  # the shrunk failing example, if any
     failure_score: float | None = None
     top: list[tuple[float, Any]] = field(default_factory=list)  # a few of the worst points
+    seen: dict[Any, list] = field(default_factory=dict)  # per coordinate of dict-valued draws: [min, max, values]
 
     def _record(self, x: Any, score: float, keep: int = 5) -> None:
         self.tried += 1
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if isinstance(v, (int, float)) and math.isfinite(v):
+                    c = self.seen.setdefault(k, [v, v, set()])
+                    c[0], c[1] = min(c[0], v), max(c[1], v)
+                    if len(c[2]) < 1000:
+                        c[2].add(v)
         if not math.isfinite(score):
             self.nonfinite += 1
             return
@@ -36,6 +44,14 @@ class SearchResult:
         self.top.append((score, x))
         self.top.sort(key=lambda t: -t[0])
         del self.top[keep:]
+
+
+    def coverage(self, symbols=None) -> dict[str, dict]:
+        """What the drawn points covered, per coordinate: min, max and the number of distinct values (capped
+        at 1000) — read by the quantifier rule (:mod:`theoryverify.standards`)."""
+        keys = list(symbols) if symbols is not None else list(self.seen)
+        return {str(k): {"min": self.seen[k][0], "max": self.seen[k][1], "distinct": len(self.seen[k][2])}
+                for k in keys if k in self.seen}
 
 
 def default_examples() -> int:

@@ -49,7 +49,9 @@ def main(argv=None) -> int:
                     fresh=args.fresh, command=shlex.join(shown), only=args.claim)
     for row in summary["rows"]:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(row["counts"].items()))
-        print(f"{row['id']}: {row['n']} claims ({counts}) -> {args.out / (row['id'] + '.md')}")
+        found = ", ".join(f"{v} {k}" for k, v in sorted(row["findings"].items())) or "none"
+        print(f"{row['id']}: {row['n']} claims ({counts}; refuted by class: {found}) -> "
+              f"{args.out / (row['id'] + '.md')}")
     print(f"index: {args.out / 'index.md'}")
     return 0
 

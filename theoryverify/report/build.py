@@ -70,8 +70,9 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
     page = markdown.paper_page(vars(paper), run, results, images, gallery)
     (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
     counts = Counter(r["status"] for r in results)
-    return {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts,
-            "errata": counts.get("refuted", 0)}
+    findings = Counter(markdown.finding_of(r) for r in results if r["status"] == "refuted")
+    return {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts, "findings": findings,
+            "errata": findings.get("erratum", 0), "outside": sum(bool(r.get("outside_hypotheses")) for r in results)}
 
 
 def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: Path, fresh: bool,

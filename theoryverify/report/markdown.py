@@ -9,8 +9,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..findings import Finding
+
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "error")
+FINDINGS = tuple(f.value for f in Finding)
 GENERATED_PREFIX = "Generated: "
+
+#: why a verdict was made inconclusive by an evidence rule (details["downgraded"]["rule"]) -> section heading
+RULE_HEADINGS = {"span": "grid too narrow or too few points", "quantifier": "too few configurations",
+                 "convergence": "run not converged", "hypotheses": "evidence outside the stated hypotheses"}
 
 
 def cell(text: Any, width: int | None = None) -> str:
@@ -89,14 +96,78 @@ def summary(results: Sequence[Mapping[str, Any]]) -> list[str]:
     if unexpected:
         lines += ["", f"**{len(unexpected)} verdicts differ from the registry's expectation:** " +
                   ", ".join(f"[`{r['id']}`](#{anchor(r['id'])})" for r in unexpected)]
-    errata = [r for r in results if r["status"] == "refuted"]
-    lines += ["", f"### Errata ({len(errata)})", ""]
-    if not errata:
-        lines.append("None found.")
-    for r in errata:
-        reason = r.get("erratum") or r["evidence"]
-        lines.append(f"- [`{r['id']}`](#{anchor(r['id'])}) ({r['location']}): {cell(reason)}")
+    lines += ["", "Refutations by finding class: " + finding_counts(results) + "."]
+    lines += findings_sections(results) + standards_section(results)
     return lines + [""]
+
+
+def finding_of(r: Mapping[str, Any]) -> str | None:
+    """The finding class of a refuted row ("unclassified" for a refutation the registry did not expect)."""
+    if r["status"] != "refuted":
+        return None
+    return r.get("finding") or "unclassified"
+
+
+def finding_counts(results: Sequence[Mapping[str, Any]]) -> str:
+    counts = Counter(finding_of(r) for r in results if r["status"] == "refuted")
+    shown = [f"{counts[f]} {f}" for f in (*FINDINGS, "unclassified") if counts[f]]
+    return ", ".join(shown) if shown else "none"
+
+
+def _item(r: Mapping[str, Any], text: str) -> str:
+    return f"- [`{r['id']}`](#{anchor(r['id'])}) ({r['location']}): {cell(text)}"
+
+
+def findings_sections(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One section per finding class: only `erratum` is listed under "Errata"."""
+    lines: list[str] = []
+    for f in Finding:
+        rows = [r for r in results if finding_of(r) == f.value]
+        if f is not Finding.ERRATUM and not rows:
+            continue
+        lines += ["", f"### {f.heading} ({len(rows)})", ""]
+        if not rows:
+            lines.append("None found.")
+        for r in rows:
+            text = r.get("reason") or r["evidence"]
+            readings = r.get("readings")
+            if readings:
+                others = "; ".join(f"{k} — {v}" for k, v in (readings.get("others") or {}).items())
+                text += f" [reading tested: {readings.get('tested')}; other readings: {others}]"
+            if r.get("despite_reconstruction"):
+                text += f" [independent of the reconstruction: {r['despite_reconstruction']}]"
+            if r.get("supports"):
+                text += " [statement: " + ", ".join(r["supports"]) + "]"
+            lines.append(_item(r, text))
+    odd = [r for r in results if finding_of(r) == "unclassified"]
+    if odd:
+        lines += ["", f"### Refuted, not registered as a finding ({len(odd)})", ""]
+        lines += [_item(r, r["evidence"]) for r in odd]
+    return lines
+
+
+def standards_section(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Verdicts the evidence rules made inconclusive: outside the hypotheses first (refutations that do not
+    count), then each rule."""
+    lines: list[str] = []
+    outside = [r for r in results if r.get("outside_hypotheses")]
+    if outside:
+        lines += ["", f"### Fails outside the stated hypotheses ({len(outside)}; not counted as findings)", ""]
+        lines += [_item(r, r["evidence"]) for r in outside]
+    by_rule: dict[str, list] = {}
+    for r in results:
+        was = (r.get("details") or {}).get("downgraded")
+        if r["status"] == "inconclusive" and was and not r.get("outside_hypotheses"):
+            by_rule.setdefault(was.get("rule", "?"), []).append(r)
+    if by_rule:
+        total = sum(map(len, by_rule.values()))
+        lines += ["", f"### Inconclusive by the evidence standards ({total})", "",
+                  "What the check alone concluded is kept in the claim's details; the rules are in "
+                  "`theoryverify/standards.py`.", ""]
+        for rule, rows in sorted(by_rule.items()):
+            lines.append(f"- {RULE_HEADINGS.get(rule, rule)} ({len(rows)}): " + ", ".join(
+                f"[`{r['id']}`](#{anchor(r['id'])}) (was {r['details']['downgraded']['status']})" for r in rows))
+    return lines
 
 
 def claims_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -106,8 +177,10 @@ def claims_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
     for r in results:
         rows.append([f'<a id="{anchor(r["id"])}"></a>`{r["id"]}`', r.get("catalogue_id") or "—",
                      r["location"], cell(r["statement"], 160), r["kind"],
-                     f"**{r['status']}**" + ("" if r["as_expected"] else
-                                             " (not checkable here)" if r.get("unavailable") else " (unexpected)"),
+                     f"**{r['status']}**" + (f" ({finding_of(r)})" if finding_of(r) else "")
+                     + (" — outside the hypotheses" if r.get("outside_hypotheses") else "")
+                     + ("" if r["as_expected"] else " (not checkable here)" if r.get("unavailable")
+                        else " (unexpected)"),
                      r["method"], cell(evidence_text(r), 300)])
     return lines + table(["id", "catalogue", "location", "statement", "kind", "verdict", "method",
                           "evidence"], rows) + [""]
@@ -176,9 +249,12 @@ def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
 def index_page(run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
     lines = ["# theoryverify reports", "", f"- Command: `{run['command']}`",
              f"- Profile: `{run['profile']}`; seed: `{run['seed']}`; device: {run['device_info']['name']}",
-             f"- Git commit: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}", ""]
-    lines += table(["paper", "claims", *STATUSES, "errata", "profile", "device", "report"],
-                   [[r["title"], r["n"], *[r["counts"].get(s, 0) for s in STATUSES], r["errata"],
+             f"- Git commit: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}", "",
+             "Refuted claims are counted by finding class; only `erratum` says the paper is wrong "
+             "(see `docs/verdicts.md`).", ""]
+    lines += table(["paper", "claims", *STATUSES, *FINDINGS, "outside hypotheses", "profile", "device", "report"],
+                   [[r["title"], r["n"], *[r["counts"].get(s, 0) for s in STATUSES],
+                     *[r["findings"].get(f, 0) for f in FINDINGS], r.get("outside", 0),
                      run["profile"], run["device_info"]["device"], f"[{r['id']}.md]({r['id']}.md)"]
                     for r in rows])
     return "\n".join(lines).rstrip() + "\n"

@@ -4,6 +4,9 @@
 - trajectories (details["trajectory"] = {"x": steps, "series": {name: values}, "boundaries": [...]})
   with detected phase boundaries marked;
 - reproductions (details["curve"] = {"x", "y", "label", "paper_points": [[x, y], ...]}).
+
+Plotted values are rounded to 6 significant digits first (:func:`theoryverify.roundoff.stable`), so that
+round-off in the last bits (another BLAS, another patch release) cannot move a pixel.
 """
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..roundoff import stable  # noqa: E402
+
 PNG_METADATA = {"Software": None}  # no version string or timestamp in the file
 
 
@@ -23,6 +28,16 @@ def _save(fig, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png", dpi=90, metadata=PNG_METADATA)
     plt.close(fig)
+
+
+def _stable(values):
+    """Values to plot, rounded so that round-off cannot show (non-numeric values, e.g. category labels,
+    are returned as they are)."""
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        return values
+    return np.vectorize(stable, otypes=[float])(arr) if arr.size else arr
 
 
 def _points(xs, ys) -> tuple[np.ndarray, np.ndarray]:
@@ -33,7 +48,7 @@ def _points(xs, ys) -> tuple[np.ndarray, np.ndarray]:
         for y1 in np.atleast_1d(np.asarray(yv, dtype=float)).ravel():
             px.append(float(xv) if np.isscalar(xv) or np.ndim(xv) == 0 else np.nan)
             py.append(y1)
-    x, y = np.asarray(px, dtype=float), np.asarray(py, dtype=float)
+    x, y = _stable(px), _stable(py)
     ok = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
     return x[ok], y[ok]
 
@@ -48,6 +63,7 @@ def rate_plot(result: Mapping[str, Any], path: Path) -> bool:
     ax.loglog(x, y, "o", label="measured", alpha=0.7)
     xs = np.geomspace(x.min(), x.max(), 50)
     b = fit.get("exponent")
+    b = None if b is None else stable(b, 4)
     if b is not None:
         c = np.exp(np.mean(np.log(y) - b * np.log(x)))
         ax.loglog(xs, c * xs**b, "-", label=f"fit: slope {b:.3g}")
@@ -66,12 +82,12 @@ def rate_plot(result: Mapping[str, Any], path: Path) -> bool:
 
 def trajectory_plot(result: Mapping[str, Any], path: Path) -> bool:
     traj = result["details"]["trajectory"]
-    x = np.asarray(traj["x"], dtype=float)
+    x = _stable(traj["x"])
     fig, ax = plt.subplots(figsize=(5.2, 3.6))
     for name, ys in sorted(traj["series"].items()):
-        ax.plot(x, np.asarray(ys, dtype=float), label=name)
+        ax.plot(x, _stable(ys), label=name)
     for b in traj.get("boundaries", []):
-        ax.axvline(float(b), color="k", linestyle=":", linewidth=1)
+        ax.axvline(stable(b), color="k", linestyle=":", linewidth=1)
     ax.set_xlabel(traj.get("xlabel", "step"))
     ax.set_title(result["id"], fontsize=9)
     ax.legend(fontsize=7)
@@ -83,10 +99,10 @@ def trajectory_plot(result: Mapping[str, Any], path: Path) -> bool:
 def curve_plot(result: Mapping[str, Any], path: Path) -> bool:
     curve = result["details"]["curve"]
     fig, ax = plt.subplots(figsize=(5.2, 3.6))
-    ax.plot(curve["x"], curve["y"], "o-", label=curve.get("label", "ours"))
+    ax.plot(_stable(curve["x"]), _stable(curve["y"]), "o-", label=curve.get("label", "ours"))
     pts = curve.get("paper_points") or []
     if pts:
-        px, py = zip(*pts)
+        px, py = _stable([p[0] for p in pts]), _stable([p[1] for p in pts])
         ax.plot(px, py, "r*", markersize=10, label="paper's stated values")
     ax.set_xlabel(curve.get("xlabel", "x"))
     ax.set_ylabel(curve.get("ylabel", "y"))

@@ -1,0 +1,207 @@
+"""The evidence standards (theoryverify/standards.py), applied by the engine to every claim's verdict:
+each rule has a planted test — a narrow-grid pass, a one-configuration pass, an out-of-hypothesis
+counterexample, an unconverged run — and none can be bypassed or loosened from paper code."""
+import json
+
+import numpy as np
+import pytest
+
+from theoryverify import scaling
+from theoryverify.claims import Claim, Kind
+from theoryverify.conditions import Condition, Over, at_least
+from theoryverify.convergence import check_converged, diagnose
+from theoryverify.findings import Finding
+from theoryverify.standards import STANDARDS, Standards, grid_span
+from theoryverify.verdicts import Status, combine, holds, refuted
+
+
+def claim(check, kind=Kind.RATE, **kw):
+    return Claim("p.c", "p", "Thm 1", "statement", kind, check, **kw)
+
+
+def rate(xs, power=2.0, predicted=2.0, **kw):
+    def check(ctx):
+        xs_ = np.asarray(xs, float)
+        return scaling.check_rate(xs_, xs_ ** power, predicted, 0.1, 1, param="K", **kw)
+    return check
+
+
+# --- grid span --------------------------------------------------------------------------------
+
+def test_planted_narrow_grid_pass_becomes_inconclusive():
+    r = claim(rate([6, 9, 13, 18, 24])).run()
+    assert r.verdict.status is Status.INCONCLUSIVE
+    assert "grid spans 0.60 decades in K (< 1)" in r.verdict.evidence
+    assert r.verdict.details["downgraded"]["status"] == "holds"
+
+
+def test_wide_grid_pass_stands_and_prints_its_span():
+    r = claim(rate([4, 8, 16, 32, 64])).run()
+    assert r.verdict.status is Status.HOLDS and "grid spans 1.20 decades in K" in r.verdict.evidence
+
+
+def test_planted_narrow_grid_refutation_becomes_inconclusive():
+    r = claim(rate([6, 9, 13, 18, 24], power=3.0)).run()  # y = K^3 against a predicted K^2
+    assert r.verdict.status is Status.INCONCLUSIVE and r.verdict.details["downgraded"]["status"] == "refuted"
+    wide = claim(rate([4, 8, 16, 32, 64], power=3.0), expect=Status.REFUTED, finding=Finding.ERRATUM,
+                 reason="planted").run()
+    assert wide.verdict.status is Status.REFUTED
+
+
+def test_too_few_points_even_when_wide():
+    def check(ctx):
+        return holds("hand-made", "three points", sweep=scaling.sweep_details("K", [1, 10, 100], [1, 2, 3]))
+    r = claim(check).run()
+    assert r.verdict.status is Status.INCONCLUSIVE and "3 points (< 4)" in r.verdict.evidence
+
+
+def test_paper_code_cannot_bypass_the_span_rule_with_its_own_holds():
+    def check(ctx):  # a claim that builds "holds" itself around a narrow sweep, inside a combined verdict
+        part = holds("own rule", "looks fine", sweep=scaling.sweep_details("T", [0.005, 0.007, 0.009, 0.012],
+                                                                             [1, 2, 3, 4]),
+                     fit={"exponent": -1.0, "law": "k ≈ C·T^b"})
+        return combine({"identity": holds("x", "y"), "rate": part})
+    r = claim(check, kind=Kind.DYNAMICS).run()
+    assert r.verdict.status is Status.INCONCLUSIVE and "[rate]" in r.verdict.evidence
+
+
+def test_log_valued_grid_is_measured_in_decades_of_the_quantity():
+    sweep = scaling.sweep_details("log(1/sigma)", np.log(1 / np.array([1e-1, 1e-2, 1e-3, 1e-4])), [1, 2, 3, 4],
+                                  scale="log")
+    assert grid_span(sweep, {}).decades == pytest.approx(3.0)
+
+
+def test_exponential_law_needs_a_tenfold_change_of_the_predicted_quantity():
+    T = np.array([0.2, 0.22, 0.24, 0.26])  # exp(-1/(8T)) changes by a factor 1.3 only
+
+    def check(ctx):
+        return scaling.check_rate(T, np.exp(-1 / (8 * T)), -1 / 8, 0.02, 1, param="T", law="exp")
+    r = claim(check).run()
+    assert r.verdict.status is Status.INCONCLUSIVE and "predicted quantity changes by" in r.verdict.evidence
+
+
+def test_standards_can_be_tightened_never_loosened():
+    assert STANDARDS.tightened(min_decades=1.5).min_decades == 1.5
+    with pytest.raises(ValueError, match="never loosened"):
+        STANDARDS.tightened(min_decades=0.5)
+    with pytest.raises(ValueError):
+        scaling.check_rate([1, 10, 100], [1, 10, 100], 1.0, 0.1, 0, min_points=3)
+    # a claim's own standards only add strictness: a claim may not pass a loosened Standards object
+    loose = Standards(min_decades=0.1)
+    r = claim(rate([6, 9, 13, 18, 24]), standards=loose).run()
+    assert r.verdict.status is Status.INCONCLUSIVE
+    strict = claim(rate([4, 8, 16, 32, 64]), standards=STANDARDS.tightened(min_decades=1.5)).run()
+    assert strict.verdict.status is Status.INCONCLUSIVE and "(< 1.5)" in strict.verdict.evidence
+
+
+# --- hypotheses ---------------------------------------------------------------------------------
+
+K_EPS = Condition("K ≥ c/ε", lambda c: c["K"] >= 1.0 / c["eps"], needs=("K", "eps"), constants={"c": 1})
+
+
+def test_planted_out_of_hypothesis_counterexample_is_not_an_erratum():
+    c = claim(lambda ctx: refuted("m", "the bound fails", {"K": 4, "eps": 0.1, "lhs": 2.0, "rhs": 1.0}),
+              kind=Kind.INEQUALITY, conditions=(K_EPS,), expect=Status.REFUTED, finding=Finding.ERRATUM,
+              reason="planted")
+    r = c.run()
+    assert r.verdict.status is Status.INCONCLUSIVE and not r.as_expected
+    assert r.verdict.method == "fails outside the stated hypotheses" and r.outside_hypotheses
+    assert r.finding is None and r.to_json()["finding"] is None
+    assert "K = 4" in r.verdict.evidence and "K ≥ c/ε (c = 1)" in r.verdict.evidence
+
+
+def test_in_hypothesis_counterexample_records_what_it_was_checked_against():
+    c = claim(lambda ctx: refuted("m", "the bound fails", {"K": 40, "eps": 0.1}), kind=Kind.INEQUALITY,
+              conditions=(K_EPS,), expect=Status.REFUTED, finding=Finding.ERRATUM, reason="planted")
+    r = c.run()
+    assert r.verdict.status is Status.REFUTED and r.as_expected
+    assert r.verdict.counterexample["hypotheses"] == {"K ≥ c/ε (c = 1)": "satisfied"}
+    assert json.loads(json.dumps(r.to_json()))["finding"] == "erratum"
+
+
+def test_sweep_grid_points_are_checked_with_the_fixed_parameters():
+    r = claim(rate([4, 8, 16, 32, 64], fixed={"eps": 0.1}), conditions=(K_EPS,)).run()
+    assert r.verdict.status is Status.INCONCLUSIVE and "2 of 5" in r.verdict.evidence  # K = 4, 8 < 10
+    ok = claim(rate([16, 32, 64, 128, 256], fixed={"eps": 0.1}), conditions=(K_EPS,)).run()
+    assert ok.verdict.status is Status.HOLDS
+
+
+def test_refutation_that_does_not_record_a_hypothesis_parameter_is_an_error():
+    c = claim(lambda ctx: refuted("m", "fails", {"K": 40}), kind=Kind.INEQUALITY, conditions=(K_EPS,))
+    r = c.run()
+    assert r.verdict.status is Status.ERROR and "does not record eps" in r.verdict.evidence
+
+
+def test_deciding_part_of_a_combined_refutation_is_the_one_checked():
+    def check(ctx):
+        inside = holds("a", "fine", configurations=[{"K": 1, "eps": 0.1}])  # a pass part: not the evidence
+        return combine({"pass": inside, "fail": refuted("m", "fails", {"K": 40, "eps": 0.1})})
+    r = claim(check, kind=Kind.INEQUALITY, conditions=(K_EPS,)).run()
+    assert r.verdict.status is Status.REFUTED
+
+
+# --- quantifiers ----------------------------------------------------------------------------------
+
+def test_planted_one_configuration_pass_becomes_inconclusive():
+    over = (Over("n", 3, integer=True),)
+    one = claim(lambda ctx: holds("m", "ok at n = 3", configurations=[{"n": 3}]), kind=Kind.DYNAMICS, over=over)
+    r = one.run()
+    assert r.verdict.status is Status.INCONCLUSIVE and "one configuration (n = 3)" in r.verdict.evidence
+    three = claim(lambda ctx: holds("m", "ok", configurations=[{"n": 3}, {"n": 5}, {"n": 8}]),
+                  kind=Kind.DYNAMICS, over=over)
+    assert three.run().verdict.status is Status.HOLDS
+
+
+def test_values_must_spread_over_a_finite_range():
+    over = (Over("T", 0.0, 0.1),)
+    bunched = claim(lambda ctx: holds("m", "ok", configurations=[{"T": t} for t in (0.09, 0.095, 0.1)]),
+                    kind=Kind.DYNAMICS, over=over)
+    assert "cover" in bunched.run().verdict.evidence
+    spread = claim(lambda ctx: holds("m", "ok", configurations=[{"T": t} for t in (0.01, 0.05, 0.1)]),
+                   kind=Kind.DYNAMICS, over=over)
+    assert spread.run().verdict.status is Status.HOLDS
+
+
+def test_a_symbolic_proof_covers_its_parameters_and_an_unrecorded_one_is_an_error():
+    from theoryverify.verdicts import proved
+    over = (Over("n", 3, integer=True),)
+    p = claim(lambda ctx: proved("symbolic", "for every n", coverage={"n": "symbolic"}), kind=Kind.IDENTITY,
+              over=over)
+    assert p.run().verdict.status is Status.PROVED
+    silent = claim(lambda ctx: holds("m", "ok"), kind=Kind.IDENTITY, over=over)
+    assert silent.run().verdict.status is Status.ERROR
+
+
+def test_search_checks_record_what_they_covered():
+    import sympy as sp
+
+    from theoryverify.checks import check_inequality
+    from theoryverify.domains import Domain, LogUniform
+    T = sp.Symbol("T", positive=True)
+    over = (Over("T", 1e-3, 1.0, scale="log"),)
+    wide = claim(lambda ctx: check_inequality(T, "<=", 2 * T, Domain([LogUniform(T, 1e-3, 1.0)]), ctx.seed),
+                 kind=Kind.INEQUALITY, over=over)
+    assert wide.run().verdict.status is Status.HOLDS
+    narrow = claim(lambda ctx: check_inequality(T, "<=", 2 * T, Domain([LogUniform(T, 0.5, 1.0)]), ctx.seed),
+                   kind=Kind.INEQUALITY, over=over)
+    assert narrow.run().verdict.status is Status.INCONCLUSIVE
+
+
+# --- convergence ----------------------------------------------------------------------------------
+
+def test_unconverged_run_cannot_pass():
+    curve = 0.495 + 0.5 * np.exp(-np.arange(200) / 400.0)  # still far from the optimum 0.495
+    d = diagnose(curve, optimum=0.495, tol=1e-3)
+    assert not d["converged"] and "from the optimum" in d["summary"]
+    own = claim(lambda ctx: holds("paper's own tolerance 0.05", "close enough", convergence=d), kind=Kind.DYNAMICS)
+    assert own.run().verdict.status is Status.INCONCLUSIVE
+    done = 0.495 + 0.5 * np.exp(-np.arange(2000) / 40.0)
+    ok = claim(lambda ctx: check_converged(done, optimum=0.495, tol=1e-3), kind=Kind.DYNAMICS, converges=True)
+    assert ok.run().verdict.status is Status.HOLDS
+    silent = claim(lambda ctx: holds("m", "converged (trust me)"), kind=Kind.DYNAMICS, converges=True)
+    assert silent.run().verdict.status is Status.ERROR
+
+
+def test_still_descending_curve_is_not_converged_even_without_an_optimum():
+    assert not diagnose(np.linspace(1.0, 0.5, 100))["converged"]
+    assert diagnose(np.r_[np.linspace(1.0, 0.5, 50), np.full(50, 0.5)])["converged"]
