@@ -65,6 +65,13 @@ def test_paper_code_cannot_bypass_the_span_rule_with_its_own_holds():
     assert r.verdict.status is Status.INCONCLUSIVE and "[rate]" in r.verdict.evidence
 
 
+def test_a_rate_verdict_without_a_recorded_sweep_cannot_pass():
+    r = claim(lambda ctx: holds("own fit", "slope -1.0 over n = 5..19", grid=[5, 7, 9, 19])).run()
+    assert r.verdict.status is Status.INCONCLUSIVE and "records no sweep" in r.verdict.evidence
+    from theoryverify.verdicts import proved
+    assert claim(lambda ctx: proved("symbolic", "exact law")).run().verdict.status is Status.PROVED
+
+
 def test_log_valued_grid_is_measured_in_decades_of_the_quantity():
     sweep = scaling.sweep_details("log(1/sigma)", np.log(1 / np.array([1e-1, 1e-2, 1e-3, 1e-4])), [1, 2, 3, 4],
                                   scale="log")

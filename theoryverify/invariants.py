@@ -21,6 +21,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import sympy as sp
 
+from .roundoff import fmt_error, fmt_signed
 from .timelimit import TimeLimitExceeded, time_limit
 from .verdicts import Verdict, holds, proved, refuted
 
@@ -42,7 +43,8 @@ def check_conserved(t: Sequence[float], values: Sequence[float], *, rtol: float 
                        {"t": float(t[j]), f"{name}(0)": float(q[0]), f"{name}(t)": float(q[j])}, **details)
     if drift[i] <= rtol * scale:
         return holds("conserved quantity along trajectory",
-                     f"{name} conserved: max drift {drift[i]:.2e} <= {rtol:g}·{scale:.3g} over {q.size} points "
+                     f"{name} conserved: max drift {fmt_error(drift[i] / scale)}·{scale:.3g} <= {rtol:g}·{scale:.3g} "
+                     f"over {q.size} points "
                      f"on t in [{t[0]:.3g}, {t[-1]:.3g}]", **details)
     return refuted("conserved quantity along trajectory",
                    f"{name} drifts by {drift[i]:.3e} (> {rtol:g}·{scale:.3g}) at t = {t[i]:.6g}",
@@ -68,7 +70,7 @@ def check_nonincreasing(t: Sequence[float], values: Sequence[float], *, onset: f
     if bad.size == 0:
         return holds("Lyapunov non-increase along trajectory",
                      f"{name} non-increasing on {v.size} samples after t = {onset:.3g} (max step change "
-                     f"{np.max(rise):.2e}, tolerance {tol:g}·max(1,|{name}|))", **details)
+                     f"{fmt_signed(np.max(rise))}, tolerance {tol:g}·max(1,|{name}|))", **details)
     i = int(bad[0])
     return refuted("Lyapunov non-increase along trajectory",
                    f"{name} increases by {rise[i]:.3e} between t = {t[i]:.6g} and {t[i + 1]:.6g} "

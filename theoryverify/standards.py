@@ -28,8 +28,9 @@ from .verdicts import Status, Verdict, error, plain
 SPAN_RULE = ("Rate claims (Θ/O/Ω/'scales as') and every fitted law: a verdict other than inconclusive needs >= "
              "{min_points} grid points spanning >= {min_decades:g} decade(s) of the swept parameter for power and log "
              "laws, and for exponential laws a range over which the predicted quantity changes by a factor >= "
-             "{min_exp_factor:g}; otherwise 'inconclusive: grid spans 0.4 decades (< 1)'. Every rate verdict prints "
-             "its span; the full profile aims at >= {target_decades_full:g} decades.")
+             "{min_exp_factor:g}; otherwise 'inconclusive: grid spans 0.4 decades (< 1)'. A rate verdict that records "
+             "no sweep is inconclusive (a symbolic proof excepted). Every rate verdict prints its span; the full "
+             "profile aims at >= {target_decades_full:g} decades.")
 QUANTIFIER_RULE = ("A statement quantified over a parameter holds (or is proved by enumeration) only on evidence at "
                    ">= {min_values} distinct values of it, spread over its admissible range (a finite range: the "
                    "values cover >= {min_cover:.0%} of it on its scale; an unbounded linear range: max/min >= "
@@ -232,6 +233,9 @@ def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
     vjson = verdict.to_json()
     spans = _rate_sweeps(vjson, rate_claim)
     if not spans:
+        if rate_claim and verdict.status in (Status.HOLDS, Status.REFUTED):
+            return downgrade(verdict, "span", "the rate verdict records no sweep (details['sweep']), so its grid "
+                             "span cannot be checked")
         return verdict
     narrow = min(spans, key=lambda ps: (-1 if ps[1].decades is None else ps[1].decades))
     note = narrow[1].text() if len(spans) == 1 else f"narrowest of {len(spans)} grids: {narrow[1].text()}"
