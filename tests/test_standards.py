@@ -72,6 +72,17 @@ def test_a_rate_verdict_without_a_recorded_sweep_cannot_pass():
     assert claim(lambda ctx: proved("symbolic", "exact law")).run().verdict.status is Status.PROVED
 
 
+def test_negative_controls_inside_a_pass_are_not_its_evidence():
+    def check(ctx):  # a pass that stores a (refuted) planted control with a narrow sweep in its details
+        main = holds("fit", "wide", sweep=scaling.sweep_details("H", [1, 10, 100, 1000], [1, 2, 3, 4]),
+                     fit={"exponent": 1.0, "law": "e ≈ C·H^b"})
+        control = refuted("fit", "planted control refuted", {"x": 1},
+                          sweep=scaling.sweep_details("H", [4, 5, 6, 7], [1, 2, 3, 4]))
+        v = combine({"main": main})
+        return holds(v.method, v.evidence, main=main.to_json(), control=control.to_json())
+    assert claim(check).run().verdict.status is Status.HOLDS
+
+
 def test_log_valued_grid_is_measured_in_decades_of_the_quantity():
     sweep = scaling.sweep_details("log(1/sigma)", np.log(1 / np.array([1e-1, 1e-2, 1e-3, 1e-4])), [1, 2, 3, 4],
                                   scale="log")

@@ -63,15 +63,27 @@ def _fixed(details: Mapping[str, Any], inherited: Mapping[str, Any]) -> dict[str
     return {**inherited, **dict(details.get("fixed") or {})}
 
 
+PASSING = ("holds", "proved")
+
+
+def supporting(vjson: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The parts a verdict rests on: for a pass, its passing parts (a refuted or inconclusive part stored in a
+    passing verdict's details is a negative control or a note, not evidence); otherwise every part."""
+    subs = parts(vjson)
+    if vjson.get("status") in PASSING:
+        return {k: v for k, v in subs.items() if v.get("status") in PASSING}
+    return subs
+
+
 def sweeps(vjson: Mapping[str, Any], inherited: Mapping[str, Any] | None = None, path: str = ""
            ) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any]]]:
-    """(path, sweep, fit, fixed) for the sweep at this level and in every part below it."""
+    """(path, sweep, fit, fixed) for the sweep at this level and in every supporting part below it."""
     details = vjson.get("details") or {}
     fixed = _fixed(details, inherited or {})
     sweep = details.get("sweep")
     if isinstance(sweep, Mapping) and sweep.get("x") is not None:
         yield path, sweep, details.get("fit") or {}, {**fixed, **dict(sweep.get("fixed") or {})}
-    for name, sub in parts(vjson).items():
+    for name, sub in supporting(vjson).items():
         yield from sweeps(sub, fixed, f"{path}{PART_SEP if path else ''}{name}")
 
 
@@ -97,7 +109,7 @@ def configurations(vjson: Mapping[str, Any], *, deep: bool = True,
     out = _level(vjson, dict(inherited or {}), counterexample=False)
     if deep:
         fixed = _fixed(vjson.get("details") or {}, inherited or {})
-        for sub in parts(vjson).values():
+        for sub in supporting(vjson).values():
             out += configurations(sub, deep=True, inherited=fixed)
     return out
 
@@ -135,7 +147,7 @@ def coverage(vjson: Mapping[str, Any]) -> dict[str, Any]:
                 values.setdefault(name, set()).update(_hashable(v) for v in c["values"])
             elif isinstance(c, Mapping) and {"min", "max", "distinct"} <= set(c):
                 ranges.setdefault(name, []).append((float(c["min"]), float(c["max"]), int(c["distinct"])))
-        for sub in parts(node).values():
+        for sub in supporting(node).values():
             visit(sub)
 
     visit(vjson)

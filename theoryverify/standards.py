@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .conditions import Condition, Over, violations
-from .evidence import configurations, coverage, deciding, parts, sweeps
+from .evidence import configurations, coverage, deciding, supporting, sweeps
 from .verdicts import Status, Verdict, error, plain
 
 SPAN_RULE = ("Rate claims (Θ/O/Ω/'scales as') and every fitted law: a verdict other than inconclusive needs >= "
@@ -317,7 +317,7 @@ def _unconverged(vjson: Mapping[str, Any], path: str = "") -> list[tuple[str, Ma
     conv = (vjson.get("details") or {}).get("convergence")
     if isinstance(conv, Mapping) and not conv.get("converged", False):
         out.append((path, conv))
-    for name, sub in parts(vjson).items():
+    for name, sub in supporting(vjson).items():
         out += _unconverged(sub, f"{path} › {name}" if path else name)
     return out
 
@@ -325,7 +325,7 @@ def _unconverged(vjson: Mapping[str, Any], path: str = "") -> list[tuple[str, Ma
 def _has_convergence(vjson: Mapping[str, Any]) -> bool:
     if isinstance((vjson.get("details") or {}).get("convergence"), Mapping):
         return True
-    return any(_has_convergence(sub) for sub in parts(vjson).values())
+    return any(_has_convergence(sub) for sub in supporting(vjson).values())
 
 
 def apply_convergence(converges: bool, verdict: Verdict) -> Verdict:
