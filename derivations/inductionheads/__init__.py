@@ -3,7 +3,8 @@ Analysis" (arXiv 2410.11474, v1 numbering).  Catalogue: ``shared/spec/inductionh
 
 Nearly every formula of this paper was lost in extraction.  The models here are rebuilt from the
 prose and from public reviews (spec §1–2); every reconstruction choice is a named entry of
-:mod:`recon` (RC-1 … RC-19) and is recorded in each claim's ``choices``."""
+:mod:`recon` (RC-1 … RC-19 of spec §2.7, and RC-20: the layer-2 key range of the Sec. 4
+constructions) and is recorded in each claim's ``choices``."""
 from theoryverify.claims import Paper
 
 from .recon import DEFAULTS as _RC

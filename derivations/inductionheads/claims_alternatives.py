@@ -99,7 +99,8 @@ def check_rc12_flow(seed: int, Ls=(10, 100), alpha=0.5, w=0.3, predicted=None, r
             T = [r["markers"]["T_IH(0.5)"] for r in runs]
             c, lam = predicted(alpha, w, L, d)
             parts[f"L={L}, D={d}: coefficient"] = check_coefficient(
-                x, T, c, rel_coef * c, seed, index=1, param="log(1/sigma)", what=f"T_IH(0.5) [D={d}, L={L}]")
+                x, T, c, rel_coef * c, seed, index=1, param="log(1/sigma)", what=f"T_IH(0.5) [D={d}, L={L}]",
+                scale="log")
             g = A.measured_growth(runs[1])
             cfg = dict(L=L, D=d, alpha=alpha, w=w, sigma=ALT_SIGMAS[1])
             ev = f"L={L}, D={d}: slope of log k {g:.6g} vs lambda_D {lam:.6g} (ratio {g / lam:.4f})"

@@ -15,6 +15,7 @@ The linked claims are cited by id (with the registry's expected verdict), never 
 from __future__ import annotations
 
 from theoryverify.claims import ClaimSet, Kind, Unavailable
+from theoryverify.findings import Finding
 from theoryverify.verdicts import Status
 
 from . import consistency as C
@@ -25,12 +26,28 @@ CLAIMS = ClaimSet("inductionheads")
 RULE = ("refuted: a discrepancy shown by the surviving text (or a misquote / unknown claim id); inconclusive: the "
         "compared pieces are lost; holds: consistent with nothing lost")
 
-ERRATA = {
-    "pc-thm44": "cross-reference: the POD details are said to be in Appendix D ('Useful Inequalities', no POD); "
-                "they are in App. A.3.2",
-    "pc-thm55-c3": "Thm 5.5 is stated for GF on objective (11) without the C.2 softmax simplification, but C.3 proves "
-                   "Phases II-III on the approximated loss (22); no transfer back to (11) survives",
+#: the records whose discrepancy the surviving text shows: class, one-line reason, and the engine fields.
+#: Both discrepancies are in the surviving words themselves; the RC entries recorded with the records describe
+#: how the *statements* are completed and enter neither discrepancy (hence ``despite_reconstruction``).
+FINDINGS = {
+    "pc-thm44": dict(
+        finding=Finding.TYPO,
+        reason="misdirected cross-reference: l.77 sends the POD details to 'Appendix D' (Useful Inequalities, lines "
+               "508-, no POD); they are in App. A.3.2 (l.273); the meaning is evident and no conclusion changes",
+        despite_reconstruction="the discrepancy is between two surviving lines (l.77 and the appendix headings "
+                               "l.273/l.508); no reconstructed formula, constant or model enters it"),
+    "pc-thm55-c3": dict(
+        finding=Finding.PROOF_GAP,
+        supports=("inductionheads.t55-plateau", "inductionheads.t55-plateau-exact-full"),
+        reason="Thm 5.5 is stated for GF on objective (11) (l.108/133), but C.3 proves Phases II-III on the "
+               "approximated loss (22) (l.409, l.503) with no surviving transfer back to (11); the plateau law "
+               "itself survives under the exact softmax (t55-plateau-exact-full)",
+        despite_reconstruction="the gap is shown by surviving sentences (l.108 'objective (11)', l.409 'approximation "
+                               "of the loss function', l.503 'into the loss (22)'); it holds whatever form the lost "
+                               "simplification (RC-12) or hypotheses (RC-13) take"),
 }
+#: kept for readers of older notes: the refuted records and their reasons.
+ERRATA = {k: v["reason"] for k, v in FINDINGS.items()}
 
 
 def _expected_labels() -> tuple[set[str], dict[str, str]]:
@@ -51,14 +68,14 @@ def check_record(rec: C.Record, lines: tuple[str, ...] | None = None, known_ids:
 
 
 def _register(rec: C.Record) -> None:
-    refuted = rec.key in ERRATA
+    refuted = rec.key in FINDINGS
     choices = {**record(*rec.rc), "reading": "proof consistency of the surviving text (spec §3 a-e)",
                "completion": rec.completion or "(none: standard / cited)", "verdict rule": RULE}
 
     @CLAIMS.add(rec.key, location=rec.location, kind=Kind.IDENTITY, catalogue_id=rec.catalogue_id,
                 statement=f"proof consistency of {rec.result} (spec §3)", choices=choices,
                 expect=Status.REFUTED if refuted else (None if not rec.missing else Status.INCONCLUSIVE),
-                reason=ERRATA.get(rec.key))
+                **FINDINGS.get(rec.key, {}))
     def _check(ctx, rec=rec):
         return check_record(rec)
 

@@ -26,7 +26,7 @@ from theoryverify.domains import Domain, Interval
 from theoryverify.invariants import check_nonincreasing, prove_nonpositive
 from theoryverify.scaling import check_coefficient, check_rate, compare_laws
 from theoryverify.threads import torch_threads
-from theoryverify.verdicts import Verdict, combine, holds, inconclusive, refuted
+from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
 
 from . import head1 as H
 from .recon import record
@@ -320,11 +320,12 @@ def t1_scaling(seed: int, Ls=(50, 100, 200, 400, 800), sigmas=None, alpha: float
     parts = {}
     y = [alpha * _T1(alpha, L, 1e-9, claim) for L in Ls]
     parts["log M"] = check_coefficient(np.log(np.array(Ls) - 1.0), y, predicted, 0.15, seed, index=1,
-                                       param="log M", what="α·T1", n_resamples=500)
+                                       param="log M", what="α·T1", n_resamples=500, scale="log")
     if sigmas:
         y = [alpha * _T1(alpha, L_sigma, s, claim) for s in sigmas]
         parts["log 1/σ"] = check_coefficient(np.log(1 / np.array(sigmas)), y, predicted, 0.15, seed + 1, index=1,
-                                             param="log 1/σ", what="α·T1", n_resamples=500)
+                                             param="log 1/σ", what="α·T1", n_resamples=500,
+                                             scale="log")
     return combine(parts)
 
 
@@ -339,7 +340,9 @@ _T1_CHOICES = {**CHOICES, "T1": "first time dL_G4/dv1 = 0 (v1 on its nullcline)"
 
 
 @CLAIMS.add("c1-t1", location="App. C.1, hitting time T1, Part I, Eq. (20)", kind=Kind.DYNAMICS,
-            catalogue_id="IH-C1-T1", statement=_T1_STATEMENT, choices=_T1_CHOICES)
+            catalogue_id="IH-C1-T1", statement=_T1_STATEMENT, choices=_T1_CHOICES,
+            # the log-M grid L = 50..400 spans 0.91 decades of M (< 1): the span rule; c1-t1-full spans 1.5
+            expect=Status.INCONCLUSIVE)
 def c1_t1(ctx):
     return combine({"properties": t1_check(ctx.seed, [(0.5, 100, 1e-3), (0.2, 50, 1e-2)]),
                     "estimate": t1_scaling(ctx.seed, Ls=(50, 100, 200, 400))})

@@ -111,7 +111,8 @@ def turn_verdict(alpha, w, L, sigmas, seed, predicted=None):
     x = np.log(1 / np.asarray(sigmas))
     extra = {"k(T_turn)/w": kt, "quasi-static k_turn/w": flow.k_turn(w) / w,
              "T_turn/(c_sigma log(1/sigma))": (np.asarray(T) / (c * x)).tolist()}
-    return check_coefficient(x, T, c, 0.05 * c, seed, index=1, param="log(1/sigma)", what="T_turn", extra=extra)
+    return check_coefficient(x, T, c, 0.05 * c, seed, index=1, param="log(1/sigma)", what="T_turn", extra=extra,
+                             scale="log")
 
 
 @CLAIMS.add("c2-turn", location="App. C.2 Eqs. (23)-(29) ('not only an upper bound, but a tight estimation')",

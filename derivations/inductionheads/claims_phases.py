@@ -15,7 +15,7 @@ import sympy as sp
 
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.scaling import check_coefficient, check_rate, fit_power_law
-from theoryverify.verdicts import Verdict, combine, holds, inconclusive, refuted
+from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
 
 from . import flow
 from . import markers as M
@@ -133,7 +133,9 @@ def phase1_L_sweep(alpha: float, Ls, sigma: float):
             choices=choices(reading="'most' = L_G4 <= 0.1 L_G4(0); 'considerable' = L_IH(T_I) >= 0.5 L_IH(0); "
                                     "four phases = BIC breakpoints at the I|II, II|III, III|IV boundaries",
                             grid="base point (alpha*=0.5, w*=0.3, L=100, sigma=1e-3); T_G4(0.1) vs log L for "
-                                 "L in {50,100,200,400} at sigma=1e-8 (sigma << 1/L)"))
+                                 "L in {50,100,200,400} at sigma=1e-8 (sigma << 1/L)"),
+            # the log-L grid spans 0.90 decades of L (< 1): the span rule makes the verdict inconclusive
+            expect=Status.INCONCLUSIVE)
 def t55_phase1(ctx):
     tr, mk = base_run()
     TI = mk["T_G4(0.1)"]
@@ -154,7 +156,7 @@ def t55_phase1(ctx):
     T = phase1_L_sweep(0.5, Ls, 1e-8)
     c = flow.phase1_log_coefficient(0.5)
     part["T_I vs log L"] = check_coefficient(np.log(Ls), T, c, 0.1 * c, ctx.seed, index=1, param="log L",
-                                             what="T_G4(0.1)")
+                                             what="T_G4(0.1)", scale="log")
     part["four phases"] = phase_boundaries_verdict(tr, mk)
     v = combine(part)
     return v.__class__(v.status, v.method, v.evidence, v.counterexample,
@@ -167,18 +169,21 @@ def t55_phase1(ctx):
                       "T_G4 = (1/α*) log(min(1/σ, L)) + O(1/α*²).",
             choices=choices(grid="sigma-coefficient at L=10^4 for sigma in {3e-2,...,3e-4} (1/L < sigma << 1); "
                                  "L-coefficient at sigma=1e-8 for L in {1e2,1e3,1e4}; alpha* in {0.1,...,0.9}: "
-                                 "log-coefficient x alpha* and the O(1/alpha*^2) remainder"))
+                                 "log-coefficient x alpha* and the O(1/alpha*^2) remainder"),
+            # the log-L part has 3 grid points (< 4) and the alpha* grid spans 0.48 decades: inconclusive by the
+            # evidence standards (adding L = 3000 would give 4 points over 2 decades: the later re-audit)
+            expect=Status.INCONCLUSIVE)
 def t55_phase1_full(ctx):
     part = {}
     sig = (3e-2, 1e-2, 3e-3, 1e-3, 3e-4)
     T = [g4_run(0.5, 10_000, s)[1]["T_G4(0.1)"] for s in sig]
     c = flow.phase1_log_coefficient(0.5)
     part["T_I vs log(1/sigma)"] = check_coefficient(np.log(1 / np.array(sig)), T, c, 0.1 * c, ctx.seed, index=1,
-                                                    param="log(1/sigma)", what="T_G4(0.1)", min_points=4)
+                                                    param="log(1/sigma)", what="T_G4(0.1)", scale="log")
     Ls = (100, 1000, 10_000)
     T = phase1_L_sweep(0.5, Ls, 1e-8)
     part["T_I vs log L"] = check_coefficient(np.log(Ls), T, c, 0.1 * c, ctx.seed, index=1, param="log L",
-                                             what="T_G4(0.1)", min_points=3)
+                                             what="T_G4(0.1)", scale="log")
     lih = {}
     for L in Ls:
         TI = g4_run(0.5, L, 1e-3)[1]["T_G4(0.1)"]
@@ -205,7 +210,8 @@ def plateau_sigma_verdict(alpha, w, L, sigmas, seed, predicted=None, margin_rel=
     c = flow.plateau_log_coefficient(alpha, w, L) if predicted is None else predicted
     laws = log_vs_power(sigmas, T, seed)
     v_coef = check_coefficient(np.log(1 / np.asarray(sigmas)), T, c, margin_rel * c, seed, index=1,
-                               param="log(1/sigma)", what="T_IH(0.5)", extra={"law_comparison": laws})
+                               param="log(1/sigma)", what="T_IH(0.5)", extra={"law_comparison": laws},
+                               scale="log")
     ev = f"BIC: log model {laws['bic']['log']:.4g}, power model {laws['bic']['power']:.4g} (b = {laws['power']['b']:.3g})"
     v_law = (holds("law selection by BIC", ev, **laws) if laws["selected"] == "log" else
              refuted("law selection by BIC", ev, {"selected": laws["selected"], **laws["bic"]}, **laws))

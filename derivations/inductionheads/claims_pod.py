@@ -306,7 +306,7 @@ def t44_rate(ctx):
             catalogue_id="IH-T44-rate", tags={"slow"},
             statement="As t44-rate for β∈{0.5,1,2,3}, M=16..2048, plus GIH_n-level sweeps of the whole two-layer model "
                       "(sup error vs H with exact FFN bases, vs total FFN width M at H = 12; β∈{1,2}).",
-            choices={**T44_CHOICES, "GIH level": "d=1, n=2, L=10, token interval [-1,1]; sup_error 200 draws + 30 "
+            choices={**T44_CHOICES, **record("RC-20"), "GIH level": "d=1, n=2, L=10, token interval [-1,1]; sup_error 200 draws + 30 "
                                                  "Adam steps; layer 1 = multihead first layer (one group)"})
 @torch_threads(1)
 def t44_rate_full(ctx):

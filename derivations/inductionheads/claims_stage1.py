@@ -230,7 +230,7 @@ def stage1_check(seed: int, *, Ls=(30,), sigma: float = 1e-2, t_end: float = 1e9
         A = stage1.growth_constant(L, sigma, alpha, w) if convention == "causal" else float("nan")
         sel = (t >= window[0]) & (t <= window[1])
         fit = check_coefficient(np.log(t[sel]), p[sel], slope, 0.15, seed + L, index=1, param="log t",
-                                what="p1", n_resamples=500)
+                                what="p1", n_resamples=500, scale="log")
         parts[f"L={L}: slope of p1 vs log t"] = fit
         parts[f"L={L}: p1 non-decreasing"] = check_nonincreasing(t, -p, tol=1e-9, name="−p1")
         wt = stage1.previous_token_weight(p[-1], L, convention)

@@ -10,7 +10,7 @@ Reconstruction (spec §2.3; the A.1 displays are lost):
   Under the RC-1 alternative (inclusive, score -p j for j ≥ 0) x̃_s averages x_s, x_{s-1}, … and
   the limit p → ∞ selects x_s itself.
 * Layer 2 (no residual, no RPE): query = first block of h_L, key = second block of h_s (x̃_s),
-  DP matrix W*, value = first block (x_s); keys s = 2..L-1 (choice ``LAYER2_KEYS``: position 1,
+  DP matrix W*, value = first block (x_s); keys s = 2..L-1 (RC-20, ``LAYER2_KEYS``: position 1,
   whose layer-1 row is empty, and the query position L are masked).  Output: first block of the last
   token,  TF(X) = Σ_{s=2}^{L-1} softmax_s(x_L^T W* x̃_s) x_s.
 

@@ -13,7 +13,7 @@ Construction (reconstruction, spec §2.3; RC-1, RC-16):
     - ``"none"``: c_h = α_h.
   Block i of position s is then Σ_{j=1}^{s-1} ψ_{i,s}(j) x_{s-j} (``kernels.group_kernel``) ≈ x_{s-i};
 * layer 2 (no residual): one DP head (the other heads zero), no Alibi slope; RPE entries −∞ restrict the
-  last query to the keys s = n..L−1 of Eq. (6) (a recorded choice).  Query = blocks (n−2, …, 0) of
+  last query to the keys s = n..L−1 of Eq. (6) (RC-20).  Query = blocks (n−2, …, 0) of
   position L = vec(X_{L-n+2:L}) oldest first; key = blocks (n−1, …, 1) of position s = vec(X_{s-n+1:s-1});
   bilinear form W*; value = block 0 (x_s).  This is ``targets.patches``' ordering.
 """

@@ -1,4 +1,5 @@
-"""The reconstruction choices RC-1 … RC-19 (spec §2.7), with the defaults every claim uses.
+"""The reconstruction choices RC-1 … RC-19 (spec §2.7) and RC-20 (added by the re-audit, issue 17), with the
+defaults every claim uses.
 
 The paper's formulas are lost, so each setup-level choice is a named value here; a claim records
 the ones it depends on with :func:`record` (e.g. ``choices=record("RC-1", "RC-12")``) and a claim
@@ -25,6 +26,12 @@ DEFAULTS: dict[str, str] = {
     "RC-17": "phase markers as in spec Sec. 4.3",
     "RC-18": "paper version v1 (v3 numbering only for R2's formula)",
     "RC-19": "position counts M = L-1 (head 1), N = L-2 (head 2)",
+    # not in spec §2.7: the constructions of Thms 4.1/4.3/4.4 need it (a plain causal mask, keys 1..L-1, leaves the
+    # Thm 4.1 sup error at 0.09-0.32 for every p: claim t41-rate's diagnostic); the paper's layer-2 RPE is lost
+    # beyond 'R_{t,s} = -inf for keys the query may not see'
+    "RC-20": "layer-2 key range: the second layer's RPE is -inf outside the target's summation range (Thms 4.1/4.4: "
+             "keys s = 2..L-1, so position 1 with x~_1 = 0 and the query L are masked; Thm 4.3: keys s = n..L-1); "
+             "alternative: plain causal mask (keys 1..L-1)",
 }
 
 VERSION = "arXiv 2410.11474 v1"

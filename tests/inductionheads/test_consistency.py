@@ -156,8 +156,8 @@ def test_a_record_with_nothing_lost_holds(lines, known):
 
 @pytest.mark.parametrize("rec", C.RECORDS, ids=lambda r: r.key)
 def test_registered_claims_as_expected_and_fast(rec):
-    claim = registry.get(C.PAPER_PREFIX + rec.key)
-    registry.claims(paper="inductionheads")  # warm the registry cache outside the timing
+    # this paper's claims only (registry.get loads every paper), also warming the cache outside the timing
+    claim = {c.id: c for c in registry.claims(paper="inductionheads")}[C.PAPER_PREFIX + rec.key]
     t0 = time.perf_counter()
     result = claim.run()
     assert time.perf_counter() - t0 < 0.5

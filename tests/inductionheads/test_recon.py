@@ -1,0 +1,25 @@
+"""The reconstruction registry: RC-20 (layer-2 key range) is a reconstruction entry and is recorded by the claims
+whose constructions mask layer-2 keys; the refuted claims carry their finding classes."""
+from theoryverify import registry
+from theoryverify.findings import Finding
+
+from derivations.inductionheads import PAPER
+from derivations.inductionheads.recon import DEFAULTS, record
+
+
+def test_rc20_is_a_reconstruction_entry():
+    assert "RC-20" in DEFAULTS and "RC-20" in PAPER.reconstruction and "RC-18" not in PAPER.reconstruction
+    assert record("RC-20")["RC-20"] == DEFAULTS["RC-20"]
+
+
+def test_layer2_mask_is_recorded_where_the_constructions_use_it():
+    claims = {c.id: c for c in registry.claims(paper="inductionheads")}
+    for cid in ("t41-rate", "t41-rate-full", "t41-lindep", "t41-lindep-full", "t43-rate", "t43-rate-full",
+                "t44-rate-full"):
+        assert "RC-20" in claims["inductionheads." + cid].choices, cid
+
+
+def test_refuted_claims_are_classified():
+    expected = {"pc-thm44": Finding.TYPO, "pc-thm55-c3": Finding.PROOF_GAP, "t43-norm": Finding.PROOF_GAP}
+    got = {c.id.split(".", 1)[1]: c.finding for c in registry.claims(paper="inductionheads") if c.finding}
+    assert got == expected
