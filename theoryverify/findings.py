@@ -14,6 +14,7 @@ supports, which must exist.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
@@ -81,13 +82,12 @@ class Readings:
         return {"tested": self.tested, "others": dict(self.others)}
 
     def cited_claims(self) -> list[str]:
-        """Claim ids named in the statuses (``"holds: paper.claim-id"``)."""
+        """Claim ids named in the statuses (``"holds: paper.claim-id"``): dotted words after the first colon
+        that start with a letter (numbers such as 0.5 are not ids; the registry checks the paper prefix)."""
         out = []
         for status in self.others.values():
             _, _, tail = status.partition(":")
-            for word in tail.replace(",", " ").split():
-                if "." in word and not word.endswith("."):
-                    out.append(word.strip("();"))
+            out += re.findall(r"(?<![\w.])([a-z][a-z0-9_]*\.[A-Za-z0-9][A-Za-z0-9_/-]*[A-Za-z0-9])", tail)
         return out
 
 

@@ -62,7 +62,7 @@ def dangling_references() -> list[str]:
     bad = []
     for c in claims():
         cited = list(c.supports) + (c.readings.cited_claims() if c.readings else [])
-        bad += [f"{c.id} cites {ref}" for ref in cited if ref not in known]
+        bad += [f"{c.id} cites {ref}" for ref in cited if ref not in known and ref.split(".")[0] in papers()]
     return bad
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding, Readings
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
 
 from . import ood_sweeps as O
@@ -305,6 +306,7 @@ from .claims_ood import GIVEN_P1, p1_choices, prop1  # noqa: E402
 
 
 @CLAIMS.add("p3-lowrank-given-p1", location="Prop. 3; Lemmas 23–24; spec §5", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # grid Ñ_f 6–20 spans 0.52 decades (< 1): the span rule
             catalogue_id="KX-P3-lowrank", statement=P3_STATEMENT + GIVEN_P1,
             choices=p1_choices(grid=f"Ñ_f ∈ {P3_SIZES_QUICK}, {P3_DRAWS} FT subsets, PT seed 0"))
 def p3_lowrank_given_p1(ctx):
@@ -322,8 +324,15 @@ def t2_onestep_given_p1(ctx):
 
 @CLAIMS.add("t2-lowrank-ft-given-p1", location="Thm 2(2) (low-rank); App. H.4–H.5; spec §5", kind=Kind.REPRODUCTION,
             catalogue_id="KX-T2-lowrank-FT", statement=LR_STATEMENT + GIVEN_P1, expect=Status.REFUTED,
-            reason=("given Prop. 1's attention, rank-1 FT is better than full FT, not stricter: best OOD accuracy "
-                     "0.86 vs 0.64 at Ñ_f = 16 and 0.46 vs 0.27 at Ñ_f = 8 (paired FT subsets, η_FT = 10)"),
+            finding=Finding.RECONSTRUCTION,
+            reason=("on the Prop. 1-assumed model and FT protocol (η_FT = 10, T_FT = 100; lost): rank-1 FT beats full FT "
+                    "(best OOD accuracy 0.86 vs 0.64 at Ñ_f = 16, 0.46 vs 0.27 at Ñ_f = 8, paired subsets); the tested "
+                    "reading (stricter condition ⇒ never better) is not implied by Thm 2(2)'s sufficient conditions"),
+            readings=Readings(tested="low-rank FT's stronger condition means rank-1 FT never reaches a higher OOD "
+                                     "accuracy than full FT on the same FT set",
+                              others={"only the proven sufficient condition is stronger for low-rank FT (a statement "
+                                      "about the bounds, not about measured accuracy)":
+                                      "untested: the conditions of Thm 2(2) are lost"}),
             choices=p1_choices(grid=f"Ñ_f ∈ {LR_SIZES}, 4 FT subsets, T_FT = {LR_STEPS_QUICK}"))
 def t2_lowrank_ft_given_p1(ctx):
     return lowrank_mode(prop1(), ctx.profile, ctx.seed)
@@ -331,8 +340,13 @@ def t2_lowrank_ft_given_p1(ctx):
 
 @CLAIMS.add("r4-overfit-given-p1", location="Remark 4; App. D, Fig. 6; spec §5", kind=Kind.DYNAMICS,
             catalogue_id="KX-R4-overfit", statement=R4_STATEMENT + GIVEN_P1, expect=Status.REFUTED,
-            reason=("given Prop. 1's attention, no (η_FT, Ñ_f) of the T_FT = 400 grid loses OOD accuracy after its best "
-                     "iteration (max drop 0; at η = 30, Ñ_f = 8 the remaining errors are FT answers, but no drop)"),
+            finding=Finding.RECONSTRUCTION,
+            reason=("on the Prop. 1-assumed model and a T_FT = 400, η_FT ∈ {3, 10, 30} grid (Remark 4's threshold on T and "
+                    "Fig. 6's settings lost): no (η_FT, Ñ_f) loses OOD accuracy after its best iterate (max drop 0); "
+                    "Remark 4 only says FT 'may' overfit beyond a lost T, which the grid may not reach"),
+            readings=Readings(tested="some (η_FT, Ñ_f) of the T_FT = 400 grid drops after its best iterate",
+                              others={"overfitting appears only beyond Remark 4's (lost) threshold on the number of "
+                                      "FT iterations": "untested: the threshold is lost"}),
             choices=p1_choices(grid=f"T_FT = {R4_STEPS}, η_FT ∈ {R4_ETAS}, Ñ_f ∈ {R4_SIZES_QUICK}"))
 def r4_overfit_given_p1(ctx):
     return overfit_mode(prop1(), ctx.profile)

@@ -11,6 +11,7 @@ from scipy.stats import beta as beta_dist
 from theoryverify.checks import check_agreement, check_identity, check_inequality
 from theoryverify.checks.search import search
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding, Readings
 from theoryverify.domains import Domain, Interval, LogUniform
 from theoryverify.verdicts import Status, combine, holds, refuted
 
@@ -223,9 +224,14 @@ def h_eym(ctx):
 
 @CLAIMS.add("h-eym-wording", location="App. H, text after Eq. (289)", kind=Kind.IDENTITY, catalogue_id="KX-H-EYM",
             statement="(289) as worded: σ_1 \"is the largest eigenvalue of G\" (u_1, v_1 its singular vectors)",
-            expect=Status.REFUTED,
-            reason=("σ_1 must be the largest singular value: the FT gradient of W is (dm)×d, which has no "
-                     "eigenvalues, and for square non-normal G the largest eigenvalue differs"),
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason=("(289) calls σ_1 'the largest eigenvalue' where the largest singular value is meant (the same "
+                    "sentence calls u_1, v_1 its left and right singular vectors; Lemma 24 uses singular values): "
+                    "taken literally it is undefined for the (dm)×d gradient and wrong wherever the top eigenvalue is "
+                    "not σ_1 (e.g. G = [[−0.65]]); changes no conclusion (h-eym holds)"),
+            readings=Readings(tested="σ_1 is the largest eigenvalue of G itself (the argument of 'eigenvalue of' is lost)",
+                              others={"σ_1 is the largest singular value of G, i.e. the square root of the largest "
+                                      "eigenvalue of GᵀG": "holds: knowledge.h-eym"}),
             choices={"reading": "the wording taken literally: σ_1 = max real eigenvalue (non-square G: undefined)"})
 def h_eym_wording(ctx):
     return check_eym(ctx, use_eigenvalue=True)

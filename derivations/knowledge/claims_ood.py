@@ -18,6 +18,8 @@ import numpy as np
 
 from theoryverify.checks import check_cases
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.conditions import Condition
+from theoryverify.findings import Finding, Readings
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
 
 from . import ood_sweeps as O
@@ -113,6 +115,7 @@ def t2_trend_nf_full(ctx):
 
 
 @CLAIMS.add("t2-trend-k", location="Thm 2(2), Eq. (14); Sec. 7, Fig. 2a", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # K 2–4: 3 points spanning 0.30 decades (span rule)
             catalogue_id="KX-T2-trend-K", statement=K_STATEMENT,
             choices=choices(grid=f"K ∈ {K_QUICK}, |𝓡| = 6, Ñ_f = {N_FT_KR}, PT seed 0 (quick: μ_c = 4 regime only, "
                             "the one where FT moves the OOD accuracy; both regimes in -full)"))
@@ -121,6 +124,7 @@ def t2_trend_k(ctx):
 
 
 @CLAIMS.add("t2-trend-k-full", location="Thm 2(2), Eq. (14); Sec. 7, Fig. 2a", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # K 2–5 spans 0.40 decades (span rule)
             catalogue_id="KX-T2-trend-K", statement=K_STATEMENT, tags={"slow"},
             choices=choices(grid=f"K ∈ {K_FULL}, |𝓡| = 6, Ñ_f = {N_FT_KR}, PT seeds 0–4, both regimes"))
 def t2_trend_k_full(ctx):
@@ -128,6 +132,7 @@ def t2_trend_k_full(ctx):
 
 
 @CLAIMS.add("t2-trend-r", location="Remark 3; Sec. 7, Fig. 2b", kind=Kind.RATE, catalogue_id="KX-T2-trend-R",
+            expect=Status.INCONCLUSIVE,  # |𝓡| 6–12: 3 points spanning 0.30 decades (span rule)
             statement=R_STATEMENT,
             choices=choices(grid=f"|𝓡| ∈ {R_QUICK}, K = 3, Ñ_f = {N_FT_KR}, PT seed 0 (quick: μ_c = 4 regime only)"))
 def t2_trend_r(ctx):
@@ -199,7 +204,17 @@ COVERAGE_STATEMENT = ("after FT, the OOD accuracy on unseen pairs ≈ the fracti
                       "all covered by D_FT (relation covering, abstract v4; Lemma 9 / G.5 mechanism)")
 
 
-@CLAIMS.add("t2-coverage-law", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, reason="verdict on the reconstruction (both μ_c regimes): OOD correctness does not follow relation covering — P(correct | uncovered) = 0.830 vs P(correct | covered) = 0.826 (μ_c = 3, 376 pairs)", kind=Kind.IDENTITY,
+COVERAGE_READINGS = Readings(
+    tested="accuracy on unseen pairs ≈ the covered fraction: covered pairs are answered and uncovered ones fail",
+    others={"covering is necessary only (uncovered pairs fail, App. G.5's mechanism)":
+            "untested: no claim of its own; given Prop. 1, P(correct | uncovered) = 0 (t2-coverage-law-given-p1)"})
+
+
+@CLAIMS.add("t2-coverage-law", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, kind=Kind.IDENTITY, finding=Finding.RECONSTRUCTION, readings=COVERAGE_READINGS,
+            reason=("on the reconstruction and FT protocol (law from the v4 abstract, not in the stored text; η_FT, T_FT "
+                    "lost): P(correct | uncovered) = 0.830 vs P(correct | covered) = 0.826 at μ_c = 3 (376 pairs), but "
+                    "17 of those 20 runs score their best iterate at t = 0, the untuned model (μ_c = 4: 0.47 vs 0.58, "
+                    "11 of 20 at t = 0)"),
             catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT,
             choices=choices(reading="(a) mean over FT draws of |accuracy − covered fraction| ≤ 0.1 holds, "
                             "> 0.25 beyond 2 SE refuted; (b) P(correct|covered) − P(correct|uncovered) > 0.5 beyond "
@@ -208,7 +223,11 @@ def t2_coverage_law(ctx):
     return O.across_modes({name: coverage_mode(rec, ctx.profile) for name, rec in O.modes().items()})
 
 
-@CLAIMS.add("t2-coverage-law-full", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, reason="verdict on the reconstruction (both μ_c regimes, 5 PT seeds): mean |OOD accuracy − covered fraction| = 0.31 ± 0.03 over 75 FT draws; e.g. accuracy 0.83 with 4% of pairs covered (μ_c = 3, Ñ_f = 1)", kind=Kind.IDENTITY,
+@CLAIMS.add("t2-coverage-law-full", location="abstract (v4), relation covering; App. G.4–G.5", expect=Status.REFUTED, kind=Kind.IDENTITY, finding=Finding.RECONSTRUCTION, readings=COVERAGE_READINGS,
+            reason=("on the reconstruction and FT protocol (both μ_c regimes, 5 PT seeds): mean |OOD accuracy − covered "
+                    "fraction| = 0.31 ± 0.03 over 75 FT draws, e.g. accuracy 0.83 with 4% of pairs covered at μ_c = 3, "
+                    "Ñ_f = 1, but that is the untuned model: the best iterate includes t = 0, and 60 of the 75 μ_c = 3 "
+                    "runs (37 of 75 at μ_c = 4) score t = 0"),
             catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT, tags={"slow"},
             choices=choices(grid="Ñ_f ∈ {1,2,4,8,16} × 3 replicates × PT seeds 0–4, T_FT = 2000"))
 def t2_coverage_law_full(ctx):
@@ -219,6 +238,12 @@ def t2_coverage_law_full(ctx):
 def bound_condition(n_ft: int, K: int, R: int, C: float = 1.0) -> bool:
     """The lost condition of Thm 2(2), read from Lemma 9's coverage requirement: Ñ_f ≥ C |𝓡|² log|𝓡| / K²."""
     return n_ft >= C * R ** 2 * np.log(R) / K ** 2
+
+
+#: Thm 2(2)'s lost sufficient condition, as read from Lemma 9 with C = 1 (a reconstruction; C lost).
+OOD_CONDITION = Condition("Ñ_f ≥ C·|𝓡|² log|𝓡| / K² (Thm 2(2)'s condition, read from Lemma 9)",
+                          lambda c: bool(bound_condition(c["N_ft"], c["K"], c["R"], 1.0)), needs=("N_ft", "K", "R"),
+                          location="Thm 2(2); Lemma 9", constants={"C": 1.0})
 
 
 def bound_decision(points: list[dict], bound=printed.oodbound) -> Verdict:
@@ -274,6 +299,7 @@ OODBOUND_STATEMENT = ("Thm 2(2), Eq. (14)/(2): under Ñ_f ≥ C(·), L_OOD ≤ e
 
 @CLAIMS.add("t2-oodbound", location="Thm 2(2), Eq. (14); Thm 1, Eq. (2) (formula from a secondary source)",
             expect=Status.INCONCLUSIVE, kind=Kind.INEQUALITY, catalogue_id="KX-T2-oodbound", statement=OODBOUND_STATEMENT,
+            conditions=(OOD_CONDITION,),
             choices=choices(condition="Ñ_f ≥ C|𝓡|² log|𝓡|/K² with C = 1 (Lemma 9's requirement; C lost)",
                             reading="mean best-iteration L_OOD over FT draws ≤ bound at every grid point in the "
                             "condition region; refuted if mean − 2 SE > bound",
@@ -289,7 +315,11 @@ def oodbound(profile: str) -> Verdict:
 
 
 @CLAIMS.add("t2-oodbound-full", location="Thm 2(2), Eq. (14); Thm 1, Eq. (2) (formula from a secondary source)",
-            expect=Status.REFUTED, reason="verdict on the reconstruction, condition read as Ñ_f ≥ C|R|²log|R|/K² with C = 1 (any C ≤ 2.2): L_OOD = 0.126 ± 0.024 > printed bound 0.028 at Ñ_f = 16, K = 3, |R| = 6 (μ_c = 3; μ_c = 4 also exceeds it)", kind=Kind.INEQUALITY, catalogue_id="KX-T2-oodbound", statement=OODBOUND_STATEMENT, tags={"slow"},
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION, conditions=(OOD_CONDITION,),
+            reason=("on the reconstruction (bound from a secondary summary; condition Ñ_f ≥ C|R|²log|R|/K² read with "
+                    "C = 1, C lost, any C ≤ 2.2 keeps Ñ_f = 16 inside): L_OOD = 0.126 ± 0.024 > bound 0.028 at Ñ_f = 16, "
+                    "K = 3, |R| = 6 (μ_c = 3; μ_c = 4 also exceeds it; the best iterate incl. t = 0 can only lower L_OOD)"),
+            kind=Kind.INEQUALITY, catalogue_id="KX-T2-oodbound", statement=OODBOUND_STATEMENT, tags={"slow"},
             choices=choices(condition="Ñ_f ≥ |𝓡|² log|𝓡|/K² (C = 1)", grid="Ñ_f ∈ {8, 16} × 3 replicates × PT "
                             "seeds 0–4, T_FT = 2000"))
 def t2_oodbound_full(ctx):
@@ -451,6 +481,7 @@ def t2_trend_k_given_p1(ctx):
 
 
 @CLAIMS.add("t2-trend-r-given-p1", location="Remark 3; Sec. 7, Fig. 2b; spec §5", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # |𝓡| 6–12: 3 points spanning 0.30 decades (span rule)
             catalogue_id="KX-T2-trend-R", statement=R_STATEMENT + GIVEN_P1,
             choices=p1_choices(grid=f"|𝓡| ∈ {R_QUICK}, K = 3, Ñ_f = {N_FT_KR}, PT seed 0"))
 def t2_trend_r_given_p1(ctx):
@@ -459,10 +490,11 @@ def t2_trend_r_given_p1(ctx):
 
 @CLAIMS.add("t2-coverage-law-given-p1", location="abstract (v4), relation covering; App. G.4–G.5; spec §5",
             kind=Kind.IDENTITY, catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT + GIVEN_P1,
-            expect=Status.REFUTED,
-            reason=("given Prop. 1's attention, covering is necessary but not sufficient: P(correct | uncovered) = 0 "
-                     "(112 pairs) but P(correct | covered) = 0.21 (264 pairs); mean |acc − covered| = 0.55 "
-                     "(same with η_FT = 30, T_FT = 2000)"),
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION, readings=COVERAGE_READINGS,
+            reason=("on the Prop. 1-assumed model (attention fixed by hand, a conditional check) and FT protocol "
+                    "(η_FT = 10, T_FT = 200; lost): covering is necessary but not sufficient, P(correct | uncovered) = 0 "
+                    "(112 pairs) but P(correct | covered) = 0.21 (264 pairs); mean |acc − covered| = 0.55 (same with "
+                    "η_FT = 30, T_FT = 2000)"),
             choices=p1_choices(grid="Ñ_f ∈ {1,2,4,8,16}, 4 replicates, PT seed 0"))
 def t2_coverage_law_given_p1(ctx):
     return coverage_mode(prop1(), ctx.profile)
@@ -470,8 +502,10 @@ def t2_coverage_law_given_p1(ctx):
 
 @CLAIMS.add("t2-oodbound-given-p1", location="Thm 2(2), Eq. (14); spec §5", kind=Kind.INEQUALITY,
             catalogue_id="KX-T2-oodbound", statement=OODBOUND_STATEMENT + GIVEN_P1, expect=Status.REFUTED,
-            reason=("given Prop. 1's attention (C = 1 reading of the condition): L_OOD = 0.72 ± 0.06 > printed bound "
-                     "0.167 at Ñ_f = 8, K = 3, |R| = 6"),
+            finding=Finding.RECONSTRUCTION, conditions=(OOD_CONDITION,),
+            reason=("on the Prop. 1-assumed model and FT protocol (η_FT = 10, T_FT = 200; lost), bound from a secondary "
+                    "summary, condition read with C = 1 (Ñ_f = 8 is inside only for C ≤ 1.1): L_OOD = 0.72 ± 0.06 > "
+                    "bound 0.167 at Ñ_f = 8, K = 3, |R| = 6"),
             choices=p1_choices(condition="Ñ_f ≥ |𝓡|² log|𝓡|/K² (C = 1)"))
 def t2_oodbound_given_p1(ctx):
     return oodbound_mode(prop1(), ctx.profile)
@@ -492,6 +526,7 @@ def t2_trend_nf_given_p1_full(ctx):
 
 
 @CLAIMS.add("t2-trend-k-given-p1-full", location="Thm 2(2); Sec. 7, Fig. 2a; spec §5", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # K 2–5 spans 0.40 decades (span rule)
             catalogue_id="KX-T2-trend-K", statement=K_STATEMENT + GIVEN_P1, tags={"slow"},
             choices=p1_choices(grid=f"K ∈ {K_FULL}, |𝓡| = 6, Ñ_f ∈ {{4, 16}}, PT seeds 0–4, T_FT = 2000"))
 def t2_trend_k_given_p1_full(ctx):
@@ -500,6 +535,7 @@ def t2_trend_k_given_p1_full(ctx):
 
 
 @CLAIMS.add("t2-trend-r-given-p1-full", location="Remark 3; Sec. 7, Fig. 2b; spec §5", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # |𝓡| 6–18 spans 0.48 decades (span rule)
             catalogue_id="KX-T2-trend-R", statement=R_STATEMENT + GIVEN_P1, tags={"slow"},
             choices=p1_choices(grid=f"|𝓡| ∈ {R_FULL}, K = 3, Ñ_f ∈ {{4, 16}}, PT seeds 0–4, T_FT = 2000"))
 def t2_trend_r_given_p1_full(ctx):
@@ -509,9 +545,10 @@ def t2_trend_r_given_p1_full(ctx):
 
 @CLAIMS.add("t2-coverage-law-given-p1-full", location="abstract (v4), relation covering; spec §5", kind=Kind.IDENTITY,
             catalogue_id="KX-T2-coverage-law", statement=COVERAGE_STATEMENT + GIVEN_P1, tags={"slow"},
-            expect=Status.REFUTED,
-            reason=("given Prop. 1's attention (5 PT seeds × 15 FT draws): P(correct | uncovered) = 0 (496 pairs) but "
-                     "P(correct | covered) = 0.20 (914 pairs); mean |acc − covered fraction| = 0.51 ± 0.04"),
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION, readings=COVERAGE_READINGS,
+            reason=("on the Prop. 1-assumed model (attention fixed by hand) and FT protocol (η_FT = 10, T_FT = 2000; "
+                    "5 PT seeds × 15 FT draws): P(correct | uncovered) = 0 (496 pairs) but P(correct | covered) = 0.20 "
+                    "(914 pairs); mean |acc − covered fraction| = 0.51 ± 0.04"),
             choices=p1_choices(grid="Ñ_f ∈ {1,2,4,8,16} × 3 replicates × PT seeds 0–4, T_FT = 2000"))
 def t2_coverage_law_given_p1_full(ctx):
     return coverage_mode(prop1(), "full")

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding, Readings
 from theoryverify.scaling import check_rate
 from theoryverify.store import Store, code_version, sweep
 from theoryverify.threads import torch_threads
@@ -152,6 +153,11 @@ def check_filter(which: str, tau: float = TAU_C, recon: Recon = REC) -> Verdict:
                     **{k: str(v) for k, v in rec.record().items()}}, **details)
 
 
+FILTER_READINGS = Readings(
+    tested="(15) covers the [c, s_i] inputs as well as [c, s_i, r] (the prose says 'for all i', not which inputs)",
+    others={"(15) on the [c, s_i, r] inputs only": "holds: knowledge.p1-filter-csr"})
+
+
 @CLAIMS.add("p1-filter-csr", location="Prop. 1 (15), Sec. 6; Lemma 11", kind=Kind.DYNAMICS,
             catalogue_id="KX-P1-filter",
             statement="After Stage I the attention filters out c on [c, s_i, r]: max_i α_c([c,s_i,r]) ≤ small.",
@@ -162,9 +168,10 @@ def p1_filter_csr(ctx):
 
 @CLAIMS.add("p1-filter-cs", location="Prop. 1 (15), Sec. 6", kind=Kind.DYNAMICS, catalogue_id="KX-P1-filter",
             statement="After Stage I the attention filters out c on [c, s_i] as well: max_i α_c([c,s_i]) ≤ small.",
-            expect=Status.REFUTED,
-            reason="reading 'both input types': α_c([c,s_i]) stays 0.19–0.81 after Stage I (0.33 at the end of PT at the "
-                    "default) in all 18 swept runs that learn the facts; only [c,s_i,r] is filtered",
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION, readings=FILTER_READINGS,
+            reason="on the reconstruction (μ_c, κ, η, T_1 lost; (15)'s display lost) and the reading 'both input types': "
+                   "α_c([c,s_i]) = 0.33 > τ = 0.05 at T_1 (0.33 at the end of PT) at the default, 0.19–0.81 in all 18 "
+                   "swept runs that learn the facts; [c,s_i,r] is filtered (p1-filter-csr)",
             choices={**BASE, "reading": f"(15) on [c,s_i] inputs (the prose does not say which); τ = {TAU_C}; t = T_1"})
 def p1_filter_cs(ctx):
     return check_filter("2")
@@ -172,8 +179,9 @@ def p1_filter_cs(ctx):
 
 @CLAIMS.add("p1-filter-full", location="Prop. 1 (15), Sec. 6", kind=Kind.DYNAMICS, catalogue_id="KX-P1-filter",
             statement="Prop. 1 (15) on both input types, across the reconstruction sweep (μ_c, κ, η; 3 seeds).",
-            expect=Status.REFUTED,
-            reason="α_c([c,s_i]) > τ at T_1 in every swept reconstruction that learns the facts; [c,s_i,r] is filtered",
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION, readings=FILTER_READINGS,
+            reason="on the reconstruction sweep (μ_c ∈ 2–5, κ ∈ 1–2, 3 schedules, 3 seeds) and the reading 'both input "
+                   "types': α_c([c,s_i]) > τ = 0.05 at T_1 in every swept run that learns the facts; [c,s_i,r] is filtered",
             choices={**BASE, "reading": f"τ = {TAU_C}; 'learns the facts' = answer accuracy 1 and L_min − H ≤ 0.05",
                      "grid": str(SWEEP_GRID), "seeds": str(SWEEP_SEEDS)}, tags={"slow"})
 def p1_filter_full(ctx):
@@ -240,6 +248,7 @@ def check_stage1(etas_small, etas_large, seeds, seed, tau: float = TAU_C, expone
 
 
 @CLAIMS.add("p1-stagei-duration", location="Sec. 6 (Stage I); Lemma 11(1)", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # η_1 1–3 spans 0.48 decades (span rule)
             catalogue_id="KX-P1-stageI-duration",
             statement="With a large η_1 Stage I (filtering c) is short: the time to α_c([c,s_i,r]) < τ falls as "
                       "1/η_1, and for large η_1 the filtering happens within the first two iterations.",
@@ -252,6 +261,7 @@ def p1_stagei_duration(ctx):
 
 
 @CLAIMS.add("p1-stagei-duration-full", location="Sec. 6 (Stage I); Lemma 11(1)", kind=Kind.RATE,
+            expect=Status.INCONCLUSIVE,  # η_1 0.5–4 spans 0.90 decades (span rule)
             catalogue_id="KX-P1-stageI-duration",
             statement="Stage-I duration vs η_1 on a wider grid with 4 seeds.",
             choices={**BASE, "reading": "as p1-stagei-duration; η_1 ∈ {0.5, 0.75, 1, 1.5, 2, 3, 4}, large {6, 7, 10, 14}",
@@ -315,9 +325,10 @@ def p1_balance(ctx):
 @CLAIMS.add("l14-attn-floor", location="Lemma 14 (Stage III), App. F.4", kind=Kind.DYNAMICS,
             catalogue_id="KX-P1-balance",
             statement="Throughout Stage III the attention scores of s and r on [c,s_i,r] are at least 0.3.",
-            expect=Status.REFUTED,
-            reason="min α_r on [c,s_i,r] in Stage III is 0.11 at the default; min(α_s, α_r) ≤ 0.22 in all 18 swept runs "
-                    "that learn the facts (the answer needs s, not r: α_r decays)",
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION,
+            reason="on the reconstruction (μ_c, κ, η_3, stage lengths and Condition 1's constants lost; the 0.3 survives in "
+                   "Lemma 16's proof, App. F.4): min α_r on [c,s_i,r] in Stage III = 0.11 < 0.3 at the default; min(α_s, α_r) "
+                   "≤ 0.22 in all 18 swept runs that learn the facts (the answer needs s, not r: α_r decays)",
             choices={**BASE, "reading": "Lemma 14: α_s, α_r ≥ 0.3 (number RECOVERED-SEED) for all inputs, all t ∈ Stage III"})
 def l14_attn_floor(ctx):
     return check_floor()
@@ -325,8 +336,9 @@ def l14_attn_floor(ctx):
 
 @CLAIMS.add("p1-balance-full", location="Prop. 1 (16); Lemma 14", kind=Kind.DYNAMICS, catalogue_id="KX-P1-balance",
             statement="(16) and Lemma 14's 0.3 floor across the reconstruction sweep (3 seeds).",
-            expect=Status.REFUTED,
-            reason="the Stage-III floor α_r ≥ 0.3 fails in every swept reconstruction that learns the facts",
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION,
+            reason="on the reconstruction sweep (μ_c ∈ 2–5, κ ∈ 1–2, 3 schedules, 3 seeds; Condition 1's constants "
+                   "lost): Lemma 14's Stage-III floor α_s, α_r ≥ 0.3 fails in every swept run that learns the facts",
             choices={**BASE, "reading": f"median α_s/α_r at T_1 ∈ [1/{THETA1:g}, {THETA1:g}]; α_s, α_r ≥ {FLOOR} in "
                                         "Stage III", "grid": str(SWEEP_GRID), "seeds": str(SWEEP_SEEDS)},
             tags={"slow"})
@@ -562,12 +574,18 @@ def explain(rows: list[dict], ref) -> str:
     return "; ".join(out)
 
 
-_LR_ERRATUM = ("reconstruction finding: constant η = 10 reaches a smaller PT gap than the three-stage (10,5,1) "
-               "schedule at equal T = 1500 (0.005 vs 0.011); constant 20 collapses α_s and constant 1 is slower")
+_LR_REASON = ("on the reconstruction (η values and T lost; the text only says the progression 'underscores the "
+              "importance of learning rate scheduling'): constant η = 10 reaches a smaller PT gap than (10, 5, 1) at "
+              "equal T = 1500 (0.005 vs 0.011, seed 0); constant 20 collapses α_s and constant 1 is slower")
+_LR_READINGS = Readings(
+    tested="at an equal budget T every constant schedule ends with a larger min_t L − H than the three-stage one",
+    others={"the schedule matters: some constant η fails (too large collapses α_s, too small is slow)":
+            "untested: no claim of its own; lr-schedule-full records constant 20 collapsing α_s and constant 1 slower"})
 
 
 @CLAIMS.add("lr-schedule", location="Sec. 6 (after Prop. 2): 'importance of learning rate scheduling'",
-            kind=Kind.REPRODUCTION, catalogue_id="KX-LR-schedule", expect=Status.REFUTED, reason=_LR_ERRATUM,
+            kind=Kind.REPRODUCTION, catalogue_id="KX-LR-schedule", expect=Status.REFUTED, reason=_LR_REASON,
+            finding=Finding.RECONSTRUCTION, readings=_LR_READINGS,
             statement="The three-stage schedule reaches H + ε while constant schedules (large or small η) do worse.",
             choices={**BASE, "reading": f"equal budget T = {STAGES[2]}; 'worse' = larger min_t L − H; ε = {EPS_LOSS}",
                      "schedules": str(SCHEDULES), "seeds": "0"})
@@ -576,7 +594,8 @@ def lr_schedule(ctx):
 
 
 @CLAIMS.add("lr-schedule-full", location="Sec. 6 (after Prop. 2)", kind=Kind.REPRODUCTION,
-            catalogue_id="KX-LR-schedule", expect=Status.REFUTED, reason=_LR_ERRATUM,
+            catalogue_id="KX-LR-schedule", expect=Status.REFUTED, reason=_LR_REASON,
+            finding=Finding.RECONSTRUCTION, readings=_LR_READINGS,
             statement="The spec grid {3-stage (10,5,1), constant 10, 1, 20} × 3 seeds: final gap and α_s/α_r.",
             choices={**BASE, "reading": f"equal budget T = {STAGES[2]}; 'worse' = larger min_t L − H",
                      "schedules": str(SCHEDULES), "seeds": "0, 1, 2"}, tags={"slow"})
@@ -637,9 +656,13 @@ def l17_frozen_attn(ctx):
 
 
 @CLAIMS.add("l17-frozen-attn-wz", location="Lemma 17 (233)–(235), App. G.1", kind=Kind.DYNAMICS,
-            catalogue_id="KX-L17-frozen-attn", expect=Status.REFUTED,
-            reason="if full FT also trains Z ('the same GD procedure as in PT'), Z[:, f] receives gradient and α_s([s,f]) "
-                    "leaves 1/2 within a few steps; the proof only covers PT",
+            catalogue_id="KX-L17-frozen-attn", expect=Status.REFUTED, finding=Finding.RECONSTRUCTION,
+            reason="refuted only under the reconstruction choice ft_params = W+Z (Sec. 4: FT is 'the same GD procedure as "
+                   "in PT'; Lemma 25's proof moves W only, and then Lemma 17 holds: l17-frozen-attn): at η_FT = 10 (lost) "
+                   "one FT step moves mean α_s([s,f]) from 0.5 to 0.976; Lemma 17's proof argues only about PT",
+            readings=Readings(tested="full FT trains Z as well as W (Sec. 4: 'the same GD procedure as in PT')",
+                              others={"FT moves W only (Lemma 25's proof: only the MLP neurons are updated)":
+                                      "holds: knowledge.l17-frozen-attn"}),
             statement="Lemma 17 with Z trained in full FT (Recon.ft_params = 'W+Z').",
             choices={**BASE, "ft_params": "W+Z", "reading": f"|α_s − 1/2| ≤ 0.05 over {T_FT} full-FT steps at "
                                                              f"η_FT = {ETA_FT}"})
@@ -664,13 +687,18 @@ def check_halluc(recon: Recon = REC) -> Verdict:
                     **rec.record()}, **det)
 
 
-_L18_ERRATUM = ("reading 'a relation token for every i': the pre-FT model already answers 84% of Q&A prompts at the "
-                "default (μ_c = 3); the relation fraction is 0–0.52 in the 18 swept runs that learn the facts and "
-                "reaches 0.76–1 only in runs whose PT loss stays ≥ H + 0.06")
+_L18_REASON = ("on the reconstruction ((236)–(237) lost; read as 'argmax F([s_i,f]) is a relation token for every i'): "
+               "at μ_c = 3 the pre-FT model already answers 84% of Q&A prompts; the relation fraction is 0–0.52 in the "
+               "18 swept runs that learn the facts and reaches 0.76–1 only where PT stays ≥ H + 0.06 (flips with μ_c)")
+_L18_READINGS = Readings(
+    tested="before FT the argmax of F([s_i, f]) is a relation token for every pair i",
+    others={"weaker (Remark 2): without r the pre-FT model falters, i.e. answers few Q&A prompts":
+            "untested: flips with μ_c (most prompts answered at μ_c = 3, about half at μ_c = 4)"})
 
 
 @CLAIMS.add("l18-preft-halluc", location="Lemma 18 (236)–(237), App. G.2; Remark 2", kind=Kind.DYNAMICS,
-            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, reason=_L18_ERRATUM,
+            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, reason=_L18_REASON,
+            finding=Finding.RECONSTRUCTION, readings=_L18_READINGS,
             statement="Before FT, a Q&A prompt [s_i, f] predicts a relation token, not the answer (for all i).",
             choices={**BASE, "reading": "argmax over all d outputs of F([s_i, f]) is a relation token, for every pair"})
 def l18_preft_halluc(ctx):
@@ -678,7 +706,8 @@ def l18_preft_halluc(ctx):
 
 
 @CLAIMS.add("l18-preft-halluc-full", location="Lemma 18, App. G.2", kind=Kind.DYNAMICS,
-            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, reason=_L18_ERRATUM,
+            catalogue_id="KX-L18-preFT-halluc", expect=Status.REFUTED, reason=_L18_REASON,
+            finding=Finding.RECONSTRUCTION, readings=_L18_READINGS,
             statement="Lemma 18 across the reconstruction sweep (3 seeds).",
             choices={**BASE, "reading": "as l18-preft-halluc, in every run that learns the facts",
                      "grid": str(SWEEP_GRID), "seeds": str(SWEEP_SEEDS)}, tags={"slow"})
