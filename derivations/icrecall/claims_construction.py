@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding, Readings
 from theoryverify.seeds import rng
 from theoryverify.verdicts import Status, Verdict, combine, holds, plain, proved, refuted
 from theoryverify.threads import torch_threads
@@ -306,9 +307,11 @@ def l3_logit4(ctx):
                    method="Lemma 3 '= 4' values:")
 
 
-def _others(short: str, query: str, kind: str, catalogue: str, text: str, expect=None, reason=None, finding=None):
+def _others(short: str, query: str, kind: str, catalogue: str, text: str, expect=None, reason=None, finding=None,
+            supports=()):
     @CLAIMS.add(short, location="Lemma 3 proof (App. A)", kind=Kind.IDENTITY, catalogue_id=catalogue,
-                statement=text, expect=expect, reason=reason, finding=finding, choices=LEMMA3_CHOICES)
+                statement=text, expect=expect, reason=reason, finding=finding, supports=supports,
+                choices=LEMMA3_CHOICES)
     def check(ctx):
         return lemma3_value_verdict(ctx, query, kind)
     return check
@@ -316,18 +319,22 @@ def _others(short: str, query: str, kind: str, catalogue: str, text: str, expect
 
 _others("L3-sr-answer-other", "sr", "answer_other", "ICR-L3-sr-others",
         "Part 1: for any a' ≠ a, φ(a')ᵀ f_MLP(φ(s) + φ(r)) = 1",
-        expect=Status.REFUTED,
-        reason="derived value is 2, not 1: rows of pairs (s, a') and (r^{-1}(a'), a') each contribute 1 "
-                "(every family, e.g. F-all3, s = s1, r = r1, u = a2)")
+        expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+        supports=("icrecall.L3-argmax-a", "icrecall.L3-sr-conclusion"),
+        reason="proof step: the derived value is 2, not 1 (rows of pairs (s, a') and (r^{-1}(a'), a') each "
+               "contribute 1; every family, e.g. F-all3, s = s1, r = r1, u = a2); 2 < 4, so Lemma 3's (s, r) → a "
+               "argmax still holds (L3-argmax-a)")
 _others("L3-sr-subject", "sr", "subject_any", "ICR-L3-sr-others",
         "Part 1: for any subject s', φ(s')ᵀ f_MLP(φ(s) + φ(r)) = 1")
 _others("L3-sr-relation", "sr", "relation_any", "ICR-L3-sr-others",
         "Part 1: for any relation r', φ(r')ᵀ f_MLP(φ(s) + φ(r)) = 1")
 _others("L3-ar-subject-other", "ar", "subject_other", "ICR-L3-ar-others",
         "Part 2: for any s' ≠ s, φ(s')ᵀ f_MLP(φ(a) + φ(r)) = 1",
-        expect=Status.REFUTED,
-        reason="derived value is 2, not 1: rows of pairs (s', a) and (s', r(s')) each contribute 1 "
-                "(every family, e.g. F-all3, a = a1, r = r1, u = s2)")
+        expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+        supports=("icrecall.L3-argmax-s", "icrecall.L3-ar-conclusion"),
+        reason="proof step: the derived value is 2, not 1 (rows of pairs (s', a) and (s', r(s')) each contribute "
+               "1; every family, e.g. F-all3, a = a1, r = r1, u = s2); 2 < 4, so Lemma 3's (a, r) → s argmax still "
+               "holds (L3-argmax-s)")
 _others("L3-ar-answer", "ar", "answer_any", "ICR-L3-ar-others",
         "Part 2: for any answer a', φ(a')ᵀ f_MLP(φ(a) + φ(r)) = 1 if the preimage of a' under r exists, else 0")
 _others("L3-ar-relation", "ar", "relation_any", "ICR-L3-ar-others",
@@ -398,9 +405,14 @@ def l3_argmax_r_set(ctx):
 
 
 @CLAIMS.add("L3-argmax-r", location="Lemma 1/3 statement", kind=Kind.IDENTITY, catalogue_id="ICR-L3-argmax-r",
-            choices=LEMMA3_CHOICES, expect=Status.REFUTED,
-            reason="every r ∈ R(s,a) ties at 4, so r is not the (unique) argmax when |R(s,a)| > 1 — already "
-                    "in the paper's own F-all3 (R(s1,a1) = {r1, r3}); only the set version (i) holds",
+            choices=LEMMA3_CHOICES, expect=Status.REFUTED, finding=Finding.READING,
+            reason="read as a unique argmax, 'r = argmax φ(u)ᵀf(φ(a)+φ(s))' fails whenever |R(s,a)| > 1 (every "
+                   "r ∈ R(s,a) ties at 4; F-all3: R(s1,a1) = {r1, r3}) — no MLP can separate them from the same "
+                   "input; the proof itself concludes 'a relation in R(s,a)', which holds",
+            readings=Readings(
+                tested="r is the unique argmax over V for every (s, r, a) with r(s) = a",
+                others={"argmax set ⊆ R(s,a) ('correctly predict a relation in R(s,a)', the proof's own last "
+                        "sentence; unique whenever R(s,a) = {r})": "holds: icrecall.L3-argmax-r-set"}),
             statement="version (ii): for any (s, r, a) with r(s) = a, r = argmax_{u∈V} φ(u)ᵀ f_MLP(φ(a) + φ(s)) "
                       "(unique argmax)")
 def l3_argmax_r(ctx):

@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.store import Store, code_version, sweep
 from theoryverify.verdicts import Status, Verdict, holds, inconclusive, plain, refuted
 
@@ -226,9 +227,11 @@ def e_fig3(ctx):
 
 @CLAIMS.add("E-fig3-8samples-full", location="Section 5, Figure 3; Section 1.1", kind=Kind.REPRODUCTION,
             catalogue_id="ICR-E-fig3-8samples", statement=FIG3_STATEMENT, tags={"slow"}, expect=Status.REFUTED,
-            reason="not reproduced with the full W^KQ (Adam 1e-3, init 0, 600 steps): mean first-step accuracy at "
-                    "|D| = 8 is 0.37 vs Bayes ceiling 0.60 (F-paper(8,64), 10 seeds); 16-32 samples are needed. "
-                    "Choice-dependent: training only the position block reaches the ceiling at |D| = 2",
+            finding=Finding.NOT_REPRODUCIBLE,
+            reason="depends on unstated settings: with the full W^KQ (Adam 1e-3, init 0, 600 steps) the mean first-step "
+                   "accuracy at |D| = 8 is 0.37 vs Bayes ceiling 0.60 (F-paper(8,64), 10 seeds), but training only the "
+                   "position block (E-fig3-8samples-position) reaches the ceiling at |D| = 2; the text of Sec. 5 / Fig. 3 "
+                   "states neither the trained block, the number of steps, T nor |R|",
             choices={**COMMON, "criterion": FIG3_CRIT, "grid": "F-paper(8,64) and F-agl(8) (Assumption 1, ceiling 1); "
                      "|D| ∈ {2,4,8,16,32,64}; T = 0.05; 10 seeds; 600 Adam steps; 512 test sequences; n = 16, 32 "
                      "and T = 0.01 not run (CPU budget)"})

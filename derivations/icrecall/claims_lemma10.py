@@ -15,6 +15,7 @@ import sympy as sp
 
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.domains import Domain, Interval, LogUniform, Simplex
 from theoryverify.verdicts import Status, combine, holds, inconclusive
 
@@ -127,9 +128,11 @@ def l10_vpp_links(ctx):
 
 
 @CLAIMS.add("L10-vpp", location="Lemma 10 proof, App. C", kind=Kind.IDENTITY, catalogue_id="ICR-L10-vpp",
-            expect=Status.REFUTED,
-            reason="'v_i″(0) = (1/12)v_i − O(√T log)' holds for i = 1..4 only; for i = 5, 6 (δ_i = 0) the "
-                    "leading term is −v_i/6 (−1/36 at v = 1/6), not v_i/12",
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.L10-fpp", "icrecall.L10-termI-order", "icrecall.T3-L10-improve"),
+            reason="proof step: 'v_i″(0) = (1/12)v_i − O(√T log)' holds for i = 1..4 only; for i = 5, 6 (δ_i = 0) the "
+                   "leading term is −v_i/6 (−1/36 at v = 1/6); the next line's 1/24 uses v5″ = v5/12 (derived 1/36, "
+                   "L10-consts); f″ ≤ −Ω(1/T) survives (L10-fpp)",
             statement="v_i″(0) = (1/12) v_i − O(√T log(1/T)) for every i = 1..6 (leading constants, α → 0)",
             choices={"point": "Lemma 9 profile, α → 0"})
 def l10_vpp(ctx):
@@ -157,9 +160,11 @@ def derived_consts():
 
 
 @CLAIMS.add("L10-consts", location="Lemma 10 proof, App. C (second-order constants)", kind=Kind.IDENTITY,
-            catalogue_id="ICR-L10-consts", expect=Status.REFUTED,
-            reason="derived (∇l_i)ᵀv″ → 1/36 (printed 1/24), v′ᵀ∇²l1 v′ → 1/9 (printed 1/12), l1″ → 5/36 "
-                    "(printed 1/8), l2″ → 1/36 (printed 1/24); only v′ᵀ∇²l2 v′ → 0 agrees",
+            catalogue_id="ICR-L10-consts", expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.L10-fpp", "icrecall.L10-termI-order", "icrecall.T3-L10-improve"),
+            reason="proof step: derived (∇l_i)ᵀv″ → 1/36 (printed 1/24), v′ᵀ∇²l1 v′ → 1/9 (printed 1/12), l1″ → 5/36 "
+                   "(printed 1/8), l2″ → 1/36 (printed 1/24); only v′ᵀ∇²l2 v′ → 0 agrees; term I stays +Θ(1/T), so "
+                   "Lemma 10's curvature bound survives (L10-termI-order, L10-fpp)",
             statement="(∇l_i)ᵀv″(0) = 1/24 − O(·) (i = 1, 2); v′ᵀ∇²l1v′ = 1/12 + O(·); v′ᵀ∇²l2v′ = O(·); "
                       "l1″(0) = 1/8 + O(·); l2″(0) = 1/24 − O(·)",
             choices={"relations": TWO_REL, "point": "Lemma 9 profile, α → 0"})
@@ -210,9 +215,11 @@ def _fd_second(seq_index_fn, T, alpha, what):
 
 
 @CLAIMS.add("L10-termI", location="Eq. (24) (and (23)), Lemma 10 proof, App. C", kind=Kind.IDENTITY,
-            catalogue_id="ICR-L10-termI", expect=Status.REFUTED,
-            reason="with the derived l1″ → 5/36, l2″ → 1/36, term I = p1p2/(9T) + …, not the printed "
-                    "(p1/(12T))(p2 + …); the printed chain is consistent only with the printed (wrong) l″ constants",
+            catalogue_id="ICR-L10-termI", expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.L10-fpp", "icrecall.L10-termI-order", "icrecall.T3-L10-improve"),
+            reason="proof step (Eq. (24)): with the derived l1″ → 5/36, l2″ → 1/36, term I = p1p2/(9T) + …, not the "
+                   "printed (p1/(12T))(p2 + …) (which follows from the printed l″ constants); the conclusion "
+                   "term I = +Θ(1/T) holds (L10-termI-order)",
             statement="∂p1/∂l1 = p1(1 − p1)/T, ∂p1/∂l_i = −p1p_i/T; term I = (p1/T)((1/8)(1 − p1) − (1/24)p2 + O(·)) "
                       "= (p1/(12T))(p2 + O(·)) = Θ(1/T)",
             choices={"relations": TWO_REL, "alive": "p1 + p2 = 1 at leading order",
@@ -258,9 +265,10 @@ def l10_term_I_order(ctx):
 
 
 @CLAIMS.add("L10-p1pp", location="Eq. (22) and the conclusion for confusing sequences, Lemma 10 proof, App. C",
-            kind=Kind.IDENTITY, catalogue_id="ICR-L10-p1pp", expect=Status.REFUTED,
-            reason="p1″(0) = term I + term II is +Θ(1/T) (term I > 0), not −Θ(1/T) as printed; with (22) a "
-                    "negative p1″ would give f″ > 0 — the printed sign contradicts the printed conclusion f″ ≤ −Ω(1/T)",
+            kind=Kind.IDENTITY, catalogue_id="ICR-L10-p1pp", expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="sign slip: p1″(0) = term I + term II is +Θ(1/T), as the paper's own (24) (term I = Θ(1/T) > 0) "
+                   "gives, not −Θ(1/T); only the + sign yields the printed conclusion f″ = −p1″/p1 ≤ −Ω(1/T), which "
+                   "holds (L10-fpp)",
             statement="p1″(0) = −Θ(1/T) for confusing sequences at θ̃",
             choices={"relations": TWO_REL, "point": "Lemma 9 profile α = 1e-4, T = 0.002, 50-digit finite differences"})
 def l10_p1pp(ctx):

@@ -12,6 +12,7 @@ import sympy as sp
 
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.domains import Domain, Interval, LogUniform, Simplex
 from theoryverify.verdicts import Status, combine, holds
 
@@ -119,9 +120,10 @@ def l11_eq27(ctx):
 # --- ICR-L11-grads, vgrad -------------------------------------------------------------------------------
 
 @CLAIMS.add("L11-grads", location="Lemma 11 proof, App. C", kind=Kind.IDENTITY, catalogue_id="ICR-L11-grads",
-            expect=Status.REFUTED,
+            expect=Status.REFUTED, finding=Finding.TYPO,
             reason="with r1, r2 alive, ∂ℓ1/∂v1 = (2/T)p2(v4 − v2) (∂l1/∂v1 − ∂l2/∂v1 = 2(v2 − v4)); the printed "
-                    "(1/T)p2(v4 − v2) (and v2..v4) miss a factor 2; the later displays (vgrad, (28)–(30)) use the factor 2",
+                   "(1/T)p2(v4 − v2) (and v2..v4) miss a factor 2 that the later displays (Σ v∂, (28)–(30)) carry, "
+                   "so no later line uses the slip (L11-grads-derived, L11-vgrad hold)",
             statement="∂ℓ1/∂v1 = (1/T)p2(v4 − v2), ∂ℓ1/∂v2 = (1/T)p2(v3 − v1), ∂ℓ1/∂v3 = (1/T)p2(v2 − v4), "
                       "∂ℓ1/∂v4 = (1/T)p2(v1 − v3), ∂ℓ1/∂v5 = 0, ∂ℓ1/∂v6 = 0 (leading terms, two alive relations)",
             choices={"relations": TWO_REL})

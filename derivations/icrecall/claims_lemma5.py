@@ -18,6 +18,7 @@ import sympy as sp
 
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.domains import Domain, Interval, LogUniform, Simplex
 from theoryverify.seeds import pyrandom
 from theoryverify.verdicts import Status, Verdict, combine
@@ -564,16 +565,18 @@ def check_crit_display(ctx, i: int, shown=printed.l5_crit_grads) -> Verdict:
 
 @CLAIMS.add("l5-crit-dv1", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v1 = −2(p5 + p6)v2 (as printed)",
-            expect=Status.REFUTED,
-            reason="missing factor 1/T: the model (and Eq. (4) itself) give ∂L1/∂v1 = −(2/T)(p5 + p6)v2")
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="missing factor 1/T: the model (and Eq. (4) itself) give ∂L1/∂v1 = −(2/T)(p5 + p6)v2; the next "
+                   "step (critical-point condition, v1 = v2 = ¼) is unchanged by a positive factor")
 def l5_crit_dv1(ctx):
     return check_crit_display(ctx, 0)
 
 
 @CLAIMS.add("l5-crit-dv2", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v2 = −2(p4 + p6)v1 (as printed)",
-            expect=Status.REFUTED,
-            reason="missing factor 1/T: the model (and Eq. (5) itself) give ∂L1/∂v2 = −(2/T)(p4 + p6)v1")
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="missing factor 1/T: the model (and Eq. (5) itself) give ∂L1/∂v2 = −(2/T)(p4 + p6)v1; the next "
+                   "step (critical-point condition, v1 = v2 = ¼) is unchanged by a positive factor")
 def l5_crit_dv2(ctx):
     return check_crit_display(ctx, 1)
 
@@ -587,9 +590,9 @@ def check_crit_equalities(ctx, pairs=printed.L5_CRIT_EQUALITIES) -> Verdict:
 
 @CLAIMS.add("l5-crit-v4v5", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="The Stage-1 critical point satisfies \"v1 = v3 and v4 = v5\" (as printed)",
-            expect=Status.REFUTED,
-            reason="typo: at the critical point ṽ = (¼, ¼, ¼, ¼, 0, 0) v4 = ¼ ≠ v5 = 0; the symmetry meant "
-                    "is v2 = v4 (observation 1), which holds")
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="at the critical point ṽ = (¼, ¼, ¼, ¼, 0, 0) v4 = ¼ ≠ v5 = 0; the symmetry meant is v2 = v4 "
+                   "(observation 1, used in the next sentence), which holds")
 def l5_crit_v4v5(ctx):
     return check_crit_equalities(ctx)
 

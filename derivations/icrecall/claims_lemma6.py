@@ -14,6 +14,7 @@ from scipy.optimize import minimize_scalar
 
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.domains import Domain, Interval, LogUniform
 from theoryverify.verdicts import Status, Verdict, combine
 
@@ -167,9 +168,9 @@ def check_gradl(ctx, shown=printed.GRAD_L_AT_SADDLE, coords=range(6)) -> Verdict
 @CLAIMS.add("l6-gradl", location="Lemma 6 proof", kind=Kind.IDENTITY, catalogue_id="ICR-L6-gradl",
             statement="∇_v l_i(ṽ) = (1,1,1,1,0,0) for i = 1, 2; (1,1,½,½,0,0), (1,½,½,1,0,0), (½,1,1,½,0,0), "
                       "(½,½,1,1,0,0) for i = 3..6 (all 36 entries as printed)",
-            expect=Status.REFUTED,
-            reason="the v5-entry of ∇_v l_i(ṽ), i = 3..6, is 2(v4 + v5) resp. 2(v2 + v5) = ½, printed 0 "
-                    "(harmless for Eq. (14) since v5′(0) = 0)")
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="the v5-entry of ∇_v l_i(ṽ), i = 3..6, is 2(v4 + v5) resp. 2(v2 + v5) = ½, printed 0; Eq. (14) "
+                   "multiplies it by v5′(0) = 0, so no later line uses it (the other 32 entries agree: l6-gradl-face)")
 def l6_gradl(ctx):
     return check_gradl(ctx)
 
@@ -353,9 +354,11 @@ def check_termII(ctx, term=printed.term_II) -> Verdict:
 
 @CLAIMS.add("l6-termII", location="Lemma 6 proof (term II)", kind=Kind.IDENTITY, catalogue_id="ICR-L6-termII",
             statement="term II = Σ_{ij} (∂²p1/∂l_i∂l_j) l_i′(0) l_j′(0) = −p1(0) p1(r3)²/(16T²) (as printed)",
-            expect=Status.REFUTED,
-            reason="term II = (1/64)(∂²p1/∂l3² − 2∂²p1/∂l3∂l6 + ∂²p1/∂l6²) = −p1(0)p1(r3)/(32T²) (model and the "
-                    "paper's own ∂²p1 displays), not −p1(0)p1(r3)²/(16T²)")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
+            reason="proof step: term II = (1/64)(∂²p1/∂l3² − 2∂²p1/∂l3∂l6 + ∂²p1/∂l6²) = −p1(0)p1(r3)/(32T²) (model "
+                   "and the paper's own ∂²p1 displays), not −p1(0)p1(r3)²/(16T²); both are O(e^{−1/(8T)}/T²), so "
+                   "f″(0) ≲ −1/T survives (l6-fpp-order)")
 def l6_termII(ctx):
     return check_termII(ctx)
 
@@ -385,9 +388,11 @@ FPP_DERIVED = -1 / (8 * T) + 1 / (64 * T**2 * (2 + sp.exp(1 / (8 * T))))
 
 @CLAIMS.add("l6-fpp-printed", location="Lemma 6 proof (f″(0))", kind=Kind.IDENTITY, catalogue_id="ICR-L6-fpp",
             statement="f″_{ε̃,θ̃}(0) = −1/(8T) + 1/(16T²(4 + 2exp(3/(16T)))²) (printed closed form)",
-            expect=Status.REFUTED,
-            reason="the model gives f″(0) = −1/(8T) + 1/(64T²(2 + e^{1/(8T)})) (= −1/(8T) + p1(r3)/(32T²)); the "
-                    "printed correction term has p1(r3)² instead of p1(r3) and exponent 3/(16T) instead of 1/(8T)")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
+            reason="proof step: the model gives f″(0) = −1/(8T) + 1/(64T²(2 + e^{1/(8T)})) (= −1/(8T) + "
+                   "p1(r3)/(32T²)); the printed correction has p1(r3)² for p1(r3) and exponent 3/(16T) for 1/(8T); "
+                   "it is exponentially small either way, so f″(0) ≲ −1/T survives (l6-fpp-order)")
 def l6_fpp_printed(ctx, shown=printed.FPP):
     return check_identity(derivs_at_0(EPS)[1], shown, T_DOM, ctx.seed, symbolic_seconds=0.5)
 
@@ -400,9 +405,11 @@ def check_fpp_consistency(ctx, shown=printed.FPP, t1=printed.term_I, t2=printed.
 @CLAIMS.add("l6-fpp-consistency", location="Lemma 6 proof (f″(0))", kind=Kind.IDENTITY, catalogue_id="ICR-L6-fpp",
             statement="The printed f″(0) equals −(term I + term II)/p1(0) with the printed term I, term II and the "
                       "model's p1(0), p1(r3)",
-            expect=Status.REFUTED,
-            reason="−(term I + term II)/p1(0) with the printed terms is −1/(8T) + 1/(16T²(4 + 2e^{1/(8T)})²) (the "
-                    "saddle gap l1 − l3 is 1/8); the printed form has exp(3/(16T))")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
+            reason="proof step (internal): −(term I + term II)/p1(0) with the printed terms is −1/(8T) + "
+                   "1/(16T²(4 + 2e^{1/(8T)})²) (saddle gap l1 − l3 = 1/8); the printed closed form has exp(3/(16T)); "
+                   "the leading −1/(8T), hence f″(0) ≲ −1/T, survives (l6-fpp-order)")
 def l6_fpp_consistency(ctx):
     return check_fpp_consistency(ctx)
 

@@ -13,6 +13,7 @@ import sympy as sp
 
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.domains import Domain, FlooredSimplex, Fixed, Interval, LogUniform, Simplex
 from theoryverify.verdicts import Status, combine
 
@@ -64,9 +65,10 @@ def vsum_derived_in_p() -> sp.Expr:
 
 @CLAIMS.add("l8-vsum", location="Lemma 8 proof, App. B", kind=Kind.IDENTITY, catalogue_id="ICR-L8-vsum",
             statement="Σ_j v_j ∂L1/∂v_j = Σ_r p1(r) l(r) (as printed), v on the simplex, T > 0",
-            expect=Status.REFUTED,
-            reason="derived Σ_j v_j ∂L1/∂v_j = (2/T)(Σ_r p1(r)l(r) − l(r1)) (Euler: l is 2-homogeneous); "
-                    "the printed right side lacks the factor 2/T and the −l(r1)",
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="derived Σ_j v_j ∂L1/∂v_j = (2/T)(Σ_r p1(r)l(r) − l(r1)) (Euler: l is 2-homogeneous); the printed "
+                   "right side lacks 2/T and −l(r1), but the next displays use the correct term (v_i − v_j)(l(r1) − "
+                   "Σ p l) (up to the factor 2 of l8-diff12), so no conclusion changes",
             choices={"gradients": "model-derived ∂L1/∂v and the printed Eqs. (4)–(9), both compared"})
 def l8_vsum(ctx):
     from . import printed as printed_b  # Eqs. (4)–(9) as printed (another helper's transcription)
@@ -135,13 +137,14 @@ def _diff_factor_claim(ctx, i, j, printed_fn):
 
 
 DIFF_ERRATUM = ("derived T(∂L1/∂θ{a} − ∂L1/∂θ{b}) = 2 × the printed right side (every term, incl. the "
-                "(v{a}−v{b})(l(r1) − Σ p l) term); the missing factor 2 does not change signs")
+                "(v{a}−v{b})(l(r1) − Σ p l) term); Lemma 8 uses only the sign, which a factor 2 does not change "
+                "(l8-diff{a}{b}-x2, l8-psi)")
 
 
 @CLAIMS.add("l8-diff12", location="Lemma 8 proof, first display, App. B", kind=Kind.IDENTITY,
             catalogue_id="ICR-L8-diff12",
             statement="T(∂L1/∂θ1 − ∂L1/∂θ2) = (p2+p4)v1v4 − (p2+p5)v2v3 − (p4+p6)v2v5 + (v1−v2)(l(r1) − Σ_r p1(r)l(r))",
-            expect=Status.REFUTED, reason=DIFF_ERRATUM.format(a=1, b=2))
+            expect=Status.REFUTED, finding=Finding.TYPO, reason=DIFF_ERRATUM.format(a=1, b=2))
 def l8_diff12(ctx):
     return _diff_claim(ctx, 0, 1, printed.lemma8_diff12)
 
@@ -157,7 +160,7 @@ def l8_diff12_x2(ctx):
 @CLAIMS.add("l8-diff34", location="Lemma 8 proof, second display, App. B", kind=Kind.IDENTITY,
             catalogue_id="ICR-L8-diff34",
             statement="T(∂L1/∂θ3 − ∂L1/∂θ4) = (p2+p5)v2v3 − (p2+p4)v1v4 − (p3+p5)v4v5 + (v3−v4)(l(r1) − Σ_r p1(r)l(r))",
-            expect=Status.REFUTED, reason=DIFF_ERRATUM.format(a=3, b=4))
+            expect=Status.REFUTED, finding=Finding.TYPO, reason=DIFF_ERRATUM.format(a=3, b=4))
 def l8_diff34(ctx):
     return _diff_claim(ctx, 2, 3, printed.lemma8_diff34)
 
@@ -344,11 +347,12 @@ def l7_powers(ctx):
             kind=Kind.IDENTITY, catalogue_id="ICR-L7-bookkeeping",
             statement="Lemma 7 yields Algorithm 1's radius Θ(T³ log⁻²(1/δ)), Lemma 6's improvement Ω(T³), Lemma 10's "
                       "Ω(p_conf³T³) in O(1/T) steps, and Lemma 10's gradient precondition is met by ‖∇ℓ1‖ = o(T)",
-            expect=Status.REFUTED,
-            reason="Lemma 7's factor log(dα/(δγ)) = log(Θ(1)/(δT)) grows as T → 0: the radius is Θ(T³ log⁻²(1/(δT))) "
-                    "not Θ(T³ log⁻²(1/δ)), the improvement Ω(T³/log³(1/(δT))) not Ω(T³), the step count Õ(1/T), and "
-                    "the precondition needs O(T/log²(1/(δT))), which o(T) does not give (conclusions survive: the "
-                    "saddle gap is exp(−Θ(1/T)))")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.L6-escape", "icrecall.l6-improve-vs-gap", "icrecall.T3-L10-improve"),
+            reason="proof bookkeeping: Lemma 7's log(dα/(δγ)) = log(Θ(1)/(δT)) grows as T → 0, so it gives radius "
+                   "Θ(T³ log⁻²(1/(δT))), improvement Ω(T³ log⁻³(1/(δT))), Õ(1/T) steps, and needs ‖∇‖ = "
+                   "O(T log⁻²(1/(δT))) (o(T) does not give it); the uses drop these log(1/T) factors; the "
+                   "conclusions survive (the saddle gap is exp(−Θ(1/T)))")
 def l7_logs(ctx):
     (T_, pc, dl), (A, R, E, G, c, d), l6, l10 = lemma7_settings()
     uses = printed.lemma7_uses(T_, pc, dl)

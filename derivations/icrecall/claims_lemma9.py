@@ -12,6 +12,7 @@ from scipy.stats import binom
 
 from theoryverify.checks import check_agreement, check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.domains import Domain, Interval, LogUniform, Simplex
 from theoryverify.verdicts import Status, combine
 
@@ -264,9 +265,9 @@ def l9_eq20_21(ctx):
 
 
 @CLAIMS.add("L9-chainrule-display", location="Lemma 9 proof, App. C (after Eq. (21))", kind=Kind.IDENTITY,
-            catalogue_id="ICR-L9-eq20-21", expect=Status.REFUTED,
-            reason="printed 'Since ∂L1/∂v_i = v_i(∂L1/∂v_i − vᵀ∇_v L1)' has ∂L1/∂v_i on the left; the chain rule "
-                    "through softmax gives ∂L1/∂θ_i there",
+            catalogue_id="ICR-L9-eq20-21", expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="printed 'Since ∂L1/∂v_i = v_i(∂L1/∂v_i − vᵀ∇_v L1)' has ∂L1/∂v_i on the left where the chain "
+                   "rule through softmax (Eq. (10)) gives ∂L1/∂θ_i; the next line uses the θ-form (L9-eq20-21 holds)",
             statement="∂ℓ1/∂v_i = v_i(∂ℓ1/∂v_i − vᵀ∇_v ℓ1) as printed (v on the simplex, T > 0)")
 def l9_chainrule_display(ctx):
     pop = G.greedy_population(6, 0)

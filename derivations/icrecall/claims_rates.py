@@ -15,6 +15,7 @@ import sympy as sp
 from scipy.optimize import brentq
 
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding, Readings
 from theoryverify.scaling import check_coefficient, check_rate
 from theoryverify.verdicts import Status, combine, holds, proved, refuted
 
@@ -190,8 +191,14 @@ def l6_limit(ctx):
 
 
 @CLAIMS.add("l6-limit-printed-rate", location="Lemma 6, text after the statement, App. B", kind=Kind.RATE,
-            catalogue_id="ICR-L6-limit", expect=Status.REFUTED,
-            reason="L1(θ̃,T) − log 2 = log(1 + 2e^{−1/(8T)}) decays like exp(−0.125/T), not 'roughly exp(−1/T)'",
+            catalogue_id="ICR-L6-limit", expect=Status.REFUTED, finding=Finding.READING,
+            reason="read with exponent constant 1 (±0.5), 'the rate is roughly exp(−1/T)' fails: L1(θ̃,T) − log 2 = "
+                   "log(1 + 2e^{−1/(8T)}) decays like exp(−0.125/T); read as exp(−Θ(1/T)), as the sketch uses it, "
+                   "it holds (l6-limit)",
+            readings=Readings(
+                tested="exp(−c/T) with c = 1 within ±0.5 (a factor-2 reading of 'roughly')",
+                others={"exponentially small in 1/T, exp(−Θ(1/T)) (what the proof idea needs: the Ω(T³) improvement "
+                        "exceeds the gap)": "holds: icrecall.l6-limit"}),
             statement="The printed rate: L1(θ̃,T) − log 2 is 'roughly exp(−1/T)', read as exp(−c/T) with c = 1 "
                       "within ±0.5",
             choices={"reading of 'roughly'": "the constant in the exponent within ±0.5 of 1 (a factor-2 reading); "
@@ -205,6 +212,7 @@ LMIN_SPEC = [0.2, 0.1, 0.05, 0.025, 0.02, 0.01, 0.005]
 
 
 @CLAIMS.add("l6-lmin", location="Lemma 6, text and proof, App. B", kind=Kind.RATE, catalogue_id="ICR-L6-lmin",
+            expect=Status.INCONCLUSIVE,  # T grid 0.02…0.0025 spans 0.90 decades (< 1)
             statement="λ_min(∇²L1(θ̃,T)) ≲ −1/T: −λ_min = Ω(1/T) at the saddle (fitted exponent −1 ± 0.1 on "
                       "T ≤ 0.02; ratio to the printed leading term 1/(8T) of −f″(0) bounded), λ_min ≤ f″(0) along "
                       "ε̃ = ½(1,1,−1,−1,0,0), on the face and with the 6-dim proxy θ5 = θ6 = −40",
@@ -267,9 +275,11 @@ def derived_pairwise_limit() -> tuple[sp.Expr, sp.Expr, dict]:
 
 
 @CLAIMS.add("t4-xT", location="Theorem 4 proof, App. B", kind=Kind.RATE, catalogue_id="ICR-T4-xT",
-            expect=Status.REFUTED,
-            reason="the converged pairwise value a(T) → 1/6 (root of the model-derived h = −6x² + 4x − ½), "
-                    "not the printed x0 = (4 − √6)/10 ≈ 0.1551",
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            reason="proof step: the pairwise minimiser a(T) → 1/6 (root of the model-derived h = −6x² + 4x − ½; "
+                   "t4-xT-derived), not the printed x0 = (4 − √6)/10 ≈ 0.1551 (root of the wrong printed d2 − d6); "
+                   "Theorem 4 only asserts some a ≠ ¼, which holds (t4-opt-pairwise)",
             statement="The minimiser a(T) of L1 on v = (x, x, ½−x, ½−x, 0, 0) tends to the printed "
                       "x0 = (4 − √6)/10 as T → 0 (intercept of the fit within 1e-3)", choices=XT_CHOICES)
 def t4_xT(ctx):
@@ -446,6 +456,7 @@ def _l10_lmin(ctx, Ts, pconfs, size: int, T_fixed: float):
 
 
 @CLAIMS.add("l10-lmin", location="Lemma 10 proof, App. C", kind=Kind.RATE, catalogue_id="ICR-L10-lmin",
+            expect=Status.INCONCLUSIVE,  # T grid 0.01…0.00125 spans 0.90 decades (< 1)
             statement="λ_min(∇²L1(θ̃, D)) ≲ −Ω(p_conf/T) at the post-Stage-1 point: −λ_min/p_conf = Ω(1/T) "
                       "(p_conf ∈ {1, ½}, T = 0.01…0.00125) and −λ_min = Ω(p_conf) (p_conf = 1…⅛ at T = 0.0025), "
                       "F-greedy(6), |D| = 256", choices=L10_CHOICES)
@@ -465,7 +476,7 @@ EPS_TILDE = np.array([1, 1, -1, -1, 0, 0]) / 2  # Lemma 10 proof: ε̃ = ½(1, 1
 
 
 @CLAIMS.add("l10-nonconf-curv", location="Eq. (25), Lemma 10 proof, App. C", kind=Kind.RATE,
-            catalogue_id="ICR-L10-nonconf-curv",
+            catalogue_id="ICR-L10-nonconf-curv", expect=Status.INCONCLUSIVE,  # T grid spans 0.90 decades (< 1)
             statement="For every non-confusing sequence Z, at the post-Stage-1 point θ̃, |f″_{ε̃,θ̃}(0, Z)| = o(1/T), "
                       "tested as max_Z |f″(0, Z)| = O(T^{−1/2}·log(1/T)) (the printed order of term I in (25)) over "
                       "T = 0.01…0.00125, F-greedy(6)",

@@ -17,6 +17,7 @@ from torch.func import grad, jacrev
 from theoryverify import strategies as strat
 from theoryverify.checks import check_agreement, check_cases, check_identity, check_inequality
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding, Readings
 from theoryverify.domains import Domain, Interval, LogUniform, Simplex
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status, combine
@@ -189,9 +190,14 @@ def gap_bound_parts(ctx, argmax5: bool):
 
 
 @CLAIMS.add("d-gap-bound", location="App. D (\"lower bounded by 2(q5 − max{q1, q3})\")", kind=Kind.INEQUALITY,
-            catalogue_id="ICR-D-gap", expect=Status.REFUTED,
-            reason="as printed (no condition on q) the bound fails: l(a3) − l(a1) = 2(1+q7)(q5 − q1) < 2(q5 − q1) "
-                    "whenever q5 < q1 and q7 > 0; it holds only where q5 ≥ max{q1, q3} (see d-gap-bound-region)",
+            catalogue_id="ICR-D-gap", expect=Status.REFUTED, finding=Finding.READING,
+            reason="read for every q, 'the gap is lower bounded by 2(q5 − max{q1, q3})' fails where q5 < q1 and "
+                   "q7 > 0 (l(a3) − l(a1) = 2(1+q7)(q5 − q1) < 2(q5 − q1)); where the proof uses it (q5 ≥ max{q1, q3}, "
+                   "shown after Stage 1 and kept through Stage 2) it holds",
+            readings=Readings(
+                tested="unconditional: every q on the simplex",
+                others={"in the regime the proof applies it ('our goal is to show this lower bound becomes large "
+                        "enough after Stage 1'), q5 = max q": "holds: icrecall.d-gap-bound-region"}),
             statement="l(a3) − l(a) ≥ 2(q5 − max{q1, q3}) for every answer a ≠ a3, every q on the simplex "
                       "(the printed sentence read without a condition on q)",
             choices={"reading": "unconditional (all q on the simplex)"})
@@ -371,9 +377,10 @@ def p_init_parts(ctx, ns):
 
 
 @CLAIMS.add("d-init-p", location="App. D (\"where p := p_{2,r1}(a1) < 1/3\")", kind=Kind.INEQUALITY,
-            catalogue_id="ICR-D-init", expect=Status.REFUTED,
-            reason="at n = 3 (Table 1 / any n = 3 relation set) p = 1/3 exactly at ω = 0: there are no answers "
-                    "outside {a1, a2, a3}; the strict '<' holds only for n ≥ 4 ('≤' for all n, which suffices for 32/147)",
+            catalogue_id="ICR-D-init", expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="strict for non-strict: at n = 3 (Table 1, any n = 3 relation set) p = 1/3 exactly at ω = 0 (no "
+                   "answers outside {a1, a2, a3}); '<' holds for n ≥ 4 (d-init-p-n-ge-4) and '≤' for all n, which is "
+                   "all the next line's ≥ 32η1/(147T) needs (equality at p = 1/3; d-gap1 holds)",
             statement="p := p_{2,r1}(a1) at ω = 0 satisfies p < 1/3, for every n (checked n ∈ {3, 4, 5, 7}, T > 0)",
             choices={"T range": "[0.02, 10] (float search); 1/3 − p derived in closed form"})
 def d_init_p(ctx):

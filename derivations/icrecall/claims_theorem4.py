@@ -17,6 +17,7 @@ from theoryverify import strategies as strat
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.checks.search import search
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.domains import Domain, Interval, LogUniform
 from theoryverify.seeds import rng
 from theoryverify.verdicts import Status, combine, holds, inconclusive, refuted
@@ -109,9 +110,11 @@ def t4_lt_log2(ctx):
 @CLAIMS.add("t4-dj", location="Theorem 4 proof, App. B", kind=Kind.IDENTITY, catalogue_id="ICR-T4-dj",
             statement="On v = (x, x, ½−x, ½−x, 0, 0): d2 = −8x²+4x−½, d3 = −3x²+3x−¾, d4 = −7x²+4x−¾, "
                       "d5 = −7x²+3x−½, d6 = −3x² (d_j = l_j − l_1)",
-            expect=Status.REFUTED,
-            reason="model, Table 2 and Eq. (18) all give d3 = −2x²+2x−½, d4 = d5 = −6x²+3x−½, d6 = −2x²; "
-                    "only the printed d2 is right")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            reason="proof step: the model, Table 2 and Eq. (18) all give d3 = −2x²+2x−½, d4 = d5 = −6x²+3x−½, "
+                   "d6 = −2x² (printed −3x²+3x−¾, −7x²+4x−¾, −7x²+3x−½, −3x²); only d2 is right; Theorem 4's "
+                   "statement (pairwise optimum, a ≠ ¼) holds with the derived d_j (t4-opt-pairwise, t4-h-derived)")
 def t4_dj(ctx):
     der, tab, e18, shown = derived_gaps(), table2_gaps(), eq18_gaps(), printed_gaps()
     parts = {}
@@ -155,9 +158,10 @@ def line_reflections(d) -> list[sp.Expr]:
 
 @CLAIMS.add("t4-sym", location="Theorem 4 proof, App. B", kind=Kind.IDENTITY, catalogue_id="ICR-T4-sym",
             statement="L1 is symmetric on the line: L1(x) = L1(¼ − x)",
-            expect=Status.REFUTED,
-            reason="the only reflection leaving L1 invariant is x ↦ ½ − x (swap of the two pairs), for the model's "
-                    "and for the printed d_j; L1(x) ≠ L1(¼ − x)")
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="¼ for ½: the only reflection leaving L1 invariant is x ↦ ½ − x (swap of the two pairs; model's "
+                   "and printed d_j), L1(x) ≠ L1(¼ − x); with ½ − x the proof's reduction to [0, ¼] is valid "
+                   "(t4-sym-half)")
 def t4_sym(ctx):
     L = pw.line_L1()
     return check_identity(L, L.xreplace({x: printed.SYMMETRY_C - x}), QUARTER, ctx.seed, symbolic_seconds=0.5)
@@ -186,9 +190,11 @@ def roots_in(h, lo=0, hi=sp.Rational(1, 4)):
 @CLAIMS.add("t4-h-x0", location="Theorem 4 proof, App. B", kind=Kind.IDENTITY, catalogue_id="ICR-T4-h-x0",
             statement="h = d2 − d6 is strictly increasing on (0, ¼) with unique root x0 = (4 − √6)/10, and "
                       "d_j(x0) < d6(x0) for j = 3, 4, 5",
-            expect=Status.REFUTED,
-            reason="model-derived h = −6x² + 4x − ½ has the unique root x0 = 1/6 in (0, ¼) (also the exact small-T "
-                    "limit of the line minimiser); (4 − √6)/10 is the root of the printed (wrong) d2 − d6")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            reason="proof step: the model-derived h = −6x² + 4x − ½ has the unique root x0 = 1/6 in (0, ¼) (the exact "
+                   "small-T limit of the line minimiser); (4 − √6)/10 is the root of the printed (wrong) d2 − d6; the "
+                   "argument goes through with x0 = 1/6 (t4-h-derived)")
 def t4_h_x0(ctx):
     h = pw.h_of(derived_gaps())
     x0 = printed.X0_PRINTED
@@ -203,8 +209,9 @@ def t4_h_x0(ctx):
 
 @CLAIMS.add("t4-h-typeset", location="Theorem 4 proof, App. B", kind=Kind.IDENTITY, catalogue_id="ICR-T4-h-x0",
             statement="h(x) := d2(x) − d6(x) = −5x² + 4x² − ½ (as typeset, with the printed d2, d6)",
-            expect=Status.REFUTED,
-            reason="typo: −5x² + 4x² − ½ = −x² − ½ (no root); the printed d2 − d6 is −5x² + 4x − ½")
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="4x² for 4x: −5x² + 4x² − ½ = −x² − ½ has no root; the printed d2 − d6 is −5x² + 4x − ½, whose "
+                   "root the next line gives (t4-h-printed-chain)")
 def t4_h_typeset(ctx):
     d = printed_gaps()
     return check_identity(printed.H_READINGS["literal"], pw.h_of(d), X_ONLY, ctx.seed)
@@ -261,10 +268,11 @@ def t4_h_derived(ctx):
 @CLAIMS.add("t4-psi", location="Theorem 4 proof, App. B", kind=Kind.IDENTITY, catalogue_id="ICR-T4-Psi",
             statement="Ψ := e^{−d6/T} Φ = (4 − 16x) e^{(d2 − d6)/T} − 6x + Σ_{j=3}^5 d_j′ e^{(d_j − d6)/T}; "
                       "Ψ̃ = 0 ⇔ h = T log(6x/(4 − 16x)); F := h − T log(6x/(4 − 16x))",
-            expect=Status.REFUTED,
-            reason="with the model's d6 = −2x² the free term of Ψ is d6′ = −4x (not −6x), so Ψ̃ = 0 ⇔ "
-                    "h = T log(4x/(4 − 16x)) and F = h − T log(4x/(4 − 16x)); the printed forms follow from the "
-                    "wrong printed d6 = −3x²")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            reason="proof step: with the model's d6 = −2x² the free term of Ψ is d6′ = −4x (not −6x), so Ψ̃ = 0 ⇔ "
+                   "h = T log(4x/(4 − 16x)) and F = h − T log(4x/(4 − 16x)); the printed forms follow from the wrong "
+                   "printed d6 = −3x²; Claim 1 holds with the derived forms (t4-psi-derived, t4-claim1)")
 def t4_psi(ctx):
     d = derived_gaps()
     h = pw.h_of(d)
@@ -435,9 +443,11 @@ def F_roots(Tv: float) -> dict[str, float]:
 @CLAIMS.add("t4-unique-crit", location="Theorem 4 proof, App. B", kind=Kind.INEQUALITY,
             catalogue_id="ICR-T4-unique-crit",
             statement="L1 restricted to the line has exactly one critical point x* in (0, ¼) (and L1(x*) < log 2)",
-            expect=Status.REFUTED,
-            reason="for every T tested there is a second critical point, a local maximum at x ≈ 3e^{−1/(2T)} with "
-                    "L1 > log 2 (L1′(0+) > 0 since every d_j′(0) ≥ 0); only the minimiser has L1 < log 2",
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.t4-unique-crit-below-log2", "icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            reason="proof step: 'L1 has exactly one critical point in (0, ¼)' fails for every T tested: a local "
+                   "maximum at x ≈ 3e^{−1/(2T)} with L1 > log 2 (L1′(0+) > 0 since every d_j′(0) ≥ 0); what the "
+                   "proof needs, one critical point with L1 < log 2, holds (t4-unique-crit-below-log2)",
             choices={"T": ", ".join(map(str, CRIT_TS)), "grid": "10⁵ linear points + 4000 log-spaced in [1e-300, 1e-5]"})
 def t4_unique_crit(ctx):
     cases = [(f"T={Tv}", Tv) for Tv in CRIT_TS]
@@ -463,10 +473,11 @@ def t4_unique_crit_below(ctx):
 @CLAIMS.add("t4-psi-sign-left", location="Theorem 4 proof, App. B", kind=Kind.INEQUALITY,
             catalogue_id="ICR-T4-unique-crit",
             statement="Outside I: if x < x0 − ε then h(x) < 0 uniformly, hence Ψ(x) < 0",
-            expect=Status.REFUTED,
-            reason="Ψ(x) > 0 for 0 < x ≲ 3e^{−1/(2T)} (Ψ(0) = Σ_j d_j′(0)e^{(d_j(0) − d6(0))/T} > 0), for the "
-                    "model's and for the printed d_j; h < 0 does not make the j = 3..5 terms negligible against −4x "
-                    "(−6x printed) near 0")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("icrecall.t4-unique-crit-below-log2", "icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            reason="proof step: Ψ(x) > 0 for 0 < x ≲ 3e^{−1/(2T)} (Ψ(0) = Σ_j d_j′(0)e^{(d_j(0) − d6(0))/T} > 0), for "
+                   "the model's and the printed d_j: h < 0 does not make the j = 3..5 terms negligible against −4x "
+                   "(−6x printed) near 0; the extra root is a maximum above log 2, so the theorem survives")
 def t4_psi_sign_left(ctx):
     Tv = sp.Rational(1, 20)
     pt = {x: sp.Rational(1, 10**5), T: Tv}

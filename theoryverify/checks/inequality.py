@@ -63,18 +63,19 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
         return None
 
     corners = domain.boundary_points()
-    corner_min, corner_worst, unconfirmed = np.inf, None, None
+    corner_min, corner_worst, unconfirmed, rounding = np.inf, None, None, 0
     for p in corners:
         s = f_slack(p)
         if not np.isfinite(s):
             continue
-        if s < corner_min:
-            corner_min, corner_worst = s, p
         if violated(s):
             found = confirmed(p)
             if found is not None:
                 return found
-            unconfirmed = p
+            # float64 rounding at an extreme corner; the 50-digit slack says it is no violation: use that
+            s, rounding = float(high_precision(slack, p)), rounding + 1
+        if s < corner_min:
+            corner_min, corner_worst = s, p
     res = search(domain.floats(), lambda p: -f_slack(p), fails=lambda bad: violated(-bad),
                  seed=seed, max_examples=n_float, label="-slack")
     candidate = res.failure
@@ -107,10 +108,11 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
     nb = sum(1 for p in corners if np.isfinite(f_slack(p)))
     if corner_worst is not None and corner_min < min_slack:
         min_slack, worst = float(corner_min), corner_worst
+    redo = f" ({rounding} re-evaluated at 50 digits)" if rounding else ""
     return holds(f"{nb} boundary points + Hypothesis search ({finite}) + {polished} local optimisations",
-                 f"no violation in {nb} boundary + {finite} float64 points + {polished} polished starts on "
+                 f"no violation in {nb} boundary{redo} + {finite} float64 points + {polished} polished starts on "
                  f"{domain.describe()}; min slack {fmt_signed(min_slack)}", float_points=finite,
-                 boundary_points=nb, min_slack=min_slack, tolerance=tol,
+                 boundary_points=nb, boundary_rounding=rounding, min_slack=min_slack, tolerance=tol,
                  worst_point=_point(worst) if worst else None, domain=domain.describe(),
                  coverage=res.coverage(domain.symbols))
 
