@@ -22,6 +22,7 @@ import numpy as np
 
 from theoryverify import scaling
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.conditions import Over
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
 
 from . import stage2_dynamics as S
@@ -250,6 +251,12 @@ def t3_l10_improve(ctx):
 
 QUICK_T3 = ((0.0025,), (100.0,), 2, (2.0, 4.0))
 
+#: what Theorems 3 and 1 quantify over: every T ≤ C1/log n (C1 existential; the grids here stay below 0.05) and
+#: every n (the model has n ≥ 3 positions); the families satisfying Assumption 1 are a third range (not yet
+#: recorded as a parameter: the evidence so far is F-aff only).
+T3_OVER = (Over("T", 0.0, 0.05, scale="log", text="T ≤ C1/log n (C1 existential; T ∈ (0, 0.05] here)"),
+           Over("n", 3, integer=True, text="n ≥ 3"))
+
 
 @lru_cache(maxsize=4)
 def t3_runs(Ts: tuple, c1s: tuple, seeds: int, C2max: float, seed: int, p: int = 7, c2: float = C2_ETA):
@@ -299,7 +306,8 @@ def t3_main(Ts, c1s, seeds: int, C2s, seed: int, level: float = 0.999, c2: float
                                                 for c, k in zip(cfg, k999)},
            "constants": {"c2 (η2 = c2 T²)": c2, "c_ρ (ρ = c_ρ T³)": C_RHO, "c1 values": list(c1s),
                          "C2 values": list(C2s)},
-           "|D|": "no effect on F-aff (one key); p_conf = p_mis = 1"}
+           "|D|": "no effect on F-aff (one key); p_conf = p_mis = 1",
+           "configurations": [{"T": float(c[0]), "n": int(n), "c1": float(c[1])} for c in cfg]}
     method = "Algorithm 1 on F-aff(7), evaluated on every sequence (p1(r*) and argmax readings)"
     full = [w for w in witnesses if min(w["T covered"]) == min(Ts) and len(w["T covered"]) >= min(2, len(Ts))]
     if full:
@@ -314,14 +322,18 @@ def t3_main(Ts, c1s, seeds: int, C2s, seed: int, level: float = 0.999, c2: float
             statement="Algorithm 1 with T ≤ C1/log n, η1 = Θ(T^{3/2} log(1/T)), η2 = Θ(T²), t1 = 1, "
                       "t2 ≥ (C2/T) log(1/T) gives first-step accuracy p1(r*) ≥ 0.999 on every IC-recall sequence "
                       "(quick: F-aff(7), T = 0.0025, c1 = 100, c2 = 40, C2 ∈ {2, 4}, 2 seeds)",
-            choices={**AFF_CHOICES, "η2": "c2·T², c2 = 40 in this quick variant (4× fewer steps; c2 = 10 in -full)"})
+            choices={**AFF_CHOICES, "η2": "c2·T², c2 = 40 in this quick variant (4× fewer steps; c2 = 10 in -full)"},
+            # the theorem ranges over T and n; the evidence is one (T, n): inconclusive by the quantifier rule
+            over=T3_OVER, expect=Status.INCONCLUSIVE)
 def t3_main_quick(ctx):
     return t3_main(*QUICK_T3, ctx.seed, c2=40.0)
 
 
 @CLAIMS.add("T3-main-full", location="Theorem 3, Sec. 4.2", kind=Kind.DYNAMICS, catalogue_id="ICR-T3-main",
             statement="As icrecall.T3-main on T ∈ {0.01, 0.005, 0.004, 0.0025, 0.002, 0.00125}, c1 ∈ {30, 100}, "
-                      "C2 ∈ {8, 16, 24}, 4 seeds", choices=AFF_CHOICES, tags={"slow"})
+                      "C2 ∈ {8, 16, 24}, 4 seeds", choices=AFF_CHOICES, tags={"slow"},
+            # n = 7 only (and T spans 0.9 decades): inconclusive by the quantifier rule
+            over=T3_OVER, expect=Status.INCONCLUSIVE)
 def t3_main_full(ctx):
     return t3_main((0.01, 0.005, 0.004, 0.0025, 0.002, 0.00125), (30.0, 100.0), 4, (8.0, 16.0, 24.0), ctx.seed)
 
@@ -444,7 +456,8 @@ def theorem1(Ts, c1s, seeds: int, C2: float, seed: int, c2: float, step2_steps: 
             bad.append((T, c1, s, prod))
     det = {"runs": rows, "combination (Thm 3 + Lemma 2)": "p1 ≥ 0.999 and p2 ≥ 1 − o(e^{−1/√T}) give p1·p2 ≥ 0.99 "
            "(probability reading); argmax: both argmax steps correct ⇒ final answer correct",
-           "constants": {"c1": list(c1s), "c2": c2, "C2": C2, "c_ρ": C_RHO}}
+           "constants": {"c1": list(c1s), "c2": c2, "C2": C2, "c_ρ": C_RHO},
+           "configurations": [{"T": float(c[0]), "n": int(keys.n), "c1": float(c[1])} for c in cfg]}
     method = "Algorithm 1 (first step: key loss; second step: derived ℓ2 path), F-aff(7), every sequence"
     if bad:
         T, c1, s, prod = bad[0]
@@ -459,7 +472,9 @@ def theorem1(Ts, c1s, seeds: int, C2: float, seed: int, c2: float, step2_steps: 
                       "C2 = 4, 2 seeds; ω path: 200 Stage-2 steps)",
             choices={**AFF_CHOICES, "η2": "c2·T², c2 = 40 (quick)",
                      "second step": "ℓ2 from the derived step-2 logits (rates_general_n), identical for every "
-                                    "sequence given r*; ω0 = ω̃ + ξ_ω with the same ξ as the first step"})
+                                    "sequence given r*; ω0 = ω̃ + ξ_ω with the same ξ as the first step"},
+            # Theorem 1 ranges over T and n like Theorem 3; one (T, n) here: inconclusive by the quantifier rule
+            over=T3_OVER, expect=Status.INCONCLUSIVE)
 def t3_t1(ctx):
     Ts, c1s, seeds, C2s = QUICK_T3
     return theorem1(Ts, c1s, seeds, float(max(C2s)), ctx.seed, c2=40.0, step2_steps=200)
