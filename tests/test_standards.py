@@ -158,6 +158,24 @@ def test_deciding_part_of_a_combined_refutation_is_the_one_checked():
     assert r.verdict.status is Status.REFUTED
 
 
+def test_a_later_refuted_part_inside_the_hypotheses_decides():
+    def check(ctx):
+        return combine({"fixed K = 4": refuted("m", "fails at K = 4", {"K": 4, "eps": 0.1}),
+                        "admissible path": refuted("m", "fails at K = 40", {"K": 40, "eps": 0.1})})
+    r = claim(check, kind=Kind.INEQUALITY, conditions=(K_EPS,)).run()
+    assert r.verdict.status is Status.REFUTED
+    assert r.verdict.counterexample["part"] == "admissible path" and r.verdict.counterexample["K"] == 40
+    assert "fixed K = 4" in r.verdict.evidence  # says why the first refuted part does not decide
+
+
+def test_parts_nested_under_details_parts_are_read():
+    def check(ctx):
+        inner = refuted("m", "fails", {"K": 4, "eps": 0.1})
+        return refuted("wrapper", "a part fails", {"part": "only"}, parts={"only": inner.to_json()})
+    r = claim(check, kind=Kind.INEQUALITY, conditions=(K_EPS,)).run()
+    assert r.verdict.status is Status.INCONCLUSIVE and r.outside_hypotheses
+
+
 # --- quantifiers ----------------------------------------------------------------------------------
 
 def test_planted_one_configuration_pass_becomes_inconclusive():

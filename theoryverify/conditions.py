@@ -10,6 +10,10 @@ pass whose evidence lies outside them is not a pass (:mod:`theoryverify.standard
 A statement quantified over parameters ("for all n ≥ 3", "for every T < T0") declares what it ranges over
 with :class:`Over`; "holds" then needs evidence at several values of each, spread over the range.
 
+Evidence that does not depend on a parameter records it as :data:`ANY` (e.g. a supremum attained at the start
+of every window, whatever ε ends it: ``fixed={"K": 4, "eps": ANY}``); a condition reading it is then satisfied
+there — the author asserts the evidence holds for every value, admissible ones included.
+
 Conditions are Python predicates written by the claim author (never parsed from text)::
 
     K_EPS = Condition("K ≥ c/ε", lambda c: c["K"] >= 1.0 / c["eps"], needs=("K", "eps"),
@@ -21,6 +25,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
+
+
+#: the value of a parameter the evidence does not depend on (it holds for every value of it)
+ANY = "any"
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,8 @@ class Condition:
         """True/False inside/outside; None if the configuration lacks a needed parameter."""
         if any(name not in config for name in self.needs):
             return None
+        if any(config[name] == ANY for name in self.needs):
+            return True  # the evidence holds for every value of that parameter, admissible ones included
         try:
             return bool(self.test(config))
         except (TypeError, ValueError, ZeroDivisionError, ArithmeticError) as exc:

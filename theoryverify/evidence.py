@@ -13,7 +13,8 @@ details hold their parts' JSON) are read the same way.  Checks record their evid
 - otherwise, a refutation's configuration is its counterexample.
 
 The deciding evidence of a refuted combined verdict is the refuting part, named by the counterexample's
-``part`` (nested parts joined by :data:`PART_SEP`).
+``part`` (nested parts joined by :data:`PART_SEP`); :func:`refuting_paths` lists every refuted part, the deciding
+one first, so that the standards can accept a later one that meets them.
 """
 from __future__ import annotations
 
@@ -41,22 +42,46 @@ def is_part(value: Any) -> bool:
 
 
 def parts(vjson: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    """The sub-verdicts (JSON) of a combined verdict, by name."""
+    """The sub-verdicts (JSON) of a combined verdict, by name: the details' values that are verdicts, and those
+    of a ``details["parts"]`` mapping (a layout some checks use)."""
     details = vjson.get("details") or {}
-    return {k: v for k, v in details.items() if is_part(v)}
+    out = {k: v for k, v in details.items() if is_part(v)}
+    nested = details.get("parts")
+    if isinstance(nested, Mapping):
+        out.update({k: v for k, v in nested.items() if is_part(v) and k not in out})
+    return out
 
 
-def deciding(vjson: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The part whose evidence decides a refuted verdict (the verdict itself if it has no parts)."""
-    node = vjson
+def refuting_paths(vjson: Mapping[str, Any], path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Paths (part names) to every refuted leaf of a refuted verdict, the deciding one (named by the
+    counterexample's ``part``) first."""
+    def leaves(node: Mapping[str, Any], at: tuple[str, ...]) -> list[tuple[str, ...]]:
+        if node.get("status") != "refuted":
+            return []
+        subs = {k: v for k, v in parts(node).items() if v.get("status") == "refuted"}
+        if not subs:
+            return [at]
+        return [leaf for name, sub in subs.items() for leaf in leaves(sub, at + (name,))]
+
+    out = leaves(vjson, path)
+    first = tuple(deciding_path(vjson))
+    out.sort(key=lambda p: p != first)
+    return out
+
+
+def deciding_path(vjson: Mapping[str, Any]) -> list[str]:
     ce = vjson.get("counterexample") or {}
-    path = str(ce.get("part", "")).split(PART_SEP) if ce.get("part") not in (None, "") else []
+    label = ce.get("part")
+    return [p for p in str(label).split(PART_SEP) if p] if label not in (None, "") else []
+
+
+def node_at(vjson: Mapping[str, Any], path: tuple[str, ...]) -> tuple[Mapping[str, Any], dict[str, Any]]:
+    """The part at ``path`` and the fixed parameters inherited on the way down."""
+    node, fixed = vjson, {}
     for name in path:
-        sub = parts(node).get(name)
-        if sub is None:
-            break
-        node = sub
-    return node
+        fixed = _fixed(node.get("details") or {}, fixed)
+        node = parts(node)[name]
+    return node, fixed
 
 
 def _fixed(details: Mapping[str, Any], inherited: Mapping[str, Any]) -> dict[str, Any]:

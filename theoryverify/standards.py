@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .conditions import Condition, Over, violations
-from .evidence import configurations, coverage, deciding, supporting, sweeps
+from .evidence import configurations, coverage, deciding_path, node_at, refuting_paths, supporting, sweeps
+from .verdicts import PART_SEP
 from .verdicts import Status, Verdict, error, plain
 
 SPAN_RULE = ("Rate claims (Θ/O/Ω/'scales as') and every fitted law: a verdict other than inconclusive needs >= "
@@ -132,6 +133,9 @@ def grid_span(sweep: Mapping[str, Any], fit: Mapping[str, Any]) -> Span:
     n = int(x.size)
     if n == 0:
         return Span(param, None, 0, "x")
+    if _family(fit) == "exp-linear":  # y ≈ C·exp(b·x): decades of the predicted quantity over the grid
+        b = float(fit.get("predicted_exponent") or fit.get("exponent") or 0.0)
+        return Span(param, float(abs(b) * (x.max() - x.min()) / math.log(10)), n, "predicted")
     if _family(fit) == "exp":
         pred = sweep.get("predicted")
         if pred and all(isinstance(p, (int, float)) and p > 0 for p in pred):
@@ -195,16 +199,13 @@ def _with_note(verdict: Verdict, note: str, key: str, value: Any) -> Verdict:
 
 
 def apply_hypotheses(conditions: Sequence[Condition], verdict: Verdict) -> Verdict:
-    if not conditions or verdict.status not in (Status.REFUTED, Status.HOLDS, Status.PROVED):
+    """The hypotheses rule for a pass (refutations: :func:`judge_refutation`)."""
+    if not conditions or verdict.status not in (Status.HOLDS, Status.PROVED):
         return verdict
     vjson = verdict.to_json()
     configs = configurations(vjson)
     labels = [c.label() for c in conditions]
     if not configs:
-        if verdict.status is Status.REFUTED:
-            return error("evidence vs hypotheses", f"the refutation records no configuration to check against the "
-                         f"hypotheses {labels} (record it: a counterexample, a sweep, details['configurations'], "
-                         f"evidence.with_fixed)", hypotheses=labels, was=vjson)
         return verdict  # a search over the declared domain: the domain encodes the hypotheses
     bad = violations(conditions, configs)
     missing = [b for b in bad if b.missing]
@@ -213,23 +214,94 @@ def apply_hypotheses(conditions: Sequence[Condition], verdict: Verdict) -> Verdi
                      was=vjson)
     checked = {"hypotheses": labels, "configurations_checked": len(configs)}
     if not bad:
-        if verdict.status is Status.REFUTED:
-            ce = {**dict(verdict.counterexample or {}), "hypotheses": {lab: "satisfied" for lab in labels}}
-            verdict = replace(verdict, counterexample=ce)
         return _with_note(verdict, f"inside the stated hypotheses ({'; '.join(labels)})", "hypotheses_checked",
                           checked)
-    first = bad[0]
-    why = f"{first.describe()} ({len({id(b.config) for b in bad})} of {len(configs)} evidence configurations outside)"
+    why = f"{bad[0].describe()} ({len({id(b.config) for b in bad})} of {len(configs)} evidence configurations outside)"
     outside = {"violations": [{"hypothesis": b.condition.label(), "config": plain(dict(b.config))} for b in bad[:20]],
                **checked}
-    if verdict.status is Status.REFUTED:
-        return downgrade(verdict, "hypotheses", f"{OUTSIDE_METHOD}: {why}", method=OUTSIDE_METHOD,
-                         outside_hypotheses=outside)
     return downgrade(verdict, "hypotheses", f"evidence outside the stated hypotheses: {why}",
                      outside_hypotheses=outside)
 
 
+def _judge_leaf(leaf: Mapping[str, Any], fixed: Mapping[str, Any], conditions: Sequence[Condition],
+                rate_claim: bool, std: Standards) -> tuple[str, str, dict]:
+    """('ok' | 'missing' | 'outside' | 'span', why, info) for one refuted part's evidence."""
+    info: dict[str, Any] = {}
+    if conditions:
+        configs = configurations(leaf, inherited=fixed)
+        labels = [c.label() for c in conditions]
+        if not configs:
+            return "missing", (f"the refutation records no configuration to check against the hypotheses {labels} "
+                               f"(record it: a counterexample, a sweep, details['configurations'], "
+                               f"evidence.with_fixed)"), info
+        bad = violations(conditions, configs)
+        missing = [b for b in bad if b.missing]
+        if missing:
+            return "missing", missing[0].describe() + f" ({len(missing)} such)", info
+        info = {"hypotheses": labels, "configurations_checked": len(configs)}
+        if bad:
+            why = (f"{bad[0].describe()} ({len({id(b.config) for b in bad})} of {len(configs)} evidence "
+                   f"configurations outside)")
+            info["violations"] = [{"hypothesis": b.condition.label(), "config": plain(dict(b.config))}
+                                  for b in bad[:20]]
+            return "outside", why, info
+    narrow = [(p, sp) for p, sp in _rate_sweeps(leaf, rate_claim) if not _span_ok(sp, std)]
+    if narrow:
+        path, span = narrow[0]
+        return "span", _span_failure(span, std) + (f" [{path}]" if path else ""), info
+    return "ok", "", info
+
+
+def judge_refutation(conditions: Sequence[Condition], verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
+    """A refutation stands if one of its refuted parts has evidence inside the hypotheses on a grid that meets the
+    span rule (the deciding part first, then the others); otherwise it is made inconclusive ('fails outside the
+    stated hypotheses', or the span rule) — or is an error of the claim when its evidence cannot be checked."""
+    if verdict.status is not Status.REFUTED:
+        return verdict
+    vjson = verdict.to_json()
+    paths = refuting_paths(vjson) or [()]
+    judged = []
+    for path in paths:
+        # the leaf's own evidence, or — where the leaf does not record what a hypothesis reads — the nearest
+        # enclosing part that does (e.g. configurations recorded once for a group of sub-fits)
+        for depth in range(len(path), -1, -1):
+            node, fixed = node_at(vjson, path[:depth])
+            verdict_kind, why, info = _judge_leaf(node, fixed, conditions, rate_claim, std)
+            if verdict_kind != "missing":
+                break
+        judged.append((path, verdict_kind, why, info))
+        if verdict_kind == "ok":
+            break
+    path, kind, why, info = judged[-1]
+    if kind == "ok":
+        ce = dict(verdict.counterexample or {})
+        if path and list(path) != deciding_path(vjson):  # a later refuted part is the one that meets the standards
+            leaf, _ = node_at(vjson, path)
+            ce = {"part": PART_SEP.join(path), **{k: v for k, v in (leaf.get("counterexample") or {}).items()
+                                                   if k != "part"}}
+            skipped = "; ".join(f"[{PART_SEP.join(p)}] {w}" for p, _, w, _ in judged[:-1])
+            verdict = replace(verdict, evidence=f"[{PART_SEP.join(path)}] {leaf.get('evidence')} (decides: the parts "
+                              f"before it do not meet the evidence standards: {skipped})")
+        if conditions:
+            ce["hypotheses"] = {lab: "satisfied" for lab in info.get("hypotheses", [])}
+            verdict = _with_note(replace(verdict, counterexample=ce), "inside the stated hypotheses ("
+                                 + "; ".join(info.get("hypotheses", [])) + ")", "hypotheses_checked", info)
+        else:
+            verdict = replace(verdict, counterexample=ce)
+        return verdict
+    path, kind, why, info = judged[0]  # none meets the standards: report the deciding part's reason
+    if kind == "missing":
+        return error("evidence vs hypotheses", why, was=vjson)
+    if kind == "outside":
+        outside = {k: v for k, v in info.items()}
+        return downgrade(verdict, "hypotheses", f"{OUTSIDE_METHOD}: {why}", method=OUTSIDE_METHOD,
+                         outside_hypotheses=outside)
+    return downgrade(verdict, "span", why)
+
+
 def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
+    """The span rule for a pass, and the span note on every verdict with a rate sweep (refutations are judged by
+    :func:`judge_refutation`)."""
     vjson = verdict.to_json()
     spans = _rate_sweeps(vjson, rate_claim)
     if not spans:
@@ -242,14 +314,9 @@ def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
     info = {"spans": [{"part": p or None, "param": s.param, "decades": s.decades, "points": s.points,
                        "measure": s.measure} for p, s in spans], "rule": std.rules()["span"]}
     verdict = _with_note(verdict, note, "grid_span", info)
-    if verdict.status is Status.HOLDS:
-        bad = [(p, s) for p, s in spans if not _span_ok(s, std)]
-    elif verdict.status is Status.REFUTED:
-        node = deciding(vjson)
-        deciding_spans = _rate_sweeps(node, rate_claim)
-        bad = [(p, s) for p, s in deciding_spans if not _span_ok(s, std)]
-    else:
+    if verdict.status is not Status.HOLDS:
         return verdict
+    bad = [(p, s) for p, s in spans if not _span_ok(s, std)]
     if not bad:
         return verdict
     path, span = bad[0]
@@ -351,10 +418,12 @@ def enforce(claim: Any, verdict: Verdict) -> Verdict:
     std = STANDARDS.at_least_as_strict(claim.standards) if claim.standards is not None else STANDARDS
     from .claims import Kind  # local: claims imports this module
 
-    v = apply_hypotheses(claim.conditions, verdict)
+    rate = claim.kind is Kind.RATE
+    v = judge_refutation(claim.conditions, verdict, rate, std)
+    v = apply_hypotheses(claim.conditions, v)
     if v.status is Status.ERROR:
         return v
-    v = apply_span(v, claim.kind is Kind.RATE, std)
+    v = apply_span(v, rate, std)
     v = apply_quantifiers(claim.over, v, std)
     if v.status is Status.ERROR:
         return v

@@ -6,6 +6,7 @@ import numpy as np
 
 from theoryverify.checks import check_agreement
 from theoryverify.claims import ClaimSet, Kind, Status
+from theoryverify.findings import Finding
 from theoryverify.scaling import check_rate
 from theoryverify.verdicts import combine
 
@@ -27,10 +28,10 @@ def step_family(K: int, L: float = 1.0, Delta: float = 3.0):
 
 @CLAIMS.add("appB-sum", location="App. B, after the 4th display", kind=Kind.RATE, catalogue_id="ICLN-B-sum",
             statement="Σ_{n≠k}|f(v_n) − f(v_k)| = O(LΔ) for f in F (no growth with K)",
-            expect=Status.REFUTED,
-            reason="the sum has K − 1 terms each up to LΔ; an admissible family (f = LΔ(0,1,…,1), scaled orthogonal "
-                    "V) gives exactly (K − 1)LΔ, exponent 1 in K (Lemma 1's conclusion still holds: it needs only "
-                    "max_n |f_n − f_k| ≤ LΔ_max, see lemma1-upper)",
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP, supports=("iclnonlinear.lemma1-upper",),
+            reason="App. B's step Σ_{n≠k}|f_n − f_k| = O(LΔ) is false: f = LΔ(0,1,…,1) ∈ F (scaled orthogonal V) gives "
+                    "(K − 1)LΔ (K-exponent 1.03 over K = 8…256); Lemma 1 itself needs only max_n |f_n − f_k| ≤ LΔ_max "
+                    "and holds (lemma1-upper)",
             choices={"grid": "K ∈ {8, 16, …, 256} (1.5 decades), L = 1, Δ = 3"})
 def appB_sum(ctx):
     ys, members = [], []

@@ -6,6 +6,7 @@ import torch
 
 from theoryverify.checks import check_agreement
 from theoryverify.claims import ClaimSet, Kind, Status
+from theoryverify.findings import Finding
 from theoryverify.verdicts import combine
 
 from . import printed
@@ -92,14 +93,20 @@ def appC_gk_orthonormal(ctx):
 
 @CLAIMS.add("appC-gk-scaled", location="App. C, Eq. 12 chain", kind=Kind.AUTOGRAD,
             catalogue_id="ICLN-L2-gk-exact", statement=GK_LINE + " — scaled orthogonal features",
-            expect=Status.REFUTED, reason="for ‖v_k‖ = r = Δ/√2 the exact g_k is r⁴ = Δ⁴/4 times the printed line")
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            supports=("iclnonlinear.eq12-L-exponent", "iclnonlinear.gk-sign-scaled"),
+            reason="App. C's line 2 silently assumes ‖v_k‖ = 1: for ‖v_k‖ = r = Δ/√2 the exact g_k is r⁴ = Δ⁴/4 times "
+                   "it (relative error 0.0075 at the drawn r); with Δ = Θ(1) the factor is a constant that Eq. 12's "
+                   "Θ(L²Δ²) absorbs (sign and L-exponent hold), only the Δ-exponent is affected (eq12-delta-exponent)")
 def appC_gk_scaled(ctx):
     return check_appC_gk(ctx, "scaled_orthogonal")
 
 
 @CLAIMS.add("appC-gk-general", location="App. C, Eq. 12 chain", kind=Kind.AUTOGRAD,
             catalogue_id="ICLN-L2-gk-exact", statement=GK_LINE + " — general features",
-            expect=Status.REFUTED,
-            reason="for non-orthogonal features g_k = (GHG)_kk also collects other query classes and cross terms")
+            expect=Status.REFUTED, finding=Finding.ERRATUM,
+            reason="App. C assumes v_{k'}ᵀv_m = 1{k'=m}; for the non-orthogonal features the paper claims to cover "
+                   "(Sec. 1 (ii), Sec. 3.1) the exact g_k = (GHG)_kk also collects other query classes and cross "
+                   "terms (relative error 0.03), and it can be negative on the GD path (gk-sign-gd-general)")
 def appC_gk_general(ctx):
     return check_appC_gk(ctx, "general")

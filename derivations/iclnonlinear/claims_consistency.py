@@ -18,6 +18,7 @@ import numpy as np
 import sympy as sp
 
 from theoryverify.claims import ClaimSet, Kind, Status
+from theoryverify.findings import Finding
 from theoryverify.scaling import check_rate
 from theoryverify.verdicts import Verdict, combine, holds, proved, refuted
 
@@ -142,10 +143,10 @@ def check_l4_internal(lemma3: pp.Printed = pp.LEMMA3_STATED, used: pp.Printed = 
             statement="Each premise the proof of Lemma 4 cites from Lemma 3 (p_k = Θ(1/K), Attn_k = Θ(1), "
                       "1 − Attn_k = Θ(1), Attn_n = Θ(1/K)) is what Lemma 3 states for t ∈ {1..T_f^1}, and each "
                       "step's algebra and the later uses in Lemma 5 are consistent",
-            expect=Status.REFUTED,
-            reason="Lemma 4's proof uses Attn_k^(t) = Θ(1) 'by Lemma 3', but Lemma 3 states only Attn_k^(t) = Ω(1/K) "
-                    "(K-exponent −1, lower bound); with Lemma 3 as stated g_k is only Ω(L²Δ²/K²), not Θ(L²Δ²/K). At "
-                    "t = 1 (N → ∞, iid tasks) Attn_k^(1) = 1/(1 + (K−1)e^{−ηL²Δ²/K²}) so K·Attn_k^(1) → 1",
+            expect=Status.REFUTED, finding=Finding.ERRATUM,
+            reason="Lemma 4's proof uses Attn_k^(t) = Θ(1) 'by Lemma 3', but Lemma 3 gives only Ω(1/K), and at t = 1 "
+                   "(N → ∞, iid tasks) Attn_k^(1) = 1/(1 + (K−1)e^{−ηL²Δ²/K²}), K·Attn_k^(1) → 1 for every η with "
+                   "T_f^1 ≥ 1: g_k(1) = Θ(L²Δ²/K²), so Lemma 4's g_k = Θ(L²Δ²/K) on {1..T_f^1} is false",
             choices={"limits": "K → ∞, δ → 0, ε → 0 one at a time", "witness": "N → ∞, p uniform, orthonormal, iid "
                                                                             "tasks variance (LΔ)², one GD step"})
 def l4_internal(ctx):
@@ -211,10 +212,10 @@ def check_l5_uk(stated: pp.Printed = pp.LEMMA5_UK, u_def: pp.Printed = pp.LEMMA3
             catalogue_id="ICLN-L5-uk",
             statement="With u_k = K(p_k − δ) and |V_k| ∈ [(p_k − δ)N, (p_k + δ)N]: N/|V_k| = Θ(1/δ) and "
                       "1/u_k − 1/K = Θ(δ) (as δ → 0 and as K grows), for p_k = 1/K and general p_k = Θ(1/K)",
-            expect=Status.REFUTED,
-            reason="1/u_k − 1/K = 1/(Kp_k − Kδ) − 1/K → 1/(Kp_k) − 1/K = Θ(1) as δ → 0 (δ-exponent 0, not 1), and "
-                    "→ ∞ relative to δ along Kδ = c too; N/|V_k| → 1/p_k = Θ(K) as δ → 0 (Θ(1/δ) only when Kδ = "
-                    "Θ(1)). Lemmas 6, 8, 10 take 1 − Attn_k = O(δ), O(εδ) from this step",
+            expect=Status.REFUTED, finding=Finding.ERRATUM,
+            reason="1/u_k − 1/K = 1/(Kp_k − Kδ) − 1/K → 1 − 1/K = Θ(1) as δ → 0 (δ-exponent 0, not 1) and N/|V_k| → "
+                   "1/p_k = Θ(K), not Θ(1/δ); Lemmas 6, 8, 10 take 1 − Attn_k = O(δ), O(εδ) from this step, and Lemma 6's "
+                   "O(δ) fails at the start of Phase II (l6: 1 − Ā(T1) = 1/2 while δ → 0)",
             choices={"limits": "δ → 0 at fixed K; path Kδ = c (N = CK³, δ = δ_min), K → ∞ (K → ∞ at fixed δ leaves "
                                "E*: u_k < 0 once Kδ > Kp_k)",
                      "p_k": "1/K and a/K with a = Θ(1) symbolic (sample a = 1, c = 1/2)"})
@@ -294,10 +295,10 @@ def check_t2_proofstep(lemma10: pp.Printed = pp.LEMMA10_STATED, printed: pp.Prin
             catalogue_id="ICLN-T2-proofstep",
             statement="E[(1 − Attn_k^(T_s^*))²Θ(L²Δ²)] = O(ε²δ²) given 1 − Attn_k = O(εδ) (Lemma 10), hence O(ε²), "
                       "in the sharp regime L = Ω(1/(Δδ))",
-            expect=Status.REFUTED,
-            reason="App. E.2 drops the Θ(L²Δ²) factor: O(ε²δ²)·Θ(L²Δ²) = O(ε²·δ²L²Δ²), and in the sharp regime "
-                    "δLΔ = Ω(1) is unbounded (L has no upper bound), so the step gives O(ε²) only at the threshold "
-                    "L = Θ(1/(Δδ)); e.g. L = 10/(Δδ) makes it 100× larger than O(ε²)",
+            expect=Status.REFUTED, finding=Finding.ERRATUM,
+            reason="App. E.2 drops the Θ(L²Δ²) factor: O(ε²δ²)·Θ(L²Δ²) = O(ε²·δ²L²Δ²), unbounded in the sharp regime "
+                   "L = Ω(1/(Δδ)) (T_s^*'s log(KLΔ) shows L is not capped), so Thm 2's O(ε²) follows only at "
+                   "L = Θ(1/(Δδ)); L = 10/(Δδ) makes it 100× larger — the L² growth t2-full measures",
             choices={"limits": "L → ∞ at fixed δ, Δ; L = c/(Δδ), δ → 0; K = 2/ε"})
 def t2_proofstep(ctx):
     return check_t2_proofstep()
@@ -333,10 +334,10 @@ def check_s53_rate(sec53: pp.Printed = pp.SEC53_RATE, lemma4: pp.Printed = pp.LE
 @CLAIMS.add("s53-rate-sym", location="Sec. 5.3", kind=Kind.IDENTITY, catalogue_id="ICLN-S53-rate",
             statement="In the sharp regime L = Ω(1/(Δδ)), 'q_k increases at a rate of Θ(η/K) for all t ≤ T_f^*' is "
                       "consistent with Lemma 4 (ηΘ(L²Δ²/K)), Lemma 7 (ηΘ(δ²L²Δ²/K)) and T_s^1 = T_f^*",
-            expect=Status.REFUTED,
-            reason="inconsistent with the lemmas it invokes: in the sharp regime Lemma 4's Phase I rate ηL²Δ²/K is "
-                    "L²Δ² ≥ c/δ² times Θ(η/K) and Lemma 7's rate is δ²L²Δ² (unbounded) times it; and Θ(η/K) over "
-                    "T_f^* steps gives q_k = Θ(log(K/ε)/(δ²L²Δ²)) ≪ log(K/ε). All three agree only at δLΔ = Θ(1)",
+            expect=Status.REFUTED, finding=Finding.ERRATUM,
+            reason="Sec. 5.3's rate Θ(η/K) contradicts the lemmas it invokes: Lemma 4's Phase-I rate ηL²Δ²/K is "
+                   "L²Δ² ≥ c/δ² times it (also on the threshold path L = c/(Δδ)) and Lemma 7's δ²L²Δ² (unbounded) times "
+                   "it; measured K·g_k ∝ L² (s53-rate)",
             choices={"limits": "L → ∞ at fixed δ, Δ; threshold path L = c/(Δδ), δ → 0"})
 def s53_rate_sym(ctx):
     return check_s53_rate()
@@ -379,11 +380,10 @@ def check_l8_qk(stated: pp.Printed = pp.LEMMA8_STATED, proof: pp.Printed = pp.LE
             catalogue_id="ICLN-L8-qk",
             statement="Lemma 8's q_k^(T_f^*+1) = Θ(log K/ε) is what its proof derives from Lemma 7 and T_f^*, and "
                       "every step of the proof is consistent (spec §2)",
-            expect=Status.REFUTED,
-            reason="the proof derives q_k^(T_f^*+1) = Θ(log(Kε⁻¹)) = Θ(log K + log(1/ε)) and then equates it with "
-                    "Θ(log K/ε) — a factor ≈ 1/ε apart as ε → 0 (also along K = 2/ε); the proof further upgrades "
-                    "O(·) to Θ(·) for q_km, uses exp(q_km − q_k) = O(1/K) as if it were O(ε/K), and its 1 − Attn_k = O(εδ) "
-                    "rests on 1/u_k − 1/K = Θ(δ) (Θ(1) by Eq. 9: see l5-uk)",
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="Lemma 8 prints q_k = Θ(log K/ε) where its proof derives Θ(log(Kε⁻¹)) (1/ε apart as ε → 0) and every "
+                   "later use (exp(q_km − q_k) = O(ε/K); Lemma 10's start) needs log(K/ε): a slip log(K/ε) → (log K)/ε, "
+                   "with O/Θ slips for q_km; the step 1/u_k − 1/K = Θ(δ) behind its last bullet is counted in l5-uk",
             choices={"limits": "K → ∞, δ → 0, ε → 0; path K = 2/ε"})
 def l8_qk_sym(ctx):
     return check_l8_qk()
@@ -429,10 +429,11 @@ def check_l9_gk(stated: pp.Printed = pp.LEMMA9_STATED, premises: pp.Printed = pp
 @CLAIMS.add("l9-gk-sym", location="Lemma 9 and proof, App. E.1", kind=Kind.IDENTITY, catalogue_id="ICLN-L9-gk",
             statement="Lemma 9's g_k = Θ(δ²L²Δ²ε/K) and |g_kn| = O(δ²L²Δ²ε/K²) follow from the premises its proof "
                       "cites (Lemma 8), for the window and regime stated, and match later uses (spec §2)",
-            expect=Status.REFUTED,
-            reason="the proof derives g_k = Θ((1/K)(εδ)²L²Δ²) = Θ(δ²L²Δ²ε²/K) (ε²) but the lemma states "
-                    "Θ(δ²L²Δ²ε/K) (ε¹); moreover O(εδ) only gives O(·), the cited Lemma 8 is flat-regime at the single "
-                    "time T_f^*+1, and Attn_n = Θ(δ/K) for all n≠k contradicts 1 − Attn_k = O(εδ)",
+            expect=Status.REFUTED, finding=Finding.PROOF_GAP, supports=("iclnonlinear.l9-gk", "iclnonlinear.l9-gk-full"),
+            reason="Lemma 9's proof does not establish its statement: from 1 − Attn_k = O(εδ) it gets g_k = "
+                   "Θ(δ²L²Δ²ε²/K) (ε², and only an O bound) while the lemma (and Lemma 10, Prop. 4) need Θ(δ²L²Δ²ε/K); "
+                   "it cites flat-regime Lemma 8 (single time T_f^*+1) for the whole sharp window, and its premise "
+                   "Attn_n = Θ(δ/K) contradicts 1 − Attn_k = O(εδ)",
             choices={"limits": "K → ∞, δ → 0, ε → 0; paths K = 2/ε and L → ∞"})
 def l9_gk_sym(ctx):
     return check_l9_gk()
@@ -476,11 +477,11 @@ def check_l10_qk(stated: pp.Printed = pp.LEMMA10_STATED, proof: pp.Printed = pp.
             catalogue_id="ICLN-L10-qk",
             statement="Lemma 10's q_k^(T_s^*) = Θ(log(KLΔ)/ε) is what its proof derives from Lemma 9 and T_s^*, and "
                       "every step of the proof is consistent (spec §2)",
-            expect=Status.REFUTED,
-            reason="the proof derives q_k^(T_s^*) = Θ(log(KLΔε⁻¹)) but the lemma states Θ(log(KLΔ)/ε) (a factor "
-                    "≈ 1/ε apart as ε → 0); started from Lemma 8's stated q_k = Θ(log K/ε) the proof's own "
-                    "Θ(log(KLΔε⁻¹)) fails instead; the proof's 'T_s^* − T_f^* = Θ(K log(KLΔε⁻¹)/(L²Δ²δ²ε))' drops the 1/η "
-                    "of T_s^*, q_km is upgraded from O(·) to Θ(·), and 1 − Attn_k = O(εδ) rests on 1/u_k − 1/K = Θ(δ) (l5-uk)",
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="Lemma 10 prints q_k = Θ(log(KLΔ)/ε) where its proof derives Θ(log(KLΔε⁻¹)) (the same slip "
+                   "log(X/ε) → (log X)/ε as Lemma 8; nothing later uses this bullet); the parenthetical T_s^* − T_f^* "
+                   "drops T_s^*'s 1/η and q_km's O becomes Θ; the step 1/u_k − 1/K = Θ(δ) behind the last bullets is "
+                   "counted in l5-uk",
             choices={"limits": "K → ∞, δ → 0, ε → 0 (and η → 0 for the parenthetical); paths K = 2/ε, L → ∞"})
 def l10_qk_sym(ctx):
     return check_l10_qk()
@@ -563,10 +564,10 @@ def check_f_lbound(seed: int, printed_exponent: int = pp.APPF_DELTA_EXPONENT) ->
             catalogue_id="ICLN-F-Lbound",
             statement="|Σ_{n≠k} Attn_n (f(v_n) − f(v_k))| ≤ Θ(L)·Σ_{n≠k} Attn_n for f in F (Eq. 4): the constant "
                       "does not scale with the feature separation Δ at fixed L",
-            expect=Status.REFUTED,
-            reason="Eq. 4 gives |f_n − f_k| ≤ L‖v_n − v_k‖ ≤ LΔ_max, and the admissible f = LΔ(0,1,…,1) attains "
-                    "it: the ratio is exactly Δ (Δ-exponent 1, not 0) — App. B writes the same bound with O(LΔ); "
-                    "harmless only under Δ = Θ(1)",
+            expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="App. F writes Θ(L) where Eq. 4 gives L‖v_n − v_k‖ ≤ LΔ_max (App. B writes the same bound as "
+                   "O(LΔ)): f = LΔ(0,1,…,1) ∈ F makes the ratio exactly Δ (Δ-exponent 1); under Δ = Θ(1) and for "
+                   "Prop. 1's O((1 − Attn_k)²) conclusion (prop1-pred holds) nothing changes",
             choices={"Δ grid": "geomspace(0.5, 16, 8) (default range 0.5–5, 1.5 decades)", "Θ(L)": "1·L",
                      "features": "scaled orthogonal v_k = (Δ/√2)e_k, K ∈ [2, 8]",
                      "tasks": "iid-uniform U[−LΔ/2, LΔ/2] and cos-projection (c = 0.5), in_F with c_nd = 0.5, "
@@ -704,12 +705,11 @@ def check_loss_scale(seed: int, prose: Mapping[float, tuple] | None = None,
             statement="The Fig. 1 loss values in the Sec. 6 prose (≈ 1.0 at epoch 40 for L = 0.1; ≈ 0.6 at t = 30 for "
                       "L = 1) are attainable by the analysed model (Eqs. 6–7) on the Sec. 6 task family: they do not "
                       "exceed its loss bound max_m (f_m − f_k)² valid for every Q",
-            expect=Status.REFUTED,
-            reason="ŷ of Eq. 6 is a convex combination of task values in [−L/c, L/c], so every loss is ≤ (2L/c)² = "
-                    "0.16 at L = 0.1 (≤ 0.08 with Eq. 7's ½; MC of E max_m (f_m − f_k)² per reading/geometry ≈ 0–0.1), yet the "
-                    "prose reports ≈ 1.0: the Fig. 1 loss scale is not the analysed model's (Sec. 6 used a different "
-                    "architecture: LN, FFN, linear head). L = 1: 0.6 ≤ 16, no conflict (≈10% above the projection/"
-                    "scaled-orthogonal tight bound ≈ 0.55, within ±30%)",
+            expect=Status.REFUTED, finding=Finding.NOT_REPRODUCIBLE,
+            reason="Fig. 1's 'loss ≈ 1.0 at epoch 40' (L = 0.1) exceeds every loss of the analysed Eq. 6 model on the "
+                   "stated tasks (ŷ is a convex combination of values in [−L/c, L/c]: ≤ (2L/c)² = 0.16), so Fig. 1 is "
+                   "not that model's — as Sec. 6 says, it is a network with LN, FFN and a linear head whose width, "
+                   "optimiser and initialisation are unstated; not an error of the theory",
             choices={"c": "0.5 fixed (Sec. 6 parameter list)", "readings": "geometry.COS_READINGS",
                      "features": "scaled orthogonal and Gaussian rescaled to min distance Δ = 3 (d = 15, K = 4)",
                      "loss": "compared without Eq. 7's ½ (the larger value) — the prose's 'average squared loss'",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from theoryverify.claims import ClaimSet, Kind
+from theoryverify.findings import Finding
 from theoryverify.verdicts import Status, holds, inconclusive, refuted
 
 from . import dynamics as D, geometry as G
@@ -96,9 +97,10 @@ def gkk_sign(ctx, geoms=GEOMS, laws=LAWS):
 
 
 @CLAIMS.add("qkk-oscillate-decrease", location="Secs. 5.1–5.2 (after Eq. 13)", kind=Kind.DYNAMICS,
-            catalogue_id="ICLN-L2-gkk-sign", choices=CHOICES, expect=Status.REFUTED,
-            reason=("with one fixed admissible task (or the deterministic cos-sum reading) attention to a feature "
-                     "with a close task value grows: q_{k,k'} increases and ends positive instead of decreasing"),
+            catalogue_id="ICLN-L2-gkk-sign", choices=CHOICES, expect=Status.REFUTED, finding=Finding.ERRATUM,
+            reason=("q_{k,k'} need not decrease: with general features (iid and cos tasks) or one fixed task in F "
+                    "(orthonormal), some q_{k,k'} rise monotonically and end positive (max 0.46); the in-F rejection-"
+                    "sampled runs of p2-offtrend confirm it for general features"),
             statement=("the sign fluctuations of g_{k,k'} cause q_{k,k'} to oscillate but decrease "
                        "(every off-diagonal q_{k,k'}(t) ends below its start q_{k,k'}(0) = 0, for every admissible law)"))
 def qkk_oscillate_decrease(ctx, geoms=GEOMS, laws=LAWS):

@@ -21,12 +21,15 @@ from typing import Callable, Mapping
 import numpy as np
 
 from theoryverify.claims import ClaimSet, Kind, Status
+from theoryverify.conditions import ANY
+from theoryverify.findings import Finding
 from theoryverify.scaling import check_rate
 from theoryverify.store import Store, code_version
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, refuted
 
 from . import dynamics, phase_measures
 from . import sweeps_phase2 as S
+from .hypotheses import K_EPS, K_EPS_CHOICE, with_configurations
 
 CLAIMS = ClaimSet("iclnonlinear")
 MARGIN, SPREAD = 0.15, 10.0
@@ -81,6 +84,8 @@ COMMON = {
     "eps-sweep L": "L = 1/√2 (σ² = 1), N → ∞ (flat for any L)",
     "hidden constants": "1 in T_f^1, T_f^*; read-outs at C·T_f^* for C ∈ {0.1, 1, 10}",
     "decision": "spec §3.0: check_rate(margin 0.15, max_spread 10); O(1)/Ω(1) via one-sided fit of the ratio",
+    "hypotheses": K_EPS_CHOICE + "; claims whose evidence depends on ε (ε sweeps, T(ε), C·T_f^*(ε), windows ending "
+                  "at T(ε)) declare it and record K and ε",
 }
 
 
@@ -112,10 +117,11 @@ def epsweep(ctx, full: bool) -> dict:
 
 # --- verdict builders (pure functions of arrays: the planted-error tests call these) -----------------
 
-def rate(x, y, p: float, seed: int, predicted=None, param: str = "x", what: str = "y", extra=None) -> Verdict:
-    """Θ-rate by spec §3.0 (y: (points,) or (points, seeds))."""
+def rate(x, y, p: float, seed: int, predicted=None, param: str = "x", what: str = "y", extra=None,
+         fixed=None) -> Verdict:
+    """Θ-rate by spec §3.0 (y: (points,) or (points, seeds)); ``fixed``: parameters held fixed along the sweep."""
     return check_rate(x, y, p, MARGIN, seed, predicted=predicted, param=param, what=what,
-                      max_spread=SPREAD, extra=extra)
+                      max_spread=SPREAD, extra=extra, fixed=fixed)
 
 
 FAMILY_RULE = ("family rule (spec §3.0, order-of-magnitude bounds): where the engine's one-sided rule is "
@@ -141,16 +147,16 @@ def family_fallback(v: Verdict, bound: str) -> Verdict:
                    "wrong side): " + v.evidence, ce, **{**v.details, "family_rule": FAMILY_RULE})
 
 
-def bounded(x, ratio, seed: int, param: str, what: str, extra=None) -> Verdict:
+def bounded(x, ratio, seed: int, param: str, what: str, extra=None, fixed=None) -> Verdict:
     """ratio = O(1) along the family as x → 0 (one-sided rule: a fitted exponent < −0.15 refutes)."""
     return family_fallback(check_rate(x, ratio, 0.0, MARGIN, seed, param=param, what=what, max_spread=SPREAD,
-                                      bound="big_o", extra=extra), "big_o")
+                                      bound="big_o", extra=extra, fixed=fixed), "big_o")
 
 
-def bounded_below(x, ratio, seed: int, param: str, what: str, extra=None) -> Verdict:
+def bounded_below(x, ratio, seed: int, param: str, what: str, extra=None, fixed=None) -> Verdict:
     """ratio = Ω(1) along the family as x → 0."""
     return family_fallback(check_rate(x, ratio, 0.0, MARGIN, seed, param=param, what=what, max_spread=SPREAD,
-                                      bound="omega", extra=extra), "omega")
+                                      bound="omega", extra=extra, fixed=fixed), "omega")
 
 
 def explicit_lower(ratio, c: float, what: str, extra=None) -> Verdict:
@@ -202,7 +208,7 @@ def tfstar_eps_parts(E: dict, seed: int) -> dict[str, Verdict]:
             x, y, drop = _usable(eps, d[f"T_{reading}"])
             pred = tf[np.isin(eps, x)]
             parts[f"eps K={K} {reading}"] = rate(
-                x, y, p, seed, predicted=pred, param="eps", what=f"T(eps) [{reading}]",
+                x, y, p, seed, predicted=pred, param="eps", what=f"T(eps) [{reading}]", fixed={"K": int(K)},
                 extra={**drop, "K": int(K), "N": d["N"], "K_eps": (int(K) * x).tolist(),
                        "coupling": "K >= 1/eps holds (constant 1) only where K·eps >= 1",
                        "delta_in_formula": d["delta_nominal"], "T1": d["T1"]})
@@ -221,7 +227,7 @@ def tfstar_n_parts(Nd: dict, seed: int) -> dict[str, Verdict]:
         tf = np.array([phase_measures.T_fstar(cfg["K"], Nd["eta"], cfg["L"], DELTA, d, eps) for d in delta])
         x, y, drop = _usable(Ns, T)
         parts[f"N {name}"] = rate(x, y, 1.0, seed, predicted=tf[np.isin(Ns, x)], param="N",
-                                  what=f"T(eps={eps:g}) [{name[:3]}]",
+                                  what=f"T(eps={eps:g}) [{name[:3]}]", fixed={"K": int(cfg["K"]), "eps": eps},
                                   extra={**drop, "delta_min": delta.tolist(), "M": cfg["M"], "seeds": Nd["seeds"],
                                          "T1": Nd["hits"]["T1"], "T_abar_0.9": Nd["hits"]["A0.9"]})
     return parts
@@ -249,9 +255,10 @@ def m_convergence(ctx) -> Verdict:
     return (holds if worst <= 0.05 else inconclusive)("Monte-Carlo M convergence", what, hits=rows, spread=spread)
 
 
-ERR_43 = ("T(ε) does not follow K log(K/ε)/(ηδ²L²Δ²): it grows like ε^-2 (loss tail l ≈ C_K/(ηt)) and does not "
-          "grow with N at δ = δ_min (at N → ∞, where δ → 0, the runs converge in finite time)")
-CH_43 = _choices(eps_grid="logspace(-1,-3,·), K ∈ {4} quick / {4,16} full, N → ∞ (+ N = 40K³, M = 1000, full)",
+NOTE_43 = ("fails outside the stated hypotheses: every ε point is at K = 4 (full also K = 16), Kε ≤ 1.6 < 2, outside "
+           "K ≥ Θ(1/ε); the checks alone find T(ε) ∝ ε^-2 (loss tail C_K/(ηt)) and no growth with N at δ = δ_min — "
+           "to be re-run along K = 2/ε (the path of iclnonlinear.t1)")
+CH_43 = _choices(note=NOTE_43, eps_grid="logspace(-1,-3,·), K ∈ {4} quick / {4,16} full, N → ∞ (+ N = 40K³, M = 1000, full)",
                  N_grid="N ∈ {128..8192} quick / {32..8192} full, K = 4, L = 0.3, M = 64 / 6000, 2 / 3 seeds",
                  predicted_eps_exponent="least-squares slope of log T_f^*-formula vs log ε over the grid",
                  K_sweep="see iclnonlinear.t1 (admissible path)")
@@ -259,7 +266,7 @@ CH_43 = _choices(eps_grid="logspace(-1,-3,·), K ∈ {4} quick / {4,16} full, N 
 
 @CLAIMS.add("p3-tfstar", location="Prop. 3; Sec. 5.2; App. D.2", kind=Kind.RATE, catalogue_id="ICLN-P3-Tfstar",
             statement="T_f^* = Θ(K log(K/ε)/(η δ² L² Δ²)): T(ε) scales with ε as log(K/ε) and with N (δ = δ_min) as N",
-            expect=Status.REFUTED, reason=ERR_43, choices=CH_43)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_43)
 def p3_tfstar_quick(ctx):
     return p3_tfstar(ctx)
 
@@ -267,7 +274,7 @@ def p3_tfstar_quick(ctx):
 @CLAIMS.add("p3-tfstar-full", location="Prop. 3; Sec. 5.2; App. D.2", kind=Kind.RATE,
             catalogue_id="ICLN-P3-Tfstar", tags={"slow"},
             statement="T_f^* = Θ(K log(K/ε)/(η δ² L² Δ²)) on the spec grids (S-eps, S-N), with M-convergence",
-            expect=Status.REFUTED, reason=ERR_43, choices=CH_43)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_43)
 def p3_tfstar_full(ctx):
     return p3_tfstar(ctx, True)
 
@@ -289,7 +296,8 @@ def qrate_parts(Nd: dict, seed: int, eta_scaled: bool) -> dict[str, Verdict]:
              "ratio_window_mean_to_formula": (rate_mean.mean(1) / pred).tolist()}
     x, y, drop = _usable(Ns, rate_mean)
     return {f"{what} window mean vs N": rate(x, y, -1.0, seed, predicted=pred[np.isin(Ns, x)], param="N",
-                                             what=f"time-averaged {what} over Phase II", extra={**extra, **drop})}
+                                             what=f"time-averaged {what} over Phase II", extra={**extra, **drop},
+                                             fixed={"K": int(cfg["K"]), "eps": float(cfg["eps_window"])})}
 
 
 def offrate_part(Nd: dict, seed: int) -> Verdict:
@@ -299,67 +307,76 @@ def offrate_part(Nd: dict, seed: int) -> Verdict:
     ratio = gmax * cfg["K"] ** 2 / (delta[:, None] ** 2 * cfg["L"] ** 2 * DELTA ** 2)
     return bounded(delta, ratio, seed, "delta_min", "max_{k'}|g_{k,k'}| K²/(δ²L²Δ²) over Phase II",
                    extra={"N": cfg["Ns"], "window": f"[T1, T(eps={cfg['eps_window']:g} abs)]",
-                          "max_abs_goff": gmax.tolist()})
+                          "max_abs_goff": gmax.tolist(),
+                          "where": "the sup sits at the window start T1 (|g_{k,m}| = g_k/(K−1), g_k ∝ a(1−a)² decreasing "
+                                   "for a = Ā ≥ ½), a point of every Phase-II window whatever ε ends it"},
+                   fixed={"K": int(cfg["K"]), "eps": ANY})
 
 
-ERR_44 = ("the Phase-II growth rate of q_k does not scale as δ² (∝ 1/N at δ_min): its window average is N-independent "
-          "(and η g_k decays ∝ 1/t inside the window, so no steady rate exists)")
-CH_44 = _choices(window="[T1 (Ā ≥ 1/2), T(ε = 0.03, absolute)]",
+NOTE_44 = ("fails outside the stated hypotheses: the window ends at T(ε = 0.03) with K = 4 (Kε = 0.12 < 2, outside "
+           "K ≥ Θ(1/ε)); the check alone finds the window-average rate N-independent, not ∝ δ² ∝ 1/N")
+CH_44 = _choices(note=NOTE_44, window="[T1 (Ā ≥ 1/2), T(ε = 0.03, absolute)]",
                  statistic="time average (q_k(end) − q_k(start))/(end − start); window min/max of η g_k reported")
 
 
 @CLAIMS.add("p3-qrate", location="Prop. 3; App. D.2", kind=Kind.RATE, catalogue_id="ICLN-P3-qrate",
             statement="In Phase II q_k grows at the steady rate Θ(η δ² L² Δ² / K) (N sweep at δ = δ_min)",
-            expect=Status.REFUTED, reason=ERR_44, choices=CH_44)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_44)
 def p3_qrate(ctx):
     return combine(qrate_parts(nsweep(ctx, False), ctx.seed, True))
 
 
 @CLAIMS.add("p3-qrate-full", location="Prop. 3; App. D.2", kind=Kind.RATE, catalogue_id="ICLN-P3-qrate",
             tags={"slow"}, statement="Phase-II rate of q_k = Θ(η δ² L² Δ² / K), spec N grid",
-            expect=Status.REFUTED, reason=ERR_44, choices=CH_44)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_44)
 def p3_qrate_full(ctx):
     return combine(qrate_parts(nsweep(ctx, True), ctx.seed, True))
 
 
-ERR_45 = ("|η g_{k,k'}| in Phase II is not O(η δ² L² Δ²/K²): at the window start it is of Phase-I order, so the "
-          "ratio grows like 1/δ² along the N sweep")
+ERR_45 = ("|η g_{k,k'}| in Phase II is not O(η δ² L² Δ²/K²): at the window start t = T1 (ε-independent) it is of "
+          "Phase-I order, so max over the window of |g_{k,k'}|K²/(δ²L²Δ²) grows like 1/δ² along the N sweep (fitted "
+          "δ-exponent −2; K = 4, N = 32…8192)")
 CH_45 = _choices(window="[T1, T(ε = 0.03, absolute)]",
                  family="N sweep (x = δ_min → 0), K = 4; full adds K = 16, N ∈ {512..32768}, M = 2000")
 
 
 @CLAIMS.add("p3-offrate", location="Prop. 3 / Lemma 7", kind=Kind.INEQUALITY, catalogue_id="ICLN-P3-offrate",
             statement="max over Phase II of max_k' |η g_{k,k'}| K² / (η δ² L² Δ²) stays bounded (N sweep)",
-            expect=Status.REFUTED, reason=ERR_45, choices=CH_45)
+            expect=Status.INCONCLUSIVE, choices=CH_45)
 def p3_offrate(ctx):
     return offrate_part(nsweep(ctx, False), ctx.seed)
 
 
 @CLAIMS.add("p3-offrate-full", location="Prop. 3 / Lemma 7", kind=Kind.INEQUALITY, catalogue_id="ICLN-P3-offrate",
             tags={"slow"}, statement="Phase-II off-diagonal rate bounded by O(η δ² L² Δ²/K²), spec N grid",
-            expect=Status.REFUTED, reason=ERR_45, choices=CH_45)
+            expect=Status.REFUTED, finding=Finding.ERRATUM, reason=ERR_45, choices=CH_45)
 def p3_offrate_full(ctx):
     return combine({"K=4": offrate_part(nsweep(ctx, True), ctx.seed),
                     "K=16": offrate_part(nsweep_k16(ctx), ctx.seed)})
 
 
-ERR_48 = ("g_k in Phase II is not Θ(δ²L²Δ²/K) (window average N-independent, decays ∝ 1/t) and |g_{k,n}| is not "
-          "O(δ²L²Δ²/K²) (ratio ∝ 1/δ²)")
+ERR_48 = ("Lemma 7's |g_{k,n}| = O(δ²L²Δ²/K²) fails at the start t = T1 of Phase II (ε-independent): the ratio "
+          "grows like 1/δ² along the N sweep (K = 4, N = 32…8192); the window-average g_k (N-independent, not ∝ δ²) "
+          "ends at T(ε = 0.03), outside K ≥ Θ(1/ε), and is not relied on")
 
 
 @CLAIMS.add("l7", location="Lemma 7, App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L7",
             statement="Phase II: g_k = Θ(δ²L²Δ²/K) and |g_{k,n}| = O(δ²L²Δ²/K²) (N sweep at δ = δ_min)",
-            expect=Status.REFUTED, reason=ERR_48, choices=CH_44)
+            # the |g_kn| part is ε-independent but its δ grid spans 0.90 decades; the g_k window part is outside
+            # K ≥ Θ(1/ε): inconclusive
+            expect=Status.INCONCLUSIVE, choices=CH_44, conditions=(K_EPS,))
 def l7(ctx):
     Nd = nsweep(ctx, False)
-    return combine({**qrate_parts(Nd, ctx.seed, False), "|g_kn| bound": offrate_part(Nd, ctx.seed)})
+    # the ε-independent bullet first: combine() lets the first refuted part decide
+    return combine({"|g_kn| bound": offrate_part(Nd, ctx.seed), **qrate_parts(Nd, ctx.seed, False)})
 
 
 @CLAIMS.add("l7-full", location="Lemma 7, App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L7", tags={"slow"},
-            statement="Lemma 7 on the spec N grid", expect=Status.REFUTED, reason=ERR_48, choices=CH_44)
+            statement="Lemma 7 on the spec N grid", expect=Status.REFUTED, finding=Finding.ERRATUM, reason=ERR_48,
+            choices=CH_44, conditions=(K_EPS,))
 def l7_full(ctx):
     Nd = nsweep(ctx, True)
-    return combine({**qrate_parts(Nd, ctx.seed, False), "|g_kn| bound": offrate_part(Nd, ctx.seed)})
+    return combine({"|g_kn| bound": offrate_part(Nd, ctx.seed), **qrate_parts(Nd, ctx.seed, False)})
 
 
 # --- claims 46 / 50: attention at the end of Phase II ----------------------------------------------------
@@ -379,12 +396,13 @@ def end_parts(Nd: dict, seed: int, metric: str, scale_delta: bool) -> Verdict:
                                   extra={"C": float(C), "sup_over_grid": float(np.nanmax(whole)),
                                          "inf_over_grid": float(np.nanmin(whole)), "N_grid": cfg["Ns"],
                                          "ratio_over_grid": whole.tolist(), "readout_t": r["t"]})
-    return some_constant(parts, f"(1 − Attn_k)/(ε{' δ' if scale_delta else ''}) at C·T_f^*")
+    v = some_constant(parts, f"(1 − Attn_k)/(ε{' δ' if scale_delta else ''}) at C·T_f^*")
+    return with_configurations(v, [{"K": int(cfg["K"]), "eps": float(e), "N": int(cfg["Ns"][-1])} for e in eps])
 
 
-ERR_46 = ("at t = C·T_f^*-formula, 1 − Ā decays only like 1/√(log(K/ε)) as ε → 0 (GD needs ∝ ε^-2 steps), so "
-          "(1 − Attn_k)/(εδ) and (1 − Attn_k)/ε diverge like 1/ε for every fixed C")
-CH_46 = _choices(grid="ε ∈ logspace(-1,-3,·) × N grid (K = 4); verdict along ε at the largest N",
+NOTE_46 = ("fails outside the stated hypotheses: the ε sweep is at K = 4 (Kε ≤ 0.4 < 2); the check alone finds "
+           "(1 − Attn_k)/(εδ) and (1 − Attn_k)/ε diverging like 1/ε at C·T_f^* for every C")
+CH_46 = _choices(note=NOTE_46, grid="ε ∈ logspace(-1,-3,·) × N grid (K = 4); verdict along ε at the largest N",
                  C="C ∈ {0.1, 1, 10}; holds if one fixed C keeps the ratio bounded")
 
 
@@ -396,14 +414,14 @@ def p3_end(ctx, full=False):
 
 @CLAIMS.add("p3-end", location="Prop. 3 and the text after it", kind=Kind.DYNAMICS, catalogue_id="ICLN-P3-end",
             statement="Attn_k(T_f^*+1) = Ω(1/(1+εδ)); 1 − Attn_k = O(εδ/(1+εδ)) = O(ε) at the end of Phase II",
-            expect=Status.REFUTED, reason=ERR_46, choices=CH_46)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_46)
 def p3_end_quick(ctx):
     return p3_end(ctx)
 
 
 @CLAIMS.add("p3-end-full", location="Prop. 3 and the text after it", kind=Kind.DYNAMICS, catalogue_id="ICLN-P3-end",
             tags={"slow"}, statement="End-of-Phase-II attention (Prop. 3) on the spec grids",
-            expect=Status.REFUTED, reason=ERR_46, choices=CH_46)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_46)
 def p3_end_full(ctx):
     return p3_end(ctx, True)
 
@@ -418,31 +436,33 @@ def l8_attn(ctx, full=False):
             continue
         eps = float(name.split(":")[1])
         om = np.asarray(om)
+        fixed = {"K": int(cfg["K"]), "eps": eps}
         parts[f"(1-Attn)/(eps delta) at T({name})"] = bounded(
             delta, om / (eps * delta[:, None]), ctx.seed, "delta_min", f"(1 − Ā)(T(ε={eps:g}))/(εδ)",
-            extra={"N": cfg["Ns"], "one_minus_abar": om.tolist()})
+            extra={"N": cfg["Ns"], "one_minus_abar": om.tolist()}, fixed=fixed)
         parts[f"Attn(1+eps delta) at T({name})"] = bounded_below(
-            delta, (1 - om) * (1 + eps * delta[:, None]), ctx.seed, "delta_min", f"Ā(T(ε={eps:g}))·(1+εδ)")
+            delta, (1 - om) * (1 + eps * delta[:, None]), ctx.seed, "delta_min", f"Ā(T(ε={eps:g}))·(1+εδ)",
+            fixed=fixed)
     parts["(1-Attn_min)/(eps delta) at C*T_f^*"] = end_parts(Nd, ctx.seed, "one_minus_attn_min", True)
     return combine(parts)
 
 
-ERR_50 = ("1 − Attn_k = O(εδ) fails: at T(ε) (loss = ε²) 1 − Ā ≈ ε/(LΔ)·const, so (1 − Ā)/(εδ) ∝ 1/δ at fixed L; at "
-          "C·T_f^* it diverges like 1/ε for every C")
-CH_50 = _choices(points="T(ε) absolute, ε ∈ {0.1, 0.03} (quick); and t = C·T_f^*, C ∈ {0.1, 1, 10}",
+NOTE_50 = ("fails outside the stated hypotheses: every point is at K = 4 with ε ∈ {0.1, 0.03} or an ε sweep (Kε < 2); "
+           "the check alone finds (1 − Ā)/(εδ) ∝ 1/δ at T(ε) and ∝ 1/ε at C·T_f^*")
+CH_50 = _choices(note=NOTE_50, points="T(ε) absolute, ε ∈ {0.1, 0.03} (quick); and t = C·T_f^*, C ∈ {0.1, 1, 10}",
                  statistic="Ā and min_k E[Attn_k | x_q = v_k] (identical in symmetric mode)")
 
 
 @CLAIMS.add("l8-attn", location="Lemma 8 (bullets 2-3), App. D.2", kind=Kind.DYNAMICS, catalogue_id="ICLN-L8-attn",
             statement="At t = T_f^*+1: Attn_k = Ω(1/(1+εδ)) and 1 − Attn_k = O(εδ)",
-            expect=Status.REFUTED, reason=ERR_50, choices=CH_50)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_50)
 def l8_attn_quick(ctx):
     return l8_attn(ctx)
 
 
 @CLAIMS.add("l8-attn-full", location="Lemma 8 (bullets 2-3), App. D.2", kind=Kind.DYNAMICS,
             catalogue_id="ICLN-L8-attn", tags={"slow"}, statement="Lemma 8 attention bullets on the spec grids",
-            expect=Status.REFUTED, reason=ERR_50, choices=CH_50)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_50)
 def l8_attn_full(ctx):
     return l8_attn(ctx, True)
 
@@ -463,31 +483,34 @@ def l6_parts(Nd: dict, seed: int) -> Verdict:
     extra = {"window": f"[T1, T(eps={cfg['eps_window']:g} abs)]", "N": cfg["Ns"],
              "one_minus_abar_at_C_Tf1_over_delta": {C: (np.asarray(v) / delta[:, None]).tolist()
                                                      for C, v in Nd["at_Tf1"].items()}}
+    fixed = {"K": int(cfg["K"])}
     return combine({
         "sup (1-Abar)/delta": bounded(delta, (1 - amin) / delta[:, None], seed, "delta_min",
-                                      "sup over Phase II of (1 − Ā)/δ", extra=extra),
+                                      "sup over Phase II of (1 − Ā)/δ", extra=extra, fixed=fixed),
         "sup K Attn_n/delta": bounded(delta, cfg["K"] * offmax / delta[:, None], seed, "delta_min",
-                                      "sup over Phase II of K·max_n Attn_n/δ", extra=extra),
+                                      "sup over Phase II of K·max_n Attn_n/δ", extra=extra, fixed=fixed),
         "inf Attn_k (1+delta)": explicit_lower(amin * (1 + delta[:, None]), 0.5, "inf over Phase II of Ā·(1+δ)",
                                                {"delta_min": delta.tolist()}),
     })
 
 
-ERR_47 = ("1 − Attn_k = O(δ) and Attn_n = Θ(δ/K) fail over the Phase-II window: at its start 1 − Ā ≈ 1/2 "
-          "(N-independent), so (1 − Ā)/δ grows like √N at δ = δ_min (also from t = C·T_f^1-formula)")
+ERR_47 = ("Lemma 6's 1 − Attn_k = O(δ) and Attn_n = Θ(δ/K) fail at the start of Phase II (t = T1, ε-independent): "
+          "1 − Ā ≈ ½ there whatever N, so sup (1 − Ā)/δ grows like 1/δ = √(N/20K) (fitted δ-exponent −1; K = 4, "
+          "N = 32…8192; K = 16 alike) — the step 1/u_k − 1/K = Θ(δ) it rests on is false (l5-uk)")
 CH_47 = _choices(window="[T1 (Ā ≥ 1/2), T(ε = 0.03 abs)]; alternative start C·T_f^1, C ∈ {1, 10}, reported",
                  family="N sweep (x = δ_min → 0), K = 4; full adds K = 16, N ∈ {512..32768}, M = 2000")
 
 
 @CLAIMS.add("l6", location="Lemma 6, App. D.2", kind=Kind.DYNAMICS, catalogue_id="ICLN-L6",
             statement="Phase II: Attn_k = Ω(1/(1+δ)), 1 − Attn_k = O(δ), Attn_n = Θ(δ/K)",
-            expect=Status.REFUTED, reason=ERR_47, choices=CH_47)
+            expect=Status.INCONCLUSIVE, choices=CH_47)
 def l6_quick(ctx):
     return l6(ctx)
 
 
 @CLAIMS.add("l6-full", location="Lemma 6, App. D.2", kind=Kind.DYNAMICS, catalogue_id="ICLN-L6", tags={"slow"},
-            statement="Lemma 6 on the spec N grid", expect=Status.REFUTED, reason=ERR_47, choices=CH_47)
+            statement="Lemma 6 on the spec N grid", expect=Status.REFUTED, finding=Finding.ERRATUM, reason=ERR_47,
+            choices=CH_47)
 def l6_full(ctx):
     return l6(ctx, True)
 
@@ -504,29 +527,29 @@ def l8_qk(ctx, full=False):
         for key in ("q_at_T_abs", "q_at_T_rel", "q_at_Tf"):
             q = np.asarray(d[key])
             parts[f"K={K} {key}"] = rate(eps, q, -1.0, ctx.seed, predicted=printed, param="eps",
-                                         what=f"q_k ({key})",
+                                         what=f"q_k ({key})", fixed={"K": K},
                                          extra={"ratio_to_log(K/eps)": (q / np.log(K / eps)).tolist(),
                                                 "proof_intermediate": "Θ(log(K ε^-1)) (App. D.2) — compare the "
                                                                       "ratio_to_log(K/eps) spread"})
     return combine(parts)
 
 
-ERR_49 = ("q_k at the end of Phase II grows like log(1/ε) (consistent with the proof's own Θ(log(Kε^-1))), not as "
-          "the printed Θ(log K / ε)")
-CH_49 = _choices(points="t = T(ε) absolute and relative, and t = T_f^*-formula (δ nominal δ_min(40K³)); N → ∞",
+NOTE_49 = ("fails outside the stated hypotheses: the ε sweep is at K = 4 (full also 16), Kε < 2; the check alone finds "
+           "q_k growing like log(1/ε) — the proof's own Θ(log(Kε⁻¹)), not the printed Θ(log K/ε) (a slip: l8-qk-sym)")
+CH_49 = _choices(note=NOTE_49, points="t = T(ε) absolute and relative, and t = T_f^*-formula (δ nominal δ_min(40K³)); N → ∞",
                  printed="Θ(log K/ε): predicted ε-exponent −1")
 
 
 @CLAIMS.add("l8-qk", location="Lemma 8 (bullet 1), App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L8-qk",
             statement="q_k(T_f^*+1) = Θ(log K / ε) (numeric: ε sweep)",
-            expect=Status.REFUTED, reason=ERR_49, choices=CH_49)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_49)
 def l8_qk_quick(ctx):
     return l8_qk(ctx)
 
 
 @CLAIMS.add("l8-qk-full", location="Lemma 8 (bullet 1), App. D.2", kind=Kind.RATE, catalogue_id="ICLN-L8-qk",
             tags={"slow"}, statement="q_k(T_f^*+1) = Θ(log K / ε), spec ε grid, K ∈ {4, 16}",
-            expect=Status.REFUTED, reason=ERR_49, choices=CH_49)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_49)
 def l8_qk_full(ctx):
     return l8_qk(ctx, True)
 
@@ -546,7 +569,7 @@ def t1_parts(P: dict, seed: int) -> dict[str, Verdict]:
             R = np.array([d[f"T_{reading}"][i] / d["T_fstar"][i] for d in P["K"].values()])
             x, y, drop = _usable(Ks, R)
             theta = rate(x, y, 0.0, seed, param="K", what=f"R = T(ε=2/K)/T_f^* [{reading}]")
-            parts[f"c={lab['c']:g} {lab['law']} {reading}"] = bounded(
+            parts[f"c={lab['c']:g} {lab['law']} {reading}"] = with_configurations(bounded(
                 1 / x, y, seed, "1/K", f"R = T(ε=2/K)/T_f^* [{reading}] ('with at most T_f^*': R = O(1) as K → ∞)",
                 extra={**drop, "c": lab["c"], "law": lab["law"], "L": [d["labels"][i]["L"] for d in P["K"].values()],
                        "T": [d[f"T_{reading}"][i] for d in P["K"].values()],
@@ -555,12 +578,14 @@ def t1_parts(P: dict, seed: int) -> dict[str, Verdict]:
                        "one_minus_abar_at_CTf": {C: [d["one_minus_abar_at_CTf"][C][i] for d in P["K"].values()]
                                                  for C in first["one_minus_abar_at_CTf"]},
                        "spec_rate_rule_K_exponent_0": {"status": theta.status.value, "evidence": theta.evidence,
-                                                       "fit": theta.details.get("fit")}})
+                                                       "fit": theta.details.get("fit")}}),
+                [{"K": int(k), "eps": 2.0 / k, "c": float(lab["c"])} for k in x])
     return parts
 
 
-ERR_51 = ("along the admissible path (Δ = √2, N = 40K³, δ = 1/(√2K), ε = 2/K, L = c/(Δδ)) T(ε)/T_f^* is not bounded: "
-          "absolute-ε R grows roughly like K^1.3–1.8 (the loss tail C_K/(ηt) needs ∝ K³/η steps to reach 4/K²)")
+ERR_51 = ("inside every hypothesis of Thm 1 (Δ = √2, N = 40K³, δ = 1/(√2K), ε = 2/K i.e. K ≥ 2/ε, L = c/(Δδ) ≤ "
+          "1/(Δδ)) R = T(ε)/T_f^* is unbounded: absolute-ε R grows like K^1.3–1.8 over K = 4…128 (the loss tail "
+          "C_K/(ηt) needs ∝ K³/η steps to reach 4/K²)")
 CH_51 = _choices(path="Δ = √2 orthonormal, N = 40K³ (N → ∞ quick; M = 256 Monte-Carlo counts full), δ = 1/(√2K), "
                       "ε = 2/K, L = c/(Δδ) = cK, tasks LΔ·h with h i.i.d. N(0,1) (σ² = L²Δ²) or U[−1/2,1/2]",
                  grid="K ∈ {8,16,32,64}, c ∈ {0.3, 1}, normal, N → ∞, schedule n0 = 50, n_seg = 15 (quick); "
@@ -574,14 +599,14 @@ CH_51 = _choices(path="Δ = √2 orthonormal, N = 40K³ (N → ∞ quick; M = 25
 @CLAIMS.add("t1", location="Theorem 1; App. D.3", kind=Kind.RATE, catalogue_id="ICLN-T1",
             statement="Flat regime: with at most T_f^* = Θ(K log(K/ε)/(ηδ²L²Δ²)) iterations L(P;Q) ≤ O(ε²) "
                       "(admissible path, R = T(ε)/T_f^* bounded in K)",
-            expect=Status.REFUTED, reason=ERR_51, choices=CH_51)
+            expect=Status.INCONCLUSIVE, conditions=(K_EPS,), choices=CH_51)
 def t1_quick(ctx):
     return combine(t1_parts(path(ctx, False), ctx.seed))
 
 
 @CLAIMS.add("t1-full", location="Theorem 1; App. D.3", kind=Kind.RATE, catalogue_id="ICLN-T1", tags={"slow"},
             statement="Theorem 1 admissible path, K ∈ {4..128}, c ∈ {0.1, 0.3, 1}, two task laws, N = 40K³",
-            expect=Status.REFUTED, reason=ERR_51, choices=CH_51)
+            expect=Status.REFUTED, finding=Finding.ERRATUM, reason=ERR_51, conditions=(K_EPS,), choices=CH_51)
 def t1_full(ctx):
     return combine(t1_parts(path(ctx, True), ctx.seed))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from theoryverify.claims import ClaimSet, Kind, Status
+from theoryverify.findings import Finding
 from theoryverify.verdicts import holds, refuted
 
 from .draws import task_values
@@ -67,9 +68,10 @@ def gk_sign_gd_orthonormal(ctx):
 
 @CLAIMS.add("gk-sign-gd-general", location="Sec. 5.1, after Lemma 2", kind=Kind.DYNAMICS,
             catalogue_id="ICLN-L2-gk-sign", statement=STATEMENT + " — general features",
-            expect=Status.REFUTED,
-            reason="with non-orthogonal features g_k = (GHG)_kk is negative already on the GD path from Q = 0, "
-                    "so q_k need not increase",
+            expect=Status.REFUTED, finding=Finding.ERRATUM,
+            reason="for the non-orthogonal features the paper claims to cover, g_k = (GHG)_kk is negative on the GD "
+                   "path from Q = 0 (first at step 0; g_2/max|g| = −0.33 at t = 59), so 'g_k is always non-negative' "
+                   "and 'q_k increases' fail",
             choices={"run": "K = 3, d = 4, N = 3, Δ = 2, η = 0.5, 60 steps, iid N(0, (LΔ)²) tasks (2 per D_f), L = 1"})
 def gk_sign_gd_general(ctx):
     return check_gd_sign(ctx, "general")

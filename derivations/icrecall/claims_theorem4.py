@@ -13,6 +13,7 @@ import sympy as sp
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 
+from theoryverify import scaling
 from theoryverify import strategies as strat
 from theoryverify.checks import check_cases, check_identity, check_inequality
 from theoryverify.checks.search import search
@@ -531,7 +532,11 @@ def t4_psi_remainder(ctx):
         if not fit.slope + half < 0:
             return refuted("sweep fit", f"{name}: slope CI {out[name]['ci']} does not exclude 0",
                            {"fits": out, "gamma": gamma, "rows": rows})
+    record = {"sweep": scaling.sweep_details("T", REMAINDER_TS, [rows[t][0] for t in REMAINDER_TS]),
+              "fit": {"family": "exp", "law": "|Ψ − Ψ̃| ≈ C·exp(b/T)", "exponent": out["|Ψ − Ψ̃|"]["slope"],
+                      "predicted_exponent": -gamma}}
     return holds(f"fit over {len(REMAINDER_TS)} temperatures",
                  "fitted exponential rates " + ", ".join(f"{k}: slope {v['slope']:.4f} [{v['ci'][0]:.4f}, "
                                                         f"{v['ci'][1]:.4f}]" for k, v in out.items())
-                 + f"; exact γ on Ī = {gamma:.4f}", fits=out, gamma=gamma, rows={str(k): v for k, v in rows.items()})
+                 + f"; exact γ on Ī = {gamma:.4f}", fits=out, gamma=gamma, rows={str(k): v for k, v in rows.items()},
+                 **record)

@@ -372,6 +372,8 @@ def polylog_rule(n: Sequence[float], dstar: Sequence[float | None], seed: int, m
     rule = POLYLOG_RULE.format(min_points=min_points, flat=FLAT, ratio=RMS_RATIO, kmax=K_MAX)
     det = {"n": [float(x) for x in n], "|D|*": [None if d is None else float(d) for d in dstar], "rule": rule,
            **(extra or {})}
+    if all(d is not None for d in dstar):  # the grid, for the engine's span rule (|D|* against n)
+        det["sweep"] = scaling.sweep_details("n", n, dstar)
     method = "|D|* against n: polylog fit (log |D|* on log log n) vs power fit (log |D|* on log n)"
     if any(d is None for d in dstar):
         bad = [float(x) for x, d in zip(n, dstar) if d is None]

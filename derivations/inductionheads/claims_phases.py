@@ -14,7 +14,7 @@ import numpy as np
 import sympy as sp
 
 from theoryverify.claims import ClaimSet, Kind
-from theoryverify.scaling import check_coefficient, check_rate, fit_power_law
+from theoryverify.scaling import check_coefficient, check_rate, fit_power_law, sweep_details
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
 
 from . import flow
@@ -488,9 +488,14 @@ def conv_ih_verdict(alpha, w, L, sigma, seed, factor=1.0, rel=0.02):
     cfg = dict(alpha=alpha, w=w, L=L, sigma=sigma)
     ev = (f"L={L}: tail log-slope of L_IH {slope:.6g} over {m.sum()} samples (L_IH/P_IH in [1e-11, 1e-4]); "
           f"derived 2 mu_min = {pred:.6g}; ratio {slope / pred:.4f}")
+    keep = np.flatnonzero(m)[:: max(1, int(m.sum()) // 40)]  # the tail window the fit used (thinned for the record)
+    record = {"sweep": sweep_details("t", tr.t[keep], y[keep] / P, fixed=cfg),
+              "fit": {"family": "exp-linear", "law": "L_IH/P_IH ≈ C·exp(b·t)", "exponent": -slope,
+                      "predicted_exponent": -pred}}
     if abs(slope / pred - 1) <= rel:
-        return holds("tail fit", ev, slope=slope, predicted=pred, **cfg)
-    return refuted("tail fit", ev, {**cfg, "slope": slope, "predicted": pred, "tol": rel}, slope=slope, predicted=pred)
+        return holds("tail fit", ev, slope=slope, predicted=pred, **cfg, **record)
+    return refuted("tail fit", ev, {**cfg, "slope": slope, "predicted": pred, "tol": rel}, slope=slope, predicted=pred,
+                   **record)
 
 
 @CLAIMS.add("t55-conv-IH", location="Thm 5.5 Phase IV; App. C.2 Step II.2 Eq. (30)", kind=Kind.RATE,
