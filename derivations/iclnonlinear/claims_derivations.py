@@ -17,6 +17,7 @@ import sympy as sp
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.scaling import check_rate, fit_power_law
 from theoryverify.verdicts import Status, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import dynamics as D
 from . import reduced as R
@@ -164,7 +165,7 @@ def check_invariant(trajectories, invariant, what: str, tol: float = 1e-10):
         label, step, X, V = worst[1]
         return refuted(method, f"{what}: |residual|/max|table| = {worst[0]:.3g} > {tol:g} at step {step}",
                        {**label, "step": step, "relative_residual": worst[0], "table": X.tolist(), "V": V.tolist()})
-    return holds(method, f"{what}: max |residual|/max|table| = {worst[0]:.2g} ≤ {tol:g}", max_relative=worst[0],
+    return holds(method, f"{what}: max |residual|/max|table| = {fmt_error(worst[0])} ≤ {tol:g}", max_relative=worst[0],
                  tolerance=tol, trajectories=[tr[0] for tr in trajectories])
 
 
@@ -291,7 +292,7 @@ def check_scaling(cases, tol: float = 1e-10):
         return refuted(method, f"trajectories differ: max relative deviation {worst[0]:.3g} > {tol:g} "
                                f"({worst[1]['kept_fixed']} kept fixed)", worst[1], pairs=rows)
     return holds(method, f"all {len(cases)} pairs coincide (max deviation "
-                         f"{max(max(r['dq'], r['dloss']) for r in rows):.2g}; a = 2 pairs bitwise: "
+                         f"{fmt_error(max(max(r['dq'], r['dloss']) for r in rows))}; a = 2 pairs bitwise: "
                          f"{all(r['bitwise_equal'] for r in rows if r['a'] == 2)})", pairs=rows, tolerance=tol)
 
 
@@ -350,7 +351,7 @@ def torch_pair(seed: int, a: float = 3.0, steps: int = 15, K=3, d=4, N=2, Delta=
                  geometry="general", model="token-level torch, exact population")
     if dev > 1e-10:
         return refuted("GD on Q (autograd)", f"Q trajectories differ by {dev:.3g}", {**label, "deviation": dev})
-    return holds("GD on Q (autograd)", f"Q after {steps} steps equal to {dev:.2g} (relative)", **label, deviation=dev)
+    return holds("GD on Q (autograd)", f"Q after {steps} steps equal to {fmt_error(dev)} (relative)", **label, deviation=dev)
 
 
 SCALE_STATEMENT = (
@@ -430,7 +431,7 @@ def reduced_vs_simulator(Ks=(4, 16), steps=300, runner=None):
     method = "reduced recursion vs q-simulator (N → ∞, all rows), %d steps" % steps
     if worst > 1e-10:
         return refuted(method, f"deviation {worst:.3g}", {"rows": rows})
-    return holds(method, f"max deviation {worst:.2g} (z, loss, Ā, q_k = (K−1)z/K)", rows=rows)
+    return holds(method, f"max deviation {fmt_error(worst)} (z, loss, Ā, q_k = (K−1)z/K)", rows=rows)
 
 
 def frac_hits(t, y, level, increasing):
@@ -781,7 +782,7 @@ def g0_exact_autograd(cases=((2, 1), (2, 3), (3, 2), (3, 3), (4, 2)), rs=(1.0, 3
     if worst > 1e-10:
         bad = max(rows, key=lambda x: x["rel_err"])
         return refuted(method, f"relative error {worst:.3g}", {**bad, "sigma2": sigma2})
-    return holds(method, f"{len(rows)} tables equal to the finite-N formula (max rel. error {worst:.2g})", rows=rows)
+    return holds(method, f"{len(rows)} tables equal to the finite-N formula (max rel. error {fmt_error(worst)})", rows=rows)
 
 
 def g0_monte_carlo(seed: int, K=4, Ns=(10, 200), M=400, groups=8, r=1.5, sigma2=0.7, formula=g0_formula):

@@ -24,6 +24,7 @@ from theoryverify.claims import ClaimSet, Kind, Status
 from theoryverify.findings import Finding
 from theoryverify.store import Store, code_version, sweep
 from theoryverify.verdicts import holds, inconclusive, plain, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import section6 as S6
 from .dynamics import delta_min
@@ -307,7 +308,7 @@ def _xcheck(seed: int, steps: int = 30) -> str:
     q_ref = S6.eq6_full_q_gd(pr, 1.0, steps)
     from . import dynamics as D
     tr = D.simulate([S6.theory_setting(pr, 1.0)], steps, device="cpu")
-    return f" Cross-check full-Q GD vs q-space ({steps} steps, L = 1, η = 1): max |Δq| = {np.abs(tr.q[0] - q_ref).max():.1e}."
+    return f" Cross-check full-Q GD vs q-space ({steps} steps, L = 1, η = 1): max |Δq| = {fmt_error(np.abs(tr.q[0] - q_ref).max())}."
 
 
 ERR_FLAT = ("Fig. 1 used the Sec. 6 network (LN, FFN, linear head; width, optimiser, lr, init unstated), not the analysed "

@@ -7,7 +7,7 @@ from theoryverify.checks import check_agreement
 from theoryverify.claims import ClaimSet, Kind, Status
 from theoryverify.findings import Finding
 from theoryverify.scaling import fit_power_law
-from theoryverify.verdicts import combine, holds, refuted
+from theoryverify.verdicts import Verdict, combine, holds, refuted
 
 from . import counts, printed
 from .draws import configurations, describe
@@ -80,7 +80,7 @@ def lower_family_ratios(Ns=FAMILY_N):
     return np.array(out)
 
 
-def family_verdict(ratios, Ns, ctx, what: str, x0: dict) -> "Verdict":
+def family_verdict(ratios, Ns, ctx, what: str, x0: dict) -> Verdict:
     fit = fit_power_law(np.array(Ns, float), ratios, ctx.seed)
     ce = {"family": "families.cancellation_family (K=3, orthonormal, f = L√2(0, 0.9, −0.1), "
                     "q_1· = (0, 0, log 9), q_22 = q_33 = 40, p uniform)",

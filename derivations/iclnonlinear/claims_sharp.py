@@ -24,6 +24,7 @@ from theoryverify.findings import Finding
 from theoryverify.scaling import check_rate, sweep_details
 from theoryverify.store import Store, code_version, sweep
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import phase_measures as PM
 from . import sweeps_sharp as S
@@ -729,7 +730,7 @@ def stability_table(Ns, etas, Ls, M, steps, readings, seed) -> tuple[list[dict],
 def invariance_verdict(inv: dict, Lthr: float) -> Verdict:
     dq, dl = max(inv["max_rel_dq"]), max(inv["max_rel_dloss_over_L2"])
     ev = (f"at fixed η L² Δ² r⁴ = {inv['c']:g}, L/L_thr ∈ [{min(inv['Ls'])/Lthr:.3g}, {max(inv['Ls'])/Lthr:.3g}]: "
-          f"max |Δq|/max|q| = {dq:.2e}, max rel. deviation of l/L² = {dl:.2e} over {inv['steps']} steps")
+          f"max |Δq|/max|q| = {fmt_error(dq)}, max rel. deviation of l/L² = {fmt_error(dl)} over {inv['steps']} steps")
     if dq <= 1e-9 and dl <= 1e-9:
         return holds("exact comparison of GD trajectories (float64)", ev, invariance=inv)
     return refuted("exact comparison of GD trajectories (float64)", ev, {"max_rel_dq": dq, "max_rel_dl": dl},

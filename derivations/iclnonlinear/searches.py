@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from theoryverify.checks.search import search
 from theoryverify.verdicts import Verdict, holds, inconclusive, refuted
+from theoryverify.roundoff import fmt_signed
 
 from .draws import describe
 
@@ -23,7 +24,7 @@ def check_nonnegative(value: Callable[[dict], float], strategy: st.SearchStrateg
     finite = res.tried - res.nonfinite
     if finite < 5:
         return inconclusive("search", f"only {finite} finite draws")
-    return holds(f"Hypothesis search ({finite} draws)", f"min {what} = {-res.worst_score:.3g} ≥ −{tol:g}",
+    return holds(f"Hypothesis search ({finite} draws)", f"min {what} = {fmt_signed(-res.worst_score)} ≥ −{tol:g}",
                  float_points=finite, minimum=-res.worst_score)
 
 

@@ -19,6 +19,7 @@ from theoryverify.findings import Finding, Readings
 from theoryverify.seeds import rng
 from theoryverify.verdicts import Status, Verdict, combine, holds, plain, proved, refuted
 from theoryverify.threads import torch_threads
+from theoryverify.roundoff import fmt_error
 
 from . import model as M
 from . import printed_construction as P
@@ -540,7 +541,7 @@ def _s23_theta_attn(ctx):
                        {"max_deviation": worst})
     return proved("SymPy: scores equal θ / ω exactly (symbolic θ, ω, constant c and fully symbolic W^KQ)",
                   f"Zᵀ W^KQ z_{{-1}} = θ (step 1), ω (step 2) for fixed entries 0, shift 3c for constant c; "
-                  f"general offset derived; float64 (50 draws × 36 sequences) max deviation {worst:.1e}",
+                  f"general offset derived; float64 (50 draws × 36 sequences) max deviation {fmt_error(worst)}",
                   families=parts, float_max_deviation=worst)
 
 
@@ -789,5 +790,5 @@ def _l4_acc13(ctx):
     return holds("float64 full W^KQ draws + Adam training (torch_model)",
                  f"every answer probability = 1/3 within {worst:.1e} (100 draws × 2 T × 36 sequences); after Adam: "
                  f"p(a3) = {mean_p:.6f}, tie-aware argmax acc = {acc_ties:.4f}, first-index argmax acc = "
-                 f"{acc_first:.4f}; max |∂L/∂W^KQ| = {max_grad:.1e}", prob_dev=worst, p_a3=mean_p,
+                 f"{acc_first:.4f}; max |∂L/∂W^KQ| = {fmt_error(max_grad)}", prob_dev=worst, p_a3=mean_p,
                  acc_ties=acc_ties, acc_first_index=acc_first, max_grad=max_grad)

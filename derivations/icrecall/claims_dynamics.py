@@ -18,6 +18,7 @@ from theoryverify import flows, phases, scaling
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.convergence import diagnose
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, refuted
+from theoryverify.roundoff import fmt_error
 
 from .algorithm1 import (FACE_THETA, LOG2, SADDLE, N3Loss, algorithm1, events_n3, perturbations, stage1,
                          stage2)
@@ -329,7 +330,7 @@ def _t2(ctx, T_grid: Sequence[float], seeds: int, t1: int, t2: int, tol: float,
     left = [float(t) for t, b in zip(T, sym_break) if b > 1e-3]
     note = (f" NOTE: Stage 1 itself left the saddle by float64 round-off at T = {left} (|v1 − v3| > 1e-3 at the end "
             f"of Stage 1), so there the perturbation did not break the symmetry." if left else
-            f" Stage 1 ended on the symmetric subspace (max |v1 − v3| = {sym_break.max():.2g}).")
+            f" Stage 1 ended on the symmetric subspace (max |v1 − v3| = {fmt_error(sym_break.max())}).")
     # convergence diagnostics (engine rule): every run's L1 curve against the derived line minimum, within tol
     diags = [diagnose(L1[:, i], optimum=r["L1 line min"], tol=tol, plateau_tol=tol) for i, r in enumerate(rows)]
     worst_i = max(range(len(rows)), key=lambda i: (not diags[i]["converged"], diags[i]["distance"] or 0.0))

@@ -14,6 +14,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.findings import Finding
 from theoryverify.store import Store, code_version, sweep
 from theoryverify.verdicts import Status, Verdict, holds, inconclusive, plain, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import experiments as X
 from .experiments import Config
@@ -130,7 +131,7 @@ def e_setup(ctx):
         return refuted("batched model vs ICModel; Lemma-1 storage", f"relative logit error {errs}, orthonormality "
                        f"error {orth:.2e}, storage {store}", {"errors": errs, "orthonormality": orth, "storage": store})
     return holds("batched model vs independent full model (float64) + exact storage check",
-                 f"max relative logit error {max(errs.values()):.1e} (2 and 3 examples); ‖ΦᵀΦ − I‖∞ = {orth:.1e}; "
+                 f"max relative logit error {fmt_error(max(errs.values()))} (2 and 3 examples); ‖ΦᵀΦ − I‖∞ = {fmt_error(orth)}; "
                  f"Lemma-1 MLP stores (s,r)→a and (a,r)→s uniquely, (a,s)→r up to R(s,a) ties: {store}",
                  errors=errs, orthonormality=orth, storage=store, configuration=config)
 

@@ -18,6 +18,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.findings import Finding, Readings
 from theoryverify.scaling import check_coefficient, check_rate
 from theoryverify.verdicts import Status, combine, holds, proved, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import smoothness as S
 from .model import n3
@@ -384,7 +385,7 @@ def t4_claim1(ctx):
             if err > worst:
                 worst, at = err, (T, float(xT), float(a), float(b))
     parts["printed Ψ̃′(x_T) display"] = (
-        holds("mpmath 30 digits at the roots", f"max relative error {worst:.2e} over {len(CLAIM1_GRID)} T")
+        holds("mpmath 30 digits at the roots", f"max relative error {fmt_error(worst)} over {len(CLAIM1_GRID)} T")
         if worst <= 1e-10 else
         refuted("mpmath 30 digits at the roots", f"relative error {worst:.2e}",
                 {"T": at[0], "x_T": at[1], "derivative": at[2], "printed display": at[3]}))

@@ -21,6 +21,7 @@ from theoryverify.findings import Finding, Readings
 from theoryverify.domains import Domain, Interval, LogUniform, Simplex
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status, combine
+from theoryverify.roundoff import fmt_signed
 
 from . import printed_appcd as pr
 from . import step2 as s2
@@ -586,7 +587,7 @@ def sweep_slacks(slacks: dict[str, sp.Expr], points: dict[sp.Symbol, np.ndarray]
             return inconclusive("vectorised sweep", f"float64 violation of '{name}' not confirmed at 50 digits")
     nonfinite = int((~finite).sum())
     return holds(f"vectorised float64 sweep ({vals.shape[1]} points × {len(slacks)} steps)",
-                 f"no violation; min slack {min(worst.values()):.3g}; {nonfinite} non-finite values",
+                 f"no violation; min slack {fmt_signed(min(worst.values()))}; {nonfinite} non-finite values",
                  min_slack=worst, points=vals.shape[1], nonfinite=nonfinite, tolerance=tol)
 
 

@@ -20,6 +20,7 @@ import sympy as sp
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.scaling import check_coefficient, check_rate
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_error, fmt_signed
 
 from . import alternatives as A
 from . import flow
@@ -158,7 +159,7 @@ def check_rc1_inclusive(seed: int, alpha=0.5, Ls=(10, 50, 200), claimed_sup=None
         err = max(abs(fn(*pt) - A.loss_g4_inclusive(pt[0], pt[1], pt[2], L5, reading)) /
                   max(1.0, abs(fn(*pt))) for pt in pts)
         parts[f"{reading}: closed form vs token level"] = (
-            holds("20 random points, float64", f"max rel. error {err:.1e}") if err <= 1e-10 else
+            holds("20 random points, float64", f"max rel. error {fmt_error(err)}") if err <= 1e-10 else
             refuted("20 random points", f"max rel. error {err:.1e}", {"reading": reading, "L": L5, "error": err}))
         # (iii) finite L: no slope learns the target
         best = {L: A.best_fraction(L, reading) for L in Ls}
@@ -181,7 +182,7 @@ def check_rc1_inclusive(seed: int, alpha=0.5, Ls=(10, 50, 200), claimed_sup=None
         r_end = fl["L_G4"][-1] / lg_min - 1
         ratio = fl["L_G4"] / fl["L_G4"][0]
         ev4 = (f"{reading}, L={L}: GF from p=v1={sigma:g}: p(t_end) = {fl['p'][-1]:.6f} (p* = {p_star:.6f}), "
-               f"L_G4(t_end) / derived min - 1 = {r_end:.1e}, min_t L_G4/L_G4(0) = {ratio.min():.4f}")
+               f"L_G4(t_end) / derived min - 1 = {fmt_signed(r_end)}, min_t L_G4/L_G4(0) = {ratio.min():.4f}")
         det[reading]["flow"] = {"p_end": float(fl["p"][-1]), "p_max": float(fl["p"].max()), "ratio_min": float(ratio.min())}
         ok4 = fl["success"] and abs(fl["p"][-1] - p_star) <= 1e-3 and abs(r_end) <= 1e-6 and \
             ((ratio.min() <= 0.1) == claims_learns)
@@ -204,7 +205,7 @@ def check_rc1_inclusive(seed: int, alpha=0.5, Ls=(10, 50, 200), claimed_sup=None
                 errs.append(abs(t - A.loss_g4_inclusive(p_, v_, alpha, L, "inclusive-both")) / max(1.0, abs(t)))
     e = max(errs)
     parts["torch_model inclusive == closed form"] = (
-        holds("torch_model.population_loss_g4(convention='inclusive')", f"max rel. error {e:.1e} (10 points)")
+        holds("torch_model.population_loss_g4(convention='inclusive')", f"max rel. error {fmt_error(e)} (10 points)")
         if e <= 1e-10 else refuted("torch_model.population_loss_g4", f"max rel. error {e:.1e}", {"error": e}))
     v = combine(parts)
     return Verdict(v.status, v.method, v.evidence, v.counterexample, {**v.details, "inclusive": det})
@@ -294,7 +295,7 @@ def check_gd_balance(seed: int, factor=None, rate_exponent: float = 1.0, L: int 
         err = np.abs(Q[1:] - pred) / np.maximum(1.0, np.abs(Q[:-1]))
         i = int(np.argmax(err))
         step_change = float(np.max(np.abs(np.diff(Q))))
-        ev = (f"eta={eta:g}: max |Q_(n+1) - pred| / max(1,|Q_n|) = {err[i]:.1e} over {len(err)} steps "
+        ev = (f"eta={eta:g}: max |Q_(n+1) - pred| / max(1,|Q_n|) = {fmt_error(err[i])} over {len(err)} steps "
               f"(per-step change of Q up to {step_change:.2e}; loss {r['loss'][0]:.3g} -> {r['loss'][-1]:.3g})")
         det[f"eta={eta:g}"] = {"max_err": float(err[i]), "max_step_change": step_change}
         parts[f"recursion, eta={eta:g}"] = (

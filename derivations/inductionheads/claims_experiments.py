@@ -23,6 +23,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.store import Store, code_version
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import flow
 from . import markers as K
@@ -156,7 +157,7 @@ def four_phase_verdict(name: str, m: Mapping[str, Any]) -> Verdict:
                f"[{m['T_sat']:.4g}, {m['T_IH(0.9)']:.4g}], emergence W = {m['W']:.4g} (T_IH(0.5) = "
                f"{m['T_IH(0.5)']:.4g}), T1 = {_fmt(m.get('T1'))}, T_turn = {_fmt(m.get('T_turn'))}, L_IH drops "
                f"{100 * m['L_IH drop in Phase I (fraction)']:.1f}% in Phase I, L_IH(end)/P_IH = "
-               f"{m['L_IH(end)/P_IH']:.2g}, BIC count {m.get('BIC phase count')}")
+               f"{fmt_error(m['L_IH(end)/P_IH'])}, BIC count {m.get('BIC phase count')}")
     if failed:
         return refuted("phase markers", f"{name}: inconsistent ({', '.join(failed)} fails): {summary}",
                        {**ce, "failed": failed}, markers=dict(m))

@@ -27,6 +27,7 @@ from theoryverify.numeric import compile_float
 from theoryverify.scaling import check_rate
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import head2 as H
 from . import torch_model as M
@@ -291,7 +292,7 @@ def gd_balance_identity(alpha=0.5, w=0.3, L=20, eta=0.5, steps=400, x0=(0.4, 0.1
         pred = (1 - eta ** 2 * g ** 2) * q0
         worst = max(worst, abs(wk * wk - wq * wq - pred) / max(1.0, abs(q0)))
     if worst <= 1e-12:
-        return holds("GD recursion, float64", f"Q_(n+1) = (1 - η²g_n²)Q_n over {steps} steps (max err {worst:.1e}); "
+        return holds("GD recursion, float64", f"Q_(n+1) = (1 - η²g_n²)Q_n over {steps} steps (max err {fmt_error(worst)}); "
                      "GD conserves Q only up to O(η²) per step", max_error=worst, eta=eta)
     return refuted("GD recursion", f"max err {worst:.3g}", {"eta": eta, "max_error": worst})
 
@@ -317,7 +318,7 @@ def autograd_balance(seed: int, n_points: int = 4, n: int = 2000, L: int = 30) -
                 if err > worst:
                     worst, where = err, dict(vals, p1=p1, layer1=layer1, softmax=sm, wK_dK=a, wQ_dQ=b)
     if worst <= 1e-10:
-        return holds("torch autograd, float64", f"w_K∂L/∂w_K = w_Q∂L/∂w_Q to rel. {worst:.1e} at {n_points}×4 "
+        return holds("torch autograd, float64", f"w_K∂L/∂w_K = w_Q∂L/∂w_Q to rel. {fmt_error(worst)} at {n_points}×4 "
                      "(finite/limit layer 1, exact/RC-12) points", max_error=worst)
     return refuted("torch autograd", f"rel. mismatch {worst:.3g}", where)
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from theoryverify.checks.search import search
 from theoryverify.claims import ClaimSet, Kind
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_signed
 
 from . import lemmas_d as D
 from .recon import record
@@ -205,7 +206,7 @@ def karamata_check(seed: int, totals: str, fclass: str, worder: str, n_draws: in
                        f"(f = {worst['f']})", {**worst, "reading": reading})
     return holds("random draws + Hypothesis", f"[{reading}] no violation over {n_draws} draws + "
                  f"{res.tried if res else 0} "
-                 f"Hypothesis examples; min relative slack {worst['rel_slack']:.3g}",
+                 f"Hypothesis examples; min relative slack {fmt_signed(worst['rel_slack'])}",
                  min_rel_slack=worst["rel_slack"], reading=reading)
 
 

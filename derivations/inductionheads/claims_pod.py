@@ -13,6 +13,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.scaling import check_rate
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Verdict, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import barron as BA
 from . import pod as P
@@ -49,8 +50,8 @@ def pod_check(tail_power: float = 2.0, cases=POD_CASES, rtol: float = 1e-10) -> 
             parts[name] = refuted("float64 SVD", f"{name}: bases not orthonormal ({orth:.3g})",
                                   {"case": name, "defect": orth}, **extra)
         else:
-            parts[name] = holds("float64 SVD", f"{name}: max rel dev {dev:.2g} (Frobenius), {sdev:.2g} (spectral), "
-                                               f"orthonormality {orth:.2g}", **extra)
+            parts[name] = holds("float64 SVD", f"{name}: max rel dev {fmt_error(dev)} (Frobenius), {fmt_error(sdev)} (spectral), "
+                                               f"orthonormality {fmt_error(orth)}", **extra)
     return combine(parts, method="discrete POD:")
 
 

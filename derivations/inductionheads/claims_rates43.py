@@ -19,6 +19,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.findings import Finding
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import printed
 from . import kernels, superror, targets
@@ -201,7 +202,7 @@ def periodisation_bound(ms=(1, 2, 4, 8, 12), i_values=(1, 2, 3), s_keys=range(1,
     if worst_ratio > 1 + tol and worst["l1_position"] - worst["D2_l1"] > 1e-12:
         return refuted("float64 over positions", f"per-position error exceeds the D.2 error: {worst}", worst)
     return holds(f"float64, {n_pts} (i, m, s') points",
-                 f"group kernel = periodised φ (max rel dev {max_id:.2g}); per-position ℓ1 error ≤ D.2 ℓ1(N) error "
+                 f"group kernel = periodised φ (max rel dev {fmt_error(max_id)}); per-position ℓ1 error ≤ D.2 ℓ1(N) error "
                  f"(max ratio {worst_ratio:.6f} at {worst})", worst=worst)
 
 

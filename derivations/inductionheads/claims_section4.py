@@ -15,6 +15,7 @@ from theoryverify.claims import ClaimSet, Kind
 from theoryverify.scaling import check_rate, fit_power_law, sweep_details
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status, Verdict, combine, holds, inconclusive, proved, refuted
+from theoryverify.roundoff import fmt_error
 
 from . import construction41 as C
 from .recon import record
@@ -141,7 +142,7 @@ def multiocc_check(seed: int, *, limit=hardmax, normalise: str = "plain", n: int
     else:
         parts["concentration"] = holds("derived bound 2B(N-k)/k e^{-c gap}", f"err within the bound at every "
                                        f"scale; at c = {scales[-1]:g} (gap resolved): "
-                                       f"{max(f['max_err_where_gap_resolved'] for f in final.values()):.3g}",
+                                       f"{fmt_error(max(f['max_err_where_gap_resolved'] for f in final.values()))}",
                                        final_err=final, scales=list(scales), n=n, L=L, d=d, k=k)
     return combine(parts)
 
@@ -270,7 +271,7 @@ def e6_numeric(seed: int, impl=ihn, draws: int = 20) -> Verdict:
         return refuted("float64 vs SymPy", f"torch Eq. (6) departs from the SymPy reading: {worst:.3g}",
                        ce or {"err": worst})
     return holds("float64 vs SymPy", f"torch ihn == SymPy Eq. (6) for n = 2,3,4 ({3 * draws} draws) and "
-                 f"ihn(n=2) == ih2; max rel err {worst:.2g}", max_rel_err=worst)
+                 f"ihn(n=2) == ih2; max rel err {fmt_error(worst)}", max_rel_err=worst)
 
 
 def e6_locality(seed: int, key_shift: int = 0, n_values=(2, 3, 4)) -> Verdict:
@@ -320,7 +321,7 @@ def e6_dimensions(seed: int) -> Verdict:
             pass
     if worst > 1e-12:
         return refuted("float64", f"Frobenius reading != vec reading with I ⊗ W*: {worst:.3g}", {"err": worst})
-    return holds("float64", f"Frobenius reading == vec reading with W = I ⊗ W* (max err {worst:.2g}); "
+    return holds("float64", f"Frobenius reading == vec reading with W = I ⊗ W* (max err {fmt_error(worst)}); "
                  f"d x d W* rejected for n > 2", max_err=worst)
 
 

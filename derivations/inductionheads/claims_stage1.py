@@ -17,6 +17,7 @@ from theoryverify.invariants import check_nonincreasing
 from theoryverify.scaling import check_coefficient, check_rate
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import combine, holds, proved, refuted
+from theoryverify.roundoff import fmt_signed
 
 from . import alibi, stage1
 from .recon import record
@@ -125,7 +126,7 @@ def layer1_bound_check(seed: int, convention: str = "causal", K: float = 2.0, ra
                                      {**worst_case, "K": K, "rate": rate, "convention": convention})
     else:
         parts["sequences"] = holds("random + extremal sequences",
-                                   f"{n_draws} sequences, max(deviation − bound) = {worst_excess:.3g} ≤ 0")
+                                   f"{n_draws} sequences, max(deviation − bound) = {fmt_signed(worst_excess)} ≤ 0")
     return combine(parts)
 
 
