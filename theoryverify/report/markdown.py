@@ -205,6 +205,13 @@ def bounds_section(results: Sequence[Mapping[str, Any]], images: Mapping[str, st
             lines += ["", f"Fitted exponent **{fmt(fit.get('exponent'))}** (CI {fmt(fit.get('confidence', 0.95))}: "
                       f"[{fmt(ci[0])}, {fmt(ci[1])}]) vs predicted **{fmt(fit.get('predicted_exponent'))}** "
                       f"± {fmt(fit.get('margin'))}.", "", f"Rule: {cell(fit.get('rule', ''))}"]
+        span = (r.get("details") or {}).get("grid_span")
+        if span:
+            widths = ", ".join(f"{s['param']}: " + ("not measurable" if s["decades"] is None else
+                               f"{s['decades']:.2f} decades" + (" of the predicted quantity"
+                                                                if s.get("measure") == "predicted" else ""))
+                               + f" ({s['points']} points)" for s in span["spans"])
+            lines += ["", f"Grid span: {widths}. Evidence standard: {cell(span.get('rule', ''))}"]
         lines += ["", f"Verdict: **{r['status']}** — {cell(r['evidence'])}. "
                   f"Regenerate: `python -m theoryverify verify --claim {r['id']}`", ""]
         if r["id"] in images:
