@@ -375,21 +375,31 @@ def opt_pairwise_verdict(seed: int, n_starts: int | None = None, ts=OPT_TS, tol:
         return refuted("multistart SLSQP vs pairwise line minimum", f"L1 = {L:.15g} < pairwise min {line[Tv][1]:.15g}",
                        {"T": Tv, "face": face, "v": v.tolist(), "L1": L, "pairwise_a": line[Tv][0],
                         "pairwise_L1": line[Tv][1]})
-    summary = {}
+    summary, missed = {}, []
     for (Tv, face), (L, v) in sorted(best.items()):
         a = min(v[0], v[2])  # the pairwise family is symmetric under a ↔ ½ − a
-        summary[f"T={Tv}, {'face' if face else '6-simplex'}"] = {
-            "L1": L, "v": v.tolist(), "pairwise": pairwise_structure(v), "a": a, "line_a": line[Tv][0],
-            "line_L1": line[Tv][1]}
-        if not pairwise_structure(v) or abs(a - line[Tv][0]) > 1e-5 or abs(a - 0.25) < 1e-3:
-            return refuted("multistart SLSQP", "best minimiser is not the pairwise point (a, a, ½−a, ½−a, 0, 0)",
-                           {"T": Tv, "face": face, "v": v.tolist(), "L1": L, "line_a": line[Tv][0]})
+        label = f"T={Tv}, {'face' if face else '6-simplex'}"
+        summary[label] = {"L1": L, "v": v.tolist(), "pairwise": pairwise_structure(v), "a": a, "line_a": line[Tv][0],
+                          "line_L1": line[Tv][1]}
+        if L > line[Tv][1] + tol:  # the starts drawn for this combination did not reach the pairwise minimum:
+            missed.append(label)   # no evidence against the statement (nothing beat the pairwise point)
+            continue
+        if not pairwise_structure(v) or abs(a - line[Tv][0]) > 1e-5:  # a tie with a non-pairwise point
+            return refuted("multistart SLSQP", "a non-pairwise point reaches the pairwise line minimum",
+                           {"T": Tv, "face": face, "v": v.tolist(), "L1": L, "line_a": line[Tv][0],
+                            "line_L1": line[Tv][1]})
+    off = [Tv for Tv in ts if abs(line[Tv][0] - 0.25) < 1e-3]
+    if off:
+        return refuted("line minimiser", "the pairwise minimiser has a = ¼", {"T": off[0], "a": line[off[0]][0]})
     if len(best) < len(ts) * 2:
         return inconclusive("multistart SLSQP", "not every (T, face/simplex) combination was drawn", found=summary)
+    reached = len(best) - len(missed)
     return holds(f"multistart SLSQP from {res.tried} Hypothesis-drawn starts",
-                 "no start beats the pairwise line minimum; the best minimiser for every T (face and 6-simplex) is "
-                 "pairwise with a = " + ", ".join(f"{line[Tv][0]:.6f} (T={Tv})" for Tv in ts),
-                 starts=res.tried, best=summary)
+                 "no start beats the pairwise line minimum; the pairwise point has a = "
+                 + ", ".join(f"{line[Tv][0]:.6f} (T={Tv})" for Tv in ts) + f" ≠ ¼; the starts reached it in {reached} "
+                 f"of {len(best)} (T, face/simplex) combinations" + (f" (not reached, only higher local minima: "
+                                                                     f"{', '.join(missed)})" if missed else ""),
+                 starts=res.tried, best=summary, not_reached=missed)
 
 
 @CLAIMS.add("t4-opt-pairwise", location="Theorem 2 / Theorem 4, App. B", kind=Kind.INEQUALITY,

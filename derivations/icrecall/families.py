@@ -23,10 +23,9 @@ from itertools import permutations
 from typing import Callable, Sequence
 
 import numpy as np
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hseed
 from hypothesis import strategies as st
 
+from theoryverify.checks.search import examples
 from theoryverify.strategies import relation_sets
 
 from .model import TABLE1_RELATIONS, Vocab
@@ -201,15 +200,7 @@ def keep_a1(reading: str = "distinct") -> Callable[[list[Relation], Relation], b
 
 def hypothesis_draws(strategy: st.SearchStrategy, seed: int, n: int) -> list:
     """``n`` examples of a Hypothesis strategy, deterministic given ``seed`` (principle 5)."""
-    out: list = []
-
-    @settings(max_examples=n, deadline=None, database=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(strategy)
-    def collect(x) -> None:
-        out.append(x)
-    hseed(seed)(collect)()
-    return out
+    return examples(strategy, seed, n)
 
 
 def hypothesis_families(seed: int, count: int, ns: Sequence[int], max_m: Callable[[int], int],

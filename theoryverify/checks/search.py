@@ -1,8 +1,15 @@
 """Counterexample search with Hypothesis: ``target()`` pushes towards the worst point, and a
-failing point is shrunk before it is reported."""
+failing point is shrunk before it is reported.
+
+Reproducibility: recent Hypothesis releases seed generation with numeric and string literals collected from
+every *local* module loaded in the process, so the examples drawn for one claim would depend on which other
+modules happen to be imported (one paper or four; a pytest session or a report run).  :func:`search` switches
+that pool off while it runs (:func:`_without_local_constants`), so the same seed draws the same examples
+whatever else is loaded."""
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -54,6 +61,26 @@ class SearchResult:
                 for k in keys if k in self.seen}
 
 
+@contextmanager
+def _without_local_constants():
+    """Hypothesis's pool of literals from loaded local modules, emptied for the duration (a private API:
+    if it moves, the search still runs, only without this guarantee)."""
+    try:
+        from hypothesis.internal.conjecture import providers as P
+        original, cache = P._get_local_constants, P.CONSTANTS_CACHE
+        empty = P.Constants()
+    except (ImportError, AttributeError):  # pragma: no cover - another Hypothesis layout
+        yield
+        return
+    cache.cache.clear()
+    P._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        P._get_local_constants = original
+        cache.cache.clear()
+
+
 def default_examples() -> int:
     """The active Hypothesis profile's ``max_examples`` (ci / thorough / default)."""
     return settings.default.max_examples
@@ -79,10 +106,26 @@ def search(strategy: st.SearchStrategy, score: Callable[[Any], float], *, fails:
                 result.failure, result.failure_score = x, s
                 raise _Found
     try:
-        hseed(seed)(probe)()
+        with _without_local_constants():
+            hseed(seed)(probe)()
     except _Found:
         pass
     except BaseExceptionGroup as group:  # pragma: no cover - several distinct failures
         if not group.subgroup(_Found):
             raise
     return result
+
+
+def examples(strategy: st.SearchStrategy, seed: int, n: int) -> list[Any]:
+    """``n`` examples of ``strategy`` (generation only, no shrinking), deterministic given ``seed`` and
+    independent of what else is imported (see the module docstring)."""
+    out: list[Any] = []
+
+    @settings(max_examples=n, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @given(strategy)
+    def collect(x: Any) -> None:
+        out.append(x)
+    with _without_local_constants():
+        hseed(seed)(collect)()
+    return out
