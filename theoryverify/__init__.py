@@ -1,20 +1,75 @@
 """theoryverify: a symbolic-plus-numeric verifier for machine-learning theory papers.
 
-The engine (this package) knows no paper.  Papers live in ``derivations/<paper>/`` and declare
-claims; the registry collects them; front-ends (``pytest -m theorems``, ``python -m
-theoryverify verify``, the report, the step checker) read the registry.
-"""
-from .claims import Claim, ClaimSet, Kind, Paper, Result, RunContext
-from .verdicts import Status, Verdict
+``import theoryverify as tv`` is the authoring API: everything a paper author needs is an attribute of
+``tv`` (claims and claim sets, checks, domains and Hypothesis strategies, rate and phase tools, flows,
+verdicts, finding classes and hypotheses, evidence standards, step contexts, the results store, and the one
+exception base class :class:`TheoryverifyError`).  Paper code imports nothing private.  Attributes are
+imported on first use, so ``import theoryverify`` stays light.
 
-__all__ = ["Claim", "ClaimSet", "Kind", "Paper", "Result", "RunContext", "Status", "Verdict", "check"]
+The engine knows no paper.  Papers are plugins (entry point group ``theoryverify.papers``, see
+:mod:`theoryverify.registry`); ``python -m theoryverify new-paper NAME --dir DIR`` writes a new one in the
+uniform layout, and ``docs/tutorial.md`` walks through it.
+"""
+from __future__ import annotations
+
+import importlib
+
 __version__ = "0.1.0"
+
+#: public name -> (module, attribute); a module itself when the attribute is None
+_API: dict[str, tuple[str, str | None]] = {
+    # claims and the registry
+    "Claim": ("claims", "Claim"), "ClaimSet": ("claims", "ClaimSet"), "Kind": ("claims", "Kind"),
+    "Paper": ("claims", "Paper"), "Result": ("claims", "Result"), "RunContext": ("claims", "RunContext"),
+    "Variant": ("claims", "Variant"), "Unavailable": ("claims", "Unavailable"), "registry": ("registry", None),
+    # verdicts
+    "Status": ("verdicts", "Status"), "Verdict": ("verdicts", "Verdict"), "proved": ("verdicts", "proved"),
+    "holds": ("verdicts", "holds"), "refuted": ("verdicts", "refuted"), "inconclusive": ("verdicts", "inconclusive"),
+    "error": ("verdicts", "error"), "combine": ("verdicts", "combine"),
+    # findings, hypotheses, evidence standards
+    "Finding": ("findings", "Finding"), "Readings": ("findings", "Readings"),
+    "Condition": ("conditions", "Condition"), "Over": ("conditions", "Over"), "ANY": ("conditions", "ANY"),
+    "at_least": ("conditions", "at_least"), "at_most": ("conditions", "at_most"), "above": ("conditions", "above"),
+    "below": ("conditions", "below"), "STANDARDS": ("standards", "STANDARDS"), "Standards": ("standards", "Standards"),
+    "with_fixed": ("evidence", "with_fixed"), "diagnose": ("convergence", "diagnose"),
+    "check_converged": ("convergence", "check_converged"),
+    # checks
+    "check_identity": ("checks", "check_identity"), "check_inequality": ("checks", "check_inequality"),
+    "check_agreement": ("checks", "check_agreement"), "check_cases": ("checks", "check_cases"),
+    "examples": ("checks.search", "examples"), "search": ("checks.search", "search"),
+    "check_conserved": ("invariants", "check_conserved"), "check_nonincreasing": ("invariants", "check_nonincreasing"),
+    "prove_nonpositive": ("invariants", "prove_nonpositive"),
+    # domains and strategies
+    "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
+    "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),
+    "strategies": ("strategies", None),
+    # rates, phases, flows, dynamics
+    "check_rate": ("scaling", "check_rate"), "check_coefficient": ("scaling", "check_coefficient"),
+    "fit_power_law": ("scaling", "fit_power_law"), "sweep_details": ("scaling", "sweep_details"),
+    "compare_laws": ("scaling", "compare_laws"), "scaling": ("scaling", None), "phases": ("phases", None),
+    "flows": ("flows", None), "runner": ("runner", None),
+    # step contexts, results store, seeds, errors
+    "StepContext": ("stepcontext", "StepContext"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
+    "softmax_reparametrisation": ("stepcontext", "softmax_reparametrisation"),
+    "Store": ("store", "Store"), "sweep": ("store", "sweep"), "closure_version": ("closure", "closure_version"),
+    "rng": ("seeds", "rng"), "derive_seed": ("seeds", "derive_seed"),
+    "TheoryverifyError": ("errors", "TheoryverifyError"),
+    "check": ("check", None),
+}
+
+__all__ = sorted(_API)
 
 
 def __getattr__(name: str):
-    """``theoryverify.check(statement, context=...)``: the step checker, imported on first use
-    (keeps ``import theoryverify`` light)."""
-    if name == "check":
-        import importlib
-        return importlib.import_module(".check", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """``tv.<name>``: the public API, imported on first use."""
+    if name not in _API:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = _API[name]
+    mod = importlib.import_module(f".{module}", __name__)
+    value = mod if attr is None else getattr(mod, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))

@@ -13,19 +13,21 @@ applies the engine's evidence standards (:mod:`theoryverify.standards`) to whate
 """
 from __future__ import annotations
 
+import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Callable, Mapping
 
 from .conditions import Condition, Over
+from .errors import TheoryverifyError
 from .findings import Finding, Readings
 from .seeds import DEFAULT_SEED, derive_seed
 from .standards import Standards, enforce
 from .verdicts import TRUE_STATUSES, Status, Verdict, error, inconclusive
 
 
-class Unavailable(Exception):
+class Unavailable(TheoryverifyError):
     """A check cannot run here because an input outside the repository is missing (e.g. the paper
     text next to the checkout).  :meth:`Claim.run` turns it into an *inconclusive* verdict that says
     so; the pytest front-end skips such a claim instead of failing it."""
@@ -56,14 +58,32 @@ class Paper:
 
 @dataclass(frozen=True)
 class RunContext:
-    """What a check may depend on besides its claim: the seed, the profile and the device."""
+    """What a check may depend on besides its claim: the seed, the profile, the device, and the claim's
+    parameters for this profile (``params``: the registration's ``params``, updated by the profile's
+    :class:`Variant`)."""
 
     seed: int = DEFAULT_SEED
     profile: str = "quick"  # "quick" (CPU, small grids) or "full" (broad sweeps)
     device: str = "cpu"
+    params: Mapping[str, Any] = field(default_factory=dict)
 
-    def for_claim(self, claim_id: str) -> "RunContext":
-        return RunContext(derive_seed(self.seed, claim_id), self.profile, self.device)
+    def for_claim(self, claim_id: str, params: Mapping[str, Any] | None = None) -> "RunContext":
+        return RunContext(derive_seed(self.seed, claim_id), self.profile, self.device, dict(params or {}))
+
+
+SAME = "same"  # a Variant field that keeps the claim's own value
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A claim under another profile: parameters that replace the claim's (``params``), and — where they
+    differ — its expectation (``expect``: a Status, None for proved-or-holds, or ``SAME``) and tags (e.g. the
+    full profile's bigger grid is ``slow``).  One claim id, one check, several profiles: no quick/full twins.
+    """
+
+    params: Mapping[str, Any] = field(default_factory=dict)
+    expect: Any = SAME
+    tags: frozenset[str] = frozenset()
 
 
 Check = Callable[[RunContext], Verdict]
@@ -90,6 +110,11 @@ class Claim:
     over: tuple[Over, ...] = ()  # the parameters the statement quantifies over
     converges: bool = False  # the claim asserts that a run converges (diagnostics required)
     standards: Standards | None = None  # tightened evidence standards for this claim
+    params: Mapping[str, Any] = field(default_factory=dict)  # the check's parameters (ctx.params)
+    variants: Mapping[str, Variant] = field(default_factory=dict)  # profile name -> Variant
+    threads: int | None = 1  # torch / BLAS threads while the check runs (None: leave the setting alone)
+    source: str = ""  # "path/to/module.py:LINE" of the registration
+    module: str = ""  # the module that registered the claim (its source closure keys cached results)
 
     def __post_init__(self) -> None:
         from .findings import validate
@@ -100,23 +125,51 @@ class Claim:
             raise ValueError(f"claim {self.id}: unknown tags {set(self.tags) - {'slow', 'gpu'}}")
         if self.finding is not None and not isinstance(self.finding, Finding):
             object.__setattr__(self, "finding", Finding(self.finding))
+        for name, v in self.variants.items():
+            if not isinstance(v, Variant):
+                raise ValueError(f"claim {self.id}: variant {name!r} must be a theoryverify.Variant")
+            if not v.tags <= {"slow", "gpu"}:
+                raise ValueError(f"claim {self.id}: unknown tags {set(v.tags) - {'slow', 'gpu'}} in variant {name!r}")
         validate(self)
 
-    def expected(self, status: Status) -> bool:
-        """Does ``status`` match what the registry expects for this claim?"""
-        if self.expect is None:
+    # --- profiles ---------------------------------------------------------------------------------
+    def variant(self, profile: str) -> Variant | None:
+        return self.variants.get(profile)
+
+    def expect_for(self, profile: str = "quick") -> Status | None:
+        v = self.variant(profile)
+        return self.expect if v is None or v.expect == SAME else v.expect
+
+    def tags_for(self, profile: str = "quick") -> frozenset[str]:
+        v = self.variant(profile)
+        return self.tags if v is None else frozenset(v.tags)
+
+    def params_for(self, profile: str = "quick") -> dict[str, Any]:
+        v = self.variant(profile)
+        return {**dict(self.params), **(dict(v.params) if v else {})}
+
+    def expected(self, status: Status, profile: str = "quick") -> bool:
+        """Does ``status`` match what the registry expects for this claim (under ``profile``)?"""
+        expect = self.expect_for(profile)
+        if expect is None:
             return status in TRUE_STATUSES
-        return status is self.expect
+        return status is expect
+
+    def expected_label_for(self, profile: str = "quick") -> str:
+        expect = self.expect_for(profile)
+        return "proved|holds" if expect is None else expect.value
 
     @property
     def expected_label(self) -> str:
-        return "proved|holds" if self.expect is None else self.expect.value
+        return self.expected_label_for("quick")
 
     def run(self, ctx: RunContext | None = None) -> "Result":
-        ctx = (ctx or RunContext()).for_claim(self.id)
+        base = ctx or RunContext()
+        ctx = base.for_claim(self.id, self.params_for(base.profile))
         start = time.perf_counter()
         try:
-            verdict = self.check(ctx)
+            with _threads(self.threads if ctx.device == "cpu" else None):
+                verdict = self.check(ctx)
         except Unavailable as why:
             verdict = inconclusive("not checkable here", f"input unavailable: {why}", unavailable=str(why))
         except Exception as exc:  # a broken check is an error verdict, never a paper verdict
@@ -137,7 +190,7 @@ class Result:
 
     @property
     def as_expected(self) -> bool:
-        return self.claim.expected(self.verdict.status)
+        return self.claim.expected(self.verdict.status, self.context.profile)
 
     @property
     def finding(self) -> Finding | None:
@@ -165,7 +218,9 @@ class Result:
             "kind": c.kind.value,
             "catalogue_id": c.catalogue_id,
             "status": v.status.value,
-            "expected": c.expected_label,
+            "expected": c.expected_label_for(self.context.profile),
+            "variant": self.context.profile if c.variant(self.context.profile) else None,
+            "source": c.source,
             "as_expected": self.as_expected,
             "unavailable": self.unavailable,
             "finding": self.finding.value if self.finding else None,
@@ -210,8 +265,15 @@ class ClaimSet:
             readings: Readings | None = None, despite_reconstruction: str | None = None,
             supports: tuple[str, ...] | list[str] = (), conditions: tuple[Condition, ...] | list[Condition] = (),
             over: tuple[Over, ...] | list[Over] = (), converges: bool = False, standards: Standards | None = None,
-            choices: Mapping[str, str] | None = None,
+            choices: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
+            variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
             tags: frozenset[str] | set[str] = frozenset()) -> Callable[[Check], Check]:
+        """Register the decorated check as claim ``<paper>.<short_id>`` (see :class:`Claim` for the fields).
+        The claim records where it was registered (``source``: file and line) and its module."""
+        caller = sys._getframe(1)
+        module = caller.f_globals.get("__name__", "")
+        source = f"{_module_path(module, caller.f_code.co_filename)}:{caller.f_lineno}"
+
         def register(check: Check) -> Check:
             self.claims.append(Claim(
                 id=f"{self.paper}.{short_id}", paper=self.paper, location=location,
@@ -219,7 +281,9 @@ class ClaimSet:
                 expect=expect, choices=dict(choices or {}), tags=frozenset(tags),
                 finding=Finding(finding) if finding is not None else None, reason=reason, readings=readings,
                 despite_reconstruction=despite_reconstruction, supports=tuple(supports),
-                conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards))
+                conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards,
+                params=dict(params or {}), variants=dict(variants or {}), threads=threads, source=source,
+                module=module))
             return check
         return register
 
@@ -228,3 +292,33 @@ class ClaimSet:
 
     def __len__(self) -> int:
         return len(self.claims)
+
+
+def _module_path(module: str, filename: str) -> str:
+    """``pkg/sub/mod.py`` for a module name (stable across machines), or the file name if unknown."""
+    if not module or module == "__main__":
+        return filename
+    return module.replace(".", "/") + ("/__init__.py" if filename.endswith("__init__.py") else ".py")
+
+
+class _threads:
+    """Torch's intra-op threads (and the BLAS pools, when threadpoolctl is installed) set to ``n`` while a
+    check runs and restored afterwards — once, by the engine, so that results do not depend on the machine's
+    core count or on what ran before (``None``: leave the settings alone)."""
+
+    def __init__(self, n: int | None):
+        self.n = n
+        self._stack: list = []
+
+    def __enter__(self):
+        if self.n:
+            from . import threads
+            cm = threads.single_threaded(self.n) if hasattr(threads, "single_threaded") else threads.torch_threads(self.n)
+            cm.__enter__()
+            self._stack.append(cm)
+        return self
+
+    def __exit__(self, *exc):
+        while self._stack:
+            self._stack.pop().__exit__(*exc)
+        return False

@@ -34,15 +34,21 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--profile", choices=["quick", "full"], default="quick")
     verify.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     verify.add_argument("--include-slow", action="store_true", help="also run claims tagged slow/gpu")
-    sub.add_parser("list", help="list registered claims").add_argument("--paper")
+    sub.add_parser("list", help="list registered claims (id, catalogue id, kind, location, source)"
+                   ).add_argument("--paper")
+    loc = sub.add_parser("locations", help="the map from paper location to claim ids (generated)")
+    loc.add_argument("--paper", required=True)
+    sub.add_parser("papers", help="the installed papers and where each was found")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command is None:
-        sys.stderr.write("theoryverify: error: a command is required (verify, list)\n")
+        sys.stderr.write("theoryverify: error: a command is required (verify, list, locations, papers)\n")
         return 2
+    if args.command == "papers":
+        return _papers()
     try:
         selected = registry.claims(paper=args.paper, claim=getattr(args, "claim", None))
     except (registry.UnknownName, RegistrationError) as exc:
@@ -50,7 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.command == "list":
         for c in selected:
-            print(f"{c.id}\t{c.catalogue_id or '-'}\t{c.kind.value}\t{c.location}")
+            print(f"{c.id}\t{c.catalogue_id or '-'}\t{c.kind.value}\t{c.location}\t{c.source}")
+        return 0
+    if args.command == "locations":
+        for where, ids in registry.locations(args.paper).items():
+            print(f"{where}\t{', '.join(ids)}")
         return 0
     try:
         device = resolve_device(args.device)
@@ -59,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     profiles.load()
     if not (args.include_slow or args.claim or args.profile == "full"):
-        selected = [c for c in selected if not c.tags]
+        selected = [c for c in selected if not c.tags_for(args.profile)]
     ctx = RunContext(seed=args.seed, profile=args.profile, device=device)
     results = [c.run(ctx) for c in selected]
     if args.json:
@@ -68,3 +78,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(render.table(results))
         print(render.summary(results))
     return 0 if all(r.as_expected or r.unavailable for r in results) else 1
+
+
+def _papers() -> int:
+    """``python -m theoryverify papers``: each installed paper, its package and where it was declared."""
+    mods = registry.paper_modules()
+    where = dict((m, w) for w, m in registry.paper_sources())
+    for pid, mod in mods.items():
+        print(f"{pid}\t{mod.__name__}\t{where.get(mod.__name__, '?')}\t{mod.PAPER.title}")
+    for name, why in registry.broken_papers().items():
+        print(f"(broken)\t{name}\t{why}")
+    return 0

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
 
+from .errors import TheoryverifyError
+
 
 class Finding(str, Enum):
     """The class of a refutation (issue 13, §1)."""
@@ -91,7 +93,7 @@ class Readings:
         return out
 
 
-class RegistrationError(ValueError):
+class RegistrationError(TheoryverifyError, ValueError):
     """A claim's declaration is inconsistent (raised when the claim is registered or the registry loads)."""
 
 

@@ -1,59 +1,171 @@
 """The one claim registry: every front-end (pytest, the report, the step checker) reads it.
 
-Papers live in the top-level ``derivations`` package, one sub-package per paper.  A paper
-package defines ``PAPER`` (a :class:`~theoryverify.claims.Paper`) in its ``__init__`` and
-declares claims in ``claims_*`` modules, each holding a ``CLAIMS`` ClaimSet.
+Papers are plugins.  A paper is an importable package that defines ``PAPER`` (a
+:class:`~theoryverify.claims.Paper`) and declares its claims in a ``claims`` sub-package (one module per
+part of the paper, each holding a ``CLAIMS`` :class:`~theoryverify.claims.ClaimSet`; the uniform layout) or,
+in the older flat layout, in ``claims_*`` modules beside its ``__init__``.  Papers are found, in order:
+
+1. through the entry point group ``theoryverify.papers`` of every installed distribution
+   (``[project.entry-points."theoryverify.papers"] mypaper = "mypaper"`` in the paper's ``pyproject.toml``);
+2. in ``[tool.theoryverify] papers = ["pkg", ...]`` of a ``pyproject.toml`` in the working directory (a
+   checkout run with ``PYTHONPATH=.`` and nothing installed);
+3. in ``$THEORYVERIFY_PAPERS`` (module names separated by commas), for ad-hoc use.
+
+The engine names no paper.  A paper that fails to import does not stop the others: asking for it gives a
+one-line :class:`~theoryverify.findings.RegistrationError`.
 """
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
 
 from .claims import Claim, ClaimSet, Paper
-from .findings import validate
+from .errors import TheoryverifyError
+from .findings import RegistrationError, validate
+from .locations import location_refs, ref_key
+
+ENTRY_POINT_GROUP = "theoryverify.papers"
+PAPERS_ENV = "THEORYVERIFY_PAPERS"
 
 
-class UnknownName(LookupError):
+class UnknownName(TheoryverifyError, LookupError):
     """An unknown paper or claim id (front-ends turn it into a one-line error, exit 2)."""
 
 
-PAPERS_PACKAGE = "derivations"
+def _config_papers(folder: Path | None = None) -> list[str]:
+    """``[tool.theoryverify] papers`` of ``pyproject.toml`` in ``folder`` (default: the working directory)."""
+    path = (folder or Path.cwd()) / "pyproject.toml"
+    if not path.is_file():
+        return []
+    try:
+        import tomllib
+    except ImportError:  # pragma: no cover - Python < 3.11
+        return []
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    papers = data.get("tool", {}).get("theoryverify", {}).get("papers", [])
+    return [str(p) for p in papers] if isinstance(papers, list) else []
+
+
+def paper_sources() -> list[tuple[str, str]]:
+    """(where it was declared, module name) of every declared paper package, first declaration first."""
+    out: list[tuple[str, str]] = []
+    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        out.append((f"entry point {ep.name!r}" + (f" of {ep.dist.name}" if ep.dist else ""), ep.value.split(":")[0]))
+    out += [("pyproject.toml [tool.theoryverify]", m) for m in _config_papers()]
+    out += [(f"${PAPERS_ENV}", m.strip()) for m in os.environ.get(PAPERS_ENV, "").split(",") if m.strip()]
+    seen, unique = set(), []
+    for where, mod in out:
+        if mod not in seen:
+            seen.add(mod)
+            unique.append((where, mod))
+    return unique
 
 
 @lru_cache(maxsize=None)
-def papers() -> dict[str, Paper]:
-    root = importlib.import_module(PAPERS_PACKAGE)
-    found: dict[str, Paper] = {}
-    for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
-        if not info.ispkg:
+def _discover() -> tuple[dict[str, ModuleType], dict[str, str]]:
+    modules: dict[str, ModuleType] = {}
+    broken: dict[str, str] = {}
+    for where, name in paper_sources():
+        try:
+            mod = importlib.import_module(name)
+        except Exception as exc:  # a broken plugin must not break the others
+            broken[name] = f"{where}: cannot import {name}: {type(exc).__name__}: {exc}"
             continue
-        mod = importlib.import_module(f"{PAPERS_PACKAGE}.{info.name}")
         paper = getattr(mod, "PAPER", None)
-        if isinstance(paper, Paper):
-            found[paper.id] = paper
-    return found
+        if not isinstance(paper, Paper):
+            broken[name] = f"{where}: module {name} defines no PAPER = theoryverify.Paper(...)"
+            continue
+        if paper.id in modules and modules[paper.id] is not mod:
+            broken[name] = f"{where}: paper id {paper.id!r} is already declared by {modules[paper.id].__name__}"
+            continue
+        modules[paper.id] = mod
+    return modules, broken
+
+
+def paper_modules() -> dict[str, ModuleType]:
+    """Paper id → the paper's package."""
+    return dict(sorted(_discover()[0].items()))
+
+
+def broken_papers() -> dict[str, str]:
+    """Declared paper modules that could not be loaded, with the one-line reason."""
+    return dict(_discover()[1])
+
+
+def papers() -> dict[str, Paper]:
+    return {pid: mod.PAPER for pid, mod in paper_modules().items()}
+
+
+def claim_modules(pkg: ModuleType) -> list[str]:
+    """The claim modules of a paper package, in order: ``<pkg>.claims.*`` (the uniform layout; the order of
+    ``claims.ORDER`` if it is given, else by name) or the older flat ``<pkg>.claims_*``."""
+    names: list[str] = []
+    sub = f"{pkg.__name__}.claims"
+    if importlib.util.find_spec(sub) is not None:
+        claims_pkg = importlib.import_module(sub)
+        order = list(getattr(claims_pkg, "ORDER", []))
+        found = sorted(m.name for m in pkgutil.iter_modules(getattr(claims_pkg, "__path__", [])))
+        names += [f"{sub}.{m}" for m in order + [m for m in found if m not in order]]
+    if hasattr(pkg, "__path__"):
+        names += [f"{pkg.__name__}.{m.name}" for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name)
+                  if m.name.startswith("claims_")]
+    return names
 
 
 @lru_cache(maxsize=None)
 def _paper_claims(paper_id: str) -> tuple[Claim, ...]:
-    pkg = importlib.import_module(f"{PAPERS_PACKAGE}.{paper_id}")
+    pkg = paper_modules()[paper_id]
     out: list[Claim] = []
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if not info.name.startswith("claims_"):
-            continue
-        mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
-        claim_set = getattr(mod, "CLAIMS", None)
+    for name in claim_modules(pkg):
+        claim_set = getattr(importlib.import_module(name), "CLAIMS", None)
         if isinstance(claim_set, ClaimSet):
             out.extend(claim_set)
     ids = [c.id for c in out]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
-        raise RuntimeError(f"duplicate claim ids in paper {paper_id}: {dupes}")
+        raise RegistrationError(f"duplicate claim ids in paper {paper_id}: {dupes}")
+    wrong = [c.id for c in out if c.paper != paper_id]
+    if wrong:
+        raise RegistrationError(f"claims of paper {paper_id} declare another paper: {wrong[:3]}")
     keys = papers()[paper_id].reconstruction
     for c in out:
         validate(c, keys)
     return tuple(out)
+
+
+def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
+    """Registered claims, optionally of one paper or one claim id (``UnknownName`` if absent)."""
+    known = papers()
+    if paper is not None and paper not in known:
+        broken = [why for name, why in broken_papers().items() if name.split(".")[-1] == paper]
+        if broken:
+            raise RegistrationError(broken[0])
+        raise UnknownName(f"unknown paper id {paper!r} (known: {', '.join(sorted(known)) or 'none installed'})")
+    if claim is not None and paper is None and "." in claim and claim.split(".")[0] in known:
+        selected = list(_paper_claims(claim.split(".")[0]))  # a claim id names its paper: load only that one
+    else:
+        selected = [c for p in ([paper] if paper else sorted(known)) for c in _paper_claims(p)]
+    if claim is not None:
+        selected = [c for c in selected if c.id == claim or c.catalogue_id == claim]
+        if not selected:
+            raise UnknownName(f"unknown claim id {claim!r}")
+    return selected
+
+
+def get(claim_id: str) -> Claim:
+    return claims(claim=claim_id)[0]
+
+
+def module_of(paper_id: str) -> ModuleType:
+    return paper_modules()[paper_id]
 
 
 def dangling_references() -> list[str]:
@@ -66,18 +178,12 @@ def dangling_references() -> list[str]:
     return bad
 
 
-def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
-    """Registered claims, optionally of one paper or one claim id (``UnknownName`` if absent)."""
-    known = papers()
-    if paper is not None and paper not in known:
-        raise UnknownName(f"unknown paper id {paper!r} (known: {', '.join(sorted(known))})")
-    selected = [c for p in ([paper] if paper else sorted(known)) for c in _paper_claims(p)]
-    if claim is not None:
-        selected = [c for c in selected if c.id == claim or c.catalogue_id == claim]
-        if not selected:
-            raise UnknownName(f"unknown claim id {claim!r}")
-    return selected
-
-
-def get(claim_id: str) -> Claim:
-    return claims(claim=claim_id)[0]
+def locations(paper_id: str) -> dict[str, list[str]]:
+    """The map from paper location (Lemma 6, Eq. 12, Figure 2, …, read from each claim's ``location``) to
+    claim ids — generated from the registry, never hand-kept; claims whose location names no numbered
+    item are listed under their location text."""
+    out: dict[str, list[str]] = {}
+    for c in claims(paper=paper_id):
+        for ref in location_refs(c.location) or [c.location]:
+            out.setdefault(ref, []).append(c.id)
+    return dict(sorted(out.items(), key=lambda kv: ref_key(kv[0])))

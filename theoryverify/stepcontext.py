@@ -5,7 +5,7 @@ free symbols with the domain each ranges over (domain variables from :mod:`theor
 named definitions (SymPy expressions in those symbols, built by the paper's derivation module,
 never re-typed), and optional reparametrisations (e.g. ``v = softmax(theta)``) so that
 ``diff(L, theta_i)`` follows the chain rule.  A paper exposes its contexts as a module-level
-``CONTEXTS`` list in ``derivations/<paper>/contexts.py``; :func:`contexts` collects them, plus the
+``CONTEXTS`` list in its ``contexts`` module (``<paper package>/contexts.py``); :func:`contexts` collects them, plus the
 built-in ``free`` context (every identifier a real symbol; domains from ``--assume``).
 """
 from __future__ import annotations
@@ -19,11 +19,12 @@ from typing import Callable, Iterable, Mapping, Sequence
 import sympy as sp
 
 from .domains import Domain, Fixed, Interval, LogUniform, Simplex, Variable
+from .errors import TheoryverifyError
 
 Definitions = Mapping[str, sp.Expr]
 
 
-class UnknownContext(LookupError):
+class UnknownContext(TheoryverifyError, LookupError):
     """An unknown context name (front-ends turn it into a one-line error, exit 2)."""
 
 
@@ -173,8 +174,8 @@ def default_variable(symbol: sp.Symbol) -> Variable:
 def _paper_contexts() -> dict[str, StepContext]:
     from . import registry
     found: dict[str, StepContext] = {}
-    for paper in sorted(registry.papers()):
-        name = f"{registry.PAPERS_PACKAGE}.{paper}.contexts"
+    for paper, pkg in registry.paper_modules().items():
+        name = f"{pkg.__name__}.contexts"
         if importlib.util.find_spec(name) is None:
             continue
         for ctx in getattr(importlib.import_module(name), "CONTEXTS", []):

@@ -14,6 +14,8 @@ import re
 from fractions import Fraction
 from dataclasses import dataclass
 
+from ..errors import TheoryverifyError
+
 MAX_CHARS = 2000
 MAX_DEPTH = 40  # brackets and AST nesting
 MAX_NODES = 600
@@ -34,7 +36,7 @@ ALLOWED_NODES = (ast.Expression, ast.Compare, ast.BinOp, ast.UnaryOp, ast.Call, 
                  ast.Subscript, ast.keyword, ast.Load, *COMPARE_OPS, *BIN_OPS, *UNARY_OPS)
 
 
-class BadInput(ValueError):
+class BadInput(TheoryverifyError, ValueError):
     """Unparseable or disallowed input: a one-line message, exit code 2."""
 
 

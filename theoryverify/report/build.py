@@ -4,8 +4,8 @@ each paper's page and the index.  Re-implements no check: every verdict comes fr
 from __future__ import annotations
 
 import datetime as _dt
-import importlib
 import time
+from importlib import metadata
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -13,18 +13,24 @@ from typing import Any, Callable, Sequence
 from .. import catalogue, environment, registry
 from ..claims import Claim, RunContext
 from ..progress import progress
-from ..store import Store, code_version as hash_sources
+from ..closure import closure_version
+from ..store import Store
 from . import markdown, plots
 
-ENGINE_ROOT = Path(__file__).resolve().parent.parent
+def code_version(claim: Claim) -> str:
+    """Hash of the source closure of the claim's module (its paper code, the engine, the user's helpers): a
+    change in any of it invalidates the cached verdict; rendering code is not in the closure."""
+    return closure_version(claim.module) if claim.module else "unknown"
 
 
-def code_version(paper_id: str) -> str:
-    """Hash of the engine's and the paper folder's sources: a code change invalidates the cache."""
-    pkg = Path(importlib.import_module(f"derivations.{paper_id}").__file__).parent
-    sources = [p for root in (ENGINE_ROOT, pkg) for p in sorted(root.rglob("*.py"))
-               if "report" not in p.relative_to(root).parts]  # rendering code does not change verdicts
-    return hash_sources(*sources)
+def paper_version(paper_id: str) -> str:
+    """The version of the distribution that ships the paper package (or "unversioned")."""
+    name = registry.module_of(paper_id).__name__.split(".")[0]
+    try:
+        dists = metadata.packages_distributions().get(name, [])
+        return f"{dists[0]} {metadata.version(dists[0])}" if dists else "unversioned"
+    except (metadata.PackageNotFoundError, IndexError):
+        return "unversioned"
 
 
 def select(paper_id: str, profile: str, only: Sequence[str] = ()) -> list[Claim]:
@@ -32,18 +38,17 @@ def select(paper_id: str, profile: str, only: Sequence[str] = ()) -> list[Claim]
     if only:
         claims = [c for c in claims if c.id in only or c.catalogue_id in only]
     if profile == "quick":
-        claims = [c for c in claims if not c.tags]
+        claims = [c for c in claims if not c.tags_for("quick")]
     return claims
 
 
 def run_paper(paper_id: str, ctx: RunContext, store: Store, fresh: bool, only: Sequence[str] = (),
               on_compute: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
-    code = code_version(paper_id)
     versions = environment.versions()
     out = []
     for claim in progress(select(paper_id, ctx.profile, only), desc=paper_id, unit="claim"):
         key = {"claim": claim.id, "seed": ctx.seed, "profile": ctx.profile, "device": ctx.device,
-               "code": code, "versions": versions}
+               "code": code_version(claim), "versions": versions}
 
         def compute(claim=claim):
             if on_compute:
@@ -66,7 +71,7 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
             images[r["id"]] = sweep[0]
     cov = catalogue.coverage(paper.spec, (r.get("catalogue_id") for r in results))
     run = dict(run, coverage=cov.line() if cov else f"unknown (catalogue `{paper.spec}` not found; set "
-               f"{catalogue.SPEC_DIR_ENV})")
+               f"{catalogue.SPEC_DIR_ENV})", paper_version=paper_version(paper.id))
     page = markdown.paper_page(vars(paper), run, results, images, gallery)
     (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
     counts = Counter(r["status"] for r in results)

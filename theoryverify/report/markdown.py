@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..findings import Finding
+from ..locations import location_refs, ref_key
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "error")
 FINDINGS = tuple(f.value for f in Finding)
@@ -66,7 +67,8 @@ def evidence_text(r: Mapping[str, Any]) -> str:
 def header(paper: Mapping[str, str], run: Mapping[str, Any]) -> list[str]:
     dev = run["device_info"]
     lines = [f"# {paper['title']}", "",
-             f"- Paper: `{paper['file']}` (id `{paper['id']}`, catalogue `{paper['spec']}`)",
+             f"- Paper: `{paper['file']}` (id `{paper['id']}`, catalogue `{paper['spec']}`)"
+             + (f"; package: {run['paper_version']}" if run.get("paper_version") else ""),
              f"- Command: `{run['command']}`",
              f"- Profile: `{run['profile']}`; seed: `{run['seed']}`",
              "- Device: " + ", ".join(f"{k}={v}" for k, v in dev.items()),
@@ -175,7 +177,8 @@ def claims_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
              "Regenerate any row with `python -m theoryverify verify --claim <id>`.", ""]
     rows = []
     for r in results:
-        rows.append([f'<a id="{anchor(r["id"])}"></a>`{r["id"]}`', r.get("catalogue_id") or "—",
+        rows.append([f'<a id="{anchor(r["id"])}"></a>`{r["id"]}`' + (f' (`{r["source"]}`)' if r.get("source") else ""),
+                     r.get("catalogue_id") or "—",
                      r["location"], cell(r["statement"], 160), r["kind"],
                      f"**{r['status']}**" + (f" ({finding_of(r)})" if finding_of(r) else "")
                      + (" — outside the hypotheses" if r.get("outside_hypotheses") else "")
@@ -245,11 +248,25 @@ def plots_section(results: Sequence[Mapping[str, Any]], images: Mapping[str, str
     return lines
 
 
+def locations_section(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Paper location (Lemma 6, Eq. 12, …) → the claims that check it, generated from the claims' locations."""
+    where: dict[str, list[Mapping[str, Any]]] = {}
+    for r in results:
+        for ref in location_refs(r["location"]):
+            where.setdefault(ref, []).append(r)
+    if not where:
+        return []
+    lines = ["## Where each part of the paper is checked", ""]
+    rows = [[ref, ", ".join(f"[`{r['id'].split('.', 1)[1]}`](#{anchor(r['id'])}) {r['status']}" for r in rs)]
+            for ref, rs in sorted(where.items(), key=lambda kv: ref_key(kv[0]))]
+    return lines + table(["paper location", "claims (verdict)"], rows) + [""]
+
+
 def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
                images: Mapping[str, str], gallery: Mapping[str, Sequence[str]] | None = None) -> str:
     lines = header(paper, run) + summary(results) + claims_table(results) + \
         bounds_section(results, images) + plots_section(results, images, gallery or {}) + \
-        reproduction_section(results)
+        reproduction_section(results) + locations_section(results)
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -1,0 +1,99 @@
+"""The source closure of a module: its file and every *local* module it imports, transitively.
+
+Cached results are keyed by the hash of this closure (:func:`closure_version`), so that a change anywhere in
+the code a claim runs — its own module, the model it imports, the engine — invalidates exactly the results
+that depend on it, with no hand-listed modules and no "bump this when …" constants.
+
+Local means: a module whose file is not part of the Python installation (the standard library and
+``site-packages``/``dist-packages``), i.e. the paper's package, the engine when installed in editable mode,
+and the user's own helpers.  Imports are read from the source with :mod:`ast` (nothing is executed); an
+import that cannot be resolved is ignored (it cannot be local code that exists).
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import sys
+import sysconfig
+from functools import lru_cache
+from pathlib import Path
+
+
+@lru_cache(maxsize=None)
+def _installation_roots() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    roots = {paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots |= {sys.base_prefix, sys.prefix}
+    return tuple(str(Path(r).resolve()) for r in roots if r)
+
+
+def is_local(path: str | Path) -> bool:
+    p = str(Path(path).resolve())
+    if "site-packages" in p or "dist-packages" in p:
+        return False
+    return not any(p.startswith(root + "/") for root in _installation_roots())
+
+
+def _origin(name: str) -> str | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    origin = getattr(spec, "origin", None) if spec else None
+    return origin if origin and origin.endswith(".py") else None
+
+
+def _imports(path: str, module: str) -> set[str]:
+    """Absolute names of the modules ``path`` imports (relative imports resolved against ``module``)."""
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    is_pkg = Path(path).name == "__init__.py"
+    package = module if is_pkg else module.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                root = ".".join(base + ([node.module] if node.module else []))
+            else:
+                root = node.module or ""
+            if root:
+                out.add(root)
+                out.update(f"{root}.{a.name}" for a in node.names if a.name != "*")
+    for name in list(out):  # parents of a module run their __init__ too
+        parts = name.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return out
+
+
+@lru_cache(maxsize=None)
+def module_closure(module: str) -> tuple[str, ...]:
+    """Sorted files of ``module`` and of every local module it imports, transitively."""
+    seen: dict[str, str] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        origin = _origin(name)
+        if origin is None or not is_local(origin):
+            seen[name] = ""
+            continue
+        seen[name] = origin
+        todo.extend(n for n in _imports(origin, name) if n not in seen)
+    return tuple(sorted({p for p in seen.values() if p}))
+
+
+def closure_version(*modules: str) -> str:
+    """SHA-256 (16 hex) of the source closure of ``modules``: names and contents of every file."""
+    h = hashlib.sha256()
+    files = sorted({f for m in modules for f in module_closure(m)})
+    for f in files:
+        h.update(Path(f).name.encode() + b"\0" + Path(f).read_bytes() + b"\0")
+    return h.hexdigest()[:16]
