@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
+import traceback
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Callable, Mapping
@@ -173,7 +174,7 @@ class Claim:
         except Unavailable as why:
             verdict = inconclusive("not checkable here", f"input unavailable: {why}", unavailable=str(why))
         except Exception as exc:  # a broken check is an error verdict, never a paper verdict
-            verdict = error("exception", f"{type(exc).__name__}: {exc}")
+            verdict = error("exception", f"{type(exc).__name__}: {exc}", traceback=traceback.format_exc())
         else:
             try:
                 verdict = enforce(self, verdict)

@@ -1,7 +1,10 @@
-"""``python -m theoryverify verify [--paper ID] [--claim ID] [--json]``.
+"""``python -m theoryverify <command>``: verify, list, locations, papers, new-paper, diff.
 
-Exit codes: 0 every verdict is what the registry expects; 1 some verdict differs; 2 bad input
-(unknown paper or claim id, bad option) with a one-line error.
+``verify [--paper ID] [--claim ID] [--json] [--debug] [--jobs N | --scheduler ADDRESS]``: exit codes 0 every
+verdict is what the registry expects; 1 some verdict differs; 2 bad input (unknown paper or claim id, bad
+option) with a one-line error.  ``new-paper NAME --dir DIR`` writes a paper package in the uniform layout
+(:mod:`theoryverify.scaffold`); ``diff OLD.json NEW.json`` lists the verdicts that changed between two
+``verify --json`` runs (:mod:`theoryverify.diffing`).
 """
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ from typing import Sequence
 from . import profiles, registry, render
 from .claims import RunContext
 from .devices import resolve_device
-from .findings import RegistrationError
+from .errors import TheoryverifyError
 from .seeds import DEFAULT_SEED
+
+COMMANDS = ("verify", "list", "locations", "papers", "new-paper", "diff")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,8 +28,16 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def add_dispatch_options(p: argparse.ArgumentParser) -> None:
+    """--jobs / --scheduler: run claims (and their sweeps) in parallel; results identical to a serial run."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--jobs", type=int, default=1, metavar="N", help="local worker processes (default 1: serial)")
+    group.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://host:8786")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m theoryverify", description=__doc__)
+    parser = _Parser(prog="python -m theoryverify", description=__doc__,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     verify = sub.add_parser("verify", help="run registered claims and print their verdicts")
     verify.add_argument("--paper", help="paper id (e.g. icrecall)")
@@ -34,26 +47,49 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--profile", choices=["quick", "full"], default="quick")
     verify.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     verify.add_argument("--include-slow", action="store_true", help="also run claims tagged slow/gpu")
+    verify.add_argument("--debug", action="store_true", help="show the traceback of a check that raised")
+    add_dispatch_options(verify)
     sub.add_parser("list", help="list registered claims (id, catalogue id, kind, location, source)"
                    ).add_argument("--paper")
     loc = sub.add_parser("locations", help="the map from paper location to claim ids (generated)")
     loc.add_argument("--paper", required=True)
     sub.add_parser("papers", help="the installed papers and where each was found")
+    new = sub.add_parser("new-paper", help="write a new paper package in the uniform layout")
+    new.add_argument("name", help="the paper id = its package name (a Python identifier, lower case)")
+    new.add_argument("--dir", default=".", help="the folder to create the package folder in (default: .)")
+    new.add_argument("--title", default=None, help="the paper's title")
+    diff = sub.add_parser("diff", help="verdicts that changed between two `verify --json` outputs")
+    diff.add_argument("old")
+    diff.add_argument("new")
+    diff.add_argument("--json", action="store_true", help="print the changes as JSON")
     return parser
+
+
+def _error(message: object) -> int:
+    sys.stderr.write("theoryverify: error: " + " ".join(str(message).split()) + "\n")
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command is None:
-        sys.stderr.write("theoryverify: error: a command is required (verify, list, locations, papers)\n")
-        return 2
-    if args.command == "papers":
-        return _papers()
+        return _error(f"a command is required ({', '.join(COMMANDS)})")
     try:
-        selected = registry.claims(paper=args.paper, claim=getattr(args, "claim", None))
-    except (registry.UnknownName, RegistrationError) as exc:
-        sys.stderr.write(f"theoryverify: error: {exc}\n")
-        return 2
+        if args.command == "papers":
+            return _papers()
+        if args.command == "new-paper":
+            from . import scaffold
+            return scaffold.main(args)
+        if args.command == "diff":
+            from . import diffing
+            return diffing.main(args)
+        return _claims_command(args)
+    except TheoryverifyError as exc:
+        return _error(exc)
+
+
+def _claims_command(args: argparse.Namespace) -> int:
+    selected = registry.claims(paper=args.paper, claim=getattr(args, "claim", None))
     if args.command == "list":
         for c in selected:
             print(f"{c.id}\t{c.catalogue_id or '-'}\t{c.kind.value}\t{c.location}\t{c.source}")
@@ -65,19 +101,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         device = resolve_device(args.device)
     except ValueError as exc:
-        sys.stderr.write(f"theoryverify: error: {exc}\n")
-        return 2
+        return _error(exc)
+    if args.jobs < 1:
+        return _error("--jobs must be at least 1")
     profiles.load()
     if not (args.include_slow or args.claim or args.profile == "full"):
         selected = [c for c in selected if not c.tags_for(args.profile)]
     ctx = RunContext(seed=args.seed, profile=args.profile, device=device)
-    results = [c.run(ctx) for c in selected]
+    results = run_claims(selected, ctx, jobs=args.jobs, scheduler=args.scheduler)
     if args.json:
         print(json.dumps([r.to_json() for r in results], indent=1, ensure_ascii=False))
     else:
         print(render.table(results))
         print(render.summary(results))
+    if args.debug:
+        for r in results:
+            tb = (r.verdict.details or {}).get("traceback")
+            if tb:
+                sys.stderr.write(f"--- {r.claim.id}: the check raised ---\n{tb}\n")
     return 0 if all(r.as_expected or r.unavailable for r in results) else 1
+
+
+def run_claims(claims, ctx: RunContext, *, jobs: int = 1, scheduler: str | None = None):
+    """Results of ``claims`` in order: serially, or through the engine's dispatcher (:mod:`theoryverify.dispatch`)
+    with ``jobs`` local processes or a Dask ``scheduler`` — identical results either way (every claim's seed
+    derives from its id)."""
+    if jobs == 1 and not scheduler:
+        return [c.run(ctx) for c in claims]
+    from . import dispatch
+    return dispatch.run_claims(claims, ctx, jobs=jobs, scheduler=scheduler)
 
 
 def _papers() -> int:
