@@ -52,6 +52,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "StepContext": ("stepcontext", "StepContext"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
     "softmax_reparametrisation": ("stepcontext", "softmax_reparametrisation"),
     "Store": ("store", "Store"), "sweep": ("store", "sweep"), "closure_version": ("closure", "closure_version"),
+    "code_key": ("closure", "code_key"),
     "rng": ("seeds", "rng"), "derive_seed": ("seeds", "derive_seed"),
     "TheoryverifyError": ("errors", "TheoryverifyError"),
     "check": ("check", None),

@@ -97,3 +97,16 @@ def closure_version(*modules: str) -> str:
     for f in files:
         h.update(Path(f).name.encode() + b"\0" + Path(f).read_bytes() + b"\0")
     return h.hexdigest()[:16]
+
+
+def code_key(*objects) -> str:
+    """:func:`closure_version` of the modules that define ``objects`` (functions, classes or modules) — the
+    ``code`` part of a results-store key for a sweep: ``tv.sweep(store, {"claim": cid, "code": code_key(fn)},
+    configs, fn)`` is recomputed exactly when the code ``fn`` runs changes."""
+    names = []
+    for obj in objects:
+        name = obj.__name__ if hasattr(obj, "__file__") else getattr(obj, "__module__", None)
+        if not name:
+            raise TypeError(f"code_key needs functions, classes or modules, got {type(obj).__name__}")
+        names.append(name)
+    return closure_version(*names)
