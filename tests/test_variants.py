@@ -1,0 +1,44 @@
+"""One claim, several profiles: a Variant replaces the claim's parameters, and (where given) its expectation
+and tags, under its profile — no quick/full twins, one claim id."""
+from theoryverify.claims import Claim, ClaimSet, Kind, RunContext, Variant
+from theoryverify.verdicts import Status, holds, inconclusive
+
+
+def check(ctx):
+    n = ctx.params["n"]
+    return holds("m", f"n = {n}") if n >= 10 else inconclusive("m", f"only n = {n}")
+
+
+def make(**kw):
+    return Claim("p.c", "p", "Thm 1", "s", Kind.DYNAMICS, check, params={"n": 3},
+                 variants={"full": Variant(params={"n": 30}, expect=None, tags=frozenset({"slow"}))},
+                 expect=Status.INCONCLUSIVE, **kw)
+
+
+def test_profile_selects_parameters_expectation_and_tags():
+    c = make()
+    quick = c.run(RunContext(profile="quick"))
+    full = c.run(RunContext(profile="full"))
+    assert quick.verdict.evidence == "only n = 3" and quick.as_expected
+    assert full.verdict.evidence == "n = 30" and full.as_expected
+    assert c.tags_for("quick") == frozenset() and c.tags_for("full") == {"slow"}
+    assert full.to_json()["variant"] == "full" and quick.to_json()["variant"] is None
+    assert full.to_json()["expected"] == "proved|holds" and quick.to_json()["expected"] == "inconclusive"
+
+
+def test_planted_wrong_expectation_for_a_variant_is_caught():
+    c = Claim("p.c", "p", "Thm 1", "s", Kind.DYNAMICS, check, params={"n": 3},
+              variants={"full": Variant(params={"n": 30}, expect=Status.INCONCLUSIVE)}, expect=Status.INCONCLUSIVE)
+    assert not c.run(RunContext(profile="full")).as_expected  # holds at n = 30, registered inconclusive
+
+
+def test_registration_records_source_and_module():
+    claims = ClaimSet("p")
+
+    @claims.add("c", location="Lemma 1", statement="s", kind=Kind.IDENTITY)
+    def _c(ctx):
+        return holds("m", "e")
+    (c,) = list(claims)
+    path, _, line = c.source.rpartition(":")
+    assert path == c.module.replace(".", "/") + ".py" and path.endswith("test_variants.py")
+    assert int(line) == _c.__code__.co_firstlineno  # the line of the @claims.add decorator
