@@ -13,11 +13,12 @@ constant mean (ruptures ``l2``) or of a least-squares line in the record index (
 ruptures is imported on first use (a one-line error names ``pip install ruptures`` if it is missing).
 
 Agreement with the hand-written PELT / binary segmentation these replace (same cost, penalty and
-minimum segment length; compared on the planted signals of tests/test_phases.py, 300 random
-piecewise-constant and piecewise-linear signals of length 40-400 with 0-4 breaks, smooth noise-free
-loss curves, and the Stage-2 loss trajectory of icrecall.T2-main): the breakpoints are identical
-(tolerance: 0 samples) except in two situations, where neither answer is the better one or the
-new one is:
+minimum segment length; compared on the planted signals of tests/test_phases.py, 260 random
+piecewise-constant and piecewise-linear signals — length 30-400, 0-5 breaks, noise 0.01-1, offsets
+0-100, min_size 2-7, penalties 0.01-30; about 1300 calls of pelt, change_points and
+binary_segmentation —, smooth noise-free loss curves, and the Stage-2 loss trajectory of
+icrecall.T2-main): the breakpoints are identical (stated tolerance: 0 samples, same count) except in
+two situations, where either neither answer is better or the new one is:
 
 * exact ties in the binary-segmentation gain (e.g. a constant series): ruptures takes the *last*
   best split, the old code the first — the split is arbitrary there either way;
