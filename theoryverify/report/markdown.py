@@ -6,6 +6,9 @@ profile and device give byte-identical Markdown apart from that line.
 """
 from __future__ import annotations
 
+import math
+import numbers
+import re
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -39,22 +42,93 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
     return lines
 
 
-def fmt(x: Any) -> str:
-    """Numbers to 4 significant digits; a per-seed list as its median with the range and count."""
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    if isinstance(x, (list, tuple)) and len(x) > 1 and all(isinstance(v, (int, float)) for v in x):
-        v = sorted(float(a) for a in x)
-        mid = (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
-        return f"{mid:.4g} [{v[0]:.4g}, {v[-1]:.4g}] (n = {len(v)})"
-    return str(x)
+#: how a value is rendered follows what its key says it is (the words of the key, lower case; issue 14).
+#: an interval, shown "[lo, hi]":
+INTERVAL_WORDS = frozenset({"ci", "interval", "range", "bounds", "bracket"})
+#: a shape or an index, shown "(3, 1)":
+INDEX_WORDS = frozenset({"shape", "index", "indices", "idx", "position", "pos", "argmax", "argmin", "coords"})
+#: one value per seed ("per seed", "durations_over_seeds"), shown "median [min, max] (n = k)":
+SEED_WORDS = frozenset({"seed", "seeds"})
+PER_WORDS = frozenset({"per", "over", "across", "by", "each"})
+#: the key of a sweep table's measured cell: the values of one grid point, one per seed.
+PER_SEED = "per seed"
+#: a vector longer than this is shown by its first entries, its last one and its length.
+VECTOR_SHOWN = 8
+
+
+def meaning(key: Any) -> str | None:
+    """What a key says its value is: "per_seed", "interval", "index", or None (nothing special: a number, a point,
+    a vector).  A bare ``seeds`` key is not per-seed values: the papers use it for the list of seeds themselves."""
+    words = re.findall(r"[^\W_]+", str(key).lower()) if key is not None else []
+    if any(w in SEED_WORDS and i and words[i - 1] in PER_WORDS for i, w in enumerate(words)):
+        return "per_seed"
+    if INTERVAL_WORDS.intersection(words):
+        return "interval"
+    if INDEX_WORDS.intersection(words):
+        return "index"
+    return None
+
+
+def fmt(x: Any, key: Any = None) -> str:
+    """A value rendered by its meaning, which its key names (:func:`meaning`), never by its length.
+
+    Numbers to 4 significant digits; values per seed as "median [min, max] (n = k)"; an interval as "[lo, hi]";
+    a shape or an index as "(3, 1)"; any other list (a point, a vector, a matrix) entry by entry, shortened with
+    "…" beyond :data:`VECTOR_SHOWN` entries; a mapping as "{key: value, …}", each value by its own key.
+    """
+    return _render(x, meaning(key))
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+def _render(x: Any, what: str | None) -> str:
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return str(x)
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    if isinstance(x, numbers.Real):
+        return f"{float(x):.4g}"
+    if isinstance(x, Mapping):
+        return "{" + ", ".join(f"{k}: {_render(v, meaning(k) or what)}" for k, v in x.items()) + "}"
+    if hasattr(x, "tolist") and not isinstance(x, (list, tuple)):  # a NumPy array or a torch tensor
+        x = x.tolist()
+        if not isinstance(x, list):
+            return _render(x, what)
+    if not isinstance(x, (list, tuple)):
+        return str(x)
+    if x and all(map(_is_number, x)):
+        if what == "per_seed":
+            return _per_seed(x)
+        if what == "interval" and len(x) == 2:
+            return f"[{_render(x[0], None)}, {_render(x[1], None)}]"
+        if what == "index" and all(isinstance(v, numbers.Integral) or float(v).is_integer() for v in x):
+            return "(" + ", ".join(str(int(v)) for v in x) + ("," if len(x) == 1 else "") + ")"
+    shown = [_render(v, what) for v in x]
+    if len(shown) <= VECTOR_SHOWN:
+        return "[" + ", ".join(shown) + "]"
+    return "[" + ", ".join(shown[: VECTOR_SHOWN - 2] + ["…", shown[-1]]) + f"] (n = {len(shown)})"
+
+
+def _per_seed(x: Sequence[Any]) -> str:
+    """One value per seed: the median with the range and the count (NaNs counted apart)."""
+    v = sorted(float(a) for a in x if not math.isnan(a))
+    nan = len(x) - len(v)
+    count = f"n = {len(x)}" + (f", {nan} NaN" if nan else "")
+    if not v:
+        return f"NaN ({count})"
+    if len(v) == 1:
+        return f"{v[0]:.4g} ({count})"
+    mid = (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+    return f"{mid:.4g} [{v[0]:.4g}, {v[-1]:.4g}] ({count})"
 
 
 def evidence_text(r: Mapping[str, Any]) -> str:
     parts = [r["evidence"]]
     ce = r.get("counterexample")
     if ce:
-        shown = ", ".join(f"{k}={fmt(v)}" for k, v in list(ce.items())[:12])
+        shown = ", ".join(f"{k}={fmt(v, k)}" for k, v in list(ce.items())[:12])
         parts.append(f"counterexample: {shown}")
     fit = (r.get("details") or {}).get("fit")
     if fit and "exponent" in fit:
@@ -201,7 +275,8 @@ def bounds_section(results: Sequence[Mapping[str, Any]], images: Mapping[str, st
         pred = sweep.get("predicted") or [None] * len(x)
         ratio = sweep.get("ratio") or [None] * len(x)
         lines += table([sweep.get("param", "x"), "predicted", "measured", "measured / predicted"],
-                       [[fmt(a), fmt(b) if b is not None else "—", fmt(c), fmt(d) if d is not None else "—"]
+                       [[fmt(a), fmt(b) if b is not None else "—", fmt(c, PER_SEED),
+                         fmt(d) if d is not None else "—"]
                         for a, b, c, d in zip(x, pred, meas, ratio)])
         if fit:
             ci = fit.get("ci") or ["?", "?"]
