@@ -8,11 +8,16 @@ vertices and edge midpoints of the simplex) and a central point.  Checks draw fr
 declared domain, never from SymPy's fixed complex box, and search its boundary explicitly
 (:meth:`Domain.boundary_points`: the corners of the box and each variable's boundary with the
 others at their centre); :meth:`Domain.describe` names the domain a verdict searched.
+
+Besides real variables: :class:`IntegerRange` (an integer symbol; small integers are tried first) and
+:class:`MatrixVar` / :class:`VectorVar` (a matrix or vector of real entry symbols, drawn as arrays that shrink
+towards zeros and small integers).
 """
 from __future__ import annotations
 
 import itertools
 import random
+import weakref
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Protocol, Sequence
@@ -23,6 +28,7 @@ from hypothesis import strategies as st
 from scipy.special import expit, logit
 
 from . import strategies as strat
+from .errors import TheoryverifyError
 
 
 class Variable(Protocol):
@@ -274,6 +280,211 @@ class Fixed:
 
     def describe(self):
         return f"{self.symbol} = {self.value}"
+
+
+class DomainError(TheoryverifyError, ValueError):
+    """A variable declared with bad arguments (raised by the integer, matrix and vector variables)."""
+
+
+# Where each random source stands in an integer variable's list of first values (see IntegerRange.rationals).
+_FIRST_VALUES: "weakref.WeakKeyDictionary[random.Random, dict]" = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class IntegerRange:
+    """An integer symbol n ∈ {lo, …, hi} (sizes, counts, orders of a sum).
+
+    Counterexamples come at small integers first: the exact tier's first points are the ``small`` smallest
+    values and ``hi`` (in that order, for each fresh random source), then integers drawn with a bias towards the
+    small end; the float tier draws integers (Hypothesis shrinks a failure towards the smallest); the boundary
+    searched by the checks is the same list.  Exact values are SymPy Integers."""
+    symbol: sp.Symbol
+    lo: int
+    hi: int
+    small: int = 3
+
+    def __post_init__(self):
+        for name in ("lo", "hi", "small"):
+            value = getattr(self, name)
+            ok = isinstance(value, (int, np.integer, sp.Integer)) or (isinstance(value, float) and value.is_integer())
+            if isinstance(value, bool) or not ok:
+                raise DomainError(f"IntegerRange {name} must be an integer, got {value!r}")
+            object.__setattr__(self, name, int(value))
+        if self.small < 1:
+            raise DomainError(f"IntegerRange small must be ≥ 1, got {self.small}")
+        if self.lo > self.hi:
+            raise DomainError(f"IntegerRange needs lo ≤ hi, got {self.lo}, {self.hi}")
+
+    @property
+    def symbols(self):
+        return (self.symbol,)
+
+    def _first(self) -> list[int]:
+        return list(dict.fromkeys([*range(self.lo, min(self.hi, self.lo + self.small - 1) + 1), self.hi]))
+
+    def floats(self):
+        return st.integers(self.lo, self.hi).map(lambda n: (float(n),))
+
+    def rationals(self, rnd):
+        seen = _FIRST_VALUES.setdefault(rnd, {})
+        k = seen.get(self, 0)
+        seen[self] = k + 1
+        first = self._first()
+        if k < len(first):
+            return (sp.Integer(first[k]),)
+        span = self.hi - self.lo
+        if rnd.random() < 0.5:  # the small end: lo + a geometric-ish offset
+            return (sp.Integer(self.lo + min(span, int(rnd.expovariate(0.3)))),)
+        return (sp.Integer(rnd.randint(self.lo, self.hi)),)
+
+    free_dim = 1
+
+    def from_free(self, z):
+        return (float(round(self.lo + (self.hi - self.lo) * float(expit(z[0])))),)
+
+    def to_free(self, x):
+        if self.hi == self.lo:
+            return np.zeros(1)
+        u = np.clip((x[0] - self.lo) / (self.hi - self.lo), 1e-12, 1 - 1e-12)
+        return np.array([logit(u)])
+
+    def boundary_values(self):
+        return [(float(v),) for v in self._first()]
+
+    def center(self):
+        return (float((self.lo + self.hi) // 2),)
+
+    def describe(self):
+        inner = ", ".join(map(str, range(self.lo, self.hi + 1))) if self.hi - self.lo < 4 else \
+            f"{self.lo}, {self.lo + 1}, …, {self.hi}"
+        return f"{self.symbol} ∈ {{{inner}}} (integers)"
+
+
+class MatrixVar:
+    """A matrix of real symbols, every entry in [lo, hi]; points map each entry symbol to a value.
+
+    Build it from a SymPy matrix of distinct symbols, or from a name and a shape (entries ``A[i,j]``; with
+    ``symmetric=True`` a square matrix whose entries below the diagonal repeat those above).  Use
+    :attr:`matrix` in expressions.  Float draws are arrays that shrink towards zeros and small integers
+    (:func:`theoryverify.strategies.arrays`); exact draws have entries in {0, ±1, ±2} first (the first
+    ``small_first`` points of each random source), then half small integers, half simple rationals; the
+    boundary is the all-``lo`` and all-``hi`` matrices and each entry at an end with the others at the centre."""
+
+    def __init__(self, symbols_or_name, shape: tuple[int, int] | None = None, lo: float = -3.0, hi: float = 3.0,
+                 *, symmetric: bool = False):
+        if isinstance(symbols_or_name, str):
+            if shape is None or len(tuple(shape)) != 2 or min(shape) < 1:
+                raise DomainError(f"MatrixVar {symbols_or_name!r} needs a shape (rows, cols)")
+            rows, cols = (int(v) for v in shape)
+            if symmetric and rows != cols:
+                raise DomainError("a symmetric MatrixVar must be square")
+            name = symbols_or_name
+            entry = (lambda i, j: sp.Symbol(f"{name}[{min(i, j)},{max(i, j)}]", real=True)) if symmetric else \
+                (lambda i, j: sp.Symbol(f"{name}[{i},{j}]", real=True))
+            matrix = sp.ImmutableMatrix(rows, cols, lambda i, j: entry(i, j))
+        elif isinstance(symbols_or_name, sp.MatrixBase):
+            matrix = sp.ImmutableMatrix(symbols_or_name)
+            if shape is not None and tuple(shape) != matrix.shape:
+                raise DomainError(f"MatrixVar shape {tuple(shape)} does not match the matrix's {matrix.shape}")
+            if not all(isinstance(e, sp.Symbol) for e in matrix):
+                raise DomainError("every entry of a MatrixVar's matrix must be a symbol")
+        else:
+            raise DomainError("MatrixVar takes a SymPy matrix of symbols, or a name and a shape")
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+            raise DomainError(f"MatrixVar needs finite lo < hi, got {lo}, {hi}")
+        self.matrix: sp.ImmutableMatrix = matrix
+        self.lo, self.hi = float(lo), float(hi)
+        self.symbols: tuple[sp.Symbol, ...] = tuple(dict.fromkeys(matrix))
+
+    def _key(self):
+        return (type(self), self.matrix, self.lo, self.hi)
+
+    def __eq__(self, other):
+        return isinstance(other, MatrixVar) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.describe()})"
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.matrix.shape
+
+    def floats(self):
+        k = len(self.symbols)
+        return strat.arrays((k,), self.lo, self.hi).map(lambda a: tuple(float(v) for v in a))
+
+    #: how many exact points (per random source) have only small-integer entries before rationals are mixed in
+    small_first = 6
+
+    def rationals(self, rnd):
+        lo, hi = Fraction(self.lo), Fraction(self.hi)
+        small = [v for v in (0, 1, -1, 2, -2) if lo <= v <= hi]
+        seen = _FIRST_VALUES.setdefault(rnd, {})
+        k = seen.get(self, 0)
+        seen[self] = k + 1
+        p_small = 1.0 if k < self.small_first else 0.5
+        return tuple(sp.Rational(rnd.choice(small) if small and rnd.random() < p_small else
+                                 _simple_rational(rnd, lo, hi)) for _ in self.symbols)
+
+    @property
+    def free_dim(self):
+        return len(self.symbols)
+
+    def from_free(self, z):
+        return tuple(float(self.lo + (self.hi - self.lo) * expit(v)) for v in np.asarray(z, dtype=float))
+
+    def to_free(self, x):
+        u = np.clip((np.asarray(x, dtype=float) - self.lo) / (self.hi - self.lo), 1e-12, 1 - 1e-12)
+        return logit(u)
+
+    def boundary_values(self):
+        k, mid = len(self.symbols), (self.lo + self.hi) / 2.0
+        out = [(self.lo,) * k, (self.hi,) * k]
+        for i in range(k):
+            for end in (self.lo, self.hi):
+                out.append(tuple(end if j == i else mid for j in range(k)))
+        return list(dict.fromkeys(out))
+
+    def center(self):
+        return ((self.lo + self.hi) / 2.0,) * len(self.symbols)
+
+    def describe(self):
+        rows, cols = self.shape
+        what = f"{rows}-vector" if cols == 1 else f"{rows}×{cols} matrix"
+        first = str(self.matrix[0, 0])
+        name = first.split("[")[0] if "[" in first else "(" + ", ".join(map(str, self.symbols[:3])) + \
+            (", …" if len(self.symbols) > 3 else "") + ")"
+        return f"{name} ({what}), entries in [{self.lo:g}, {self.hi:g}]"
+
+    def value(self, point: Mapping[sp.Symbol, float]) -> np.ndarray:
+        """The matrix at a point of a domain, as a float array."""
+        return np.array([[float(point[e]) for e in row] for row in self.matrix.tolist()])
+
+
+class VectorVar(MatrixVar):
+    """A column vector of real symbols (entries ``x[i]``), every entry in [lo, hi]; :attr:`vector` is the
+    SymPy column.  Same draws, shrinking and boundary as :class:`MatrixVar`."""
+
+    def __init__(self, symbols_or_name, dim: int | None = None, lo: float = -3.0, hi: float = 3.0):
+        if isinstance(symbols_or_name, str):
+            if dim is None or int(dim) < 1:
+                raise DomainError(f"VectorVar {symbols_or_name!r} needs a dimension")
+            name = symbols_or_name
+            column = sp.ImmutableMatrix(int(dim), 1, lambda i, j: sp.Symbol(f"{name}[{i}]", real=True))
+        elif isinstance(symbols_or_name, (list, tuple, sp.MatrixBase)):
+            column = sp.ImmutableMatrix(list(symbols_or_name))
+            if dim is not None and int(dim) != column.shape[0]:
+                raise DomainError(f"VectorVar dim {dim} does not match its {column.shape[0]} symbols")
+        else:
+            raise DomainError("VectorVar takes a sequence of symbols, or a name and a dimension")
+        super().__init__(column, None, lo, hi)
+
+    @property
+    def vector(self) -> sp.ImmutableMatrix:
+        return self.matrix
 
 
 class Domain:

@@ -92,3 +92,21 @@ def relation_sets(n: int, max_size: int, keep: Callable[[list[tuple[int, ...]], 
 
     return st.lists(bijections(n), min_size=1, max_size=max(1, 4 * max_size)).map(
         lambda cs: grow(cs)[:max_size])
+
+
+def simple_reals(lo: float, hi: float) -> st.SearchStrategy[float]:
+    """Reals in [lo, hi] that shrink towards simple values: the integers of the range are one branch (shrinking
+    towards 0, or the end nearest 0), any float the other; Hypothesis shrinks a failing draw onto the first
+    branch where it can, so a counterexample reads as small integers whenever small integers fail."""
+    a, b = int(np.ceil(lo)), int(np.floor(hi))
+    if a > b:
+        return reals(lo, hi)
+    return st.one_of(st.integers(a, b).map(float), reals(lo, hi))
+
+
+def arrays(shape: tuple[int, ...], lo: float = -3.0, hi: float = 3.0) -> st.SearchStrategy[np.ndarray]:
+    """float64 arrays of ``shape`` with entries in [lo, hi] (:func:`simple_reals`): a failing array shrinks
+    towards zeros and small integers entry by entry."""
+    from hypothesis.extra import numpy as hnp
+
+    return hnp.arrays(np.float64, tuple(shape), elements=simple_reals(lo, hi))

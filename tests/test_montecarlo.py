@@ -1,0 +1,145 @@
+"""theoryverify.checks.montecarlo: "E[X] = value" and "P(event) ≤ p" decided by a statistical test at a stated
+confidence, with a multiple-comparison correction.  True statements hold (with the test, the sample size and the
+interval named), planted errors are refuted (the interval that excludes the claimed value and the statistic),
+too few samples are inconclusive, and the false-alarm rate of a true statement stays near 1 − confidence."""
+import numpy as np
+import pytest
+
+from theoryverify.checks import check_mc_bound, check_mc_mean
+from theoryverify.checks.montecarlo import adjust_pvalues
+from theoryverify.verdicts import Status
+
+RHO = 0.5
+
+
+def square(rng, n):
+    return rng.standard_normal(n) ** 2
+
+
+def fourth(rng, n):
+    return rng.standard_normal(n) ** 4
+
+
+def correlated(rng, n):
+    """(Z1², Z1·Z2, Z1²·Z2²) for a standard Gaussian pair with correlation ρ: means (1, ρ, 1 + 2ρ²)."""
+    z = rng.multivariate_normal([0, 0], [[1, RHO], [RHO, 1]], size=n)
+    return np.stack([z[:, 0] ** 2, z[:, 0] * z[:, 1], z[:, 0] ** 2 * z[:, 1] ** 2], axis=1)
+
+
+TRUE_MEANS = [1.0, RHO, 1 + 2 * RHO**2]
+
+
+def test_true_mean_holds_and_names_test_size_and_interval():
+    v = check_mc_mean(square, 1.0, seed=1, n=100_000, resolution=0.02)
+    assert v.status is Status.HOLDS
+    assert "t-test" in v.method and "n = 100000" in v.method and "0.99" in v.method
+    row = v.details["components"][0]
+    assert row["interval"][0] <= 1.0 <= row["interval"][1] and row["half_width"] <= 0.02
+
+
+def test_planted_wrong_constant_is_refuted_with_interval_and_statistic():
+    # E[Z⁴] = 3, not 2 (the Gaussian fourth moment with the wrong coefficient)
+    v = check_mc_mean(fourth, 2.0, seed=1, n=50_000)
+    assert v.status is Status.REFUTED
+    ce = v.counterexample
+    lo, hi = ce["interval"]
+    assert not lo <= 2.0 <= hi and lo <= 3.0 <= hi
+    assert ce["t"] > 10 and ce["p_adjusted"] <= 0.01 and ce["n"] == 50_000 and "t-test" in ce["test"]
+
+
+def test_too_few_samples_is_inconclusive_not_holds():
+    v = check_mc_mean(square, 1.0, seed=1, n=200, resolution=0.01)
+    assert v.status is Status.INCONCLUSIVE
+    assert "too few samples" in v.evidence and v.details["samples_needed"] > 200
+
+
+def test_vector_of_expectations_holds_with_holm_correction():
+    v = check_mc_mean(correlated, TRUE_MEANS, seed=2, n=100_000, resolution=0.05, names=["Z1²", "Z1Z2", "Z1²Z2²"])
+    assert v.status is Status.HOLDS, v.evidence
+    assert "Holm" in v.method and len(v.details["components"]) == 3
+    assert v.details["interval_level"] == pytest.approx(1 - 0.01 / 3)
+    rows = v.details["components"]
+    assert [r["p_adjusted"] for r in rows] == pytest.approx(list(adjust_pvalues([r["p"] for r in rows], "holm")))
+
+
+def test_vector_with_one_planted_component_is_refuted_naming_it():
+    wrong = [1.0, RHO, 1 + RHO**2]  # a missing pairing: E[Z1²Z2²] = 1 + 2ρ², not 1 + ρ²
+    v = check_mc_mean(correlated, wrong, seed=2, n=100_000, names=["Z1²", "Z1Z2", "Z1²Z2²"])
+    assert v.status is Status.REFUTED
+    assert v.counterexample["component"] == "Z1²Z2²"
+    assert v.counterexample["interval"][0] > 1 + RHO**2
+
+
+@pytest.mark.parametrize("correction", ["holm", "bonferroni"])
+def test_bonferroni_and_holm_agree_on_a_clear_error(correction):
+    v = check_mc_mean(correlated, [1.0, 0.0, 1.5], seed=3, n=50_000, correction=correction)
+    assert v.status is Status.REFUTED and v.counterexample["component"] == "X[1]"
+
+
+def test_holm_adjustment_by_hand():
+    p = [0.01, 0.04, 0.03, 0.5]
+    # sorted 0.01, 0.03, 0.04, 0.5 -> 4·0.01, max(.04, 3·0.03), max(.09, 2·0.04), max(.09, 0.5)
+    assert adjust_pvalues(p, "holm") == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert adjust_pvalues(p, "bonferroni") == pytest.approx([0.04, 0.16, 0.12, 1.0])
+
+
+def test_deterministic_given_the_seed():
+    a = check_mc_mean(correlated, TRUE_MEANS, seed=7, n=5_000, resolution=1.0).to_json()
+    b = check_mc_mean(correlated, TRUE_MEANS, seed=7, n=5_000, resolution=1.0).to_json()
+    c = check_mc_mean(correlated, TRUE_MEANS, seed=8, n=5_000, resolution=1.0).to_json()
+    assert a == b and a["details"]["components"] != c["details"]["components"]
+
+
+def test_false_alarm_rate_of_a_true_statement_is_controlled():
+    # 60 independent runs of a true three-component statement at 99% confidence: the family-wise error rate is
+    # ≤ 1%, so more than 4 refutations (P < 0.3% under the binomial(60, 0.01)) would mean a broken test.
+    refuted = sum(check_mc_mean(correlated, TRUE_MEANS, seed=s, n=2_000, resolution=1.0).status is Status.REFUTED
+                  for s in range(60))
+    assert refuted <= 4
+
+
+def test_probability_bound_holds_and_planted_bound_is_refuted_with_clopper_pearson():
+    tail = lambda rng, n: np.abs(rng.standard_normal(n)) > 2  # noqa: E731  P = 0.0455
+    ok = check_mc_bound(tail, 0.05, seed=4, n=100_000)
+    assert ok.status is Status.HOLDS and "Clopper–Pearson" in ok.method
+    assert ok.details["events"][0]["supporting_interval"][1] <= 0.05
+    bad = check_mc_bound(tail, 0.04, seed=4, n=100_000)
+    assert bad.status is Status.REFUTED
+    ce = bad.counterexample
+    assert ce["interval"][0] > 0.04 and ce["n"] == 100_000 and ce["count"] > 4000
+    low = check_mc_bound(tail, 0.05, seed=4, n=100_000, op=">=")
+    assert low.status is Status.REFUTED and low.counterexample["interval"][1] < 0.05
+
+
+def test_probability_bound_with_too_few_trials_is_inconclusive():
+    tail = lambda rng, n: np.abs(rng.standard_normal(n)) > 2  # noqa: E731
+    v = check_mc_bound(tail, 0.05, seed=4, n=500)
+    assert v.status is Status.INCONCLUSIVE and "too few samples" in v.evidence
+
+
+def test_several_events_are_corrected_together():
+    def events(rng, n):
+        z = rng.standard_normal(n)
+        return np.stack([z > 2, z < -2, np.abs(z) > 3], axis=1)  # P ≈ 0.0228, 0.0228, 0.0027
+
+    assert check_mc_bound(events, [0.03, 0.03, 0.004], seed=5, n=200_000).status is Status.HOLDS
+    bad = check_mc_bound(events, [0.03, 0.02, 0.004], seed=5, n=200_000, names=["z>2", "z<-2", "|z|>3"])
+    assert bad.status is Status.REFUTED and bad.counterexample["event"] == "z<-2"
+
+
+@pytest.mark.parametrize("sampler, expected, text", [
+    (lambda rng, n: 1 / 0, 1.0, "raised ZeroDivisionError"),
+    (lambda rng, n: np.ones((n, 2, 2)), 1.0, "shape"),
+    (lambda rng, n: np.full(n, np.nan), 1.0, "non-finite"),
+    (lambda rng, n: rng.standard_normal((n, 3)), [0.0, 0.0], "3 components"),
+    (lambda rng, n: "text", 1.0, "must return numbers"),
+    (square, "1", "text"),
+])
+def test_bad_input_is_a_one_line_error(sampler, expected, text):
+    v = check_mc_mean(sampler, expected, seed=0, n=100)
+    assert v.status is Status.ERROR and text in v.evidence and "\n" not in v.evidence
+
+
+def test_bound_needs_booleans():
+    v = check_mc_bound(lambda rng, n: rng.standard_normal(n), 0.5, seed=0, n=100)
+    assert v.status is Status.ERROR and "booleans" in v.evidence
