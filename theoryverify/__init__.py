@@ -39,9 +39,14 @@ _API: dict[str, tuple[str, str | None]] = {
     "examples": ("checks.search", "examples"), "search": ("checks.search", "search"),
     "check_conserved": ("invariants", "check_conserved"), "check_nonincreasing": ("invariants", "check_nonincreasing"),
     "prove_nonpositive": ("invariants", "prove_nonpositive"),
+    "check_mc_mean": ("checks.montecarlo", "check_mc_mean"), "check_mc_bound": ("checks.montecarlo", "check_mc_bound"),
+    "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
+    "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
+    "check_flow_converges": ("flows", "check_flow_converges"),
     # domains and strategies
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
     "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),
+    "IntegerRange": ("domains", "IntegerRange"), "MatrixVar": ("domains", "MatrixVar"), "VectorVar": ("domains", "VectorVar"),
     "strategies": ("strategies", None),
     # rates, phases, flows, dynamics
     "check_rate": ("scaling", "check_rate"), "check_coefficient": ("scaling", "check_coefficient"),
