@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..evidence import sweeps
 from ..findings import Finding
 from ..locations import location_refs, ref_key
 
@@ -263,34 +264,53 @@ def claims_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
                           "evidence"], rows) + [""]
 
 
+#: at most this many sweeps of one claim are tabulated (the JSON rows hold every one)
+MAX_SWEEPS_SHOWN = 8
+
+
+def _sweep_lines(sweep: Mapping[str, Any], fit: Mapping[str, Any]) -> list[str]:
+    x, meas = sweep.get("x", []), sweep.get("measured", [])
+    pred = sweep.get("predicted") or [None] * len(x)
+    ratio = sweep.get("ratio") or [None] * len(x)
+    lines = table([sweep.get("param") or "x", "predicted", "measured", sweep.get("ratio_of") or "measured / predicted"],
+                  [[fmt(a), fmt(b) if b is not None else "—", fmt(c, PER_SEED), fmt(d) if d is not None else "—"]
+                   for a, b, c, d in zip(x, pred, meas, ratio)])
+    if fit and "exponent" in fit:
+        ci = fit.get("ci") or ["?", "?"]
+        what = (f"Fitted coefficient {fit.get('coefficient', '')}".rstrip() if fit.get("family") == "polynomial"
+                else "Fitted exponent")
+        law = f" ({cell(fit['law'])})" if fit.get("law") else ""
+        lines += ["", f"{what}{law} **{fmt(fit.get('exponent'))}** (CI {fmt(fit.get('confidence', 0.95))}: "
+                  f"[{fmt(ci[0])}, {fmt(ci[1])}]) vs predicted **{fmt(fit.get('predicted_exponent'))}** "
+                  f"± {fmt(fit.get('margin'))}."]
+        if fit.get("rule"):
+            lines += ["", f"Rule: {cell(fit['rule'])}"]
+    return lines
+
+
 def bounds_section(results: Sequence[Mapping[str, Any]], images: Mapping[str, str]) -> list[str]:
-    swept = [r for r in results if (r.get("details") or {}).get("sweep")]
+    """Every sweep a verdict rests on (its own and its parts'), with the fit, the rule and the grid span."""
     lines = ["## Bounds vs empirics", ""]
+    swept = [(r, list(sweeps(r))) for r in results]
+    swept = [(r, sw) for r, sw in swept if sw]
     if not swept:
         return lines + ["No rate or phase-duration claim has a sweep in this run.", ""]
-    for r in swept:
-        sweep, fit = r["details"]["sweep"], r["details"].get("fit") or {}
+    for r, sw in swept:
         lines += [f"### `{r['id']}` — {r['location']}", "", cell(r["statement"]), ""]
-        x, meas = sweep.get("x", []), sweep.get("measured", [])
-        pred = sweep.get("predicted") or [None] * len(x)
-        ratio = sweep.get("ratio") or [None] * len(x)
-        lines += table([sweep.get("param", "x"), "predicted", "measured", "measured / predicted"],
-                       [[fmt(a), fmt(b) if b is not None else "—", fmt(c, PER_SEED),
-                         fmt(d) if d is not None else "—"]
-                        for a, b, c, d in zip(x, pred, meas, ratio)])
-        if fit:
-            ci = fit.get("ci") or ["?", "?"]
-            lines += ["", f"Fitted exponent **{fmt(fit.get('exponent'))}** (CI {fmt(fit.get('confidence', 0.95))}: "
-                      f"[{fmt(ci[0])}, {fmt(ci[1])}]) vs predicted **{fmt(fit.get('predicted_exponent'))}** "
-                      f"± {fmt(fit.get('margin'))}.", "", f"Rule: {cell(fit.get('rule', ''))}"]
+        for path, sweep, fit, _ in sw[:MAX_SWEEPS_SHOWN]:
+            if path:
+                lines += [f"Part *{cell(path)}*:", ""]
+            lines += _sweep_lines(sweep, fit) + [""]
+        if len(sw) > MAX_SWEEPS_SHOWN:
+            lines += [f"({len(sw) - MAX_SWEEPS_SHOWN} more sweeps of this claim are in its JSON row.)", ""]
         span = (r.get("details") or {}).get("grid_span")
         if span:
             widths = ", ".join(f"{s['param']}: " + ("not measurable" if s["decades"] is None else
                                f"{s['decades']:.2f} decades" + (" of the predicted quantity"
                                                                 if s.get("measure") == "predicted" else ""))
                                + f" ({s['points']} points)" for s in span["spans"])
-            lines += ["", f"Grid span: {widths}. Evidence standard: {cell(span.get('rule', ''))}"]
-        lines += ["", f"Verdict: **{r['status']}** — {cell(r['evidence'])}. "
+            lines += [f"Grid span: {widths}. Evidence standard: {cell(span.get('rule', ''))}", ""]
+        lines += [f"Verdict: **{r['status']}** — {cell(r['evidence'])}. "
                   f"Regenerate: `python -m theoryverify verify --claim {r['id']}`", ""]
         if r["id"] in images:
             lines += [f"![{r['id']}]({images[r['id']]})", ""]
