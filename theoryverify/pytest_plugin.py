@@ -1,0 +1,242 @@
+"""The pytest plugin: one test item per claim of the papers in the repository under test.
+
+Installed with theoryverify (entry point group ``pytest11``, name ``theoryverify``; ``-p no:theoryverify``
+switches it off; an uninstalled checkout loads it with ``-p theoryverify.pytest_plugin``).  In a repository with a paper package, ``python -m pytest -m theorems`` runs every fast
+claim of that paper, ``-m slow`` its long sweeps, ``-m gpu`` its GPU-scale checks:
+
+- Which papers: those whose package folder lies under pytest's rootdir (a repository collects its own paper,
+  not every installed one); ``--tv-paper ID`` (repeatable) or the ini option ``theoryverify_papers`` name
+  papers explicitly instead, wherever they are installed.  When pytest is given explicit paths
+  (``pytest tests/test_x.py``), only papers whose folder lies under one of them are collected, unless
+  ``--tv-paper`` names them.
+- Items: one per claim, named by the claim id, under the node id ``<paper folder>::<claim id>`` (the
+  folder relative to the rootdir), so ``-k <claim id>``, ``--lf``, ``--deselect`` and ``-n N`` (xdist) work
+  (a node id is not a path pytest can be given: select a claim with ``-k``).  A claim tagged
+  ``slow``/``gpu`` carries those markers *instead of* ``theorems`` (and, without profile variants, runs the
+  ``full`` profile, as it always has).  A claim with profile :class:`~theoryverify.claims.Variant`\\ s gets
+  one more item per variant, ``<claim id>[<profile>]``, marked by the variant's tags and run with that
+  profile.
+- Outcome: an item passes when the verdict is what the registry expects (a recorded erratum must stay
+  refuted), fails with :func:`theoryverify.render.failure` (and the traceback of a check that raised)
+  otherwise, and is skipped when an input outside the repository is missing
+  (:class:`~theoryverify.claims.Unavailable`).  Claims run on the CPU with the seed ``$THEORYVERIFY_SEED``
+  (default: the engine's) under the engine's Hypothesis profile (:mod:`theoryverify.profiles`), exactly as
+  ``python -m theoryverify verify`` runs them.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+MARKERS = {
+    "theorems": "one test item per claim of the paper under test (the fast ones; run by CI)",
+    "slow": "long sweeps (a claim or profile variant tagged slow)",
+    "gpu": "needs (or is meant for) a CUDA device (a claim or profile variant tagged gpu)",
+}
+INI_PAPERS = "theoryverify_papers"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("theoryverify", "theoryverify: one test item per paper claim")
+    group.addoption("--tv-paper", action="append", default=[], metavar="ID", dest="tv_paper",
+                    help="collect the claims of this paper id (repeatable); default: the papers whose package "
+                         "folder lies under the rootdir")
+    parser.addini(INI_PAPERS, type="args", default=[],
+                  help="paper ids whose claims are collected (default: the papers under the rootdir)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    known = {line.split(":")[0].strip() for line in config.getini("markers")}
+    for name, text in MARKERS.items():
+        if name not in known:
+            config.addinivalue_line("markers", f"{name}: {text}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    """The session's report gets one collector per selected paper beside the collected paths (so the claims
+    go through pytest's own selection: ``-m``, ``-k``, ``--lf``, xdist)."""
+    outcome = yield
+    report = outcome.get_result()
+    if isinstance(collector, pytest.Session) and report.passed:
+        report.result.extend(_paper_collectors(collector))
+
+
+# --- which papers -------------------------------------------------------------------------------
+
+def _under(path: Path, folders: list[Path]) -> bool:
+    return any(path == f or f in path.parents for f in folders)
+
+
+def _explicit_paths(config: pytest.Config) -> list[Path] | None:
+    """The paths given on the command line, or None when pytest collects its defaults (no arguments:
+    ``testpaths`` or the invocation folder)."""
+    if config.args_source is not pytest.Config.ArgsSource.ARGS:
+        return None
+    base = config.invocation_params.dir
+    return [(base / arg.split("::")[0]).resolve() for arg in config.args]
+
+
+def _package_dir(module_name: str) -> Path | None:
+    """The folder of a paper package (of the module file for a one-file paper), found without importing it."""
+    try:
+        spec = importlib.util.find_spec(module_name)
+    except Exception:  # a parent package that fails to import
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0]).resolve()
+    return Path(spec.origin).resolve().parent if spec.origin else None
+
+
+def _paper_collectors(session: pytest.Session) -> Iterator["PaperClaims"]:
+    from theoryverify import registry
+
+    config = session.config
+    named = list(config.getoption("tv_paper")) or list(config.getini(INI_PAPERS))
+    explicit = _explicit_paths(config)
+    modules = registry.paper_modules()
+    broken = registry.broken_papers()
+    root = config.rootpath.resolve()
+    if named:
+        for pid in dict.fromkeys(named):
+            folder = _package_dir(modules[pid].__name__) if pid in modules else None
+            if config.getoption("tv_paper") or explicit is None or (folder and _under(folder, explicit)):
+                yield PaperClaims.for_paper(session, pid, folder, root)
+        return
+    roots = explicit if explicit is not None else [root]
+    for pid, mod in modules.items():
+        folder = _package_dir(mod.__name__)
+        if folder is not None and _under(folder, [root]) and _under(folder, roots):
+            yield PaperClaims.for_paper(session, pid, folder, root)
+    for name in broken:  # a broken paper of this repository is an error here, not silently absent
+        folder = _package_dir(name)
+        if folder is not None and _under(folder, [root]) and _under(folder, roots):
+            yield PaperClaims.for_paper(session, name.split(".")[-1], folder, root, broken=broken[name])
+
+
+# --- collector and items ------------------------------------------------------------------------
+
+class PaperClaims(pytest.Collector):
+    """The claims of one paper (node id: the paper's package folder relative to the rootdir)."""
+
+    def __init__(self, *, paper: str, broken: str | None = None, **kw) -> None:
+        super().__init__(**kw)
+        self.paper = paper
+        self.broken = broken
+
+    @classmethod
+    def for_paper(cls, session: pytest.Session, paper: str, folder: Path | None, root: Path,
+                  broken: str | None = None) -> "PaperClaims":
+        try:
+            nodeid = os.path.relpath(folder, root).replace(os.sep, "/") if folder else f"theoryverify/{paper}"
+        except ValueError:  # another drive
+            nodeid = f"theoryverify/{paper}"
+        return cls.from_parent(session, name=paper, nodeid=nodeid, path=folder or root, paper=paper, broken=broken)
+
+    def collect(self) -> Iterator["ClaimItem"]:
+        from theoryverify import registry
+        from theoryverify.errors import TheoryverifyError
+
+        if self.broken:
+            raise self.CollectError(self.broken)
+        try:
+            claims = registry.claims(paper=self.paper)
+        except TheoryverifyError as exc:
+            raise self.CollectError(" ".join(str(exc).split())) from None
+        for claim in claims:
+            base_profile = "quick" if claim.variants or not claim.tags else "full"
+            yield ClaimItem.from_parent(self, name=claim.id, claim=claim, profile=base_profile,
+                                        tags=claim.tags_for("quick"))
+            for profile, variant in claim.variants.items():
+                if profile != "quick":
+                    yield ClaimItem.from_parent(self, name=f"{claim.id}[{profile}]", claim=claim,
+                                                profile=profile, tags=frozenset(variant.tags))
+
+
+class ClaimFailed(Exception):
+    """The verdict of a claim is not what the registry expects."""
+
+    def __init__(self, result) -> None:
+        super().__init__(result.claim.id)
+        self.result = result
+
+
+class ClaimItem(pytest.Item):
+    """One claim under one profile."""
+
+    def __init__(self, *, claim, profile: str, tags: frozenset[str], **kw) -> None:
+        super().__init__(**kw)
+        self.claim = claim
+        self.profile = profile
+        for tag in sorted(tags) or ["theorems"]:
+            self.add_marker(tag)
+
+    def runtest(self) -> None:
+        from theoryverify.claims import RunContext
+        from theoryverify.seeds import DEFAULT_SEED
+
+        ctx = RunContext(seed=int(os.environ.get("THEORYVERIFY_SEED", DEFAULT_SEED)), profile=self.profile,
+                         device="cpu")
+        with _engine_hypothesis_profile():
+            result = self.claim.run(ctx)
+        if result.unavailable:  # reported at the claim's registration, not here
+            reason = f"not checkable here: {result.unavailable}"
+            try:
+                raise pytest.skip.Exception(reason, _use_item_location=True)
+            except TypeError:  # pragma: no cover - a pytest without item locations for skips
+                pytest.skip(reason)
+        if not result.as_expected:
+            raise ClaimFailed(result)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, ClaimFailed):
+            from theoryverify import render
+
+            result = excinfo.value.result
+            text = render.failure(result)
+            if self.profile != "quick" or self.claim.expect_for(self.profile) != self.claim.expect_for("quick"):
+                text += (f"\n  profile: {self.profile} (expected {self.claim.expected_label_for(self.profile)}); "
+                         f"rerun: python -m theoryverify verify --claim {self.claim.id} --profile {self.profile}")
+            tb = (result.verdict.details or {}).get("traceback")
+            return text + (f"\n--- the check raised ---\n{tb}" if tb else "")
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        """Where the claim is registered; the headline names the claim and its location in the paper (not a
+        suffix of the node id, which pytest would otherwise rewrite as ``paper::short-id``)."""
+        line = self.claim.source.rpartition(":")[2]
+        return (self._source_file() or self.path), (int(line) - 1 if line.isdigit() else None), \
+            f"{self.name} ({self.claim.location})"
+
+    def _source_file(self) -> Path | None:
+        mod = sys.modules.get(self.claim.module)
+        return Path(mod.__file__) if mod is not None and getattr(mod, "__file__", None) else None
+
+
+class _engine_hypothesis_profile:
+    """The engine's Hypothesis profile (:func:`theoryverify.profiles.load`) while a claim runs, the user's
+    own profile restored afterwards (the plugin must not change how a repository's other tests run)."""
+
+    def __enter__(self):
+        from hypothesis import settings
+
+        from theoryverify import profiles
+
+        getter = getattr(settings, "get_current_profile_name", None)
+        self.previous = getter() if getter else getattr(settings, "_current_profile", None)
+        profiles.load()
+        return self
+
+    def __exit__(self, *exc):
+        from hypothesis import settings
+
+        if self.previous:
+            settings.load_profile(self.previous)
+        return False
