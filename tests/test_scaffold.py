@@ -7,11 +7,8 @@ and a check that cannot fail is caught by the planted-error test."""
 from __future__ import annotations
 
 import ast
-import os
 import shutil
 import subprocess
-import sys
-import sysconfig
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -19,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from theoryverify import cli, scaffold
+from venvs import clean_env, layered_venv
 
 NAME = "tvscaffolded"
 LAYOUT = {
@@ -70,22 +68,7 @@ def test_an_existing_folder_is_refused_unless_empty(tmp_path, capsys):
 
 # --- a real install ---------------------------------------------------------------------------------
 
-def _layered_venv(folder: Path) -> Path:
-    """A virtual environment that sees this one's packages (theoryverify, pip, setuptools, pytest) through a
-    ``.pth`` file: installing into it leaves the running environment untouched."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
-    python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                             check=True, capture_output=True, text=True).stdout.strip()
-    Path(purelib, "_theoryverify_parent.pth").write_text(
-        f"import site; site.addsitedir({sysconfig.get_path('purelib')!r})\n", encoding="utf-8")
-    return python
-
-
-def _clean_env() -> dict[str, str]:
-    """No PYTHONPATH, no THEORYVERIFY_* variable: the paper must be found by its entry point alone."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("THEORYVERIFY_")}
-    return dict(env, MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
+_layered_venv, _clean_env = layered_venv, clean_env
 
 
 def _run_all(commands: dict[str, tuple[list[str], Path]]) -> dict[str, subprocess.CompletedProcess]:

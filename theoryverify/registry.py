@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 import pkgutil
 from functools import lru_cache
 from importlib import metadata
@@ -69,6 +70,22 @@ def paper_sources() -> list[tuple[str, str]]:
     return unique
 
 
+def _import_unshadowed(name: str) -> ModuleType:
+    """Import ``name`` again without the working directory on ``sys.path``: a project folder named like the
+    paper (``DIR/mypaper``, holding ``pyproject.toml`` and the package ``mypaper/``) in the working directory is
+    a namespace package that shadows the installed paper."""
+    here = {"", ".", os.getcwd()}
+    for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+        del sys.modules[key]
+    saved = list(sys.path)
+    try:
+        sys.path[:] = [p for p in sys.path if p not in here and os.path.abspath(p or ".") != os.getcwd()]
+        importlib.invalidate_caches()
+        return importlib.import_module(name)
+    finally:
+        sys.path[:] = saved
+
+
 @lru_cache(maxsize=None)
 def _discover() -> tuple[dict[str, ModuleType], dict[str, str]]:
     modules: dict[str, ModuleType] = {}
@@ -76,6 +93,8 @@ def _discover() -> tuple[dict[str, ModuleType], dict[str, str]]:
     for where, name in paper_sources():
         try:
             mod = importlib.import_module(name)
+            if not hasattr(mod, "PAPER") and getattr(mod, "__file__", None) is None:
+                mod = _import_unshadowed(name)
         except Exception as exc:  # a broken plugin must not break the others
             broken[name] = f"{where}: cannot import {name}: {type(exc).__name__}: {exc}"
             continue
