@@ -22,6 +22,11 @@ claim of that paper, ``-m slow`` its long sweeps, ``-m gpu`` its GPU-scale check
   (:class:`~theoryverify.claims.Unavailable`).  Claims run on the CPU with the seed ``$THEORYVERIFY_SEED``
   (default: the engine's) under the engine's Hypothesis profile (:mod:`theoryverify.profiles`), exactly as
   ``python -m theoryverify verify`` runs them.
+- Scale-out: ``-n N`` (pytest-xdist) runs the claims on N processes — each item runs its claim exactly as a
+  serial session does (seeds derive from claim ids), so the outcomes are the same.  ``--tv-jobs N`` or
+  ``--tv-scheduler ADDRESS`` (a running Dask scheduler) make the engine's dispatcher
+  (:mod:`theoryverify.dispatch`) send the points of each claim's sweeps to N local processes or to the
+  cluster, as ``verify --jobs/--scheduler`` do (with ``-n``, every xdist worker starts its own N).
 """
 from __future__ import annotations
 
@@ -48,6 +53,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "folder lies under the rootdir")
     parser.addini(INI_PAPERS, type="args", default=[],
                   help="paper ids whose claims are collected (default: the papers under the rootdir)")
+    group.addoption("--tv-jobs", type=int, default=1, metavar="N", dest="tv_jobs",
+                    help="local processes for the sweep points inside each claim (claims in parallel: -n N, "
+                         "pytest-xdist)")
+    group.addoption("--tv-scheduler", default=None, metavar="ADDRESS", dest="tv_scheduler",
+                    help="a running Dask scheduler (tcp://host:8786) for the sweep points inside each claim")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -55,6 +65,15 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, text in MARKERS.items():
         if name not in known:
             config.addinivalue_line("markers", f"{name}: {text}")
+    jobs, scheduler = config.getoption("tv_jobs", 1), config.getoption("tv_scheduler", None)
+    if jobs != 1 or scheduler:
+        from theoryverify import dispatch
+
+        try:
+            dispatch.configure(jobs=jobs, scheduler=scheduler)
+        except dispatch.DispatchError as exc:
+            raise pytest.UsageError(f"theoryverify: {exc}") from None
+        config.add_cleanup(dispatch.configure)  # back to serial; the workers stop with the session
 
 
 @pytest.hookimpl(hookwrapper=True)

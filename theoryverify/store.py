@@ -104,7 +104,7 @@ def point_key(key_base: Mapping[str, Any], config: Mapping[str, Any]) -> dict[st
 
 
 def sweep(store: Store | None, key_base: Mapping[str, Any], configs: Sequence[Mapping[str, Any]],
-          fn: Callable[[Mapping[str, Any]], Any], *, n_jobs: int = 1, backend: str | None = None,
+          fn: Callable[[Mapping[str, Any]], Any], *, n_jobs: int | None = None, backend: str | None = None,
           desc: str | None = None) -> list[Any]:
     """``[fn(c) for c in configs]``, computing only points the store lacks; each finished point is
     written as soon as it is back.  ``store=None`` computes everything (no cache).
@@ -112,8 +112,16 @@ def sweep(store: Store | None, key_base: Mapping[str, Any], configs: Sequence[Ma
     ``n_jobs > 1`` or a ``backend`` dispatches the missing points through ``joblib.Parallel``;
     ``backend="dask"`` maps them over the active ``distributed.Client`` instead (create one first,
     e.g. ``with Client(LocalCluster()):``; ``n_jobs`` is then ignored, the cluster sizes itself).
-    ``fn`` must be a pure function of its configuration (all randomness from ``config["seed"]``).
+    Neither given: the engine's active dispatcher decides (:func:`theoryverify.dispatch.sweep_options`:
+    serial unless ``verify --jobs/--scheduler`` or ``dispatch.using(...)`` set one; always serial inside a
+    dispatched worker).  ``fn`` must be a pure function of its configuration (all randomness from
+    ``config["seed"]``).
     """
+    if n_jobs is None and backend is None:
+        from .dispatch import sweep_options
+
+        n_jobs, backend, fn = sweep_options(fn)
+    n_jobs = 1 if n_jobs is None else n_jobs
     keys = [point_key(key_base, c) for c in configs]
     results: list[Any] = [None] * len(configs)
     missing: list[int] = []

@@ -1,5 +1,5 @@
 """python -m theoryverify.report [--paper ID ...] [--profile quick|full] [--device auto|cpu|cuda]
-[--seed N] [--out DIR] [--fresh]"""
+[--seed N] [--out DIR] [--fresh] [--jobs N | --scheduler ADDRESS]"""
 from __future__ import annotations
 
 import argparse
@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 from .. import profiles, registry
+from ..cli import add_dispatch_options
 from ..devices import resolve_device
+from ..errors import TheoryverifyError
 from ..seeds import DEFAULT_SEED
 from .build import build
 
@@ -17,6 +19,20 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         sys.stderr.write(f"theoryverify.report: error: {message}\n")
         raise SystemExit(2)
+
+
+def _without_dispatch(argv) -> list[str]:
+    """The command line without --jobs/--scheduler: where claims ran does not change the report, which shows
+    the same command (and bytes) as a serial run."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--jobs", "--scheduler"):
+            skip = True
+        elif not arg.startswith(("--jobs=", "--scheduler=")):
+            out.append(arg)
+    return out
 
 
 def main(argv=None) -> int:
@@ -28,13 +44,18 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
     p.add_argument("--out", type=Path, default=Path("reports"))
     p.add_argument("--fresh", action="store_true", help="ignore the results store")
+    add_dispatch_options(p)
     args = p.parse_args(argv)
+    if args.jobs < 1:
+        p.error("--jobs must be at least 1")
     known = registry.papers()
     papers = args.paper or sorted(known)
     bad = [x for x in papers if x not in known]
-    if bad:
-        sys.stderr.write(f"theoryverify.report: error: unknown paper id {bad[0]!r} "
-                         f"(known: {', '.join(sorted(known))})\n")
+    if bad:  # an unknown id, or a paper that failed to load: the registry raises the one-line reason
+        try:
+            registry.claims(paper=bad[0])
+        except TheoryverifyError as exc:
+            sys.stderr.write("theoryverify.report: error: " + " ".join(str(exc).split()) + "\n")
         return 2
     try:
         device = resolve_device(args.device)
@@ -44,9 +65,14 @@ def main(argv=None) -> int:
         sys.stderr.write(f"theoryverify.report: error: {exc}\n")
         return 2
     profiles.load()
-    shown = ["python", "-m", "theoryverify.report", *(argv if argv is not None else sys.argv[1:])]
-    summary = build(papers, profile=args.profile, device=device, seed=args.seed, out=args.out,
-                    fresh=args.fresh, command=shlex.join(shown), only=args.claim)
+    shown = ["python", "-m", "theoryverify.report", *_without_dispatch(argv if argv is not None else sys.argv[1:])]
+    try:
+        summary = build(papers, profile=args.profile, device=device, seed=args.seed, out=args.out,
+                        fresh=args.fresh, command=shlex.join(shown), only=args.claim, jobs=args.jobs,
+                        scheduler=args.scheduler)
+    except TheoryverifyError as exc:  # e.g. an unreachable scheduler: one line, never a traceback
+        sys.stderr.write("theoryverify.report: error: " + " ".join(str(exc).split()) + "\n")
+        return 2
     for row in summary["rows"]:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(row["counts"].items()))
         found = ", ".join(f"{v} {k}" for k, v in sorted(row["findings"].items())) or "none"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import time
+from contextlib import closing
 from importlib import metadata
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .. import catalogue, environment, registry
+from .. import catalogue, dispatch, environment, registry
 from ..claims import Claim, RunContext
 from ..progress import progress
 from ..closure import closure_version
@@ -43,19 +44,30 @@ def select(paper_id: str, profile: str, only: Sequence[str] = ()) -> list[Claim]
 
 
 def run_paper(paper_id: str, ctx: RunContext, store: Store, fresh: bool, only: Sequence[str] = (),
-              on_compute: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+              on_compute: Callable[[str], None] | None = None, *, jobs: int = 1,
+              scheduler: str | None = None) -> list[dict[str, Any]]:
+    """The JSON rows of the paper's selected claims: cached rows reused (unless ``fresh``), the missing ones
+    computed through the engine's dispatcher (``jobs`` local processes or a Dask ``scheduler``; serial by
+    default — the same rows either way) and stored each as soon as it is back, so an interrupted run
+    resumes.  ``on_compute(claim_id)`` is called before each claim is computed."""
     versions = environment.versions()
-    out = []
-    for claim in progress(select(paper_id, ctx.profile, only), desc=paper_id, unit="claim"):
-        key = {"claim": claim.id, "seed": ctx.seed, "profile": ctx.profile, "device": ctx.device,
-               "code": code_version(claim), "versions": versions}
-
-        def compute(claim=claim):
+    claims = select(paper_id, ctx.profile, only)
+    keys = [{"claim": c.id, "seed": ctx.seed, "profile": ctx.profile, "device": ctx.device,
+             "code": code_version(c), "versions": versions} for c in claims]
+    out: list[Any] = [None] * len(claims)
+    missing = []
+    for i, key in enumerate(keys):
+        found, value = (False, None) if fresh else store.get(key)
+        if found:
+            out[i] = value
+        else:
+            missing.append(i)
+    computed = dispatch.iter_results([claims[i] for i in missing], ctx, jobs=jobs, scheduler=scheduler)
+    with closing(computed):
+        for i in progress(missing, desc=paper_id, unit="claim"):
             if on_compute:
-                on_compute(claim.id)
-            return claim.run(ctx).to_json()
-
-        out.append(store.put(key, compute()) if fresh else store.get_or_compute(key, compute))
+                on_compute(claims[i].id)
+            out[i] = store.put(keys[i], next(computed).to_json())
     return out
 
 
@@ -82,7 +94,11 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
 
 def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: Path, fresh: bool,
           command: str, only: Sequence[str] = (), store_root: Path | None = None,
-          on_compute: Callable[[str], None] | None = None) -> dict[str, Any]:
+          on_compute: Callable[[str], None] | None = None, jobs: int = 1,
+          scheduler: str | None = None) -> dict[str, Any]:
+    """Run (or reuse) every selected claim of ``papers`` and write their pages and the index to ``out``.
+    ``jobs``/``scheduler``: compute the missing claims in parallel (:mod:`theoryverify.dispatch`; one pool for
+    all papers); the pages are the same as a serial run's."""
     out.mkdir(parents=True, exist_ok=True)
     store = Store(store_root or Path(".theoryverify-cache") / "report")
     ctx = RunContext(seed=seed, profile=profile, device=device)
@@ -91,13 +107,14 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
            "commit": environment.git_commit()}
     rows, timings = [], {}
     start_all = time.perf_counter()
-    for pid in papers:
-        start = time.perf_counter()
-        results = run_paper(pid, ctx, store, fresh, only, on_compute)
-        timings[pid] = time.perf_counter() - start
-        now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-        page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s")
-        rows.append(write_paper(registry.papers()[pid], results, page_run, out))
+    with dispatch.using(jobs, scheduler):
+        for pid in papers:
+            start = time.perf_counter()
+            results = run_paper(pid, ctx, store, fresh, only, on_compute, jobs=jobs, scheduler=scheduler)
+            timings[pid] = time.perf_counter() - start
+            now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+            page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s")
+            rows.append(write_paper(registry.papers()[pid], results, page_run, out))
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     total = time.perf_counter() - start_all
     run["generated"] = f"{now}; runtime {total:.1f} s (" + ", ".join(
