@@ -42,3 +42,14 @@ def test_registration_records_source_and_module():
     path, _, line = c.source.rpartition(":")
     assert path == c.module.replace(".", "/") + ".py" and path.endswith("test_variants.py")
     assert int(line) == _c.__code__.co_firstlineno  # the line of the @claims.add decorator
+
+
+def test_a_variant_with_its_own_id_is_listed_as_a_pinned_claim():
+    c = Claim("p.c", "p", "Thm 1", "s", Kind.DYNAMICS, check, params={"n": 3}, expect=Status.INCONCLUSIVE,
+              variants={"full": Variant(params={"n": 30}, expect=None, tags=frozenset({"slow"}), id="c-full")})
+    base, full = c.expanded()
+    assert base.id == "p.c" and base.variants == {} and full.id == "p.c-full" and full.profile == "full"
+    assert full.tags == {"slow"} and full.params == {"n": 30}
+    r = full.run(RunContext(profile="quick"))  # pinned: runs its own profile whatever the context says
+    assert r.verdict.evidence == "n = 30" and r.as_expected and r.context.profile == "full"
+    assert base.run(RunContext()).verdict.evidence == "only n = 3"

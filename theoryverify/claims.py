@@ -85,6 +85,9 @@ class Variant:
     params: Mapping[str, Any] = field(default_factory=dict)
     expect: Any = SAME
     tags: frozenset[str] = frozenset()
+    #: a public claim id of its own (the shipped papers' older "<id>-full" twins keep their ids this way):
+    #: the registry lists the variant as a claim with that id, always run under this variant's profile
+    id: str | None = None
 
 
 Check = Callable[[RunContext], Verdict]
@@ -116,6 +119,7 @@ class Claim:
     threads: int | None = 1  # torch / BLAS threads while the check runs (None: leave the setting alone)
     source: str = ""  # "path/to/module.py:LINE" of the registration
     module: str = ""  # the module that registered the claim (its source closure keys cached results)
+    profile: str | None = None  # a claim that always runs under this profile (a Variant with its own id)
 
     def __post_init__(self) -> None:
         from .findings import validate
@@ -136,6 +140,21 @@ class Claim:
     # --- profiles ---------------------------------------------------------------------------------
     def variant(self, profile: str) -> Variant | None:
         return self.variants.get(profile)
+
+    def expanded(self) -> list["Claim"]:
+        """This claim, and one claim per Variant that has an ``id`` of its own: that id, the variant's
+        parameters, expectation and tags, pinned to its profile (the variant is then no longer listed under
+        this claim, so nothing runs twice)."""
+        own = {name: v for name, v in self.variants.items() if v.id}
+        if not own:
+            return [self]
+        base = replace(self, variants={n: v for n, v in self.variants.items() if not v.id})
+        out = [base]
+        for name, v in own.items():
+            out.append(replace(self, id=v.id if v.id.startswith(self.paper + ".") else f"{self.paper}.{v.id}",
+                               params=self.params_for(name), expect=self.expect_for(name), tags=frozenset(v.tags),
+                               variants={}, profile=name))
+        return out
 
     def expect_for(self, profile: str = "quick") -> Status | None:
         v = self.variant(profile)
@@ -166,6 +185,8 @@ class Claim:
 
     def run(self, ctx: RunContext | None = None) -> "Result":
         base = ctx or RunContext()
+        if self.profile and base.profile != self.profile:
+            base = replace(base, profile=self.profile)
         ctx = base.for_claim(self.id, self.params_for(base.profile))
         start = time.perf_counter()
         try:

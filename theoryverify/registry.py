@@ -146,7 +146,7 @@ def _paper_claims(paper_id: str) -> tuple[Claim, ...]:
     for name in claim_modules(pkg):
         claim_set = getattr(importlib.import_module(name), "CLAIMS", None)
         if isinstance(claim_set, ClaimSet):
-            out.extend(claim_set)
+            out.extend(x for c in claim_set for x in c.expanded())
     ids = [c.id for c in out]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
