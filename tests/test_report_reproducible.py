@@ -12,7 +12,7 @@ from theoryverify.report import markdown
 from theoryverify.report.build import build
 from theoryverify.seeds import DEFAULT_SEED
 
-ROOT = Path(__file__).resolve().parent.parent / "reports"
+ROOT = Path(__file__).resolve().parent.parent / "reports" / "quick"
 PAPER = "iclnonlinear"
 RUN_LINES = ("- Command:", "- Versions:", "- Git commit:", "- Device:", "- Catalogue coverage:",
              markdown.GENERATED_PREFIX)

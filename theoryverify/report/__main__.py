@@ -42,7 +42,8 @@ def main(argv=None) -> int:
     p.add_argument("--profile", choices=["quick", "full"], default="quick")
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    p.add_argument("--out", type=Path, default=Path("reports"))
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (default: reports/<profile>, so a quick run never overwrites the full report)")
     p.add_argument("--fresh", action="store_true", help="ignore the results store")
     add_dispatch_options(p)
     args = p.parse_args(argv)
@@ -65,6 +66,8 @@ def main(argv=None) -> int:
         sys.stderr.write(f"theoryverify.report: error: {exc}\n")
         return 2
     profiles.load()
+    if args.out is None:
+        args.out = Path("reports") / args.profile
     shown = ["python", "-m", "theoryverify.report", *_without_dispatch(argv if argv is not None else sys.argv[1:])]
     try:
         summary = build(papers, profile=args.profile, device=device, seed=args.seed, out=args.out,
