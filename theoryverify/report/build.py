@@ -34,13 +34,25 @@ def paper_version(paper_id: str) -> str:
         return "unversioned"
 
 
-def select(paper_id: str, profile: str, only: Sequence[str] = ()) -> list[Claim]:
+def select(paper_id: str, profile: str, only: Sequence[str] = (), device: str = "cpu") -> list[Claim]:
+    """The claims a report of ``profile`` runs: the quick profile skips claims tagged slow or gpu; the full
+    profile runs them all, except GPU-sized ones on a CPU (listed in the page as not run here)."""
     claims = registry.claims(paper=paper_id)
     if only:
         claims = [c for c in claims if c.id in only or c.catalogue_id in only]
     if profile == "quick":
         claims = [c for c in claims if not c.tags_for("quick")]
+    elif device != "cuda":
+        claims = [c for c in claims if "gpu" not in c.tags_for(profile)]
     return claims
+
+
+def gpu_sized(paper_id: str, profile: str, device: str, only: Sequence[str] = ()) -> list[str]:
+    """Ids of the claims a full-profile report on a CPU leaves out because they are GPU-sized."""
+    if profile == "quick" or device == "cuda":
+        return []
+    return [c.id for c in registry.claims(paper=paper_id) if "gpu" in c.tags_for(profile)
+            and (not only or c.id in only or c.catalogue_id in only)]
 
 
 def run_paper(paper_id: str, ctx: RunContext, store: Store, fresh: bool, only: Sequence[str] = (),
@@ -51,7 +63,7 @@ def run_paper(paper_id: str, ctx: RunContext, store: Store, fresh: bool, only: S
     default — the same rows either way) and stored each as soon as it is back, so an interrupted run
     resumes.  ``on_compute(claim_id)`` is called before each claim is computed."""
     versions = environment.versions()
-    claims = select(paper_id, ctx.profile, only)
+    claims = select(paper_id, ctx.profile, only, ctx.device)
     keys = [{"claim": c.id, "seed": ctx.seed, "profile": ctx.profile, "device": ctx.device,
              "code": code_version(c), "versions": versions} for c in claims]
     out: list[Any] = [None] * len(claims)
@@ -113,7 +125,8 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
             results = run_paper(pid, ctx, store, fresh, only, on_compute, jobs=jobs, scheduler=scheduler)
             timings[pid] = time.perf_counter() - start
             now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-            page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s")
+            page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s",
+                            not_run=gpu_sized(pid, profile, device, only))
             rows.append(write_paper(registry.papers()[pid], results, page_run, out))
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     total = time.perf_counter() - start_all

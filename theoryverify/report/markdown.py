@@ -152,6 +152,9 @@ def header(paper: Mapping[str, str], run: Mapping[str, Any]) -> list[str]:
              f"{GENERATED_PREFIX}{run['generated']}"]
     if run.get("coverage"):
         lines.append(f"- Catalogue coverage: {run['coverage']}")
+    if run.get("not_run"):
+        lines.append(f"- Not run on this device (GPU-sized, tagged `gpu`): {len(run['not_run'])} claims: "
+                     + ", ".join(f"`{c}`" for c in run["not_run"]))
     return lines + [""]
 
 
