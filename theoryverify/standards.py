@@ -416,9 +416,7 @@ def enforce(claim: Any, verdict: Verdict) -> Verdict:
     if verdict.status is Status.ERROR or verdict.method == "not checkable here":
         return verdict
     std = STANDARDS.at_least_as_strict(claim.standards) if claim.standards is not None else STANDARDS
-    from .claims import Kind  # local: claims imports this module
-
-    rate = claim.kind is Kind.RATE
+    rate = str(getattr(claim.kind, "value", claim.kind)) == "rate"  # Kind.RATE (claims imports this module)
     v = judge_refutation(claim.conditions, verdict, rate, std)
     v = apply_hypotheses(claim.conditions, v)
     if v.status is Status.ERROR:
