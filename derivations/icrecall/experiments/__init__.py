@@ -27,8 +27,8 @@ import torch
 
 from theoryverify.threads import torch_threads
 
-from .families import Family, bayes_first_step, f_aff, f_agl, f_paper
-from .torch_model import DTYPE, lemma3_coefficients, pick_device
+from ..families import Family, bayes_first_step, f_aff, f_agl, f_paper
+from ..torch_model import DTYPE, lemma3_coefficients, pick_device
 
 ADAM_LR = 1e-3
 
