@@ -393,7 +393,7 @@ def storage_ceiling(fam: Family, order: str) -> float:
 def fast_vs_full(cfg: Config, seed: int, scale: float = 0.3) -> float:
     """Max |fast logits − ICModel logits| (both steps, all |V| outputs of step 1 masked to
     relations / step 2 to answers) at a random W^KQ, for seed 0 of the batch (2 examples)."""
-    from .torch_model import ICModel
+    from ..torch_model import ICModel
     runs = build_runs(replace(cfg, seeds=1), seed)
     fam = runs.fams[0]
     full = ICModel(fam.n, fam.relations, embedding=runs.Phi[0].cpu().numpy(), d_P=cfg.d_P, device="cpu")
