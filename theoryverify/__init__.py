@@ -61,6 +61,9 @@ _API: dict[str, tuple[str, str | None]] = {
     "rng": ("seeds", "rng"), "derive_seed": ("seeds", "derive_seed"),
     "TheoryverifyError": ("errors", "TheoryverifyError"),
     "check": ("check", None),
+    # GPU sweeps (python -m theoryverify.gpu)
+    "GpuSweep": ("gpu.sweep", "GpuSweep"), "GpuContext": ("gpu.sweep", "GpuContext"),
+    "GpuResult": ("gpu.sweep", "GpuResult"),
 }
 
 __all__ = sorted(_API)

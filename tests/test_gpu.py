@@ -1,0 +1,115 @@
+"""``python -m theoryverify.gpu``: the engine side of the GPU sweeps, and the whole command as a dry run.
+
+The dry run (tiny sizes, CPU, seconds) is what keeps the command from rotting between the rare sessions that
+have a GPU: it runs every paper's sweep through the same code path and writes the same report."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import theoryverify as tv
+from theoryverify.gpu import pages
+from theoryverify.gpu.__main__ import main
+from theoryverify.gpu.hardware import describe, peaks_for
+from theoryverify.gpu.runner import discover, run_all
+
+
+def _result(verdict="holds", **kw):
+    return tv.GpuResult(law="T ∝ x", x_name="x", y_name="T", rows=[{"x": 1, "measured": 1.0, "predicted": 1.0},
+                                                                     {"x": 10, "measured": 10.0, "predicted": 10.0}],
+                        verdict=verdict, reason="planted", **kw)
+
+
+def test_result_refuses_an_unknown_verdict():
+    with pytest.raises(ValueError, match="verdict"):
+        _result("passes")
+
+
+def test_a_failing_sweep_is_an_error_outcome_and_the_others_still_run(tmp_path):
+    def boom(ctx):
+        raise RuntimeError("planted failure")
+
+    def ok(ctx):
+        assert ctx.budget_s > 0 and ctx.device == "cpu" and ctx.dry_run
+        return _result()
+
+    def wrong_type(ctx):
+        return {"verdict": "holds"}
+
+    found = {"p": [tv.GpuSweep("a", "p.a", "Thm 1", "boom", boom), tv.GpuSweep("b", "p.b", "Thm 2", "ok", ok),
+                   tv.GpuSweep("c", "p.c", "Thm 3", "dict", wrong_type)]}
+    out = run_all(found, device="cpu", seed=0, budget_s=9.0, dry_run=True, hardware=describe("cpu"), log=lambda m: None)
+    assert [o.verdict for o in out] == ["error", "holds", "error"]
+    assert "planted failure" in out[0].error and "GpuResult" in out[2].error
+    assert out[1].budget_s == pytest.approx(out[1].budget_s) and all(o.budget_s <= 9.0 for o in out)
+    meta = {"hardware": describe("cpu").as_dict(), "commit": "abc", "seed": 0, "generated": "now", "budget_s": 9.0,
+            "wall_s": 1.0, "dry_run": True, "versions": {"torch": torch.__version__}}
+    pages.write(out, {"q": "no module"}, meta, tmp_path)
+    index = (tmp_path / "index.md").read_text()
+    assert "| error |" in index and "| holds |" in index and "q (no module)" in index
+    page = (tmp_path / "p.md").read_text()
+    assert "planted failure" in page and "Commit: `abc`" in page and "seed: 0" in page
+    assert json.loads((tmp_path / "p.json").read_text())["sweeps"][1]["verdict"] == "holds"
+
+
+def test_speed_and_precision_records_on_cpu():
+    ctx = tv.GpuContext("cpu", 0, 5.0, True, hardware=describe("cpu"))
+
+    def make_step(device):
+        x = torch.ones(64, 64, dtype=torch.float64, device=device)
+        return lambda: x @ x
+
+    rec = ctx.speed(make_step, label="matmul", flops=2 * 64**3, bytes=3 * 8 * 64 * 64, steps=3, cpu_steps=2)
+    assert rec["device_s_per_step"] > 0 and rec["speedup"] == pytest.approx(1.0) and rec["flop_rate"] > 0
+    pr = ctx.compare_dtypes(lambda dt: torch.tensor([1.0, 3.0], dtype=dt) / 3, "thirds")
+    assert 0 < pr["max_rel_diff"] < 1e-6
+    planted = ctx.compare_dtypes(lambda dt: np.array([1.0]) if dt == torch.float64 else np.array([1.1]), "planted")
+    assert planted["max_rel_diff"] == pytest.approx(0.1)
+
+
+def test_peaks_are_known_for_the_lent_gpus_and_absent_otherwise():
+    assert peaks_for("NVIDIA H100 80GB HBM3")["bandwidth"] == 3.35e12
+    assert peaks_for("NVIDIA H200")["bandwidth"] == 4.8e12
+    assert peaks_for("NVIDIA H100 PCIe")["bandwidth"] == 2.0e12
+    assert peaks_for("Some CPU") == {}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--dry-run", "--budget", "-1"], "--budget must be > 0"),
+    (["--dry-run", "--paper", "nosuchpaper"], "unknown paper 'nosuchpaper'"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="on a GPU machine the default run is allowed")
+def test_without_cuda_the_full_run_asks_for_dry_run(capsys):
+    assert main([]) == 2
+    assert "--dry-run" in capsys.readouterr().err
+
+
+def test_dry_run_of_every_paper_writes_the_whole_report(tmp_path):
+    found, missing = discover()
+    rc = main(["--dry-run", "--out", str(tmp_path), "--seed", "3"])
+    assert rc == 0, (tmp_path / "index.md").read_text() if (tmp_path / "index.md").exists() else "no index"
+    index = (tmp_path / "index.md").read_text()
+    for paper, sweeps in found.items():
+        for s in sweeps:
+            assert f"| {s.name} | `{s.claim}` |" in index
+        page = (tmp_path / f"{paper}.md").read_text()
+        for needle in ("Device:", "Commit:", "seed: 3", "Wall time:", "dry run", "GPU verdict", "CPU verdict",
+                       "Grid span", "Speed ("):
+            assert needle in page, (paper, needle)
+        data = json.loads((tmp_path / f"{paper}.json").read_text())
+        assert data["meta"]["seed"] == 3 and data["meta"]["hardware"]["kind"] == "cpu"
+        for sw in data["sweeps"]:
+            r = sw["result"]
+            assert r["verdict"] in ("holds", "refuted", "inconclusive") and r["rows"] and r["reason"]
+            assert r["cpu"].get("claim") == sw["claim"] and sw["speeds"]
+            assert r["span_decades"] is None or math.isfinite(r["span_decades"])
