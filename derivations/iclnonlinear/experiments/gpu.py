@@ -208,7 +208,7 @@ def run(ctx: "tv.GpuContext") -> "tv.GpuResult":
     notes.append(f"measured / derived continuous-time law: {ratio.min():.4f} … {ratio.max():.4f}")
     # agreement: the same numbers where the CPU ran, and the same direction as the CPU check (which refuted
     # b = 1 before the span rule made its verdict inconclusive)
-    agrees = None if worst is None else bool(worst < 5e-4) and verdict in ("refuted", "inconclusive")
+    agrees = None if worst is None or verdict == "inconclusive" else bool(worst < 5e-4) and verdict == "refuted"
     return tv.GpuResult(
         law="T_f^1 = Θ(K log K / (η L² Δ²)) (Prop. 2), i.e. c0·T1/(K ln K) bounded: fitted as ∝ K^b, predicted b = 0; "
             "derived (continuous time): c0·T1 = K² + 3K ln K + O(K)",
