@@ -51,7 +51,10 @@ def corpus(sentinel: str) -> dict[str, str]:
         "malformed": "v1 == == 2",
         "unclosed": "exp(v1 == 1",
         "no comparison": "v1 + 1",
-        "chained comparison": "0 <= v1 <= 1",
+        # chains (0 <= v1 <= 1) are statements since issue 19; a comparison inside an expression is not
+        "nested comparison": "exp(v1 < 1) == 1",
+        "not-equal chain": "v1 == v2 != 1",
+        "identity comparison": "v1 is 1",
         "boolean op": "v1 == 1 and v2 == 1",
         "conditional": "(1 if v1 else 2) == 1",
         "subscript on symbol": "v1[0] == 1",

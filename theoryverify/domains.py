@@ -24,11 +24,26 @@ from typing import Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 import sympy as sp
-from hypothesis import strategies as st
-from scipy.special import expit, logit
 
-from . import strategies as strat
 from .errors import TheoryverifyError
+
+
+class _OnFirstUse:
+    """A module imported when one of its attributes is first read: Hypothesis (and the strategies built on it)
+    costs a fifth of a second to import, and a step-checker statement that is proved symbolically never draws."""
+
+    def __init__(self, name: str, package: str | None = None):
+        self._name, self._package, self._module = name, package, None
+
+    def __getattr__(self, attr: str):
+        if self._module is None:
+            import importlib
+            self._module = importlib.import_module(self._name, self._package)
+        return getattr(self._module, attr)
+
+
+st = _OnFirstUse("hypothesis.strategies")
+strat = _OnFirstUse(".strategies", __package__)
 
 
 class Variable(Protocol):
@@ -43,6 +58,19 @@ class Variable(Protocol):
     def boundary_values(self) -> list[tuple[float, ...]]: ...
     def center(self) -> tuple[float, ...]: ...
     def describe(self) -> str: ...
+
+
+def expit(z):
+    """scipy.special.expit, imported on first use (SciPy's special functions cost a quarter second to import, and
+    the step checker's cold start does not need them)."""
+    from scipy.special import expit as f
+    return f(z)
+
+
+def logit(u):
+    """scipy.special.logit, imported on first use (see :func:`expit`)."""
+    from scipy.special import logit as f
+    return f(u)
 
 
 def _simple_rational(rnd: random.Random, lo: Fraction, hi: Fraction) -> Fraction:

@@ -134,7 +134,7 @@ class StepContext:
         for name in self.defs:
             rows.append((name, self.docs.get(name, "definition")))
         if self.open_names:
-            rows.append(("(any other name)", "real symbol in [-10, 10] unless --assume says otherwise"))
+            rows.append(("(any other name)", "real symbol, searched over ℝ unless --assume says otherwise"))
         return rows
 
 
@@ -157,8 +157,9 @@ FREE_RANGE = 10.0
 
 def free_context(variables: Sequence[Variable] = ()) -> StepContext:
     """Every identifier is a real symbol; ``variables`` (from ``--assume``) declare domains."""
-    return StepContext("free", "every identifier is a real symbol (default range [-10, 10]); "
-                       "--assume declares domains, e.g. \"T > 0\", \"0 < x < 1\", \"simplex(a, b, c)\"",
+    return StepContext("free", "every identifier is a real symbol, searched over ℝ (0, small integers, magnitudes "
+                       "1e-6…1e6 in both signs); --assume declares domains, e.g. \"T > 0\", \"0 < x < 1\", "
+                       "\"n: integer\", \"y in {-1, 1}\", \"X ~ Normal(mu, s)\"",
                        list(variables), {}, open_names=True)
 
 

@@ -41,23 +41,27 @@ def __getattr__(name: str):
 
 
 @lru_cache(maxsize=8)
-def _session(context: str, assume: tuple[str, ...], seed: int, timeout: float) -> "Session":
+def _session(context: str, assume: tuple[str, ...], seed: int, timeout: float,
+             define: tuple[str, ...] = ()) -> "Session":
     from .session import Session
-    return Session(context, assume, seed=seed, timeout=timeout)
+    return Session(context, assume, seed=seed, timeout=timeout, define=define)
 
 
 def check(statement: str, context: str = "free", *, assume: Sequence[str] = (), given: Iterable[str] = (),
-          by: str | None = None, seed: int | None = None, timeout: float | None = None) -> "StepVerdict":
-    """Check ``statement`` (``LHS == RHS``, ``<=``, ``>=``, ``<``, ``>``) in ``context``.
+          by: str | None = None, seed: int | None = None, timeout: float | None = None,
+          define: Sequence[str] = (), latex: bool = False) -> "StepVerdict":
+    """Check ``statement`` (``LHS == RHS``, ``<=``, ``>=``, ``<``, ``>``, or a chain ``A == B <= C``) in
+    ``context``; ``latex=True`` reads it as LaTeX; ``define`` adds ``f(x) := ...`` / ``g := ...`` definitions
+    and ``assume`` the free context's assumptions (``"0 < p < 1"``, ``"n: integer"``, ``"X ~ Normal(0, s)"``).
 
     A bad statement gives a verdict with status ``error`` and ``exit_code`` 2; an unknown context
-    or a bad assumption raises :class:`BadInput`.
+    or a bad assumption or definition raises :class:`BadInput`.
     """
     from ..seeds import DEFAULT_SEED
-    from .decide import DEFAULT_TIMEOUT
+    from .parser import DEFAULT_TIMEOUT
     s = _session(context, tuple(assume), DEFAULT_SEED if seed is None else seed,
-                 DEFAULT_TIMEOUT if timeout is None else timeout)
-    return s.check(statement, given=given, by=by)
+                 DEFAULT_TIMEOUT if timeout is None else timeout, tuple(define))
+    return s.check(statement, given=given, by=by, latex=latex)
 
 
 class _CallableModule(types.ModuleType):

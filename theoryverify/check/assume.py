@@ -1,100 +1,457 @@
-"""``--assume`` for the ``free`` context: domains from simple statements.
+"""The assumption language of the ``free`` context (``--assume``, ``:assume``, ``% theoryverify: assume``).
 
-``x > 0`` / ``x >= 0``: positive, drawn over the decades [1e-3, 1e3]; ``x > c``: [c, c + 10·max(1,|c|)];
-``x < c``: the mirror image; ``a < x < b``: [a, b]; ``x == c``: fixed at c; ``simplex(a, b, c)``: a
-point of the probability simplex.  Several assumptions on one name intersect.
+One assumption per text:
+
+- bounds and order relations: ``x > 0``, ``0 < p < 1``, ``a < b``, ``0 <= a <= b <= 1``, ``x, y > 0``,
+  ``x == 3`` (fixed); bounds are constant expressions (``pi``, ``sqrt(2)``, ``1/2``);
+- kinds: ``n: integer`` (with bounds from other assumptions), ``n: natural`` (≥ 0), ``x: real``,
+  ``x: positive``, ``x: nonnegative``; ``W: matrix(3, 3)``, ``S: symmetric(3)``, ``v: vector(3)`` (real
+  entries ``W[i,j]``, ``v[i]`` from 1); ``f: function`` (an unspecified smooth function, checked on a stated
+  family of test functions, :mod:`.families`);
+- finite sets: ``y in {-1, 1}``, ``n in {1, ..., 10}`` (an integer range);
+- random variables: ``X ~ Normal(mu, s)``, ``X, Y ~ Bernoulli(p)`` (independent; see
+  :data:`~.functions.DISTRIBUTIONS`) for ``E(...)``; a parameter named but not bounded gets the bound its
+  distribution needs (``s > 0``), and the domain says so;
+- ``simplex(a, b, c)``: a point of the probability simplex.
+
+Several assumptions on one name intersect.  :func:`free_with_assumptions` returns the context; the
+declarations that are not domain variables (matrices by name, random variables, functions) travel in its
+:class:`Declarations`, which :mod:`.session` puts into the scope.
 """
 from __future__ import annotations
 
 import ast
+import dataclasses
+import math
 import re
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Iterable
 
 import sympy as sp
 
-from ..domains import Fixed, Interval, LogUniform, Simplex, Variable
+from ..domains import DomainError, Fixed, MatrixVar, Simplex, Variable, VectorVar
 from ..stepcontext import StepContext, free_context
-from .build import Builder, Scope
+from .functions import CONSTANTS, DISTRIBUTIONS, FUNCTIONS
 from .parser import COMPARE_OPS, NAME_RE, BadInput, check_text, parse_assumption
 
+NAMES = r"[A-Za-z][A-Za-z0-9_]{0,31}(?:\s*,\s*[A-Za-z][A-Za-z0-9_]{0,31})*"
 SIMPLEX_RE = re.compile(r"^\s*simplex\s*\((.*)\)\s*$", re.S)
+KIND_RE = re.compile(rf"^\s*({NAMES})\s*:(?!=)\s*([A-Za-z ]+?)\s*(?:\((.*)\))?\s*$", re.S)
+RANDOM_RE = re.compile(rf"^\s*({NAMES})\s*~\s*([A-Za-z]+)\s*\((.*)\)\s*$", re.S)
+SET_RE = re.compile(rf"^\s*({NAMES})\s+in\s*\{{(.*)\}}\s*$", re.S)
+MANY_RE = re.compile(rf"^\s*({NAMES})\s*(<=|>=|<|>|==)\s*([^<>=]+)$", re.S)
+MAX_SET = 64
+MAX_SHAPE = 6
+ENTRY_RANGE = (-3.0, 3.0)
+
+#: bounds a distribution needs of its parameters: index -> (lower, lower closed, upper, upper closed)
+REQUIRED = {
+    "Normal": {1: (0, False, None, False)}, "Bernoulli": {0: (0, True, 1, True)}, "Binomial": {1: (0, True, 1, True)},
+    "Poisson": {0: (0, False, None, False)}, "Exponential": {0: (0, False, None, False)},
+    "Gamma": {0: (0, False, None, False), 1: (0, False, None, False)},
+    "Beta": {0: (0, False, None, False), 1: (0, False, None, False)},
+}
 
 
-def _constant(node: ast.expr) -> sp.Rational:
-    value = Builder(Scope(StepContext("constants", "", []))).build(node)
+@dataclass
+class Declarations:
+    """Everything the assumptions declared, before it becomes domain variables."""
+    lo: dict[str, tuple[Fraction, bool]] = field(default_factory=dict)
+    hi: dict[str, tuple[Fraction, bool]] = field(default_factory=dict)
+    relations: list[tuple[str, str, bool]] = field(default_factory=list)  # a < b (strict) / a <= b
+    fixed: dict[str, sp.Rational] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # real / integer
+    sets: dict[str, tuple] = field(default_factory=dict)
+    simplices: list[list[str]] = field(default_factory=list)
+    shapes: dict[str, tuple] = field(default_factory=dict)
+    functions: set[str] = field(default_factory=set)
+    random: dict[str, tuple[str, list[ast.expr]]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    named: dict[str, object] = field(default_factory=dict)  # filled by build: matrices, random variables
+    texts: list[str] = field(default_factory=list)
+
+    def names(self) -> set[str]:
+        out = set(self.lo) | set(self.hi) | set(self.fixed) | set(self.kinds) | set(self.sets)
+        out |= {n for a, b, _ in self.relations for n in (a, b)}
+        out |= {n for s in self.simplices for n in s} | set(self.shapes) | self.functions | set(self.random)
+        return out
+
+
+def _constant(node: ast.expr) -> sp.Expr:
+    from .build import Builder, Scope
+    value = Builder(Scope(StepContext("constants", "", []))).build_scalar(node, "a bound")
     if not value.is_real or value.free_symbols:
         raise BadInput("an assumption's bounds must be real numbers")
-    return sp.Rational(value) if value.is_Rational else sp.Rational(str(sp.N(value, 20)))
+    return value
 
 
-def free_with_assumptions(texts: Iterable[str]) -> StepContext:
-    lo: dict[str, tuple[sp.Rational, bool]] = {}
-    hi: dict[str, tuple[sp.Rational, bool]] = {}
-    fixed: dict[str, sp.Rational] = {}
-    simplices: list[list[str]] = []
-    for text in texts:
+def _fraction(value: sp.Expr) -> Fraction:
+    if value.is_Rational:
+        return Fraction(int(value.p), int(value.q))
+    return Fraction(str(sp.N(value, 30))).limit_denominator(10**15)
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",")]
+    for n in names:
+        if not NAME_RE.match(n):
+            raise BadInput(f"not a name: {n[:40]!r}")
+        if n in CONSTANTS or n in FUNCTIONS:
+            raise BadInput(f"{n!r} is a constant or a function name; choose another name")
+    return names
+
+
+def parse_assumptions(texts: Iterable[str], decl: Declarations | None = None) -> Declarations:
+    decl = decl or Declarations()
+    for raw in texts:
+        if not isinstance(raw, str):
+            raise BadInput("an assumption must be text")
+        text = raw.replace("∼", "~").replace("∈", " in ").replace("ℝ", "real").replace("ℤ", "integer")
+        if "~" in text:
+            m = RANDOM_RE.match(text)
+            if not m:
+                raise BadInput(f"cannot use assumption {raw[:60]!r}: write X ~ Normal(mu, s) "
+                               f"(distributions: {', '.join(DISTRIBUTIONS)})")
+            _random(decl, _names(m.group(1)), m.group(2), m.group(3))
+            decl.texts.append(raw)
+            continue
         text = check_text(text)
-        m = SIMPLEX_RE.match(text)
-        if m:
+        decl.texts.append(text)
+        if m := SIMPLEX_RE.match(text):
             names = [n.strip() for n in m.group(1).split(",")]
             if len(names) < 2 or not all(NAME_RE.match(n) for n in names) or len(set(names)) != len(names):
                 raise BadInput("simplex(a, b, ...) takes two or more distinct names")
-            simplices.append(names)
-            continue
-        node = parse_assumption(text)
-        if not isinstance(node, ast.Compare):
-            raise BadInput(f"cannot use assumption {text!r}: write x > 0, a < x < b, x == c or simplex(a, b, c)")
-        terms = [node.left, *node.comparators]
-        ops = [COMPARE_OPS[type(o)] for o in node.ops]
-        names = [i for i, t in enumerate(terms) if isinstance(t, ast.Name)]
-        if len(names) != 1 or len(ops) > 2:
-            raise BadInput(f"cannot use assumption {text!r}: one name compared with numbers")
-        i = names[0]
-        name = terms[i].id
-        for j, op in enumerate(ops):  # relation terms[j] op terms[j+1]
-            if i not in (j, j + 1):
-                continue
-            other = _constant(terms[j + 1] if i == j else terms[j])
+            decl.simplices.append(names)
+        elif m := KIND_RE.match(text):
+            _kind(decl, _names(m.group(1)), m.group(2).strip().lower(), m.group(3))
+        elif m := SET_RE.match(text):
+            _finite_set(decl, _names(m.group(1)), m.group(2))
+        elif (m := MANY_RE.match(text)) and "," in m.group(1):
+            for name in _names(m.group(1)):
+                _compare(decl, f"{name} {m.group(2)} {m.group(3)}")
+        else:
+            _compare(decl, text)
+    return decl
+
+
+def _kind(decl: Declarations, names: list[str], kind: str, args: str | None) -> None:
+    def dims(n: int) -> list[int]:
+        try:
+            vals = [int(a) for a in (args or "").split(",")]
+        except ValueError:
+            vals = []
+        if len(vals) != n or not all(1 <= v <= MAX_SHAPE for v in vals):
+            raise BadInput(f"{kind}({'rows, cols' if n == 2 else 'size'}): whole numbers 1..{MAX_SHAPE}")
+        return vals
+    for name in names:
+        if kind in ("integer", "int"):
+            decl.kinds[name] = "integer"
+        elif kind in ("natural", "nonnegative integer"):
+            decl.kinds[name] = "integer"
+            _bound(decl, name, Fraction(0), True, lower=True)
+        elif kind == "positive integer":
+            decl.kinds[name] = "integer"
+            _bound(decl, name, Fraction(1), True, lower=True)
+        elif kind == "real":
+            decl.kinds.setdefault(name, "real")
+        elif kind == "positive":
+            decl.kinds.setdefault(name, "real")
+            _bound(decl, name, Fraction(0), False, lower=True)
+        elif kind == "nonnegative":
+            decl.kinds.setdefault(name, "real")
+            _bound(decl, name, Fraction(0), True, lower=True)
+        elif kind == "matrix":
+            decl.shapes[name] = ("matrix", *dims(2))
+        elif kind == "symmetric":
+            decl.shapes[name] = ("symmetric", *dims(1))
+        elif kind == "vector":
+            decl.shapes[name] = ("vector", *dims(1))
+        elif kind == "function":
+            decl.functions.add(name)
+        else:
+            raise BadInput(f"unknown kind {kind!r}: integer, natural, real, positive, nonnegative, matrix(r, c), "
+                           "symmetric(n), vector(n) or function")
+
+
+def _finite_set(decl: Declarations, names: list[str], body: str) -> None:
+    parts = [p.strip() for p in body.split(",")]
+    if len(parts) == 3 and parts[1] in ("...", "…"):
+        lo, hi = (_constant(parse_assumption(p)) for p in (parts[0], parts[2]))
+        if not (lo.is_Integer and hi.is_Integer and lo <= hi):
+            raise BadInput("{a, ..., b}: whole numbers a ≤ b")
+        for name in names:
+            decl.kinds[name] = "integer"
+            _bound(decl, name, Fraction(int(lo)), True, lower=True)
+            _bound(decl, name, Fraction(int(hi)), True, lower=False)
+        return
+    if not parts or len(parts) > MAX_SET or not all(parts):
+        raise BadInput(f"a finite set {{a, b, ...}} has 1..{MAX_SET} values")
+    values = tuple(dict.fromkeys(_constant(parse_assumption(p)) for p in parts))
+    for name in names:
+        decl.sets[name] = values
+
+
+def _random(decl: Declarations, names: list[str], dist: str, args: str) -> None:
+    if dist not in DISTRIBUTIONS:
+        from .teach import closest
+        near = closest(dist, DISTRIBUTIONS)
+        raise BadInput(f"unknown distribution {dist!r}" + (f" (closest: {', '.join(near)})" if near else "") +
+                       f"; known: {', '.join(DISTRIBUTIONS)}")
+    want = DISTRIBUTIONS[dist][0]
+    from .certify import split_args
+    parts = [p for p in split_args(args)] if args.strip() else []
+    if len(parts) != len(want):
+        raise BadInput(f"{DISTRIBUTIONS[dist][1]}: {len(want)} parameter(s), got {len(parts)}")
+    nodes = [parse_assumption(p) for p in parts]
+    for node in nodes:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id not in CONSTANTS and not isinstance(node, ast.Name):
+                raise BadInput(f"{dist}(...): each parameter is a number or a single name")
+    if dist == "Binomial":
+        n = _constant(nodes[0]) if not isinstance(nodes[0], ast.Name) else None
+        if n is None or not n.is_Integer or not 1 <= n <= 60:
+            raise BadInput("Binomial(n, p): n is a whole number 1..60")
+    for name in names:
+        decl.random[name] = (dist, nodes)
+
+
+def _compare(decl: Declarations, text: str) -> None:
+    node = parse_assumption(text)
+    if not isinstance(node, ast.Compare):
+        raise BadInput(f"cannot use assumption {text[:60]!r}: write x > 0, a < x < b, a < b, x == c, n: integer, "
+                       "y in {-1, 1}, X ~ Normal(mu, s), W: matrix(3, 3), f: function or simplex(a, b, c)")
+    terms = [node.left, *node.comparators]
+    ops = [COMPARE_OPS[type(o)] for o in node.ops]
+    if not any(isinstance(t, ast.Name) and t.id not in CONSTANTS for t in terms):
+        raise BadInput(f"cannot use assumption {text[:60]!r}: it names no variable")
+    for a, op, b in zip(terms, ops, terms[1:]):
+        an = isinstance(a, ast.Name) and a.id not in CONSTANTS
+        bn = isinstance(b, ast.Name) and b.id not in CONSTANTS
+        for t, is_name in ((a, an), (b, bn)):
+            if not is_name and any(isinstance(n, ast.Name) and n.id not in CONSTANTS for n in ast.walk(t)):
+                raise BadInput(f"cannot use assumption {text[:60]!r}: relations are between a name and a number "
+                               "or between two names (a < b); for x + y <= 1 use simplex(...)")
+        if an and bn:
             if op == "==":
-                fixed[name] = other
-                continue
-            # normalise to "name > other" (lower bound) or "name < other" (upper bound)
-            lower = (op in (">", ">=")) == (i == j)
-            strict = op in ("<", ">")
-            book = lo if lower else hi
-            old = book.get(name)
-            if old is None or (other > old[0] if lower else other < old[0]):
-                book[name] = (other, strict)
-    in_simplex = {n for s in simplices for n in s}
+                raise BadInput(f"{a.id} == {b.id}: use one name for both")
+            lo_name, hi_name = (a.id, b.id) if op in ("<", "<=") else (b.id, a.id)
+            decl.relations.append((lo_name, hi_name, op in ("<", ">")))
+            continue
+        if not an and not bn:
+            raise BadInput(f"cannot use assumption {text[:60]!r}: compares two numbers")
+        name = a.id if an else b.id
+        value = _constant(b if an else a)
+        if op == "==":
+            if not value.is_Rational:
+                value = sp.Rational(_fraction(value))
+            decl.fixed[name] = value
+            continue
+        lower = (op in (">", ">=")) == an  # name > value, or value < name
+        _bound(decl, name, _fraction(value), op in ("<=", ">="), lower=lower)
+
+
+def _bound(decl: Declarations, name: str, value: Fraction, closed: bool, *, lower: bool) -> None:
+    book = decl.lo if lower else decl.hi
+    old = book.get(name)
+    tighter = old is None or (value > old[0] if lower else value < old[0]) or (value == old[0] and not closed)
+    if tighter:
+        book[name] = (value, closed)
+
+
+# --- building the context ---------------------------------------------------------------------------
+
+def free_with_assumptions(texts: Iterable[str]) -> StepContext:
+    """The free context with the assumptions' domains (its :class:`Declarations` as ``ctx.declarations``)."""
+    decl = parse_assumptions(texts)
+    return context_of(decl)
+
+
+def assumed_context(name: str, description: str, assume: Iterable[str], definitions=None,
+                    docs: dict[str, str] | None = None) -> StepContext:
+    """A paper's step context declared in the assumption language, for its ``contexts.py``::
+
+        CONTEXTS = [assumed_context("mypaper.logistic", "logistic loss, one example",
+                                    ["0 < p < 1", "y in {-1, 1}", "n: integer", "n >= 1", "W: matrix(2, 2)"],
+                                    definitions=lambda s: {"L": sp.log(1 + sp.exp(-s["y"] * s["z"]))})]
+
+    Unlike the free context, only the declared names exist (an unknown name is an error that lists the closest
+    known ones).  ``definitions`` is a mapping of names to SymPy expressions, or a callable that receives the
+    declared symbols by name and returns one (built on first use)."""
+    ctx = free_with_assumptions(assume)
+    symbols = dict(ctx.symbols)
+    defs = (lambda: definitions(symbols)) if callable(definitions) else dict(definitions or {})
+    out = dataclasses.replace(ctx, name=name, description=description, definitions=defs, docs=dict(docs or {}),
+                              open_names=False)
+    out.declarations = ctx.declarations  # type: ignore[attr-defined]
+    return out
+
+
+def context_of(decl: Declarations) -> StepContext:
+    from .expectation import RandomVariable
+    from .variables import FiniteSet, IntegerVar, Member, RealGroup
+    _distribution_requirements(decl)
+    taken = {n for s in decl.simplices for n in s} | set(decl.shapes) | decl.functions | set(decl.random)
+    clash = [n for n in decl.names() if sum(n in g for g in (set(decl.shapes), decl.functions,
+                                                             set(decl.random))) > 1]
+    if clash:
+        raise BadInput(f"{clash[0]!r} is declared twice with different kinds")
+    for name in (set(decl.lo) | set(decl.hi) | set(decl.fixed) | set(decl.sets)) & (taken - {n for s in decl.simplices
+                                                                                            for n in s}):
+        raise BadInput(f"{name!r} is a matrix, function or random variable: it takes no bounds")
     variables: list[Variable] = []
-    for names in simplices:
+    for names in decl.simplices:
         variables.append(Simplex(tuple(sp.Symbol(n, nonnegative=True) for n in names)))
-    for name in sorted((set(lo) | set(hi) | set(fixed)) - in_simplex):
-        variables.append(_variable(name, lo.get(name), hi.get(name), fixed.get(name)))
-    return free_context(variables)
+    integers = {n for n, k in decl.kinds.items() if k == "integer"} - taken
+    for rel in decl.relations:
+        for n in rel[:2]:
+            if n in integers or n in decl.sets or n in decl.fixed or n in taken:
+                raise BadInput(f"order relations are between real variables; {n!r} is not one")
+    for name in sorted(decl.fixed):
+        if name not in taken:
+            variables.append(Fixed(sp.Symbol(name, real=True), decl.fixed[name]))
+    for name in sorted(set(decl.sets) - taken - set(decl.fixed)):
+        vals = decl.sets[name]
+        ok = [v for v in vals if _within(decl, name, v)]
+        if not ok:
+            raise BadInput(f"the assumptions leave no values for {name}")
+        ints = all(v.is_Integer for v in ok)
+        variables.append(FiniteSet(sp.Symbol(name, integer=True) if ints else sp.Symbol(name, real=True), ok))
+    for name in sorted(integers - set(decl.sets) - set(decl.fixed)):
+        lo, hi = decl.lo.get(name), decl.hi.get(name)
+        a = None if lo is None else math.ceil(lo[0]) + (0 if lo[1] or math.ceil(lo[0]) != lo[0] else 1)
+        b = None if hi is None else math.floor(hi[0]) - (0 if hi[1] or math.floor(hi[0]) != hi[0] else 1)
+        flags = {"nonnegative": True} if a is not None and a >= 0 else {}
+        try:
+            variables.append(IntegerVar(sp.Symbol(name, integer=True, **flags), a, b))
+        except DomainError as exc:
+            raise BadInput(str(exc)) from None
+    reals = (set(decl.lo) | set(decl.hi) | {n for r in decl.relations for n in r[:2]}
+             | {n for n, k in decl.kinds.items() if k == "real"})
+    reals -= taken | integers | set(decl.sets) | set(decl.fixed)
+    variables += _real_groups(decl, sorted(reals), Member, RealGroup)
+    for name, shape in decl.shapes.items():
+        if shape[0] == "vector":
+            v = VectorVar([sp.Symbol(f"{name}[{i + 1}]", real=True) for i in range(shape[1])], None, *ENTRY_RANGE)
+            decl.named[name] = v.vector
+        else:
+            r, c = (shape[1], shape[1]) if shape[0] == "symmetric" else shape[1:]
+            sym = shape[0] == "symmetric"
+            m = sp.ImmutableMatrix(r, c, lambda i, j: sp.Symbol(
+                f"{name}[{min(i, j) + 1},{max(i, j) + 1}]" if sym else f"{name}[{i + 1},{j + 1}]", real=True))
+            v = MatrixVar(m, None, *ENTRY_RANGE)
+            decl.named[name] = v.matrix
+        variables.append(v)
+    ctx = free_context(variables)
+    symbols = {str(s): s for var in variables for s in var.symbols}
+    for name, (dist, nodes) in decl.random.items():
+        params = tuple(symbols[n.id] if isinstance(n, ast.Name) and n.id in symbols else
+                       sp.Symbol(n.id, real=True) if isinstance(n, ast.Name) and n.id not in CONSTANTS
+                       else _constant(n) for n in nodes)
+        _check_numeric_params(dist, params)
+        decl.named[name] = RandomVariable(name, sp.Symbol(f"_{name}", real=True), dist, params)
+    ctx.declarations = decl  # type: ignore[attr-defined]
+    return ctx
 
 
-def _variable(name, lower, upper, fixed) -> Variable:
-    if fixed is not None:
-        return Fixed(sp.Symbol(name, real=True), fixed)
-    a = lower[0] if lower else None
-    b = upper[0] if upper else None
-    if a is not None and b is not None and a >= b:
-        raise BadInput(f"assumptions on {name} leave no values")
-    if a is not None and (a > 0 or (a == 0 and lower[1])):
-        sym = sp.Symbol(name, positive=True)
-    elif a is not None and a == 0:
-        sym = sp.Symbol(name, nonnegative=True)
-    elif b is not None and (b < 0 or (b == 0 and upper[1])):
-        sym = sp.Symbol(name, negative=True)
-    else:
-        sym = sp.Symbol(name, real=True)
-    if a is None:
-        a, lower = b - 10 * max(1, abs(b)), (None, False)
-    elif b is None:
-        if a == 0:
-            return LogUniform(sym, 1e-3, 1e3)
-        b, upper = a + 10 * max(1, abs(a)), (None, False)
-    eps = 1e-9 * float(b - a)  # a strict bound keeps draws off the endpoint
-    return Interval(sym, float(a) + (eps if lower and lower[1] else 0.0),
-                    float(b) - (eps if upper and upper[1] else 0.0))
+def _check_numeric_params(dist: str, params) -> None:
+    for i, (lo, lc, hi, hc) in REQUIRED.get(dist, {}).items():
+        p = params[i]
+        if p.is_number and ((lo is not None and (p < lo or (p == lo and not lc))) or
+                            (hi is not None and (p > hi or (p == hi and not hc)))):
+            raise BadInput(f"{DISTRIBUTIONS[dist][1]}: parameter {p} is out of range")
+    if dist == "Uniform" and all(p.is_number for p in params) and not params[0] < params[1]:
+        raise BadInput("Uniform(a, b) needs a < b")
+
+
+def _distribution_requirements(decl: Declarations) -> None:
+    """Give a named parameter the bound its distribution needs, or check that its declared bounds imply it."""
+    for rv, (dist, nodes) in decl.random.items():
+        for i, (lo, lc, hi, hc) in REQUIRED.get(dist, {}).items():
+            node = nodes[i]
+            if not isinstance(node, ast.Name) or node.id in CONSTANTS:
+                continue
+            name = node.id
+            if name in decl.fixed:
+                continue
+            have_lo, have_hi = decl.lo.get(name), decl.hi.get(name)
+            if have_lo is None and lo is not None:
+                decl.lo[name] = (Fraction(lo), lc)
+                decl.notes.append(f"{name} {'≥' if lc else '>'} {lo} (required by {dist})")
+            elif lo is not None and (have_lo[0] < lo or (have_lo[0] == lo and have_lo[1] and not lc)):
+                raise BadInput(f"{DISTRIBUTIONS[dist][1]}: your assumptions allow {name} {'<' if lc else '≤'} {lo}")
+            if hi is not None:
+                if have_hi is None:
+                    decl.hi[name] = (Fraction(hi), hc)
+                    decl.notes.append(f"{name} {'≤' if hc else '<'} {hi} (required by {dist})")
+                elif have_hi[0] > hi:
+                    raise BadInput(f"{DISTRIBUTIONS[dist][1]}: your assumptions allow {name} > {hi}")
+            decl.kinds.setdefault(name, "real")
+        if dist == "Uniform":
+            a, b = nodes
+            an, bn = (isinstance(n, ast.Name) and n.id not in CONSTANTS for n in (a, b))
+            if an and bn and not any(r[:2] == (a.id, b.id) for r in decl.relations):
+                decl.relations.append((a.id, b.id, True))
+                decl.notes.append(f"{a.id} < {b.id} (required by Uniform)")
+            elif an and not bn:
+                _bound(decl, a.id, _fraction(_constant(b)), False, lower=False)
+            elif bn and not an:
+                _bound(decl, b.id, _fraction(_constant(a)), False, lower=True)
+            for n in (a, b):
+                if isinstance(n, ast.Name) and n.id not in CONSTANTS:
+                    decl.kinds.setdefault(n.id, "real")
+        for node in nodes:
+            if isinstance(node, ast.Name) and node.id not in CONSTANTS:
+                decl.kinds.setdefault(node.id, "real")
+
+
+def _within(decl: Declarations, name: str, v: sp.Expr) -> bool:
+    lo, hi = decl.lo.get(name), decl.hi.get(name)
+    f = _fraction(v)
+    if lo is not None and (f < lo[0] or (f == lo[0] and not lo[1])):
+        return False
+    if hi is not None and (f > hi[0] or (f == hi[0] and not hi[1])):
+        return False
+    return True
+
+
+def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> list:
+    """Real names, grouped by the relations that connect them, each with symbol assumptions from its
+    propagated bounds (so x > 0 gives a positive symbol)."""
+    parent = {n: n for n in names}
+
+    def find(n):
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+    for a, b, _ in decl.relations:
+        if a in parent and b in parent:
+            parent[find(a)] = find(b)
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        groups.setdefault(find(n), []).append(n)
+    out = []
+    for members in groups.values():
+        idx = {n: i for i, n in enumerate(members)}
+        rels = [(idx[a], idx[b], s) for a, b, s in decl.relations if a in idx and b in idx]
+
+        def member(n, sym):
+            lo, hi = decl.lo.get(n), decl.hi.get(n)
+            return Member(sym, lo[0] if lo else None, hi[0] if hi else None, bool(lo and lo[1]), bool(hi and hi[1]))
+        try:
+            probe = RealGroup([member(n, sp.Symbol(n, real=True)) for n in members], rels)
+            syms = []
+            for n, (L, Lc), (H, Hc) in zip(members, probe.lo, probe.hi):
+                flags = {"real": True}
+                if L is not None and (L > 0 or (L == 0 and not Lc)):
+                    flags = {"positive": True}
+                elif L is not None and L == 0:
+                    flags = {"nonnegative": True}
+                elif H is not None and (H < 0 or (H == 0 and not Hc)):
+                    flags = {"negative": True}
+                syms.append(sp.Symbol(n, **flags))
+            out.append(RealGroup([member(n, s) for n, s in zip(members, syms)], rels))
+        except DomainError as exc:
+            raise BadInput(str(exc)) from None
+    return out

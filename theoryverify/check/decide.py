@@ -1,27 +1,36 @@
-"""Deciding one step with the engine's checks (no deciding logic of its own).
+"""Deciding one step with the engine's checks, plus what a step needs beyond them.
 
-``==``: :func:`~theoryverify.checks.identity.exact_points` first (a wrong step is refuted at an
-exact rational point within milliseconds), then :func:`~theoryverify.checks.check_identity`
-(time-bounded symbolic proof → exact rational points → float64 search with 50-digit
-confirmation).  ``<=, >=, <, >``: :func:`~theoryverify.checks.check_inequality`.  Statements
-without free symbols are decided exactly at 50 digits.  The whole check runs under a hard time
-limit (:mod:`.isolate`); if the full engine check overruns its share, a float64-only check gets
-the rest, and if that overruns too the verdict is inconclusive.
+One link ``lhs OP rhs`` (a chain is decided link by link, :func:`check_statement`):
+
+1. unspecified functions (``f: function``): a symbolic proof for every f, else each test function of a
+   stated family (:mod:`.families`);
+2. finite sets and integers: exact cases first, then summation / induction (:mod:`.discrete`);
+3. the continuous part, with the engine: ``==`` —
+   :func:`~theoryverify.checks.identity.exact_points` first (a wrong step is refuted at an exact
+   rational point within milliseconds), then :func:`~theoryverify.checks.check_identity` (time-bounded
+   symbolic proof → exact rational points → float64 search, with the domain's boundary, confirmed at 50
+   digits); ``<=, >=, <, >`` — an exact proof where one is cheap (:mod:`.prove`), else
+   :func:`~theoryverify.checks.check_inequality` (boundary points, Hypothesis search, local polishing), which
+   can refute but only ever reports "not violated among N points".  Statements without free symbols are
+   decided exactly at 50 digits.
+
+A refutation's counterexample is shrunk to simple values (:mod:`.shrink`) and shown with both sides.
+Every verdict carries the domain searched (``details["domain"]``; :attr:`StepVerdict.domain`).  The whole
+check runs under a hard time limit (:mod:`.isolate`); if the full engine check overruns its share, a
+float64-only check gets the rest, and if that overruns too the verdict is inconclusive.
 """
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Iterable
 
 import sympy as sp
 
-from ..checks import check_identity, check_inequality
-from ..checks.identity import exact_points
 from ..domains import Domain, Simplex
 from ..seeds import DEFAULT_SEED, derive_seed
-from ..stepcontext import default_variable
 from ..verdicts import Status, Verdict, error, holds, inconclusive, proved, refuted
-from .build import Builder, Scope, display_latex
+from .build import Builder, Scope, display_latex, infer_integers
 from .isolate import HardTimeout, run_limited
 from .parser import DEFAULT_TIMEOUT, BadInput, Statement
 from .result import StepVerdict
@@ -34,20 +43,41 @@ def statement_seed(context: str, text: str, seed: int = DEFAULT_SEED) -> int:
     return derive_seed(seed, "check", context, " ".join(text.split()))
 
 
-def domain_of(scope: Scope, exprs: Iterable[sp.Expr]) -> tuple[Domain, dict]:
+def default_for(scope: Scope, symbol: sp.Symbol):
+    """The domain of a name the free context has not declared: an inferred integer, else the real line
+    (a half line for a positive or nonnegative symbol), searched over many decades."""
+    from .variables import IntegerVar, real
+    if symbol in scope.inferred:
+        return scope.inferred[symbol]
+    if symbol.is_integer:
+        return IntegerVar(symbol, 0 if symbol.is_nonnegative else None, None)
+    if symbol.is_positive:
+        return real(symbol, 0, None, False, False)
+    if symbol.is_nonnegative:
+        return real(symbol, 0, None, True, False)
+    return real(symbol)
+
+
+def _free_symbols(exprs) -> set:
+    out: set[sp.Symbol] = set()
+    for e in exprs:
+        out |= sp.sympify(e).free_symbols if not isinstance(e, sp.MatrixBase) else e.free_symbols
+    return out
+
+
+def domain_of(scope: Scope, exprs: Iterable) -> tuple[Domain, dict]:
     """The domain over the exprs' free symbols (context variables, plus defaults for the free
     context's undeclared names) and the substitution to apply first."""
-    syms: set[sp.Symbol] = set()
-    for e in exprs:
-        syms |= e.free_symbols
+    exprs = list(exprs)
+    syms = _free_symbols(exprs)
     domain, subst = scope.context.domain_for(syms)
     if subst:
-        syms = set().union(*(sp.sympify(e).xreplace(subst).free_symbols for e in exprs))
+        syms = _free_symbols([e.xreplace(subst) for e in exprs])
         domain, _ = scope.context.domain_for(syms)
     domain = _drop_zeroed(domain, scope, syms)
     missing = syms - set(domain.symbols)
     if missing and scope.context.open_names:
-        domain = Domain([*domain.variables, *(default_variable(s) for s in sorted(missing, key=str))])
+        domain = Domain([*domain.variables, *(default_for(scope, s) for s in sorted(missing, key=str))])
     elif missing:
         raise BadInput(f"symbols without a domain in context {scope.context.name}: "
                        f"{', '.join(sorted(map(str, missing)))}")
@@ -68,24 +98,190 @@ def _drop_zeroed(domain: Domain, scope: Scope, syms: set) -> Domain:
     return Domain(variables)
 
 
-def decide_sides(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: int, *,
-                 float_only: bool = False) -> Verdict:
-    """The engine's verdict on ``lhs OP rhs`` over ``domain``."""
+def describe(domain: Domain, scope: Scope | None = None) -> str:
+    text = domain.describe() if domain.variables else "no free symbols"
+    notes = getattr(getattr(scope, "context", None), "declarations", None)
+    notes = [n for n in (notes.notes if notes else []) if n.split()[0] in {str(s) for s in domain.symbols}]
+    return text + (f" [{'; '.join(notes)}]" if notes else "")
+
+
+# --- the continuous decision ------------------------------------------------------------------------
+
+def decide_sides(lhs, op: str, rhs, domain: Domain, seed: int, *, float_only: bool = False) -> Verdict:
+    """The verdict on ``lhs OP rhs`` over ``domain`` (no discrete variables, no unspecified functions)."""
+    from ..checks.identity import check_identity, exact_points
     if not domain.symbols:
         return constant(lhs, op, rhs)
     if op != "==":
-        return check_inequality(lhs, op, rhs, domain, seed)
+        return _inequality(lhs, op, rhs, domain, seed, float_only)
     if float_only:
-        return check_identity(lhs, rhs, domain, seed, try_symbolic=False, n_rational=0)
-    _, refutation = exact_points(lhs - rhs, domain, seed, QUICK_EXACT_POINTS, lhs, rhs)
-    if refutation is not None:
-        return refutation
-    return check_identity(lhs, rhs, domain, seed, symbolic_seconds=SYMBOLIC_SECONDS)
+        v = check_identity(lhs, rhs, domain, seed, try_symbolic=False, n_rational=0)
+        return _shrunk(v, lhs, op, rhs, domain)
+    if not isinstance(lhs, sp.MatrixBase):
+        n_exact, refutation = exact_points(lhs - rhs, domain, seed, QUICK_EXACT_POINTS, lhs, rhs)
+        if refutation is not None:
+            return _shrunk(refutation, lhs, op, rhs, domain)
+        how = _rewritten_zero(lhs - rhs)
+        if how:
+            return proved(f"symbolic: {how}", f"lhs − rhs simplifies to 0 ({how}); {n_exact} rational points "
+                          "agree (exact or 50 digits)", domain=domain.describe(), exact_points=n_exact)
+    v = check_identity(lhs, rhs, domain, seed, symbolic_seconds=SYMBOLIC_SECONDS)
+    return _shrunk(v, lhs, op, rhs, domain)
 
 
-def constant(lhs: sp.Expr, op: str, rhs: sp.Expr) -> Verdict:
+REWRITES = (((sp.tanh, sp.sinh, sp.cosh, sp.sin, sp.cos), "rewrite(exp) + cancel",
+             lambda d: sp.cancel(sp.together(d.rewrite(sp.exp)))),
+            ((sp.Max, sp.Min, sp.Heaviside, sp.Piecewise, sp.Abs), "rewrite(Piecewise) + piecewise_fold + simplify",
+             lambda d: sp.simplify(sp.piecewise_fold(d.rewrite(sp.Piecewise)))))
+REWRITE_SECONDS = 0.6
+
+
+def _rewritten_zero(d: sp.Expr) -> str | None:
+    """SymPy's simplifiers miss identities between hyperbolic functions and exponentials (tanh(x) = 2σ(2x) − 1)
+    and between Max/relu/Abs/Heaviside pieces; rewriting first proves them.  Tried only when such functions occur."""
+    from ..timelimit import bounded
+    for kinds, name, fn in REWRITES:
+        if d.has(*kinds):
+            out = bounded(lambda: fn(d), REWRITE_SECONDS, cpu=True)
+            if out is not None and out == 0:
+                return name
+    return None
+
+
+def _inequality(lhs, op, rhs, domain, seed, float_only) -> Verdict:
+    from ..checks.inequality import check_inequality, slack_expr
+    from .prove import prove
+    if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        raise BadInput("inequalities compare numbers; compare a norm, a trace or an entry of a matrix")
+    slack = slack_expr(lhs, rhs, op)
+    if not float_only:
+        how = prove(slack, op in ("<", ">"), domain)
+        if how and not _quick_violation(lhs, op, rhs, domain, seed):
+            return proved(f"exact: {how.split(':')[0]}", how,
+                          domain=domain.describe(), proof=how)
+    v = check_inequality(lhs, op, rhs, domain, seed)
+    if v.status is Status.INCONCLUSIVE and op in ("<", ">") and "not confirmed" in v.evidence:
+        v = _strict_ties(lhs, op, rhs, domain, seed, v)
+    if v.status is Status.INCONCLUSIVE and "not confirmed" in v.evidence:
+        v = _relative(lhs, op, rhs, domain, seed, v)
+    if v.status is Status.HOLDS:
+        n = v.details.get("float_points", 0) + v.details.get("boundary_points", 0)
+        evidence = v.evidence.replace(f" on {domain.describe()}", "")
+        v = replace(v, evidence=f"not violated among {n} points (no proof): {evidence}")
+    return _shrunk(v, lhs, op, rhs, domain)
+
+
+def _strict_ties(lhs, op, rhs, domain, seed, v: Verdict) -> Verdict:
+    """A strict inequality whose float64 slack rounded to 0 somewhere (exp(a) < exp(b) with a, b far below 0):
+    the 50-digit slack there is positive, so the point is no counterexample.  If the non-strict version has no
+    violation either, the strict one holds as far as the search can tell (an exact tie would have been
+    confirmed at 50 digits and refuted)."""
+    from ..checks.inequality import check_inequality
+    weak = check_inequality(lhs, "<=" if op == "<" else ">=", rhs, domain, seed)
+    if weak.status is not Status.HOLDS:
+        return v
+    return holds(weak.method + "; float64 ties re-checked at 50 digits",
+                 f"{weak.evidence}; where float64 rounded the slack to 0, the 50-digit slack is positive",
+                 **dict(weak.details))
+
+
+def _relative(lhs, op, rhs, domain, seed, v: Verdict) -> Verdict:
+    """A float64 'violation' that 50 digits do not confirm is round-off in a large slack (a*b <= (a**2 + b**2)/2
+    at a = b = 1e6 cancels 1e12 against 1e12).  Search again with both sides divided by 1 + |lhs| + |rhs| (the
+    sign of the slack is unchanged, its float64 error is now relative); a point that fails there is again
+    confirmed at 50 digits.  Only a clean pass replaces the inconclusive verdict."""
+    from ..checks.inequality import check_inequality
+    scale = 1 + sp.Abs(lhs) + sp.Abs(rhs)
+    again = check_inequality(lhs / scale, op, rhs / scale, domain, seed)
+    if again.status is not Status.HOLDS:
+        return v
+    return holds(again.method + "; slack relative to the sides' size",
+                 f"{again.evidence}; the slack was compared relative to 1 + |lhs| + |rhs| (float64 round-off "
+                 "at large magnitudes showed spurious violations that 50 digits did not confirm)",
+                 **dict(again.details))
+
+
+def _quick_violation(lhs, op, rhs, domain, seed) -> bool:
+    """A cross-check of a proof at a few exact points (a proof contradicted by a point is an engine bug)."""
+    from ..seeds import pyrandom
+    from .shrink import violates
+    rnd = pyrandom(seed)
+    return any(violates(lhs, op, rhs, domain.rationals(rnd)) for _ in range(QUICK_EXACT_POINTS))
+
+
+def quick(lhs, op: str, rhs, domain: Domain, seed: int) -> Verdict | None:
+    """A fast refutation pass (a few exact points and the boundary), for the many cases of a discrete
+    variable; None when nothing fails."""
+    from ..checks.identity import exact_points
+    from ..numeric import high_precision
+    from .shrink import violates
+    if op == "==" and not isinstance(lhs, sp.MatrixBase):
+        _, refutation = exact_points(lhs - rhs, domain, seed, QUICK_EXACT_POINTS, lhs, rhs)
+        return _shrunk(refutation, lhs, op, rhs, domain) if refutation is not None else None
+    if op == "==":
+        return None
+    from ..seeds import pyrandom
+    rnd = pyrandom(seed)
+    for _ in range(QUICK_EXACT_POINTS):
+        p = domain.rationals(rnd)
+        if violates(lhs, op, rhs, p):
+            return _shrunk(refuted("exact point", "violated at an exact point", _point(p)), lhs, op, rhs, domain)
+    for p in domain.boundary_points()[:16]:
+        exact = {s: sp.Rational(v) for s, v in p.items()}
+        if violates(lhs, op, rhs, exact):
+            return _shrunk(refuted("boundary point", "violated on the boundary", _point(exact)), lhs, op, rhs, domain)
+    del high_precision
+    return None
+
+
+def _point(p) -> dict:
+    return {str(s): v for s, v in sorted(p.items(), key=lambda kv: str(kv[0]))}
+
+
+def _shrunk(v: Verdict, lhs, op, rhs, domain: Domain) -> Verdict:
+    """A refutation with its counterexample shrunk to simple values and both sides re-evaluated there."""
+    from .shrink import shrink, sides_at
+    if v.status is not Status.REFUTED or not v.counterexample or "entry" in v.counterexample \
+            or isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        return v
+    by_name = {str(s): s for s in domain.symbols}
+    ce = v.counterexample
+    if not set(by_name) <= set(ce):
+        return v
+    point = {by_name[k]: ce[k] for k in by_name}
+    small = shrink(lhs, op, rhs, domain, point)
+    if small is None:
+        return v
+    sides = sides_at(lhs, rhs, small)
+    new_ce = {**_point(small), **sides}
+    same = all(small[s] == (point[s] if isinstance(point[s], sp.Basic) else sp.Rational(float(point[s])))
+               for s in small)
+    rel = {"==": "≠", "<=": "≰", ">=": "≱", "<": "≮", ">": "≯"}[op]
+    if same:
+        return Verdict(v.status, v.method, v.evidence, new_ce, {**dict(v.details), "domain": domain.describe()})
+    evidence = (f"lhs = {_show(sides['lhs'])} {rel} rhs = {_show(sides['rhs'])} at the shrunk counterexample "
+                f"(first found: {v.evidence})")
+    method = f"{v.method}; counterexample shrunk"
+    return Verdict(v.status, method, evidence, new_ce, {**dict(v.details), "domain": domain.describe()})
+
+
+def _show(x) -> str:
+    if isinstance(x, sp.Basic) and x.is_Rational:
+        return str(x)
+    try:
+        return f"{float(x):.10g}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def constant(lhs, op: str, rhs) -> Verdict:
     """A statement without free symbols: exact when rational, else 50 digits."""
-    d = sp.sympify(lhs - rhs)
+    if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        from ..checks.identity import check_identity
+        return check_identity(lhs, rhs, Domain([]), 0)
+    d = simplified = sp.sympify(lhs - rhs)
+    if not d.is_Rational and op == "==":
+        simplified = _constant_simplified(d)
     value = d if d.is_Rational else d.evalf(50)
     if not value.is_real:
         return inconclusive("exact evaluation", f"lhs − rhs = {sp.N(value, 6)} is not a real number")
@@ -93,6 +289,8 @@ def constant(lhs: sp.Expr, op: str, rhs: sp.Expr) -> Verdict:
           "<=": value <= 0, ">=": value >= 0, "<": value < 0, ">": value > 0}[op]
     exact = bool(d.is_Rational and sp.sympify(lhs).is_Rational and sp.sympify(rhs).is_Rational)
     how = "exact rational arithmetic" if d.is_Rational else "50-digit evaluation"
+    if simplified is not d and simplified.is_Rational:
+        d, value, how = simplified, simplified, "exact simplification (expand_log, nsimplify, simplify)"
     shown = value if d.is_Rational else sp.N(value, 8)
     if ok:
         return (proved if d.is_Rational else holds)(how, f"lhs − rhs = {shown}", difference=str(value))
@@ -100,14 +298,72 @@ def constant(lhs: sp.Expr, op: str, rhs: sp.Expr) -> Verdict:
     return refuted(how, f"lhs − rhs = {shown}", sides)
 
 
-def _prepare(scope: Scope, stmt: Statement) -> tuple[sp.Expr, sp.Expr, Domain]:
+def _constant_simplified(d: sp.Expr) -> sp.Expr:
+    """log(8, 2) − 3 is exactly 0, but only after the logarithms are expanded: try a few exact rewrites (each
+    time-bounded) so that a constant identity is proved, not merely found 0 to 50 digits."""
+    from ..timelimit import bounded
+    for fn in (lambda e: sp.nsimplify(sp.expand_log(e, force=True)), sp.simplify):
+        out = bounded(lambda: fn(d), 0.5, cpu=True)
+        if out is not None and out.is_Rational:
+            return out
+    return d
+
+
+# --- one link, everything considered ------------------------------------------------------------------
+
+def _conform(lhs, rhs):
+    """A scalar 0 against a matrix is the zero matrix; a 1×1 matrix against a scalar is its entry."""
+    lm, rm = isinstance(lhs, sp.MatrixBase), isinstance(rhs, sp.MatrixBase)
+    if lm and rm:
+        if lhs.shape != rhs.shape:
+            raise BadInput(f"the sides have different shapes: {lhs.shape} and {rhs.shape}")
+        return lhs, rhs
+    if lm or rm:
+        m, s = (lhs, rhs) if lm else (rhs, lhs)
+        if m.shape == (1, 1):
+            return (m[0, 0], s) if lm else (s, m[0, 0])
+        if s == 0:
+            z = sp.ImmutableMatrix.zeros(*m.shape)
+            return (m, z) if lm else (z, m)
+        raise BadInput(f"a {m.shape[0]}×{m.shape[1]} matrix compared with a number: compare matrices of one shape "
+                       "(0 stands for the zero matrix)")
+    return lhs, rhs
+
+
+def decide_link(scope: Scope, lhs, op: str, rhs, seed: int, float_only: bool = False) -> tuple[Verdict, str]:
+    """(verdict, domain searched) for built sides."""
+    from . import discrete, families
+    lhs, rhs = _conform(lhs, rhs)
+    if (isinstance(lhs, sp.MatrixBase)) and op != "==":
+        raise BadInput("inequalities compare numbers; compare a norm, a trace or an entry of a matrix")
+    searched: list[str] = []
+
+    def rest(l, o, r) -> Verdict:
+        domain, subst = domain_of(scope, [l, r])
+        if subst:
+            l, r = l.xreplace(subst), r.xreplace(subst)
+        searched.append(describe(domain, scope))
+        if any(discrete.is_discrete(v) for v in domain.variables):
+            return discrete.decide(l, o, r, domain, seed,
+                                   lambda a, b, c, d, s, f: decide_sides(a, b, c, d, s, float_only=f or float_only),
+                                   quick)
+        return decide_sides(l, o, r, domain, seed, float_only=float_only)
+
+    funcs = families.undefined_functions(lhs, rhs)
+    if funcs:
+        v = families.decide(lhs, op, rhs, funcs, rest)
+        where = searched[0] if searched else describe(domain_of(scope, [lhs, rhs])[0], scope)
+        return v, where + f"; {', '.join(map(str, funcs))}: " + \
+            ("every smooth function" if v.status is Status.PROVED else "test functions (see the evidence)")
+    v = rest(lhs, op, rhs)
+    return v, searched[0] if searched else ""
+
+
+def _prepare(scope: Scope, stmt: Statement):
     scope.fixed, scope.zeroed = set(), set()
-    b = Builder(scope)
-    lhs, rhs = b.build(stmt.lhs), b.build(stmt.rhs)
-    domain, subst = domain_of(scope, [lhs, rhs])
-    if subst:
-        lhs, rhs = lhs.xreplace(subst), rhs.xreplace(subst)
-    return lhs, rhs, domain
+    infer_integers(scope, [stmt.lhs, stmt.rhs])
+    b = Builder(scope, latex=stmt.source == "latex")
+    return b.build(stmt.lhs), b.build(stmt.rhs)
 
 
 def partial_simplex(domain: Domain, fixed: set) -> list[str]:
@@ -136,36 +392,54 @@ def _honest_about_subs(verdict: Verdict, domain: Domain, fixed: set) -> Verdict:
 
 
 def _run(scope: Scope, stmt: Statement, seed: int, float_only: bool):
-    lhs, rhs, domain = _prepare(scope, stmt)
-    verdict = decide_sides(lhs, stmt.op, rhs, domain, seed, float_only=float_only)
+    from .expectation import NoClosedForm
+    try:
+        lhs, rhs = _prepare(scope, stmt)
+    except NoClosedForm as exc:
+        return inconclusive("expectation", str(exc)), None, None, (), ""
+    verdict, where = decide_link(scope, lhs, stmt.op, rhs, seed, float_only)
+    domain, _ = domain_of(scope, [lhs, rhs])
     verdict = _honest_about_subs(verdict, domain, scope.fixed)
-    return verdict, display_latex(stmt.lhs), display_latex(stmt.rhs), tuple(map(str, domain.symbols))
+    if where and "domain" not in verdict.details:
+        verdict = replace(verdict, details={**dict(verdict.details), "domain": where})
+    return verdict, display_latex(stmt.lhs), display_latex(stmt.rhs), tuple(map(str, domain.symbols)), where
 
 
-def check_statement(scope: Scope, stmt: Statement, *, seed: int = DEFAULT_SEED,
-                    timeout: float = DEFAULT_TIMEOUT, isolate: bool = True,
-                    given: Iterable[Statement] = (), by: str | None = None) -> StepVerdict:
-    """Decide ``stmt`` in ``scope`` (or, with ``given``/``by``, check the step's certificate)."""
+def warm_imports(op: str = "==") -> None:
+    """Import in the parent what the forked check needs, so that a session pays for it once (a module
+    imported in the child is gone when the child exits)."""
+    from ..checks import identity  # noqa: F401  (SymPy, Hypothesis, mpmath)
+    from . import discrete, families, prove, shrink  # noqa: F401
+    if op != "==":
+        from ..checks import inequality  # noqa: F401  (SciPy's optimiser)
+
+
+def _check_link(scope: Scope, stmt: Statement, *, seed: int, timeout: float, isolate: bool,
+                given: tuple = (), by: str | None = None) -> StepVerdict:
+    warm_imports(stmt.op if not (given or by) else "<=")
     start = time.perf_counter()
     s = statement_seed(scope.context.name, stmt.text, seed)
-    given = tuple(given)
     extra: dict = {}
     if given or by:
         from .certify import certify
-        job = lambda: certify(scope, stmt, given, by, s)  # noqa: E731
+
+        def job():
+            v, l_tex, r_tex, syms = certify(scope, stmt, given, by, s)
+            return v, l_tex, r_tex, syms, ""
         extra = {"given": [g.text for g in given], "rule": by}
     else:
         job = lambda: _run(scope, stmt, s, False)  # noqa: E731
+    where = ""
     try:
         try:
-            verdict, l_tex, r_tex, syms = run_limited(job, timeout if given or by else 0.6 * timeout, isolate)
+            verdict, l_tex, r_tex, syms, where = run_limited(job, timeout if given or by else 0.6 * timeout, isolate)
         except HardTimeout:
             if given or by:
                 raise
             left = timeout - (time.perf_counter() - start)
             if left <= 0.05:
                 raise
-            verdict, l_tex, r_tex, syms = run_limited(lambda: _run(scope, stmt, s, True), left, isolate)
+            verdict, l_tex, r_tex, syms, where = run_limited(lambda: _run(scope, stmt, s, True), left, isolate)
             verdict = Verdict(verdict.status, verdict.method + " (full check over its time share; "
                               "float64 tier only)", verdict.evidence, verdict.counterexample,
                               verdict.details)
@@ -177,9 +451,43 @@ def check_statement(scope: Scope, stmt: Statement, *, seed: int = DEFAULT_SEED,
     except Exception as exc:  # the check itself broke (ChildError from the isolated run)
         verdict, l_tex, r_tex, syms = error("exception", f"{type(exc).__name__}: {exc}"), None, None, ()
     verdict = verdict.with_timing(s, time.perf_counter() - start)
-    return StepVerdict(stmt.text, scope.context.name, verdict, stmt.op, l_tex, r_tex, syms, extra=extra)
+    return StepVerdict(stmt.text, scope.context.name, verdict, stmt.op, l_tex, r_tex, syms, extra=extra,
+                       domain=where, line_no=stmt.line)
 
 
-def build_definition(scope: Scope, expr, timeout: float = DEFAULT_TIMEOUT, isolate: bool = True) -> sp.Expr:
+def check_statement(scope: Scope, stmt: Statement, *, seed: int = DEFAULT_SEED,
+                    timeout: float = DEFAULT_TIMEOUT, isolate: bool = True,
+                    given: Iterable[Statement] = (), by: str | None = None) -> StepVerdict:
+    """Decide ``stmt`` in ``scope`` (or, with ``given``/``by``, check the step's certificate).  A chain
+    ``A == B <= C`` is decided link by link; the verdict names the first link that fails."""
+    given = tuple(given)
+    if not stmt.is_chain:
+        return _check_link(scope, stmt, seed=seed, timeout=timeout, isolate=isolate, given=given, by=by)
+    if given or by:
+        raise BadInput("--given/--by check one step, not a chain")
+    start = time.perf_counter()
+    links = tuple(_check_link(scope, link, seed=seed, timeout=timeout, isolate=isolate) for link in stmt.links())
+    from .result import chain_verdict
+    return chain_verdict(stmt, scope.context.name, links, time.perf_counter() - start)
+
+
+def build_definition(scope: Scope, expr, timeout: float = DEFAULT_TIMEOUT, isolate: bool = True):
     """Build a ``name := expr`` right-hand side under the hard time limit."""
-    return run_limited(lambda: Builder(scope).build(expr), timeout, isolate)
+    def job():
+        infer_integers(scope, [expr])
+        return Builder(scope).build(expr)
+    return run_limited(job, timeout, isolate)
+
+
+def build_function(scope: Scope, params: tuple[str, ...], expr, timeout: float = DEFAULT_TIMEOUT,
+                   isolate: bool = True) -> sp.Lambda:
+    """``f(x, y) := expr`` as a SymPy Lambda of fresh real parameters."""
+    def job():
+        args = tuple(sp.Dummy(p, real=True) for p in params)
+        scope.local.append(dict(zip(params, args)))
+        try:
+            body = Builder(scope).build_scalar(expr, "a function body")
+        finally:
+            scope.local.pop()
+        return sp.Lambda(args, body)
+    return run_limited(job, timeout, isolate)

@@ -13,12 +13,18 @@ from typing import IO
 from .session import Session
 
 HELP = """\
-statements   LHS == RHS, LHS <= RHS, >=, <, >   e.g.  diff(L1, v1) == 2/T*((p_r1+p_r3)*v2 + (p_r2+p_r4)*v4 - v2)
-definitions  name := expr                        e.g.  g := diff(L1, v1)
+statements   LHS == RHS, LHS <= RHS, >=, <, >, chains A == B <= C   e.g.  diff(L1, v1) == 2/T*((p_r1+p_r3)*v2 + (p_r2+p_r4)*v4 - v2)
+definitions  name := expr,  f(x, y) := expr                         e.g.  g := diff(L1, v1);  f(x) := x*sigmoid(x)
 expressions  a bare expression prints its value
-functions    diff(e, x[, k]) exp log sqrt Abs Max Min softmax(a, b, ...)[j] (j from 1) subs(e, x, value, ...)
-numbers      exact: 1/9 stays 1/9, 0.1 is 1/10; ** takes numeric exponents |e| <= 100
-verdicts     proved (symbolic) > holds (exact rational / float64 points) > inconclusive; refuted with a counterexample
+functions    diff subs grad exp log ln sqrt Abs sin cos tanh sinh cosh erf erfc sigmoid softplus relu Heaviside
+             indicator(x > 0) floor ceiling Max Min softmax(a, b, ...)[j] Sum(f, (k, a, b)) Product binomial
+             factorial trace det inv norm E(expr);  W @ v, W.T;  constants pi, E, e
+numbers      exact: 1/9 stays 1/9, 0.1 is 1/10; ** takes numeric exponents |e| <= 100 (or an integer variable)
+verdicts     proved (symbolic or exact) > holds (exact rational / float64 points, with the domain searched) >
+             inconclusive; refuted with a counterexample shrunk to simple values and both sides' values
+assumptions  :assume 0 < p < 1 | a < b | n: integer | y in {-1, 1} | X ~ Normal(mu, s) | W: matrix(3, 3) |
+             v: vector(3) | f: function | simplex(a, b, c)   (free context only)
+latex        :latex \\frac{d}{dx} x^2 = 2x      one statement in LaTeX
 typed step   :given EQ (repeatable), :by RULE, then the statement; the premises are used once
              RULE: substitute | linear(c1, ..., ck) | clear-denominators | clear(D)   (:clear drops them)
 commands     :symbols  names in scope with their domains    :help  this text    :quit  leave"""
@@ -43,13 +49,21 @@ def handle(session: Session, line: str) -> str | None:
         if word == "given" and rest.strip():
             session.pending_given.append(rest.strip())
             return f"given {len(session.pending_given)}: {rest.strip()}"
+        if word == "assume" and rest.strip():
+            try:
+                return session.assume(rest.strip())
+            except Exception as exc:  # BadInput (one line)
+                return f"error: {exc}"
+        if word == "latex" and rest.strip():
+            return session.check(rest.strip(), latex=True).line()
         if word == "by" and rest.strip():
             session.pending_by = rest.strip()
             return f"rule: {session.pending_by}"
         if cmd == "clear":
             session.pending_given, session.pending_by = [], None
             return "premises cleared"
-        return f"error: unknown command {text.split()[0][:20]!r} (:help, :symbols, :given, :by, :clear, :quit)"
+        return (f"error: unknown command {text.split()[0][:20]!r} (:help, :symbols, :assume, :latex, :given, :by, "
+                ":clear, :quit)")
     if session.pending_given or session.pending_by:
         given, by = session.pending_given, session.pending_by
         session.pending_given, session.pending_by = [], None

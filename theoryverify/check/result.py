@@ -22,6 +22,10 @@ class StepVerdict:
     symbols: tuple[str, ...] = ()
     bad_input: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
+    domain: str = ""  # the domain searched, in words
+    line_no: int | None = None  # the line of a --tex file
+    links: tuple["StepVerdict", ...] = ()  # a chain's links, in order
+    read_as: str | None = None  # a LaTeX statement in plain syntax
 
     @property
     def status(self) -> Status:
@@ -52,16 +56,37 @@ class StepVerdict:
                "counterexample": plain(self.counterexample) if self.counterexample is not None else None}
         if self.sides:
             out.update({f"{k}_value": plain(x) for k, x in self.sides.items()})
-        out.update({"symbols": list(self.symbols), "details": v["details"], "seed": v["seed"],
-                    "runtime_s": v["runtime_s"], **plain(dict(self.extra))})
+        out.update({"symbols": list(self.symbols), "domain": self.domain, "details": v["details"],
+                    "seed": v["seed"], "runtime_s": v["runtime_s"], **plain(dict(self.extra))})
+        if self.read_as is not None:
+            out["read_as"] = self.read_as
+        if self.line_no is not None:
+            out["line"] = self.line_no
+        if self.links:
+            out["links"] = [link.to_json() for link in self.links]
+            out["first_failing_link"] = self.first_failing
         return out
+
+    @property
+    def first_failing(self) -> int | None:
+        """1-based index of a chain's first link that does not hold (refuted, else inconclusive/error)."""
+        for order in (Status.REFUTED, Status.ERROR, Status.INCONCLUSIVE):
+            for i, link in enumerate(self.links):
+                if link.status is order:
+                    return i + 1
+        return None
 
     def line(self) -> str:
         """One line: verdict, method, evidence and (for a refutation) the counterexample."""
         v = self.verdict
         if self.bad_input:
             return f"error: {v.evidence}"
-        text = f"{v.status.value}: {_one_line(v.evidence)}  [{_one_line(v.method)}; {v.runtime_s:.2f} s]"
+        if self.links:
+            return self._chain_line()
+        text = f"{v.status.value}: {_one_line(v.evidence)}"
+        if self.domain and v.status is not Status.ERROR:
+            text += f"  [domain: {_one_line(self.domain)}]"
+        text += f"  [{_one_line(v.method)}; {v.runtime_s:.2f} s]"
         if self.counterexample is not None:
             pts = ", ".join(f"{k}={_fmt(x)}" for k, x in self.counterexample.items())
             text += f"  counterexample: {pts or '(no free symbols)'}"
@@ -70,6 +95,19 @@ class StepVerdict:
         return text
 
     __str__ = line
+
+    def _chain_line(self) -> str:
+        n = len(self.links)
+        k = self.first_failing
+        if k is None:
+            kinds = [link.status.value for link in self.links]
+            summary = ", ".join(f"{kinds.count(s)} {s}" for s in ("proved", "holds") if kinds.count(s))
+            return (f"{self.status.value}: all {n} links hold ({summary}): " +
+                    " | ".join(f"{i + 1}. {link.statement}: {link.status.value}" for i, link in enumerate(self.links))
+                    + f"  [{self.verdict.runtime_s:.2f} s]")
+        bad = self.links[k - 1]
+        rest = bad.line().split(": ", 1)[1] if ": " in bad.line() else bad.line()
+        return f"{self.status.value}: link {k} of {n} ({bad.statement}) is {bad.status.value}: {rest}"
 
     def _repr_markdown_(self) -> str:
         v = self.verdict
@@ -84,6 +122,8 @@ class StepVerdict:
     def _repr_latex_(self) -> str:
         if self.lhs_latex is None:
             return rf"$\text{{{self.status.value}: {_latex_text(self.verdict.evidence)}}}$"
+        if self.links:
+            return "$" + r" \quad ".join(link._repr_latex_().strip("$") for link in self.links) + "$"
         rel = {"==": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">"}[self.op or "=="]
         if self.status is Status.REFUTED:
             rel = {"=": r"\ne", r"\le": r"\not\le", r"\ge": r"\not\ge", "<": r"\not<", ">": r"\not>"}[rel]
@@ -103,6 +143,27 @@ def _fmt(x: Any) -> str:
     if isinstance(x, float):
         return f"{x:.10g}"
     return str(plain(x))
+
+
+def chain_verdict(stmt, context: str, links: tuple[StepVerdict, ...], runtime_s: float) -> StepVerdict:
+    """A chain's verdict: its first failing link's (refuted before error before inconclusive), else proved
+    when every link is proved, else holds."""
+    from ..verdicts import Verdict
+    probe = StepVerdict(stmt.text, context, links[0].verdict, links=links)
+    k = probe.first_failing
+    if k is not None:
+        bad = links[k - 1]
+        v = Verdict(bad.status, f"chain link {k} of {len(links)}: {bad.verdict.method}",
+                    f"link {k} ({bad.statement}): {bad.verdict.evidence}", bad.verdict.counterexample,
+                    dict(bad.verdict.details), bad.verdict.seed, runtime_s)
+    else:
+        status = Status.PROVED if all(link.status is Status.PROVED for link in links) else Status.HOLDS
+        v = Verdict(status, f"chain of {len(links)} links", "; ".join(
+            f"link {i + 1} ({link.statement}): {link.verdict.evidence}" for i, link in enumerate(links)),
+            None, {}, links[0].verdict.seed, runtime_s)
+    return StepVerdict(stmt.text, context, v, None, None, None,
+                       tuple(dict.fromkeys(s for link in links for s in link.symbols)),
+                       domain=links[k - 1].domain if k else links[0].domain, line_no=stmt.line, links=links)
 
 
 def bad_input(statement: str, context: str, message: str) -> StepVerdict:

@@ -8,6 +8,8 @@ coerced silently: a 1×1 matrix is not a scalar, a list of three is not a 3×1 c
 """
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
@@ -41,10 +43,7 @@ def _is_scalar(x: Any, symbolic: bool) -> bool:
         return True
     if isinstance(x, sp.Expr) and not isinstance(x, sp.MatrixExpr) and (symbolic or x.is_number):
         return True
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a dependency
-        torch = None
+    torch = sys.modules.get("torch")  # a tensor exists only once torch is imported (importing it costs seconds)
     return torch is not None and isinstance(x, torch.Tensor) and x.dim() == 0
 
 
@@ -65,11 +64,8 @@ def _kind(x: Any, symbolic: bool) -> str:
 
 
 def _is_tensor(x: Any) -> bool:
-    try:
-        import torch
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(x, torch.Tensor)
+    torch = sys.modules.get("torch")  # see _is_scalar
+    return torch is not None and isinstance(x, torch.Tensor)
 
 
 def _shape(x: Any, symbolic: bool) -> tuple[int, ...]:

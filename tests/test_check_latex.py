@@ -1,0 +1,343 @@
+"""LaTeX in (issue 19): each construct the reader knows with a true statement that holds and a planted-error twin
+that is refuted; a hostile corpus (macros, \\input, \\write18, deep nesting, megabyte input) through --latex and
+--tex: exit 2, one line, nothing executed, within 2 s, and user text never reaches eval/exec/sympify/parse_expr;
+--tex on the sample file in docs/examples (one wrong step, named with its line)."""
+import builtins
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import sympy
+
+from theoryverify.check import check, cli
+from theoryverify.check.session import Session
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "docs" / "examples" / "derivation.tex"
+TRUE = {"proved", "holds"}
+
+# (id, assumptions, true statement, planted-error twin)
+PAIRS = [
+    ("frac", (), r"\frac{1}{2} + \frac{1}{3} = \frac{5}{6}", r"\frac{1}{2} + \frac{1}{3} = \frac{2}{5}"),
+    ("sqrt and |x|", (), r"\sqrt{x^2} = |x|", r"\sqrt{x^2} = x"),
+    ("sqrt[n]", ("x > 0",), r"\sqrt[3]{x^3} = x", r"\sqrt[3]{x^3} = x^2"),
+    ("sum symbolic bounds", ("n: integer", "n >= 1"), r"\sum_{k=1}^{n} k = \frac{n(n+1)}{2}",
+     r"\sum_{k=1}^{n} k = \frac{n(n-1)}{2}"),
+    ("prod", ("n: integer", "n >= 1"), r"\prod_{k=1}^{n} \frac{k+1}{k} = n + 1", r"\prod_{k=1}^{n} \frac{k+1}{k} = n"),
+    ("log exp", (), r"\log\left(e^{x}\right) = x", r"\log\left(e^{x}\right) = 2x"),
+    ("exp cdot", (), r"\exp(a + b) = \exp(a) \cdot \exp(b)", r"\exp(a + b) = \exp(a) + \exp(b)"),
+    ("log base", (), r"\log_2 8 = 3", r"\log_2 8 = 4"),
+    ("ge", (), r"x^2 + 1 \ge 2x", r"x^2 + 1 \ge 3x"),
+    ("geq", (), r"x^2 + 1 \geq 2x", r"x^2 \geq 2x"),
+    ("le leq", ("0 < p < 1",), r"p(1 - p) \le \frac{1}{4}", r"p(1 - p) \leq \frac{1}{5}"),
+    ("< >", ("x > 0",), r"\log(1 + x) < x", r"\log(1 + x) > x"),
+    ("left right", (), r"\left(a + b\right)^2 \le 2 a^2 + 2 b^2", r"\left(a + b\right)^2 \le a^2 + b^2"),
+    ("subscripts", (), r"(w_1 + w_{2})^2 = w_1^2 + 2 w_1 w_2 + w_2^2", r"(w_1 + w_{2})^2 = w_1^2 + w_2^2"),
+    ("d/dx", (), r"\frac{d}{dx} e^{2x} = 2 e^{2x}", r"\frac{d}{dx} e^{2x} = e^{2x}"),
+    ("partial", (), r"\frac{\partial}{\partial x} x^2 y = 2 x y", r"\frac{\partial}{\partial x} x^2 y = 2 x"),
+    ("partial f / partial x", (), r"\frac{\partial (x y^2)}{\partial y} = 2 x y",
+     r"\frac{\partial (x y^2)}{\partial y} = x y"),
+    ("second derivative", (), r"\frac{d^2}{dx^2} x^3 = 6x", r"\frac{d^2}{dx^2} x^3 = 3x^2"),
+    ("greek", ("sigma > 0",), r"\frac{\alpha \sigma^2}{\sigma} = \alpha \sigma",
+     r"\frac{\alpha \sigma^2}{\sigma} = \alpha"),
+    ("sigmoid", (), r"\frac{d}{dx} \sigma(x) = \sigma(x)(1 - \sigma(x))", r"\frac{d}{dx} \sigma(x) = \sigma(x)^2"),
+    ("mathbb E", ("X ~ Normal(mu, s)",), r"\mathbb{E}[X^2] = \mu^2 + s^2", r"\mathbb{E}[X^2] = \mu^2"),
+    ("chain", (), r"(x + 1)^2 = x^2 + 2x + 1 \le 2x^2 + 2", r"(x + 1)^2 = x^2 + 2x + 1 \le x^2 + 2"),
+    ("floor", (), r"\lfloor x \rfloor \le x", r"\lfloor x \rfloor \ge x"),
+    ("times", (), r"3 \times 4 = 12", r"3 \times 4 = 7"),
+    ("transpose", ("W: matrix(2, 2)",), r"\det(W^\top W) = \det(W)^2", r"\det(W^\top W) = \det(W)"),
+    ("cos^2", (), r"\cos^2 x + \sin^2 x = 1", r"\cos^2 x - \sin^2 x = 1"),
+    ("nabla and norm", ("W: matrix(2, 2)", "w: vector(2)", "t: vector(2)"),
+     r"\nabla_w \frac{1}{2}\|W w - t\|^2 = W^\top (W w - t)", r"\nabla_w \frac{1}{2}\|W w - t\|^2 = W (W w - t)"),
+    ("declared function", ("f: function",), r"\frac{d}{dx} f(x)^2 = 2 f(x) \frac{d}{dx} f(x)",
+     r"\frac{d}{dx} f(x)^2 = 2 \frac{d}{dx} f(x)"),
+]
+
+
+@pytest.fixture(scope="module")
+def sessions():
+    cache = {}
+
+    def get(assume):
+        if assume not in cache:
+            cache[assume] = Session("free", list(assume))
+        return cache[assume]
+    return get
+
+
+@pytest.mark.parametrize("name,assume,good,bad", PAIRS, ids=[p[0] for p in PAIRS])
+def test_latex_true_holds_and_planted_twin_is_refuted(sessions, name, assume, good, bad):
+    s = sessions(assume)
+    v = s.check(good, latex=True)
+    assert v.status.value in TRUE, (name, v.read_as, v.line())
+    assert v.read_as  # what the reader understood is always shown
+    w = s.check(bad, latex=True)
+    assert w.status.value == "refuted", (name, w.read_as, w.line())
+    assert w.counterexample is not None
+
+
+def test_latex_reads_to_the_plain_syntax():
+    cases = {
+        r"\frac{d}{dx} \sigma(x) = \sigma(x)(1 - \sigma(x))": "diff(sigmoid(x), x) == sigmoid(x) * (1 - sigmoid(x))",
+        r"\sum_{k=1}^{n} k^2 \le n^3": "Sum(k ** 2, (k, 1, n)) <= n ** 3",
+        r"\mathbb{E}\left[X\right] = \mu": "E(X) == mu",
+        r"w_1 \cdot \lambda = \lambda w_1": "w_1 * lam == lam * w_1",
+        r"e^{-x} \geq 0": "exp(-x) >= 0",
+    }
+    for tex, plain in cases.items():
+        assert check(tex, latex=True, assume=["X ~ Normal(mu, s)"] if "mathbb" in tex else ()).read_as == plain, tex
+
+
+@pytest.mark.parametrize("tex,hint", [
+    (r"\sin^{-1} x = 1", "positive whole power"),
+    (r"f(x) = x^2", "declare it (assume 'f: function')"),  # never silently the product f*x
+    (r"\sigma'(x) = 1", "primes"),
+    (r"x \ne 1", "not equal"),
+    (r"x \approx 1", "bound"),
+    (r"\unknowncmd{x} = 1", "unknown LaTeX command"),
+])
+def test_latex_errors_teach(tex, hint):
+    v = check(tex, latex=True)
+    assert v.bad_input and v.exit_code == 2 and "\n" not in v.line()
+    assert hint in v.verdict.evidence, v.verdict.evidence
+
+
+# --- hostile input -----------------------------------------------------------------------------------------
+
+def latex_corpus(sentinel: str) -> dict[str, str]:
+    return {
+        "def": r"\def\x{1} \x = 1",
+        "edef": r"\edef\x{1} x = 1",
+        "let": r"\let\x=\relax x = 1",
+        "newcommand": r"\newcommand{\x}{1} \x = 1",
+        "renewcommand": r"\renewcommand{\sigma}{1} \sigma = 1",
+        "DeclareMathOperator": r"\DeclareMathOperator{\foo}{foo} x = x",
+        "input": rf"\input{{{sentinel}}} x = 1",
+        "include": rf"\include{{{sentinel}}} x = 1",
+        "write18": rf"\write18{{touch {sentinel}}} x = 1",
+        "immediate write18": rf"\immediate\write18{{touch {sentinel}}} x = 1",
+        "openout": rf"\openout1={sentinel} x = 1",
+        "directlua": rf"\directlua{{os.execute('touch {sentinel}')}} x = 1",
+        "catcode": r"\catcode`\@=11 x = 1",
+        "csname": r"\csname x\endcsname = 1",
+        "expandafter": r"\expandafter x = 1",
+        "macro parameter": r"#1 = 1",
+        "unknown command": r"\foo{x} = 1",
+        "deep braces": "{" * 1900 + "x" + "}" * 1900 + " = x",
+        "deep frac": r"\frac{" * 300 + "x" + "}{2}" * 300 + " = x",
+        "deep left": r"\left(" * 300 + "x" + r"\right)" * 300 + " = x",
+        "deep powers": "x^{" * 300 + "2" + "}" * 300 + " = x",
+        "megabyte": "x + " * 250000 + "x = x",
+        "unbalanced": r"\frac{1}{2 = x",
+        "no relation": r"\frac{1}{2}",
+        "empty": "   ",
+        "nul byte": "x\x00 = 1",
+    }
+
+
+@pytest.fixture
+def no_eval(monkeypatch):
+    """Record any user text that reaches eval/exec/sympify/parse_expr."""
+    seen = []
+
+    def guard(real, name):
+        def wrapped(obj, *a, **k):
+            if isinstance(obj, str):
+                seen.append((name, obj[:80]))
+            return real(obj, *a, **k)
+        return wrapped
+
+    monkeypatch.setattr(builtins, "eval", guard(builtins.eval, "eval"))
+    monkeypatch.setattr(builtins, "exec", guard(builtins.exec, "exec"))
+    monkeypatch.setattr(sympy, "sympify", guard(sympy.sympify, "sympify"))
+    import sympy.parsing.sympy_parser as sp_parser
+    monkeypatch.setattr(sp_parser, "parse_expr", lambda *a, **k: seen.append(("parse_expr", a)) or None)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def warm():
+    Session("free")
+
+
+def _one_error_line(err: str) -> None:
+    assert len(err.strip().splitlines()) == 1 and err.startswith("theoryverify.check: error:"), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", sorted(latex_corpus("S")))
+def test_hostile_latex_exit_2_one_line_fast(name, tmp_path, capsys, no_eval, warm):
+    sentinel = tmp_path / "pwned"
+    text = latex_corpus(str(sentinel))[name]
+    start = time.perf_counter()
+    code = cli.main(["--latex", text])
+    elapsed = time.perf_counter() - start
+    _one_error_line(capsys.readouterr().err)
+    assert code == 2 and elapsed < 2.0, (name, code, elapsed)
+    assert not sentinel.exists()
+    assert not [s for s in no_eval if s[0] in ("sympify", "parse_expr") or "pwned" in str(s)], no_eval
+
+
+@pytest.mark.parametrize("name", sorted(latex_corpus("S")))
+def test_hostile_tex_file_exit_2_one_line_fast(name, tmp_path, capsys, no_eval, warm):
+    sentinel = tmp_path / "pwned"
+    body = latex_corpus(str(sentinel))[name]
+    if name == "megabyte":
+        body = "x = x \\\\\n" * 120000  # a megabyte file
+    f = tmp_path / "hostile.tex"
+    f.write_text("\\documentclass{article}\n\\begin{document}\n\\begin{equation}\n" + body +
+                 "\n\\end{equation}\n\\end{document}\n")
+    start = time.perf_counter()
+    code = cli.main(["--tex", str(f)])
+    elapsed = time.perf_counter() - start
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert str(f) in err  # the error names the file (and the line, where there is one)
+    assert code == 2 and elapsed < 2.0, (name, code, elapsed)
+    assert not sentinel.exists()
+    assert not [s for s in no_eval if s[0] in ("sympify", "parse_expr") or "pwned" in str(s)], no_eval
+
+
+def test_hostile_tex_outside_math_is_refused_too(tmp_path, capsys):
+    sentinel = tmp_path / "pwned"
+    f = tmp_path / "preamble.tex"
+    f.write_text(f"\\immediate\\write18{{touch {sentinel}}}\n\\begin{{equation}} x = x \\end{{equation}}\n")
+    assert cli.main(["--tex", str(f)]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert f"{f}:1:" in err and "refused" in err
+    assert not sentinel.exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["--latex", r"\immediate\write18{touch /tmp/theoryverify-pwned} x = 1"],
+    ["--latex", "{" * 1900 + "x" + "}" * 1900 + " = x"],
+])
+def test_hostile_latex_fresh_process(args):
+    """A fresh process refuses before SymPy is imported."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "theoryverify.check", *args], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    _one_error_line(proc.stderr)
+    assert time.perf_counter() - start < 2.0 + 1.0  # 2 s, plus the interpreter's own start on a loaded machine
+
+
+def test_missing_and_binary_files_are_one_line(tmp_path, capsys):
+    assert cli.main(["--tex", str(tmp_path / "nosuch.tex")]) == 2
+    _one_error_line(capsys.readouterr().err)
+    b = tmp_path / "binary.tex"
+    b.write_bytes(b"\xff\xfe\x00\x01")
+    assert cli.main(["--tex", str(b)]) == 2
+    _one_error_line(capsys.readouterr().err)
+
+
+# --- --tex on a real file ------------------------------------------------------------------------------------
+
+def test_sample_file_names_its_one_wrong_step(capsys):
+    code = cli.main(["--tex", str(SAMPLE)])
+    out = capsys.readouterr().out
+    assert code == 1
+    rows = [r for r in out.splitlines() if r.startswith(str(SAMPLE) + ":")]
+    verdicts = [r.split(":", 2)[2].split()[0] for r in rows]
+    assert verdicts.count("refuted") == 1 and "defined" in verdicts
+    assert all(v in ("proved", "holds", "refuted", "defined") for v in verdicts), verdicts
+    wrong = SAMPLE.read_text().splitlines().index(r"                                     &= s,") + 1
+    assert f">>> first wrong step: {SAMPLE}:{wrong}" in out
+    assert "counterexample: s = " in out and "lhs = " in out
+    assert "9 steps: " in out and "1 refuted" in out  # proved or holds: the sigmoid bound's proof has a budget
+
+
+def test_sample_file_json(capsys):
+    assert cli.main(["--tex", str(SAMPLE), "--json"]) == 1
+    row = json.loads(capsys.readouterr().out)
+    assert row["summary"]["refuted"] == 1 and row["first_wrong_step"] is not None
+    assert all("line" in s and "domain" in s for s in row["steps"])
+    assert "y in {-1, 1}" in row["assumptions"]
+
+
+def test_tex_assumptions_from_the_command_line(tmp_path, capsys):
+    f = tmp_path / "step.tex"
+    f.write_text("\\begin{align}\n  \\sqrt{x^2} &= x \\\\\n  &\\le x + 1\n\\end{align}\n")
+    assert cli.main(["--tex", str(f), "--assume", "x >= 0"]) == 0
+    out = capsys.readouterr().out
+    assert f"{f}:2:" in out and f"{f}:3:" in out and "2 steps: 2 proved" in out
+    assert cli.main(["--tex", str(f)]) == 1  # without it, sqrt(x**2) = x is refuted at a negative x
+    assert f">>> first wrong step: {f}:2" in capsys.readouterr().out
+
+
+LAYOUT = r"""% theoryverify: assume x > 0
+% theoryverify: define g(t) := t**2 + 1
+\begin{align*}
+  g(x) &= x^2 + 1 \\
+       &\ge 2x \quad \text{by AM-GM} \\
+  (x + 1)^2 &= x^2 + 2x \nonumber \\
+            &\quad + 1 \label{eq:sq}
+\end{align*}
+% theoryverify: skip
+\begin{equation}
+  \Gamma(x + 1) = x \Gamma(x)
+\end{equation}
+\[ \sqrt{x^2} = x \]
+\begin{gather}
+  \frac{d}{dx} g(x) = 2x, \qquad g(0) = 2
+\end{gather}
+"""
+
+
+def test_tex_layout_directives_and_what_is_not_checked(tmp_path, capsys):
+    """A continued row that starts with \\quad, the define / skip directives, \\[ \\], and math after a
+    \\qquad: not checked, and the report says so (never silently)."""
+    f = tmp_path / "layout.tex"
+    f.write_text(LAYOUT)
+    assert cli.main(["--tex", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert f"{f}:2: defined  g(t) := t**2 + 1" in out
+    assert "(x + 1) ** 2 == x ** 2 + 2 * x + 1" in out  # "&\quad + 1" continues the right side
+    assert "Gamma" not in out  # skipped
+    assert f"{f}:15: ignored  " in out and "g(0) = 2" in out and "not checked" in out
+    assert "5 steps: 5 proved; 1 text after" in out
+    # the planted twin: the continued row wrong
+    f.write_text(LAYOUT.replace("&\\quad + 1", "&\\quad + 2"))
+    assert cli.main(["--tex", str(f), "--json"]) == 1
+    row = json.loads(capsys.readouterr().out)
+    assert row["first_wrong_step"] == 6 and row["ignored"] == [{"line": 15, "text": row["ignored"][0]["text"]}]
+
+
+def test_tex_unknown_directive_and_unreadable_row_name_file_and_line(tmp_path, capsys):
+    f = tmp_path / "bad.tex"
+    f.write_text("% theoryverify: asume x > 0\n\\begin{equation} x = x \\end{equation}\n")
+    assert cli.main(["--tex", str(f)]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert f"{f}:1:" in err and "unknown directive" in err
+    f.write_text("\\begin{equation}\n  \\int_0^1 x \\, dx = 1\n\\end{equation}\n")
+    assert cli.main(["--tex", str(f)]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert f"{f}:2:" in err
+
+
+def test_tex_bad_assumption_names_its_line(tmp_path, capsys):
+    f = tmp_path / "assume.tex"
+    f.write_text("\\begin{equation} x = x \\end{equation}\n% theoryverify: assume X ~ Nrmal(0, 1)\n")
+    assert cli.main(["--tex", str(f)]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert f"{f}:2: assumption" in err and "closest: Normal" in err
+
+
+def test_tex_in_a_paper_context_reads_subscripts_as_the_papers_names(tmp_path, capsys):
+    """L_1, v_1 in LaTeX are the context's L1, v1 (p_{r1} is p_r1); true step and planted twin."""
+    row = (r"\frac{\partial L_1}{\partial v_1} &= \frac{2}{T}\left((p_{r1}+p_{r3}) v_2 + (p_{r2}+p_{r4}) v_4"
+           r" - v_2\right)")
+    f = tmp_path / "n3.tex"
+    f.write_text("\\begin{align}\n" + row + "\n\\end{align}\n")
+    assert cli.main(["--context", "icrecall.n3", "--tex", str(f)]) == 0
+    assert "1 steps: 1 proved" in capsys.readouterr().out
+    f.write_text("\\begin{align}\n" + row.replace(r"\frac{2}{T}", r"\frac{1}{T}") + "\n\\end{align}\n")
+    assert cli.main(["--context", "icrecall.n3", "--tex", str(f)]) == 1
+    assert f">>> first wrong step: {f}:2" in capsys.readouterr().out

@@ -1,0 +1,500 @@
+"""Domain variables of the ``free`` context, honest about where they search.
+
+They follow the engine's variable protocol (:class:`theoryverify.domains.Variable`: float draws, exact
+rational draws, unconstrained coordinates for the local optimiser, boundary points, a centre, a
+description), so :func:`~theoryverify.checks.check_identity` and
+:func:`~theoryverify.checks.check_inequality` search them like any other domain.
+
+- :class:`RealGroup` — real symbols with bounds (``0 < p < 1``, ``x >= 0``, none) and order relations
+  between them (``a < b``).  An unbounded side is searched over many decades: a real line from 1e-6 to
+  1e6 in magnitude in both signs (so a bare ``x <= 10`` is refuted), a half line ``x > a`` at distances
+  1e-6…1e6 from ``a``; closed ends are searched exactly (``x >= 0`` tries 0).  Members are drawn one after
+  the other in an order compatible with the relations, each inside the interval its bounds and the
+  members already drawn leave, so every draw satisfies the relations by construction.
+- :class:`FiniteSet` — ``y in {-1, 1}``; :class:`IntegerVar` — ``n: integer`` with optional bounds.  The
+  checker enumerates both (:mod:`.discrete`); they implement the protocol too so that any engine check
+  handed one still samples it correctly.
+
+Where an engine check draws floats, these draws stay within magnitudes 1e3 (float64 cancellation at 1e6
+could fake a disagreement); the extreme decades are the boundary points, which the engine confirms at
+50 digits before it reports anything.
+"""
+from __future__ import annotations
+
+import math
+import random
+import weakref
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Mapping, Sequence
+
+import numpy as np
+import sympy as sp
+
+from ..domains import DomainError
+
+ZCLIP_HALF = 6.0  # half line: distances 10**z, |z| ≤ 6
+ZCLIP_LINE = 7.0  # real line: |x| = 10**(|z| - 1) beyond 1, so up to 1e6
+SIMPLE = [Fraction(v) for v in ("0", "1", "-1", "2", "-2", "1/2", "3", "-1/2", "10", "-3", "1/10", "-10", "100")]
+SIMPLE_FIRST = 6  # exact points per random source that use simple values
+
+_COUNTS: "weakref.WeakKeyDictionary[random.Random, dict]" = weakref.WeakKeyDictionary()
+
+
+def _expit(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z)) if z != math.inf else 1.0
+    if z == -math.inf:
+        return 0.0
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def _logit(u: float) -> float:
+    u = min(max(u, 1e-15), 1 - 1e-15)
+    return math.log(u / (1 - u))
+
+
+@dataclass(frozen=True)
+class Member:
+    """One real symbol of a :class:`RealGroup` with its own bounds (None: unbounded on that side)."""
+    symbol: sp.Symbol
+    lo: Fraction | None = None
+    hi: Fraction | None = None
+    lo_closed: bool = False
+    hi_closed: bool = False
+
+
+def number(v) -> Fraction | float:
+    """An exact value as a Fraction, a float as itself (for comparisons with exact bounds)."""
+    if isinstance(v, float):
+        return v
+    if isinstance(v, sp.Rational):
+        return Fraction(int(v.p), int(v.q))
+    if isinstance(v, (int, Fraction)):
+        return Fraction(v)
+    return float(v)
+
+
+def _fmt(x: Fraction | float | None) -> str:
+    if x is None:
+        return "∞"
+    if isinstance(x, Fraction) and x.denominator != 1 and x.denominator < 1000:
+        return f"{x.numerator}/{x.denominator}"
+    return f"{float(x):g}"
+
+
+class RealGroup:
+    """Real symbols with bounds and order relations ``members[i] < members[j]`` (``strict``) or ``<=``.
+
+    Effective bounds are propagated along the relations once (``a < b``, ``b <= 1`` gives ``a < 1``);
+    infeasible bounds are a :class:`~theoryverify.domains.DomainError`."""
+
+    def __init__(self, members: Sequence[Member], relations: Sequence[tuple[int, int, bool]] = ()):
+        self.members = tuple(members)
+        self.relations = tuple(relations)
+        self.symbols = tuple(m.symbol for m in self.members)
+        k = len(self.members)
+        self.order = _topological(k, self.relations)
+        lo = [(m.lo, m.lo_closed) for m in self.members]
+        hi = [(m.hi, m.hi_closed) for m in self.members]
+        for _ in range(k + 1):  # propagate bounds along the relations
+            changed = False
+            for i, j, strict in self.relations:
+                if hi[j][0] is not None and (hi[i][0] is None or hi[j][0] < hi[i][0]
+                                             or (hi[j][0] == hi[i][0] and hi[i][1] and (strict or not hi[j][1]))):
+                    new = (hi[j][0], hi[j][1] and not strict)
+                    if new != hi[i]:
+                        hi[i], changed = new, True
+                if lo[i][0] is not None and (lo[j][0] is None or lo[i][0] > lo[j][0]
+                                             or (lo[i][0] == lo[j][0] and lo[j][1] and (strict or not lo[i][1]))):
+                    new = (lo[i][0], lo[i][1] and not strict)
+                    if new != lo[j]:
+                        lo[j], changed = new, True
+            if not changed:
+                break
+        for m, (a, ac), (b, bc) in zip(self.members, lo, hi):
+            if a is not None and b is not None and (a > b or (a == b and not (ac and bc))):
+                raise DomainError(f"the assumptions leave no values for {m.symbol}")
+        self.lo, self.hi = lo, hi
+
+    # --- identity (domains are compared and hashed by value) -----------------------------------
+    def _key(self):
+        return (self.members, self.relations)
+
+    def __eq__(self, other):
+        return isinstance(other, RealGroup) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"RealGroup({self.describe()})"
+
+    # --- the sequential map ---------------------------------------------------------------------
+    def _interval(self, i: int, values: dict[int, float | Fraction]) -> tuple:
+        """(L, L_closed, H, H_closed) for member i given the values of the members drawn before it."""
+        L, Lc = self.lo[i]
+        H, Hc = self.hi[i]
+        for a, b, strict in self.relations:
+            if b == i and a in values:
+                v = values[a]
+                if L is None or v > L or (v == L and strict):
+                    L, Lc = v, not strict
+            if a == i and b in values:  # only when a caller draws out of order
+                v = values[b]
+                if H is None or v < H or (v == H and strict):
+                    H, Hc = v, not strict
+        return L, Lc, H, Hc
+
+    @staticmethod
+    def _kind(L, H) -> str:
+        return "finite" if L is not None and H is not None else "above" if L is not None else \
+            "below" if H is not None else "line"
+
+    def _to_value(self, z: float, L, H) -> float:
+        kind = self._kind(L, H)
+        if kind == "finite":
+            return float(L) + (float(H) - float(L)) * _expit(z)
+        if kind == "above":
+            return float(L) + 10.0 ** min(z, ZCLIP_HALF) if z != -math.inf else float(L)
+        if kind == "below":
+            return float(H) - 10.0 ** min(z, ZCLIP_HALF) if z != -math.inf else float(H)
+        z = max(min(z, ZCLIP_LINE), -ZCLIP_LINE)
+        return z if abs(z) <= 1 else math.copysign(10.0 ** (abs(z) - 1), z)
+
+    def _to_z(self, x: float, L, H) -> float:
+        kind = self._kind(L, H)
+        if kind == "finite":
+            span = float(H) - float(L)
+            return _logit((x - float(L)) / span) if span > 0 else 0.0
+        if kind == "above":
+            return math.log10(max(x - float(L), 1e-300))
+        if kind == "below":
+            return math.log10(max(float(H) - x, 1e-300))
+        return x if abs(x) <= 1 else math.copysign(math.log10(abs(x)) + 1, x)
+
+    def _map(self, zs: Sequence[float]) -> tuple[float, ...] | None:
+        """Values from free coordinates, member by member; ``-inf``/``+inf`` mean "exactly at the lower /
+        upper end" (None where that end is open or infinite)."""
+        values: dict[int, float] = {}
+        for i in self.order:
+            L, Lc, H, Hc = self._interval(i, values)
+            kind = self._kind(L, H)
+            z = float(zs[i])
+            if z == -math.inf:
+                if kind in ("finite", "above") and Lc:
+                    v = float(L)
+                elif kind == "below" and Hc:
+                    v = float(H)
+                else:
+                    return None
+            elif z == math.inf:
+                if kind == "finite" and Hc:
+                    v = float(H)
+                else:
+                    return None
+            else:
+                v = self._to_value(z, L, H)
+                if L is not None and (v < float(L) or (v == float(L) and not Lc)):
+                    v = float(np.nextafter(float(L), math.inf))
+                if H is not None and (v > float(H) or (v == float(H) and not Hc)):
+                    v = float(np.nextafter(float(H), -math.inf))
+            values[i] = v
+        return tuple(values[i] for i in range(len(self.members)))
+
+    # --- the variable protocol ------------------------------------------------------------------
+    @property
+    def free_dim(self) -> int:
+        return len(self.members)
+
+    def from_free(self, z):
+        out = self._map([max(min(float(v), 40.0), -40.0) for v in np.asarray(z, dtype=float)])
+        return out if out is not None else self.center()
+
+    def to_free(self, x):
+        values: dict[int, float] = {}
+        zs = [0.0] * len(self.members)
+        for i in self.order:
+            L, _, H, _ = self._interval(i, values)
+            zs[i] = self._to_z(float(x[i]), L, H)
+            values[i] = float(x[i])
+        return np.array(zs)
+
+    def _z_range(self, i: int) -> float:
+        kind = self._kind(self.lo[i][0], self.hi[i][0])
+        return {"finite": 8.0, "above": 3.0, "below": 3.0, "line": 4.0}[kind]
+
+    def floats(self):
+        from hypothesis import strategies as st
+        parts = [st.floats(-self._z_range(i), self._z_range(i), allow_nan=False) for i in range(len(self.members))]
+        return st.tuples(*parts).map(lambda zs: self._map(zs) or self.center())
+
+    def rationals(self, rnd: random.Random):
+        counts = _COUNTS.setdefault(rnd, {})
+        k = counts.get(self, 0)
+        counts[self] = k + 1
+        values: dict[int, Fraction] = {}
+        for pos, i in enumerate(self.order):
+            L, Lc, H, Hc = self._interval(i, values)
+            values[i] = self._rational(i, L, Lc, H, Hc, rnd, k + pos if k < SIMPLE_FIRST else None)
+        return tuple(sp.Rational(values[i].numerator, values[i].denominator) for i in range(len(self.members)))
+
+    def _rational(self, i, L, Lc, H, Hc, rnd, simple_index) -> Fraction:
+        def ok(f: Fraction) -> bool:
+            return (L is None or f > L or (f == L and Lc)) and (H is None or f < H or (f == H and Hc))
+        if simple_index is not None:
+            cands = [f for f in SIMPLE if ok(f)]
+            if L is not None:
+                cands += [f for f in (Fraction(L) + 1, Fraction(L) + Fraction(1, 2)) if ok(f)]
+            if H is not None:
+                cands += [f for f in (Fraction(H) - 1, Fraction(H) - Fraction(1, 2)) if ok(f)]
+            if L is not None and H is not None:
+                cands.append((Fraction(L) + Fraction(H)) / 2)
+            cands = list(dict.fromkeys(cands))
+            if cands:
+                return cands[simple_index % len(cands)]
+        # exact points stay within magnitudes 1e4: 50-digit evaluation of an expression that is exactly 0 at
+        # x = 1e6 (exp(1e6) beside exp(-1e6)) can take SymPy minutes; the decades beyond are boundary points
+        span = {"finite": 6.0, "above": 4.0, "below": 4.0, "line": 5.0}[self._kind(L, H)]
+        for _ in range(8):
+            x = self._to_value(rnd.uniform(-span, span), L, H)
+            mag = max(abs(x), 1e-12)
+            f = Fraction(x).limit_denominator(max(10, int(min(1e9, 1000 / mag))))
+            if ok(f):
+                return f
+        if L is not None and H is not None:
+            return (Fraction(L) + Fraction(H)) / 2
+        return Fraction(L) + 1 if L is not None else Fraction(H) - 1 if H is not None else Fraction(0)
+
+    def _probe_z(self, i: int) -> list[float]:
+        kind = self._kind(self.lo[i][0], self.hi[i][0])
+        if kind == "finite":
+            return [-math.inf, -13.8, 0.0, 13.8, math.inf]
+        if kind in ("above", "below"):
+            return [-math.inf, -6.0, -3.0, 0.0, 0.30103, 3.0, 6.0]
+        return [0.0, 1e-6, -1e-6, 1.0, -1.0, 1.30103, -1.30103, 4.0, -4.0, 7.0, -7.0]
+
+    def boundary_values(self, limit: int = 48):
+        """Closed ends exactly, points near open ends, ties of non-strict relations, small integers and the
+        decades of unbounded sides (1e-6…1e6)."""
+        import itertools
+        lists = [self._probe_z(i) for i in range(len(self.members))]
+        total = int(np.prod([len(x) for x in lists]))
+        combos = list(itertools.product(*lists)) if total <= 4 * limit else \
+            [tuple(x[(n * (7 + j)) % len(x)] for j, x in enumerate(lists)) for n in range(2 * limit)]
+        out = []
+        for zs in combos:
+            p = self._map(zs)
+            if p is not None and all(math.isfinite(v) for v in p) and self.contains_values(p):
+                out.append(p)
+        out = list(dict.fromkeys(out))
+        if len(out) > limit:
+            step = len(out) / limit
+            out = [out[int(n * step)] for n in range(limit)]
+        return out
+
+    def center(self):
+        zs = [1.0 if self._kind(self.lo[i][0], self.hi[i][0]) == "line" else 0.0 for i in range(len(self.members))]
+        return self._map(zs) or tuple(0.0 for _ in self.members)
+
+    def contains_values(self, values: Sequence) -> bool:
+        """Whether the values (floats or exact) satisfy every bound and relation."""
+        for (L, Lc), (H, Hc), v in zip(self.lo, self.hi, values):
+            if L is not None and (v < L or (v == L and not Lc)):
+                return False
+            if H is not None and (v > H or (v == H and not Hc)):
+                return False
+        for i, j, strict in self.relations:
+            a, b = values[i], values[j]
+            if a > b or (strict and a == b):
+                return False
+        return True
+
+    def contains(self, point: Mapping[sp.Symbol, object]) -> bool:
+        try:
+            return self.contains_values([number(point[s]) for s in self.symbols])
+        except (KeyError, TypeError, ValueError):
+            return False
+
+    def describe(self) -> str:
+        parts = []
+        for i, m in enumerate(self.members):
+            parts.append(_describe_member(m.symbol, self.members[i]))
+        rel = [f"{self.symbols[i]} {'<' if s else '≤'} {self.symbols[j]}" for i, j, s in self.relations]
+        return "; ".join(rel + parts)
+
+
+def _describe_member(sym, m: Member) -> str:
+    if m.lo is None and m.hi is None:
+        return f"{sym} ∈ ℝ (searched: 0, small integers, magnitudes 1e-6…1e6 in both signs)"
+    if m.hi is None:
+        return (f"{sym} ∈ {'[' if m.lo_closed else '('}{_fmt(m.lo)}, ∞) (searched: "
+                f"{'the end, ' if m.lo_closed else ''}distances 1e-6…1e6 above {_fmt(m.lo)})")
+    if m.lo is None:
+        return (f"{sym} ∈ (-∞, {_fmt(m.hi)}{']' if m.hi_closed else ')'} (searched: "
+                f"{'the end, ' if m.hi_closed else ''}distances 1e-6…1e6 below {_fmt(m.hi)})")
+    ends = "the ends" if m.lo_closed and m.hi_closed else "the closed end" if m.lo_closed or m.hi_closed else \
+        "points 1e-6 inside the open ends"
+    return (f"{sym} ∈ {'[' if m.lo_closed else '('}{_fmt(m.lo)}, {_fmt(m.hi)}{']' if m.hi_closed else ')'}"
+            f" (searched: {ends} and the interior)")
+
+
+def _topological(k: int, relations) -> list[int]:
+    succ = {i: [] for i in range(k)}
+    indeg = [0] * k
+    for a, b, _ in relations:
+        succ[a].append(b)
+        indeg[b] += 1
+    ready = [i for i in range(k) if indeg[i] == 0]
+    order = []
+    while ready:
+        i = ready.pop(0)
+        order.append(i)
+        for j in succ[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                ready.append(j)
+    if len(order) != k:
+        raise DomainError("the order relations between the variables form a cycle")
+    return order
+
+
+def real(symbol: sp.Symbol, lo=None, hi=None, lo_closed=False, hi_closed=False) -> RealGroup:
+    """One real symbol with optional bounds (None: unbounded on that side)."""
+    return RealGroup([Member(symbol, None if lo is None else Fraction(lo), None if hi is None else Fraction(hi),
+                             lo_closed, hi_closed)])
+
+
+class FiniteSet:
+    """A symbol taking each of a few exact values (``y in {-1, 1}``); enumerated by the checker."""
+
+    def __init__(self, symbol: sp.Symbol, values: Sequence):
+        if not values:
+            raise DomainError(f"{symbol} in {{}}: the set is empty")
+        self.symbol = symbol
+        self.values = tuple(dict.fromkeys(sp.Rational(v) if not isinstance(v, sp.Basic) else v for v in values))
+        self.symbols = (symbol,)
+
+    def _key(self):
+        return (self.symbol, self.values)
+
+    def __eq__(self, other):
+        return isinstance(other, FiniteSet) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def cases(self) -> list:
+        return list(self.values)
+
+    exhaustive = True
+
+    def floats(self):
+        from hypothesis import strategies as st
+        return st.sampled_from([float(v) for v in self.values]).map(lambda x: (x,))
+
+    def rationals(self, rnd):
+        return (rnd.choice(self.values),)
+
+    free_dim = 0
+
+    def from_free(self, z):
+        return (float(self.values[0]),)
+
+    def to_free(self, x):
+        return np.zeros(0)
+
+    def boundary_values(self):
+        return [(float(v),) for v in self.values]
+
+    def center(self):
+        return (float(self.values[0]),)
+
+    def contains(self, point) -> bool:
+        return point.get(self.symbol) in self.values
+
+    def describe(self) -> str:
+        return f"{self.symbol} ∈ {{{', '.join(map(str, self.values))}}}"
+
+
+class IntegerVar:
+    """An integer symbol ``n`` with optional bounds; the checker enumerates small values first
+    (:meth:`cases`), then reasons symbolically.  ``hi`` None: unbounded above (searched up to ``lo + reach``)."""
+
+    reach = 1000
+
+    def __init__(self, symbol: sp.Symbol, lo: int | None = None, hi: int | None = None, inferred: str = ""):
+        if lo is not None and hi is not None and lo > hi:
+            raise DomainError(f"the assumptions leave no integer values for {symbol}")
+        self.symbol, self.lo, self.hi, self.inferred = symbol, lo, hi, inferred
+        self.symbols = (symbol,)
+
+    def _key(self):
+        return (self.symbol, self.lo, self.hi)
+
+    def __eq__(self, other):
+        return isinstance(other, IntegerVar) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    @property
+    def exhaustive(self) -> bool:
+        return self.lo is not None and self.hi is not None and self.hi - self.lo < 64
+
+    def cases(self, small: int = 12, spread: int = 6, seed: int = 0) -> list[int]:
+        """Small values first (every value of a short range), then a few larger ones spread over decades."""
+        if self.exhaustive:
+            return list(range(self.lo, self.hi + 1))
+        if self.lo is not None:
+            first = list(range(self.lo, self.lo + small))
+            far = [self.lo + d for d in (20, 50, 100)[:spread]]
+        elif self.hi is not None:
+            first = list(range(self.hi, self.hi - small, -1))
+            far = [self.hi - d for d in (20, 50, 100)[:spread]]
+        else:
+            first = [0] + [s * k for k in range(1, small // 2 + 1) for s in (1, -1)]
+            far = [s * d for d in (20, 50, 100) for s in (1, -1)][:spread]
+        return [n for n in dict.fromkeys(first + far) if self.admits(n)]
+
+    def admits(self, n) -> bool:
+        return (self.lo is None or n >= self.lo) and (self.hi is None or n <= self.hi)
+
+    def floats(self):
+        from hypothesis import strategies as st
+        lo = self.lo if self.lo is not None else (self.hi - 2 * self.reach if self.hi is not None else -self.reach)
+        hi = self.hi if self.hi is not None else lo + 2 * self.reach
+        return st.integers(lo, hi).map(lambda n: (float(n),))
+
+    def rationals(self, rnd):
+        return (sp.Integer(rnd.choice(self.cases())),)
+
+    free_dim = 0
+
+    def from_free(self, z):
+        return (float(self.cases()[0]),)
+
+    def to_free(self, x):
+        return np.zeros(0)
+
+    def boundary_values(self):
+        return [(float(n),) for n in self.cases()[:4]]
+
+    def center(self):
+        return (float(self.cases()[0]),)
+
+    def contains(self, point) -> bool:
+        v = point.get(self.symbol)
+        try:
+            return sp.Integer(v) == v and self.admits(int(v))
+        except (TypeError, ValueError):
+            return False
+
+    def describe(self) -> str:
+        lo = "-∞" if self.lo is None else str(self.lo)
+        hi = "∞" if self.hi is None else str(self.hi)
+        why = f" ({self.inferred})" if self.inferred else ""
+        if self.exhaustive:
+            return f"{self.symbol} ∈ {{{self.lo}, …, {self.hi}}} (integers){why}"
+        return f"{self.symbol} integer in [{lo}, {hi}]{why}"
