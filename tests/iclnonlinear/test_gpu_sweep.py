@@ -26,3 +26,31 @@ def test_a_planted_wrong_law_is_refuted_on_k_log_k_data():
 def test_a_short_grid_is_inconclusive():
     small = np.array([6.0, 8, 12, 16, 24])
     assert _fit_rule(small, small**2, seed=0)[1] == "inconclusive"
+
+
+def test_the_lean_row_gd_is_dynamics_simulate():
+    """RowGD (the GPU sweep's step) gives the same T1 as dynamics.simulate, at N → ∞ and at N = 40K³."""
+    from derivations.iclnonlinear.experiments.gpu import _t1, _t1_simulate
+
+    for K, c0, finite in ((6, 1.0, False), (8, 2.0, True), (12, 1.0, True)):
+        lean = _t1(K, c0, finite, 3, 4, "cpu", seed=1)
+        ref = _t1_simulate(K, c0, finite, 3, 4, "cpu", seed=1)
+        assert np.all(np.isfinite(ref)) and np.allclose(lean, ref, rtol=1e-9, atol=0), (K, lean, ref)
+
+
+def test_a_planted_wrong_step_is_caught_by_the_comparison():
+    from derivations.iclnonlinear.experiments import gpu as G
+
+    ref = G._t1_simulate(6, 1.0, False, 1, 1, "cpu")
+    orig = G.RowGD.step
+
+    def doubled(self):
+        self.rate = self.rate * 1.000001 if not hasattr(self, "_p") else self.rate
+        self._p = True
+        return orig(self)
+    G.RowGD.step = doubled
+    try:
+        planted = G._t1(6, 1.0, False, 1, 1, "cpu")
+    finally:
+        G.RowGD.step = orig
+    assert not np.allclose(planted, ref, rtol=1e-9, atol=0)

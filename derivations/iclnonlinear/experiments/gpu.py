@@ -21,7 +21,7 @@ fitted as C·K^b on the upper half of the grid (the asymptotic regime): REFUTED 
 at most 10× (the CPU claim's spread rule); else inconclusive.  The derived continuous-time law c₀T1 = (K−1)²/K·I(K) (I = K + 4 + 3 ln(K−1) − …,
 ``sweeps_phase1.T1_derived``) is the "predicted" column: Θ(K²), not Θ(K log K).
 
-Imports: ``dynamics`` (simulate, symmetric_setting, evaluate, stack), ``sweeps_phase1`` (T1_derived,
+Imports: ``dynamics`` (simulate, symmetric_setting, stack), ``sweeps_phase1`` (T1_derived,
 n_of), both torch/numpy only.
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ CPU_CLAIM = "iclnonlinear.p2-t1"
 CPU_T1 = {"inf": {6: 48.83, 8: 91.39, 12: 206.2, 16: 357.9, 24: 767.1},
           "finite": {6: 48.76, 8: 91.38, 12: 206.1, 16: 357.8, 24: 767.5}}
 MARGIN = 0.15
-SCALES = (64, 32, 16, 8)
+SCALES = (128, 64, 32, 16, 8)
 
 
 def _settings(K: int, c0: float, finite: bool, seeds: int, M: int, seed: int = 0) -> list[D.Setting]:
@@ -52,20 +52,66 @@ def _settings(K: int, c0: float, finite: bool, seeds: int, M: int, seed: int = 0
             for s in range(seeds)]
 
 
+class RowGD:
+    """GD on query row 1 of the symmetric setting — ``dynamics.simulate``'s update with ``symmetric=True``,
+    without its other metrics, event checks and host synchronisation: ~20 kernels a step, Ā(q_k) kept for
+    every step k on the device.  ``tests/iclnonlinear/test_gpu_sweep.py`` checks it against ``simulate``."""
+
+    def __init__(self, settings: list[D.Setting], device: str) -> None:
+        import torch
+
+        b = D.stack(settings, device)
+        self.lp = b.log_phi                                 # (B, M, K): log class fractions of the prompts
+        self.W = b.weight[:, 0, :]                          # (B, M): p_1 × sample weight
+        self.Wsum = self.W.sum(1)
+        self.rate = (b.eta * b.sigma2 * b.gram[:, 0, 0] ** 2)[:, None]   # η σ² r⁴ (g = r⁴ H, H ∝ σ²)
+        self.x = torch.zeros(b.B, b.K, dtype=self.lp.dtype, device=device)
+
+    def step(self):
+        """One GD step from q_k; returns Ā(q_k) (B,), the metric ``simulate`` records at step k."""
+        import torch
+
+        A = torch.softmax(self.lp + self.x[:, None, :], dim=-1)          # (B, M, K)
+        Ak = A[..., 0]
+        Au = Ak - (A * A).sum(-1)                                        # A·u, u = e_1 − A
+        H = -(self.W[..., None] * A * (A + Au[..., None])).sum(1)        # Σ_m W_m A_j (u_j − A·u), j ≠ 1 part
+        WAk = (self.W * Ak).sum(1)
+        H[:, 0] += WAk
+        self.x += self.rate * H
+        return WAk / self.Wsum
+
+
 def _t1(K: int, c0: float, finite: bool, seeds: int, M: int, device: str, seed: int = 0) -> np.ndarray:
-    """c0·T1 per setting (interpolated first crossing of Ā = 1/2)."""
+    """c0·T1 per setting: the first crossing of Ā = 1/2, interpolated between the bracketing steps."""
+    import torch
+
     steps = int(math.ceil(1.3 * T1_derived(K, c0))) + 5
-    rec = max(1, steps // 4000)
-    tr = D.simulate(_settings(K, c0, finite, seeds, M, seed), steps, record_every=rec,
-                    events={"T1": ("abar", ">=", 0.5)}, stop_when_hit=True, device=device)
-    a, t = tr.metrics["abar"], tr.t
+    with torch.no_grad():
+        gd = RowGD(_settings(K, c0, finite, seeds, M, seed), device)
+        buf = torch.empty(gd.x.shape[0], steps + 1, dtype=gd.x.dtype, device=device)
+        for k in range(steps + 1):
+            buf[:, k] = gd.step()
+        a = buf.cpu().numpy()
     out = []
-    for b in range(a.shape[1]):
-        i = int(np.argmax(a[:, b] >= 0.5))
-        if a[i, b] < 0.5 or i == 0:
+    for b in range(a.shape[0]):
+        i = int(np.argmax(a[b] >= 0.5))
+        if a[b, i] < 0.5 or i == 0:
             out.append(float("nan"))
             continue
-        out.append(c0 * float(t[i - 1] + (0.5 - a[i - 1, b]) * (t[i] - t[i - 1]) / (a[i, b] - a[i - 1, b])))
+        out.append(c0 * float(i - 1 + (0.5 - a[b, i - 1]) / (a[b, i] - a[b, i - 1])))
+    return np.asarray(out)
+
+
+def _t1_simulate(K: int, c0: float, finite: bool, seeds: int, M: int, device: str, seed: int = 0) -> np.ndarray:
+    """c0·T1 from ``dynamics.simulate`` itself (every step recorded): the reference ``RowGD`` is tested against."""
+    steps = int(math.ceil(1.3 * T1_derived(K, c0))) + 5
+    tr = D.simulate(_settings(K, c0, finite, seeds, M, seed), steps, record_every=1, device=device)
+    a = tr.metrics["abar"].T
+    out = []
+    for b in range(a.shape[0]):
+        i = int(np.argmax(a[b] >= 0.5))
+        out.append(c0 * float(i - 1 + (0.5 - a[b, i - 1]) / (a[b, i] - a[b, i - 1])) if i > 0 and a[b, i] >= 0.5
+                   else float("nan"))
     return np.asarray(out)
 
 
@@ -117,9 +163,14 @@ def run(ctx: "tv.GpuContext") -> "tv.GpuResult":
     n1, n2 = (5, 20) if dry else (50, 250)
 
     def probe(n):
-        return ctx.timed(lambda: D.simulate(_settings(Kmax, 1.0, True, seeds, M), n, record_every=max(1, n // 4),
-                                            device=ctx.device, events={"T1": ("abar", ">=", 0.5)},
-                                            stop_when_hit=True))[1]
+        import torch
+
+        def go():
+            with torch.no_grad():
+                gd = RowGD(_settings(Kmax, 1.0, True, seeds, M, ctx.seed), ctx.device)
+                for _ in range(n):
+                    gd.step()
+        return ctx.timed(go)[1]
     probe(n1)                                   # warm-up: kernels, allocator
     t1, t2 = probe(n1), probe(n2)
     per_step = max((t2 - t1) / (n2 - n1), 1e-7)
@@ -175,18 +226,17 @@ def run(ctx: "tv.GpuContext") -> "tv.GpuResult":
     Kbig = max(r["K"] for r in rows)
 
     def make_step(device):
-        import torch
-        b = D.stack(_settings(Kbig, 1.0, True, seeds, M), device)
-        q = torch.zeros(b.B, Kbig, Kbig, dtype=torch.float64, device=device)
+        gd = RowGD(_settings(Kbig, 1.0, True, seeds, M, ctx.seed), device)
 
         def step():
-            ev = D.evaluate(q, b)
-            q[:, 0, :] += b.eta[:, None] * ev["g"][:, 0, :]
+            import torch
+            with torch.no_grad():
+                gd.step()
         return step
     # per step, per setting: softmax/products over M×K entries (~30 flops, ~12 float64 passes of 8 bytes)
     elems = seeds * M * Kbig
     ctx.speed(make_step, label=f"one q-GD step, K = {Kbig}, {seeds} seeds × M = {M} (N = 40K³)",
-              flops=30.0 * elems, bytes=12 * 8.0 * elems, steps=50 if not dry else 5, cpu_steps=5 if not dry else 2)
+              flops=30.0 * elems, bytes=12 * 8.0 * elems, steps=200 if not dry else 5, cpu_steps=20 if not dry else 2)
     # verdict on the N → ∞ part (the finite-N part is reported alongside)
     inf = [r for r in rows if r["part"] == "N→∞"]
     K = np.array([r["K"] for r in inf], dtype=float)
