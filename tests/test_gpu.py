@@ -113,3 +113,22 @@ def test_dry_run_of_every_paper_writes_the_whole_report(tmp_path):
             assert r["verdict"] in ("holds", "refuted", "inconclusive") and r["rows"] and r["reason"]
             assert r["cpu"].get("claim") == sw["claim"] and sw["speeds"]
             assert r["span_decades"] is None or math.isfinite(r["span_decades"])
+
+
+def test_rebuild_reproduces_the_pages_from_the_json_and_refuses_an_empty_folder(tmp_path, capsys):
+    def ok(ctx):
+        return _result()
+
+    found = {"p": [tv.GpuSweep("b", "p.b", "Thm 2", "ok", ok)]}
+    out = run_all(found, device="cpu", seed=0, budget_s=5.0, dry_run=True, hardware=describe("cpu"), log=lambda m: None)
+    meta = {"hardware": describe("cpu").as_dict(), "commit": "abc", "seed": 0, "generated": "now", "budget_s": 5.0,
+            "wall_s": 1.0, "dry_run": True, "versions": {"torch": torch.__version__}}
+    pages.write(out, {}, meta, tmp_path)
+    page = (tmp_path / "p.md").read_text()
+    assert main(["--rebuild", str(tmp_path)]) == 0
+    assert (tmp_path / "p.md").read_text() == page
+    assert "| [p](p.md) | b | `p.b` | holds |" in (tmp_path / "index.md").read_text()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["--rebuild", str(empty)]) == 2
+    assert "no <paper>.json" in capsys.readouterr().err

@@ -3,6 +3,7 @@
     python -m theoryverify.gpu                 # on cuda, 270 s budget, writes reports/gpu/
     python -m theoryverify.gpu --dry-run       # tiny sizes on the CPU in seconds (a CI test); writes a temp dir
     python -m theoryverify.gpu --paper icrecall --sweep NAME --out DIR --budget S --seed N
+    python -m theoryverify.gpu --rebuild reports/gpu   # index and figures again from the JSON files
 
 Exit status: 0 when every sweep ran (whatever its verdict), 1 when a sweep failed, 2 on bad input.
 """
@@ -29,6 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=float, help=f"total wall seconds for the sweeps (default {DEFAULT_BUDGET:g}; "
                                                f"{DRY_BUDGET:g} for --dry-run)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rebuild", metavar="DIR", help="rebuild DIR/index.md and the figures from DIR/<paper>.json "
+                                                    "(a report assembled from several runs); runs no sweep")
     p.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto",
                    help="auto: cuda when present (a run without --dry-run needs cuda unless --device cpu)")
     return p
@@ -36,6 +39,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.rebuild:
+        from . import pages
+        try:
+            written = pages.rebuild(Path(args.rebuild))
+        except (FileNotFoundError, KeyError, ValueError) as exc:
+            print(f"error: cannot rebuild {args.rebuild}: {exc}", file=sys.stderr)
+            return 2
+        print(f"rebuilt {args.rebuild}: index.md and {len(written) - 1} pages")
+        return 0
     import torch
 
     from .. import __version__

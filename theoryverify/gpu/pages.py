@@ -40,11 +40,10 @@ def _header(meta: dict) -> list[str]:
     return lines
 
 
-def _figure(o: Outcome, path: Path) -> str | None:
-    r = o.result
-    if r is None:
-        return None
-    pts = [(row.get(r.x_name), row.get("measured"), row.get("predicted")) for row in r.rows]
+def figure(result: dict, claim: str, path: Path) -> str | None:
+    """Measured (points) against predicted (line) on log-log axes, from a result's plain rows."""
+    x_name, rows = result["x_name"], result["rows"]
+    pts = [(row.get(x_name), row.get("measured"), row.get("predicted")) for row in rows]
     pts = [(x, m, p) for x, m, p in pts if isinstance(x, (int, float)) and isinstance(m, (int, float)) and x > 0 and m > 0]
     if len(pts) < 2:
         return None
@@ -54,15 +53,25 @@ def _figure(o: Outcome, path: Path) -> str | None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 3.6))
-    xs = [p[0] for p in pts]
-    ax.loglog(xs, [p[1] for p in pts], "o", label="measured (GPU)")
-    pred = [(x, p) for x, _, p in pts if isinstance(p, (int, float)) and p > 0]
-    if pred:
-        ax.loglog([p[0] for p in pred], [p[1] for p in pred], "-", label="predicted")
-    ax.set_xlabel(r.x_name)
-    ax.set_ylabel(r.y_name)
-    ax.set_title(f"{o.sweep.claim}: {r.verdict}", fontsize=9)
-    ax.legend(fontsize=8)
+    groups: dict = {}
+    for row in rows:
+        key = next((str(row[k]) for k in ("family", "part", "series") if k in row), "")
+        groups.setdefault(key, []).append(row)
+    for key, grp in groups.items():
+        g = sorted([(r[x_name], r["measured"], r.get("predicted")) for r in grp
+                    if isinstance(r.get(x_name), (int, float)) and isinstance(r.get("measured"), (int, float))
+                    and r[x_name] > 0 and r["measured"] > 0])
+        if not g:
+            continue
+        line = ax.loglog([p[0] for p in g], [p[1] for p in g], "o", label=f"measured {key}".strip())[0]
+        pred = [(x, p) for x, _, p in g if isinstance(p, (int, float)) and p > 0]
+        if pred:
+            ax.loglog([p[0] for p in pred], [p[1] for p in pred], "-", color=line.get_color(), alpha=0.6,
+                      label=f"predicted {key}".strip())
+    ax.set_xlabel(x_name)
+    ax.set_ylabel(result["y_name"])
+    ax.set_title(f"{claim}: {result['verdict']}", fontsize=9)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110, metadata={"Software": None})
@@ -70,43 +79,105 @@ def _figure(o: Outcome, path: Path) -> str | None:
     return path.name
 
 
-def _sweep_section(o: Outcome, out: Path) -> list[str]:
-    s, r = o.sweep, o.result
-    lines = [f"## {s.name} — {s.title}", "",
-             f"- Extends: `{s.claim}` ({s.location}); budget {o.budget_s:.1f} s, wall {o.wall_s:.1f} s"]
-    if r is None:
-        return lines + [f"- **error**: {o.error}", ""]
-    cpu = r.cpu or {}
-    lines += [f"- Law under test: {r.law}",
-              f"- **GPU verdict: {r.verdict}** — {r.reason}",
-              f"- CPU verdict: {cpu.get('verdict', '—')} over {cpu.get('range', '—')} → {_agree(r.agrees_with_cpu)}",
-              f"- Grid span: {_g(r.span_decades, 3)} decades in {r.x_name}"]
-    fit = r.as_dict()["fit"]
+def _rates(sp: dict, peaks: dict) -> list[str]:
+    """The achieved rates of a speed record against the device's datasheet peaks (both FP64 peaks for FLOPs:
+    matmul-heavy steps run on the tensor cores, elementwise ones on the vector units)."""
+    out = []
+    if sp.get("flop_rate"):
+        fr = sp["flop_rate"]
+        fracs = [f"{100 * fr / peaks[k]:.2g} % of the {label} peak ({peaks[k] / 1e12:.3g} TFLOP/s)"
+                 for k, label in (("fp64", "FP64 vector"), ("fp64_tensor", "FP64 tensor-core")) if peaks.get(k)]
+        out.append(f"{_g(fr, 3)} FLOP/s (counted FLOPs per step / time)" + (" = " + ", ".join(fracs) if fracs else ""))
+    if sp.get("byte_rate"):
+        br = sp["byte_rate"]
+        out.append(f"{_g(br, 3)} B/s (counted bytes per step / time)" + (
+            f" = {100 * br / peaks['bandwidth']:.2g} % of peak memory bandwidth ({peaks['bandwidth'] / 1e12:.3g} TB/s)"
+            if peaks.get("bandwidth") else ""))
+    return out
+
+
+def sweep_section(paper: str, sw: dict, meta: dict, out: Path) -> list[str]:
+    """One sweep's section, from its plain record (Outcome.as_dict(), also what the JSON file holds)."""
+    lines = [f"## {sw['sweep']} — {sw['title']}", "",
+             f"- Extends: `{sw['claim']}` ({sw['location']}); budget {sw['budget_s']:.1f} s, wall {sw['wall_s']:.1f} s"]
+    r = sw.get("result")
+    if not r:
+        return lines + [f"- **error**: {sw.get('error')}", ""]
+    cpu = r.get("cpu") or {}
+    lines += [f"- Law under test: {r['law']}",
+              f"- **GPU verdict: {r['verdict']}** — {r['reason']}",
+              f"- CPU verdict: {cpu.get('verdict', '—')} over {cpu.get('range', '—')} → {_agree(r.get('agrees_with_cpu'))}",
+              f"- Grid span: {_g(r.get('span_decades'), 3)} decades in {r['x_name']}"]
+    fit = r.get("fit")
     if fit:
         lines.append(f"- Fitted exponent: {_g(fit.get('exponent'))} (95 % CI [{_g(fit['ci'][0])}, {_g(fit['ci'][1])}],"
-                     f" {fit.get('n_points')} points); predicted {_g(r.predicted_exponent)}")
+                     f" {fit.get('n_points')} points); predicted {_g(r.get('predicted_exponent'))}")
     lines += [""]
-    cols = [r.x_name, "predicted", "measured"] + sorted({k for row in r.rows for k in row} - {r.x_name, "predicted", "measured"})
+    x = r["x_name"]
+    cols = [x, "predicted", "measured"] + sorted({k for row in r["rows"] for k in row} - {x, "predicted", "measured"})
     lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in r.rows:
+    for row in r["rows"]:
         lines.append("| " + " | ".join(_g(row.get(c)) for c in cols) + " |")
     lines.append("")
-    for sp in o.speeds:
+    peaks = meta["hardware"].get("peaks") or {}
+    for sp in sw.get("speeds", []):
         parts = [f"{_g(sp['device_s_per_step'], 3)} s/step on the device", f"{_g(sp['cpu_s_per_step'], 3)} s/step on the CPU",
-                 f"ratio **{_g(sp.get('speedup'), 3)}×**"]
-        if sp.get("flop_rate"):
-            parts.append(f"{_g(sp['flop_rate'], 3)} FLOP/s" + (f" = {100 * sp['flop_fraction']:.2g} % of peak" if sp.get("flop_fraction") else ""))
-        if sp.get("byte_rate"):
-            parts.append(f"{_g(sp['byte_rate'], 3)} B/s" + (f" = {100 * sp['bandwidth_fraction']:.2g} % of peak bandwidth" if sp.get("bandwidth_fraction") else ""))
+                 f"ratio **{_g(sp.get('speedup'), 3)}×**"] + _rates(sp, peaks)
         lines.append(f"- Speed ({sp['label']}): " + "; ".join(parts))
-    for pr in o.precisions:
+    for pr in sw.get("precisions", []):
         lines.append(f"- Precision ({pr['label']}): float32 vs float64, max relative difference {_g(pr['max_rel_diff'], 3)} over {pr['n']} values")
-    for n in r.notes:
+    for n in r.get("notes", []):
         lines.append(f"- Note: {n}")
-    fig = _figure(o, out / o.paper / f"{s.name}.png")
+    fig = figure(r, sw["claim"], out / paper / f"{sw['sweep']}.png")
     if fig:
-        lines += ["", f"![{s.name}]({o.paper}/{fig})"]
+        lines += ["", f"![{sw['sweep']}]({paper}/{fig})"]
     return lines + [""]
+
+
+def paper_page(paper: str, sweeps: list[dict], meta: dict, out: Path) -> str:
+    page = [f"# GPU sweeps — {paper}", ""] + _header(meta) + [""]
+    for sw in sweeps:
+        page += sweep_section(paper, sw, meta, out)
+    return "\n".join(page)
+
+
+def _index_row(paper: str, sw: dict, meta: dict) -> str:
+    r = sw.get("result") or {}
+    sp = max((s.get("speedup") or 0 for s in sw.get("speeds", [])), default=None)
+    cpu = (r.get("cpu") or {}).get("verdict", "—") if r else "—"
+    return (f"| [{paper}]({paper}.md) | {sw['sweep']} | `{sw['claim']}` | {sw['verdict']} | {cpu} | "
+            f"{_agree(r.get('agrees_with_cpu')) if r else '—'} | {_g(r.get('span_decades'), 3) if r else '—'} | "
+            f"{_g(sp, 3) + '×' if sp else '—'} | {sw['wall_s']:.1f} | `{meta['commit']}`, {meta['generated']} |")
+
+
+INDEX_HEAD = ["| paper | sweep | extends | GPU verdict | CPU verdict | agreement | span (decades) | best speed-up "
+              "| wall (s) | run (commit, time) |", "|---|---|---|---|---|---|---|---|---|---|"]
+
+
+def rebuild(out: Path) -> list[Path]:
+    """index.md, the paper pages and their figures again from the per-paper JSON files in ``out`` (no sweep runs): for a report
+    assembled from several runs (a paper rerun alone); every row names the run it came from."""
+    files = sorted(p for p in out.glob("*.json"))
+    if not files:
+        raise FileNotFoundError(f"no <paper>.json in {out}")
+    rows, metas, written = [], [], []
+    for f in files:
+        data = json.loads(f.read_text())
+        paper = f.stem
+        metas.append(data["meta"])
+        (out / f"{paper}.md").write_text(paper_page(paper, data["sweeps"], data["meta"], out))
+        written.append(out / f"{paper}.md")
+        for sw in data["sweeps"]:
+            rows.append(_index_row(paper, sw, data["meta"]))
+    devices = sorted({m["hardware"]["name"] for m in metas})
+    idx = ["# GPU sweeps", "", "Phase-duration and scaling verdicts extended beyond their CPU range "
+           "(`python -m theoryverify.gpu`). Assembled from the runs named in the last column "
+           "(each paper's page has its run's header).", "",
+           f"- Device(s): {', '.join(devices)}",
+           f"- Wall time of the runs: " + ", ".join(f"`{c}` {w:.1f} s" for c, w in sorted(
+               {(m["commit"] + " " + m["generated"], float(m["wall_s"])) for m in metas})), ""] + INDEX_HEAD + rows
+    (out / "index.md").write_text("\n".join(idx) + "\n")
+    return written + [out / "index.md"]
 
 
 def write(outcomes: Iterable[Outcome], missing: dict[str, str], meta: dict, out: Path) -> list[Path]:
@@ -118,23 +189,14 @@ def write(outcomes: Iterable[Outcome], missing: dict[str, str], meta: dict, out:
     for o in outcomes:
         by_paper.setdefault(o.paper, []).append(o)
     for paper, os_ in by_paper.items():
-        page = [f"# GPU sweeps — {paper}", ""] + _header(meta) + [""]
-        for o in os_:
-            page += _sweep_section(o, out)
-        (out / f"{paper}.md").write_text("\n".join(page))
+        (out / f"{paper}.md").write_text(paper_page(paper, [o.as_dict() for o in os_], meta, out))
         (out / f"{paper}.json").write_text(json.dumps({"meta": meta, "sweeps": [o.as_dict() for o in os_]}, indent=1,
                                                       ensure_ascii=False))
         written += [out / f"{paper}.md", out / f"{paper}.json"]
     idx = ["# GPU sweeps", "", "Phase-duration and scaling verdicts extended beyond their CPU range "
-           "(`python -m theoryverify.gpu`).", ""] + _header(meta) + ["",
-           "| paper | sweep | extends | GPU verdict | CPU verdict | agreement | span (decades) | best speed-up | wall (s) |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "(`python -m theoryverify.gpu`).", ""] + _header(meta) + [""] + INDEX_HEAD
     for o in outcomes:
-        r = o.result
-        sp = max((s.get("speedup") or 0 for s in o.speeds), default=None)
-        idx.append(f"| [{o.paper}]({o.paper}.md) | {o.sweep.name} | `{o.sweep.claim}` | {o.verdict} | "
-                   f"{(r.cpu or {}).get('verdict', '—') if r else '—'} | {_agree(r.agrees_with_cpu) if r else '—'} | "
-                   f"{_g(r.span_decades, 3) if r else '—'} | {_g(sp, 3) + '×' if sp else '—'} | {o.wall_s:.1f} |")
+        idx.append(_index_row(o.paper, o.as_dict(), meta))
     if missing:
         idx += ["", "Papers without a GPU sweep: " + "; ".join(f"{p} ({w})" for p, w in missing.items())]
     (out / "index.md").write_text("\n".join(idx) + "\n")
