@@ -3,9 +3,9 @@
 ``iclnonlinear.k2``: K = 2 orthonormal features, N = 3 prompt tokens, one task f (a point mass D_f).
 The logit table q_{k,k'} = v_{k'}ᵀ Q v_k (Sec. 5.1; row k = query feature, column k' = key feature)
 is free; with orthonormal features the gradient table g_{k,k'} := −v_{k'}ᵀ ∇_Q L v_k (Sec. 5.1,
-App. C) is −∂L/∂q_{k,k'} (Gram matrix G = I in :func:`~derivations.iclnonlinear.model.g_from_H`).
+App. C) is −∂L/∂q_{k,k'} (Gram matrix G = I in :func:`~derivations.iclnonlinear.model.symbolic.g_from_H`).
 
-Every definition comes from :mod:`derivations.iclnonlinear.model` (built from the token-level
+Every definition comes from :mod:`derivations.iclnonlinear.model.symbolic` (built from the token-level
 softmax of Eq. 6), never re-typed: the population loss L (Eq. 7, exact by enumerating the count
 vectors), the derived closed form of −∂L/∂q (App. C as derived), and, for one fixed prompt
 (|V_1| = 2, |V_2| = 1, tokens x_1 = x_2 = v_1, x_3 = v_2), the token attentions attn_i, the class
@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theoryverify.domains import Interval, Simplex
-from theoryverify.stepcontext import StepContext
+import theoryverify as tv
 
-from .model import attn_aggregates, g_from_H, population, prediction, token_attention, token_classes
+from .model.symbolic import attn_aggregates, g_from_H, population, prediction, token_attention, token_classes
 
 K, N = 2, 3
 PROMPT = (2, 1)  # |V_1|, |V_2| of the fixed prompt
@@ -85,16 +84,16 @@ def _docs() -> dict[str, str]:
     return docs
 
 
-def k2_context() -> StepContext:
+def k2_context() -> tv.StepContext:
     s = population(K, N).sym
-    return StepContext(
+    return tv.StepContext(
         name="iclnonlinear.k2",
         description="nonlinear-regression ICL, K = 2 orthonormal features, N = 3 tokens, one task f: "
                     "q_i_j = q_{i,j} = v_jᵀ Q v_i (row = query, column = key; Sec. 5.1), p1, p2 the feature "
                     "probabilities, f1, f2 = f(v_1), f(v_2); fixed prompt (x_1, x_2, x_3) = (v_1, v_1, v_2) "
                     "(Eqs. 6, 7, 10; App. C, App. D)",
-        variables=[*(Interval(x, -Q_RANGE, Q_RANGE) for x in s.q_flat), Simplex(s.p, boundary=False),
-                   *(Interval(x, -F_RANGE, F_RANGE) for x in s.f)],
+        variables=[*(tv.Interval(x, -Q_RANGE, Q_RANGE) for x in s.q_flat), tv.Simplex(s.p, boundary=False),
+                   *(tv.Interval(x, -F_RANGE, F_RANGE) for x in s.f)],
         definitions=k2_definitions,
         docs=_docs(),
     )

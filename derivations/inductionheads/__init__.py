@@ -3,11 +3,16 @@ Analysis" (arXiv 2410.11474, v1 numbering).  Catalogue: ``shared/spec/inductionh
 
 Nearly every formula of this paper was lost in extraction.  The models here are rebuilt from the
 prose and from public reviews (spec §1–2); every reconstruction choice is a named entry of
-:mod:`recon` (RC-1 … RC-19 of spec §2.7, and RC-20: the layer-2 key range of the Sec. 4
-constructions) and is recorded in each claim's ``choices``."""
-from theoryverify.claims import Paper
+:mod:`.model.recon` (RC-1 … RC-19 of spec §2.7, and RC-20: the layer-2 key range of the Sec. 4
+constructions) and is recorded in each claim's ``choices``.
 
-from .recon import DEFAULTS as _RC
+Layout (the uniform paper layout): ``printed/`` (the one surviving display, R2's Thm 4.3 Step 1, and the surviving
+sentences of every statement and proof, transcribed once), ``model/`` (the reconstruction from primitives: SymPy
+derivations and an independent torch model), ``experiments/`` (flows, GD runs, sup-error searches, sweeps),
+``claims/`` (one module per part of the paper, in the paper's order), ``contexts.py`` (step contexts)."""
+from theoryverify import Paper
+
+from .model.recon import DEFAULTS as _RC
 
 PAPER = Paper(
     id="inductionheads",

@@ -13,10 +13,9 @@ Every definition comes from the derivation modules; nothing is re-typed here.
 """
 from __future__ import annotations
 
-from theoryverify.domains import Interval, LogUniform
-from theoryverify.stepcontext import Reparametrisation, StepContext
+from theoryverify import Interval, LogUniform, Reparametrisation, StepContext
 
-from . import head1, head2
+from .model import head1, head2
 
 
 def stage2_definitions() -> dict:

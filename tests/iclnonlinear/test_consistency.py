@@ -1,4 +1,5 @@
-"""iclnonlinear proof-consistency claims (claims_consistency.py): every check can fail and can pass.
+"""iclnonlinear proof-consistency claims (claims/s52_flat_phase1.py, s52_flat_phase2.py, s53_sharp.py, s4_prop1.py,
+s6_experiments.py): every check can fail and can pass.
 
 Planted errors: a proof step whose premise carries a wrong δ exponent, a printed step with a wrong exponent,
 a symbol upgrade O → Θ, a wrong Δ-scaling of App. F's bound, and a loss bound that is deliberately too small
@@ -6,13 +7,24 @@ a symbol upgrade O → Θ, a wrong Δ-scaling of App. F's bound, and a loss boun
 import numpy as np
 import sympy as sp
 
-from derivations.iclnonlinear import claims_consistency as cc
-from derivations.iclnonlinear import printed_proofs as pp
-from derivations.iclnonlinear.asymptotics import (OMEGA, PATH_K_EPS, THETA, Delta, K, L, O, delta, eps, implies,
+from types import SimpleNamespace
+
+from derivations.iclnonlinear.claims import s4_prop1, s52_flat_phase1, s52_flat_phase2, s53_sharp, s6_experiments
+from derivations.iclnonlinear.printed import proofs as pp
+from derivations.iclnonlinear.model.asymptotics import (OMEGA, PATH_K_EPS, THETA, Delta, K, L, O, delta, eps, implies,
                                                   leading)
-from derivations.iclnonlinear.geometry import features
-from theoryverify.verdicts import Status
+from derivations.iclnonlinear.model.geometry import features
+from theoryverify import RunContext, Status
 from .asserts import refuted
+
+#: the proof-consistency checks, by the part of the paper they now live in
+cc = SimpleNamespace(**{name: getattr(mod, name) for mod, names in (
+    (s52_flat_phase1, ("check_l4_internal", "first_step_attention", "check_l5_uk")),
+    (s52_flat_phase2, ("check_t1_proofstep", "check_l8_qk")),
+    (s53_sharp, ("check_s53_rate", "check_l9_gk", "check_l10_qk", "check_t2_proofstep")),
+    (s4_prop1, ("check_f_lbound",)),
+    (s6_experiments, ("check_loss_bound", "tight_bound", "loss_configs", "sq_error", "focusing_Q", "check_loss_scale")))
+    for name in names})
 
 
 def passed(v):
@@ -129,10 +141,10 @@ def test_t2_proofstep_refuted_and_passes_without_the_L2Delta2_factor():
 # ---- App. F bound: planted Δ scalings ----------------------------------------------------------------------
 
 def test_f_lbound_printed_and_planted_scalings_refuted_derived_passes():
-    v = refuted(cc.check_f_lbound(7))
+    v = refuted(cc.check_f_lbound(RunContext(seed=7)))
     assert v.counterexample["Delta_exponent_derived"] == "1"
-    refuted(cc.check_f_lbound(7, printed_exponent=2))
-    passed(cc.check_f_lbound(7, printed_exponent=1))
+    refuted(cc.check_f_lbound(RunContext(seed=7), printed_exponent=2))
+    passed(cc.check_f_lbound(RunContext(seed=7), printed_exponent=1))
 
 
 # ---- Sec. 6 loss scale: planted too-small bound ------------------------------------------------------------
@@ -153,7 +165,7 @@ def test_planted_focusing_Q_attains_the_bound():
 
 
 def test_loss_scale_refuted_as_printed_and_holds_for_small_prose_values():
-    v = refuted(cc.check_loss_scale(5, draws=300))
+    v = refuted(cc.check_loss_scale(RunContext(seed=5), draws=300))
     assert v.counterexample["L"] == 0.1 and v.counterexample["bound (2L/c)² (no ½)"] < 0.2
     small = {0.1: ("planted", "loss 0.01", 0.01), 1.0: ("planted", "loss 0.5", 0.5)}
-    passed(cc.check_loss_scale(5, prose=small, draws=300))
+    passed(cc.check_loss_scale(RunContext(seed=5), prose=small, draws=300))

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from derivations.iclnonlinear import claims_derivations as C
-from derivations.iclnonlinear import dynamics as D
-from derivations.iclnonlinear import reduced as R
+from derivations.iclnonlinear.claims import s5_derivations as C
+from derivations.iclnonlinear.experiments import dynamics as D
+from derivations.iclnonlinear.model import reduced as R
 from theoryverify.claims import RunContext
 from .asserts import held, refuted
 
@@ -30,7 +30,7 @@ def test_reduced_closed_forms_match_the_recursion():
 
 
 def test_g0_finite_N_matches_counts_enumeration():
-    from derivations.iclnonlinear import counts
+    from derivations.iclnonlinear.model import counts
     K, s2 = 3, 0.7
     for N in (1, 2, 5):
         H = sum(counts.H(np.zeros((K, K)), np.full(K, 1 / K), math.sqrt(s2) * e, N) for e in np.eye(K))

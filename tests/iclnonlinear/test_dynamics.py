@@ -3,7 +3,9 @@ its event times, and planted errors that the agreement check must refute."""
 import numpy as np
 import pytest
 
-from derivations.iclnonlinear import claims_simulator as cs, counts, dynamics as D
+from derivations.iclnonlinear.claims import s3_model as cs
+from derivations.iclnonlinear.experiments import dynamics as D
+from derivations.iclnonlinear.model import counts
 from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
 

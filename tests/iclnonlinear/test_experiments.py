@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from derivations.iclnonlinear import claims_experiments as C
-from derivations.iclnonlinear import dynamics as D
-from derivations.iclnonlinear import section6 as S6
+from derivations.iclnonlinear.claims import s6_experiments as C
+from derivations.iclnonlinear.experiments import dynamics as D, section6 as S6
 from theoryverify.verdicts import Status
 
 T = 400

@@ -1,5 +1,5 @@
 """Claim 20 (ICLN-L2-gkk-sign): the measurement can come out either way."""
-from derivations.iclnonlinear import claims_offdiag_sign as c
+from derivations.iclnonlinear.claims import s51_signs as c
 from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
 

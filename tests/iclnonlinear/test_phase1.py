@@ -3,7 +3,9 @@ T1 law, and planted errors the verdict functions must refute (principle 2)."""
 import numpy as np
 import pytest
 
-from derivations.iclnonlinear import claims_phase1 as C, dynamics as D, geometry as G, sweeps_phase1 as S
+from derivations.iclnonlinear.claims import s52_flat_phase1 as C
+from derivations.iclnonlinear.experiments import dynamics as D, phase1 as S
+from derivations.iclnonlinear.model import geometry as G
 from theoryverify.verdicts import Status
 
 SEED = 7

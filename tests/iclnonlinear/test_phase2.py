@@ -4,10 +4,8 @@ measured, and every verdict builder can fail — planted rates and bounds are re
 import numpy as np
 import pytest
 
-from derivations.iclnonlinear import claims_phase2 as C
-from derivations.iclnonlinear import dynamics as D
-from derivations.iclnonlinear import phase_measures as PM
-from derivations.iclnonlinear import sweeps_phase2 as S
+from derivations.iclnonlinear.claims import s52_flat_phase2 as C
+from derivations.iclnonlinear.experiments import dynamics as D, phase2 as S, phase_measures as PM
 from theoryverify.verdicts import Status
 from .asserts import refuted
 

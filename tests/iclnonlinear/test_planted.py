@@ -5,16 +5,17 @@ function the registered claim uses."""
 import numpy as np
 import sympy as sp
 
-from derivations.iclnonlinear import claims_appc as cc
-from derivations.iclnonlinear import claims_concentration as c9
-from derivations.iclnonlinear import claims_lemma1 as c1
-from derivations.iclnonlinear import claims_lemma2 as c2
-from derivations.iclnonlinear import claims_model as cm
-from derivations.iclnonlinear import counts, printed
-from derivations.iclnonlinear.geometry import features, in_F
-from derivations.iclnonlinear.gradients import H_table, q_table
-from derivations.iclnonlinear.model import population
-from derivations.iclnonlinear.torch_model import population_loss
+from derivations.iclnonlinear.claims import s3_model as cm
+from derivations.iclnonlinear.claims import s4_concentration as c9
+from derivations.iclnonlinear.claims import s4_lemma1 as c1
+from derivations.iclnonlinear.claims import s51_gradients as c2
+from derivations.iclnonlinear.claims import s51_gradients as cc
+from derivations.iclnonlinear.model import counts
+from derivations.iclnonlinear.model.geometry import features, in_F
+from derivations.iclnonlinear.model.gradients import H_table, q_table
+from derivations.iclnonlinear.model.symbolic import population
+from derivations.iclnonlinear.model.torch_model import population_loss
+from derivations.iclnonlinear.printed import displays as printed
 from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
 from .asserts import held, refuted
@@ -115,8 +116,8 @@ def test_planted_dattn_dropped_attn_factor():
 
 
 def test_planted_sign_check_fails_on_a_negative_quantity():
-    from derivations.iclnonlinear.draws import configurations
-    from derivations.iclnonlinear.searches import check_nonnegative
+    from derivations.iclnonlinear.experiments.draws import configurations
+    from derivations.iclnonlinear.experiments.searches import check_nonnegative
     refuted(check_nonnegative(lambda x: -c2.gk_min_normalised(x) - 1e-3, configurations("orthonormal"),
                               CTX.seed, what="planted"))
 
@@ -134,7 +135,7 @@ def test_planted_eq9_constants_violated():
 
 
 def test_eq9_nontrivial_threshold_planted():
-    import derivations.iclnonlinear.claims_concentration as mod
+    import derivations.iclnonlinear.claims.s4_concentration as mod
     orig = mod.nontrivial_threshold
     try:
         mod.nontrivial_threshold = lambda K: sp.Integer(20 * K**3)
@@ -144,7 +145,7 @@ def test_eq9_nontrivial_threshold_planted():
 
 
 def test_planted_wrong_exponent_in_rate_claim():
-    from derivations.iclnonlinear import claims_scaling as cs
+    from derivations.iclnonlinear.claims import s51_gradients as cs
     from theoryverify.scaling import check_rate
     Ls = np.geomspace(0.01, 10.0, 8)
     y = [cs.g1_scaled_orthogonal(3.0, L) for L in Ls]
@@ -153,14 +154,14 @@ def test_planted_wrong_exponent_in_rate_claim():
 
 
 def test_planted_eq12_upper_constant_too_small():
-    from derivations.iclnonlinear.draws import configurations
-    from derivations.iclnonlinear.searches import check_ratio_at_most
+    from derivations.iclnonlinear.experiments.draws import configurations
+    from derivations.iclnonlinear.experiments.searches import check_ratio_at_most
     refuted(check_ratio_at_most(c2.upper_ratios, 0.2, configurations("orthonormal"), CTX.seed, what="ratio", n=30))
 
 
 def test_planted_row_sum_identity_without_inverse_gram():
-    from derivations.iclnonlinear import claims_appb_sum as cb
-    from derivations.iclnonlinear.draws import configurations
+    from derivations.iclnonlinear.claims import s51_gradients as cb
+    from derivations.iclnonlinear.experiments.draws import configurations
     from theoryverify.checks import check_agreement
 
     def no_inverse(x):  # planted: g·1 = 0 (drops G⁻¹) is false for general features

@@ -4,9 +4,10 @@ counterexample by the same check functions the registered claims use — and the
 import numpy as np
 import pytest
 
-from derivations.iclnonlinear import claims_prop1 as cp
-from derivations.iclnonlinear import counts, dynamics, prop1
-from derivations.iclnonlinear.torch_model import population_grad, population_loss
+from derivations.iclnonlinear.claims import s4_prop1 as cp
+from derivations.iclnonlinear.experiments import dynamics, prop1
+from derivations.iclnonlinear.model import counts
+from derivations.iclnonlinear.model.torch_model import population_grad, population_loss
 from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
 from .asserts import held, refuted

@@ -3,10 +3,8 @@ planted orderings are refuted with a counterexample by the same decision functio
 the true forms are accepted."""
 import numpy as np
 
-from derivations.iclnonlinear import claims_sharp as C
-from derivations.iclnonlinear import dynamics as D
-from derivations.iclnonlinear import phase_measures as PM
-from derivations.iclnonlinear import sweeps_sharp as S
+from derivations.iclnonlinear.claims import s53_sharp as C
+from derivations.iclnonlinear.experiments import dynamics as D, phase_measures as PM, sharp as S
 from .asserts import held, refuted
 
 SEED = 20261121

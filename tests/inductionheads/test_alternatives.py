@@ -1,4 +1,4 @@
-"""Planted-error twins for the reconstruction-sensitivity claims (derivations/inductionheads/claims_alternatives.py):
+"""Planted-error twins for the reconstruction-sensitivity claims (derivations/inductionheads/claims/rc_alternatives.py):
 each twin is rejected by the same check that the claim runs."""
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from derivations.inductionheads import alibi
-from derivations.inductionheads import alternatives as A
-from derivations.inductionheads import claims_alternatives as C
-from derivations.inductionheads import flow
+from derivations.inductionheads.model import alibi
+from derivations.inductionheads.experiments import alternatives as A
+from derivations.inductionheads.claims import rc_alternatives as C
+from derivations.inductionheads.experiments import flow
 from theoryverify.verdicts import Status
 
 SEED = 1234
@@ -80,7 +80,7 @@ def test_exact_gd_planted_rc12_law(monkeypatch):
         out = []
         for i, e in enumerate((-0.01, 0.0, 0.01)):
             out.append([{"T_IH(0.5)": 3 * (L - 2) + c * (1 + e) * np.log(1 / s), "growth_slope": 1.0}
-                        for s in A.EXACT_GD["sigmas"]])
+                        for s in kw.get("sigmas") or A.EXACT_GD["sigmas"]])
         return out
     monkeypatch.setattr(A, "exact_gd_rows", fake_rows)
     assert C.exact_gd_verdict(SEED).status == Status.HOLDS
@@ -99,3 +99,16 @@ def test_gd_balance_planted_recursion(factor):
 def test_gd_balance_planted_rate():
     """Twin: drift ~ eta^2 (the per-step order) instead of eta^1 at a fixed horizon."""
     _refuted(C.check_gd_balance(SEED, rate_exponent=2.0))
+
+
+# --- RC-20 (issue 17 re-audit): the layer-2 key mask of the Thm 4.1 construction ---------------------------------
+
+def test_rc20_plain_causal_masks_do_not_converge_and_the_bias_coordinate_does():
+    assert C.check_rc20(3, ps=(2.0, 4.0, 6.0, 8.0, 10.0), n_random=30, steps=10).status is Status.HOLDS
+
+
+def test_rc20_planted_floor_and_planted_bias_are_refuted():
+    # planted: claim the unmasked construction stays above 2 (it does not: its error is about 0.5)
+    assert C.check_rc20(3, n_random=30, steps=10, floor=2.0).status is Status.REFUTED
+    # planted: a bias 8 short of p + ||W*||B^2 leaves position 1 too much weight for the derived bound
+    assert C.check_rc20(3, n_random=30, steps=10, extra_bias=-8.0).status is Status.REFUTED

@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from derivations.inductionheads import claims_experiments as E
+from derivations.inductionheads.claims import s5_experiments as E
+from derivations.inductionheads.experiments import figure2 as F
 from theoryverify.verdicts import Status
 
 
 @pytest.fixture(scope="module")
 def ode():
-    tr = E.ode_trajectory(8, 1e-2, 675.0, n_points=100)
+    tr = F.ode_trajectory(8, 1e-2, 675.0, n_points=100)
     return tr, E.analyse(tr, bic_points=0)
 
 
@@ -47,8 +48,8 @@ def test_planted_swapped_heads_trajectory_is_inconsistent(ode):
 def test_planted_no_small_init_has_no_plateau():
     """Planted: head 2 started at its optimum k = w* (no small initialisation): no plateau → not the
     four-phase picture: refuted (no plateau, no sudden emergence)."""
-    cfg = dict(E.QUICK, steps=200)
-    tr = E.gd_trajectory(cfg, 0, "II", init_overrides={"wK": math.sqrt(E.W), "wQ": math.sqrt(E.W)})
+    cfg = dict(F.QUICK, steps=200)
+    tr = F.gd_trajectory(cfg, 0, "II", init_overrides={"wK": math.sqrt(F.W), "wQ": math.sqrt(F.W)})
     v = E.four_phase_verdict("planted", E.analyse(tr, bic_points=0))
     assert v.status is Status.REFUTED and "Phase II plateau" in v.counterexample["failed"]
 
@@ -56,9 +57,9 @@ def test_planted_no_small_init_has_no_plateau():
 def test_gd_step_four_diverges_on_head_one():
     """The spec's GD step 4 is unstable for head 1 (d2L/dv1^2 -> 1): L_G4 is not learned."""
     cfg = dict(L=20, n=500, sigma=1e-2, lr=4.0, steps=250, record_every=10)
-    tr = E.gd_trajectory(cfg, 0, "II")
+    tr = F.gd_trajectory(cfg, 0, "II")
     assert np.median(tr["L_G4"][len(tr["L_G4"]) // 2:]) > 0.5 * tr["L_G4"][0]
-    ok = E.gd_trajectory(dict(cfg, lr=1.0, steps=400), 0, "II")
+    ok = F.gd_trajectory(dict(cfg, lr=1.0, steps=400), 0, "II")
     assert ok["L_G4"][-1] < 0.05 * ok["L_G4"][0]
 
 

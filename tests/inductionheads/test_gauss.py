@@ -1,11 +1,11 @@
-"""Lemmas D.3/D.4 reading (derivations/inductionheads/gauss.py, claims_gauss.py): derivations and planted twins."""
+"""Lemmas D.3/D.4 reading (derivations/inductionheads/model/gauss.py, claims/appd_lemmas.py): derivations and planted twins."""
 from __future__ import annotations
 
 import numpy as np
 import sympy as sp
 
-from derivations.inductionheads import claims_gauss as CG
-from derivations.inductionheads import gauss as G
+from derivations.inductionheads.claims import appd_lemmas as CG
+from derivations.inductionheads.model import gauss as G
 from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
 

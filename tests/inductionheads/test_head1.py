@@ -1,13 +1,13 @@
 """Head 1 (4-gram) of Section 5: the derived closed forms and the planted-error twins of
-derivations/inductionheads/claims_head1.py (each twin goes through the SAME check function)."""
+derivations/inductionheads/claims/appc1_head1.py (each twin goes through the SAME check function)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import sympy as sp
 
-from derivations.inductionheads import claims_head1 as C
-from derivations.inductionheads import head1 as H
+from derivations.inductionheads.claims import appc1_head1 as C
+from derivations.inductionheads.model import head1 as H
 from theoryverify.verdicts import Status
 
 SEED = 20241011

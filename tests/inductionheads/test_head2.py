@@ -1,12 +1,12 @@
-"""Head 2 (derivations/inductionheads/head2.py, claims_head2.py): derived L_IH, field, and the planted-error
+"""Head 2 (derivations/inductionheads/model/head2.py, claims/s52_head2.py): derived L_IH, field, and the planted-error
 twins that each claim's check must refute."""
 from __future__ import annotations
 
 import numpy as np
 import sympy as sp
 
-from derivations.inductionheads import claims_head2 as C
-from derivations.inductionheads import head2 as H
+from derivations.inductionheads.claims import s52_head2 as C
+from derivations.inductionheads.model import head2 as H
 from theoryverify.claims import RunContext
 from theoryverify.verdicts import Status
 

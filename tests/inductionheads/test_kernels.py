@@ -2,8 +2,9 @@
 least squares, the ℓ1 error bounds the ℓ2 error, and the D.2 sweep check refutes a planted index shift."""
 import numpy as np
 
-from derivations.inductionheads import claims_kernels as CK
-from derivations.inductionheads.kernels import fit_delta, group_kernel, periodized
+from derivations.inductionheads.claims import appd_lemmas as CK
+from derivations.inductionheads.experiments import sweeps as SW
+from derivations.inductionheads.model.kernels import fit_delta, group_kernel, periodized
 from theoryverify.verdicts import Status
 
 
@@ -42,5 +43,5 @@ def test_planted_index_shift_is_refuted():
 
 def test_planted_polynomial_curve_is_refuted():
     ms = np.arange(4, 13)
-    v = CK.superpoly_verdict({"planted": "m^-2"}, ms, 3.0 * ms ** -2.0, seed=2)
+    v = SW.superpoly_verdict({"planted": "m^-2"}, ms, 3.0 * ms ** -2.0, seed=2)
     assert v.status is Status.REFUTED and v.counterexample

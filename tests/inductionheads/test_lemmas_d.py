@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from derivations.inductionheads import claims_lemmas_d as LD
-from derivations.inductionheads import lemmas_d as D
+from derivations.inductionheads.claims import appd_lemmas as LD
+from derivations.inductionheads.model import lemmas_d as D
 from theoryverify.verdicts import Status
 
 

@@ -5,8 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from derivations.inductionheads import flow, head1, head2
-from derivations.inductionheads import markers as M
+from derivations.inductionheads.experiments import flow
+from derivations.inductionheads.experiments import markers as M
+from derivations.inductionheads.model import head1, head2
 from theoryverify.invariants import check_conserved
 from theoryverify.verdicts import Status
 

@@ -2,42 +2,43 @@
 rate, a wrong threshold and a non-Lyapunov candidate (spec §3 planted-error policy)."""
 import numpy as np
 
-from derivations.inductionheads import flow
-from derivations.inductionheads import claims_head2_dynamics as H2
-from derivations.inductionheads import claims_phases as P
+from derivations.inductionheads.claims import appc2_dynamics as H2
+from derivations.inductionheads.claims import s52_thm55 as P
+from derivations.inductionheads.experiments import flow
+from derivations.inductionheads.experiments import runs as R
 from theoryverify.invariants import check_nonincreasing
 from theoryverify.scaling import check_coefficient, check_rate
 from theoryverify.verdicts import Status
 
-A, W, L = P.BASE["alpha"], P.BASE["w"], P.BASE["L"]
+A, W, L = R.BASE["alpha"], R.BASE["w"], R.BASE["L"]
 SEED = 1234
 
 
 def _T(sig, key="T_IH(0.5)"):
-    return [P.ih_run(A, W, L, s)[1][key] for s in sig]
+    return [R.ih_run(A, W, L, s)[1][key] for s in sig]
 
 
 def test_plateau_claimed_inverse_sigma_is_refuted():
     """Planted: plateau ∝ 1/σ or ∝ σ^{-1/2} (power laws) — the σ sweep (σ ≤ 1e-2) refutes both."""
-    sig = P.SIGMAS[2:]
+    sig = R.SIGMAS[2:]
     for wrong in (-1.0, -0.5):
         v = check_rate(sig, _T(sig), wrong, 0.15, SEED, param="sigma", what="T_IH(0.5)")
         assert v.status is Status.REFUTED and v.counterexample["fitted_exponent"] > -0.3
     # and the BIC law selection prefers log(1/σ) to any power law
-    assert P.log_vs_power(P.SIGMAS, _T(P.SIGMAS), SEED)["selected"] == "log"
+    assert P.log_vs_power(R.SIGMAS, _T(R.SIGMAS), SEED)["selected"] == "log"
 
 
 def test_plateau_wrong_coefficient_is_refuted():
     """Planted: c_σ with (1−α*) in place of (1−α*)² (factor 2 at α* = 1/2), and with N·log replaced by log²."""
     c = flow.plateau_log_coefficient(A, W, L) * (1 - A)
-    v = P.plateau_sigma_verdict(A, W, L, P.SIGMAS, SEED, predicted=c)
+    v = P.plateau_sigma_verdict(A, W, L, R.SIGMAS, SEED, predicted=c)
     assert v.status is Status.REFUTED
-    v = P.plateau_sigma_verdict(A, W, L, P.SIGMAS, SEED, predicted=2 * flow.plateau_log_coefficient(A, W, L))
+    v = P.plateau_sigma_verdict(A, W, L, R.SIGMAS, SEED, predicted=2 * flow.plateau_log_coefficient(A, W, L))
     assert v.status is Status.REFUTED and v.counterexample["part"] == "coefficient of log(1/sigma)"
 
 
 def test_plateau_true_law_holds():
-    assert P.plateau_sigma_verdict(A, W, L, P.SIGMAS, SEED).status is Status.HOLDS
+    assert P.plateau_sigma_verdict(A, W, L, R.SIGMAS, SEED).status is Status.HOLDS
 
 
 def test_phase1_wrong_coefficient_is_refuted():
@@ -50,8 +51,8 @@ def test_phase1_wrong_coefficient_is_refuted():
 
 def test_phase_count_refutes_a_run_without_the_ih_head():
     """Planted: the IH head frozen (heads='G4') — no plateau/emergence boundaries can be found."""
-    tr = flow.stage2(A, W, L, 1e-3, P.ih_horizon(A, W, L, 1e-3), heads="G4", n_points=800)
-    _, mk = P.base_run()
+    tr = flow.stage2(A, W, L, 1e-3, R.ih_horizon(A, W, L, 1e-3), heads="G4", n_points=800)
+    _, mk = R.base_run()
     v = P.phase_boundaries_verdict(tr, mk)
     assert v.status is Status.REFUTED and v.counterexample["missing"]
 
@@ -68,7 +69,7 @@ def test_conv_ih_factor_two_is_refuted():
 
 
 def test_width_claimed_to_grow_like_the_plateau_is_refuted():
-    sig = P.SIGMAS[2:]
+    sig = R.SIGMAS[2:]
     Wd = _T(sig, "W")
     c = flow.plateau_log_coefficient(A, W, L)
     v = check_coefficient(np.log(1 / np.array(sig)), Wd, c, 0.05 * c, SEED, index=1, param="log(1/sigma)")
@@ -77,7 +78,7 @@ def test_width_claimed_to_grow_like_the_plateau_is_refuted():
 
 def test_timescale_wrong_exponent_is_refuted():
     """Planted: |dw_KQ/dt|/|dp/dt| ∝ σ² at init (the k-ratio's exponent put on w_KQ)."""
-    from derivations.inductionheads import head1, head2
+    from derivations.inductionheads.model import head1, head2
     sig = np.array([1e-2, 1e-3, 1e-4, 1e-5, 1e-6])
     r = [abs(float(head2.field(s, s, s, A, W, L)[0])) / abs(float(head1.grad_g4(s, s, A, L)[0])) for s in sig]
     assert check_rate(sig, r, 2.0, 0.15, SEED, param="sigma").status is Status.REFUTED
@@ -86,7 +87,7 @@ def test_timescale_wrong_exponent_is_refuted():
 
 def test_c2_turn_wrong_coefficient_is_refuted():
     c = flow.plateau_log_coefficient(A, W, L) * (1 - A)  # β instead of β²
-    assert H2.turn_verdict(A, W, L, P.SIGMAS, SEED, predicted=c).status is Status.REFUTED
+    assert H2.turn_verdict(A, W, L, R.SIGMAS, SEED, predicted=c).status is Status.REFUTED
 
 
 def test_p1_planted_thresholds_are_refuted():
@@ -99,7 +100,7 @@ def test_p1_planted_thresholds_are_refuted():
 
 
 def test_planted_non_lyapunov_candidates_are_refuted():
-    tr, mk = P.ih_run(A, W, L, 1e-3)
+    tr, mk = R.ih_run(A, W, L, 1e-3)
     b = 1 - A
     good = H2.V_simple(tr, A, W)
     assert check_nonincreasing(tr.t, good, onset=mk["T_turn"]).status is Status.HOLDS

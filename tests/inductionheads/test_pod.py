@@ -3,9 +3,9 @@
 derivation is proved and a planted steeper exponent is refuted by the width sweep."""
 import numpy as np
 
-from derivations.inductionheads import barron as BA
-from derivations.inductionheads import claims_pod as C
-from derivations.inductionheads import pod as P
+from derivations.inductionheads.claims import s42_gihn as C
+from derivations.inductionheads.model import barron as BA
+from derivations.inductionheads.model import pod as P
 from theoryverify.verdicts import Status
 
 SMALL_POD = {"exp(u v)": (P.exp_dot, 30, 1), "cos(u - v)": (P.cos_diff, 30, 1)}
@@ -71,8 +71,22 @@ def test_gih_transformer_exact_in_the_limit():
     """With exact FFN bases and many heads at large b_max the Thm 4.4 model reproduces GIH_2 (Eq. 7)."""
     import torch
 
-    from derivations.inductionheads.targets import gihn
+    from derivations.inductionheads.model.targets import gihn
     sigma, _ = P.known_pod_similarity(2.0, 12)
     tf = C.gih_transformer(sigma, 12, 5.0)
     X = torch.rand(8, 9, 1, dtype=torch.float64, generator=torch.Generator().manual_seed(0)) * 2 - 1
     assert float((tf(X) - gihn(X, C.similarity_torch(sigma), 2)).abs().max()) < 1e-6
+
+
+# --- Def. A.7 (issue 17 re-audit): uniform Lipschitz bounds force finite rank ------------------------------------
+
+def test_a7_term_bound_is_proved_and_the_claim_refuted():
+    assert C.a7_term_bound_symbolic().status is Status.PROVED
+    assert C.a7_bessel_numeric().status is Status.HOLDS
+    v = C.check_a7_infinite_rank()
+    assert v.status is Status.REFUTED and v.counterexample["max_POD_terms_on_[-1,1]"] == (16 * 10.0 + 4) / 3
+
+
+def test_a7_planted_bound_too_small_is_refuted():
+    # planted: at most C/4 orthonormal C-Lipschitz functions (false: the cosines give about 0.45 C of them)
+    assert C.a7_bessel_numeric(bound=lambda c: c / 4).status is Status.REFUTED

@@ -4,9 +4,9 @@ with exact shift kernels, its first layer applies the periodised D.2 kernel, the
 import numpy as np
 import torch
 
-from derivations.inductionheads import claims_rates43 as C
-from derivations.inductionheads import multihead as MH
-from derivations.inductionheads.kernels import group_kernel
+from derivations.inductionheads.claims import s42_ihn as C
+from derivations.inductionheads.model import multihead as MH
+from derivations.inductionheads.model.kernels import group_kernel
 from theoryverify.verdicts import Status
 
 

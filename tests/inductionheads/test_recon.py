@@ -4,7 +4,7 @@ from theoryverify import registry
 from theoryverify.findings import Finding
 
 from derivations.inductionheads import PAPER
-from derivations.inductionheads.recon import DEFAULTS, record
+from derivations.inductionheads.model.recon import DEFAULTS, record
 
 
 def test_rc20_is_a_reconstruction_entry():
@@ -20,6 +20,8 @@ def test_layer2_mask_is_recorded_where_the_constructions_use_it():
 
 
 def test_refuted_claims_are_classified():
-    expected = {"pc-thm44": Finding.TYPO, "pc-thm55-c3": Finding.PROOF_GAP, "t43-norm": Finding.PROOF_GAP}
+    # issue 17 re-audit: da7-infinite-rank (Def. A.7's uniform Lipschitz bounds force finite rank) joins the three
+    expected = {"pc-thm44": Finding.TYPO, "pc-thm55-c3": Finding.PROOF_GAP, "t43-norm": Finding.PROOF_GAP,
+                "da7-infinite-rank": Finding.READING}
     got = {c.id.split(".", 1)[1]: c.finding for c in registry.claims(paper="inductionheads") if c.finding}
     assert got == expected

@@ -1,15 +1,16 @@
 """Section 4 objects (targets, sup-error search, Thm 4.1 construction) and planted-error twins of the
-claims in derivations/inductionheads/claims_section4.py: each twin must be REFUTED by the same check."""
+claims in derivations/inductionheads/claims/s41_vanilla.py and s42_ihn.py: each twin must be REFUTED by the same check."""
 import math
 from functools import partial
 
 import pytest
 import torch
 
-from derivations.inductionheads import claims_section4 as S
-from derivations.inductionheads import construction41 as C
-from derivations.inductionheads.superror import ball_sampler, sup_error
-from derivations.inductionheads.targets import bilinear, gihn, ih2, ihn
+from derivations.inductionheads.claims import s41_vanilla as S
+from derivations.inductionheads.claims import s42_ihn as S6
+from derivations.inductionheads.experiments.superror import ball_sampler, sup_error
+from derivations.inductionheads.model import construction41 as C
+from derivations.inductionheads.model.targets import bilinear, gihn, ih2, ihn
 from theoryverify.verdicts import Status
 
 F64 = torch.float64
@@ -70,10 +71,10 @@ def test_e4_holds_and_most_recent_variant_refuted():
 # --- IH-E6-def -----------------------------------------------------------------------------------------
 
 def test_e6_planted_index_shift_refuted():
-    assert S.e6_reduction().status is Status.PROVED
-    v = S.e6_reduction(key_shift=1)
+    assert S6.e6_reduction().status is Status.PROVED
+    v = S6.e6_reduction(key_shift=1)
     assert v.status is Status.REFUTED and v.counterexample
-    v = S.e6_locality(0, key_shift=1)
+    v = S6.e6_locality(0, key_shift=1)
     assert v.status is Status.REFUTED and v.counterexample
 
 
@@ -81,12 +82,12 @@ def test_e6_numeric_planted_impl_refuted():
     def shifted(X, W, n):  # keys X_{s-n+2:s} (includes the value token)
         Xs = torch.cat([X[:, 1:], X[:, -1:]], dim=1)
         q = X[:, X.shape[1] - n + 1:].reshape(X.shape[0], -1)
-        from derivations.inductionheads.targets import patches
+        from derivations.inductionheads.model.targets import patches
         _, keys, values = patches(X, n)
         _, keys2, _ = patches(Xs, n)
         w = torch.softmax(torch.einsum("bi,ij,bsj->bs", q, W, keys2), -1)
         return torch.einsum("bs,bsd->bd", w, values)
-    v = S.e6_numeric(0, impl=shifted, draws=3)
+    v = S6.e6_numeric(0, impl=shifted, draws=3)
     assert v.status is Status.REFUTED and v.counterexample
 
 

@@ -1,11 +1,12 @@
 """Alibi (Eq. 3), first layer (Eq. 9) and Training Stage I (Lemma 5.3): derivation checks and the planted
-twins of derivations/inductionheads/claims_stage1.py (same check functions as the registered claims)."""
+twins of derivations/inductionheads/claims/s3_alibi.py and s51_setup.py (same check functions as the registered claims)."""
 from __future__ import annotations
 
 import numpy as np
 
-from derivations.inductionheads import alibi, stage1
-from derivations.inductionheads import claims_stage1 as C
+from derivations.inductionheads.claims import s3_alibi as C3
+from derivations.inductionheads.claims import s51_setup as C
+from derivations.inductionheads.model import alibi, stage1
 from theoryverify.verdicts import Status
 
 SEED = 20241011
@@ -33,7 +34,7 @@ def test_stage1_gradient_matches_finite_difference():
 
 
 def test_e3_inclusive_convention_refuted_as_previous_token():
-    v = C.alibi_check(SEED, "inclusive", claimed_distance=1)
+    v = C3.alibi_check(SEED, "inclusive", claimed_distance=1)
     _refuted(v)
     assert v.counterexample["selected_distance"] == [0]
 

@@ -1,4 +1,4 @@
-"""Tests of the six-parameter Section-5 torch model (derivations/inductionheads/torch_model.py)."""
+"""Tests of the six-parameter Section-5 torch model (derivations/inductionheads/model/torch_model.py)."""
 from __future__ import annotations
 
 import math
@@ -6,7 +6,7 @@ import math
 import pytest
 import torch
 
-from derivations.inductionheads import torch_model as M
+from derivations.inductionheads.model import torch_model as M
 
 
 def test_sample_shape_dtype_and_seed():
@@ -137,7 +137,7 @@ def test_train_first_step_is_gradient_descent():
 
 # --- IH-E11-split (claims_model) and its planted-error twins -------------------------------------------
 
-from derivations.inductionheads import claims_model as CM  # noqa: E402
+from derivations.inductionheads.claims import s51_setup as CM  # noqa: E402
 from theoryverify.verdicts import Status  # noqa: E402
 
 
