@@ -7,7 +7,7 @@ autograd GD on Q in the tests) runs GD in the symmetric setting of the CPU claim
 p uniform, i.i.d. task values, query row 1), for N → ∞ and for N = 40K³ prompts drawn by Monte Carlo
 (M samples, several seeds batched).  T1 = the first crossing of Ā = 1/2, interpolated between records.
 
-η enters only through c₀ = η r⁴ σ² (exact in discrete GD, see ``sweeps_phase1``), so the measured quantity is
+η enters only through c₀ = η r⁴ σ² (exact in discrete GD, see ``phase1``), so the measured quantity is
 c₀·T1 (time in units of 1/c₀).  For K ≤ 24 the sweep uses c₀ = 1, the CPU claim's configuration, and its
 values are compared one by one with the committed CPU ones (the CPU/GPU agreement); beyond, c₀ = max(1, K/s)
 keeps the number of steps ∝ K (the step count K²/c₀ at c₀ = 1 is 10⁶ at K = 1024).  The discretisation this
@@ -19,9 +19,9 @@ Decision (``_fit_rule``): Θ(K log K) means c₀T1/(K ln K) stays bounded above 
 fitted as C·K^b on the upper half of the grid (the asymptotic regime): REFUTED if the 95 % CI of b excludes
 0 ± 0.15 and the ratio moves by more than 10× over the grid; HOLDS if the CI is inside and the ratio moves
 at most 10× (the CPU claim's spread rule); else inconclusive.  The derived continuous-time law c₀T1 = (K−1)²/K·I(K) (I = K + 4 + 3 ln(K−1) − …,
-``sweeps_phase1.T1_derived``) is the "predicted" column: Θ(K²), not Θ(K log K).
+``phase1.T1_derived``) is the "predicted" column: Θ(K²), not Θ(K log K).
 
-Imports: ``dynamics`` (simulate, symmetric_setting, stack), ``sweeps_phase1`` (T1_derived,
+Imports: ``dynamics`` (simulate, symmetric_setting, stack), ``phase1`` (T1_derived,
 n_of), both torch/numpy only.
 """
 from __future__ import annotations
@@ -32,8 +32,8 @@ import numpy as np
 
 import theoryverify as tv
 
-from .. import dynamics as D
-from ..sweeps_phase1 import T1_derived, n_of
+from . import dynamics as D
+from .phase1 import T1_derived, n_of
 
 CPU_CLAIM = "iclnonlinear.p2-t1"
 #: the committed quick-profile CPU values of p2-t1 (reports/quick/iclnonlinear.md, c0 = 1): T1 at N → ∞ and
@@ -47,7 +47,7 @@ SCALES = (128, 64, 32, 16, 8)
 def _settings(K: int, c0: float, finite: bool, seeds: int, M: int, seed: int = 0) -> list[D.Setting]:
     if not finite:
         return [D.symmetric_setting(K, c0)]
-    # the CPU claim's seeds (sweeps_phase1.k_sweep_finite) with the run's seed in place of the claim's
+    # the CPU claim's seeds (phase1.k_sweep_finite) with the run's seed in place of the claim's
     return [D.symmetric_setting(K, c0, N=n_of(K), M=M, seed=int(np.random.SeedSequence([seed, K, s]).generate_state(1)[0]))
             for s in range(seeds)]
 
@@ -256,16 +256,16 @@ def run(ctx: "tv.GpuContext") -> "tv.GpuResult":
                      f"max |GPU mean − CPU mean| = {zmax:.2f} standard errors of the GPU mean")
     ratio = y / np.array([r["predicted"] for r in inf])
     notes.append(f"measured / derived continuous-time law: {ratio.min():.4f} … {ratio.max():.4f}")
-    # agreement: the same numbers where the CPU ran, and the same direction as the CPU check (which refuted
-    # b = 1 before the span rule made its verdict inconclusive)
+    # agreement: the same numbers where the CPU ran, and the same verdict as the CPU claim (refuted)
     agrees = None if worst is None or verdict == "inconclusive" else bool(worst < 5e-4) and verdict == "refuted"
     return tv.GpuResult(
         law="T_f^1 = Θ(K log K / (η L² Δ²)) (Prop. 2), i.e. c0·T1/(K ln K) bounded: fitted as ∝ K^b, predicted b = 0; "
             "derived (continuous time): c0·T1 = K² + 3K ln K + O(K)",
         x_name="K", y_name="c0·T1", rows=rows, verdict=verdict, reason=reason, predicted_exponent=0.0,
         fit=fit, span_decades=float(math.log10(K.max() / K.min())),
-        cpu={"claim": CPU_CLAIM, "verdict": "inconclusive (quick: span 0.60 decades; its check alone: refuted, b = 1.57)",
-             "range": "K = 6…24 (quick), ≤ 256 at N → ∞ (full)"},
+        cpu={"claim": CPU_CLAIM, "verdict": "refuted, erratum (since the issue-16 re-audit: T1/T_f^1 ∝ K^0.6 along the "
+                                            "admissible path; its symmetric K = 6…24 part alone is inconclusive on span)",
+             "range": "admissible path K = 8…128 (quick), 4…256 (full); symmetric K = 6…24 (quick), ≤ 256 (full)"},
         agrees_with_cpu=agrees, notes=notes)
 
 
