@@ -287,7 +287,7 @@ def test_python_api_renders_in_notebooks():
 
 
 def test_paper_context_is_built_from_the_model_not_retyped():
-    from derivations.icrecall.model import n3
+    from derivations.icrecall.model.symbolic import n3
     ctx = stepcontext.get(N3)
     m = n3()
     assert ctx.defs["L1"] == m.L1()

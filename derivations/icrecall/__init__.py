@@ -1,6 +1,6 @@
 """Huang, Nichani, Lee, Ge — "Fine-Tuning Dynamics of In-Context Factual Recall in Transformers"
 (arXiv 2605.27774v1).  Catalogue: ``shared/spec/icrecall.md``."""
-from theoryverify.claims import Paper
+from theoryverify import Paper
 
 PAPER = Paper(
     id="icrecall",

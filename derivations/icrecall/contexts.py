@@ -6,10 +6,10 @@ with r* = r1, relations r1..r6 numbered as in Table 1.  Every definition is take
 """
 from __future__ import annotations
 
-from theoryverify.domains import LogUniform, Simplex
-from theoryverify.stepcontext import StepContext, softmax_reparametrisation
+from theoryverify import LogUniform, Simplex
+from theoryverify import StepContext, softmax_reparametrisation
 
-from .model import n3
+from .model.symbolic import n3
 
 POSITIONS = ("s1", "a1", "s2", "a2", "s3", "EoS")
 

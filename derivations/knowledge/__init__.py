@@ -2,15 +2,23 @@
 Acquire and Extract Knowledge" (arXiv 2508.00901).  Catalogue: ``shared/spec/knowledge.md``.
 
 Almost every formula of this paper was lost in extraction: the model and data here are rebuilt from
-the prose (spec §1), and every reconstruction choice is a named field of :class:`setup.Recon`,
-recorded in each claim's ``choices``."""
+the prose (spec §1), and every reconstruction choice is a named field of :class:`model.setup.Recon`,
+recorded in each claim's ``choices`` (the paper's reconstruction registry, ``PAPER.reconstruction``).
+
+Layout (the uniform paper layout): ``printed/`` (the few displays and numbers that survive, transcribed once),
+``model/`` (the one-layer transformer and the synthetic data from their primitives: SymPy side, torch side,
+the entropy of the data), ``experiments/`` (pre-training and fine-tuning runs, sweeps, the App. A experiment),
+``claims/`` (one module per part of the paper, in the paper's order: ``claims.ORDER``), ``contexts.py`` (step
+contexts).
+"""
 from dataclasses import fields
 
-from theoryverify.claims import Paper
+import theoryverify as tv
 
-from .setup import Recon
+from .model.setup import Recon
 
-PAPER = Paper(
+
+PAPER = tv.Paper(
     id="knowledge",
     title="Filtering with Self-Attention and Storing with MLP: One-Layer Transformers Can Provably "
           "Acquire and Extract Knowledge",

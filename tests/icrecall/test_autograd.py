@@ -6,15 +6,15 @@ import sympy as sp
 import torch
 from hypothesis import strategies as st
 
-from derivations.icrecall import claims_autograd as ca
-from derivations.icrecall import claims_step2 as cs
-from derivations.icrecall import printed_appcd as pr
-from derivations.icrecall import step2 as s2
-from derivations.icrecall.model import n3
-from derivations.icrecall.torch_model import ICModel, affine_relations, table1_model
+from derivations.icrecall.claims import s2_model_autograd as ca
+from derivations.icrecall.claims import d_step2 as cs
+from derivations.icrecall.printed import appcd as pr
+from derivations.icrecall.model import step2 as s2
+from derivations.icrecall.model.symbolic import n3
+from derivations.icrecall.model.torch_model import ICModel, affine_relations, table1_model
 from theoryverify import strategies as strat
-from theoryverify.checks import check_agreement
-from theoryverify.verdicts import Status
+from theoryverify import check_agreement
+from theoryverify import Status
 
 SEED = 20261121
 N_EX = 25
@@ -158,8 +158,8 @@ def test_claim2_sympy_identity_refutes_a_flipped_sign():
     inst = s2.exact_instance(5)
     g, p, E = cs.e_form(inst.logits, inst.roles[2])
     pa = [p[j] for j in inst.roles]
-    from theoryverify.checks import check_identity
-    from theoryverify.domains import Domain, LogUniform, Simplex
+    from theoryverify import check_identity
+    from theoryverify import Domain, LogUniform, Simplex
     dom = Domain([Simplex(s2.Q), cs.T_DOM, *[LogUniform(e, 1e-3, 1e3) for e in E]])
     wrong = 2 * (1 + s2.Q[6]) / s2.T * (1 - pa[2])  # sign of ∂ℓ2/∂q5 flipped
     assert check_identity(g[4], pr.claim2(s2.Q, s2.T, *pa)[4], dom, SEED).status is Status.PROVED

@@ -4,13 +4,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from derivations.icrecall import claims_assumptions as CA
-from derivations.icrecall import claims_construction as CC
-from derivations.icrecall import printed_construction as P
-from derivations.icrecall.families import (a1_violation, all_sequences, bayes_first_step, construction_int, f_aff,
+from derivations.icrecall.claims import s2_assumptions as CA
+from derivations.icrecall.claims import s3_construction as CC
+from derivations.icrecall.printed import construction as P
+from derivations.icrecall.model.families import (a1_violation, all_sequences, bayes_first_step, construction_int, f_aff,
                                            f_agl, f_all3, f_cyc, f_greedy, keep_a1, satisfies_a1)
-from theoryverify.claims import RunContext
-from theoryverify.verdicts import Status
+from theoryverify import RunContext
+from theoryverify import Status
 
 CTX = RunContext(seed=1234, profile="quick")
 SMALL = [(f_all3(), "sympy"), (f_aff(5), "int")]
@@ -50,7 +50,7 @@ def test_closed_form_planted_index_is_refuted():
             inv = [r.index(a) for a in range(fam.n)]
             return sum((c[s] + c[fam.vocab.a(inv[s])]) ** 2 for s in range(fam.n))
         return CC.derived_closed_forms(fam, c, u)
-    v = CC.closed_form_verdict(wrong)
+    v = CC.closed_form_verdict(forms=wrong)
     assert v.status is Status.REFUTED and "token" in v.counterexample
 
 
@@ -73,7 +73,7 @@ def _swapped_eq18_coeffs(match):
 
 
 def test_eq18_planted_swap_is_refuted_symbolically_and_exactly():
-    v = CC.eq18_symbolic_n3(_swapped_eq18)
+    v = CC.eq18_symbolic_n3(printed_eq18=_swapped_eq18)
     assert v.status is Status.REFUTED and {"r*", "subjects", "relation"} <= set(v.counterexample)
     w = CC.eq18_general(CTX, printed_coeffs=_swapped_eq18_coeffs, families=[f_aff(5)], per_family=5)
     assert w.status is Status.REFUTED and "derived_gram" in w.counterexample

@@ -7,10 +7,10 @@ import pytest
 import sympy as sp
 import torch
 
-from derivations.icrecall import algorithm1 as alg
-from derivations.icrecall.model import n3
+from derivations.icrecall.experiments import algorithm1 as alg
+from derivations.icrecall.model.symbolic import n3
 from theoryverify import scaling
-from theoryverify.verdicts import Status
+from theoryverify import Status
 
 RNG = np.random.default_rng(0)
 
@@ -98,7 +98,7 @@ def test_face_start_stays_on_the_face():
 
 def test_escape_mechanism_check_can_fail():
     """Radius sweep at T = 0.03: the derived slope passes, a planted wrong step size (2η) is refuted."""
-    from derivations.icrecall.claims_dynamics import face_lambda_min
+    from derivations.icrecall.claims.b_dynamics import face_lambda_min
 
     T, radii = 0.03, np.array([1e-2, 1e-3, 1e-4, 1e-5])
     xi = alg.perturbations(3, [0] * 4, radii.tolist())

@@ -2,10 +2,10 @@
 import numpy as np
 import torch
 
-from derivations.icrecall import claims_experiments as C
-from derivations.icrecall import experiments as X
-from derivations.icrecall.families import f_paper
-from theoryverify.verdicts import Status
+from derivations.icrecall.claims import s5_experiments as C
+from derivations.icrecall.experiments import section5 as X
+from derivations.icrecall.model.families import f_paper
+from theoryverify import Status
 
 
 def test_argmax_accuracy_hand_made():

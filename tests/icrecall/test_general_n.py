@@ -3,16 +3,17 @@ check kind used by claims_lemma9/10/11 refutes a planted error (principle 2)."""
 import numpy as np
 import sympy as sp
 
-from derivations.icrecall import claims_lemma9 as L9
-from derivations.icrecall import claims_lemma10 as L10
-from derivations.icrecall import claims_lemma11 as L11
-from derivations.icrecall import general_n as G
-from derivations.icrecall import printed_appc as P
-from derivations.icrecall.model import ic_sequence, step1_logits
-from theoryverify.checks import check_identity
-from theoryverify.claims import RunContext
-from theoryverify.domains import Domain
-from theoryverify.verdicts import Status
+from derivations.icrecall.claims import c_lemma9 as L9
+from derivations.icrecall.claims import c_lemma10 as L10
+from derivations.icrecall.claims import c_lemma11 as L11
+from derivations.icrecall.experiments.appc_sweeps import little_o_verdict
+from derivations.icrecall.model import general_n as G
+from derivations.icrecall.printed import appc as P
+from derivations.icrecall.model.symbolic import ic_sequence, step1_logits
+from theoryverify import check_identity
+from theoryverify import RunContext
+from theoryverify import Domain
+from theoryverify import Status
 
 CTX = RunContext(seed=123)
 
@@ -100,8 +101,8 @@ def test_vpp_leading_constant_check_can_fail_for_i_1():
 
 def test_sweep_and_regime_verdicts_can_fail():
     Ts = [0.01, 0.005, 0.0025, 0.00125, 0.000625]
-    assert L10._sweep_verdict("x", Ts, [10, 5, 1, 0.1, 0.001]).status is Status.HOLDS
-    assert L10._sweep_verdict("x", Ts, [1, 2, 4, 8, 16]).status is Status.INCONCLUSIVE
+    assert little_o_verdict("x", Ts, [10, 5, 1, 0.1, 0.001]).status is Status.HOLDS
+    assert little_o_verdict("x", Ts, [1, 2, 4, 8, 16]).status is Status.INCONCLUSIVE
     rows = {T: (False, {}) for T in Ts}
     assert L10._regime_verdict(rows, "x").status is Status.INCONCLUSIVE
     rows = {T: (T < 0.003, {}) for T in Ts}
@@ -116,7 +117,7 @@ def test_planted_eq31_constant_is_refuted(monkeypatch):
 
 def test_local_predicates_agree_with_families_module():
     """general_n's sequence types (written before families.py existed) equal families.py's."""
-    from derivations.icrecall import families as F
+    from derivations.icrecall.model import families as F
 
     vocab = G.greedy_family(7, 0)
     fam = F.Family("greedy(7,0)", vocab.n, vocab.relations)

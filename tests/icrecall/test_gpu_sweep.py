@@ -40,7 +40,7 @@ def test_dry_run_is_fast_and_well_formed():
 def test_batched_run_matches_the_cpu_claim_observable():
     """The sweep's k* is the first step with min over confusing keys of log(p(r*)/p(r2)) ≥ log 10, the CPU
     claim's observable (stage2_dynamics.algorithm1's min_log_ratio): same runs, same hitting step."""
-    from derivations.icrecall import stage2_dynamics as S
+    from derivations.icrecall.experiments import stage2_dynamics as S
 
     Ts, fams = (0.14, 0.1), (("F-aff", 5),)
     b = G.Batch(fams, Ts, 1, 0, "cpu")

@@ -3,13 +3,13 @@ are refuted, with a counterexample, by the same check functions the registered c
 corrected versions of the printed errata pass the same checks."""
 import sympy as sp
 
-from derivations.icrecall import claims_lemma5 as l5
-from derivations.icrecall import claims_lemma6 as l6
-from derivations.icrecall import claims_section41 as s41
-from derivations.icrecall import claims_table2 as t2
-from derivations.icrecall import printed
-from theoryverify.claims import RunContext
-from theoryverify.verdicts import Status
+from derivations.icrecall.claims import b_lemma5 as l5
+from derivations.icrecall.claims import b_lemma6 as l6
+from derivations.icrecall.claims import s41_warmup as s41
+from derivations.icrecall.claims import b_table2 as t2
+from derivations.icrecall.printed import appb as printed
+from theoryverify import RunContext
+from theoryverify import Status
 
 CTX = RunContext(seed=20260521)
 T = printed.T

@@ -2,16 +2,16 @@
 import numpy as np
 import sympy as sp
 
-from theoryverify.checks import check_identity
-from theoryverify.claims import RunContext
-from theoryverify.verdicts import Status
+from theoryverify import check_identity
+from theoryverify import RunContext
+from theoryverify import Status
 
-from derivations.icrecall import claims_appendix_e as ce
-from derivations.icrecall import claims_lemma8 as c8
-from derivations.icrecall import claims_theorem4 as c4
-from derivations.icrecall import pairwise as pw
-from derivations.icrecall import printed_appb2 as printed
-from derivations.icrecall.model import n3
+from derivations.icrecall.claims import e_prop2 as ce
+from derivations.icrecall.claims import b_lemma7_8 as c8
+from derivations.icrecall.claims import b_theorem4 as c4
+from derivations.icrecall.model import pairwise as pw
+from derivations.icrecall.printed import appb2 as printed
+from derivations.icrecall.model.symbolic import n3
 
 CTX = RunContext(seed=12345)
 
@@ -31,8 +31,8 @@ def test_lemma8_display_with_a_wrong_coefficient_is_refuted():
     def planted(p, l):  # (p2 + p4) v1v4 -> (p2 + p3) v1v4
         return printed.lemma8_diff12(p, l) + (p[2] - p[3]) * printed.v1 * printed.v4
 
-    good = c8._diff_factor_claim(CTX, 0, 1, printed.lemma8_diff12)
-    bad = c8._diff_factor_claim(CTX, 0, 1, planted)
+    good = c8.diff_factor_claim(CTX, 0, 1, printed.lemma8_diff12)
+    bad = c8.diff_factor_claim(CTX, 0, 1, planted)
     assert good.status in (Status.PROVED, Status.HOLDS)
     assert bad.status is Status.REFUTED and bad.counterexample
 
@@ -79,7 +79,7 @@ def test_multistart_refutes_a_planted_wrong_optimum():
     def at_quarter(T):  # claim the optimum is the saddle a = 1/4
         return 0.25, float(pw.line_L1_float(np.array([0.25]), T)[0])
 
-    v = c4.opt_pairwise_verdict(5, n_starts=10, ts=(0.05,), line_fn=at_quarter)
+    v = c4.opt_pairwise_verdict(RunContext(seed=5), n_starts=10, ts=(0.05,), line_fn=at_quarter)
     assert v.status is Status.REFUTED and "L1" in v.counterexample
 
 

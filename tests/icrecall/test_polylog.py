@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 import torch
 
-from derivations.icrecall import families as FM
-from derivations.icrecall import general_n as G
-from derivations.icrecall import sample_size as Z
-from derivations.icrecall import stage2_dynamics as S
+from derivations.icrecall.model import families as FM
+from derivations.icrecall.model import general_n as G
+from derivations.icrecall.experiments import sample_size as Z
+from derivations.icrecall.experiments import stage2_dynamics as S
 from theoryverify.runner import run_rng
-from theoryverify.verdicts import Status
+from theoryverify import Status
 
 N_GRID = np.array([5, 7, 11, 13, 17, 19, 23, 29, 31], dtype=float)
 

@@ -5,16 +5,28 @@ import numpy as np
 import sympy as sp
 from scipy.special import softmax
 
-from derivations.icrecall import claims_lemma2 as L2
-from derivations.icrecall import claims_lemma9_rates as L9R
-from derivations.icrecall import general_n as G
-from derivations.icrecall import rates_general_n as R
-from derivations.icrecall import step2 as s2
-from theoryverify.claims import RunContext
-from theoryverify.scaling import check_coefficient, check_rate
-from theoryverify.verdicts import Status
+from derivations.icrecall.claims import s43_lemma2 as L2
+from derivations.icrecall.claims import c_lemma9_rates as L9R
+from derivations.icrecall.model import general_n as G
+from derivations.icrecall.model import rates_general_n as R
+from derivations.icrecall.model import step2 as s2
+from theoryverify import RunContext
+from theoryverify import check_coefficient, check_rate
+from theoryverify import Status
 
 CTX = RunContext(seed=321)
+#: the quick-profile parameters of the claims these tests run directly (the claims read their grids from ctx.params)
+QUICK_PARAMS = {"l9_taylor": "icrecall.L9-taylor", "l9_v24": "icrecall.L9-v24", "l9_acc": "icrecall.L9-acc"}
+
+
+def ctx_for(fn) -> RunContext:
+    """CTX with the registered quick-profile params of ``fn``'s claim (none for claims without params)."""
+    cid = QUICK_PARAMS.get(fn.__name__)
+    if cid is None:
+        return CTX
+    from theoryverify import registry
+    claim = next(c for c in registry.claims(claim=cid) if c.id == cid)
+    return RunContext(seed=CTX.seed, params=claim.params_for("quick"))
 
 
 def _dataset():
@@ -107,7 +119,7 @@ def test_planted_step2_exponent_and_constant_are_refuted():
 
 def test_registered_quick_claims_hold():
     for fn in (L9R.l9_alpha, L9R.l9_taylor, L9R.l9_v5gap, L9R.l9_v24, L9R.l9_acc, L2.lemma2):
-        v = fn(CTX)
+        v = fn(ctx_for(fn))
         assert v.status is Status.HOLDS, (fn.__name__, v.evidence)
         assert "sweep" in v.details and "fit" in v.details
     assert L9R.l9_alpha_const(CTX).status is Status.REFUTED
@@ -116,5 +128,5 @@ def test_registered_quick_claims_hold():
 def test_planted_printed_v24_bound_is_refuted(monkeypatch):
     """A printed rate faster than the data (o(e^{−1/(5T)})) is refuted by the same sweep."""
     monkeypatch.setattr(L9R, "PRINTED_V24_RATE", -0.2)
-    v = L9R.l9_v24(CTX)
+    v = L9R.l9_v24(ctx_for(L9R.l9_v24))
     assert v.status is Status.REFUTED and v.counterexample["printed"] == -0.2

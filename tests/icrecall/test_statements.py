@@ -1,11 +1,11 @@
 """Planted errors for the statement-level entries (ICR-P2-stmt, ICR-T4-T0)."""
 import sympy as sp
 
-from derivations.icrecall import claims_statements as cs
-from derivations.icrecall.model import softmax
-from theoryverify.checks import check_identity
-from theoryverify.domains import Domain, Interval
-from theoryverify.verdicts import Status
+from derivations.icrecall.claims import b_statements as cs
+from derivations.icrecall.model.symbolic import softmax
+from theoryverify import check_identity
+from theoryverify import Domain, Interval
+from theoryverify import Status
 
 
 def test_wrong_softmax_jacobian_sign_is_refuted():

@@ -6,11 +6,11 @@ import math
 import numpy as np
 import torch
 
-from derivations.icrecall import claims_theorem3 as C
-from derivations.icrecall import general_n as G
-from derivations.icrecall import stage2_dynamics as S
+from derivations.icrecall.claims import s42_theorem3 as C
+from derivations.icrecall.model import general_n as G
+from derivations.icrecall.experiments import stage2_dynamics as S
 from theoryverify import scaling
-from theoryverify.verdicts import Status
+from theoryverify import Status
 
 RNG = np.random.default_rng(0)
 

@@ -6,7 +6,8 @@ import dataclasses
 import pytest
 import torch
 
-from derivations.knowledge import data, pretrained as P, setup, training as T
+from derivations.knowledge.experiments import pretrained as P, training as T
+from derivations.knowledge.model import data, setup
 
 REC = setup.Recon(mu=1.0, mu_c=3.0, kappa=1.0, m=4)
 SIZES = dict(N_f=6, N_r=2, K=2, R=4)

@@ -1,11 +1,12 @@
-"""Fine-tuning claims (claims_finetune.py): the fast FT path equals training.finetune, and every decision rule
+"""Fine-tuning claims (claims/s6_finetuning.py, s5_extraction.py, app_g_finetuning.py): the fast FT path equals training.finetune, and every decision rule
 refutes a planted wrong claim."""
 import numpy as np
 import torch
 
-from derivations.knowledge import claims_finetune as F
-from derivations.knowledge import data, ood_sweeps as O, setup, training as T
-from theoryverify.verdicts import Status
+from derivations.knowledge.claims import app_g_finetuning as G, s5_extraction as X, s6_finetuning as F
+from derivations.knowledge.experiments import ood_sweeps as O, training as T
+from derivations.knowledge.model import data, setup
+from theoryverify import Status
 
 REC = setup.Recon(mu=1.0, mu_c=4.0, kappa=1.0, m=4)
 KN = data.make(N_f=6, N_r=2, K=2, R=4, beta=0.5, seed=0)
@@ -51,20 +52,20 @@ def test_p3_decision_and_planted_errors():
 def test_onestep_decision_and_planted_errors():
     etas = (1.0, 10.0, 100.0)
     good = np.array([[0.5, 0.5], [0.8, 0.8], [0.1, 0.0]])
-    assert F.onestep_decision(etas, good, 0.8, 0.5, 10).status is Status.HOLDS
+    assert G.onestep_decision(etas, good, 0.8, 0.5, 10).status is Status.HOLDS
     no_overshoot = np.array([[0.5, 0.5], [0.7, 0.7], [0.8, 0.8]])   # planted: accuracy monotone in η
-    v = F.onestep_decision(etas, no_overshoot, 0.8, 0.5, 10)
+    v = G.onestep_decision(etas, no_overshoot, 0.8, 0.5, 10)
     assert v.status is Status.REFUTED and not v.counterexample["overshoots"]
-    v = F.onestep_decision(etas, good, 0.95, 0.5, 10)               # planted: multi-step far better
+    v = G.onestep_decision(etas, good, 0.95, 0.5, 10)               # planted: multi-step far better
     assert v.status is Status.REFUTED and not v.counterexample["reaches_multi_step"]
 
 
 def test_lowrank_decision_and_planted_better_rank1():
     sizes = (2, 4, 8, 16)
     full = np.array([[0.4, 0.42, 0.41], [0.5, 0.52, 0.5], [0.6, 0.62, 0.61], [0.7, 0.71, 0.72]])
-    assert F.lowrank_decision(sizes, full, full - 0.02, 0).status is Status.HOLDS
-    v = F.lowrank_decision(sizes, full, full + np.array([[0.0], [0.0], [0.3], [0.2]]), 0)  # planted
-    assert v.status is Status.REFUTED and v.counterexample["rank1_minus_full"] > F.LR_TOL
+    assert X.lowrank_decision(sizes, full, full - 0.02, 0).status is Status.HOLDS
+    v = X.lowrank_decision(sizes, full, full + np.array([[0.0], [0.0], [0.3], [0.2]]), 0)  # planted
+    assert v.status is Status.REFUTED and v.counterexample["rank1_minus_full"] > X.LR_TOL
 
 
 def test_overfit_decision_and_planted_no_drop():

@@ -1,9 +1,9 @@
 """Planted errors in the reconstructed lemmas and data formulas are refuted."""
 import sympy as sp
 
-from derivations.knowledge import claims_data as cd, claims_lemmas as cl, data, entropy
-from theoryverify.claims import RunContext
-from theoryverify.verdicts import Status
+from derivations.knowledge.claims import app_e_lemmas as cl, app_h_lowrank as ch, s3_data as cd
+from derivations.knowledge.model import data, entropy
+from theoryverify import RunContext, Status
 
 CTX = RunContext(seed=2)
 
@@ -25,12 +25,12 @@ def test_too_strong_coverage_bound_is_refuted():
 
 
 def test_eym_with_eigenvalue_is_refuted_and_with_singular_value_holds():
-    assert cl.check_eym(CTX).status == Status.HOLDS
-    assert cl.check_eym(CTX, use_eigenvalue=True).status == Status.REFUTED
+    assert ch.check_eym(CTX).status == Status.HOLDS
+    assert ch.check_eym(CTX, use_eigenvalue=True).status == Status.REFUTED
 
 
 def test_wrong_ntp_size_and_entropy_are_refuted():
-    assert cd.check_size(lambda N_f, N_r, K: 2 * K * (N_f + N_r)).status == Status.REFUTED
+    assert cd.check_size(formula=lambda N_f, N_r, K: 2 * K * (N_f + N_r)).status == Status.REFUTED
     v = cd.check_entropy(CTX, formula=lambda rw: entropy.K * entropy.N_f * sp.log(entropy.K)
                          / (2 * entropy.K * (entropy.N_f + entropy.N_r)))
     assert v.status == Status.REFUTED

@@ -2,9 +2,10 @@
 import sympy as sp
 import torch
 
-from derivations.knowledge import claims_model as cm, model, symbolic as S
-from theoryverify.claims import RunContext
-from theoryverify.verdicts import Status
+from derivations.knowledge.claims import s2_model as cm
+from derivations.knowledge.model import symbolic as S
+from derivations.knowledge.model import transformer as model
+from theoryverify import RunContext, Status
 
 CTX = RunContext(seed=11)
 
@@ -44,7 +45,7 @@ def test_gradient_sign_error_in_Z_is_refuted():
 
 
 def test_first_ft_gradient_without_format_component_is_refuted():
-    from derivations.knowledge import claims_finetune_gradient as cf
+    from derivations.knowledge.claims import s6_finetuning as cf
     assert cf.check_identity_ft(CTX).status == Status.HOLDS
     v = cf.check_identity_ft(CTX, fn=lambda x: cf.derived(x, drop_alpha_f=True))
     assert v.status == Status.REFUTED and v.counterexample

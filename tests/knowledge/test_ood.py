@@ -1,12 +1,13 @@
-"""Planted-error twins for the OOD claims (claims_ood.py): every decision rule must refute a wrong claim."""
+"""Planted-error twins for the OOD claims (claims/s5_extraction.py, s5_hallucination.py): every decision rule must refute a wrong claim."""
 from itertools import combinations, product
 
 import numpy as np
 import pytest
 
-from derivations.knowledge import claims_ood as C
-from derivations.knowledge import data, ood_sweeps as O
-from theoryverify.verdicts import Status
+from derivations.knowledge.claims import s5_extraction as C, s5_hallucination as Hc
+from derivations.knowledge.experiments import ood_sweeps as O, protocol as Pr
+from derivations.knowledge.model import data
+from theoryverify import Status
 
 X = [1, 2, 4, 8, 16]
 RISING = np.array([[0.40, 0.42], [0.50, 0.47], [0.55, 0.58], [0.66, 0.63], [0.75, 0.78]])
@@ -25,13 +26,13 @@ def test_flat_trend_is_inconclusive():
 
 def test_gated_trend_drops_failed_pretraining_points():
     table = {"acc": np.vstack([RISING[:2], [[np.nan, np.nan]], RISING[3:]]), "pt_failed": [{"K": 4, "gap": 1.9}]}
-    v = C.gated_trend(X, table, +1, 0, "K")
+    v = Pr.gated_trend(X, table, +1, 0, "K")
     assert v.status is Status.HOLDS and "dropped" in v.evidence
     part = {"acc": np.vstack([RISING[:2], [[0.56, np.nan]], RISING[3:]]), "pt_failed": [{"K": 4}]}
-    assert C.gated_trend(X, part, +1, 0, "K").status is Status.HOLDS                  # unbalanced fit
-    assert C.gated_trend(X, part, -1, 0, "K").status is Status.REFUTED
+    assert Pr.gated_trend(X, part, +1, 0, "K").status is Status.HOLDS                  # unbalanced fit
+    assert Pr.gated_trend(X, part, -1, 0, "K").status is Status.REFUTED
     few = {"acc": np.array([[0.1, 0.2], [np.nan, 0.3], [np.nan, np.nan]]), "pt_failed": [{}, {}]}
-    assert C.gated_trend([1, 2, 3], few, +1, 0, "K").status is Status.INCONCLUSIVE
+    assert Pr.gated_trend([1, 2, 3], few, +1, 0, "K").status is Status.INCONCLUSIVE
 
 
 def test_across_modes_needs_the_same_outcome():
@@ -89,23 +90,23 @@ def test_bound_decision_refutes_a_planted_too_fast_bound():
 
 
 def test_uncovered_count_and_planted_strict_reading():
-    assert C.uncovered_count_check(5).status is Status.PROVED
-    v = C.uncovered_count_check(5, strict=True)          # the text's "more than c|R|": fails at equality
+    assert Hc.uncovered_count_check(5).status is Status.PROVED
+    v = Hc.uncovered_count_check(5, strict=True)          # the text's "more than c|R|": fails at equality
     assert v.status is Status.REFUTED and v.counterexample["uncovered"] == v.counterexample["R"] - \
         v.counterexample["N_ft"] * v.counterexample["K"]
 
 
 def test_halluc_decision_and_planted_large_constant():
     rows = [{"N_ft": 1, "K": 3, "R": 6, "N": 25, "N_r": 5, "errors": [0.5, 0.52, 0.55, 0.5]}]
-    assert C.halluc_decision(rows).status is Status.HOLDS
-    v = C.halluc_decision(rows, bound_const=10.0)        # planted: Ω constant 10 ⇒ lower bound 1.04 > 1
+    assert Hc.halluc_decision(rows).status is Status.HOLDS
+    v = Hc.halluc_decision(rows, bound_const=10.0)        # planted: Ω constant 10 ⇒ lower bound 1.04 > 1
     assert v.status is Status.REFUTED and v.counterexample["lower"] > 1
 
 
 def test_measured_nf_sweep_given_prop1_refutes_a_planted_reversed_trend():
     """The same check on real FT sweeps (Prop. 1 regime, cheap PT): the paper's direction holds, the reversed
     direction is refuted with the fitted numbers."""
-    rec = C.prop1()
+    rec = Pr.prop1()
     sizes = O.QUICK["sizes"]
     acc = O.accuracy_table(O.sweep_runs(rec, "quick"), sizes)
     assert O.trend_verdict(sizes, acc, +1, 7, "Ñ_f", log_x=True).status is Status.HOLDS

@@ -1,12 +1,17 @@
-"""Planted-error twins of the pre-training checks (claims_pretrain.py): each check, fed a wrong threshold,
+"""Planted-error twins of the pre-training checks (claims/s6_pretraining.py, s5_acquisition.py, app_g_finetuning.py): each check, fed a wrong threshold,
 exponent, entropy or ordering, must reach the other verdict — with a counterexample when it refutes."""
 import dataclasses
 
 import numpy as np
 
-from derivations.knowledge import claims_pretrain as C
-from derivations.knowledge import pretrained as P
-from theoryverify.verdicts import Status
+from derivations.knowledge.claims import app_g_finetuning as G, s5_acquisition as A, s6_pretraining as C
+from derivations.knowledge.experiments import pretrained as P
+from theoryverify import RunContext, Status
+
+
+def ctx(seed: int = 0, **params) -> RunContext:
+    """A run context carrying a claim's parameters (what the registry passes the registered check)."""
+    return RunContext(seed=seed, params=params)
 
 
 def refutes(v):
@@ -32,25 +37,25 @@ def test_state_at_is_a_prefix_of_the_default_run():
 
 
 def test_filter_planted_threshold_is_refuted():
-    assert C.check_filter("3").status is Status.HOLDS
-    v = refutes(C.check_filter("3", tau=1e-12))
+    assert C.check_filter(ctx(which="3")).status is Status.HOLDS
+    v = refutes(C.check_filter(ctx(which="3"), tau=1e-12))
     assert v.counterexample["tau"] == 1e-12
 
 
 def test_filter_cs_holds_with_a_loose_threshold():
-    assert C.check_filter("2", tau=0.99).status is Status.HOLDS
+    assert C.check_filter(ctx(which="2"), tau=0.99).status is Status.HOLDS
 
 
 def test_stage1_planted_exponent_and_jump_are_refuted():
-    refutes(C.check_stage1((1.0, 1.5, 2.0, 3.0), (), (0, 1), 0, exponent=-2.0))
-    refutes(C.check_stage1((1.0, 1.5, 2.0, 3.0), (10.0,), (0,), 0, jump_steps=0))
+    refutes(C.check_stage1(ctx(0, etas_small=(1.0, 1.5, 2.0, 3.0), etas_large=(), seeds=(0, 1)), exponent=-2.0))
+    refutes(C.check_stage1(ctx(0, etas_small=(1.0, 1.5, 2.0, 3.0), etas_large=(10.0,), seeds=(0,)), jump_steps=0))
 
 
 def test_ratio_planted_growth_is_refuted():
     fake = lambda n, s: np.full(5, float(n))  # noqa: E731  ratio ∝ N_f: not Θ(1)
-    refutes(C.check_ratio((10, 20, 40, 80), (0, 1), fn=fake))
+    refutes(C.check_ratio(ctx(0, sizes=(10, 20, 40, 80), seeds=(0, 1)), fn=fake))
     const = lambda n, s: np.full(5, 2.0 + 0.01 * s)  # noqa: E731
-    assert C.check_ratio((10, 20, 40, 80), (0, 1), fn=const).status is Status.HOLDS
+    assert C.check_ratio(ctx(0, sizes=(10, 20, 40, 80), seeds=(0, 1)), fn=const).status is Status.HOLDS
 
 
 def test_floor_holds_for_a_lower_floor():
@@ -70,31 +75,30 @@ def test_facts_planted_tolerances_are_refuted():
 
 
 def test_ptloss_planted_entropy_and_epsilon_are_refuted():
-    assert C.check_ptloss().status is Status.HOLDS
-    v = refutes(C.check_ptloss(H_fn=lambda kn, rec: C.H_of(kn, rec) + 0.1))   # a wrong (too large) optimum
+    assert A.check_ptloss().status is Status.HOLDS
+    v = refutes(A.check_ptloss(H_fn=lambda kn, rec: C.H_of(kn, rec) + 0.1))   # a wrong (too large) optimum
     assert v.counterexample["loss"] < v.counterexample["H"]
-    refutes(C.check_ptloss(eps=1e-4))
+    refutes(A.check_ptloss(eps=1e-4))
 
 
 def test_schedule_check_can_hold():
-    v = C.check_schedule({"3-stage (10,5,1)": C.SCHEDULES["3-stage (10,5,1)"],
-                          "constant 20": C.SCHEDULES["constant 20"]}, (0,))
+    v = C.check_schedule(ctx(schedules=("3-stage (10,5,1)", "constant 20"), seeds=(0,)))
     assert v.status is Status.HOLDS, v.evidence
 
 
 def test_frozen_attention_planted_tolerance_and_wz():
-    assert C.check_frozen().status is Status.HOLDS
-    refutes(C.check_frozen(tol=0.0))
-    assert C.check_frozen(dataclasses.replace(C.REC, ft_params="W+Z"), tol=0.5).status is Status.HOLDS
+    assert G.check_frozen().status is Status.HOLDS
+    refutes(G.check_frozen(tol=0.0))
+    assert G.check_frozen(recon=dataclasses.replace(C.REC, ft_params="W+Z"), tol=0.5).status is Status.HOLDS
 
 
 def test_halluc_check_holds_where_relations_win():
     """μ_c = 6 (sweep): attention collapses onto r and every Q&A prompt predicts a relation."""
-    assert C.check_halluc(dataclasses.replace(C.REC, mu_c=6.0)).status is Status.HOLDS
+    assert G.check_halluc(recon=dataclasses.replace(C.REC, mu_c=6.0)).status is Status.HOLDS
 
 
 def test_ptloss_decay_rule_refutes_a_planted_plateau():
     grid = (750, 1500, 3000, 6000, 12000)
-    assert C.decay_verdict(grid, [3.0 / T for T in grid], 0).status is Status.HOLDS
+    assert A.decay_verdict(grid, [3.0 / T for T in grid], 0).status is Status.HOLDS
     plateau = [0.01 * (1 + 0.001 * (-1) ** k) for k in range(len(grid))]
-    refutes(C.decay_verdict(grid, plateau, 0))
+    refutes(A.decay_verdict(grid, plateau, 0))

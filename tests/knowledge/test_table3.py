@@ -5,9 +5,9 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from derivations.knowledge import claims_table3 as C
-from derivations.knowledge import table3 as T3
-from theoryverify.verdicts import Status
+from derivations.knowledge.claims import app_a_table3 as C
+from derivations.knowledge.experiments import table3 as T3
+from theoryverify import Status
 
 TINY = T3.Config(N=6, K=5, R=8, d=16, pt_steps=5, ft_steps=2)
 

@@ -2,7 +2,8 @@
 import numpy as np
 import torch
 
-from derivations.knowledge import data, setup, training as T
+from derivations.knowledge.experiments import training as T
+from derivations.knowledge.model import data, setup
 
 REC = setup.Recon(mu=1.0, mu_c=4.0, kappa=1.0, m=4)
 KN = data.make(N_f=6, N_r=2, K=2, R=4, beta=0.5, seed=0)

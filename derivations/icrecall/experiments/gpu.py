@@ -2,7 +2,7 @@
 hardest Assumption-1 family: sequences differ, p_conf ≈ ½) and on F-aff(7) — extends icrecall.T3-L11-time
 (Lemma 11, App. C) beyond its CPU range (F-aff(7), T ∈ [0.005, 0.012], 0.38 decades, 2 seeds).
 
-What is measured.  Algorithm 1 with the Theorem-3 settings of claims_theorem3 (η1 = 100·T^{3/2}·log(1/T),
+What is measured.  Algorithm 1 with the Theorem-3 settings of claims/s42_theorem3.py (η1 = 100·T^{3/2}·log(1/T),
 t1 = 1, ρ = T³, η2 = 10·T²) on the whole population of each family (D = population, which is swap-closed, so
 θ̃ has v1 = v3, v2 = v4, Lemma 9's conclusion); k* = the first Stage-2 step at which p(r*)/p(r2) ≥ 10 on
 every confusing sequence of the family (exactly the CPU claim's observable).
@@ -45,7 +45,7 @@ needs.
 
 Reused paper code (imported, not copied): stage2_dynamics.KeyLoss (batched loss, closed-form gradient,
 float64), stage2_dynamics.eta1 / eta2 / radius / perturbations, sample_size.keys_for / merge_keys (population
-keys of F-aff(p), F-aff-half(p)), claims_theorem3.C1 / C2_ETA / C_RHO / LOG10 (the CPU claim's constants).
+keys of F-aff(p), F-aff-half(p)), stage2_dynamics.C1 / C2_ETA / C_RHO / LOG10 (the CPU claim's constants).
 None of them imports tqdm, ruptures or threadpoolctl.
 """
 from __future__ import annotations
@@ -62,9 +62,9 @@ from theoryverify import scaling
 from theoryverify.threads import torch_threads
 from theoryverify.verdicts import Status
 
-from .. import sample_size as Z
-from .. import stage2_dynamics as S
-from ..claims_theorem3 import C1, C2_ETA, C_RHO, LOG10
+from . import sample_size as Z
+from . import stage2_dynamics as S
+from .stage2_dynamics import C1, C2_ETA, C_RHO, LOG10
 
 CLAIM = "icrecall.T3-L11-time"
 CPU = {"claim": CLAIM, "verdict": "inconclusive (grid spans 0.38 decades in T < 1; the check alone: holds, "

@@ -1,0 +1,126 @@
+"""Theorems 3 and 1 across families, n and temperatures: Algorithm 1 (t1 = 1) at recorded constants, every run
+evaluated on every IC-recall sequence of its family.
+
+A point of the sweep is (family, n, T·log n, constants, data, seeds); its value is, per seed, what Theorem 3 and
+Theorem 1 say about the run: the minimum over all sequences of p1(r*) from each candidate t2 = ⌈(C2/T)·log(1/T)⌉
+on (to the end of the budget), the first step after which that minimum stays ≥ 0.999, the argmax accuracy, the
+sequence that is worst at the end (its type and relation counts), and — for Theorem 1 — the second decoding step
+along the same run (ℓ2 is the same for every sequence given r*, ``stage2_dynamics.step2_path``), combined as
+min over sequences of p1(r*)·p_{2,r*}(a3).
+
+Families (Assumption 1 holds for all of them; Assumption 2's ζ is recorded per family):
+
+* F-aff(p): the affine maps of Z_p (sharply 2-transitive): every sequence has every competitor at its maximal
+  count (one confusing, four mismatched, the most 1-matching relations) — the per-sequence worst case — but every
+  sequence is identical (one key), so p_conf = p_mis = 1 and |D| has no effect;
+* F-aff-half(q), F-aff-quarter(q): a random half / quarter of the affine maps of GF(q): sequences differ, p_conf ≈
+  ½ / ¼ (the training signal that breaks the saddle is weaker) while the worst sequences keep the F-aff competitor
+  counts — the hardest Assumption-1 families constructed here;
+* F-greedy(n): random bijections added while Assumption 1 holds (p_conf ≈ 0.28 at n = 7, decaying with n).
+
+Data: ``"population"`` is the |D| → ∞ limit (the key weights of P_IC itself); an integer is |D| i.i.d. draws from
+P_IC per seed.  Arithmetic: torch float64, one thread (set by the engine), every iterate recorded.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..model import families as FM
+from . import sample_size as Z
+from . import stage2_dynamics as S
+
+LEVEL = 0.999  # Theorem 3's accuracy
+LEVEL_T1 = 0.99  # Theorem 1's accuracy
+
+
+def family(name: str, n: int, seed: int = 0) -> FM.Family:
+    """The families above (``seed`` picks the random subset of F-aff-half / F-aff-quarter and the F-greedy code)."""
+    if name == "F-aff-quarter":
+        full = FM.f_agl(n)
+        idx = np.sort(np.random.default_rng([seed, n, 4]).choice(full.m, full.m // 4, replace=False))
+        return FM.Family(f"F-aff-quarter({n}, seed {seed})", n, tuple(full.relations[i] for i in idx))
+    return Z.family(name, n, seed)
+
+
+def keys_for(name: str, n: int, seed: int = 0) -> S.Keys:
+    fam = family(name, n, seed)
+    return Z.one_sequence_keys(fam) if name == "F-aff" else Z.population_keys(fam)
+
+
+def describe_family(name: str, n: int, seed: int = 0) -> dict:
+    fam = family(name, n, seed)
+    keys = keys_for(name, n, seed)
+    d = keys.describe()
+    d.update({"m": fam.m, "Assumption 1 (s1 ≠ s2 reading)": bool(FM.satisfies_a1(fam, "distinct"))})
+    return d
+
+
+def t2_of(T: float, C2: float) -> int:
+    return int(math.ceil(C2 / T * math.log(1.0 / T)))
+
+
+def run_point(config: Mapping[str, Any]) -> dict:
+    """One sweep point (see the module docstring); a pure function of ``config`` (its randomness from
+    config["seed"])."""
+    name, n, fT = config["family"], int(config["n"]), float(config["TlogN"])
+    c1, c2, c_rho = float(config["c1"]), float(config["c2"]), float(config["c_rho"])
+    C2s, seeds, seed, data = [float(c) for c in config["C2s"]], int(config["seeds"]), int(config["seed"]), config["data"]
+    T = fT / math.log(n)
+    keys = keys_for(name, n, int(config.get("family_seed", 0)))
+    p = keys.mult / keys.mult.sum()
+    if data == "population":
+        w = np.tile(p, (seeds, 1))
+    else:
+        w = np.stack([np.bincount(S.run_rng(seed, "D", name, n, fT, int(data), s).choice(keys.K, size=int(data), p=p),
+                                  minlength=keys.K) / int(data) for s in range(seeds)])
+    Tb = np.full(seeds, T)
+    labels = [("thm3", name, n, fT, str(data), s) for s in range(seeds)]
+    xi = S.perturbations13(seed, labels, S.radius(Tb, c_rho))
+    steps = t2_of(T, max(C2s))
+    e1, e2 = S.eta1(Tb, c1), S.eta2(Tb, c2)
+    res = S.algorithm1(keys, w, Tb, e1, e2, xi[:, :6], np.full(seeds, steps))
+    lvl = math.log(LEVEL)
+    out_seeds = []
+    for b in range(seeds):
+        mp = res.min_logp1[:, b]
+        below = np.flatnonzero(mp < lvl)
+        k_stay = int(below.max() + 1) if len(below) else 0
+        le2 = S.step2_path(n, T, float(e1[b]), float(e2[b]), xi[b, 6:], steps)  # log(1 − p2) along the run
+        p1p2 = np.exp(mp) * -np.expm1(le2)
+        per_C2 = {}
+        for C2 in C2s:
+            t2 = t2_of(T, C2)
+            per_C2[f"{C2:g}"] = {"t2": t2, "min p1(r*) over sequences and steps ≥ t2": float(np.exp(mp[t2:].min())),
+                                 "min argmax accuracy, steps ≥ t2": float(res.acc[t2:, b].min()),
+                                 "min p1(r*)·p2(a3) over sequences and steps ≥ t2": float(p1p2[t2:].min())}
+        out_seeds.append({"k_stay(0.999)": k_stay if k_stay <= steps else None,
+                          "C2 needed = k_stay·T/log(1/T)": (k_stay * T / math.log(1 / T)) if k_stay <= steps else None,
+                          "per C2": per_C2, "final min p1(r*)": float(np.exp(mp[-1])),
+                          "max log(1 − p2) after Stage 1": float(le2.max()),
+                          "v after Stage 1": res.v_tilde[b].tolist(), "v at the end": res.v_final[b].tolist()})
+    worst = worst_sequences(keys, res.theta_final, Tb)
+    for b, wst in enumerate(worst):
+        out_seeds[b]["worst sequence at the end"] = wst
+    return {"family": describe_family(name, n, int(config.get("family_seed", 0))), "T": T, "steps": steps,
+            "seeds": out_seeds}
+
+
+def worst_sequences(keys: S.Keys, theta: np.ndarray, T: np.ndarray) -> list[dict]:
+    """Per run, the population key with the smallest p1(r*) at θ: its p1, type and relation counts per form."""
+    import torch
+
+    kl = S.KeyLoss(keys)
+    th = torch.as_tensor(theta, dtype=torch.float64)
+    Tt = torch.as_tensor(T, dtype=torch.float64)
+    with torch.no_grad():
+        _, _, x, lse, ell = kl.per_key(th, Tt)
+    out = []
+    for b in range(len(T)):
+        k = int(torch.argmax(ell[b]))
+        out.append({"p1(r*)": float(math.exp(-float(ell[b, k]))), "confusing": bool(keys.confusing[k]),
+                    "mismatched": bool(keys.mismatched[k]), "relation counts per logit form": keys.counts[k].tolist(),
+                    "sequences with this key": int(keys.mult[k])})
+    return out
