@@ -120,10 +120,10 @@ def _reported(v: Verdict, outside: Mapping[str, Verdict], note: str = REPORTED_N
 
 
 def _variants(short: str, quick: Status | None, full: Status | None, finding: Finding | None = None,
-              reason: str | None = None) -> dict:
+              reason: str | None = None, readings: tv.Readings | None = None) -> dict:
     """Registration keywords: the quick grids, the full variant '<short>-full' (the spec grids, tag slow)."""
     return with_full_variant(short, quick=quick, full=full, params={"grid": "quick"}, full_params={"grid": "full"},
-                             finding=finding, reason=reason)
+                             finding=finding, reason=reason, readings=readings)
 
 
 def nsweep(ctx, full: bool) -> dict:
@@ -621,8 +621,17 @@ CLAIMS.add("t1", location="Theorem 1; App. D.3", kind=tv.Kind.RATE, catalogue_id
                      "(admissible path, R = T(ε)/T_f^* bounded in K; full: K ∈ {4..128}, c ∈ {0.1, 0.3, 1}, two task "
                      "laws, N = 40K³)",
            conditions=(K_EPS,), choices=CH_51,
-           # re-audit (issue 16): the quick path now spans K = 8…128 (1.2 decades) and decides as the full one does
-           **_variants("t1", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, ERR_51))(t1)
+           # re-audit (issue 16): the quick path now spans K = 8…128 (1.2 decades) and decides as the full one does.
+           # Class "reading", not "erratum" (independent referee, session 22): Thm 1 fails only with ε² an absolute
+           # loss level; with ε² relative to the loss scale L²Δ² — a reading the paper's own text supports (Prop. 1's
+           # L(P;Q) = Θ((1 − Attn_k)²), Sec. 5.2's 1 − Attn = O(ε) as convergence) — R is bounded and falling.
+           **_variants("t1", Status.REFUTED, Status.REFUTED, Finding.READING, ERR_51, readings=tv.Readings(
+               tested="ε² is an absolute loss level (App. D.3's reading: L²Δ² = O(1/δ²) cancels δ², leaving O(ε²))",
+               others={"ε² is relative to the loss scale L²Δ² (Prop. 1: L(P;Q) = Θ((1 − Attn_k)²); Sec. 5.2: "
+                       "1 − Attn = O(ε) as convergence)":
+                       "holds: R = T(ε)/T_f^* bounded and falling along the same path (this claim's relative-ε parts)",
+                       "the proof step D.3 takes from Lemma 8 (1 − Attn = O(εδ) at T_f^* + 1)":
+                       "refuted under both readings: iclnonlinear.l8-attn"})))(t1)
 
 
 # --- claim 53: T decreases with L and Δ -------------------------------------------------------------

@@ -108,10 +108,10 @@ def _all_definitions_agree(per_def: dict[str, dict[str, Verdict]]) -> Verdict:
 
 
 def _variants(short: str, quick: Status | None, full: Status | None, finding: Finding | None = None,
-              reason: str | None = None) -> dict:
+              reason: str | None = None, readings: tv.Readings | None = None) -> dict:
     """Registration keywords: the quick grids, the full variant '<short>-full' (the spec grids, tag slow)."""
     return with_full_variant(short, quick=quick, full=full, params={"grid": "quick"}, full_params={"grid": "full"},
-                             finding=finding, reason=reason)
+                             finding=finding, reason=reason, readings=readings)
 
 
 @lru_cache(maxsize=2)
@@ -734,7 +734,14 @@ CLAIMS.add("t2", location="Thm 2", kind=tv.Kind.RATE, catalogue_id="ICLN-T2",
                      "(L family at fixed η and the ε sweep, K = 4; full: plus the admissible path c ∈ {3, 10} across K)",
            choices=T2_CHOICES, conditions=(K_EPS,),
            # re-audit (issue 16): the admissible path (1.2 decades of K in quick) decides as the full profile does
-           **_variants("t2", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, T2_ERR))(t2)
+           # Class "reading" as for Thm 1 (iclnonlinear.t1, independent referee, session 22): the refutation uses ε²
+           # as an absolute loss level; the relative reading (ε² times the loss scale L²Δ²) is not tested for Thm 2.
+           **_variants("t2", Status.REFUTED, Status.REFUTED, Finding.READING, T2_ERR, readings=tv.Readings(
+               tested="ε² is an absolute loss level (App. E.2's reading up to the constant c²)",
+               others={"ε² is relative to the loss scale L²Δ² (the reading under which Thm 1 holds: iclnonlinear.t1)":
+                       "untested for Thm 2 (the sharp-regime path was not rerun with relative ε this session)",
+                       "the proof step E.2 takes from Lemma 10 (1 − Attn = O(εδ) at T_s^*)":
+                       "refuted under both readings: iclnonlinear.l10-attn"})))(t2)
 
 
 # === 65: ICLN-THR ==========================================================================
