@@ -42,8 +42,8 @@ def test_dry_run_is_fast_and_well_formed():
 
 
 def test_durations_are_the_cpu_claims_filter_time():
-    """Batched members = claims_pretrain.filter_time (data seed 0, init seed 0, constant η_1, τ = TAU_C)."""
-    from derivations.knowledge import claims_pretrain as CP
+    """Batched members = claims/s6_pretraining.filter_time (data seed 0, init seed 0, constant η_1, τ = TAU_C)."""
+    from derivations.knowledge.claims import s6_pretraining as CP
     assert gpu.TAU_C == CP.TAU_C
     out = gpu.durations(_Ctx(), [gpu.draw(20, 0)], [(0, 3.0), (0, 10.0)], t_max=100)
     assert out["durations"].tolist() == [CP.filter_time(e, 0) for e in (3.0, 10.0)]

@@ -2,12 +2,12 @@
 N_f = 200 with several seeds, extends knowledge.p1-stagei-duration (Sec. 6 (Stage I); Lemma 11(1)) beyond its
 CPU range (N_f = 20, η_1 ∈ [1, 3], 0.48 decades, one data draw, init seeds 0, 1).
 
-What is measured.  The reconstructed one-layer transformer (model.py, float64) on the NTP data of N_f = 200
+What is measured.  The reconstructed one-layer transformer (model/transformer.py, float64) on the NTP data of N_f = 200
 frequent and N_r = N_f/4 = 50 rare facts (K = 3, |𝓡| = 6, d = 508, 1300 samples: ten times the CPU's N_f and
 about 75 times its per-step work), trained by full-batch GD with a constant η_1 from the Sec. 4
 initialisation (μ_c = 3, κ = 1, m = 8, σ_0 = 0.02: pretrained.DEFAULT_RECON).  The duration of Stage I is the
 first step t with max_i α_c([c, s_i, r]) < τ = 0.05 — exactly the CPU claim's observable
-(claims_pretrain.filter_time, TAU_C).  Every (η_1, seed) pair is one member of ONE batched GD
+(claims/s6_pretraining.filter_time, TAU_C).  Every (η_1, seed) pair is one member of ONE batched GD
 (``torch.func.vmap`` of model.loss, autograd of the members' sum, as training.pretrain_batched); a member
 leaves the batch once it has filtered c (the batch is compacted every CHECK_EVERY steps), so the cost is the
 sum of the durations, not their maximum times the grid size.  Seed k draws both the data (phrase sets) and the
@@ -60,10 +60,11 @@ import theoryverify as tv
 from theoryverify import scaling
 from theoryverify.threads import torch_threads
 
-from .. import data, model
-from ..pretrained import DEFAULT, DEFAULT_RECON
-from ..setup import Recon, embeddings
-from ..training import batch
+from ..model import data
+from ..model import transformer as model
+from ..model.setup import Recon, embeddings
+from .pretrained import DEFAULT, DEFAULT_RECON
+from .training import batch
 
 CLAIM = "knowledge.p1-stagei-duration"
 CPU = {"claim": CLAIM,
@@ -75,7 +76,7 @@ CPU_CHECK_ALONE = "holds"
 LAW = ("Stage-I duration t(α_c[c,s_i,r] < τ) ≈ C·η_1^(−1) below the jump; ≤ 2 iterations for large η_1 "
        "(Sec. 6, Lemma 11(1))")
 PREDICTED, MARGIN = -1.0, 0.15
-TAU_C = 0.05            # = claims_pretrain.TAU_C ('filtered'; tests/knowledge/test_gpu_sweep.py checks they agree)
+TAU_C = 0.05            # = claims/s6_pretraining.TAU_C ('filtered'; tests/knowledge/test_gpu_sweep.py checks they agree)
 JUMP_STEPS = 2          # Lemma 11(1): the first and the second iteration
 ETA_HI = 3.0            # top of the power-law grid = the CPU grid's (N_f = 200: 26 steps; the jump near η_1 = 8)
 ETA_JUMP = (7.0, 10.0, 14.0)
