@@ -61,7 +61,7 @@ def test_step_is_the_models_gradient():
             p = TM.Params(*(torch.tensor(0.1, dtype=torch.float64) for _ in range(3)), th[0], th[1], th[2])
             _, li = TM.losses(X, p, gpu.ALPHA, gpu.W, softmax="exact")
             (g,) = torch.autograd.grad(li, th)
-            assert float(li) == pytest.approx(float(loss[s, j]), rel=1e-12)
+            assert float(li.detach()) == pytest.approx(float(loss[s, j]), rel=1e-12)
             np.testing.assert_allclose([gK[s, j], gQ[s, j], gv[s, j]], g.numpy(), rtol=1e-10, atol=1e-15)
 
 

@@ -8,10 +8,11 @@ exact softmax in model and target, α* = 0.5, w* = 0.3, RC-11 init w_K = w_Q = v
 fixed Gaussian sample (model.torch_model.sample), as experiments.runs.gd_point.  Only head 2 (w_K, w_Q, v_2)
 is trained: in Stage II the loss is L_G4(p21, v1) + L_IH(w_K, w_Q, v_2) with no shared parameter, so head 1
 does not change head 2's trajectory (the CPU runs train both; the IH markers are the same).  The gradient of
-L_IH is written out (∂/∂v2 = E[r f], ∂/∂k = E[r v2 (E_a[q x] − f E_a[q])], q_s = x_L x_{s-1}, k = w_K w_Q) —
-equal to torch autograd of model.torch_model.losses to 1e-12 (tests/inductionheads/test_gpu_sweep.py) —
-so one step is ~15 kernels and no host sync.  All (seed × σ) members of one L run as one batch (tensors
-(seeds, σ, n, N)); L runs one after another.  Time is t = step·lr with lr = h·N (h = 0.05 in rescaled time
+L_IH is written out (∂/∂v2 = E[r f], ∂/∂k = E[r v2 (E_a[q x] − f E_a[q])], q_s = x_L x_{s-1}, k = w_K w_Q;
+the three attention averages are one batched matmul, so the big tensor is written once and read once) —
+equal to torch autograd of model.torch_model.losses to 1e-10 (tests/inductionheads/test_gpu_sweep.py) —
+so one step is ~20 small kernels and no host sync.  All (seed × σ) members of one L run as one batch (tensors
+(seeds, n, σ, N)); L runs one after another.  Time is t = step·lr with lr = h·N (h = 0.05 in rescaled time
 τ = t/N; the CPU used lr = 1, i.e. h = 1/N): every time scale of head 2 is ∝ N (the growth rate is 2β²w/N),
 so a fixed h gives the same Euler error at every L (the fitted exponent carries no discretisation drift; the
 prefactor is biased by ≈ λN·h/2 ≈ 0.4 %).  The markers are experiments.markers.ih_markers on the per-step
@@ -94,24 +95,23 @@ def horizon_tau(sigma: float) -> float:
 # --- data and the batched GD step ------------------------------------------------------------------------
 
 def make_data(L: int, n: int, seeds, device, dtype=torch.float64) -> dict:
-    """Per seed: q_s = x_L x_{s-1}, values x_s (s = 2..L-1), qx = q·x, target y = β f_IH (exact softmax)."""
+    """Per seed: keys q_s = x_L x_{s-1} (S, n, 1, N), B = (x_s, q_s, q_s x_s) stacked (S, n, N, 3) (s = 2..L-1)
+    and the target y = β f_IH (exact softmax, model.torch_model.f_ih) (S, 1, n)."""
     X = torch.stack([TM.sample(n, L, seed=int(s), device="cpu") for s in seeds])      # (S, n, L)
     y = torch.stack([BETA * TM.f_ih(x, W, "exact") for x in X])                       # (S, n)
     q = X[..., -1:] * X[..., :-2]                                                      # (S, n, N)
     V = X[..., 1:-1]
     to = dict(device=device, dtype=dtype)
-    return {"q": q.to(**to).unsqueeze(1), "V": V.to(**to).unsqueeze(1), "qV": (q * V).to(**to).unsqueeze(1),
-            "y": y.to(**to).unsqueeze(1)}
+    return {"q": q.to(**to).unsqueeze(2), "B": torch.stack([V, q, q * V], -1).to(**to), "y": y.to(**to).unsqueeze(1)}
 
 
 def grad_and_loss(d: dict, wK: torch.Tensor, wQ: torch.Tensor, v2: torch.Tensor):
     """(∂L/∂wK, ∂L/∂wQ, ∂L/∂v2, L_IH) for members of shape (S, M): L_IH = ½ mean_n (v2 f(k) − y)²,
-    f(k) = Σ_s softmax_s(k q_s) x_s (head 2, exact softmax, RC-9 first layer)."""
-    k = (wK * wQ)[..., None, None]
-    a = torch.softmax(k * d["q"], dim=-1)                  # (S, M, n, N)
-    f = (a * d["V"]).sum(-1)                               # (S, M, n)
-    eq = (a * d["q"]).sum(-1)
-    eqx = (a * d["qV"]).sum(-1)
+    f(k) = Σ_s softmax_s(k q_s) x_s (head 2, exact softmax, RC-9 first layer); ∂f/∂k = E_a[q x] − f E_a[q].
+    The three attention averages are one batched matmul a @ B, so the (S, n, M, N) weights are read once."""
+    k = (wK * wQ)[:, None, :, None]                       # (S, 1, M, 1)
+    a = torch.softmax(k * d["q"], dim=-1)                 # (S, n, M, N)
+    f, eq, eqx = (a @ d["B"]).permute(3, 0, 2, 1)         # each (S, M, n)
     r = v2[..., None] * f - d["y"]
     gk = (r * v2[..., None] * (eqx - f * eq)).mean(-1)
     return gk * wQ, gk * wK, (r * f).mean(-1), 0.5 * (r * r).mean(-1)
@@ -204,7 +204,7 @@ def decide(Ls, C: np.ndarray, seed: int, predicted_exponent: float = 1.0, prefac
     else:
         verdict = "inconclusive"
         if len(N) < 4 or span < 1.0:
-            reason += f"; grid below the span rule (≥ 4 points over ≥ 1 decade)"
+            reason += "; grid below the span rule (≥ 4 points over ≥ 1 decade)"
     out.update(verdict=verdict, reason=reason)
     return out
 
@@ -265,8 +265,8 @@ def _sweep(ctx, Ls, sigmas, seeds, ladder, h, steps_per_L, notes):
         for i, sd in enumerate(seeds):
             rows.append({"L": L, "N": L - 2, "seed": sd, "n": choice, "measured": float(c[i]) if ok else None,
                          "predicted": pc, "ratio": float(c[i] / pc) if np.isfinite(c[i]) else None,
-                         "T_IH(0.5)": {f"{s:g}": (float(T[i, j]) if np.isfinite(T[i, j]) else None)
-                                       for j, s in enumerate(sigmas)},
+                         **{f"T_IH(0.5) σ={s:g}": (float(T[i, j]) if np.isfinite(T[i, j]) else None)
+                            for j, s in enumerate(sigmas)},
                          "steps": res["steps"], "wall_s": secs, "cut_by_budget": res["cut"]})
         ctx.log(f"L = {L}: {res['steps']} steps in {secs:.3g} s; c/c_σ = {np.nanmean(c) / pc:.4f}")
         if ok:
@@ -306,10 +306,11 @@ def run(ctx: "tv.GpuContext") -> "tv.GpuResult":
         s = torch.full((n_seeds, M_), 1e-3, device=device, dtype=dt)
         return lambda: grad_and_loss(d, s, s, s)
     if ctx.remaining() > 0 or dry:
-        # per element: exp + softmax (~5 flops), 3 products and 3 sums (6), residual terms: ~12 FLOP; bytes: the
-        # big (S, M, n, N) tensors written/read ~9 times (z, softmax in/out, three products, three sums) in float64
+        # per member·sequence·token: z = k q (1 FLOP), softmax (max, exp, sum, divide: ~4), a @ B (3 multiply-adds:
+        # 6): ~11 FLOP; bytes: the (S, n, M, N) float64 tensors z (write, read twice) and a (write, read once by the
+        # matmul): 5 × 8 B (q and B are read once per M members and are not counted)
         ctx.speed(make_step, label=f"exact-softmax GD step, L = {Lb}, n = {choice}, {n_seeds}×{M_} members",
-                  flops=12.0 * elems, bytes=9 * 8.0 * elems, steps=5 if dry else 20, cpu_steps=2)
+                  flops=11.0 * elems, bytes=5 * 8.0 * elems, steps=5 if dry else 20, cpu_steps=2)
     notes.append("prediction per row: c_σ = N/((1−α*)² w*) (flow.plateau_log_coefficient_exact); measured = slope "
                  "of T_IH(0.5) (markers.ih_markers) against log(1/σ), σ ∈ " + ", ".join(f"{s:g}" for s in sigmas))
     return tv.GpuResult(law=LAW, x_name="N", y_name="c_σ = dT_IH(0.5)/dlog(1/σ)", rows=rows,
