@@ -140,7 +140,7 @@ def test_one_sided_refutation():
 
 def test_planted_wrong_smoothness_exponent_refuted():
     """On the real n = 3 loss: a planted 'sup‖∇²L1‖ = Θ(1/T)' is refuted by the sup estimate growing like 1/T²."""
-    from derivations.icrecall import smoothness as S
+    from derivations.icrecall.model import smoothness as S
     grid = [0.002 * 2.0 ** -k for k in range(4)]
     r = S.sup_sweep(grid, 2, seed=1, n_random=20, n_ties=20, n_offsets=3, search_rounds=2, batch=16, starts=1)
     assert check_rate(grid, r["sup"], -2.0, 0.1, seed=1, refutable="below").status is Status.HOLDS
@@ -151,7 +151,7 @@ def test_planted_wrong_smoothness_exponent_refuted():
 
 def test_planted_saddle_rate_refuted():
     """L1(θ̃,T) − log 2 from the model decays as exp(−1/(8T)); a planted rate exp(−3/(16T)) is refuted."""
-    from derivations.icrecall.claims_rates import L6_GRID, saddle_gap
+    from derivations.icrecall.claims.b_rates import L6_GRID, saddle_gap
     gaps = [float(saddle_gap(T)) for T in L6_GRID]
     assert check_rate(L6_GRID, gaps, -0.125, 1e-3, seed=2, law="exp").status is Status.HOLDS
     assert check_rate(L6_GRID, gaps, -3 / 16, 1e-3, seed=2, law="exp").status is Status.REFUTED
