@@ -127,6 +127,9 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
             now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
             page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s",
                             not_run=gpu_sized(pid, profile, device, only))
+            if not only:  # a whole paper's page: figures of claims that no longer plot must not linger
+                for old in (out / pid).glob("*.png"):
+                    old.unlink()
             rows.append(write_paper(registry.papers()[pid], results, page_run, out))
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     total = time.perf_counter() - start_all
