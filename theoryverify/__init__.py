@@ -60,6 +60,11 @@ _API: dict[str, tuple[str, str | None]] = {
     "code_key": ("closure", "code_key"),
     "rng": ("seeds", "rng"), "derive_seed": ("seeds", "derive_seed"),
     "TheoryverifyError": ("errors", "TheoryverifyError"),
+    # round-off-level printing and float/high-precision evaluation (so papers need no copies of their own)
+    "NOISE_FLOOR": ("roundoff", "NOISE_FLOOR"), "fmt_error": ("roundoff", "fmt_error"),
+    "fmt_signed": ("roundoff", "fmt_signed"), "compile_float": ("numeric", "compile_float"),
+    "high_precision": ("numeric", "high_precision"), "resolve_device": ("devices", "resolve_device"),
+    "plain": ("verdicts", "plain"),
     "check": ("check", None),
     # GPU sweeps (python -m theoryverify.gpu)
     "GpuSweep": ("gpu.sweep", "GpuSweep"), "GpuContext": ("gpu.sweep", "GpuContext"),

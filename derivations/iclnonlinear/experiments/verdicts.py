@@ -1,39 +1,15 @@
-"""Verdict helpers shared by several parts of the paper (no claims module imports another): printing at the
-level of float64 round-off, and the configurations a verdict's evidence rests on (read by the engine's
+"""Verdict helpers shared by several parts of the paper (no claims module imports another): the engine's
+round-off-level printing (re-exported), and the configurations a verdict's evidence rests on (read by the engine's
 hypotheses rule)."""
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Iterable, Mapping
 
 import numpy as np
 
 import theoryverify as tv
-
-#: relative quantities below this are float64 round-off (the engine's report prints them the same way)
-NOISE_FLOOR = 1e-12
-
-
-def fmt_error(x: float, digits: int = 3) -> str:
-    """A non-negative error or deviation: "< 1e-12" at round-off level, else ``digits`` significant digits (so
-    that two machines' round-off cannot make two reports differ)."""
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if abs(x) < NOISE_FLOOR:
-        return f"< {NOISE_FLOOR:g}"
-    return f"{x:.{digits}g}"
-
-
-def fmt_signed(x: float, digits: int = 3) -> str:
-    """A signed quantity that may sit at round-off level (a slack, a drift): "≈ 0 (|·| < 1e-12)" there."""
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if abs(x) < NOISE_FLOOR:
-        return f"≈ 0 (|·| < {NOISE_FLOOR:g})"
-    return f"{x:.{digits}g}"
+from theoryverify import NOISE_FLOOR, fmt_error, fmt_signed  # noqa: F401
 
 
 def _py(v):
