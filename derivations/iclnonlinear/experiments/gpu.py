@@ -92,21 +92,19 @@ def _t1(K: int, c0: float, finite: bool, seeds: int, M: int, device: str, seed: 
         for k in range(steps + 1):
             buf[:, k] = gd.step()
         a = buf.cpu().numpy()
-    out = []
-    for b in range(a.shape[0]):
-        i = int(np.argmax(a[b] >= 0.5))
-        if a[b, i] < 0.5 or i == 0:
-            out.append(float("nan"))
-            continue
-        out.append(c0 * float(i - 1 + (0.5 - a[b, i - 1]) / (a[b, i] - a[b, i - 1])))
-    return np.asarray(out)
+    return _crossing(a, c0)
 
 
 def _t1_simulate(K: int, c0: float, finite: bool, seeds: int, M: int, device: str, seed: int = 0) -> np.ndarray:
     """c0·T1 from ``dynamics.simulate`` itself (every step recorded): the reference ``RowGD`` is tested against."""
     steps = int(math.ceil(1.3 * T1_derived(K, c0))) + 5
     tr = D.simulate(_settings(K, c0, finite, seeds, M, seed), steps, record_every=1, device=device)
-    a = tr.metrics["abar"].T
+    return _crossing(tr.metrics["abar"].T, c0)
+
+
+def _crossing(a: np.ndarray, c0: float) -> np.ndarray:
+    """c0 × the first step at which each row of ``a`` (Ā per step, one row per setting) reaches 1/2, interpolated
+    linearly between the bracketing steps (nan where it never does or starts there)."""
     out = []
     for b in range(a.shape[0]):
         i = int(np.argmax(a[b] >= 0.5))
