@@ -90,6 +90,14 @@ def test_planted_alpha_constant_is_refuted():
     assert bad.status is Status.REFUTED and bad.counterexample
 
 
+def test_alpha_const_check_can_hold():
+    """The L9-alpha-const check is not refuted by construction: on two populations with the same
+    E[M/I | mismatched] (F-aff(5), F-aff(7): c = 1/324) the c fitted on one predicts the other."""
+    v = L9R.l9_alpha_const(CTX, pops=("aff5", "aff7"))
+    assert v.status is Status.HOLDS, v.evidence
+    assert v.details["fixed"] == {"T": L9R.T_P6, "n": 7, "D": "population", "fitted_on": "aff5 (n = 5)"}
+
+
 def test_planted_remainder_exponent_is_refuted():
     prof = R.stage1_profile(_dataset(), L9R.T_P6, L9R.ETAS)
     bad = check_rate(L9R.ETAS, prof["residual"], 3, 0.1, CTX.seed, param="η1")

@@ -19,7 +19,7 @@ import sympy as sp
 import theoryverify as tv
 from theoryverify import check_cases, check_identity, check_inequality
 from theoryverify import ClaimSet, Kind
-from theoryverify import Finding
+from theoryverify import Finding, Readings
 from theoryverify import Domain, Interval, LogUniform, Simplex
 from ..experiments.util import pyrandom
 from theoryverify import Status, Verdict, combine
@@ -357,17 +357,27 @@ def l5_obs5(ctx):
 
 # --- the critical point of Stage 1 -----------------------------------------------------------
 
+L5_CRIT_QUOTE = ("\"So we can simplify the gradients to obtain ∂L1/∂v1 = −2(p5 + p6)v2 and ∂L1/∂v2 = −2(p4 + p6)v1. "
+                 "Then observation 5 combined with critical point condition implies that v1 = v2 = 1/4\" (Lemma 5 proof)")
+L5_CRIT_OTHERS = {"T·∂L1/∂v_i (equality up to the positive factor 1/T, which the critical-point condition ∂L1/∂v_i = "
+                  "Σ_j v_j ∂L1/∂v_j does not see): the next step, the unique critical point v1 = v2 = ¼":
+                  "holds: icrecall.l5-crit"}
+
 @CLAIMS.add("l5-crit-dv1", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v1 = −2(p5 + p6)v2 (as printed)",
             expect=Status.REFUTED, finding=Finding.TYPO,
             reason="missing factor 1/T: the model (and Eq. (4) itself) give ∂L1/∂v1 = −(2/T)(p5 + p6)v2; the next "
                    "step (critical-point condition, v1 = v2 = ¼) is unchanged by a positive factor",
+            readings=Readings(tested="the paper's words: " + L5_CRIT_QUOTE + " — read as an equality as printed",
+                              others=L5_CRIT_OTHERS),
             params={"i": 0})
 @CLAIMS.add("l5-crit-dv2", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v2 = −2(p4 + p6)v1 (as printed)",
             expect=Status.REFUTED, finding=Finding.TYPO,
             reason="missing factor 1/T: the model (and Eq. (5) itself) give ∂L1/∂v2 = −(2/T)(p4 + p6)v1; the next "
                    "step (critical-point condition, v1 = v2 = ¼) is unchanged by a positive factor",
+            readings=Readings(tested="the paper's words: " + L5_CRIT_QUOTE + " — read as an equality as printed",
+                              others=L5_CRIT_OTHERS),
             params={"i": 1})
 def check_crit_display(ctx, i: int | None = None, shown=printed.l5_crit_grads) -> Verdict:
     """∂L1/∂v_{i+1} on {v5 = v6 = 0, v1 = v3, v2 = v4}: model vs the printed display, and Eq. (4)/(5)
@@ -387,7 +397,13 @@ def check_crit_display(ctx, i: int | None = None, shown=printed.l5_crit_grads) -
             statement="The Stage-1 critical point satisfies \"v1 = v3 and v4 = v5\" (as printed)",
             expect=Status.REFUTED, finding=Finding.TYPO,
             reason="at the critical point ṽ = (¼, ¼, ¼, ¼, 0, 0) v4 = ¼ ≠ v5 = 0; the symmetry meant is v2 = v4 "
-                   "(observation 1, used in the next sentence), which holds")
+                   "(observation 1, used in the next sentence), which holds",
+            readings=Readings(
+                tested="the paper's words: \"We know that this critical point must satisfy v1 = v3 and v4 = v5 and "
+                       "moreover obtain loss < log 6\" (Lemma 5 proof) — read as printed",
+                others={"v1 = v3 and v2 = v4 (observation 1; the next sentence concludes 'v1 = v3 > 0 and v2 = v4 > "
+                        "0')": "holds: icrecall.l5-obs1",
+                        "the critical point is ṽ = (¼, ¼, ¼, ¼, 0, 0) with L1 < log 6": "holds: icrecall.l5-crit"}))
 def check_crit_equalities(ctx, pairs=printed.L5_CRIT_EQUALITIES) -> Verdict:
     return check_cases([(f"{a} = {b}", (a, b)) for a, b in pairs],
                        lambda ab: (SADDLE[ab[0]] == SADDLE[ab[1]],

@@ -15,7 +15,7 @@ from scipy.optimize import minimize_scalar
 import theoryverify as tv
 from theoryverify import check_cases, check_identity, check_inequality
 from theoryverify import ClaimSet, Kind
-from theoryverify import Finding
+from theoryverify import Finding, Readings
 from theoryverify import Domain, Interval, LogUniform
 from theoryverify import Status, Verdict, combine
 
@@ -163,7 +163,13 @@ def grad_l_at_saddle() -> list[list[sp.Expr]]:
                       "(½,½,1,1,0,0) for i = 3..6 (all 36 entries as printed)",
             expect=Status.REFUTED, finding=Finding.TYPO,
             reason="the v5-entry of ∇_v l_i(ṽ), i = 3..6, is 2(v4 + v5) resp. 2(v2 + v5) = ½, printed 0; Eq. (14) "
-                   "multiplies it by v5′(0) = 0, so no later line uses it (the other 32 entries agree: l6-gradl-face)")
+                   "multiplies it by v5′(0) = 0, so no later line uses it (the other 32 entries agree: l6-gradl-face)",
+            readings=Readings(
+                tested="the paper's words: \"∇_v l_i(v(0)) = (1, 1, 1, 1, 0, 0)ᵀ for i = 1, 2, ∇_v l3(v(0)) = (1, 1, "
+                       "½, ½, 0, 0)ᵀ, ...\" (Lemma 6 proof, before Eq. (14)) — all 36 entries as printed",
+                others={"the entries that Eq. (14) uses (v5′(0) = 0, so the v5-column drops out)":
+                            "holds: icrecall.l6-gradl-face",
+                        "Eq. (14), l′(0) = (0, 0, 1/8, 0, 0, −1/8)": "holds: icrecall.l6-eq14"}))
 def check_gradl(ctx, shown=printed.GRAD_L_AT_SADDLE, coords=None) -> Verdict:
     """The printed ∇l at the saddle against the model, on the coordinates ``coords`` (a param: all six, or the
     face coordinates without v5, whose entries are multiplied by v5′(0) = 0)."""
@@ -292,6 +298,12 @@ def term_II_from_printed(d2=printed.d2p, lprime=printed.L_PRIME_0) -> sp.Expr:
 
 
 TERM_II_TEMPERATURES = (0.2, 0.1, 0.05)
+L6_FPP_QUOTE = ("\"Plugging them into term II, we obtain term II = −p1(0)p1(r3)²/(16T²). Noting that p1(r3) at the "
+                "saddle is exponentially small, we obtain f″(0) = −1/(8T) + 1/(16T²(4 + 2exp(3/(16T)))²) ≲ −1/T\" "
+                "(Lemma 6 proof)")
+L6_FPP_OTHERS = {"f″(0) = −1/(8T) + (an exponentially small term) ≲ −1/T (the only use: λ_min ≲ −1/T for Lemma 7)":
+                     "holds: icrecall.l6-fpp-order",
+                 "the derived closed form −1/(8T) + 1/(64T²(2 + e^{1/(8T)}))": "holds: icrecall.l6-fpp-derived"}
 
 
 @CLAIMS.add("l6-termII", location="Lemma 6 proof (term II)", kind=Kind.IDENTITY, catalogue_id="ICR-L6-termII",
@@ -300,7 +312,12 @@ TERM_II_TEMPERATURES = (0.2, 0.1, 0.05)
             supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
             reason="proof step: term II = (1/64)(∂²p1/∂l3² − 2∂²p1/∂l3∂l6 + ∂²p1/∂l6²) = −p1(0)p1(r3)/(32T²) (model "
                    "and the paper's own ∂²p1 displays), not −p1(0)p1(r3)²/(16T²); both are O(e^{−1/(8T)}/T²), so "
-                   "f″(0) ≲ −1/T survives (l6-fpp-order)")
+                   "f″(0) ≲ −1/T survives (l6-fpp-order)",
+            readings=Readings(
+                tested="the paper's words: " + L6_FPP_QUOTE + " — term II read as the printed closed form",
+                others={"term II is exponentially small at the saddle (all the next sentence uses)":
+                            "holds: icrecall.l6-termII-derived",
+                        "f″(0) ≲ −1/T, what term II is computed for": "holds: icrecall.l6-fpp-order"}))
 def check_termII(ctx, term=printed.term_II) -> Verdict:
     p = saddle_p()
     shown = term(p[0], p[2])
@@ -345,7 +362,9 @@ FPP_DERIVED = -1 / (8 * T) + 1 / (64 * T**2 * (2 + sp.exp(1 / (8 * T))))
             supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
             reason="proof step: the model gives f″(0) = −1/(8T) + 1/(64T²(2 + e^{1/(8T)})) (= −1/(8T) + "
                    "p1(r3)/(32T²)); the printed correction has p1(r3)² for p1(r3) and exponent 3/(16T) for 1/(8T); "
-                   "it is exponentially small either way, so f″(0) ≲ −1/T survives (l6-fpp-order)")
+                   "it is exponentially small either way, so f″(0) ≲ −1/T survives (l6-fpp-order)",
+            readings=Readings(tested="the paper's words: " + L6_FPP_QUOTE + " — the closed form read as an equality",
+                              others=L6_FPP_OTHERS))
 def l6_fpp_printed(ctx, shown=printed.FPP):
     return check_identity(derivs_at_0(EPS)[1], shown, T_DOM, ctx.seed, symbolic_seconds=0.5)
 
@@ -357,7 +376,9 @@ def l6_fpp_printed(ctx, shown=printed.FPP):
             supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
             reason="proof step (internal): −(term I + term II)/p1(0) with the printed terms is −1/(8T) + "
                    "1/(16T²(4 + 2e^{1/(8T)})²) (saddle gap l1 − l3 = 1/8); the printed closed form has exp(3/(16T)); "
-                   "the leading −1/(8T), hence f″(0) ≲ −1/T, survives (l6-fpp-order)")
+                   "the leading −1/(8T), hence f″(0) ≲ −1/T, survives (l6-fpp-order)",
+            readings=Readings(tested="the paper's words: " + L6_FPP_QUOTE + " — the closed form read as what the "
+                                     "printed term I and term II give", others=L6_FPP_OTHERS))
 def check_fpp_consistency(ctx, shown=printed.FPP, t1=printed.term_I, t2=printed.term_II) -> Verdict:
     p = saddle_p()
     return check_identity(-(t1(p[0]) + t2(p[0], p[2])) / p[0], shown, T_DOM, ctx.seed, symbolic_seconds=0.5)

@@ -14,7 +14,7 @@ import sympy as sp
 import theoryverify as tv
 from theoryverify import check_cases, check_identity, check_inequality
 from theoryverify import ClaimSet, Kind
-from theoryverify import Finding
+from theoryverify import Finding, Readings
 from theoryverify import Domain, FlooredSimplex, Fixed, Interval, LogUniform, Simplex
 from theoryverify import Status, combine
 
@@ -70,6 +70,11 @@ def vsum_derived_in_p() -> sp.Expr:
             reason="derived Σ_j v_j ∂L1/∂v_j = (2/T)(Σ_r p1(r)l(r) − l(r1)) (Euler: l is 2-homogeneous); the printed "
                    "right side lacks 2/T and −l(r1), but the next displays use the correct term (v_i − v_j)(l(r1) − "
                    "Σ p l) (up to the factor 2 of l8-diff12), so no conclusion changes",
+            readings=Readings(
+                tested="the paper's words: \"By calculations we have Σ_j v_j ∂L1/∂v_j = Σ_r p1(r)l(r), which implies "
+                       "that\" (Lemma 8 proof sketch, App. B) — read as an identity",
+                others={"Σ_j v_j ∂L1/∂v_j = (2/T)(Σ_r p1(r)l(r) − l(r1)), the term the next displays carry as "
+                        "(v_i − v_j)(l(r1) − Σ_r p1(r)l(r))": "holds: icrecall.l8-vsum-derived"}),
             choices={"gradients": "model-derived ∂L1/∂v and the printed Eqs. (4)–(9), both compared"})
 def l8_vsum(ctx):
     from ..printed import appb as printed_b  # Eqs. (4)–(9) as printed (another helper's transcription)
@@ -119,6 +124,19 @@ def theta_diff_T_in_p(i: int, j: int) -> sp.Expr:
     return pw.on_simplex_v(pw.on_simplex_p(_m().T * (g[i] - g[j])))
 
 
+DIFF_QUOTE = ("the paper's words: \"T(∂L1/∂θ{a} − ∂L1/∂θ{b}) = (p1(r2) + p1(r4))v1v4 − ... + (v{a} − v{b})(l(r1) − "
+              "Σ_r p1(r)l(r))\" (Lemma 8 proof, App. B) — read as an equality")
+DIFF_OTHERS = ("equality up to the positive factor 2 (Lemma 8 uses only the sign of ∂L1/∂θ{a} − ∂L1/∂θ{b})",
+               "holds: icrecall.l8-diff{a}{b}-x2")
+DIFF_USE = ("the sign argument the display is for (Ψ = ∂L1/∂θ1 − ∂L1/∂θ2 > 0 along GD, so α decreases)",
+            "holds: icrecall.l8-psi")
+
+
+def diff_readings(a: int, b: int) -> Readings:
+    return Readings(tested=DIFF_QUOTE.format(a=a, b=b),
+                    others={DIFF_OTHERS[0].format(a=a, b=b): DIFF_OTHERS[1].format(a=a, b=b), DIFF_USE[0]: DIFF_USE[1]})
+
+
 DIFF_ERRATUM = ("derived T(∂L1/∂θ{a} − ∂L1/∂θ{b}) = 2 × the printed right side (every term, incl. the "
                 "(v{a}−v{b})(l(r1) − Σ p l) term); Lemma 8 uses only the sign, which a factor 2 does not change "
                 "(l8-diff{a}{b}-x2, l8-psi)")
@@ -128,11 +146,13 @@ DIFF_ERRATUM = ("derived T(∂L1/∂θ{a} − ∂L1/∂θ{b}) = 2 × the printed
             catalogue_id="ICR-L8-diff12",
             statement="T(∂L1/∂θ1 − ∂L1/∂θ2) = (p2+p4)v1v4 − (p2+p5)v2v3 − (p4+p6)v2v5 + (v1−v2)(l(r1) − Σ_r p1(r)l(r))",
             expect=Status.REFUTED, finding=Finding.TYPO, reason=DIFF_ERRATUM.format(a=1, b=2),
+            readings=diff_readings(1, 2),
             params={"i": 0, "j": 1, "display": "lemma8_diff12"})
 @CLAIMS.add("l8-diff34", location="Lemma 8 proof, second display, App. B", kind=Kind.IDENTITY,
             catalogue_id="ICR-L8-diff34",
             statement="T(∂L1/∂θ3 − ∂L1/∂θ4) = (p2+p5)v2v3 − (p2+p4)v1v4 − (p3+p5)v4v5 + (v3−v4)(l(r1) − Σ_r p1(r)l(r))",
             expect=Status.REFUTED, finding=Finding.TYPO, reason=DIFF_ERRATUM.format(a=3, b=4),
+            readings=diff_readings(3, 4),
             params={"i": 2, "j": 3, "display": "lemma8_diff34"})
 def diff_claim(ctx, i=None, j=None, printed_fn=None, factor=1):
     """T(∂L1/∂θ_i − ∂L1/∂θ_j) from the model against ``factor`` × the printed display (params: i, j and the
@@ -350,7 +370,18 @@ def l7_powers(ctx):
             reason="proof bookkeeping: Lemma 7's log(dα/(δγ)) = log(Θ(1)/(δT)) grows as T → 0, so it gives radius "
                    "Θ(T³ log⁻²(1/(δT))), improvement Ω(T³ log⁻³(1/(δT))), Õ(1/T) steps, and needs ‖∇‖ = "
                    "O(T log⁻²(1/(δT))) (o(T) does not give it); the uses drop these log(1/T) factors; the "
-                   "conclusions survive (the saddle gap is exp(−Θ(1/T)))")
+                   "conclusions survive (the saddle gap is exp(−Θ(1/T)))",
+            readings=Readings(
+                tested="the paper's words: Algorithm 1 \"ξ ~ Uniform(𝔹(0, Θ(T³ log⁻²(1/δ))))\"; Lemma 6 proof \"the "
+                       "loss will improve by a polynomial amount L1(θ_t) − L1(θ̃) ≤ −Ω(T³)\"; Lemma 10 \"after O(1/T) "
+                       "iterations of GD in Stage 2 ... ℓ1 ≤ log 2 − Ω(p_conf³·T³)\" — O, Ω, Θ read as written (log "
+                       "factors in T counted; the paper writes log⁻²(1/δ) explicitly, so logs are not suppressed)",
+                others={"O, Ω read as Õ, Ω̃ (log(1/T) factors suppressed, as the Lemma 10 proof's own 'after "
+                        "Õ(1/(p_conf·T)) iterations')": "untested: under it the ratios this claim "
+                        "computes (powers of log(1/(δT))) are no error, but Lemma 10's statement says O(1/T)",
+                        "the conclusions that use Lemma 7: the escape improvement exceeds the exp(−Θ(1/T)) saddle gap":
+                            "holds: icrecall.l6-improve-vs-gap",
+                        "Lemma 7's powers of T, p_conf and δ": "holds: icrecall.l7-powers"}))
 def l7_logs(ctx):
     (T_, pc, dl), (A, R, E, G, c, d), l6, l10 = lemma7_settings()
     uses = printed.lemma7_uses(T_, pc, dl)

@@ -138,7 +138,9 @@ L6_SPEC_GRID = [0.2, 0.1, 0.05, 0.02, 0.01]
                    "log(1 + 2e^{−1/(8T)}) decays like exp(−0.125/T); read as exp(−Θ(1/T)), as the sketch uses it, "
                    "it holds (l6-limit)",
             readings=Readings(
-                tested="exp(−c/T) with c = 1 within ±0.5 (a factor-2 reading of 'roughly')",
+                tested="the paper's words: \"as T gets close to 0, L1(θ̃, T) will converge to log 2 from above. The "
+                       "rate of error decreasing is roughly exp(−1/T)\" (Lemma 6, proof idea, App. B) — read as "
+                       "exp(−c/T) with c = 1 within ±0.5 (a factor-2 reading of 'roughly')",
                 others={"exponentially small in 1/T, exp(−Θ(1/T)) (what the proof idea needs: the Ω(T³) improvement "
                         "exceeds the gap)": "holds: icrecall.l6-limit"}),
             statement="The printed rate: L1(θ̃,T) − log 2 is 'roughly exp(−1/T)', read as exp(−c/T) with c = 1 "
@@ -263,6 +265,12 @@ def derived_pairwise_limit() -> tuple[sp.Expr, sp.Expr, dict]:
             reason="proof step: the pairwise minimiser a(T) → 1/6 (root of the model-derived h = −6x² + 4x − ½; "
                    "t4-xT-derived), not the printed x0 = (4 − √6)/10 ≈ 0.1551 (root of the wrong printed d2 − d6); "
                    "Theorem 4 only asserts some a ≠ ¼, which holds (t4-opt-pairwise)",
+            readings=Readings(
+                tested="the paper's words: \"h(x) ... has a unique root x0 = (4 − √6)/10 ... Hence there exists an "
+                       "surrounding interval I = (x0 − ϵ, x0 + ϵ) ... Claim 1. There is a unique x_T ∈ I such that "
+                       "Ψ̃(x_T) = 0\" (Theorem 4 proof, App. B) — for every small enough ϵ, i.e. x_T → x0 as T → 0",
+                others={"Claim 1 with the x0 of the model's h (1/6): x_T → 1/6": "holds: icrecall.t4-xT-derived",
+                        "Theorem 4: v* = (a, a, ½ − a, ½ − a, 0, 0) with some a ≠ ¼": "holds: icrecall.t4-opt-pairwise"}),
             statement="The minimiser a(T) of L1 on v = (x, x, ½−x, ½−x, 0, 0) tends to the printed "
                       "x0 = (4 − √6)/10 as T → 0 (intercept of the fit within 1e-3)", choices=XT_CHOICES)
 def t4_xT(ctx):

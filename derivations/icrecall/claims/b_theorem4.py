@@ -19,7 +19,7 @@ from theoryverify import strategies as strat
 from theoryverify import check_cases, check_identity, check_inequality
 from theoryverify import search
 from theoryverify import ClaimSet, Kind
-from theoryverify import Finding
+from theoryverify import Finding, Readings
 from theoryverify import Domain, Interval, LogUniform
 from theoryverify import rng
 from theoryverify import Status, combine, holds, inconclusive, refuted
@@ -116,7 +116,13 @@ def t4_lt_log2(ctx):
             supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: the model, Table 2 and Eq. (18) all give d3 = −2x²+2x−½, d4 = d5 = −6x²+3x−½, "
                    "d6 = −2x² (printed −3x²+3x−¾, −7x²+4x−¾, −7x²+3x−½, −3x²); only d2 is right; Theorem 4's "
-                   "statement (pairwise optimum, a ≠ ¼) holds with the derived d_j (t4-opt-pairwise, t4-h-derived)")
+                   "statement (pairwise optimum, a ≠ ¼) holds with the derived d_j (t4-opt-pairwise, t4-h-derived)",
+            readings=Readings(
+                tested="the paper's words: \"Direct caculations give that d2 = −8x² + 4x − ½, d3 = −3x² + 3x − ¾, d4 = "
+                       "−7x² + 4x − ¾, d5 = −7x² + 3x − ½ and d6 = −3x²\" (Theorem 4 proof, App. B) — as equalities",
+                others={"the proof's argument run with the d_j of Table 2 / Eq. (18) (h increasing, one root, d_j < d6 "
+                        "there)": "holds: icrecall.t4-h-derived",
+                        "Theorem 4's statement (pairwise optimum with a ≠ ¼)": "holds: icrecall.t4-opt-pairwise"}))
 def t4_dj(ctx):
     der, tab, e18, shown = derived_gaps(), table2_gaps(), eq18_gaps(), printed_gaps()
     parts = {}
@@ -163,7 +169,13 @@ def line_reflections(d) -> list[sp.Expr]:
             expect=Status.REFUTED, finding=Finding.TYPO,
             reason="¼ for ½: the only reflection leaving L1 invariant is x ↦ ½ − x (swap of the two pairs; model's "
                    "and printed d_j), L1(x) ≠ L1(¼ − x); with ½ − x the proof's reduction to [0, ¼] is valid "
-                   "(t4-sym-half)")
+                   "(t4-sym-half)",
+            readings=Readings(
+                tested="the paper's words: \"It is easy to see L1 is symmetric L1(x) = L1(1/4 − x). Hence it suffices "
+                       "to show that ... there is only one critical point of L1 in [0, 1/4] such that L1 < log 2\" "
+                       "(Theorem 4 proof, App. B) — the reflection read as printed",
+                others={"L1(x) = L1(½ − x) (the swap of the two pairs), which is what makes [0, ¼] suffice":
+                            "holds: icrecall.t4-sym-half"}))
 def t4_sym(ctx):
     L = pw.line_L1()
     return check_identity(L, L.xreplace({x: printed.SYMMETRY_C - x}), QUARTER, ctx.seed, symbolic_seconds=0.5)
@@ -196,7 +208,13 @@ def roots_in(h, lo=0, hi=sp.Rational(1, 4)):
             supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: the model-derived h = −6x² + 4x − ½ has the unique root x0 = 1/6 in (0, ¼) (the exact "
                    "small-T limit of the line minimiser); (4 − √6)/10 is the root of the printed (wrong) d2 − d6; the "
-                   "argument goes through with x0 = 1/6 (t4-h-derived)")
+                   "argument goes through with x0 = 1/6 (t4-h-derived)",
+            readings=Readings(
+                tested="the paper's words: \"h(x) is strictly increasing on (0, 1/4) and has a unique root x0 = (4 − √6)/10. "
+                       "We can verify that d_j(x0) < d6(x0) for j = 3, 4, 5\" (Theorem 4 proof) — for the model's h",
+                others={"for the printed d_j (the proof's own chain, internally consistent)":
+                            "holds: icrecall.t4-h-printed-chain",
+                        "the same three facts with the model's root x0 = 1/6": "holds: icrecall.t4-h-derived"}))
 def t4_h_x0(ctx):
     h = pw.h_of(derived_gaps())
     x0 = printed.X0_PRINTED
@@ -213,7 +231,11 @@ def t4_h_x0(ctx):
             statement="h(x) := d2(x) − d6(x) = −5x² + 4x² − ½ (as typeset, with the printed d2, d6)",
             expect=Status.REFUTED, finding=Finding.TYPO,
             reason="4x² for 4x: −5x² + 4x² − ½ = −x² − ½ has no root; the printed d2 − d6 is −5x² + 4x − ½, whose "
-                   "root the next line gives (t4-h-printed-chain)")
+                   "root the next line gives (t4-h-printed-chain)",
+            readings=Readings(
+                tested="the paper's words: \"Set h(x) := d2(x) − d6(x) = −5x² + 4x² − ½\" (Theorem 4 proof) — as typeset",
+                others={"−5x² + 4x − ½ (the printed d2 − d6, whose root the next line gives)":
+                            "holds: icrecall.t4-h-printed-chain"}))
 def t4_h_typeset(ctx):
     d = printed_gaps()
     return check_identity(printed.H_READINGS["literal"], pw.h_of(d), X_ONLY, ctx.seed)
@@ -274,7 +296,13 @@ def t4_h_derived(ctx):
             supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: with the model's d6 = −2x² the free term of Ψ is d6′ = −4x (not −6x), so Ψ̃ = 0 ⇔ "
                    "h = T log(4x/(4 − 16x)) and F = h − T log(4x/(4 − 16x)); the printed forms follow from the wrong "
-                   "printed d6 = −3x²; Claim 1 holds with the derived forms (t4-psi-derived, t4-claim1)")
+                   "printed d6 = −3x²; Claim 1 holds with the derived forms (t4-psi-derived, t4-claim1)",
+            readings=Readings(
+                tested="the paper's words: \"Ψ(x) = (4 − 16x)e^{(d2(x) − d6(x))/T} − 6x + Σ_{j=3}^5 d_j′(x)e^{(d_j(x) − "
+                       "d6(x))/T}\" and \"Ψ̃(x) = 0 is equivalent to h(x) = T log(6x/(4 − 16x))\" (Theorem 4 proof) — "
+                       "for the model's d_j",
+                others={"the same forms with the model's d6′ = −4x (4x for 6x)": "holds: icrecall.t4-psi-derived",
+                        "Claim 1 (unique root x_T, Ψ̃′(x_T) = Θ(1/T))": "holds: icrecall.t4-claim1"}))
 def t4_psi(ctx):
     d = derived_gaps()
     h = pw.h_of(d)
@@ -457,6 +485,13 @@ def F_roots(Tv: float) -> dict[str, float]:
             reason="proof step: 'L1 has exactly one critical point in (0, ¼)' fails for every T tested: a local "
                    "maximum at x ≈ 3e^{−1/(2T)} with L1 > log 2 (L1′(0+) > 0 since every d_j′(0) ≥ 0); what the "
                    "proof needs, one critical point with L1 < log 2, holds (t4-unique-crit-below-log2)",
+            readings=Readings(
+                tested="the paper's words: \"Therefore L1 has exactly one critical point x* in (0, 1/4) and it is direct "
+                       "to check L1(x*) < log 2 if T is small enough\" (Theorem 4 proof, App. B) — as printed, every "
+                       "critical point counted",
+                others={"exactly one critical point with L1 < log 2 (what the proof set out to show: 'it suffices to "
+                        "show that for small enough T, there is only one critical point of L1 in [0, 1/4] such that "
+                        "L1 < log 2')": "holds: icrecall.t4-unique-crit-below-log2"}),
             choices={"T": ", ".join(map(str, CRIT_TS)), "grid": "10⁵ linear points + 4000 log-spaced in [1e-300, 1e-5]"})
 def t4_unique_crit(ctx):
     cases = [(f"T={Tv}", Tv) for Tv in CRIT_TS]
@@ -486,7 +521,13 @@ def t4_unique_crit_below(ctx):
             supports=("icrecall.t4-unique-crit-below-log2", "icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: Ψ(x) > 0 for 0 < x ≲ 3e^{−1/(2T)} (Ψ(0) = Σ_j d_j′(0)e^{(d_j(0) − d6(0))/T} > 0), for "
                    "the model's and the printed d_j: h < 0 does not make the j = 3..5 terms negligible against −4x "
-                   "(−6x printed) near 0; the extra root is a maximum above log 2, so the theorem survives")
+                   "(−6x printed) near 0; the extra root is a maximum above log 2, so the theorem survives",
+            readings=Readings(
+                tested="the paper's words: \"Outside I, if x < x0 − ϵ, then h(x) < 0 uniformly hence Ψ(x) < 0\" "
+                       "(Theorem 4 proof, App. B) — for every x in (0, x0 − ϵ)",
+                others={"Ψ < 0 on [c, x0 − ϵ] for a fixed c > 0 (the exponentially thin layer x ≲ 3e^{−1/(2T)} "
+                        "excluded), which with L1 > log 2 there still leaves one critical point below log 2":
+                            "holds: icrecall.t4-unique-crit-below-log2"}))
 def t4_psi_sign_left(ctx):
     Tv = sp.Rational(1, 20)
     pt = {x: sp.Rational(1, 10**5), T: Tv}

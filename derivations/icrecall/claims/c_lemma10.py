@@ -16,7 +16,7 @@ import sympy as sp
 import theoryverify as tv
 from theoryverify import check_cases, check_identity, check_inequality
 from theoryverify import ClaimSet, Kind
-from theoryverify import Finding
+from theoryverify import Finding, Readings
 from theoryverify import Domain, Interval, LogUniform, Simplex
 from theoryverify import Status, combine, holds, inconclusive
 
@@ -101,6 +101,13 @@ def l10_vpp_links(ctx):
             reason="proof step: 'v_i″(0) = (1/12)v_i − O(√T log)' holds for i = 1..4 only; for i = 5, 6 (δ_i = 0) the "
                    "leading term is −v_i/6 (−1/36 at v = 1/6); the next line's 1/24 uses v5″ = v5/12 (derived 1/36, "
                    "L10-consts); f″ ≤ −Ω(1/T) survives (L10-fpp)",
+            readings=Readings(
+                tested="the paper's words: \"v_i″(0) = (1/12)v_i − O(√T log(1/T))\" (Lemma 10 proof, App. C, after "
+                       "v_i″(0) = v_i(δ_i² − Σ_j v_jδ_j²) + o(T²)) — for every i = 1..6, as the next line's 1/24 uses it",
+                others={"for i = 1..4 only (δ_i² = ¼; the printed general formula gives −v_i/6 for i = 5, 6)":
+                            "untested: this claim's parts i = 1..4 agree",
+                        "the printed general formula v_i″ = v_i(δ_i² − Σ v_jδ_j²)": "holds: icrecall.L10-vpp-links",
+                        "Lemma 10's curvature conclusion f″ ≤ −Ω(1/T)": "holds: icrecall.L10-fpp"}),
             statement="v_i″(0) = (1/12) v_i − O(√T log(1/T)) for every i = 1..6 (leading constants, α → 0)",
             choices={"point": "Lemma 9 profile, α → 0"})
 def l10_vpp(ctx):
@@ -133,6 +140,12 @@ def derived_consts():
             reason="proof step: derived (∇l_i)ᵀv″ → 1/36 (printed 1/24), v′ᵀ∇²l1 v′ → 1/9 (printed 1/12), l1″ → 5/36 "
                    "(printed 1/8), l2″ → 1/36 (printed 1/24); only v′ᵀ∇²l2 v′ → 0 agrees; term I stays +Θ(1/T), so "
                    "Lemma 10's curvature bound survives (L10-termI-order, L10-fpp)",
+            readings=Readings(
+                tested="the paper's words: \"(∇_v l_i)ᵀv″(0) = 1/24 − O(√T log(1/T))\", \"v′(0)ᵀ∇²_v l1 v′(0) = 1/12 + "
+                       "O(·)\", \"Therefore we have l1″(0) = 1/8 + O(·) and l2″(0) = 1/24 − O(·)\" (Lemma 10 proof, "
+                       "App. C) — the leading constants as printed",
+                others={"l1″(0) > l2″(0) at leading order, so term I = +Θ(1/T) (the only use of the constants)":
+                            "holds: icrecall.L10-termI-order"}),
             statement="(∇l_i)ᵀv″(0) = 1/24 − O(·) (i = 1, 2); v′ᵀ∇²l1v′ = 1/12 + O(·); v′ᵀ∇²l2v′ = O(·); "
                       "l1″(0) = 1/8 + O(·); l2″(0) = 1/24 − O(·)",
             choices={"relations": TWO_REL, "point": "Lemma 9 profile, α → 0"})
@@ -188,6 +201,10 @@ def _fd_second(seq_index_fn, T, alpha, what):
             reason="proof step (Eq. (24)): with the derived l1″ → 5/36, l2″ → 1/36, term I = p1p2/(9T) + …, not the "
                    "printed (p1/(12T))(p2 + …) (which follows from the printed l″ constants); the conclusion "
                    "term I = +Θ(1/T) holds (L10-termI-order)",
+            readings=Readings(
+                tested="the paper's words (Eq. (24)): \"term I = (p1/T)((1/8)(1 − p1) − (1/24)p2 + O(√T log(1/T))) = "
+                       "(p1/(12T))(p2 + O(·))\" (Lemma 10 proof, App. C) — the constant as printed",
+                others={"term I = +Θ(1/T) (what (24) is used for)": "holds: icrecall.L10-termI-order"}),
             statement="∂p1/∂l1 = p1(1 − p1)/T, ∂p1/∂l_i = −p1p_i/T; term I = (p1/T)((1/8)(1 − p1) − (1/24)p2 + O(·)) "
                       "= (p1/(12T))(p2 + O(·)) = Θ(1/T)",
             choices={"relations": TWO_REL, "alive": "p1 + p2 = 1 at leading order",
@@ -237,6 +254,11 @@ def l10_term_I_order(ctx):
             reason="sign slip: p1″(0) = term I + term II is +Θ(1/T), as the paper's own (24) (term I = Θ(1/T) > 0) "
                    "gives, not −Θ(1/T); only the + sign yields the printed conclusion f″ = −p1″/p1 ≤ −Ω(1/T), which "
                    "holds (L10-fpp)",
+            readings=Readings(
+                tested="the paper's words: \"Plugging it with (C) into (23), we have p1″(0) = −Θ(1/T) and hence\" "
+                       "(Lemma 10 proof, App. C, confusing sequences) — the sign as printed",
+                others={"|p1″(0)| = Θ(1/T) with the sign of (24) (term I > 0), which the next line's f″ = −p1″/p1 ≤ "
+                        "−Ω(1/T) needs": "holds: icrecall.L10-fpp"}),
             statement="p1″(0) = −Θ(1/T) for confusing sequences at θ̃",
             choices={"relations": TWO_REL, "point": "Lemma 9 profile α = 1e-4, T = 0.002, 50-digit finite differences"})
 def l10_p1pp(ctx):

@@ -13,7 +13,7 @@ import sympy as sp
 import theoryverify as tv
 from theoryverify import check_cases, check_identity, check_inequality
 from theoryverify import ClaimSet, Kind
-from theoryverify import Finding
+from theoryverify import Finding, Readings
 from theoryverify import Domain, Interval, LogUniform, Simplex
 from theoryverify import Status, combine, holds
 
@@ -126,6 +126,12 @@ def l11_eq27(ctx):
             reason="with r1, r2 alive, ∂ℓ1/∂v1 = (2/T)p2(v4 − v2) (∂l1/∂v1 − ∂l2/∂v1 = 2(v2 − v4)); the printed "
                    "(1/T)p2(v4 − v2) (and v2..v4) miss a factor 2 that the later displays (Σ v∂, (28)–(30)) carry, "
                    "so no later line uses the slip (L11-grads-derived, L11-vgrad hold)",
+            readings=Readings(
+                tested="the paper's words: \"∂ℓ1/∂v1 = (1/T)p2(v4 − v2), ∂ℓ1/∂v2 = (1/T)p2(v3 − v1), ...\" (Lemma 11 "
+                       "proof, App. C, leading terms with r1, r2 alive) — the factor as printed",
+                others={"the same gradients with the factor 2/T (Eq. (18) / App. C gradient list), which the later "
+                        "displays carry": "holds: icrecall.L11-grads-derived",
+                        "the Σ v∂ℓ1/∂v display that the proof builds on": "holds: icrecall.L11-vgrad"}),
             statement="∂ℓ1/∂v1 = (1/T)p2(v4 − v2), ∂ℓ1/∂v2 = (1/T)p2(v3 − v1), ∂ℓ1/∂v3 = (1/T)p2(v2 − v4), "
                       "∂ℓ1/∂v4 = (1/T)p2(v1 − v3), ∂ℓ1/∂v5 = 0, ∂ℓ1/∂v6 = 0 (leading terms, two alive relations)",
             choices={"relations": TWO_REL})

@@ -13,7 +13,7 @@ from scipy.stats import binom
 import theoryverify as tv
 from theoryverify import check_agreement, check_cases, check_identity, check_inequality
 from theoryverify import ClaimSet, Kind
-from theoryverify import Finding
+from theoryverify import Finding, Readings
 from theoryverify import Domain, Interval, LogUniform, Simplex
 from theoryverify import Status, combine
 
@@ -269,6 +269,11 @@ def l9_eq20_21(ctx):
             catalogue_id="ICR-L9-eq20-21", expect=Status.REFUTED, finding=Finding.TYPO,
             reason="printed 'Since ∂L1/∂v_i = v_i(∂L1/∂v_i − vᵀ∇_v L1)' has ∂L1/∂v_i on the left where the chain "
                    "rule through softmax (Eq. (10)) gives ∂L1/∂θ_i; the next line uses the θ-form (L9-eq20-21 holds)",
+            readings=Readings(
+                tested="the paper's words: \"Since ∂L1/∂v_i = v_i(∂L1/∂v_i − vᵀ∇_v L1), we have that\" (Lemma 9 proof, "
+                       "App. C, after Eq. (21)) — as printed, ∂L1/∂v_i on both sides",
+                others={"∂L1/∂θ_i = v_i(∂L1/∂v_i − vᵀ∇_v L1) (Eq. (10)), the form the next line uses":
+                            "holds: icrecall.L9-eq20-21"}),
             statement="∂ℓ1/∂v_i = v_i(∂ℓ1/∂v_i − vᵀ∇_v ℓ1) as printed (v on the simplex, T > 0)")
 def l9_chainrule_display(ctx):
     pop = G.greedy_population(6, 0)

@@ -187,7 +187,10 @@ def d_gap_exact(ctx):
                    "q7 > 0 (l(a3) − l(a1) = 2(1+q7)(q5 − q1) < 2(q5 − q1)); where the proof uses it (q5 ≥ max{q1, q3}, "
                    "shown after Stage 1 and kept through Stage 2) it holds",
             readings=Readings(
-                tested="unconditional: every q on the simplex",
+                tested="the paper's words: \"We can also see that the gap between l(a3) and the logits of other "
+                       "answers is lower bounded by 2(q5 − max{q1, q3}). Our goal is to show this lower bound of the gap "
+                       "becomes large enough after Stage 1, and remains large throughout Stage 2\" (App. D) — read "
+                       "unconditionally: every q on the simplex (including q5 < q1, where the bound is negative)",
                 others={"in the regime the proof applies it ('our goal is to show this lower bound becomes large "
                         "enough after Stage 1'), q5 = max q": "holds: icrecall.d-gap-bound-region"}),
             statement="l(a3) − l(a) ≥ 2(q5 − max{q1, q3}) for every answer a ≠ a3, every q on the simplex "
@@ -365,6 +368,12 @@ def d_init(ctx):
             reason="strict for non-strict: at n = 3 (Table 1, any n = 3 relation set) p = 1/3 exactly at ω = 0 (no "
                    "answers outside {a1, a2, a3}); '<' holds for n ≥ 4 (d-init-p-n-ge-4) and '≤' for all n, which is "
                    "all the next line's ≥ 32η1/(147T) needs (equality at p = 1/3; d-gap1 holds)",
+            readings=Readings(
+                tested="the paper's words: \"where p := p_{2,r1}(a1) < 1/3. Therefore after the first GD step, we have "
+                       "ω̃5 − max_{i≠5} ω̃_i ≥ 32η1/(147T)\" (App. D) — strict, for every n ≥ 3 (n = 3 is inside the "
+                       "paper's setting: Table 1, Assumption 1 holds for F-all3)",
+                others={"p ≤ 1/3, all the bound ≥ 32η1/(147T) needs (equality at p = 1/3)": "holds: icrecall.d-gap1",
+                        "p < 1/3 for n ≥ 4 (answers outside {a1, a2, a3} exist)": "holds: icrecall.d-init-p-n-ge-4"}),
             statement="p := p_{2,r1}(a1) at ω = 0 satisfies p < 1/3, for every n (checked n ∈ {3, 4, 5, 7}, T > 0)",
             choices={"T range": "[0.02, 10] (float search); 1/3 − p derived in closed form"},
             params={"ns": (3, 4, 5, 7)})

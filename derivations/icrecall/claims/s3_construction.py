@@ -304,10 +304,10 @@ def l3_logit4(ctx):
 
 
 def _others(short: str, query: str, kind: str, catalogue: str, text: str, expect=None, reason=None, finding=None,
-            supports=()):
+            supports=(), readings=None):
     """Register one Lemma 3 proof value as a claim (``lemma3_value_verdict`` with its params)."""
     CLAIMS.add(short, location="Lemma 3 proof (App. A)", kind=Kind.IDENTITY, catalogue_id=catalogue,
-               statement=text, expect=expect, reason=reason, finding=finding, supports=supports,
+               statement=text, expect=expect, reason=reason, finding=finding, supports=supports, readings=readings,
                choices=LEMMA3_CHOICES, params={"query": query, "kind": kind})(lemma3_value_verdict)
 
 
@@ -315,6 +315,14 @@ _others("L3-sr-answer-other", "sr", "answer_other", "ICR-L3-sr-others",
         "Part 1: for any a' ≠ a, φ(a')ᵀ f_MLP(φ(s) + φ(r)) = 1",
         expect=Status.REFUTED, finding=Finding.PROOF_GAP,
         supports=("icrecall.L3-argmax-a", "icrecall.L3-sr-conclusion"),
+        readings=Readings(
+            tested="the paper's words (App. A, Part 1): \"For any a′ ≠ a, we know a′ can only be mapped from s through "
+                   "relations that are not r. Therefore we have φ(a′)ᵀf_MLP(φ(s)+φ(r)) = 1\" — read as printed: "
+                   "the value is 1 for every a′ ≠ a (it is 1 only when a′ has no preimage under r, 2 otherwise; "
+                   "the reasoning omits the row of the pair (r⁻¹(a′), a′))",
+            others={"the value of every a′ ≠ a stays below the target's 4, so a is the unique argmax (all the step "
+                    "is used for)": "holds: icrecall.L3-sr-conclusion",
+                    "Lemma 1/3's statement a = argmax φ(u)ᵀf(φ(s)+φ(r))": "holds: icrecall.L3-argmax-a"}),
         reason="proof step: the derived value is 2, not 1 (rows of pairs (s, a') and (r^{-1}(a'), a') each "
                "contribute 1; every family, e.g. F-all3, s = s1, r = r1, u = a2); 2 < 4, so Lemma 3's (s, r) → a "
                "argmax still holds (L3-argmax-a)")
@@ -326,6 +334,13 @@ _others("L3-ar-subject-other", "ar", "subject_other", "ICR-L3-ar-others",
         "Part 2: for any s' ≠ s, φ(s')ᵀ f_MLP(φ(a) + φ(r)) = 1",
         expect=Status.REFUTED, finding=Finding.PROOF_GAP,
         supports=("icrecall.L3-argmax-s", "icrecall.L3-ar-conclusion"),
+        readings=Readings(
+            tested="the paper's words (App. A, Part 2): \"For any s′ ≠ s, we know a′ can only be mapped from s through "
+                   "relations that are not r. Therefore we have φ(s′)ᵀf_MLP(φ(a)+φ(r)) = 1\" — read as printed: the "
+                   "value is 1 for every s′ ≠ s (it is 2 whenever r(s′) is defined: rows (s′, a) and (s′, r(s′)))",
+            others={"the value of every s′ ≠ s stays below the target's 4, so s is the unique argmax (all the step "
+                    "is used for)": "holds: icrecall.L3-ar-conclusion",
+                    "Lemma 1/3's statement s = argmax φ(u)ᵀf(φ(a)+φ(r))": "holds: icrecall.L3-argmax-s"}),
         reason="proof step: the derived value is 2, not 1 (rows of pairs (s', a) and (s', r(s')) each contribute "
                "1; every family, e.g. F-all3, a = a1, r = r1, u = s2); 2 < 4, so Lemma 3's (a, r) → s argmax still "
                "holds (L3-argmax-s)")
@@ -362,9 +377,14 @@ _others("L3-sa-subject", "sa", "subject_any", "ICR-L3-sa-others",
                    "r ∈ R(s,a) ties at 4; F-all3: R(s1,a1) = {r1, r3}) — no MLP can separate them from the same "
                    "input; the proof itself concludes 'a relation in R(s,a)', which holds",
             readings=Readings(
-                tested="r is the unique argmax over V for every (s, r, a) with r(s) = a",
+                tested="the paper's words (Lemma 1, Sec. 3, restated as Lemma 3): \"for any triplet (s, r, a) where r "
+                       "maps s to a, we have ... r = argmax_{u∈V} φ(u)ᵀf_MLP(φ(a)+φ(s))\" — read as: r is the unique "
+                       "argmax over V (impossible for any MLP when |R(s,a)| > 1: the input φ(a)+φ(s) is the same for "
+                       "every r ∈ R(s,a))",
                 others={"argmax set ⊆ R(s,a) ('correctly predict a relation in R(s,a)', the proof's own last "
-                        "sentence; unique whenever R(s,a) = {r})": "holds: icrecall.L3-argmax-r-set"}),
+                        "sentence; unique whenever R(s,a) = {r})": "holds: icrecall.L3-argmax-r-set",
+                        "r ∈ argmax (r attains the maximum, ties among R(s,a) allowed): the set reading above "
+                        "gives it, since the argmax set equals R(s,a) ∋ r": "holds: icrecall.L3-argmax-r-set"}),
             statement="version (ii): for any (s, r, a) with r(s) = a, r = argmax_{u∈V} φ(u)ᵀ f_MLP(φ(a) + φ(s)) "
                       "(unique argmax)",
             params={"query": "sa", "unique": True})
