@@ -274,15 +274,19 @@ def l9_eq20_21(ctx):
                        "App. C, after Eq. (21)) — as printed, ∂L1/∂v_i on both sides",
                 others={"∂L1/∂θ_i = v_i(∂L1/∂v_i − vᵀ∇_v L1) (Eq. (10)), the form the next line uses":
                             "holds: icrecall.L9-eq20-21"}),
-            statement="∂ℓ1/∂v_i = v_i(∂ℓ1/∂v_i − vᵀ∇_v ℓ1) as printed (v on the simplex, T > 0)")
+            conditions=(tv.Condition("T < 1/(40 log n)", lambda c: float(sp.Rational(c["T"])) < 1.0 / (40.0 * np.log(c["n"])),
+                                     needs=("T", "n"), location="Lemma 9 statement"),),
+            statement="∂ℓ1/∂v_i = v_i(∂ℓ1/∂v_i − vᵀ∇_v ℓ1) as printed (v on the simplex; F-greedy(6), n = 6, "
+                      "T ∈ [0.002, 0.0125], inside Lemma 9's T < 1/(40 log n))")
 def l9_chainrule_display(ctx):
     pop = G.greedy_population(6, 0)
     i = G.find_sequence(pop, confusing=True, mismatched=True)
     L = G.loss_sym(G.relation_logits_sym(pop, i), int(pop.target[i]))
     dv = [sp.diff(L, x) for x in G.VS]
     lhs, rhs = P.chain_rule_display(dv, list(G.VS))[0]
-    dom = Domain([Simplex(G.VS), LogUniform(G.TS, 0.05, 5.0)])
-    return check_identity(lhs, rhs, dom, ctx.seed, try_symbolic=False, n_rational=3)
+    # T inside Lemma 9's region T < 1/(40 log 6) ≈ 0.0140 (issue 15 audit: the draws were at T ∈ [0.05, 5])
+    dom = Domain([Simplex(G.VS), LogUniform(G.TS, 0.002, 0.0125)])
+    return tv.with_fixed(check_identity(lhs, rhs, dom, ctx.seed, try_symbolic=False, n_rational=3), n=pop.vocab.n)
 
 
 # --- the Chernoff step ----------------------------------------------------------------------------
