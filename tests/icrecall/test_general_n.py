@@ -127,3 +127,19 @@ def test_local_predicates_agree_with_families_module():
     assert (mine["confusing"] == ref.is_confusing).all()
     assert (mine["mismatched"] == ref.is_mismatched).all()
     assert (mine["k"] == ref.matching).all()
+
+
+# --- issue 15 audit: Lemma 11's end-of-proof sandwich with its own g_k ----------------------------------------
+
+def test_l11_sandwich_gk_printed_refuted_corrected_holds():
+    """The printed sandwich (exponent g_k/T, g_k = (v1 − v3)(v2 − v4)) is refuted inside T < 1/(40 log n); the
+    corrected one (2g_k = l(r1) − l(r2)) holds on the same points, so the check can pass."""
+    bad = L11.l11_sandwich_gk(CTX)
+    assert bad.status is Status.REFUTED and bad.counterexample["p1 min"] > bad.counterexample["printed upper"]
+    good = L11.l11_sandwich_gk(CTX, factor=2.0)
+    assert good.status in (Status.HOLDS, Status.PROVED), good.evidence  # exhaustive cases: proved
+
+
+def test_l11_sandwich_planted_half_exponent_refuted():
+    """A planted exponent g_k/(2T) (factor ½) is refuted too: the upper bound only gets smaller."""
+    assert L11.l11_sandwich_gk(CTX, factor=0.5).status is Status.REFUTED

@@ -373,6 +373,53 @@ def l11_final(ctx):
                  n_min_log10=n_min_log10, **v.details) if v.holds else v
 
 
+#: Lemma 11 regime: ‖v − ṽ‖ ≲ T^{1/2}(log 1/T)^{3/4} (Lemma 12); the points below move the pairs by d = √T.
+SANDWICH_TS = (0.01, 0.005, 0.0025)
+L11_REGION = tv.Condition("T < 1/(40 log n)", lambda c: c["T"] < 1.0 / (40.0 * np.log(c["n"])), needs=("T", "n"),
+                          location="Lemma 11 proof (end), Lemma 9 statement")
+
+
+@CLAIMS.add("L11-sandwich-gk", location="Lemma 11, end of proof, App. C", kind=Kind.INEQUALITY,
+            catalogue_id="ICR-L11-final", expect=Status.REFUTED, finding=Finding.TYPO,
+            reason="factor 2 in the exponent: Lemma 11 redefines g := (v1 − v3)(v2 − v4), so the logit gap l(r1) − "
+                   "l(r2) is 2g_k and the sandwich reads 1/(1 + e^{−2g_k/T} + …) ≤ p1 ≤ 1/(1 + e^{−2g_k/T}); with "
+                   "e^{−g_k/T} the upper bound fails once g_k ≳ T (F-greedy(7), T = 0.005: p1 = 0.88 > 0.73); the "
+                   "Lemma 10 formula (g = l(r1) − l(r2)) was reused; the width argument (sup over g) is unchanged "
+                   "(L11-final holds)",
+            readings=Readings(
+                tested="the paper's words: \"It is straightforward to verify that at t ... 1/(1 + exp(−g_k/T) + "
+                       "4exp(−√(1/T)) + n²exp(−1/(18T))) ≤ p1(Z′) ≤ 1/(1 + exp(−g_k/T)) for any confusing sequence "
+                       "Z′\" (Lemma 11 proof, App. C), with the proof's own \"Denote g := (v1 − v3)(v2 − v4)\"",
+                others={"g_k read as Lemma 10's g = l(r1) − l(r2) = 2(v1 − v3)(v2 − v4) (the sandwich of Lemma 10's "
+                        "proof)": "holds: icrecall.L10-sandwich",
+                        "the conclusion: the sandwich width is < 0.0001 for T < 1/(40 log n), large n (a sup over g, "
+                        "so the factor does not matter)": "holds: icrecall.L11-final"}),
+            conditions=(L11_REGION,),
+            statement="For every confusing sequence Z′, with g_k := (v1 − v3)(v2 − v4) (Lemma 11's g): 1/(1 + e^{−g_k/T} "
+                      "+ 4e^{−√(1/T)} + n²e^{−1/(18T)}) ≤ p1(r1, Z′) ≤ 1/(1 + e^{−g_k/T}) (as printed); checked on every "
+                      "confusing sequence of F-greedy(7, seed 0) at v = ṽ + (d, d, −d, −d, 0, 0)/2, d = √T (inside "
+                      "Lemma 12's radius T^{1/2} log^{3/4}(1/T)), T ∈ {0.01, 0.005, 0.0025}",
+            choices={"family": "F-greedy(7, seed 0), every confusing sequence",
+                     "points": "v = (¼ + d/2, ¼ + d/2, ¼ − d/2, ¼ − d/2, 0, 0), d = √T: g_k = d² = T"})
+def l11_sandwich_gk(ctx, factor: float = 1.0):
+    """The printed sandwich with g_k (``factor`` multiplies g_k: 2 is the corrected reading)."""
+    pop = G.greedy_population(7, 0)
+    conf = pop.subset(pop.flag("confusing"))
+    n = pop.vocab.n
+
+    def case(T):
+        d = np.sqrt(T)
+        v = np.array([0.25 + d / 2, 0.25 + d / 2, 0.25 - d / 2, 0.25 - d / 2, 0.0, 0.0])
+        gk = (v[0] - v[2]) * (v[1] - v[3])
+        p1 = conf.p_target(v, T)
+        lo, hi = P.l11_final_sandwich(factor * gk, T, n)
+        ok = bool(np.all(p1 >= lo * (1 - 1e-12)) and np.all(p1 <= hi * (1 + 1e-12)))
+        return ok, {"T": T, "n": n, "g_k": float(gk), "p1 min": float(p1.min()), "p1 max": float(p1.max()),
+                    "printed lower": lo, "printed upper": hi, "sequences": len(conf)}
+
+    return check_cases([(f"T={T}", T) for T in SANDWICH_TS], case, exhaustive=True, what="temperatures")
+
+
 @CLAIMS.add("T3-o-alpha", location="Theorem 3 proof, App. C", kind=Kind.IDENTITY, catalogue_id="ICR-T3-o-alpha",
             statement="√T(log(1/T))^{3/4} = o(α) = o(p_mis η1/T) with η1 = Θ(T^1.5 log(1/T)); the passage's levels "
                       "0.99 and 0.999 are consistent with Theorem 3's 0.999",

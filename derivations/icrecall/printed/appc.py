@@ -189,6 +189,14 @@ EQ31_CONST = sp.Rational(1, 10000)
 #: "for T < 1/(40 log n) and large enough n … |p1(Z′) − p1(Z)| < 0.0001"
 L11_FINAL_WIDTH = sp.Rational(1, 10000)
 
+
+def l11_final_sandwich(gk, T_, n):
+    """Lemma 11, end of proof: "1/(1 + exp(−g_k/T) + 4exp(−√(1/T)) + n² exp(−1/(18T))) ≤ p1(Z′) ≤ 1/(1 + exp(−g_k/T))"
+    with Lemma 11's own "g := (v1 − v3)(v2 − v4)" (floats; returns (lower, upper))."""
+    import math
+    e = math.exp(-gk / T_)
+    return 1 / (1 + e + 4 * math.exp(-math.sqrt(1 / T_)) + n**2 * math.exp(-1 / (18 * T_))), 1 / (1 + e)
+
 # --- Theorem 3 proof ----------------------------------------------------------------------------
 #: "‖v(θ) − v(θ̃)‖ ≲ √T(log(1/T))^{3/4} = o(α) = o(p_mis·η1/T)"
 T3_DISPLACEMENT = sp.sqrt(T) * sp.log(1 / T) ** sp.Rational(3, 4)
