@@ -97,3 +97,18 @@ def test_small_T_limit_is_one_sixth_and_printed_gaps_give_printed_x0():
 def test_psi_gd_detector_flags_ascent():
     checked, incs, worst, example, _ = ce.psi_along_gd(1, 200, ts=(0.05,), seeds=2, eta_c=-2.0)
     assert incs > 0 and example is not None
+
+
+def test_psi_sign_left_every_point_and_psi_at_zero():
+    """t4-psi-sign-left (issue 15 audit): Ψ > 0 while h < 0 at every (T, x) of PSI_LEFT_POINTS, for the model's and
+    the printed d_j, and the reason, Ψ(0) = 12e^{−1/(2T)} (model), is checked; a planted 13 is refuted."""
+    from theoryverify import Domain, LogUniform
+    for d, psi in ((c4.derived_gaps(), pw.Psi(c4.derived_gaps(), c4.T)),
+                   (c4.printed_gaps(), printed.Psi_printed(c4.printed_gaps()))):
+        for Tv, k in c4.PSI_LEFT_POINTS:
+            pt = {c4.x: sp.Rational(1, 10**k), c4.T: Tv}
+            assert sp.N(psi.xreplace(pt), 30) > 0 and pw.h_of(d).xreplace(pt) < 0
+    psi0 = pw.Psi(c4.derived_gaps(), c4.T).xreplace({c4.x: 0})
+    dom = Domain([LogUniform(c4.T, 1e-3, 0.08)])
+    assert check_identity(psi0, 12 * sp.exp(-1 / (2 * c4.T)), dom, 1).status is Status.PROVED
+    assert check_identity(psi0, 13 * sp.exp(-1 / (2 * c4.T)), dom, 1).status is Status.REFUTED

@@ -514,6 +514,11 @@ def t4_unique_crit_below(ctx):
     return check_cases([(f"T={Tv}", Tv) for Tv in CRIT_TS], pred, exhaustive=False, what="temperatures")
 
 
+#: (T, x) with x far below 3e^{−1/(2T)}: T over 1.4 decades inside Theorem 4's region (T < T* ≈ 0.0854, t4-T0)
+#: (issue 15 audit: the evidence was T = 1/20 only).
+PSI_LEFT_POINTS = ((sp.Rational(1, 20), 5), (sp.Rational(1, 100), 25), (sp.Rational(1, 500), 112))
+
+
 @CLAIMS.add("t4-psi-sign-left", location="Theorem 4 proof, App. B", kind=Kind.INEQUALITY,
             catalogue_id="ICR-T4-unique-crit",
             statement="Outside I: if x < x0 − ε then h(x) < 0 uniformly, hence Ψ(x) < 0",
@@ -529,17 +534,21 @@ def t4_unique_crit_below(ctx):
                         "excluded), which with L1 > log 2 there still leaves one critical point below log 2":
                             "holds: icrecall.t4-unique-crit-below-log2"}))
 def t4_psi_sign_left(ctx):
-    Tv = sp.Rational(1, 20)
-    pt = {x: sp.Rational(1, 10**5), T: Tv}
     parts = {}
     for name, d, psi in (("model", derived_gaps(), pw.Psi(derived_gaps(), T)),
                          ("printed", printed_gaps(), printed.Psi_printed(printed_gaps()))):
-        val = sp.N(psi.xreplace(pt), 30)
-        hv = pw.h_of(d).xreplace(pt)
-        parts[name] = check_cases([("x = 1e-5, T = 1/20", (val, hv))],
-                                  lambda c: (not (c[1] < 0) or c[0] < 0, {"x": "1e-5", "T": "1/20", "Psi(x)": str(c[0]),
-                                                                          "h(x)": str(c[1])}),
+        cases = []
+        for Tv, k in PSI_LEFT_POINTS:
+            pt = {x: sp.Rational(1, 10**k), T: Tv}
+            cases.append((f"x = 1e-{k}, T = {Tv}", (sp.N(psi.xreplace(pt), 30), pw.h_of(d).xreplace(pt), k, Tv)))
+        parts[name] = check_cases(cases, lambda c: (not (c[1] < 0) or c[0] < 0,
+                                                    {"x": f"1e-{c[2]}", "T": str(c[3]), "Psi(x)": str(c[0]),
+                                                     "h(x)": str(sp.N(c[1], 6))}),
                                   exhaustive=True, what="points")
+    # why, for every T: Ψ(0) = Σ_j d_j′(0) e^{(d_j(0) − d6(0))/T} = 12 e^{−1/(2T)} > 0 (model d_j), while h(0) = −½
+    parts["model Ψ(0) = 12e^{−1/(2T)}"] = check_identity(pw.Psi(derived_gaps(), T).xreplace({x: 0}),
+                                                          12 * sp.exp(-1 / (2 * T)), Domain([LogUniform(T, 1e-3, 0.08)]),
+                                                          ctx.seed)
     return combine(parts, method="sign of Ψ left of I:")
 
 
