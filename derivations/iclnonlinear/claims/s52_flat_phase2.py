@@ -184,6 +184,10 @@ def p3_tfstar(ctx):
     P = path(ctx, full)
     decided = A.theta_parts(P, ctx.seed, False, lambda d, i: d["T_abs"][i], lambda d, i: d["T_fstar"][i],
                             "T(ε = 2/K) [abs]", "T_f^*")
+    # referee (s23): the relative reading (l ≤ ε² l(0)) tested beside it, after the absolute parts so that they decide
+    decided.update({f"relative ε, {k}": v for k, v in A.theta_parts(
+        P, ctx.seed, False, lambda d, i: d["T_rel"][i], lambda d, i: d["T_fstar"][i], "T(ε = 2/K) [rel]",
+        "T_f^*").items()})
     outside = {**tfstar_eps_parts(epsweep(ctx, full), ctx.seed), **tfstar_n_parts(nsweep(ctx, full), ctx.seed)}
     if full:
         finite = _data("iclnonlinear.phase2-epsweep-finite", S.epsweep_data, EPS_FINITE, ctx.seed, True)
@@ -223,7 +227,16 @@ CLAIMS.add("p3-tfstar", location="Prop. 3; Sec. 5.2; App. D.2", kind=tv.Kind.RAT
                      " — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
            conditions=(K_EPS,), choices=CH_43,
            # re-audit (issue 16): decided along the admissible path (1.2 decades of K in quick), not the K = 4 sweeps
-           **_variants("p3-tfstar", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, ERR_43))(p3_tfstar)
+           # referee (s23): erratum stands — a Θ duration (spec: RATE) fails under both ε readings: absolute, the O
+           # side (K^1.75, re-derived independently to K = 1024 and at N = 40K⁴, 400K³, K = 10/ε, δ = 1.3δ_min);
+           # relative, the Ω side (R_rel → 0: K^−0.5 on the δ_min path, where the gap is Phase I's K² transient plus a
+           # spurious log(K/ε); K^−1.5 at N = 40K⁴, since T_rel does not depend on δ while T_f^* ∝ 1/δ² at fixed L)
+           **_variants("p3-tfstar", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, ERR_43, readings=tv.Readings(
+               tested="ε² an absolute loss level, T(ε) = first t with l ≤ ε² (App. D.3's reading)",
+               others={"ε² relative to the loss scale (l ≤ ε² l(0))": "refuted on the Ω side: T(ε)/T_f^* → 0 along "
+                       "the same path (this claim's 'relative ε' parts); Thm 1's one-sided 'at most' form holds "
+                       "under it: iclnonlinear.t1",
+                       "T_f^* as the time 1 − Attn_k = O(εδ) (Lemma 8)": "refuted: iclnonlinear.l8-attn"})))(p3_tfstar)
 
 
 # --- claims 44 / 48: the Phase-II rate of q_k (η g_k, g_k) -------------------------------------------------

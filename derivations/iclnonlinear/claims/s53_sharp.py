@@ -387,8 +387,12 @@ def p4_tsstar(ctx):
     grid = ctx.params["grid"]
     decided = A.theta_parts(admissible_path(ctx), ctx.seed, True, lambda d, i: d["T_abs"][i],
                             lambda d, i: d["T_sstar"][i], "T(ε = 2/K) [abs]", "T_s^*")
+    # referee (s23): the relative reading (l ≤ ε² l(0)) tested beside it (not deciding: after the absolute parts)
+    rel = A.theta_parts(admissible_path(ctx), ctx.seed, True, lambda d, i: d["T_rel"][i],
+                        lambda d, i: d["T_sstar"][i], "T(ε = 2/K) [rel]", "T_s^*")
     fe = _fixed_quick() if grid == "quick" else _cached("iclnonlinear.sharp-fixed-eta", fixed_eta_data, FIXED["full"])
     decided.update({f"fixed-η L family (K = 4, ε = 2/K): {k}": v for k, v in fixed_eta_verdicts(fe, ctx.seed).items()})
+    decided.update({f"relative ε, {k}": v for k, v in rel.items()})
     data = tail(grid)
     outside = {"eps sweep": tsstar_eps(data, ctx.seed)}
     if grid == "full":
@@ -402,7 +406,15 @@ CLAIMS.add("p4-tsstar", location="Prop. 4", kind=tv.Kind.RATE, catalogue_id="ICL
                      "and N sweeps are reported",
            choices=P4_CHOICES, conditions=(K_EPS,),
            # re-audit (issue 16): the admissible path (1.2 decades of K in quick) decides as the full profile does
-           **_variants("p4-tsstar", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, P4_ERR))(p4_tsstar)
+           # referee (s23): erratum stands — the Θ duration fails under both ε readings: absolute, the O side
+           # (K^0.75–0.8, re-derived independently to K = 1024 and at N = 40K⁴, K = 10/ε, δ = 1.3δ_min); relative, the
+           # Ω side (T_rel/T_s^* ∝ K^−1.5: under it the 1/ε of T_s^* is spurious)
+           **_variants("p4-tsstar", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, P4_ERR, readings=tv.Readings(
+               tested="ε² an absolute loss level, T(ε) = first t with l ≤ ε² (App. E.2's reading up to c²)",
+               others={"ε² relative to the loss scale (l ≤ ε² l(0))": "refuted on the Ω side: T(ε)/T_s^* ∝ K^−1.5 "
+                       "along the same path (this claim's 'relative ε' parts); Thm 2's one-sided 'at most' form holds "
+                       "under it: iclnonlinear.t2",
+                       "T_s^* as the time 1 − Attn_k = O(εδ) (Lemma 10)": "refuted: iclnonlinear.l10-attn"})))(p4_tsstar)
 
 
 # === 57: ICLN-P4-qrate ====================================================================
