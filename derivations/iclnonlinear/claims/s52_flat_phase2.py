@@ -31,7 +31,7 @@ from ..experiments import admissible as A, phase2 as S, phase_measures
 from ..experiments.verdicts import (FAMILY_RULE, bounded, bounded_below, explicit_lower, family_fallback,  # noqa: F401
                                     formula_slope, rate, some_constant, usable as _usable, with_configurations,
                                     with_full_variant)
-from ..model.asymptotics import PATH_K_EPS, PATH_SHARP_EDGE, THETA, Delta, K, O, Order, eps, eta
+from ..model.asymptotics import PATH_K_EPS, PATH_SHARP_EDGE, THETA, Delta, K, L, O, Order, delta, eps, eta
 from ..model.bookkeeping import attention_bullet_steps, compared, premise, text_step, verdict_from_steps
 from ..printed import proofs as pp
 from ..printed.hypotheses import K_EPS, K_EPS_CHOICE
@@ -405,6 +405,52 @@ CLAIMS.add("l7", location="Lemma 7, App. D.2", kind=tv.Kind.RATE, catalogue_id="
            choices=CH_44, conditions=(K_EPS,),
            # re-audit (issue 16): the |g_kn| bullet decides along the admissible path, start constant free
            **_variants("l7", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, ERR_48))(l7)
+
+
+# --- Lemma 7's proof: the frozen-attention premise (referee, s23) ------------------------------------------
+
+@CLAIMS.add("l7-internal", location="Lemma 7 proof, App. D.2 (with Lemmas 6 and 8)", kind=tv.Kind.IDENTITY,
+            catalogue_id="ICLN-L7",
+            statement="The premise Lemma 7's proof takes 'by Lemma 5 and subsequent results' (1 − Attn_k^(t) = Θ(δ) for "
+                      "every t ∈ {T_f^1+1, …, T_f^*}) is what Lemma 6 states, and it is consistent with Lemma 8's "
+                      "1 − Attn_k^(T_f^*+1) = O(εδ) one GD step later (spec §2)",
+            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
+            reason="Lemma 7's proof takes 1 − Attn_k^(t) = Θ(δ) throughout Phase II, but Lemma 6 gives only O(δ), and "
+                   "Θ(δ) at t = T_f^* contradicts Lemma 8's 1 − Attn_k = O(εδ) at T_f^*+1: one GD step moves q_k − q_{k,m} "
+                   "by η·Θ(δ²L²Δ²/K) = O(δ² log K) → 0 (T_f^1 ≥ 1 bounds η), so 1 − Attn_k changes by a factor "
+                   "1 + o(1), not Θ(1/ε); the proof freezes the attention while the logits grow by Θ(log(K/ε)) — Lemma 7 "
+                   "itself is false (l7)",
+            choices={"limits": "ε → 0 and K = 2/ε (the contradiction); δ → 0 and Kδ = c, N = CK³ (the one-step move)"})
+def check_l7_internal(ctx=None, lemma6: pp.Printed = pp.LEMMA6_STATED, used: pp.Printed = pp.LEMMA7_PROOF_PREMISES,
+                      lemma7: pp.Printed = pp.LEMMA7_STATED, lemma8: pp.Printed = pp.LEMMA8_STATED) -> tv.Verdict:
+    from ..model.bookkeeping import PATH_KDELTA
+    loc = used.location
+    L2D2 = THETA(L**2 * Delta**2)
+    # η from T_f^1 ≥ 1 (Prop. 2: T_f^1 = Θ(K log K/(ηL²Δ²))): η = O(K log K/(L²Δ²))
+    eta_max = O(K * sp.log(K) / (L**2 * Delta**2))
+    step = eta_max * (lemma7.form["g_k"] + lemma7.form["|g_kn|"])
+    steps = [
+        premise("1 − Attn_k^(t) = Θ(δ) in Phase II (cited: 'Lemma 5 and subsequent results', i.e. Lemma 6)", loc,
+                lemma6.form["1-Attn_k"], used.form["1-Attn_k"], directions={delta: 0}),
+        compared("g_k = p_k·Θ(1)·(1 − Attn_k)²·Θ(L²Δ²) with Lemma 6's O(δ) vs Lemma 7's Θ(δ²L²Δ²/K)",
+                 lemma7.location, "statement", pp.P_K.form["p_k"] * THETA(1) * lemma6.form["1-Attn_k"] ** 2 * L2D2,
+                 lemma7.form["g_k"], directions={delta: 0}),
+        compared("one GD step moves q_k − q_{k,m} by η(g_k + |g_{k,m}|) ≤ O(K log K/(L²Δ²))·Lemma 7's rates = o(1)",
+                 loc, "algebra", step, O(1), directions={delta: 0}, paths=(PATH_KDELTA,)),
+        compared("Lemma 7's premise at t = T_f^* carried one step (factor e^{o(1)}) vs Lemma 8's "
+                 "1 − Attn_k^(T_f^*+1) = O(εδ)", lemma8.location, "premise", used.form["1-Attn_k"],
+                 lemma8.form["1-Attn_k"], directions={eps: 0}, paths=(PATH_K_EPS,),
+                 labels=("premise_as_used_at_T_f^*", "Lemma 8 at T_f^*+1")),
+    ]
+    return verdict_from_steps(steps, "Lemma 7's premise 1 − Attn_k = Θ(δ) (App. D.2)",
+                              primary="Lemma 7's premise at t = T_f^* carried one step (factor e^{o(1)}) vs Lemma 8's "
+                                      "1 − Attn_k^(T_f^*+1) = O(εδ)",
+                              quotes={"Lemma 6": lemma6.quote, "Lemma 7 proof": used.quote, "Lemma 7": lemma7.quote,
+                                      "Lemma 8": lemma8.quote},
+                              note="with the attention identity Attn_k = 1/(Σ_{m≠k}(|V_m|/|V_k|)e^{q_km − q_k} + 1) "
+                                   "(quoted in the proofs of Lemmas 5, 6, 8), 1 − Attn_k ∝ e^{−(q_k − q_km)} while "
+                                   "q_k − q_km grows by Θ(log(K/ε)) over Phase II (Lemma 8's proof): the premise "
+                                   "Θ(δ) cannot hold at both ends of the window")
 
 
 # --- claims 46 / 50: attention at the end of Phase II ----------------------------------------------------
