@@ -367,8 +367,13 @@ def p3_offrate(ctx):
 
 
 CLAIMS.add("p3-offrate", location="Prop. 3 / Lemma 7", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-P3-offrate",
-           statement="max over Phase II of max_k' |η g_{k,k'}| K² / (η δ² L² Δ²) stays bounded"
+           statement="q_{k,k'} 'oscillates at a slower rate of O(ηδ²L²Δ²/K²)' in Phase II: per step, max over "
+                     "Phase II of max_k' |η g_{k,k'}| K² / (η δ² L² Δ²) stays bounded (tested reading); as a window "
+                     "mean, |Δq_{k,k'}|/(T_f^* − T1) · K²/(ηδ²L²Δ²) stays bounded (other reading)"
                      " — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported", choices=CH_45,
+           # referee (s23): K ≥ Θ(1/ε) declared — the window-mean reading's window ends at T_f^*(ε); the per-step part
+           # is ε-free but its path points lie inside too
+           conditions=(K_EPS,),
            # re-audit (issue 16): decided along the admissible path with the start's constant free (T1, C·T_f^1)
            # referee (s23): class erratum → reading. The per-step bound fails at the Phase-II start (K^1.8), but the
            # window-mean rate |Δq_{k,k'}|/(T_f^* − T1) is O(ηδ²L²Δ²/K²) along the same path (ratio 1.0 → 0.7 over

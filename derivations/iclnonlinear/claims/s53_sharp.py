@@ -532,7 +532,8 @@ OFF_ERR = ("|η g_{k,k'}| = O(ηδ²L²Δ²ε/K²) fails at the start of Phase I
 
 
 CLAIMS.add("p4-offrate", location="Prop. 4", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-P4-offrate",
-           statement="|η g_{k,k'}| = O(η δ² L² Δ² ε / K²) on the Phase III window — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
+           statement="|η g_{k,k'}| = O(η δ² L² Δ² ε / K²) on the Phase III window, per step (tested reading) and as "
+                     "the window mean |Δq_{k,k'}|/(T_s^* − T_f^*) (other reading) — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
            choices={**COMMON, **TAIL_CHOICES, "bound": "O(1) ratio as ε → 0: check_rate bound='big_o', p = 0",
                     "note": OFF_NOTE}, conditions=(K_EPS,),
            # re-audit (issue 16): decided on the statement's window along the admissible path, start constant free
