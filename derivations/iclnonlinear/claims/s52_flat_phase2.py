@@ -422,7 +422,7 @@ CLAIMS.add("l7", location="Lemma 7, App. D.2", kind=tv.Kind.RATE, catalogue_id="
             expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
             reason="Lemma 7's proof takes 1 − Attn_k^(t) = Θ(δ) throughout Phase II, but Lemma 6 gives only O(δ), and "
                    "Θ(δ) at t = T_f^* contradicts Lemma 8's 1 − Attn_k = O(εδ) at T_f^*+1: one GD step moves q_k − q_{k,m} "
-                   "by η·Θ(δ²L²Δ²/K) = O(δ² log K) → 0 (T_f^1 ≥ 1 bounds η), so 1 − Attn_k changes by a factor "
+                   "by η·Θ(δ²L²Δ²/K) = O(δ² log K) → 0 (T_f^1 ≥ 1 bounds η; δ < 1/K for u_k = K(p_k − δ) = Θ(1)), so 1 − Attn_k changes by a factor "
                    "1 + o(1), not Θ(1/ε); the proof freezes the attention while the logits grow by Θ(log(K/ε)) — Lemma 7 "
                    "itself is false (l7)",
             choices={"limits": "ε → 0 and K = 2/ε (the contradiction); δ → 0 and Kδ = c, N = CK³ (the one-step move)"})
