@@ -382,7 +382,9 @@ CLAIMS.add("p3-offrate", location="Prop. 3 / Lemma 7", kind=tv.Kind.INEQUALITY, 
            **_variants("p3-offrate", Status.REFUTED, Status.REFUTED, Finding.READING, ERR_45, readings=tv.Readings(
                tested="'rate' per step: sup over the Phase-II window of |η g_{k,k'}| (Lemma 7's pointwise bullet)",
                others={"'rate' as the window mean |Δq_{k,k'}|/(T_f^* − T1), the reading p3-qrate is decided by":
-                       "holds: bounded along the same path (this claim's 'window mean' parts)",
+                       "holds: bounded along the same path (this claim's 'window mean' parts; full profile: the "
+                       "uniform law's parts are inconclusive — at K = 4 its window ends at 1.3·T1 — while its ratio "
+                       "stays in 0.55–0.71 up to K = 1024 in the referee's re-derivation)",
                        "Lemma 7's explicit 'for any t' bound |g_{k,n}^{(t)}| = O(δ²L²Δ²/K²)":
                        "refuted: iclnonlinear.l7"})))(p3_offrate)
 
