@@ -32,6 +32,11 @@ ADMISSIBLE_PATH = {
                  eta0=1.0, M=256, C=[0.1, 1, 10], n0=400, n_seg=200),
 }
 
+#: Task laws and Eq. 4 (referee, s23): the loss is quadratic in the task values, so the runs depend on D_f only
+#: through E[ffᵀ] = σ²I; the i.i.d. normal law (not Lipschitz-L on every draw) gives the same runs as the bounded law
+#: U[−√3σ, √3σ], which is in F with the constant 2√3·L (c → 2√3c, still a constant); "iid-uniform" is U[−½, ½]·LΔ,
+#: Lipschitz exactly L.
+
 #: the admissible path's count samples are drawn from this seed (one dataset shared by every claim that reads it)
 PATH_SEED = 0
 
