@@ -62,3 +62,56 @@ def test_window_rate_is_the_mean_growth_of_q_over_the_window():
     assert np.isclose(A.window_rate(d, 0, "T1", "1*Tf", d["T1"][0], d["T_fstar"][0]),
                       2 * np.log(16) / (2 * 16 ** 3 - 16 ** 2))
     assert np.isnan(A.window_rate(d, 0, "T1", "1*Tf", 10.0, 5.0))
+
+
+def _sym_path(z_T1, z_Tf, q_T1, q_Tf, T1, Tf):
+    """A path record whose read-outs come from a symmetric state: Ā = e^z/(e^z + K − 1) at T1 and at T_f^*."""
+    P = _path({"T1": np.ones(len(KS))}, q_T1=q_T1, q_Tf=q_Tf, T1=T1, Tf=Tf)
+    for j, K in enumerate(KS):
+        d = P["K"][str(K)]
+        d["eta"] = [1.0]
+        for when, z in (("T1", z_T1[j]), ("1*Tf", z_Tf[j])):
+            d["at"][when]["abar"] = [float(np.exp(z) / (np.exp(z) + K - 1))]
+    return P
+
+
+def test_q_off_inverts_the_symmetric_softmax():
+    K = np.array(KS, float)
+    z = np.log(K - 1) + 0.7
+    P = _sym_path(z, z + 2.0, q_T1=0.4 * z, q_Tf=0.4 * z + 3.0, T1=K ** 2, Tf=K ** 3)
+    d = P["K"]["32"]
+    j = KS.index(32)
+    assert np.isclose(A.q_off(d, 0, "T1"), 0.4 * z[j] - z[j])
+    # q_{k,k'} moves by Δq_k − Δz = 3 − 2 = 1 over the window
+    assert np.isclose(A.window_off_rate(d, 0, "T1", "1*Tf", d["T1"][0], d["T_fstar"][0]), 1.0 / (32 ** 3 - 32 ** 2))
+
+
+def test_planted_off_diagonal_window_mean_growing_with_K_is_refuted():
+    """The window-mean reading of Props. 3–4's off-diagonal rate (p3-offrate, p4-offrate) can fail: a planted
+    off-diagonal drift growing like K per window (the printed bound allows O(1/K²)·window) is refuted; the same
+    record with a drift ∝ 1/K (what the model gives) holds."""
+    K = np.array(KS, float)
+    T1, Tf = K ** 2, K ** 3
+    z0 = np.log(K - 1)
+    ratio = lambda d, i: (A.window_off_rate(d, i, "T1", "1*Tf", d["T1"][i], d["T_fstar"][i])  # noqa: E731
+                          * d["K"] ** 2 / A.gap_scale(d, i))
+    for drift, expect in ((K, tv.Status.REFUTED), (1.0 / K, tv.Status.HOLDS)):
+        # planted: q_k grows by Δz + drift, so q_{k,k'} = q_k − z changes by exactly `drift` times the window scale
+        scale = Tf / K ** 2                      # printed O(ηδ²L²Δ²/K²)·(T_f^* − T1) up to a constant (c = 1, η = 1)
+        P = _sym_path(z0, z0 + 3.0, q_T1=np.zeros_like(K), q_Tf=3.0 + drift * scale, T1=T1, Tf=Tf)
+        parts = A.bound_parts(P, 0, False, ratio, "planted off-diagonal mean rate")
+        assert [v.status for v in parts.values()] == [expect], parts
+
+
+def test_planted_relative_eps_time_growing_faster_than_T_s_star_is_refuted():
+    """t2's relative-ε reading (R_rel = T(l ≤ ε² l(0))/T_s^* bounded as K → ∞) can fail: a planted T_rel = K·T_s^*
+    is refuted, T_rel = T_s^*/K (what the model gives: K^−1.5) holds."""
+    K = np.array(KS, float)
+    for factor, expect in ((K, tv.Status.REFUTED), (1.0 / K, tv.Status.HOLDS)):
+        P = {"config": {"C": [1]}, "K": {}}
+        for j, k in enumerate(KS):
+            Ts = float(k ** 4)
+            P["K"][str(k)] = {"K": k, "labels": [{"c": 3.0, "law": "iid-normal", "L": 3.0 * k}], "eps": 2.0 / k,
+                              "N": None, "delta": 1 / (np.sqrt(2) * k), "T_sstar": [Ts], "T_rel": [factor[j] * Ts]}
+        parts = A.bound_parts(P, 0, True, lambda d, i: d["T_rel"][i] / d["T_sstar"][i], "planted R_rel")
+        assert [v.status for v in parts.values()] == [expect]

@@ -20,7 +20,7 @@ from .asserts import refuted
 #: the proof-consistency checks, by the part of the paper they now live in
 cc = SimpleNamespace(**{name: getattr(mod, name) for mod, names in (
     (s52_flat_phase1, ("check_l4_internal", "first_step_attention", "check_l5_uk")),
-    (s52_flat_phase2, ("check_t1_proofstep", "check_l8_qk")),
+    (s52_flat_phase2, ("check_t1_proofstep", "check_l8_qk", "check_l7_internal")),
     (s53_sharp, ("check_s53_rate", "check_l9_gk", "check_l10_qk", "check_t2_proofstep")),
     (s4_prop1, ("check_f_lbound",)),
     (s6_experiments, ("check_loss_bound", "tight_bound", "loss_configs", "sq_error", "focusing_Q", "check_loss_scale")))
@@ -95,6 +95,28 @@ def test_l5_uk_refuted_as_printed_and_proved_with_the_derived_orders():
     assert v.counterexample["exponent_of_delta"] == {"derived": "0", "printed": "1"}
     planted = with_form(pp.LEMMA5_UK, **{"N/|V_k|": THETA(K), "1/u_k - 1/K": THETA(1)})
     passed(cc.check_l5_uk(stated=planted, p_laws={"p_k = 1/K": 1 / K}))
+
+
+# ---- Lemma 7's premise (l7-internal) ----------------------------------------------------------------------
+
+L7_PRIMARY = ("Lemma 7's premise at t = T_f^* carried one step (factor e^{o(1)}) vs Lemma 8's "
+              "1 − Attn_k^(T_f^*+1) = O(εδ)")
+
+
+def test_l7_internal_refutes_the_paper_and_proves_a_consistent_version():
+    v = refuted(cc.check_l7_internal())
+    assert v.counterexample["step"] == L7_PRIMARY
+    assert "epsilon -> 0" in v.counterexample["failing limits"]
+    # consistent displays: Lemma 6 gives Θ(δ) and Lemma 8 ends at O(δ) — every step holds
+    consistent = dict(lemma6=with_form(pp.LEMMA6_STATED, **{"1-Attn_k": THETA(delta)}),
+                      lemma8=with_form(pp.LEMMA8_STATED, **{"1-Attn_k": O(delta)}))
+    passed(cc.check_l7_internal(**consistent))
+    # planted errors on the consistent version: Lemma 8 sharpened to O(εδ) (the paper's), and Lemma 7's g_k with δ
+    # instead of δ² (the one-step move and the g_k step then fail)
+    assert refuted(cc.check_l7_internal(lemma6=consistent["lemma6"])).counterexample["step"] == L7_PRIMARY
+    planted = cc.check_l7_internal(**consistent, lemma7=with_form(pp.LEMMA7_STATED,
+                                                                  g_k=THETA(delta * L**2 * Delta**2 / K)))
+    assert refuted(planted).counterexample["step"] != L7_PRIMARY
 
 
 # ---- Lemmas 8–10, Sec. 5.3, Theorem 2 ---------------------------------------------------------------------

@@ -199,6 +199,15 @@ def diag_rate(ctx) -> Verdict:
         parts.update(path_parts(ctx, lambda d, i: A.at(d, i, "T1", "qdiag") / d["T1"][i],
                                 lambda d, i: d["eta"][i] * d["labels"][i]["L"] ** 2 * 2.0 / d["K"],
                                 "mean rate q_k(T1)/T1", "ηL²Δ²/K"))
+        if profile == "quick":
+            # referee (s23): the statement's own window {1, …, T_f^1}, T_f^1 = C·K log K/(ηL²Δ²) with the constant C
+            # free (C ∈ {0.1, 1, 10}; holds if one C keeps the mean rate Ω(ηL²Δ²/K)); re-derived independently:
+            # the ratio is ≈ 1/K for every C (g_k = Θ(L²Δ²/K²) while Attn_k = Θ(1/K))
+            P = A.admissible_path(A.ADMISSIBLE_PATH["quick"], store=False)
+            parts.update({f"admissible path, window [0, C·T_f^1], {k}": v for k, v in A.some_C_parts(
+                P, ctx.seed, False, lambda d, i, C: A.at(d, i, f"{C:g}*Tf1", "qdiag") / (C * d["T_f1"][i])
+                / (d["eta"][i] * d["labels"][i]["L"] ** 2 * 2.0 / d["K"]),
+                "mean rate q_k(C·T_f^1)/(C·T_f^1) · K/(ηL²Δ²)", side="lower").items()})
     for label, rows in _rows(profile, ctx.seed, claim == "qrate" and profile == "full").items():
         x, lo, K = _across_K(rows, lambda r: _gk_ratio(r, "min"))
         _, hi, _ = _across_K(rows, lambda r: _gk_ratio(r, "max"))

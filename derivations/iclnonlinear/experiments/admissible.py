@@ -32,6 +32,11 @@ ADMISSIBLE_PATH = {
                  eta0=1.0, M=256, C=[0.1, 1, 10], n0=400, n_seg=200),
 }
 
+#: Task laws and Eq. 4 (referee, s23): the loss is quadratic in the task values, so the runs depend on D_f only
+#: through E[ffᵀ] = σ²I; the i.i.d. normal law (not Lipschitz-L on every draw) gives the same runs as the bounded law
+#: U[−√3σ, √3σ], which is in F with the constant 2√3·L (c → 2√3c, still a constant); "iid-uniform" is U[−½, ½]·LΔ,
+#: Lipschitz exactly L.
+
 #: the admissible path's count samples are drawn from this seed (one dataset shared by every claim that reads it)
 PATH_SEED = 0
 
@@ -175,6 +180,25 @@ def window_rate(d: Mapping, i: int, start: str, stop: str, t_start: float, t_sto
     if not (np.isfinite(t_start) and np.isfinite(t_stop)) or t_stop <= t_start:
         return float("nan")
     return (at(d, i, stop, "qdiag") - at(d, i, start, "qdiag")) / (t_stop - t_start)
+
+
+def q_off(d: Mapping, i: int, when: str) -> float:
+    """The off-diagonal q_{k,k'} of setting i at read-out ``when``, from the symmetric mode's two read-outs: the
+    softmax sees only z = q_k − q_{k,k'}, and Ā = e^z/(e^z + K − 1) for equal counts, so q_{k,k'} = q_k − z with
+    z = log((K − 1)Ā/(1 − Ā)).  Exact for N → ∞ (quick); at N = 40K³ (full) Ā is averaged over count draws and the
+    inversion is off by O(K/N) = O(1/K²), far below the changes of z (Θ(log K)) it is used for."""
+    a = at(d, i, when, "abar")
+    if not 0.0 < a < 1.0:
+        return float("nan")
+    return at(d, i, when, "qdiag") - float(np.log((d["K"] - 1) * a / (1.0 - a)))
+
+
+def window_off_rate(d: Mapping, i: int, start: str, stop: str, t_start: float, t_stop: float) -> float:
+    """|q_{k,k'}(stop) − q_{k,k'}(start)|/(t_stop − t_start): the mean per-step change of the off-diagonal weight
+    (= mean |η g_{k,k'}|, g_{k,k'} keeps one sign here) over a window given by two read-outs; nan if empty."""
+    if not (np.isfinite(t_start) and np.isfinite(t_stop)) or t_stop <= t_start:
+        return float("nan")
+    return abs(q_off(d, i, stop) - q_off(d, i, start)) / (t_stop - t_start)
 
 
 def at(d: Mapping, i: int, when: str, metric: str) -> float:

@@ -97,6 +97,19 @@ UK_REUSES = (
 )
 
 # ---- Lemma 7 (App. D.2) ----------------------------------------------------------------------------
+LEMMA6_STATED = Printed(
+    "Lemma 6, App. D.2",
+    "For any t ∈ {T_f^1+1, …, T_f^*}, given δ = o(1), if x_query = v_k, we have: • Attn_k^(t) = Ω(1/(1+δ)), "
+    "• 1 − Attn_k^(t) = O(δ), • Attn_n^(t) = Θ((1 − Attn_k^(t))/K) = Θ(δ/K) for any n ≠ k.",
+    {"Attn_k": OMEGA(1 / (1 + delta)), "1-Attn_k": O(delta), "Attn_n": THETA(delta / K)})
+
+LEMMA7_PROOF_PREMISES = Printed(
+    "Lemma 7 proof, App. D.2",
+    "By Lemma 5 and subsequent results for Phase II, we have p_k = Θ(1/K), Attn_k^(t) = Θ(1), and "
+    "1 − Attn_k^(t) = Θ(δ). Therefore, g_k^(t) = Θ(1/K · 1 · δ² · L²Δ²) = Θ(δ²L²Δ²/K).",
+    {"p_k": THETA(1 / K), "Attn_k": THETA(1), "1-Attn_k": THETA(delta),
+     "g_k": THETA(delta**2 * L**2 * Delta**2 / K)})
+
 LEMMA7_STATED = Printed(
     "Lemma 7, App. D.2",
     "For any t ∈ {T_f^1+1, …, T_f^*} and any fixed k ∈ [K], we have: • g_k^(t) = Θ(δ²L²Δ²/K), "
