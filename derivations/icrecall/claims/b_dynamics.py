@@ -60,6 +60,13 @@ L5_CHOICES = {
                "hitting times of ε = 1e-2, 1e-3, 1e-4 with last local slope of log t(ε) vs log(1/ε) in "
                "[0.8, 1.25] (the 1/t approach, no floor), and tv.diagnose of the distance curve",
     "flow": "θ̇ = −∇L1 on the invariant subspace, solve_ivp LSODA (rtol 1e-9, atol 1e-11); GD steps = t/η1",
+    "quantifies over": "T (Theorem 4's T < T0(δ); grid to 1 decade below T*), η1 = Θ(T²) (the flow is its η1 → 0 "
+                       "limit; GD = flow within 1% where GD can reach ε); start θ = 0 is fixed",
+    "could not fail": "Observation 1 (v1 = v3, v2 = v4) is imposed by the projected gradient, not tested here "
+                      "(l5-obs1 proves it); reaching every ε, the 1/t law and the limit ṽ can fail (a planted "
+                      "target is refuted in tests/icrecall/test_convergence_limits.py)",
+    "hardest instance": "the smallest T: the time to reach ε grows like exp(0.14/T)/ε (T = 0.005: ~1e17 GD steps "
+                        "to ε = 1e-4, flow only)",
 }
 
 
@@ -253,6 +260,10 @@ L6_CHOICES = {
               "T = 0.02 for the radius sweep",
     "escape": "first step with L1 < log 2 (Lemma 6); p1(r1) > 0.75 recorded too",
     "predicted slope": "∂k_esc/∂log(1/ρ) = 1/log(1 + η2·|λ_min|), λ_min of the face Hessian at θ̃ (derived)",
+    "quantifies over": "T < T_max(δ), δ (probability over ξ), the radius Θ(T³·log⁻²(1/δ)), η2 = Θ(T²)",
+    "could not fail": "nothing is imposed: escape, the radius slope and the T bound can each fail (a planted step "
+                      "size is refuted in tests/icrecall/test_dynamics.py); the probability part resolves only "
+                      "1/seeds",
 }
 
 
@@ -377,6 +388,14 @@ T2_CHOICES = {
                "over θ ∈ R⁶ (no start may end below L1* − 1e-9)",
     "converged": "diagnose(L1 curve, optimum = L1*, tol, plateau_tol = tol) converged, |v1 − v2|, |v3 − v4| ≤ "
                  "1e-4, |a − a*(T)| ≤ 1e-4, v5 = v6 = 0, |a − ¼| > 0.05, for ≥ 1 − δ of the seeds (here: all)",
+    "quantifies over": "T < T0(δ) (grid to 1 decade below T*, T = 0.08 just below T* the hardest), the perturbation "
+                       "ξ (seeds; probability ≥ 1 − δ), η1 = η2 = Θ(T²) (constant 2), the radius Θ-constant; n = 3 "
+                       "and R = all 6 bijections are fixed by Sec. 4.1 (one sequence suffices, s41-seq-invariance)",
+    "could not fail": "v5 = v6 = 0 at the end holds by construction (the start θ̃ is on the face θ5 = θ6 = −∞); the "
+                      "loss reaching L1*, the pairwise shape, a = a*(T) ≠ ¼ and the multi-start global check can fail "
+                      "(a planted optimum is refuted, an unconverged budget is inconclusive: tests/icrecall/"
+                      "test_convergence_limits.py); the multi-start search is weak evidence of globality (many starts "
+                      "stall near the saddle), t4-opt-pairwise decides it",
 }
 
 
