@@ -376,7 +376,10 @@ def line_minimiser(T: float) -> tuple[float, float]:
 
 
 T2_CHOICES = {
-    "η2": "2·T² (Θ-constant 2)",
+    "η2": "2·T² (Θ-constant 2); full variant also 50·T² at every T (a large admissible step: the face Hessian's "
+          "λ_max·T² is ≤ 1.23e-2 at the saddle and ≤ 2.3e-3 at the optimum for T ≤ 0.08, so η·λ_max ≤ 0.62 there; "
+          "the global gradient-Lipschitz constant is not computed; c = 200 (η·λ_max = 2.5 at the saddle, outside "
+          "the descent lemma) also converged in a probe)",
     "t1": "∞ (the statement's): Stage 2 starts at Lemma 5's limit θ̃ = (0,0,0,0,−∞,−∞) (explicit −∞, so "
           "v5 = v6 = 0 exactly; L5-converge shows Stage 1 tends to it), ω̃ = 0",
     "radius": "ρ = T³·log⁻²(1/δ), δ = 0.1 (Algorithm 1's Θ-constant = 1)",
@@ -434,18 +437,20 @@ def global_min_L1(T: float, starts: int, seed: int) -> float:
     return best
 
 
-def t2_face_runs(T: float, seeds: int, steps: int, seed: int, delta: float = 0.1, record: int = 200):
-    """Algorithm 1 with t1 = ∞ at one T: Stage 2 from θ̃ (face) + ξ for ``seeds`` perturbations."""
+def t2_face_runs(T: float, seeds: int, steps: int, seed: int, delta: float = 0.1, record: int = 200,
+                 eta_c: float = ETA_C):
+    """Algorithm 1 with t1 = ∞ at one T: Stage 2 from θ̃ (face) + ξ for ``seeds`` perturbations, η2 = eta_c·T²."""
     rho = T**3 / math.log(1 / delta) ** 2
     xi = np.stack([uniform_ball(run_rng(seed, "xi", repr(float(T)), s), 13, rho) for s in range(seeds)])
-    return stage2(np.tile(FACE_THETA, (seeds, 1)), np.zeros((seeds, 7)), xi, [T] * seeds, eta=ETA_C * T**2,
+    return stage2(np.tile(FACE_THETA, (seeds, 1)), np.zeros((seeds, 7)), xi, [T] * seeds, eta=eta_c * T**2,
                   steps=steps, metrics=("v", "L1"), record_every=max(steps // record, 1))
 
 
 @CLAIMS.add("T2-main", location="Theorem 2 (Sec. 4.1) = Theorem 4 (App. B)", kind=Kind.DYNAMICS,
             catalogue_id="ICR-T2-main", conditions=(IN_RANGE,), over=(OVER_T,), converges=True,
             choices={**T2_CHOICES, "grid": "T ∈ {0.08, 0.06, 0.04, 0.03}, 2 seeds, t2 = 12000, tol = 1e-9, 3 "
-                                           "L-BFGS starts per T (CI grid)"},
+                                           "L-BFGS starts per T (CI grid); full: T ∈ {0.08, …, 0.008} (1 decade), "
+                                           "8 seeds, t2 up to 3·10⁵, tol 1e-8, 16 starts, and c = 50 at every T"},
             statement="Algorithm 1 with η1 = η2 = Θ(T²), t1 = t2 = ∞ converges, w.p. ≥ 1 − δ, to the global "
                       "optimum of L1, at v* = (a, a, ½−a, ½−a, 0, 0) with a ≠ ¼, for T < T0(δ) (CI grid)",
             # the CI grid reaches the optimum to 1e-9 at every T, but spans only 0.43 decades of T
@@ -456,7 +461,8 @@ def t2_face_runs(T: float, seeds: int, steps: int, seed: int, delta: float = 0.1
             variants={"full": tv.Variant(params={"T": [0.08, 0.06, 0.04, 0.03, 0.02, 0.015, 0.01, 0.008],
                                                  "t2": [20000] * 4 + [30000, 50000, 120000, 300000], "seeds": 8,
                                                  "tol": 1e-8, "starts": 16, "optimum_shift": 0.0, "start": "face",
-                                                 "t1": 0, "stage1_symmetric": True},
+                                                 "t1": 0, "stage1_symmetric": True, "large_c": [50],
+                                                 "t2_large_c": 20000},
                                          expect=None, tags={"slow"}, id="T2-main-full")})
 @CLAIMS.add("T2-main-full-float64", location="Theorem 2 (Sec. 4.1) = Theorem 4 (App. B)", kind=Kind.DYNAMICS,
             catalogue_id="ICR-T2-main", tags={"slow"}, conditions=(IN_RANGE,), over=(OVER_T,), converges=True,
@@ -474,16 +480,18 @@ def t2_main(ctx) -> Verdict:
     budgets, seeds, tol, start = list(p["t2"]), int(p["seeds"]), float(p["tol"]), p["start"]
     rows, diags, traj, stage1_note = [], [], None, ""
     loss = N3Loss()
-    for j, t in enumerate(T):
-        t = float(t)
+    # (T, η-constant, budget): the main grid at c = 2, and the large step constants of the full variant
+    runs = [(float(t), ETA_C, int(b)) for t, b in zip(T, budgets)]
+    runs += [(float(t), float(c), int(p["t2_large_c"])) for c in p.get("large_c", ()) for t in T]
+    for t, c, budget in runs:
         a_star, L_star = line_minimiser(t)
         L_opt = L_star + float(p["optimum_shift"])  # optimum_shift ≠ 0 only in the planted-error test
         if start == "face":
-            s2 = t2_face_runs(t, seeds, int(budgets[j]), ctx.seed)
+            s2 = t2_face_runs(t, seeds, budget, ctx.seed, eta_c=c)
         else:
-            out = algorithm1([t], list(range(seeds)), seed=ctx.seed, eta1=[ETA_C * t**2], eta2=[ETA_C * t**2],
-                             t1=int(p["t1"]), t2=int(budgets[j]), radius=[t**3], metrics=("v", "L1"),
-                             record_every=max(int(budgets[j]) // 200, 1), stage1_symmetric=p["stage1_symmetric"])
+            out = algorithm1([t], list(range(seeds)), seed=ctx.seed, eta1=[c * t**2], eta2=[c * t**2],
+                             t1=int(p["t1"]), t2=budget, radius=[t**3], metrics=("v", "L1"),
+                             record_every=max(budget // 200, 1), stage1_symmetric=p["stage1_symmetric"])
             s2 = out["stage2"]
             v1s = torch.softmax(out["stage1"].params["theta"], 1).numpy()[0]
             if abs(v1s[0] - v1s[2]) > 1e-3:
@@ -501,7 +509,7 @@ def t2_main(ctx) -> Verdict:
             d = diagnose(L1[:, i], optimum=L_opt, tol=tol, plateau_tol=tol, grad_norm=float(gnorm[i]),
                          steps=s2.record_steps)
             diags.append(d)
-            rows.append({"T": t, "seed": i, "t2": int(budgets[j]), "L1": float(L1[-1, i]), "L1*": L_star,
+            rows.append({"T": t, "c": c, "seed": i, "t2": budget, "L1": float(L1[-1, i]), "L1*": L_star,
                          "L1 - L1*": float(L1[-1, i] - L_star), "a": float(a), "a*(T)": a_star,
                          "|v1-v2|": float(abs(vf[0] - vf[1])), "|v3-v4|": float(abs(vf[2] - vf[3])),
                          "v5": float(vf[4]), "v6": float(vf[5]), "grad_norm": float(gnorm[i]),
@@ -513,7 +521,7 @@ def t2_main(ctx) -> Verdict:
                    "summary": f"T = {rows[worst]['T']:g}, seed {rows[worst]['seed']}: {diags[worst]['summary']}",
                    "runs_converged": sum(d["converged"] for d in diags), "runs": len(diags), "worst": diags[worst]}
     details = {"per_seed": rows, "convergence": convergence, "trajectory": traj, "global_min_multistart": glob,
-               "configurations": [{"T": r["T"]} for r in rows]}
+               "configurations": [{"T": r["T"], "eta_constant": r["c"]} for r in rows]}
     beaten = {k: m for k, m in glob.items() if m < line_minimiser(float(k[2:]))[1] - 1e-9}
     if beaten:
         k, m = next(iter(beaten.items()))
@@ -543,7 +551,8 @@ def t2_main(ctx) -> Verdict:
     a_list = ", ".join(sorted({f"{r['a*(T)']:.4f}" for r in rows}, reverse=True))
     gl = (f"; multi-start L-BFGS ({starts} starts per T) finds nothing below L1*" if glob else "")
     return holds("Algorithm 1 (t1 = ∞: Stage 2 from θ̃), batched over seeds",
-                 f"all {len(rows)} runs (T = {T.tolist()}, {seeds} seeds each) converge: |L1 − L1*| ≤ "
+                 f"all {len(rows)} runs (T = {T.tolist()}, {seeds} seeds each, η2 = c·T² with c ∈ "
+                 f"{sorted({r['c'] for r in rows})}) converge: |L1 − L1*| ≤ "
                  f"{max(abs(r['L1 - L1*']) for r in rows):.2g} ≤ tol {tol:g} with the loss flat over the last 10% "
                  f"(worst: {convergence['summary']}); final v = (a, a, ½−a, ½−a, 0, 0) within {dev:.2g}, a = a*(T) = "
                  f"{a_list} ≠ ¼{gl}." + stage1_note,
