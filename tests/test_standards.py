@@ -168,6 +168,24 @@ def test_a_later_refuted_part_inside_the_hypotheses_decides():
     assert "fixed K = 4" in r.verdict.evidence  # says why the first refuted part does not decide
 
 
+def _grouped_refutation(configs):
+    """A refuted group whose leaf records only K; the group records the configurations once, for all its parts."""
+    from dataclasses import replace
+
+    def check(ctx):
+        group = combine({"fit": refuted("m", "fails", {"K": 40})})
+        group = replace(group, details={**group.details, "configurations": configs})
+        return combine({"pass": holds("a", "fine", configurations=[{"K": 100, "eps": 0.1}]), "group": group})
+    return claim(check, kind=Kind.INEQUALITY, conditions=(K_EPS,))
+
+
+def test_an_enclosing_part_s_own_configurations_decide_when_the_leaf_lacks_a_hypothesis_parameter():
+    r = _grouped_refutation([{"K": 40, "eps": 0.1}]).run()
+    assert r.verdict.status is Status.REFUTED, r.verdict.evidence
+    planted = _grouped_refutation([{"K": 4, "eps": 0.1}]).run()  # the group's configurations lie outside K ≥ 1/ε
+    assert planted.verdict.status is Status.INCONCLUSIVE and planted.outside_hypotheses
+
+
 def test_parts_nested_under_details_parts_are_read():
     def check(ctx):
         inner = refuted("m", "fails", {"K": 4, "eps": 0.1})

@@ -139,6 +139,13 @@ def configurations(vjson: Mapping[str, Any], *, deep: bool = True,
     return out
 
 
+def level_configurations(node: Mapping[str, Any], inherited: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The configurations recorded at ``node``'s own level (explicit, a sweep, or its counterexample), without
+    following a refuted node's deciding part: what an enclosing part says when the refuted leaf below it does not
+    record a parameter a hypothesis reads."""
+    return _level(node, dict(inherited or {}), counterexample=True)
+
+
 def _level(node: Mapping[str, Any], inherited: Mapping[str, Any], *, counterexample: bool) -> list[dict[str, Any]]:
     details = node.get("details") or {}
     fixed = _fixed(details, inherited)

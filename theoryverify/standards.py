@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .conditions import Condition, Over, violations
-from .evidence import configurations, coverage, deciding_path, node_at, refuting_paths, supporting, sweeps
+from .evidence import (configurations, coverage, deciding_path, level_configurations, node_at, refuting_paths,
+                       supporting, sweeps)
 from .verdicts import PART_SEP
 from .verdicts import Status, Verdict, error, plain
 
@@ -224,11 +225,14 @@ def apply_hypotheses(conditions: Sequence[Condition], verdict: Verdict) -> Verdi
 
 
 def _judge_leaf(leaf: Mapping[str, Any], fixed: Mapping[str, Any], conditions: Sequence[Condition],
-                rate_claim: bool, std: Standards) -> tuple[str, str, dict]:
-    """('ok' | 'missing' | 'outside' | 'span', why, info) for one refuted part's evidence."""
+                rate_claim: bool, std: Standards, *, own_level: bool = False) -> tuple[str, str, dict]:
+    """('ok' | 'missing' | 'outside' | 'span', why, info) for one refuted part's evidence.
+
+    ``own_level``: read only the configurations recorded at this node (an enclosing part consulted because the
+    refuted leaf below it does not record what a hypothesis reads), not those of its deciding part again."""
     info: dict[str, Any] = {}
     if conditions:
-        configs = configurations(leaf, inherited=fixed)
+        configs = level_configurations(leaf, fixed) if own_level else configurations(leaf, inherited=fixed)
         labels = [c.label() for c in conditions]
         if not configs:
             return "missing", (f"the refutation records no configuration to check against the hypotheses {labels} "
@@ -266,7 +270,8 @@ def judge_refutation(conditions: Sequence[Condition], verdict: Verdict, rate_cla
         # enclosing part that does (e.g. configurations recorded once for a group of sub-fits)
         for depth in range(len(path), -1, -1):
             node, fixed = node_at(vjson, path[:depth])
-            verdict_kind, why, info = _judge_leaf(node, fixed, conditions, rate_claim, std)
+            verdict_kind, why, info = _judge_leaf(node, fixed, conditions, rate_claim, std,
+                                                  own_level=depth < len(path))
             if verdict_kind != "missing":
                 break
         judged.append((path, verdict_kind, why, info))
