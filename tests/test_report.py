@@ -132,3 +132,25 @@ def test_table_escapes_pipes_in_the_header_too():
     lines = table(["|R|", "measured"], [["a|b", 1]])
     cols = [len(re.findall(r"(?<!\\)\|", row)) for row in lines]
     assert len(set(cols)) == 1, lines
+
+
+def test_a_profile_folder_built_paper_by_paper_keeps_every_paper_in_its_index(tmp_path):
+    """A full-profile folder is built one paper at a time: the second run's index still lists the first paper,
+    with the commit and time of its own run; a paper whose page is gone is dropped."""
+    def one(paper, claims):
+        return build([paper], profile="quick", device="cpu", seed=7, out=tmp_path / "out", fresh=False,
+                     command="test", only=(), store_root=tmp_path / "store")
+    from theoryverify import registry
+    from unittest import mock
+    with mock.patch("theoryverify.report.build.select", lambda pid, profile, only, device: [
+            c for c in registry.claims(paper=pid) if c.id in ("icrecall.table2", "knowledge.h-eym")]):
+        one("icrecall", None)
+        one("knowledge", None)
+    index = (tmp_path / "out" / "index.md").read_text()
+    assert "[icrecall.md](icrecall.md)" in index and "[knowledge.md](knowledge.md)" in index
+    (tmp_path / "out" / "icrecall.md").unlink()
+    with mock.patch("theoryverify.report.build.select", lambda pid, profile, only, device: [
+            c for c in registry.claims(paper=pid) if c.id == "knowledge.h-eym"]):
+        one("knowledge", None)
+    index = (tmp_path / "out" / "index.md").read_text()
+    assert "icrecall.md" not in index and "[knowledge.md](knowledge.md)" in index

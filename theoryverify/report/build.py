@@ -3,6 +3,8 @@ each paper's page and the index.  Re-implements no check: every verdict comes fr
 ``Claim.run``."""
 from __future__ import annotations
 
+import json
+
 import datetime as _dt
 import time
 from contextlib import closing
@@ -135,5 +137,32 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
     total = time.perf_counter() - start_all
     run["generated"] = f"{now}; runtime {total:.1f} s (" + ", ".join(
         f"{k} {v:.1f} s" for k, v in timings.items()) + ")"
+    for row in rows:
+        row["run"] = {"commit": run["commit"], "generated": f"{now}"}
+    if not only:
+        rows = _with_earlier_rows(out, rows, run["profile"])
     (out / "index.md").write_text(markdown.index_page(run, rows), encoding="utf-8")
     return {"rows": rows, "timings": timings}
+
+
+INDEX_ROWS = "index.json"
+
+
+def _with_earlier_rows(out: Path, rows: list[dict[str, Any]], profile: str) -> list[dict[str, Any]]:
+    """``rows`` plus the index rows of the papers an earlier whole-paper run of the same profile wrote into ``out``
+    (a full-profile folder is built one paper at a time), each keeping the commit and time of its own run; the
+    rows are kept in ``out/index.json``.  A paper no longer installed, or whose page is gone, is dropped."""
+    path = out / INDEX_ROWS
+    try:
+        earlier = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError):
+        earlier = {}
+    if earlier.get("profile") != profile:
+        earlier = {}
+    known = registry.papers()
+    merged = {r["id"]: r for r in earlier.get("rows", []) if r["id"] in known and (out / f"{r['id']}.md").exists()}
+    merged.update({r["id"]: r for r in rows})
+    ordered = [merged[pid] for pid in known if pid in merged]
+    path.write_text(json.dumps({"profile": profile, "rows": ordered}, indent=1, sort_keys=True, default=dict) + "\n",
+                    encoding="utf-8")
+    return ordered

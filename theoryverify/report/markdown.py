@@ -374,9 +374,17 @@ def index_page(run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str
              f"- Git commit: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}", "",
              "Refuted claims are counted by finding class; only `erratum` says the paper is wrong "
              "(see `docs/verdicts.md`).", ""]
-    lines += table(["paper", "claims", *STATUSES, *FINDINGS, "outside hypotheses", "profile", "device", "report"],
+    runs = {(r.get("run") or {}).get("commit", run["commit"]) + " " + (r.get("run") or {}).get("generated", "")
+            for r in rows}
+    several = len(runs) > 1  # rows written by separate runs (a profile folder built paper by paper)
+    if several:
+        lines += ["Rows come from separate runs; each names its own commit and time (the header is the latest run).", ""]
+    lines += table(["paper", "claims", *STATUSES, *FINDINGS, "outside hypotheses", "profile", "device", "report",
+                    *(["run"] if several else [])],
                    [[r["title"], r["n"], *[r["counts"].get(s, 0) for s in STATUSES],
                      *[r["findings"].get(f, 0) for f in FINDINGS], r.get("outside", 0),
-                     run["profile"], run["device_info"]["device"], f"[{r['id']}.md]({r['id']}.md)"]
+                     run["profile"], run["device_info"]["device"], f"[{r['id']}.md]({r['id']}.md)",
+                     *([f"`{(r.get('run') or {}).get('commit', '?')}`, {(r.get('run') or {}).get('generated', '?')}"]
+                       if several else [])]
                     for r in rows])
     return "\n".join(lines).rstrip() + "\n"
