@@ -53,3 +53,19 @@ def test_a_variant_with_its_own_id_is_listed_as_a_pinned_claim():
     r = full.run(RunContext(profile="quick"))  # pinned: runs its own profile whatever the context says
     assert r.verdict.evidence == "n = 30" and r.as_expected and r.context.profile == "full"
     assert base.run(RunContext()).verdict.evidence == "only n = 3"
+
+
+def test_the_base_of_an_extracted_full_variant_expects_under_full_what_it_expects_under_quick():
+    """A claim refuted on the full grid but inconclusive on the quick grid (span rule): in a full-profile report the
+    base claim still runs the quick grid, so it must expect inconclusive there too, not the full variant's refutation."""
+    import theoryverify as tv
+    c = tv.ClaimSet("demo")
+    c.add("rate", location="Thm 1", statement="s", kind=tv.Kind.RATE, expect=tv.Status.REFUTED,
+          finding=tv.Finding.ERRATUM, reason="fails on the full grid",
+          variants={"quick": tv.Variant(expect=tv.Status.INCONCLUSIVE),
+                    "full": tv.Variant(params={"grid": "full"}, tags=frozenset({"slow"}), id="rate-full")})(
+        lambda ctx: tv.inconclusive("m", "narrow"))
+    base, full = [x for claim in c.claims for x in claim.expanded()]
+    assert base.expect_for("full") is tv.Status.INCONCLUSIVE and base.expect_for("quick") is tv.Status.INCONCLUSIVE
+    assert full.id == "demo.rate-full" and full.expect_for("full") is tv.Status.REFUTED
+    assert not base.expected(tv.Status.REFUTED, "full")  # planted: the old behaviour would accept this

@@ -148,7 +148,13 @@ class Claim:
         own = {name: v for name, v in self.variants.items() if v.id}
         if not own:
             return [self]
-        base = replace(self, variants={n: v for n, v in self.variants.items() if not v.id})
+        kept = {n: v for n, v in self.variants.items() if not v.id}
+        # under a profile whose variant became a claim of its own, the base claim is the quick claim: it runs as under
+        # the quick profile (parameters, expectation, tags), not with the extracted variant's expectation
+        default = kept.get("quick")
+        if default is not None:
+            kept.update({name: default for name in own if name not in kept})
+        base = replace(self, variants=kept)
         out = [base]
         for name, v in own.items():
             out.append(replace(self, id=v.id if v.id.startswith(self.paper + ".") else f"{self.paper}.{v.id}",

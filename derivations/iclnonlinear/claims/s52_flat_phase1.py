@@ -46,7 +46,7 @@ EXPECT: dict[str, Status | None] = {
     # re-audit (issue 16): p2-t1 and p2-qrate are decided in quick too, along the admissible path (K = 8…128)
     **{k: Status.INCONCLUSIVE for k in ("l5-qk", "l4-gk", "p2-end", "p2-offrate", "l4-gkn",
                                         "l3-b1", "l3-b2", "l3-b3", "l5-qkm")},
-    **{k: Status.INCONCLUSIVE for k in ("l3-b2-full", "l3-b3-full", "l5-qkm-full")}}
+    **{k: Status.INCONCLUSIVE for k in ("l3-b2-full", "l3-b3-full", "l5-qk-full", "l5-qkm-full")}}
 
 
 def _variants(short: str, default: Status | None, finding: Finding | None = None, reason: str | None = None,
