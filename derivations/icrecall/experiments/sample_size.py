@@ -239,13 +239,20 @@ def min_logp1(kl: S.KeyLoss, theta: torch.Tensor, T: torch.Tensor, chunk: int = 
 
 
 def algorithm1_datasets(keys: S.Keys, idx: np.ndarray, w: np.ndarray, T: np.ndarray, e1: np.ndarray,
-                        e2: np.ndarray, xi: np.ndarray, steps, groups: Sequence[slice] | None = None
-                        ) -> dict[str, np.ndarray]:
+                        e2: np.ndarray, xi: np.ndarray, steps, groups: Sequence[slice] | None = None,
+                        checkpoints: Sequence[int] | None = None, stop_level: float | None = None,
+                        stop_after: int = 0) -> dict[str, np.ndarray]:
     """Algorithm 1 (t1 = 1) for B runs, run b trained on its own dataset (population keys idx[b] with
     weights w[b]): θ̃ = −η1 ∇L1(D)(0), θ0 = θ̃ + ξ, ``steps`` GD steps of size η2 on L1(θ; D) (the closed
     form of ``stage2_dynamics.KeyLoss.grad_theta`` with per-run key sets).  Evaluated at the end on every
     population key: min log p1(r*) and the final v.  ``steps``: one budget or one per run; ``groups``: per
-    run, the slice of keys that is its population (default: every key)."""
+    run, the slice of keys that is its population (default: every key).
+
+    ``checkpoints`` (increasing step counts ≤ the budget): also evaluate, at each, the min over the population
+    and over the run's own dataset of log p1(r*) (returned as (J, B) arrays, nan where not evaluated).  With
+    ``stop_level`` and ``stop_after`` = s > 0, a run is done once its population minimum is ≥ log(stop_level)
+    at s consecutive checkpoints, and the batch stops when every run is done (the final values are then those
+    of the stopping step)."""
     kl = S.KeyLoss(keys)
     dt = kl.dtype
     with torch.no_grad():
@@ -270,7 +277,30 @@ def algorithm1_datasets(keys: S.Keys, idx: np.ndarray, w: np.ndarray, T: np.ndar
         v_tilde = torch.softmax(th, -1)
         th = th + torch.as_tensor(xi, dtype=dt)
         budget = torch.as_tensor(np.broadcast_to(np.asarray(steps), (len(T),)).copy())
-        for k in range(int(budget.max())):
+        cps = [] if checkpoints is None else [int(c) for c in checkpoints]
+        cp_pop = np.full((len(cps), len(T)), np.nan)
+        cp_train = np.full((len(cps), len(T)), np.nan)
+        streak = np.zeros(len(T), dtype=int)
+        j, ran = 0, int(budget.max())
+
+        def evaluate(j: int) -> None:
+            cp_pop[j] = (min_logp1(kl, th, Tt) if groups is None else torch.as_tensor(
+                [float(min_logp1(kl, th[b:b + 1], Tt[b:b + 1], keys=groups[b])[0]) for b in range(len(T))])).numpy()
+            x = kl.logits(kl.vtilde(th)[1]) / Tt[:, None]
+            own = x[torch.arange(len(T))[:, None], kl.t[torch.as_tensor(idx)]] - _lse_keys(x, logc)
+            cp_train[j] = torch.where(W > 0, own, torch.full_like(own, math.inf)).min(-1).values.numpy()
+
+        for k in range(int(budget.max()) + 1):
+            while j < len(cps) and cps[j] == k:
+                evaluate(j)
+                if stop_level is not None:
+                    streak = np.where(cp_pop[j] >= math.log(stop_level), streak + 1, 0)
+                j += 1
+            if stop_level is not None and stop_after > 0 and bool(np.all(streak >= stop_after)):
+                ran = k
+                break
+            if k == int(budget.max()):
+                break
             active = (budget > k).to(dt)[:, None]
             th = th - active * lr * grad(th)
         if groups is None:
@@ -280,8 +310,11 @@ def algorithm1_datasets(keys: S.Keys, idx: np.ndarray, w: np.ndarray, T: np.ndar
             for g in {(s.start, s.stop) for s in groups}:
                 rows = [b for b, s in enumerate(groups) if (s.start, s.stop) == g]
                 mins[rows] = min_logp1(kl, th[rows], Tt[rows], keys=slice(*g)).numpy()
-        return {"min_logp1": mins, "v_tilde": v_tilde.numpy(),
-                "v_final": torch.softmax(th, -1).numpy()}
+        out = {"min_logp1": mins, "v_tilde": v_tilde.numpy(), "v_final": torch.softmax(th, -1).numpy()}
+        if checkpoints is not None:
+            out.update({"checkpoint_steps": np.array(cps), "checkpoint_min_logp1": cp_pop,
+                        "checkpoint_min_logp1_train": cp_train, "steps_run": ran})
+        return out
 
 
 # --- several families in one batch ------------------------------------------------------------------
