@@ -58,6 +58,9 @@ def test_onestep_decision_and_planted_errors():
     assert v.status is Status.REFUTED and not v.counterexample["overshoots"]
     v = G.onestep_decision(etas, good, 0.95, 0.5, 10)               # planted: multi-step far better
     assert v.status is Status.REFUTED and not v.counterexample["reaches_multi_step"]
+    v = G.onestep_decision(etas, good, 0.85, 0.5, 10)               # planted near miss: short by half a pair
+    assert v.status is Status.INCONCLUSIVE and "near miss" in v.evidence
+    assert abs(v.details["shortfall_pairs"] - 0.5) < 1e-9
 
 
 def test_lowrank_decision_and_planted_better_rank1():

@@ -86,6 +86,13 @@ def test_schedule_check_can_hold():
     assert v.status is Status.HOLDS, v.evidence
 
 
+def test_schedule_strong_reading_failure_is_inconclusive_and_planted_epsilon_refutes():
+    q = ctx(schedules=("3-stage (10,5,1)", "constant 10"), seeds=(0,))
+    v = C.check_schedule(q)
+    assert v.status is Status.INCONCLUSIVE and "strong reading" in v.evidence, v.evidence
+    refutes(C.check_schedule(q, eps=1e-4))          # planted: the three-stage schedule must reach H + 1e-4
+
+
 def test_frozen_attention_planted_tolerance_and_wz():
     assert G.check_frozen().status is Status.HOLDS
     refutes(G.check_frozen(tol=0.0))

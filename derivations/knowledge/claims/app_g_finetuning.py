@@ -36,7 +36,11 @@ ETA_FT, T_FT = 10.0, 50
             catalogue_id="KX-L17-frozen-attn", expect=tv.Status.REFUTED, finding=tv.Finding.RECONSTRUCTION,
             reason="refuted only under the reconstruction choice ft_params = W+Z (Sec. 4: FT is 'the same GD procedure as "
                    "in PT'; Lemma 25's proof moves W only, and then Lemma 17 holds: l17-frozen-attn): at η_FT = 10 (lost) "
-                   "one FT step moves mean α_s([s,f]) from 0.5 to 0.976; Lemma 17's proof argues only about PT",
+                   "one FT step moves mean α_s([s,f]) from 0.5 to 0.976; the authors' favour within W+Z, a small η_FT, "
+                   "does not rescue it (session 23 probe: max |α_s − 1/2| over 50 steps = 0.14 at η_FT = 0.1, 0.21 at "
+                   "0.3). Paper: Lemma 17 'during full FT, the following holds: (233)' with proof 'As the attention "
+                   "matrix has never been updated during PT with respect to the query of [f] ... by Lemma 4' — the proof "
+                   "argues only about PT",
             readings=tv.Readings(tested="full FT trains Z as well as W (Sec. 4: 'the same GD procedure as in PT')",
                                  others={"FT moves W only (Lemma 25's proof: only the MLP neurons are updated)":
                                          "holds: knowledge.l17-frozen-attn"}),
@@ -142,28 +146,40 @@ def halluc_sweep() -> tv.Verdict:
 
 # --- App. G.4 / H.4: extraction after one FT step ---------------------------------------------------------------
 
-ETAS_ONESTEP = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+# η_FT grid: the coarse decade grid plus 20–70 around the best one-step η (session 23: the authors' favour — the
+# best one-step η is not missed between 30 and 100, where the accuracy falls to 0).
+ETAS_ONESTEP = (0.3, 1.0, 3.0, 10.0, 20.0, 30.0, 40.0, 50.0, 70.0, 100.0, 300.0, 1000.0)
 ONESTEP_NFT = 16
 
 
 def onestep_decision(etas, acc1: np.ndarray, best_multi: float, acc0: float, n_ood: int) -> tv.Verdict:
     """acc1[k, r]: OOD accuracy after ONE FT step with η_k (replicate r); best_multi: mean best accuracy of
-    multi-step FT; acc0: before FT.  (a) max_η mean one-step accuracy ≥ best_multi − 1/n_ood (one pair);
-    (b) overshoot: the mean one-step accuracy at the largest η is below its maximum by > 1/n_ood."""
+    multi-step FT; acc0: before FT.  (a) reaches: max_η mean one-step accuracy ≥ best_multi; (b) overshoot: the mean
+    one-step accuracy at the largest η is below its maximum by > 1/n_ood (one pair).  A one-step maximum below
+    best_multi by at most one pair is a near miss: inconclusive (session 23 — the full profile fell short by about
+    half a pair in both PT regimes; a one-pair tolerance would have called that a pass), more is refuted."""
     mean = acc1.mean(1)
     k = int(mean.argmax())
     tol = 1.0 / n_ood
+    short = best_multi - float(mean[k])
     text = (f"one-step OOD accuracy {np.round(mean, 3).tolist()} at η_FT = {list(etas)}; best {mean[k]:.3f} at "
-            f"η = {etas[k]}; multi-step best-iteration accuracy {best_multi:.3f}; before FT {acc0:.3f}")
+            f"η = {etas[k]}; multi-step best-iteration accuracy {best_multi:.3f} (one-step "
+            f"{'short by' if short > 0 else 'above by'} {abs(short) * n_ood:.2f} of {n_ood} OOD pairs); before FT "
+            f"{acc0:.3f}")
     det = {"sweep": {"param": "η_FT", "x": list(etas), "measured": mean.tolist()}, "best_multi": best_multi,
-           "acc0": acc0}
-    a_ok, b_ok = mean[k] >= best_multi - tol, mean[-1] < mean[k] - tol
+           "acc0": acc0, "shortfall_pairs": short * n_ood, "n_ood": n_ood}
+    a_ok, near, b_ok = short <= 0, 0 < short <= tol, mean[-1] < mean[k] - tol
     if a_ok and b_ok:
         return tv.holds("one-step FT over an η grid", text, **det)
+    if near and b_ok:
+        return tv.inconclusive("one-step FT over an η grid",
+                               f"near miss: the best one-step accuracy is below the multi-step one by "
+                               f"{short * n_ood:.2f} pair(s) (< 1 pair: neither a clear pass nor a clear failure; "
+                               f"the multi-step reference is a best over many iterates); " + text, **det)
     return tv.refuted("one-step FT over an η grid", text,
                       {"eta_best": etas[k], "one_step_best": float(mean[k]), "best_multi": best_multi,
-                       "one_step_at_largest_eta": float(mean[-1]), "reaches_multi_step": bool(a_ok),
-                       "overshoots": bool(b_ok)}, **det)
+                       "one_step_at_largest_eta": float(mean[-1]), "reaches_multi_step": bool(a_ok or near),
+                       "shortfall_pairs": short * n_ood, "overshoots": bool(b_ok)}, **det)
 
 
 def onestep_mode(rec, profile: str) -> tv.Verdict:
@@ -182,10 +198,14 @@ ONESTEP_STATEMENT = ("App. G.4/H.4: with a suitable η_FT one FT step already re
                      "(\"after one iteration, we already have …\"); too large an η_FT overshoots")
 
 
+# Session 23: holds → inconclusive (quick and full).  The earlier rule accepted a one-step accuracy up to one pair
+# below the multi-step one; the full profile fell short by 0.53 (μ_c = 3) and 0.47 (μ_c = 4) of 9 OOD pairs, the
+# quick by 0.25 at μ_c = 4 — a near miss, not a confirmation (the finer η grid 20–70 does not close it).
 @CLAIMS.add("t2-onestep", location="Thm 2(2); App. G.4 (274)–(281), H.4 (331)–(338)", kind=tv.Kind.DYNAMICS,
-            catalogue_id="KX-T2-onestep", statement=ONESTEP_STATEMENT,
-            choices=choices(reading="max over η of the one-step accuracy ≥ multi-step best-iteration accuracy − "
-                            "1 pair, and the largest η is worse than the best η by > 1 pair",
+            catalogue_id="KX-T2-onestep", statement=ONESTEP_STATEMENT, expect=tv.Status.INCONCLUSIVE,
+            choices=choices(reading="max over η of the one-step accuracy ≥ multi-step best-iteration accuracy, and "
+                            "the largest η is worse than the best η by > 1 pair; short by ≤ 1 pair = near miss, "
+                            "inconclusive",
                             grid=f"η_FT ∈ {ETAS_ONESTEP}, Ñ_f = {ONESTEP_NFT}, 4 FT subsets, PT seed 0 (full: 3 FT "
                             "subsets × PT seeds 0–4, multi-step reference T_FT = 2000)"),
             params={"protocol": "quick"}, variants={"full": tv.Variant(params={"protocol": "full"})})
