@@ -139,9 +139,8 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
         f"{k} {v:.1f} s" for k, v in timings.items()) + ")"
     for row in rows:
         row["run"] = {"commit": run["commit"], "generated": f"{now}"}
-    if not only:
-        rows = _with_earlier_rows(out, rows, run["profile"])
-    (out / "index.md").write_text(markdown.index_page(run, rows), encoding="utf-8")
+    listed = _with_earlier_rows(out, rows, run["profile"]) if not only else rows
+    (out / "index.md").write_text(markdown.index_page(run, listed), encoding="utf-8")
     return {"rows": rows, "timings": timings}
 
 
