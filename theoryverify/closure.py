@@ -7,7 +7,10 @@ that depend on it, with no hand-listed modules and no "bump this when …" const
 Local means: a module whose file is not part of the Python installation (the standard library and
 ``site-packages``/``dist-packages``), i.e. the paper's package, the engine when installed in editable mode,
 and the user's own helpers.  Imports are read from the source with :mod:`ast` (nothing is executed); an
-import that cannot be resolved is ignored (it cannot be local code that exists).
+import that cannot be resolved is ignored (it cannot be local code that exists).  A package that imports its
+submodules lazily (a module-level ``__getattr__``, as ``import theoryverify as tv`` does) hides them from its import
+statements; the submodules its ``__init__`` names in string constants are read as imported, so the engine is in
+every paper claim's closure.
 """
 from __future__ import annotations
 
@@ -66,10 +69,20 @@ def _imports(path: str, module: str) -> set[str]:
             if root:
                 out.add(root)
                 out.update(f"{root}.{a.name}" for a in node.names if a.name != "*")
+    if is_pkg and _lazy(tree):
+        # a package with a module-level __getattr__ (PEP 562) imports its submodules on first attribute access,
+        # which the import statements do not show: every string constant naming one of its submodules counts
+        out.update(f"{module}.{c.value}" for c in ast.walk(tree)
+                   if isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.isidentifier()
+                   and _origin(f"{module}.{c.value}") is not None)
     for name in list(out):  # parents of a module run their __init__ too
         parts = name.split(".")
         out.update(".".join(parts[:i]) for i in range(1, len(parts)))
     return out
+
+
+def _lazy(tree: ast.Module) -> bool:
+    return any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
 
 
 @lru_cache(maxsize=None)
