@@ -412,7 +412,9 @@ def _l10_dataset(pop, p_conf: float, size: int, seed: int):
                       "(p_conf ∈ {1, ½}, T = 0.01…0.00125) and −λ_min = Ω(p_conf) (p_conf = 1…⅛ at T = 0.0025), "
                       "F-greedy(6), |D| = 256", choices=L10_CHOICES,
             params={"Ts": L10_T, "pconfs": L10_PCONF, "size": 256, "T_fixed": 0.0025},
-            variants={"full": tv.Variant(params={"Ts": L10_T + [0.000625], "size": 1024, "T_fixed": 0.00125},
+            # full: p_conf down to 1/16 so that the p_conf sweep spans 1.2 decades (1…⅛ is 0.9, below the span rule)
+            variants={"full": tv.Variant(params={"Ts": L10_T + [0.000625], "pconfs": L10_PCONF + [0.0625],
+                                                 "size": 1024, "T_fixed": 0.00125},
                                          expect=None, tags={"slow"}, id="l10-lmin-sweep")})
 def l10_lmin(ctx):
     Ts, pconfs, size, T_fixed = (ctx.params[k] for k in ("Ts", "pconfs", "size", "T_fixed"))
