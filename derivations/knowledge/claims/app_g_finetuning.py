@@ -40,7 +40,8 @@ ETA_FT, T_FT = 10.0, 50
                    "does not rescue it (session 23 probe: max |α_s − 1/2| over 50 steps = 0.14 at η_FT = 0.1, 0.21 at "
                    "0.3). Paper: Lemma 17 'during full FT, the following holds: (233)' with proof 'As the attention "
                    "matrix has never been updated during PT with respect to the query of [f] ... by Lemma 4' — the proof "
-                   "argues only about PT",
+                   "argues only about PT: under this reading it also has a gap (FT's gradient moves Z[:, f] at step 1), "
+                   "not registered separately because the gap exists only under the W+Z reading this claim refutes",
             readings=tv.Readings(tested="full FT trains Z as well as W (Sec. 4: 'the same GD procedure as in PT')",
                                  others={"FT moves W only (Lemma 25's proof: only the MLP neurons are updated)":
                                          "holds: knowledge.l17-frozen-attn"}),
@@ -91,13 +92,19 @@ def check_frozen(ctx: tv.RunContext | None = None, recon: Recon | None = None, e
 
 # --- Lemma 18 / Remark 2: the pre-FT model on Q&A prompts -------------------------------------------------------
 
-_L18_REASON = ("on the reconstruction ((236)–(237) lost; read as 'argmax F([s_i,f]) is a relation token for every i'): "
+#: Remark 2 (Sec. 3): "Absent this token [r] during inference, the model falters in producing accurate answers due to the
+#: missing relational cue. Fine-tuning is thus essential …"; Lemma 18 (App. G.2): "With probability [lost], the
+#: following holds: For all [i], we have (236); For all [i] and [lost], we have (237)" — both displays lost.
+_L18_REASON = ("on the reconstruction ((236)–(237) lost; read as 'argmax F([s_i,f]) is a relation token for every i'; "
+               "Remark 2's surviving words: 'Absent this token during inference, the model falters in producing "
+               "accurate answers'): "
                "at μ_c = 3 the pre-FT model already answers 84% of Q&A prompts; the relation fraction is 0–0.52 in the "
                "18 swept runs that learn the facts and reaches 0.76–1 only where PT stays ≥ H + 0.06 (flips with μ_c)")
 _L18_READINGS = tv.Readings(
     tested="before FT the argmax of F([s_i, f]) is a relation token for every pair i",
-    others={"weaker (Remark 2): without r the pre-FT model falters, i.e. answers few Q&A prompts":
-            "untested: flips with μ_c (most prompts answered at μ_c = 3, about half at μ_c = 4)"})
+    others={"weaker (Remark 2, the authors' favour): without r the pre-FT model falters, i.e. answers few Q&A prompts":
+            "fails at the default too (84% of the prompts answered before FT at μ_c = 3) but about half are answered "
+            "at μ_c = 4: the outcome flips with the lost μ_c, so the class stays reconstruction"})
 
 
 @CLAIMS.add("l18-preft-halluc", location="Lemma 18 (236)–(237), App. G.2; Remark 2", kind=tv.Kind.DYNAMICS,

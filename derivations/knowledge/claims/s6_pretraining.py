@@ -36,9 +36,13 @@ EPS_LOSS = 0.02     # Thm 2(1): ∃ t ≤ T, L(θ_t) ≤ H + ε
 
 # --- Prop. 1 (15): filtering c --------------------------------------------------------------------------------
 
+#: Prop. 1(1), Sec. 6: "The transformer learns to filter out the irrelevant context token [c]: For all [i], the attention
+#: scores [...] satisfy: (15)" — (15) is lost, and the surviving words do not say which pre-training inputs it covers.
 FILTER_READINGS = tv.Readings(
-    tested="(15) covers the [c, s_i] inputs as well as [c, s_i, r] (the prose says 'for all i', not which inputs)",
-    others={"(15) on the [c, s_i, r] inputs only": "holds: knowledge.p1-filter-csr"})
+    tested="(15) covers the [c, s_i] inputs as well as [c, s_i, r] (Prop. 1(1): 'For all [i], the attention scores "
+           "… satisfy: (15)' — the words name no input type)",
+    others={"(15) on the [c, s_i, r] inputs only (the authors' favour: the inputs whose target, the answer, "
+            "needs c filtered)": "holds: knowledge.p1-filter-csr"})
 
 
 @CLAIMS.add("p1-filter-csr", location="Prop. 1 (15), Sec. 6; Lemma 11", kind=tv.Kind.DYNAMICS,
@@ -50,7 +54,8 @@ FILTER_READINGS = tv.Readings(
             statement="After Stage I the attention filters out c on [c, s_i] as well: max_i α_c([c,s_i]) ≤ small "
                       "(full profile: on both input types, across the reconstruction sweep).",
             expect=tv.Status.REFUTED, finding=tv.Finding.RECONSTRUCTION, readings=FILTER_READINGS,
-            reason="on the reconstruction (μ_c, κ, η, T_1 lost; (15)'s display lost) and the reading 'both input types': "
+            reason="on the reconstruction (μ_c, κ, η, T_1 lost; (15)'s display lost: Prop. 1(1) says only 'For all [i], "
+                   "the attention scores … satisfy: (15)') and the reading 'both input types': "
                    "α_c([c,s_i]) = 0.33 > τ = 0.05 at T_1 (0.33 at the end of PT) at the default, 0.19–0.81 in all 18 "
                    "swept runs that learn the facts (μ_c ∈ 2–5, κ ∈ 1–2, 3 schedules, 3 seeds); [c,s_i,r] is "
                    "filtered (p1-filter-csr)",
