@@ -109,3 +109,74 @@ def test_ptloss_decay_rule_refutes_a_planted_plateau():
     assert A.decay_verdict(grid, [3.0 / T for T in grid], 0).status is Status.HOLDS
     plateau = [0.01 * (1 + 0.001 * (-1) ** k) for k in range(len(grid))]
     refutes(A.decay_verdict(grid, plateau, 0))
+
+
+# --- issue 18, Part B (session 24): the pre-training passes over seeds, sizes and the reconstruction sweep ----------
+
+def test_filter_sizes_holds_and_planted_threshold_is_refuted():
+    sizes = (5, 10, 20, 50)
+    v = C.check_filter(ctx(which="3", sizes=sizes))
+    assert v.status is Status.HOLDS, v.evidence
+    assert sorted(c["N_f"] for c in v.details["configurations"]) == list(sizes)
+    v = refutes(C.check_filter(ctx(which="3", sizes=sizes), tau=1e-12))
+    assert v.counterexample["N_f"] in sizes and v.counterexample["tau"] == 1e-12
+
+
+def _early_row(mu_c=3.0, kappa=1.0, etas=(10.0, 5.0, 1.0), seed=0, N_f=20, ac3=0.0, pa=0.95, dev=0.01, acc=1.0):
+    return {"mu_c": mu_c, "kappa": kappa, "etas": list(etas), "seed": seed, "N_f": N_f, "ac3_T1": ac3,
+            "min_pa_T2": pa, "max_dev_pr_T2": dev, "acc_T2": acc}
+
+
+def _early_rows(**planted):
+    """A grid of clean rows (N_f 8–80, seeds 0–2, two μ_c) with one row replaced by ``planted`` (at N_f = 40)."""
+    rows = [_early_row(mu_c=m, N_f=n, seed=s) for m in (2.0, 3.0) for n in (8, 20, 40, 80) for s in (0, 1, 2)]
+    if planted:
+        rows[-4] = _early_row(N_f=40, seed=2, **planted)
+    return rows
+
+
+def test_filter_csr_sweep_refutes_a_planted_unfiltered_run():
+    v = C.filter_csr_sweep(rows=_early_rows())
+    assert v.status is Status.HOLDS, v.evidence
+    v = refutes(C.filter_csr_sweep(rows=_early_rows(ac3=0.3)))
+    assert v.counterexample["N_f"] == 40 and v.counterexample["alpha_c"] == 0.3
+
+
+def test_facts_sweep_holds_flips_and_refutes_at_the_default():
+    assert C.facts_sweep(rows=_early_rows()).status is Status.HOLDS
+    v = C.facts_sweep(rows=_early_rows(dev=0.33))              # one non-default run keeps p_r far from 1/K
+    assert v.status is Status.INCONCLUSIVE and "flips" in v.evidence, v.evidence
+    rows = _early_rows()
+    rows[12] = _early_row(pa=0.5)                              # planted: the default run (μ_c 3, N_f 20, seed 0) fails
+    assert (rows[12]["mu_c"], rows[12]["N_f"], rows[12]["seed"]) == (3.0, 20, 0)
+    v = refutes(C.facts_sweep(rows=rows))
+    assert v.counterexample["min_p_a"] == 0.5
+
+
+def _loss_run(conf, gap_fn, H=0.5):
+    t = np.arange(0, conf["T"] + 1, 10, dtype=float)
+    return {**conf, "H": H, "t": t.tolist(), "loss": (H + gap_fn(np.maximum(t, 1.0))).tolist(), "acc_end": 1.0,
+            "relmass_end": 1.0}
+
+
+def test_ptloss_full_holds_flips_and_refutes_a_planted_default_plateau():
+    decay = lambda t: 3.0 / t                      # noqa: E731  gap → 0
+    plateau = lambda t: 0.44 + 0.0 * t             # noqa: E731  stuck above H
+    confs = A.FULL_RUNS[:2]
+    rows = [{"acc_end": 1.0, "gap": 0.01}] * 3
+    v = A.check_ptloss_decay(ctx(), runs=[_loss_run(c, decay) for c in confs], rows=rows)
+    assert v.status is Status.HOLDS, v.evidence
+    v = A.check_ptloss_decay(ctx(), runs=[_loss_run(confs[0], decay), _loss_run(confs[1], plateau)], rows=rows)
+    assert v.status is Status.INCONCLUSIVE and "flips" in v.evidence, v.evidence
+    refutes(A.check_ptloss_decay(ctx(), runs=[_loss_run(confs[0], plateau), _loss_run(confs[1], decay)], rows=rows))
+    # the sweep at T = 1500 only informs: a far run there leaves a decaying default inconclusive, never refuted
+    v = A.check_ptloss_decay(ctx(), runs=[_loss_run(c, decay) for c in confs], rows=[{"acc_end": 1.0, "gap": 0.4}])
+    assert v.status is Status.INCONCLUSIVE, v.evidence
+
+
+def test_quick_pretraining_passes_record_their_one_configuration():
+    """Quick t2-ptloss and p2-facts see one run: the engine's quantifier rule makes them inconclusive."""
+    from theoryverify import registry
+    for cid in ("knowledge.t2-ptloss", "knowledge.p2-facts"):
+        res = registry.get(cid).run()
+        assert res.verdict.status is Status.INCONCLUSIVE and "one configuration" in res.verdict.evidence, cid
