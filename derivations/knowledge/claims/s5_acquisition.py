@@ -81,6 +81,11 @@ def _label(c: dict) -> str:
                                         "−0.05; runs: the default at seeds 0 (T = 12000), 1, 2 (T = 6000) and the "
                                         "reconstruction sweep's worst rows that learn every answer (T = 6000); plus "
                                         f"the sweep at T = {STAGES[2]}: gap ≤ ε = {EPS_LOSS} in every learning run",
+                     "authors' reading": "Thm 2 holds with probability ≥ 1 − δ, under Condition 1 and with its own "
+                                         "η_3 (all lost): a plateau run may be the δ event or lie outside Condition "
+                                         "1, so plateaus on swept reconstructions leave the verdict inconclusive; "
+                                         "Lemma 16's telescoping (1/T) is reported, not decided (its comparator θ* "
+                                         "grows as ε → 0)",
                      "runs": "; ".join(_label(c) for c in FULL_RUNS),
                      "could it have failed": "yes: a run whose gap stops decaying is refuted (planted plateau in "
                                              "tests/knowledge/test_pretrain.py), and two swept reconstructions do"},
