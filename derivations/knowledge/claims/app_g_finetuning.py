@@ -81,7 +81,9 @@ def lemma4_draws(d: int, mu: float, sigmas=L4_SIGMAS, seeds: int = L4_SEEDS, del
         return tv.refuted(method, text, {"sigma0": bad["sigma0"], "frac_over_tau": bad["frac_over_tau"],
                                          "delta": delta, "alpha_dev_q": bad["alpha_dev_q"],
                                          "alpha_bound": bad["alpha_bound"]}, **det)
-    return tv.holds(method, text + f"; the tolerance {tol} holds up to σ_0 = {det['largest_sigma0_within_tol']}", **det)
+    return tv.holds(method, text + f" (the same draws at every σ_0: τ ∝ σ_0, so the exceedance is σ_0-invariant and "
+                                   f"only the fixed tolerance depends on σ_0); the tolerance {tol} holds up to σ_0 = "
+                                   f"{det['largest_sigma0_within_tol']}", **det)
 
 
 @CLAIMS.add("l17-frozen-attn", location="Lemma 17 (233)–(235), App. G.1; Lemma 28", kind=tv.Kind.DYNAMICS,
@@ -158,7 +160,9 @@ def check_frozen(ctx: tv.RunContext | None = None, recon: Recon | None = None, e
     k = int(dev_ft.argmax())
     worst = max(float(dev_ft.max()), dev_end)
     where = (f"{steps} steps, every step: max_t |mean_D_FT α_s − 1/2| = {dev_ft.max():.3g}; last step, all {kn.N} "
-             f"prompts: max |α_s − 1/2| = {dev_end:.3g}; Z moved by {z_moved:.3g} in FT")
+             f"prompts: max |α_s − 1/2| = {dev_end:.3g}; Z moved by {z_moved:.3g} in FT"
+             + (" (by construction: Z is not an FT parameter, so α is the end-of-PT value at every step)"
+                if z_moved == 0.0 else ""))
     if worst <= tol:
         parts[f"full FT ({rec.ft_params})"] = tv.holds(f"full FT η_FT = {eta_ft}, {steps} steps",
                                                        where + f" (≤ {tol})")
