@@ -124,3 +124,12 @@ def test_halluc_decision_on_a_wide_grid_records_configurations_and_refutes_a_pla
     assert min(c["c"] for c in v.details["configurations"]) < 0.1 < 0.9 < max(c["c"] for c in v.details["configurations"])
     v = Hc.halluc_decision(rows, bound_const=4.0)         # planted: 4·c·N_r/(N − Ñ_f) = 0.76 > 0.6 at Ñ_f = 1
     assert v.status is Status.REFUTED and v.counterexample["N_ft"] == 1 and v.counterexample["R"] == 33
+
+
+def test_halluc_pt_gate_drops_runs_whose_pretraining_failed():
+    """A lower bound on L_OOD must not be met by a model that never learned the facts: runs of a PT seed that failed
+    the PT gate are dropped (planted: seed 1 failed, its runs would have L_OOD = 1)."""
+    runs = [(0, 0, 1, "r00", None), (1, 0, 1, "r10", None), (0, 1, 1, "r01", None)]
+    kept, dropped = Hc.pt_gate(runs, {0: True, 1: False})
+    assert [x[3] for x in kept] == ["r00", "r01"] and dropped == [1]
+    assert Hc.pt_gate(runs, {0: True, 1: True}) == (runs, [])

@@ -3,6 +3,7 @@ cover 𝓡, more than c|𝓡| relations stay uncovered and L_OOD ≥ Ω(c N_r / 
 checked exhaustively; the bound is measured on the reconstructed model in both PT regimes (``ood_sweeps.modes``)."""
 from __future__ import annotations
 
+import dataclasses
 import math
 from itertools import combinations, product
 
@@ -77,22 +78,41 @@ WIDE_CFG, WIDE_SIZES, WIDE_RANK1_STEPS = {"R": 33}, (1, 2, 4, 8, 10), 200
 HALLUC_ETAS = (0.1, 1.0, 3.0)
 
 
+#: A rare-heavy configuration (N_r/N = 2/3 instead of 1/5): the bound c N_r/(N − Ñ_f) is then ≥ 0.19 and close to the
+#: fraction of rare pairs whose phrase is uncovered — the corner where the lower bound is tightest.
+RARE_CFG, RARE_SIZES = {"N_f": 10, "N_r": 20, "K": 3, "R": 12}, (1, 2, 3)
+
+
+def pt_gate(runs, ok: dict) -> tuple[list, list]:
+    """Keep the FT runs whose PT acquired the facts (``ok[pt_seed]``, :func:`ood_sweeps.pt_quality`): a lower bound
+    on L_OOD is no test on a model that never learned the facts (Thm 2(3) follows Thm 2(1)).  Returns (kept runs,
+    dropped PT seeds)."""
+    return [x for x in runs if ok[x[0]]], sorted(s for s, good in ok.items() if not good)
+
+
 def halluc_mode(rec, protocol: str, cfg: dict | None = None, sizes: tuple | None = None, mode: str = "full",
                 steps: int | None = None, eta: float = O.ETA_FT) -> tv.Verdict:
     cfg = O.base_config() | (cfg or {})
     runs = O.sweep_runs(rec, protocol, cfg=cfg, mode=mode, sizes=sizes, steps=steps, eta=eta)
+    quality = {s: O.pt_quality(*O.pretrained(**cfg, seed=s, recon=rec)) for s in sorted({x[0] for x in runs})}
+    runs, dropped = pt_gate(runs, {s: q["ok"] for s, q in quality.items()})
+    if not runs:
+        return tv.inconclusive("PT gate", f"no PT seed acquired the facts at {cfg}: {quality}")
     N = cfg["N_f"] + cfg["N_r"]
     rows = [{"N_ft": n, "K": cfg["K"], "R": cfg["R"], "N": N, "N_r": cfg["N_r"],
              "errors": [1 - r.best for (*_, nn, r, _) in runs if nn == n]}
             for n in (sizes or O.protocol(protocol)["sizes"]) if 0 < n * cfg["K"] < cfg["R"]]
     v = halluc_decision(rows)
     v.details["earlier_protocol"] = O.protocol_note([x for x in runs if 0 < x[2] * cfg["K"] < cfg["R"]])
+    v.details["pt_gate"] = {"dropped_pt_seeds": dropped, "quality": quality}
+    if dropped:
+        v = dataclasses.replace(v, evidence=v.evidence + f"; PT seeds {dropped} dropped (PT did not acquire the facts)")
     return v
 
 
 def halluc_regime(rec, protocol: str) -> tv.Verdict:
     """One PT regime: the default configuration (quick and full) and, in the full profile, Ñ_f = 1 at smaller FT rates
-    (η_FT ∈ HALLUC_ETAS) and the wide |𝓡| = 33 grid with full and rank-1 FT."""
+    (η_FT ∈ HALLUC_ETAS), the wide |𝓡| = 33 grid with full and rank-1 FT, and the rare-heavy configuration."""
     base = halluc_mode(rec, protocol)
     if protocol != "full":
         return base
@@ -101,7 +121,9 @@ def halluc_regime(rec, protocol: str) -> tv.Verdict:
                           for eta in HALLUC_ETAS},
                        f"|𝓡| = 33, Ñ_f ∈ {WIDE_SIZES}, full FT": halluc_mode(rec, protocol, WIDE_CFG, WIDE_SIZES),
                        f"|𝓡| = 33, Ñ_f ∈ {WIDE_SIZES}, rank-1 FT (T_FT = {WIDE_RANK1_STEPS})":
-                           halluc_mode(rec, protocol, WIDE_CFG, WIDE_SIZES, mode="rank1", steps=WIDE_RANK1_STEPS)})
+                           halluc_mode(rec, protocol, WIDE_CFG, WIDE_SIZES, mode="rank1", steps=WIDE_RANK1_STEPS),
+                       f"N_f = 10, N_r = 20, |𝓡| = 12, Ñ_f ∈ {RARE_SIZES}, full FT":
+                           halluc_mode(rec, protocol, RARE_CFG, RARE_SIZES)})
 
 
 HALLUC_STATEMENT = ("Thm 2(3) (App. G.5/H.5, reconstructed): if Ñ_f K ≤ (1 − c)|𝓡| then ≥ c|𝓡| relations are "
@@ -113,10 +135,10 @@ HALLUC_QUANTIFIES = ("c ∈ (0, 1) and every Ñ_f with Ñ_f K ≤ (1 − c)|𝓡
                      "full and low-rank FT, every FT iterate ((283): 'for … any [t]'; read at the best recorded one, "
                      "t ≥ 1), the lost constants (μ_c: both PT regimes; η_FT = 10). Covered: quick — Ñ_f = 1, c = 1/2 "
                      "only (|𝓡| = 6 admits no other Ñ_f: inconclusive by the quantifier rule); full — Ñ_f 1–10 "
-                     "(1.0 decade), c 0.09–0.91, |𝓡| ∈ {6, 33}, K = 3, full and rank-1 FT, η_FT ∈ {0.1, 1, 3, 10} at Ñ_f = 1, "
-                     "5 PT seeds. Not covered: "
-                     "other K, N_r/N (here 0.2: the bound c N_r/(N − Ñ_f) is ≤ 0.19, so it is far below the measured "
-                     "L_OOD; the tight corner is N_r ≫ N_f), OOD accuracy between recorded steps (every 10)")
+                     "(1.0 decade), c 0.09–0.91, |𝓡| ∈ {6, 12, 33}, N_r/N ∈ {0.2, 0.67} (the rare-heavy N_f = 10, "
+                     "N_r = 20 configuration is where the bound is tightest), K = 3, full and rank-1 FT, η_FT ∈ "
+                     "{0.1, 1, 3, 10} at Ñ_f = 1, 5 PT seeds, PT seeds that did not acquire the facts dropped (Thm 2(3) "
+                     "follows Thm 2(1)). Not covered: other K, OOD accuracy between recorded steps (every 10)")
 HALLUC_COULD_FAIL = ("the combinatorial step is exhaustive and exact (it can fail: the text's strict 'more than c|𝓡|' "
                      "does fail at equality); the bound can fail if FT (or PT) lets the model answer OOD pairs whose "
                      "relations FT never covered; with N_r/N = 0.2 the bound is loose (session-24 probes, PT seeds 0–1: smallest "
