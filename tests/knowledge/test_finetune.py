@@ -105,3 +105,21 @@ def test_prop1_regime_has_prop1_attention():
     assert torch.allclose(O.model.attention(st.Z, q.X, q.mask, q.xL)[:, 0], torch.tensor(0.5, dtype=torch.float64),
                           atol=0.05)                                                   # Lemma 17
     assert st.trace["loss"][-1] < st.trace["loss"][0] and O.pt_quality(st, kn, rec)["answer_acc"] == 1.0
+
+
+def test_lemma4_draws_hold_and_planted_init_scale_and_constant_are_refuted():
+    """Lemma 17's part that can fail (session 24): Lemma 4's Gaussian bound over init draws.  A planted init law
+    (entries 3× too large) is refuted; so is a planted too-small constant in τ (0.1)."""
+    d, mu = 58, 1.0
+    assert G.lemma4_draws(d, mu, seeds=40).status is Status.HOLDS
+    v = G.lemma4_draws(d, mu, seeds=40, scale=3.0)
+    assert v.status is Status.REFUTED and v.counterexample["frac_over_tau"] > G.DELTA_L4
+    v = G.lemma4_draws(d, mu, seeds=40, const=0.1)
+    assert v.status is Status.REFUTED
+
+
+def test_frozen_attention_planted_init_and_bound():
+    v = G.check_frozen(init_scale=3.0, l4_seeds=20)          # planted: the init law of the draws is wrong
+    assert v.status is Status.REFUTED and "frac_over_tau" in v.counterexample
+    v = G.check_frozen(bound_const=0.1, l4_seeds=20)          # planted: Lemma 4's τ 10× too small
+    assert v.status is Status.REFUTED and v.counterexample["part"].startswith("end of PT")

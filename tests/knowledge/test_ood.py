@@ -112,3 +112,24 @@ def test_measured_nf_sweep_given_prop1_refutes_a_planted_reversed_trend():
     assert O.trend_verdict(sizes, acc, +1, 7, "Ñ_f", log_x=True).status is Status.HOLDS
     v = O.trend_verdict(sizes, acc, -1, 7, "Ñ_f", log_x=True)
     assert v.status is Status.REFUTED and v.counterexample["ci95"][0] > 0
+
+
+def test_halluc_decision_on_a_wide_grid_records_configurations_and_refutes_a_planted_constant():
+    """Session 24: the wide |𝓡| = 33 grid (Ñ_f 1–10, c 0.91–0.09) — every point is a configuration the quantifier
+    rule reads; a planted Ω constant that beats the measured L_OOD at the loosest point is refuted there."""
+    rows = [{"N_ft": n, "K": 3, "R": 33, "N": 25, "N_r": 5, "errors": [0.5, 0.55, 0.6]} for n in (1, 2, 4, 8, 10)]
+    v = Hc.halluc_decision(rows)
+    assert v.status is Status.HOLDS
+    assert [c["N_ft"] for c in v.details["configurations"]] == [1, 2, 4, 8, 10]
+    assert min(c["c"] for c in v.details["configurations"]) < 0.1 < 0.9 < max(c["c"] for c in v.details["configurations"])
+    v = Hc.halluc_decision(rows, bound_const=4.0)         # planted: 4·c·N_r/(N − Ñ_f) = 0.76 > 0.6 at Ñ_f = 1
+    assert v.status is Status.REFUTED and v.counterexample["N_ft"] == 1 and v.counterexample["R"] == 33
+
+
+def test_halluc_pt_gate_drops_runs_whose_pretraining_failed():
+    """A lower bound on L_OOD must not be met by a model that never learned the facts: runs of a PT seed that failed
+    the PT gate are dropped (planted: seed 1 failed, its runs would have L_OOD = 1)."""
+    runs = [(0, 0, 1, "r00", None), (1, 0, 1, "r10", None), (0, 1, 1, "r01", None)]
+    kept, dropped = Hc.pt_gate(runs, {0: True, 1: False})
+    assert [x[3] for x in kept] == ["r00", "r01"] and dropped == [1]
+    assert Hc.pt_gate(runs, {0: True, 1: True}) == (runs, [])

@@ -269,6 +269,23 @@ def overfit_mode(rec, sizes, cfg: dict | None = None, steps: int = R4_STEPS) -> 
 
 R4_STATEMENT = ("Remark 4 / App. D, Fig. 6: FT may overfit to the format token — after enough FT steps the OOD "
                 "accuracy falls, because F_{a_i}([s_k, f]) of FT answers a_i overtakes F_{a_k}([s_k, f])")
+#: Session 24 re-audit (issue 18): what Remark 4 quantifies over and whether the full-profile pass could have failed.
+#: Remark 4: "FT may induce overfitting to the format token [f]: When the number of FT iterations satisfies [lost],
+#: feature increments accumulate, potentially yielding [F_{a_i}([s_k,f]) > F_{a_k}([s_k,f])] for some unseen [k]";
+#: App. D: "the OOD accuracy after FT may decrease after a large number of training steps due to overfitting".
+R4_QUANTIFIES = ("an existence statement ('may', 'potentially', 'for some unseen k'): some number of FT iterations "
+                 "beyond a lost threshold and some FT configuration; the lost threshold read as ≤ J.1's T_FT = 2000. "
+                 f"Evidence (full): η_FT ∈ {R4_ETAS} × Ñ_f ∈ {R4_SIZES_FULL} (N_f = 60) × both PT regimes, PT seed 0, "
+                 "T_FT = 2000; the witnesses (drop after the best iterate, final errors on FT answers, "
+                 "max_k F_{a_i} − F_{a_k} > 0): μ_c = 3 only η_FT = 30, Ñ_f = 8 (1.000 → 0.947, 3/3 errors on FT "
+                 "answers); μ_c = 4 five of nine configurations (η_FT 3–30, Ñ_f 8–16). Whether η_FT = 30 is inside "
+                 "Thm 2's FT-rate condition cannot be judged (the condition is lost); at μ_c = 4 η_FT = 3 and 10 "
+                 "also witness")
+R4_COULD_FAIL = ("yes: 'no configuration drops within T_FT = 2000' is refuted (planted in tests/knowledge/"
+                 "test_finetune.py); a drop whose final errors are not mostly FT answers is inconclusive; the quick "
+                 "grid (T_FT = 400, N_f = 20) finds no drop at all. As an existence claim it is decided by one "
+                 "witness per PT regime, so the pass says that overfitting can happen in the reconstruction, not how "
+                 "typical it is (one PT seed)")
 
 
 @CLAIMS.add("r4-overfit", location="Remark 4 (Sec. 6); App. D, Fig. 6", expect=tv.Status.INCONCLUSIVE,
@@ -277,7 +294,8 @@ R4_STATEMENT = ("Remark 4 / App. D, Fig. 6: FT may overfit to the format token �
                             "predict an FT answer", grid=f"T_FT = {R4_STEPS}, η_FT ∈ {R4_ETAS}, Ñ_f ∈ {R4_SIZES_QUICK} "
                             "(N_f = 20; 48 needs N_f = 60: -full), PT seed 0",
                             grid_full=f"T_FT = {R4_STEPS_PAPER} (J.1), η_FT ∈ {R4_ETAS}, Ñ_f ∈ {R4_SIZES_FULL} "
-                            "(N_f = 60), PT seed 0"),
+                            "(N_f = 60), PT seed 0",
+                            **{"quantifies over": R4_QUANTIFIES, "could it have failed": R4_COULD_FAIL}),
             params={"sizes": R4_SIZES_QUICK, "cfg": None, "steps": R4_STEPS},
             variants={"full": tv.Variant(params={"sizes": R4_SIZES_FULL, "cfg": {"N_f": 60}, "steps": R4_STEPS_PAPER},
                                          # re-audit: at J.1's T_FT = 2000 both PT regimes drop after the best iterate
