@@ -204,8 +204,12 @@ def t2_halluc(ctx):
     return tv.combine({"uncovered count (exhaustive)": uncovered_count_check(), "trained model": model})
 
 
+# Session 24 (issue 18): holds → inconclusive in both profiles.  Like t2-halluc's quick grid, this conditional check
+# sees one point of what Thm 2(3) quantifies over (Ñ_f = 1, c = 1/2 at K = 3, |𝓡| = 6), which the quantifier rule
+# (over=) calls "one configuration"; the wide grid is t2-halluc-full's (the fully trained model).
 @CLAIMS.add("t2-halluc-given-p1", location="Thm 2(3), Eq. (3); App. G.5; spec §5", kind=tv.Kind.INEQUALITY,
-            catalogue_id="KX-T2-halluc", statement=HALLUC_STATEMENT + GIVEN_P1,
+            catalogue_id="KX-T2-halluc", statement=HALLUC_STATEMENT + GIVEN_P1, over=HALLUC_OVER,
+            expect=tv.Status.INCONCLUSIVE,
             choices=p1_choices(reading="Ω constant = 1, best FT iteration", grid="Ñ_f = 1, 4 replicates"),
             params=QUICK, variants={"full": tv.Variant(params=FULL)})
 def t2_halluc_given_p1(ctx):
