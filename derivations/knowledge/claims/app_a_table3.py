@@ -2,6 +2,9 @@
 on the 3-token data, and extract the facts after FT (OOD accuracy).  The experiment is rebuilt in experiments/table3.py
 (sizes, most learning rates, the FT sample form and the standard model's details are lost: ``Config`` and the
 module docstring record every choice).  The optimum itself (0.8047 ⇒ K = 5) is checked in claims/s3_data.py.
+The "Attention-only" row is checked under several readings (issue 18): the standard attention-only layer
+(experiments/table3.py) and, in the authors' favour, their simplified model without its MLP and two variants of the
+standard layer (experiments/attention_only.py, kept apart so that table3.run's cached sweeps stay valid).
 """
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ DELTA = 0.05      # "near-optimal": final PT loss ≤ H + δ (printed gaps 0.001
 FAIL_GAP = 1.0    # "fails to acquire knowledge": final PT loss ≥ H + 1 (printed gap 4.78)
 OOD_MIN = 0.9     # printed OOD accuracies 100%, 100%, 99%
 READING = (f"near-optimal = final PT loss ≤ H + {DELTA}; extraction = OOD accuracy at the best FT step ≥ 1 (the model before FT is not scored) ≥ {OOD_MIN}; "
-           f"attention-only 'fails' = final PT loss ≥ H + {FAIL_GAP}; H = log K / 2")
+           f"attention-only 'fails' (as printed) = final PT loss ≥ H + {FAIL_GAP}, 'learns' = ≤ H + {DELTA} (refutes), "
+           f"in between = 'partial' (an inconclusive part); H = log K / 2")
 MODEL_CHOICES = {"architectures": "see experiments/table3.py docstring (pre-LN one-head layer, GELU MLP 4d, untied head; "
                                   "uniform = fixed 1/L weights; attention-only = no MLP; simplified = Eqs. 4–8/20 "
                                   "with one m-neuron block per vocabulary token, κ = √d)",
@@ -165,7 +169,7 @@ _READINGS = tv.Readings(
     tested="'attention-only transformer' = the standard one-layer attention-only transformer (pre-LN single-head "
            "layer with residual, untied linear head, AdamW as App. A trains 'standard'), which the generalisation "
            "'MLP is necessary for transformers to acquire knowledge' is about: it reaches the optimum (quick "
-           "L − H = 0.011; full L − H ≈ 0.005 for every seed run) and extracts after FT",
+           "L − H = 0.011; full L − H = 0.0029, 0.0013, 0.0031 at seeds 0, 1, 2) and extracts after FT (OOD 97%; 100%)",
     others={"the authors' own simplified model (Eqs. 4–8) with its MLP removed, F_v = κ⟨x_v, Xα⟩, Z by GD lr 0.5 "
             "(the only attention model App. A specifies)":
                 "holds (part 'attention-only fails (simplified-no-mlp)' of this claim's verdict): full sizes L = 8.96 "
@@ -173,13 +177,14 @@ _READINGS = tv.Readings(
                 "by construction: its output lies in the span of the prompt's embeddings, so it cannot put mass on "
                 "any target and could not have learned",
             "the standard layer without the residual and/or with the embeddings as a tied readout (AdamW)":
-                "refuted or partial (parts 'attention-only fails (no-residual / tied-head / no-residual-tied)'): "
-                "none fails as printed"})
+                "partial (parts 'attention-only fails (no-residual / tied-head / no-residual-tied)', inconclusive): "
+                "L − H = 0.28 / 0.46 / 0.15 at the full sizes (quick 0.17 / 0.52 / 0.51) — not near-optimal, but far "
+                "from the printed 5.59, and they extract after FT (OOD ≥ 0.99 at the full sizes)"})
 _REASON = ("Table 3's 'Attention-only | 5.5875' reproduces only under the authors' reading (their simplified model "
            "without its MLP: L ≈ log|V| at κ = 1, failing by construction), while the text's generalisation "
            "'attention-only transformers fail to acquire knowledge … MLP is necessary' is refuted by a standard "
            "one-layer attention-only transformer, which reaches the optimum and extracts after FT (quick "
-           "L − H = 0.011, OOD 97%; full L − H ≈ 0.005, OOD 100%); standard, uniform and simplified reproduce")
+           "L − H = 0.011, OOD 97%; full L − H ≤ 0.0031 at seeds 0–2, OOD 100%); standard, uniform and simplified reproduce")
 _DESPITE = ("the refuting model is the standard one-layer attention-only transformer, which uses none of the "
             "reconstructed simplified-model choices (κ, m, σ0) recorded here; it reaches the optimum at both sizes "
             "tried (N = 10, d = 16 and N = 100, d = 128) and for every seed run, and one attention-only transformer "
