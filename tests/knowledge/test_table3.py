@@ -91,3 +91,68 @@ def test_context_norms_flip_is_inconclusive_and_agreement_is_kept():
     assert C.check_context_norms(cfgs, (), runs=[good, good]).status is Status.HOLDS
     assert C.check_context_norms(cfgs, (), runs=[bad, bad]).status is Status.REFUTED
     assert C.check_context_norms(cfgs, (), runs=[good, bad]).status is Status.INCONCLUSIVE
+
+
+# --- the attention-only readings (issue 18): the authors' reading, the standard one, and the finding they support ----
+
+from derivations.knowledge.experiments import attention_only as A  # noqa: E402
+
+
+def reading_rows(gaps: dict, ood: float = 0.0):
+    return [dict(r, log_V=5.4) for r in rows(gaps, ood)]
+
+
+def table_with_readings(std_gap: float, authors_gap: float, others: float = 0.3):
+    printed = {a: T3.PRINTED[a][0] - T3.PRINTED["optimum"] for a in T3.ARCHS}
+    base = rows(dict(printed, **{"attention-only": std_gap}), ood=0.99)
+    alt = reading_rows({"simplified-no-mlp": authors_gap, "simplified-no-mlp-k1": authors_gap,
+                        "no-residual": others, "tied-head": others, "no-residual-tied": others})
+    return base, alt
+
+
+def test_every_attention_only_reading_runs_and_the_authors_reading_cannot_learn():
+    tiny = dataclasses.replace(TINY, gd_steps=5)
+    for arch in A.ARCHS:
+        r = A.run(arch, tiny, 0)
+        assert np.isfinite(r["loss"]) and 0 <= r["ood_best"] <= 1 and math.isclose(r["log_V"], math.log(2 * 6 + 8 + 1))
+    # by construction: F_v = κ⟨x_v, Xα⟩ is largest on a prompt token, whatever Z (a planted large random Z too)
+    data = T3.make_data(TINY, 0)
+    net = A.build("simplified-no-mlp", TINY, data.V, 0)
+    with __import__("torch").no_grad():
+        net.Z.normal_(0, 10.0)
+        pred = net(data.E, data.pt[0]).argmax(1)
+    assert all(int(p) in set(t) for p, t in zip(pred.tolist(), data.pt[0].tolist()))
+    assert not any(int(p) == y for p, y in zip(pred.tolist(), data.pt[1].tolist()))
+
+
+def test_standard_learns_authors_fail_is_a_reading_refutation():
+    base, alt = table_with_readings(std_gap=0.005, authors_gap=4.6)
+    v = C.check_table3(base, readings=alt)
+    assert v.status is Status.REFUTED and v.counterexample["arch"] == "attention-only"
+    assert v.details["finding_by_evidence"] == "reading"
+    assert v.details["attention-only fails (simplified-no-mlp)"]["status"] == "holds"
+    assert C.as_registered(v).status is Status.REFUTED
+
+
+def test_planted_authors_reading_that_learns_changes_the_class_and_is_refuted():
+    base, alt = table_with_readings(std_gap=0.005, authors_gap=0.01)          # planted: their model learns
+    v = C.check_table3(base, readings=alt)
+    assert v.details["attention-only fails (simplified-no-mlp)"]["status"] == "refuted"
+    assert v.details["finding_by_evidence"] == "every reading learns"
+    assert C.as_registered(v).status is Status.INCONCLUSIVE                   # the registered 'reading' no longer fits
+
+
+def test_planted_standard_reading_that_fails_removes_the_refutation():
+    base, alt = table_with_readings(std_gap=4.8, authors_gap=4.6, others=2.0)  # planted: the printed row everywhere
+    v = C.check_table3(base, readings=alt)
+    assert v.status is Status.HOLDS and v.details["finding_by_evidence"] is None
+    assert C.as_registered(v).status is Status.HOLDS
+    base, alt = table_with_readings(std_gap=0.3, authors_gap=4.6)             # partial: neither learns nor fails
+    v = C.check_table3(base, readings=alt)
+    assert v.status is Status.INCONCLUSIVE and v.details["finding_by_evidence"] is None
+
+
+def test_outcome_thresholds():
+    r = lambda g: {"gap": g}  # noqa: E731
+    assert [C.attention_only_outcome(r(g)) for g in (0.01, 0.05, 0.5, 1.0, 4.8)] == \
+        ["learns", "learns", "partial", "fails", "fails"]
