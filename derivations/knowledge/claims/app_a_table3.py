@@ -31,23 +31,15 @@ MODEL_CHOICES = {"architectures": "see experiments/table3.py docstring (pre-LN o
                  "embeddings": "fixed Gaussian N(0, I/d)", "printed Table 3": str(T3.PRINTED)}
 
 
-def table_rows(cfg: T3.Config, seeds, cache: bool, archs=T3.ARCHS) -> list[dict]:
+def run_rows(run, cfg: T3.Config, seeds, archs, cache: bool = True, claim: str = "knowledge.a-table3",
+             desc: str = "Table 3") -> list[dict]:
+    """``run(arch, cfg, seed)`` (table3.run, or attention_only.run for the other attention-only readings) for each
+    architecture and seed; with ``cache``, kept in the results store under ``claim`` and ``run``'s code key."""
     configs = [{"arch": a, "cfg": cfg.record(), "seed": s} for a in archs for s in seeds]
-    fn = lambda c: T3.run(c["arch"], cfg, c["seed"])  # noqa: E731
+    fn = lambda c: run(c["arch"], cfg, c["seed"])  # noqa: E731
     if not cache:
         return [fn(c) for c in configs]
-    return tv.sweep(tv.Store(), {"claim": "knowledge.a-table3", "code": tv.code_key(T3.run)}, configs, fn,
-                    desc="Table 3")
-
-
-def reading_rows(cfg: T3.Config, seeds, cache: bool, archs=A.ARCHS) -> list[dict]:
-    """The other attention-only readings (experiments/attention_only.py), kept apart from table3.run's sweep."""
-    configs = [{"arch": a, "cfg": cfg.record(), "seed": s} for a in archs for s in seeds]
-    fn = lambda c: A.run(c["arch"], cfg, c["seed"])  # noqa: E731
-    if not cache:
-        return [fn(c) for c in configs]
-    return tv.sweep(tv.Store(), {"claim": "knowledge.a-table3", "code": tv.code_key(A.run)}, configs, fn,
-                    desc="Table 3, attention-only readings")
+    return tv.sweep(tv.Store(), {"claim": claim, "code": tv.code_key(run)}, configs, fn, desc=desc)
 
 
 #: The attention-only readings, by architecture name: table3.py's "attention-only" is the standard reading; the
@@ -212,9 +204,10 @@ FULL_SEEDS = (0, 1, 2)   # the refuting reading (standard attention-only) at the
                                          tags={"slow"}, id="a-table3-full")})
 def a_table3(ctx):
     cfg, cache, seeds = ctx.params["cfg"], ctx.params["cache"], ctx.params["seeds"]
-    rows = table_rows(cfg, (0,), cache=cache)
-    rows += table_rows(cfg, tuple(s for s in seeds if s != 0), cache=cache, archs=(STANDARD_READING,))
-    return as_registered(check_table3(rows, readings=reading_rows(cfg, (0,), cache=cache)))
+    rows = run_rows(T3.run, cfg, (0,), T3.ARCHS, cache)
+    rows += run_rows(T3.run, cfg, tuple(s for s in seeds if s != 0), (STANDARD_READING,), cache)
+    readings = run_rows(A.run, cfg, (0,), A.ARCHS, cache, desc="Table 3, attention-only readings")
+    return as_registered(check_table3(rows, readings=readings))
 
 
 # --- App. A, last paragraph: the 5-token data with a context token -----------------------------------------------
@@ -255,17 +248,11 @@ def check_context(cfg: T3.Config, archs, seed: int = 0, rows: list[dict] | None 
     return tv.inconclusive(method, "the outcome flips with the reading of 'uniform attention + MLP' — " + text, **det)
 
 
-def stored_rows(cfg: T3.Config, archs, seed: int) -> list[dict]:
-    """T3.run for each architecture, kept in the results store (slow claims)."""
-    configs = [{"arch": a, "cfg": cfg.record(), "seed": seed} for a in archs]
-    return tv.sweep(tv.Store(), {"claim": "knowledge.a-table3-context", "code": tv.code_key(T3.run)}, configs,
-                    lambda c: T3.run(c["arch"], cfg, c["seed"]), desc="Table 3, 5-token")
-
-
 def check_context_norms(cfgs, archs, seed: int = 0, runs=None) -> tv.Verdict:
     """check_context at each context norm; one status across norms is the verdict, otherwise inconclusive."""
     if runs is None:
-        runs = [stored_rows(c, archs, seed) for c in cfgs]
+        runs = [run_rows(T3.run, c, (seed,), archs, claim="knowledge.a-table3-context", desc="Table 3, 5-token")
+                for c in cfgs]
     parts = {f"‖c‖ = {c.context_norm:g}": check_context(c, archs, seed, runs[k]) for k, c in enumerate(cfgs)}
     statuses = {v.status for v in parts.values()}
     if len(statuses) == 1:
