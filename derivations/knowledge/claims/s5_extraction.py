@@ -53,6 +53,8 @@ NF_FULL_NOTE = ("full: (K, |𝓡|, η_FT) = (3, 6, 10) and the harder settings (
 
 
 def nf_trend_full(rec, protocol: str, seed: int) -> tv.Verdict:
+    """:func:`nf_trend` at the default setting; in the full profile also at each NF_EXTRA setting (fully trained
+    model and t2-trend-nf-given-p1 alike)."""
     base = nf_trend(rec, protocol, seed)
     if protocol != "full":
         return base
@@ -119,15 +121,6 @@ NF_P1_COULD_FAIL = ("yes: a reversed slope is refuted (planted in tests/knowledg
                     "lower the OOD accuracy (Remark 4)")
 
 
-def nf_trend_given_p1(protocol: str, seed: int) -> tv.Verdict:
-    base = nf_trend(prop1(), protocol, seed)
-    if protocol != "full":
-        return base
-    parts = {"K = 3, |𝓡| = 6, η_FT = 10 (default)": base}
-    parts |= {name: nf_trend(prop1(), protocol, seed, cfg, eta) for name, (cfg, eta) in NF_EXTRA.items()}
-    return tv.combine(parts)
-
-
 # Re-audit (issue 18): a trend needs several PT seeds per grid value (with PT seed 1 instead of 0 the |R| trend
 # reverses); the quick profile pre-trains once (PT seed 0), so it says inconclusive (was: holds on FT-subset
 # replicates of one PT run, slope +0.23 on log Ñ_f); the full profile (PT seeds 0–4) decides.
@@ -145,7 +138,7 @@ def nf_trend_given_p1(protocol: str, seed: int) -> tv.Verdict:
             params=QUICK, variants={"full": tv.Variant(params=FULL, expect=tv.Status.INCONCLUSIVE, tags={"slow"},
                                                   id="t2-trend-nf-given-p1-full")})
 def t2_trend_nf_given_p1(ctx):
-    return nf_trend_given_p1(ctx.params["protocol"], ctx.seed)
+    return nf_trend_full(prop1(), ctx.params["protocol"], ctx.seed)
 
 
 @CLAIMS.add("t2-trend-k-given-p1", location="Thm 2(2); Sec. 7, Fig. 2a; spec §5", kind=tv.Kind.RATE,
