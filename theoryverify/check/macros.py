@@ -1,0 +1,469 @@
+"""A paper's own macros, collected from its source and expanded in its displays: bounded and safe.
+
+:class:`MacroTable` reads definitions as text (``\\newcommand``, ``\\renewcommand``, ``\\providecommand``,
+``\\def`` and friends, ``\\let``, ``\\DeclareMathOperator``, ``\\DeclarePairedDelimiter``) and expands them
+the way TeX would for the simple macros papers define: arguments are ``{…}`` groups or single tokens,
+an optional first argument ``[…]`` when the macro has a default, simple delimited parameter text for
+``\\def``.  Nothing is ever run, evaluated or read from disk: a body that uses a hostile or unsupported
+construct (``\\csname``, ``\\write``, ``\\input``, ``\\catcode``, conditionals …) is recorded with
+``unsafe`` set and using it raises.  Expansion has a budget (steps, output size, nesting depth) so a
+recursive or exponential definition fails fast with :class:`ExpansionError`.
+
+Not supported: TeX conditionals and ``\\csname`` tricks (such macros are refused on use), ``\\edef``'s
+expansion at definition time (treated as ``\\def``), ``#{`` parameter text, ``\\DeclarePairedDelimiterX``,
+``\\newenvironment``, catcode changes, scoping (every definition is global), and LaTeX's own built-ins
+(``\\providecommand`` of a name LaTeX already defines still defines it here).
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+
+from .parser import BadInput
+
+TOKEN_RE = re.compile(r"\\[A-Za-z]+|\\.|#[1-9#]?|\s+|.", re.S)
+CS_RE = re.compile(r"\\[A-Za-z]+|\\.", re.S)
+BRACE_RE = re.compile(r"\\.|[{}\]]", re.S)
+WS_RE = re.compile(r"\s*")
+COMMENT_RE = re.compile(r"((?:^|[^\\])(?:\\\\)*)%[^\n]*", re.M)
+LINE_END_RE = re.compile("(?<!\x01)\n")  # a line end not eaten by a comment
+DOCUMENT_RE = re.compile(r"\\begin\s*\{document\}")
+DEFINER_RE = re.compile(r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|def|gdef|edef|xdef|let|"
+                        r"DeclareMathOperator|DeclarePairedDelimiter|DeclarePairedDelimiterX|input|include|"
+                        r"catcode)(?![A-Za-z])")
+UNSAFE_RE = re.compile(
+    r"\\(csname|endcsname|expandafter|noexpand|write|immediate|openout|openin|closeout|closein|read|readline|"
+    r"input|include|includeonly|InputIfFileExists|catcode|makeatletter|makeatother|directlua|luaexec|latelua|"
+    r"scantokens|special|ShellEscape|pdfshellescape|afterassignment|aftergroup|futurelet|uppercase|lowercase|"
+    r"string|detokenize|unexpanded|loop|newread|newwrite|jobname|everypar|everymath|output|shipout|typeout|"
+    r"message|errmessage|usepackage|RequirePackage|documentclass|"
+    r"if|ifx|ifnum|ifdim|ifodd|ifcase|ifmmode|ifvmode|ifhmode|ifinner|ifdefined|ifcsname|ifcat|ifvoid|iftrue|"
+    r"iffalse|ifeof|ifthenelse|else|fi|or)(?![A-Za-z])|\\@[A-Za-z]")
+DROPPED = frozenset({"\\xspace", "\\@", "\\relax"})
+IGNORED = {"input": "not read: macros defined in other files are unknown", "include": "not read: macros "
+           "defined in other files are unknown", "catcode": "ignored", "DeclarePairedDelimiterX": "not supported"}
+KINDS = {"newcommand": "newcommand", "DeclareRobustCommand": "newcommand", "renewcommand": "renewcommand",
+         "providecommand": "providecommand", "def": "def", "gdef": "def", "edef": "def", "xdef": "def"}
+
+
+class ExpansionError(BadInput):
+    """Over budget, runaway recursion, or an unsupported/unsafe macro used."""
+
+
+@dataclass(frozen=True)
+class Macro:
+    """One definition: ``body`` uses ``#1``..``#9``; ``delimited`` is a ``\\def``'s parameter text when it
+    is more than ``#1#2…``; ``unsafe`` is why using it is refused (``None`` when it may be used).  ``kind``
+    is newcommand, renewcommand, providecommand, def, let, operator, operator* or paireddelimiter."""
+    name: str
+    nparams: int
+    default: str | None
+    body: str
+    kind: str
+    origin: str
+    delimited: str | None = None
+    unsafe: str | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the collector saw and did not take, for the report."""
+    origin: str
+    message: str
+
+
+def strip_comments(text: str, mark: str = "") -> str:
+    """Drop ``%`` comments (not ``\\%``), keeping every newline so line numbers stay right; ``mark``
+    is left where a comment was (it also ate the line end, which :func:`flatten` honours)."""
+    return COMMENT_RE.sub(lambda m: m.group(1) + mark, text) if "%" in text else text
+
+
+def read_group(s: str, i: int, bracket: bool = False) -> tuple[str, int] | None:
+    """The content of the balanced ``{…}`` (``[…]`` with ``bracket``: a ``]`` inside braces does not close
+    it) at ``s[i]``, and the index after it; ``None`` when there is none or it is unbalanced."""
+    if i >= len(s) or s[i] != "{[["[bracket]:
+        return None
+    depth = 0
+    for m in BRACE_RE.finditer(s, i + 1):
+        c = m.group()
+        if (c == "}" or (c == "]" and bracket)) and depth == 0:
+            return (s[i + 1:m.start()], m.end()) if (c == "]") == bracket else None
+        depth += (c == "{") - (c == "}")
+    return None
+
+
+def skip_ws(s: str, i: int) -> int:
+    return WS_RE.match(s, i).end()
+
+
+def read_name(s: str, i: int) -> tuple[str, int] | None:
+    """A control sequence at ``s[i]``, bare (``\\name``) or braced (``{\\name}``)."""
+    i = skip_ws(s, i)
+    g = read_group(s, i)
+    if g is not None:
+        inner = g[0].strip()
+        m = CS_RE.fullmatch(inner)
+        return (inner, g[1]) if m else None
+    m = CS_RE.match(s, i)
+    return (m.group(), m.end()) if m else None
+
+
+def tokens(text: str) -> list[str]:
+    return TOKEN_RE.findall(text)
+
+
+def flatten(body: str) -> str:
+    """A body on one line (comments gone), so expansion never shifts the display's line numbers."""
+    body = re.sub(EATEN + r"\n?[ \t]*", "", strip_comments(body))
+    return re.sub(r"\s*\n\s*", " ", body)
+
+
+def preamble_and_body(text: str) -> tuple[str, str, int]:
+    """Split at ``\\begin{document}``: (preamble, body, line where body starts); none: ``("", text, 1)``."""
+    m = DOCUMENT_RE.search(strip_comments(text))
+    if not m:
+        return "", text, 1
+    return text[:m.start()], text[m.end():], text.count("\n", 0, m.end()) + 1
+
+
+EATEN = "\x01"  # where collect() removed a comment
+END = object()  # marks the end of a body on the pending stack (depth bookkeeping)
+
+
+class MacroTable:
+    """The macros of one paper, in definition order; see the module docstring."""
+
+    def __init__(self, max_steps: int = 20000, max_chars: int = 200_000, max_depth: int = 64):
+        self.max_steps, self.max_chars, self.max_depth = max_steps, max_chars, max_depth
+        self._macros: dict[str, Macro] = {}
+        self._paired: dict[str, tuple[str, str]] = {}  # \DeclarePairedDelimiter: name -> (left, right)
+        self._primitive: set[str] = set()  # \let to a non-macro: emitted, never re-expanded
+        self._compiled: dict[str, tuple[list[str], list[str] | None, list | None]] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._macros
+
+    def __len__(self) -> int:
+        return len(self._macros)
+
+    def get(self, name: str) -> Macro | None:
+        return self._macros.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._macros)
+
+    # ---------------------------------------------------------------- collecting
+
+    def _add(self, macro: Macro, notes: list[Note], paired: tuple[str, str] | None = None,
+             primitive: bool = False) -> None:
+        old = self._macros.get(macro.name)
+        if macro.kind == "providecommand" and old is not None:
+            return
+        used = [int(t[1]) for t in tokens(macro.body) if len(t) == 2 and t[0] == "#" and t[1] != "#"]
+        if max(used, default=0) > macro.nparams:
+            notes.append(Note(macro.origin, f"{macro.name} skipped: its body uses #{max(used)} but it takes "
+                                            f"{macro.nparams} argument(s)"))
+            return
+        if macro.kind == "newcommand" and old is not None:
+            notes.append(Note(macro.origin, f"{macro.name} redefined by \\newcommand (was {old.origin}); "
+                                            "the later definition is used"))
+        reason = UNSAFE_RE.search(macro.body + (macro.default or "") + (macro.delimited or ""))
+        if reason and macro.unsafe is None:
+            macro = replace(macro, unsafe=f"its body uses {reason.group()}")
+            notes.append(Note(macro.origin, f"{macro.name} is not expanded: {macro.unsafe}"))
+        self._macros.pop(macro.name, None)
+        self._macros[macro.name] = macro
+        self._compiled.pop(macro.name, None)
+        self._paired.pop(macro.name, None)
+        self._primitive.discard(macro.name)
+        if paired:
+            self._paired[macro.name] = paired
+        if primitive:
+            self._primitive.add(macro.name)
+
+    def collect(self, text: str, origin: str = "", first_line: int = 1) -> list[Note]:
+        """Add the definitions in ``text`` in order; return Notes for what was refused or skipped.
+
+        Never raises on bad text: a malformed definition gives a Note and is skipped."""
+        s = strip_comments(text, EATEN)
+        newlines = [m.start() for m in re.finditer("\n", s)]
+        notes: list[Note] = []
+        i = 0
+        while True:
+            m = DEFINER_RE.search(s, i)
+            if not m:
+                return notes
+            where = f"{origin}:{first_line + bisect_right(newlines, m.start())}"
+            try:
+                end = self._definition(m.group(1), s, m.end(), where, notes)
+            except (ValueError, IndexError, RecursionError) as e:  # defensive: collection never raises
+                notes.append(Note(where, f"\\{m.group(1)} skipped ({e})"))
+                end = None
+            i = end if end is not None else m.end()
+
+    def _definition(self, cmd: str, s: str, i: int, where: str, notes: list[Note]) -> int | None:
+        """Parse one definition starting after ``\\cmd``; the index after it, or None (Note added)."""
+        def skip(why: str) -> None:
+            notes.append(Note(where, f"malformed \\{cmd} skipped: {why}"))
+
+        if cmd in IGNORED:
+            notes.append(Note(where, f"\\{cmd} {IGNORED[cmd]}"))
+            return None
+        star = i < len(s) and s[i] == "*"
+        i += star
+        name = read_name(s, i)
+        if cmd == "let" and LINE_END_RE.search(s, i, skip_ws(s, i)):
+            name = None
+        if name is None:
+            return skip("no control sequence name")
+        name_, i = name
+        if cmd in KINDS and cmd not in ("def", "gdef", "edef", "xdef"):
+            nparams, default = 0, None
+            j = skip_ws(s, i)
+            b = read_group(s, j, bracket=True)
+            if b is not None:
+                if not b[0].strip().isdigit() or not 0 <= int(b[0]) <= 9:
+                    return skip(f"bad number of arguments [{b[0]}]")
+                nparams, j = int(b[0]), skip_ws(s, b[1])
+                b = read_group(s, j, bracket=True)
+                if b is not None:
+                    if nparams == 0:
+                        return skip("a default with no arguments")
+                    default, j = flatten(b[0]), skip_ws(s, b[1])
+            g = read_group(s, j)
+            if g is None:
+                return skip("missing or unbalanced {body}")
+            self._add(Macro(name_, nparams, default, flatten(g[0]), KINDS[cmd], where), notes)
+            return g[1]
+        if cmd in KINDS:  # \def family
+            brace = s.find("{", i)
+            g = read_group(s, brace) if brace >= 0 else None
+            if g is None:
+                return skip("missing or unbalanced {body}")
+            ptext = flatten(s[i:brace]).strip()
+            if len(ptext) > 40 or LINE_END_RE.search(s, i, brace):
+                return skip("parameter text too long")
+            numbers = [int(n) for n in re.findall(r"#([1-9])", ptext)]
+            if numbers != list(range(1, len(numbers) + 1)) or ptext.count("#") != len(numbers) \
+                    or ptext.endswith("#"):
+                return skip(f"unsupported parameter text {ptext!r}")
+            plain = re.fullmatch(r"(?:#[1-9])*", ptext) is not None
+            self._add(Macro(name_, len(numbers), None, flatten(g[0]), "def", where,
+                            delimited=None if plain else ptext), notes)
+            return g[1]
+        if cmd == "let":
+            j = skip_ws(s, i)
+            if j < len(s) and s[j] == "=":
+                j = skip_ws(s, j + 1)
+            m = CS_RE.match(s, j)
+            if LINE_END_RE.search(s, i, j) or (m is None and (j >= len(s) or s[j] in "{}#")):
+                return skip("nothing to alias on the same line")
+            if m is None:
+                target, end = s[j], j + 1
+            else:
+                target, end = m.group(), m.end()
+            old = self._macros.get(target)
+            if old is not None:
+                self._add(replace(old, name=name_, kind="let", origin=where), notes, self._paired.get(target),
+                          target in self._primitive)
+            else:
+                self._add(Macro(name_, 0, None, target, "let", where), notes, primitive=True)
+            return end
+        # \DeclareMathOperator(*) and \DeclarePairedDelimiter
+        j = skip_ws(s, i)
+        g = read_group(s, j)
+        if g is None:
+            return skip("missing or unbalanced argument")
+        if cmd == "DeclareMathOperator":
+            letters = re.sub(r"[^A-Za-z0-9]", "", CS_RE.sub("", g[0]))
+            if not letters:
+                return skip("no letters in the operator's name")
+            op = "\\operatorname*" if star else "\\operatorname"
+            self._add(Macro(name_, 0, None, f"{op}{{{letters}}}", "operator*" if star else "operator", where),
+                      notes)
+            return g[1]
+        g2 = read_group(s, skip_ws(s, g[1]))
+        if g2 is None:
+            return skip("missing or unbalanced right delimiter")
+        left, right = flatten(g[0]).strip(), flatten(g2[0]).strip()
+        body = f"\\left{left} #1\\right{right}"
+        self._add(Macro(name_, 1, None, body, "paireddelimiter", where), notes, paired=(left, right))
+        return g2[1]
+
+    # ---------------------------------------------------------------- expanding
+
+    def _compile(self, macro: Macro) -> tuple[list[str], list[str] | None, list | None]:
+        """Body tokens, default tokens, and the parsed parameter text of a delimited ``\\def``."""
+        c = self._compiled.get(macro.name)
+        if c is None:
+            spec = None
+            if macro.delimited is not None:  # [(n or None, delimiter tokens)]: leading text has n None
+                spec, parts = [], re.split(r"#([1-9])", macro.delimited)
+                spec.append((None, [t for t in tokens(parts[0]) if not t.isspace()]))
+                for k in range(1, len(parts), 2):
+                    spec.append((int(parts[k]), [t if not t.isspace() else " " for t in tokens(parts[k + 1])]))
+            default = tokens(macro.default) if macro.default is not None else None
+            c = self._compiled[macro.name] = (tokens(macro.body), default, spec)
+        return c
+
+    def expand(self, text: str) -> str:
+        """Expand every defined macro in ``text`` (bodies included), within the budget; see the module."""
+        names = set(CS_RE.findall(text))
+        if not names & (self._macros.keys() | DROPPED | {"\\ensuremath"}):
+            if len(text) > self.max_chars:
+                raise ExpansionError(f"macro expansion exceeds {self.max_chars} characters")
+            return text
+        stack: list = tokens(text)
+        stack.reverse()
+        out: list[str] = []
+        steps = depth = work = 0
+        counts: dict[str, int] = {}
+
+        def over(what: str, name: str) -> ExpansionError:
+            worst = max(counts, key=counts.get) if counts else name
+            return ExpansionError(f"macro expansion exceeds {what} (recursive {worst}?)")
+
+        def pop() -> str | None:  # next real token, END markers passed (depth kept right)
+            nonlocal depth
+            while stack:
+                t = stack.pop()
+                if t is END:
+                    depth -= 1
+                else:
+                    return t
+            return None
+
+        def argument(name: str) -> list[str]:
+            t = pop()
+            while t is not None and t.isspace():
+                t = pop()
+            if t is None or t == "}":
+                raise ExpansionError(f"{name}: missing argument")
+            return until(name, "}") if t == "{" else [t]
+
+        def until(name: str, close: str) -> list[str]:  # after '{' or '[': tokens up to its closer
+            got, level = [], 0
+            while True:
+                t = pop()
+                if t is None:
+                    raise ExpansionError(f"{name}: unbalanced braces or brackets in its argument")
+                if t == close and level == 0:
+                    return got
+                level += (t == "{") - (t == "}")
+                got.append(t)
+
+        def peek_nonspace(char: str) -> bool:  # is the next non-space token `char`? (spaces dropped)
+            while stack and (stack[-1] is END or stack[-1].isspace()):
+                pop()
+            return bool(stack) and stack[-1] == char
+
+        def delimited(name: str, delim: list[str]) -> list[str]:
+            got, level, n = [], 0, len(delim)
+            while True:
+                if level == 0 and len(got) >= n and [" " if t.isspace() else t for t in got[-n:]] == delim:
+                    got = got[:-n]
+                    if len(got) >= 2 and got[0] == "{" and got[-1] == "}" and balanced_single(got):
+                        got = got[1:-1]
+                    return got
+                t = pop()
+                if t is None:
+                    raise ExpansionError(f"use of {name} does not match its definition")
+                level += (t == "{") - (t == "}")
+                if got or not t.isspace():
+                    got.append(t)
+
+        while stack:
+            t = stack.pop()
+            if t is END:
+                depth -= 1
+                continue
+            if t[0] != "\\" or len(t) == 1:
+                out.append(t)
+                continue
+            macro = self._macros.get(t)
+            if macro is None:
+                if t in DROPPED:
+                    continue
+                if t == "\\ensuremath":
+                    stack.extend(reversed(argument(t)))
+                    continue
+                out.append(t)
+                continue
+            if macro.unsafe:
+                raise ExpansionError(f"macro {t} ({macro.origin}) is refused: {macro.unsafe}")
+            steps += 1
+            counts[t] = counts.get(t, 0) + 1
+            if steps > self.max_steps:
+                raise over(f"{self.max_steps} steps", t)
+            if t in self._primitive:
+                out.append(macro.body)
+                continue
+            body, default, spec = self._compile(macro)
+            args: list[list[str]] = []
+            if t in self._paired:
+                left, right = self._paired[t]  # \norm*{x} and \norm{x}: \left … \right
+                star = peek_nonspace("*") and pop() is not None
+                size = until(t, "]") if not star and peek_nonspace("[") and pop() else None
+                sz = "".join(size or ()).strip()
+                if sz:  # \norm[\big]{x}: \bigl\lVert x\bigr\rVert
+                    body = tokens(f"{sz}l{left} ") + ["#1"] + tokens(f"{sz}r{right}")
+                args.append(argument(t))
+            elif spec is not None:
+                for n, delim in spec:
+                    if n is None:
+                        for d in delim:
+                            got = pop()
+                            while got is not None and got.isspace():
+                                got = pop()
+                            if got != d:
+                                raise ExpansionError(f"use of {t} does not match its definition")
+                    elif delim:
+                        args.append(delimited(t, delim))
+                    else:
+                        args.append(argument(t))
+            else:
+                if default is not None:
+                    args.append(until(t, "]") if peek_nonspace("[") and pop() else default)
+                args.extend(argument(t) for _ in range(len(args), macro.nparams))
+            new: list = []
+            for b in body:
+                if b[0] == "#" and len(b) == 2:
+                    new.extend(args[int(b[1]) - 1] if b[1] != "#" else ["#"])
+                else:
+                    new.append(b)
+            stack.append(END)
+            stack.extend(reversed(new))
+            depth, work = depth + 1, work + len(new)
+            if work > 5 * self.max_chars:
+                raise over(f"{5 * self.max_chars} tokens of work", t)
+            if depth > self.max_depth:
+                raise over(f"nesting depth {self.max_depth}", t)
+            if len(stack) + len(out) > self.max_chars:
+                raise over(f"{self.max_chars} characters", t)
+        return join(out, self.max_chars)
+
+
+def balanced_single(toks: list[str]) -> bool:
+    """Is ``toks`` one ``{…}`` group (the opening brace closed only by the last token)?"""
+    level = 0
+    for k, t in enumerate(toks):
+        level += (t == "{") - (t == "}")
+        if level == 0 and k < len(toks) - 1:
+            return False
+    return level == 0
+
+
+def join(out: list[str], max_chars: int) -> str:
+    """Concatenate tokens, with a space where a control word would otherwise run into a letter."""
+    parts: list[str] = []
+    prev_word = False
+    for t in out:
+        if prev_word and t[0].isalpha():
+            parts.append(" ")
+        parts.append(t)
+        prev_word = len(t) > 1 and t[0] == "\\" and t[1].isalpha()
+    result = "".join(parts)
+    if len(result) > max_chars:
+        raise ExpansionError(f"macro expansion exceeds {max_chars} characters")
+    return result
