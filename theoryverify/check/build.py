@@ -28,6 +28,7 @@ MAX_TERMS = 2000  # terms of a Sum/Product with numeric bounds
 MAX_MATRIX = 6  # rows and columns of a matrix
 MAX_DET = 4  # det / inv up to 4×4
 MAX_FACTORIAL = 1000
+REAL_POWERS = False  # set while a paper is checked (theoryverify.check.tex): x**alpha with a real alpha
 
 
 def _unsubscripted(name: str) -> str | None:
@@ -164,6 +165,8 @@ def _power(base, exp):
             return base**exp  # r**n with an integer variable n: ranges are finite, values exact
         if base == sp.E:  # e**x is exp(x), for any real x
             return _exp(exp)
+        if REAL_POWERS and not exp.has(sp.Float):  # a paper's x^{alpha}: real powers (read by --tex)
+            return base**exp
         raise BadInput("exponents must be numbers or integer variables (declare n: integer); for a real "
                        "power write exp(b*log(a))")
     if abs(exp) > MAX_EXPONENT or exp.q > MAX_EXPONENT:

@@ -277,8 +277,12 @@ class MacroTable:
             return skip("missing or unbalanced argument")
         if cmd == "DeclareMathOperator":
             letters = re.sub(r"[^A-Za-z0-9]", "", CS_RE.sub("", g[0]))
-            if not letters:
-                return skip("no letters in the operator's name")
+            if not letters:  # \DeclareMathOperator{\pdf}{\phi}: the operator is the symbol itself
+                symbols = re.findall(r"\\[A-Za-z]+", g[0])
+                symbols = [c for c in symbols if c not in ("\\mathrm", "\\text", "\\textrm", "\\mathsf")]
+                if len(symbols) != 1:
+                    return skip("no letters in the operator's name")
+                letters = symbols[0]
             op = "\\operatorname*" if star else "\\operatorname"
             self._add(Macro(name_, 0, None, f"{op}{{{letters}}}", "operator*" if star else "operator", where),
                       notes)

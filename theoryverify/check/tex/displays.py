@@ -1,0 +1,388 @@
+"""Every display of a paper, split into rows, segments and chains.
+
+A display is an ``equation``, ``align``, ``gather``, ``multline``, ``eqnarray``, ``flalign``, ``alignat``,
+``displaymath``, ``dmath`` environment (starred or not), ``\\[ … \\]`` or ``$$ … $$``.  Nested ``split``,
+``aligned``, ``gathered``, ``alignedat`` are opened up; ``cases``, ``array`` and matrices stay whole inside a row.
+
+Rows split at ``\\\\`` (at the top level only).  In the ``align`` family the ``&`` cells go in pairs (``a &= b &
+c &= d`` is two equations side by side).  A row is cut into **segments** at prose: ``\\text{…}``, ``\\quad``,
+``\\forall``, a top-level comma before another relation.  The word that opens a segment gives its **role**:
+``for``/``if``/``when``/``\\forall``/``provided`` — a side condition of the display; ``where``/``with``/``denote``
+— definitions; ``s.t.``/``subject to`` — constraints; ``and``/nothing — more of the display.
+
+Segments become **chains** (``a = b \\le c`` over several rows): a row that starts with a relation continues the
+chain; a row that starts with ``+``, ``-``, ``\\cdot`` or ``\\times`` continues the last expression only when it
+has no relation of its own; a row without a relation continues the chain's last expression; any other row starts
+a new chain.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .source import Document
+
+MATH_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "flalign", "alignat", "displaymath", "dmath",
+             "xalignat", "xxalignat", "IEEEeqnarray", "dgroup", "darray", "math")
+PAIRED = {"align", "flalign", "alignat", "xalignat", "xxalignat"}
+INNER_OPEN = re.compile(r"\\begin\s*\{(split|aligned|gathered|alignedat|multlined|aligned\*)\}(\s*\[[a-z]\])?"
+                        r"(\s*\{\d+\})?|\\end\s*\{(split|aligned|gathered|alignedat|multlined)\}")
+THEOREM_LIKE = {"theorem", "lemma", "proposition", "corollary", "claim", "fact", "conjecture", "observation",
+                "definition", "assumption", "condition", "hypothesis", "remark", "example", "proof", "problem",
+                "property", "setting"}
+TOKEN_RE = re.compile(r"\\begin\s*\{([^{}]{1,40})\}|\\end\s*\{([^{}]{1,40})\}|\\\\|\\\[|\\\]|\$\$|\\\$|"
+                      r"\\newtheorem\s*\*?\s*\{([^{}]{1,40})\}")
+RELATION_HINT = re.compile(r"(?<![\\a-zA-Z])[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq|approx|simeq|"
+                           r"sim|propto|equiv|ll|gg|lesssim|gtrsim|asymp|coloneqq|coloneq|triangleq|eqqcolon|defeq|"
+                           r"doteq|preceq|succeq|prec|succ|leftarrow|gets|stackrel|overset|underset)(?![A-Za-z])")
+CONDITION_WORDS = ("for all", "for any", "for every", "for each", "for some", "for", "if", "when", "whenever",
+                   "provided", "given", "assuming", "as long as", "unless", "since", "because", "on", "over",
+                   "such that", "s.t")
+WHERE_WORDS = ("where", "with", "denote", "denoting", "define", "defining", "let", "set", "setting", "here")
+CONSTRAINT_WORDS = ("s.t.", "s.t", "subject to", "st.", "such that")
+
+
+@dataclass
+class Segment:
+    """A stretch of math in one row, with the role the prose before it gives it."""
+    text: str
+    pos: int  # offset of its first character in the document's text
+    role: str = "main"  # main | condition | where | constraint | also
+    word: str = ""  # the prose word that opened it
+
+
+@dataclass
+class Chain:
+    """Consecutive segments read as one expression with relations (``a = b \\le c`` over rows)."""
+    parts: list[Segment] = field(default_factory=list)
+    role: str = "main"
+
+    @property
+    def pos(self) -> int:
+        return self.parts[0].pos
+
+    @property
+    def text(self) -> str:
+        return " ".join(p.text for p in self.parts)
+
+
+@dataclass
+class Display:
+    env: str
+    start: int  # offset of the environment's first character
+    body_start: int
+    body: str
+    scope: tuple[tuple[str, int], ...]  # enclosing theorem-like environments (name, start), outermost first
+    prose: str = ""  # up to 300 characters of text before the display
+    after: str = ""  # up to 120 characters of text after it
+    chains: list[Chain] = field(default_factory=list)
+    conditions: list[Segment] = field(default_factory=list)
+    skip: bool = False
+
+
+def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[Display]:
+    """The displays of ``doc``'s body in order, with their enclosing theorem-like environments."""
+    text = doc.text
+    names = set(THEOREM_LIKE) | set(theorem_names or ())
+    for m in re.finditer(r"\\newtheorem\s*\*?\s*\{([^{}]{1,40})\}", text):
+        names.add(m.group(1).strip())
+    out: list[Display] = []
+    stack: list[tuple[str, int]] = []
+    i = doc.body_start
+    open_env: tuple[str, int, int] | None = None  # (name, start, body start); name "$$" or "\\["
+    depth = 0
+    for m in TOKEN_RE.finditer(text, doc.body_start):
+        tok = m.group(0)
+        if open_env is None:
+            if m.group(1):
+                env = m.group(1).strip()
+                base = env.rstrip("*")
+                if base in MATH_ENVS:
+                    body_start = m.end()
+                    if base in ("alignat", "xalignat", "xxalignat", "IEEEeqnarray"):
+                        a = re.match(r"\s*\{[^{}]*\}", text[body_start:])
+                        body_start += a.end() if a else 0
+                    open_env, depth = (env, m.start(), body_start), 0
+                elif base.lower() in names or base in names:
+                    stack.append((base, m.start()))
+            elif m.group(2):
+                env = m.group(2).strip().rstrip("*")
+                for k in range(len(stack) - 1, -1, -1):
+                    if stack[k][0] == env:
+                        del stack[k:]
+                        break
+            elif tok == "\\[":
+                open_env = ("\\[", m.start(), m.end())
+            elif tok == "$$":
+                open_env = ("$$", m.start(), m.end())
+            continue
+        name, start, body_start = open_env
+        close = (name == "\\[" and tok == "\\]") or (name == "$$" and tok == "$$")
+        if m.group(1) and m.group(1).strip() == name:
+            depth += 1
+        if m.group(2) and m.group(2).strip() == name:
+            if depth:
+                depth -= 1
+            else:
+                close = True
+        if close:
+            body = text[body_start:m.start()]
+            env = {"\\[": "displaymath", "$$": "$$"}.get(name, name)
+            prose = _prose(text[max(doc.body_start, start - 400):start])
+            out.append(Display(env, start, body_start, body, tuple(stack), prose, _prose(text[m.end():m.end() + 160])))
+            open_env = None
+    return out
+
+
+def _prose(text: str) -> str:
+    return " ".join(text.split())[-300:]
+
+
+# --- rows, cells, segments ---------------------------------------------------------------------------
+
+def _top_level_split(body: str, sep: str) -> list[tuple[int, str]]:
+    """Split at ``sep`` (``\\\\`` or ``&``) outside braces and nested environments; (offset, piece)."""
+    out, depth, env, start, i, n = [], 0, 0, 0, 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\":
+            if body.startswith("\\begin", i):
+                env += 1
+            elif body.startswith("\\end", i):
+                env -= 1
+            if sep == "\\\\" and body.startswith("\\\\", i) and depth == 0 and env <= 0:
+                out.append((start, body[start:i]))
+                i += 2
+                r = re.match(r"\s*\[[^\]\n]{0,20}\]", body[i:])  # \\[2pt]
+                if r:
+                    i += r.end()
+                if body.startswith("*", i):
+                    i += 1
+                start = i
+                continue
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == sep and depth == 0 and env <= 0:
+            out.append((start, body[start:i]))
+            start = i + 1
+        i += 1
+    out.append((start, body[start:]))
+    return out
+
+
+def rows(display: Display) -> list[tuple[int, str]]:
+    """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
+    body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), display.body)
+    body = re.sub(r"\\(?:nonumber|notag)\b", lambda m: " " * len(m.group(0)), body)
+    paired = display.env.rstrip("*") in PAIRED or re.search(r"\\begin\s*\{(aligned|split|alignedat)", display.body)
+    out = []
+    for off, row in _top_level_split(body, "\\\\"):
+        if not row.strip():
+            continue
+        cells = _top_level_split(row, "&")
+        if paired and len(cells) > 2:
+            for k in range(0, len(cells), 2):
+                piece = cells[k:k + 2]
+                o = piece[0][0]
+                text = "".join(c.ljust(len(row)) if False else c for _, c in piece)
+                # keep offsets honest: replace the & between the two cells by a space
+                text = row[o:piece[-1][0] + len(piece[-1][1])].replace("&", " ", 1) if len(piece) == 2 else piece[0][1]
+                out.append((display.body_start + off + o, text))
+        else:
+            out.append((display.body_start + off, row.replace("&", " ")))
+    return out
+
+
+STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf)\s*\{|"
+                     r"\\(?:quad|qquad|forall|hspace\s*\{[^{}]*\}|;|,\s*\\quad)|\\(?:iff|implies|Longrightarrow|"
+                     r"Rightarrow|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])")
+PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\textit", "\\textbf", "\\emph",
+              "\\intertext", "\\textsf", "\\mathrm"}
+
+
+def _group_end(text: str, i: int) -> int:
+    """Offset after the ``{…}`` group that starts at ``i`` (``text[i] == '{'``)."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "{" and (j == 0 or text[j - 1] != "\\"):
+            depth += 1
+        elif text[j] == "}" and (j == 0 or text[j - 1] != "\\"):
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(text)
+
+
+def segments(row: str, pos: int) -> list[Segment]:
+    """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles."""
+    out: list[Segment] = []
+    start, role, word, i = 0, "main", "", 0
+    depth = 0
+    n = len(row)
+    env = 0
+    while i < n:
+        c = row[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        if c == "\\" and row.startswith("\\begin", i):
+            env += 1
+        elif c == "\\" and row.startswith("\\end", i):
+            env -= 1
+        if c != "\\" or depth > 0 or env > 0:
+            i += 1
+            continue
+        m = STOP_RE.match(row, i)
+        if not m:
+            i += 2 if i + 1 < n and not row[i + 1].isalpha() else 1
+            while i < n and row[i].isalpha() and row[i - 1] != "\\":
+                i += 1
+            continue
+        tok = m.group(0)
+        end = m.end()
+        prose = ""
+        if tok.endswith("{"):
+            name = tok[:-1].strip()
+            g = _group_end(row, end - 1)
+            inner = row[end:g - 1]
+            if name == "\\mathrm" and not re.fullmatch(r"\s*(s\.t\.|st|subject to|and|for|if|where|when|or|otherwise)"
+                                                        r"\s*[.,]?\s*", inner):
+                i = g  # \mathrm{…} is a name, not prose
+                continue
+            prose, end = inner, g
+            if RELATION_HINT.search(inner) and "$" in inner:  # \text{for $x > 0$}: the math inside
+                prose = re.sub(r"\$([^$]*)\$", r" \1 ", inner)
+        elif tok.startswith("\\forall"):
+            prose = "for all"
+        elif tok.startswith(("\\iff", "\\implies", "\\Longrightarrow", "\\Rightarrow", "\\Leftrightarrow",
+                             "\\Longleftrightarrow")):
+            prose = "implies"
+        if row[start:i].strip():
+            out.append(Segment(row[start:i], pos + start, role, word))
+        w = " ".join(re.sub(r"[^A-Za-z. ]", " ", prose).lower().split())
+        math_in_prose = re.sub(r"^[^$]*", "", prose) if "$" in prose else ""
+        new_role = _role(w, role)
+        if prose and math_in_prose:
+            out.append(Segment(re.sub(r"\$", " ", prose), pos + end - len(prose) - 1, new_role, w))
+        role, word, start, i = new_role, w, end, end
+    if row[start:].strip():
+        out.append(Segment(row[start:], pos + start, role, word))
+    return _split_commas(out)
+
+
+def _role(word: str, current: str) -> str:
+    if not word:
+        return "also" if current == "main" else current
+    if word == "implies":
+        return "implied"
+    for w in CONSTRAINT_WORDS:
+        if word.startswith(w) and w != "such that":
+            return "constraint"
+    for w in WHERE_WORDS:
+        if word == w or word.startswith(w + " "):
+            return "where"
+    for w in CONDITION_WORDS:
+        if word == w or word.startswith(w + " ") or word.endswith(" " + w):
+            return "condition"
+    if word in ("and", "or", "i.e.", "i.e", "ie", "that is", "hence", "thus", "so", "therefore", "then", "so that",
+                "which gives", "which implies", "we have", "and thus", "and hence", "as well as", "while"):
+        return "also"
+    return "also" if current == "main" else current
+
+
+def _split_commas(segs: list[Segment]) -> list[Segment]:
+    """``a = b, \\; c = d`` / ``x_1 = 1, x_2 = 2``: a top-level comma between two relations separates them."""
+    out = []
+    for s in segs:
+        pieces, depth, start = [], 0, 0
+        t = s.text
+        env = 0
+        for i, c in enumerate(t):
+            if c == "\\" and t.startswith("\\begin", i):
+                env += 1
+            elif c == "\\" and t.startswith("\\end", i):
+                env -= 1
+            if c in "{([":
+                depth += 1
+            elif c in "})]":
+                depth -= 1
+            elif c in ",;" and depth == 0 and env <= 0 and (i == 0 or t[i - 1] != "\\"):
+                pieces.append((start, t[start:i]))
+                start = i + 1
+        pieces.append((start, t[start:]))
+        if len(pieces) == 1:
+            out.append(s)
+            continue
+        # merge pieces so that each one that is kept has a relation; a piece without one joins the previous one
+        merged: list[list] = []
+        for off, p in pieces:
+            if merged and (not RELATION_HINT.search(p) or not RELATION_HINT.search(merged[-1][1])):
+                merged[-1][1] += t[merged[-1][0] + len(merged[-1][1]):off] + p
+            else:
+                merged.append([off, p])
+        for k, (off, p) in enumerate(merged):
+            out.append(Segment(p, s.pos + off, s.role if k == 0 else ("also" if s.role == "main" else s.role), s.word))
+    return out
+
+
+LEADING_OPERATOR = re.compile(r"^\s*(?:[+\-]|\\cdot|\\times|\\pm|\\mp)")
+LEADING_RELATION = re.compile(r"^\s*(?:[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq|approx|simeq|sim|"
+                              r"propto|equiv|ll|gg|lesssim|gtrsim|asymp|coloneqq|coloneq|triangleq|eqqcolon|defeq|"
+                              r"doteq|stackrel|overset|underset|preceq|succeq|prec|succ|leftarrow|gets)(?![A-Za-z])|:=)")
+
+
+def chains(display: Display) -> None:
+    """Fill ``display.chains`` and ``display.conditions`` from its rows."""
+    current: Chain | None = None
+    for pos, row in rows(display):
+        for seg in segments(row, pos):
+            if not seg.text.strip() or not re.search(r"[A-Za-z0-9\\]", seg.text):
+                continue
+            has_rel = bool(RELATION_HINT.search(seg.text))
+            if seg.role in ("condition",):
+                if has_rel:
+                    display.conditions.append(seg)
+                continue
+            if seg.role in ("where", "constraint") or (seg.role in ("also", "implied") and has_rel):
+                current = Chain([seg], seg.role if seg.role not in ("also",) else "main")
+                display.chains.append(current)
+                continue
+            starts_rel = bool(LEADING_RELATION.match(seg.text))
+            starts_op = bool(LEADING_OPERATOR.match(seg.text))
+            if current is not None and (starts_rel or (starts_op and not has_rel) or not has_rel):
+                current.parts.append(seg)
+                continue
+            current = Chain([seg], "main")
+            display.chains.append(current)
+
+
+def environment_spans(text: str, names: set[str], start: int = 0) -> list[tuple[str, int, int]]:
+    """(name, start, end) of every theorem-like environment (``theorem``, ``lemma``, ``proof`` …) in ``text``."""
+    out, stack = [], []
+    for m in re.finditer(r"\\(begin|end)\s*\{([^{}]{1,40})\}", text[start:]):
+        name = m.group(2).strip().rstrip("*")
+        if name.lower() not in names and name not in names:
+            continue
+        if m.group(1) == "begin":
+            stack.append((name, start + m.start()))
+        else:
+            for k in range(len(stack) - 1, -1, -1):
+                if stack[k][0] == name:
+                    out.append((name, stack[k][1], start + m.end()))
+                    del stack[k:]
+                    break
+    out.extend((n, s, len(text)) for n, s in stack)
+    return sorted(out, key=lambda e: e[1])
+
+
+def theorem_names(text: str) -> set[str]:
+    names = set(THEOREM_LIKE)
+    for m in re.finditer(r"\\(?:newtheorem|declaretheorem|spnewtheorem)\s*\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]{1,40})\}",
+                         text):
+        names.add(m.group(1).strip())
+    return names

@@ -1,0 +1,800 @@
+"""The LaTeX grammar for a whole paper: :class:`~..latex.LatexParser` extended to the notation of real papers.
+
+What it adds to the one-statement reader (and how it reads it):
+
+- names: ``x^*``, ``x'``, ``\\hat x``, ``\\bar x``, ``\\tilde x``, ``\\dot x`` are distinct names (``xstar``,
+  ``xprime``, ``xhat`` …); every subscript (``x_t``, ``x_{t+1}``, ``\\theta_{i,j}``) and a parenthesised superscript
+  (``\\theta^{(k)}``) is an *index* (an ``ast.Subscript`` the reading turns into a name, or into a family when the
+  index is bound by a sum);
+- a name followed by ``(`` is asked of :class:`~.names.Names`: a function (an unspecified one unless the paper
+  defines it), a number (then a product), or unknown — then the call is kept and the name recorded in
+  :attr:`PaperParser.ambiguous` (the step gets both readings and no verdict);
+- ``\\sigma(…)`` is not the sigmoid in a paper (it is whatever the paper's σ is); ``e`` is Euler's number only in
+  ``e^{…}``/``\\mathrm{e}``/``\\exp``;
+- ``\\langle a, b\\rangle`` → ``inner(a, b)``; ``x^\\top`` → ``transpose(x)``; ``\\|x\\|_2^2`` → ``norm(x)**2``
+  (the reading layer says these are read in one dimension);
+- ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i=1}^n``, ``\\prod``: sums over a stated range, or over an unstated one
+  (an *opaque* atom: a quantity the checker keeps as an unknown, never evaluated);
+- ``\\lim``, ``\\inf``, ``\\sup``, ``\\max_{…}``, ``\\min_{…}``, ``\\arg\\min``, ``\\int``, ``\\mathbb{E}[…]``,
+  ``\\mathbb{P}(…)``, ``cases`` and matrices: opaque atoms named by their text (``⟦\\max_x f(x)⟧``), so a step that
+  only moves them around is still read, and nothing is concluded about their values;
+- ``\\left. … \\right|_{x=0}`` → ``subs(…, x, 0)``; ``\\nabla f(x)`` → the derivative of f (one dimension);
+  ``x^{\\alpha}`` real exponents.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable
+
+from ..latex import (ACCENTS, FONTS, GREEK, RELATIONS, STOPS, DEFINITION_OPS, REFUSED_RELATIONS, LatexParser, Token,
+                     _bin, _call, _derivative, _name, _num)
+from ..parser import BadInput
+
+OPAQUE_OPERATORS = {"\\lim", "\\limsup", "\\liminf", "\\sup", "\\inf", "\\arg", "\\argmin", "\\argmax", "\\int",
+                    "\\iint", "\\oint", "\\max", "\\min", "\\esssup", "\\bigcup", "\\bigcap", "\\coprod"}
+EXPECT_WORDS = {"E": "Ex", "Var": "Var", "var": "Var", "Cov": "Cov", "cov": "Cov", "P": "Pr", "Pr": "Pr",
+                "Prob": "Pr", "Corr": "Corr", "corr": "Corr", "cor": "Corr", "Cor": "Corr", "Ex": "Ex", "Exp": "Ex",
+                "EE": "Ex", "PP": "Pr", "Var": "Var", "Std": "Std", "std": "Std"}
+OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "max", "sup", "inf", "lim", "esssup",
+                                "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
+                                "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
+BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
+            "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
+PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime", "\\dagger": "dag", "+": "plus",
+               "-": "minus", "\\circ": "circ", "\\sharp": "sharp", "\\natural": "nat", "\\flat": "flat"}
+EXTRA_ACCENTS = {"vec": "vec", "overrightarrow": "vec", "mathring": "ring", "underline": "ul", "acute": "acute",
+                 "grave": "grave"}
+BOLD = {"mathbf", "boldsymbol", "bm", "pmb", "bf", "mathbold", "vb", "vectorbold"}
+ALPHABETS = {"mathcal": "cal", "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathtt": "tt",
+             "mathit": "", "mathnormal": "", "mathrm": "", "textrm": "", "text": "", "operatorname": "", "mathup": "",
+             "textit": "", "textnormal": ""}
+
+
+class PaperParser(LatexParser):
+    """:class:`LatexParser` in paper mode (see the module docstring).  ``names`` answers what a name is."""
+
+    def __init__(self, tokens: list[Token], names=None, functions: Iterable[str] = ()):
+        super().__init__(tokens, functions)
+        self.names = names
+        self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
+        self.applied: set[str] = set()  # names read as (unspecified) functions
+        self.opaque: dict[str, str] = {}  # atom name -> its LaTeX
+        self.vector_ops: set[str] = set()  # inner products, transposes, norms: read in one dimension
+        self.total_derivatives: list[tuple[str, ast.expr]] = []  # (variable, operand) of d/dt
+        self.euler = False
+        self.labels: set[str] = set()  # b^A: a power, or b labelled A?
+
+    # --- opaque atoms --------------------------------------------------------------------------
+    def _opaque(self, start: int, kind: str) -> ast.expr:
+        key = show_tokens(self.toks[start:self.i])
+        for name, t in self.opaque.items():
+            if t == key:
+                return _name(name)
+        name = f"{kind}{abs(hash(key)) % 10**6:06d}"
+        if self.names is not None:
+            name = self.names.atom(key, kind)
+        self.opaque[name] = key
+        return _name(name)
+
+    def _skip_balanced(self, open_text: str) -> None:
+        """Skip from an opening bracket (at the cursor) to its matching close."""
+        close = BRACKETS.get(open_text)
+        if close is None:
+            raise BadInput(f"LaTeX: cannot read {open_text!r} here")
+        depth = 0
+        while True:
+            t = self.next()
+            if t.kind == "end":
+                raise BadInput(f"LaTeX: an unclosed {open_text}")
+            if t.text == open_text or (t.text == "\\left" and self.peek().text == open_text):
+                depth += 1 if t.text == open_text else 0
+            elif t.text == close:
+                depth -= 1
+                if depth <= 0:
+                    return
+
+    def _skip_group_tokens(self) -> None:
+        if self.at("{"):
+            self._skip_balanced("{")
+        elif self.peek().kind != "end":
+            self.next()
+
+    def _skip_scripts(self) -> None:
+        while self.at("_", "^"):
+            self.next()
+            self._skip_group_tokens()
+
+    def _operand_span(self) -> None:
+        """Skip the operand of an opaque operator: a bracketed group, or the following term."""
+        if self.at("\\left"):
+            self.next()
+            opener = self.next().text
+            self._skip_to_right(opener)
+            return
+        if self.peek().text in BRACKETS and self.peek().text != "{":
+            self._skip_balanced(self.peek().text)
+            return
+        self.term()
+
+    def _skip_to_right(self, opener: str) -> None:
+        depth = 1
+        while True:
+            t = self.next()
+            if t.kind == "end":
+                raise BadInput("LaTeX: \\left without \\right")
+            if t.text == "\\left":
+                depth += 1
+            elif t.text == "\\right":
+                depth -= 1
+                if depth == 0:
+                    self.next()
+                    return
+
+    # --- names ----------------------------------------------------------------------------------
+    def _decorations(self, name: str) -> str:
+        """Primes and stars after a name: ``x'`` → xprime, ``x^*`` → xstar, ``x^{\\star}`` → xstar."""
+        while True:
+            if self.at("'"):
+                self.next()
+                name += "prime"
+                continue
+            if self.at("^") and self.peek(1).text in PRIME_MARKS and self.peek(1).kind != "num":
+                mark = self.peek(1).text
+                if mark in ("+", "-") and self.peek(2).kind not in ("end",) and self.peek(2).text not in ("}", ")"):
+                    break
+                self.i += 2
+                name += PRIME_MARKS[mark]
+                continue
+            if self.at("^") and self.peek(1).text == "{" and self.peek(2).text in PRIME_MARKS and \
+                    self.peek(3).text == "}":
+                name += PRIME_MARKS[self.peek(2).text]
+                self.i += 4
+                continue
+            return name
+
+    def _index(self, base: str) -> ast.expr:
+        """``base_{…}`` and ``base^{(k)}``, in any order: an ``ast.Subscript`` (or the name if there is none)."""
+        node: ast.expr = _name(base)
+        name = self._decorations(base)
+        node = _name(name)
+        for _ in range(3):
+            if self.at("_"):
+                self.next()
+                idx = self._index_expr()
+                node = ast.Subscript(value=node, slice=idx, ctx=ast.Load())
+                if isinstance(node.value, ast.Subscript):  # x_{i}_{j}: one index tuple
+                    inner = node.value
+                    node = ast.Subscript(value=inner.value, slice=ast.Tuple(elts=[inner.slice, idx], ctx=ast.Load()),
+                                         ctx=ast.Load())
+            elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(":
+                # theta^{(k)}: a superscript index, not a power
+                self.i += 2
+                self.next()  # (
+                idx = self.expr()
+                self.expect(")")
+                self.expect("}")
+                base_node = node.value if isinstance(node, ast.Subscript) else node
+                sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
+                node = ast.Subscript(value=sup, slice=idx, ctx=ast.Load()) if not isinstance(node, ast.Subscript) \
+                    else ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, idx], ctx=ast.Load()),
+                                       ctx=ast.Load())
+            else:
+                break
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+                decorated = self._decorations(node.value.id)
+                if decorated != node.value.id:
+                    node = ast.Subscript(value=_name(decorated), slice=node.slice, ctx=ast.Load())
+        return node
+
+    def _index_expr(self) -> ast.expr:
+        save = self.i
+        try:
+            return self._index_expr_parsed()
+        except BadInput:
+            self.i = save
+        if not self.at("{"):
+            raise BadInput(f"LaTeX: cannot read the subscript {self.peek().text!r}")
+        start = self.i
+        self._skip_balanced("{")
+        label = re.sub(r"[^A-Za-z0-9]", "", "".join(t.text.lstrip("\\") for t in self.toks[start + 1:self.i - 1]))
+        return _name(("s" + label)[:24] if label else "sub")
+
+    def _index_expr_parsed(self) -> ast.expr:
+        t = self.peek()
+        if t.text == "{":
+            self.next()
+            if self.at("}"):
+                raise BadInput("LaTeX: an empty subscript")
+            parts = [self.expr()]
+            while self.at(","):
+                self.next()
+                parts.append(self.expr())
+            if not self.at("}") and self.peek().kind in ("letter", "num", "cmd"):
+                # x_{ij} / x_{i j}: a run of single letters is one label
+                while not self.at("}"):
+                    tt = self.next()
+                    if tt.kind == "end":
+                        raise BadInput("LaTeX: an unclosed subscript")
+                    parts.append(_name(tt.text.lstrip("\\")) if tt.kind != "num" else _num(int(tt.text)))
+            self.expect("}")
+            return parts[0] if len(parts) == 1 else ast.Tuple(elts=parts, ctx=ast.Load())
+        if t.kind == "num":
+            self.next()
+            return _num(int(t.text[0]))
+        if t.kind == "letter":
+            self.next()
+            return _name(t.text)
+        if t.kind == "cmd" and t.text[1:] in GREEK:
+            self.next()
+            return _name(GREEK[t.text[1:]])
+        if t.kind == "cmd" and t.text in ("\\infty",):
+            self.next()
+            return _name("infty")
+        if t.text in ("*", "\\star"):
+            self.next()
+            return _name("star")
+        raise BadInput(f"LaTeX: cannot read the subscript {t.text!r}")
+
+    def _letter_name(self, base: str) -> ast.expr:
+        if base == "e" and self.at("^") and not (self.peek(1).text in PRIME_MARKS or self.peek(1).text == "{" and
+                                                 self.peek(2).text in PRIME_MARKS and self.peek(3).text == "}"):
+            self.euler = True
+            return _name("e")
+        node = self._index(base)
+        if isinstance(node, ast.Name) and node.id == "e":
+            return _name("evar")
+        return node
+
+    def _maybe_call(self, node) -> ast.expr:
+        if isinstance(node, str):
+            node = _name(node)
+        called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
+            (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
+        if not called:
+            return node
+        key = _key(node)
+        if key in self.functions:
+            return ast.Call(func=_name(_flat(node)), args=self._paren_args(), keywords=[])
+        verdict = self.names.kind(key) if self.names is not None else None
+        if verdict == "scalar":
+            return node
+        name = _flat(node)
+        args = self._paren_args()
+        if verdict == "function":
+            self.applied.add(name)
+        else:
+            self.ambiguous.add(name)
+        return ast.Call(func=_name(name), args=args, keywords=[])
+
+    # --- atoms and commands ------------------------------------------------------------------------
+    def atom(self) -> ast.expr:
+        t = self.peek()
+        if t.kind == "letter":
+            self.next()
+            if t.text in ("E", "P") and (self.at("[") or (self.at("\\left") and self.peek(1).text == "[")):
+                start = self.i - 1
+                self._operand_span()
+                return self._opaque(start, "Ex" if t.text == "E" else "Pr")
+            node = self._letter_name(t.text)
+            if isinstance(node, ast.Name) and node.id == "e":
+                return node
+            return self._maybe_call(node)
+        if t.text == "{":  # {\bm{Y}}(0): a braced name applied
+            node = super().atom()
+            if isinstance(node, (ast.Name, ast.Subscript)):
+                return self._maybe_call(node)
+            return node
+        return super().atom()
+
+    def command(self) -> ast.expr:
+        t = self.peek()
+        c = t.text
+        name = c[1:]
+        start = self.i
+        if c in OPAQUE_OPERATORS:
+            self.next()
+            if c == "\\arg" and self.at("\\min", "\\max"):
+                self.next()
+            if c in ("\\max", "\\min") and not self.at("_", "^") and self._plain_max(c):
+                return self._plain_max_node(c)
+            self._skip_scripts()
+            if c in ("\\int", "\\iint", "\\oint"):
+                self._integral_body()
+            else:
+                self._operand_span()
+            return self._opaque(start, name.replace("arg", "arg").lower()[:6])
+        if c in ("\\mathbb", "\\mathbf") and self.at("\\mathbb", "\\mathbf") is False:
+            pass
+        if c in ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm") and self.peek(1).text == "{" and \
+                self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
+            self.i += 4
+            which = self.toks[self.i - 2].text
+            self._skip_scripts()
+            self._operand_span()
+            return self._opaque(start, "Ex" if which == "E" else "Pr")
+        if c in ("\\Pr", "\\Prob", "\\Exp", "\\Var", "\\Cov", "\\var", "\\cov"):
+            self.next()
+            self._skip_scripts()
+            self._operand_span()
+            return self._opaque(start, name[:3])
+        if c == "\\begin":
+            return self._environment(start)
+        if c == "\\langle":
+            self.next()
+            a = self.expr()
+            if self.at(",", "\\mid", "|"):
+                self.next()
+                b = self.expr()
+            else:
+                raise BadInput("LaTeX: \\langle a, b \\rangle needs two arguments")
+            self.expect("\\rangle")
+            self.vector_ops.add("inner product")
+            self._skip_norm_scripts()
+            return _call("inner", a, b)
+        if c == "\\left" and self.peek(1).text == "\\langle":
+            self.i += 2
+            a = self.expr()
+            if not self.at(",", "\\mid", "|"):
+                raise BadInput("LaTeX: \\langle a, b \\rangle needs two arguments")
+            self.next()
+            b = self.expr()
+            self.expect("\\right")
+            self.expect("\\rangle")
+            self.vector_ops.add("inner product")
+            return _call("inner", a, b)
+        if c == "\\left" and self.peek(1).text == ".":
+            return self._evaluated_at()
+        if c == "\\partial" and self.peek(1).text == "_":
+            self.i += 2
+            w = self._index_expr()
+            if not isinstance(w, ast.Name):
+                raise BadInput("LaTeX: \\partial_{x} with x a name")
+            return _call("diff", self.factor(), w)
+        if c == "\\nabla":
+            self.next()
+            order = 1
+            if self.at("^"):
+                self.next()
+                p = self.group_or_token()
+                order = p.value if isinstance(p, ast.Constant) else 0
+            if self.at("_"):
+                self.next()
+                w = self._index_expr()
+                operand = self.factor()
+                if order != 1 or not isinstance(w, ast.Name):
+                    raise BadInput("LaTeX: \\nabla^k_w is not read")
+                self.vector_ops.add("gradient")
+                return _call("diff", operand, w)
+            operand = self.factor()
+            if order not in (1, 2):
+                raise BadInput("LaTeX: \\nabla^k for k > 2 is not read")
+            self.vector_ops.add("gradient")
+            if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and len(operand.args) == 1:
+                fn = operand.func.id + ("prime" if order == 1 else "primeprime")
+                self.applied.add(fn)
+                self.applied.discard(operand.func.id) if False else None
+                return ast.Call(func=_name(fn), args=operand.args, keywords=[])
+            return self._opaque(start, "nabla")
+        if c in ("\\sigma", "\\varsigma") or (name in GREEK and c != "\\pi"):
+            self.next()
+            base = GREEK[name]
+            node = self._index(base)
+            return self._maybe_call(node)
+        if c == "\\pi":
+            self.next()
+            if self.names is not None and self.names.kind("pi") in ("function", "name"):
+                return self._maybe_call(self._index("pivar"))
+            return _name("pi")
+        if c == "\\ell":
+            self.next()
+            return self._maybe_call(self._index("ell"))
+        if name in ACCENTS or name in EXTRA_ACCENTS:
+            self.next()
+            word = self._accent_word()
+            word += ACCENTS.get(name) or EXTRA_ACCENTS[name]
+            return self._maybe_call(self._index(word))
+        if name in ("operatorname", "mathrm", "text", "textrm", "mathop", "mathsf", "mathbb", "mathbf", "textnormal"):
+            word = self._braced_word_after()
+            if word in EXPECT_WORDS:
+                self.next()
+                self._skip_group_tokens()
+                self._skip_scripts()
+                self._operand_span()
+                return self._opaque(start, EXPECT_WORDS[word])
+            if word in OPT_WORDS:
+                self.next()
+                self._skip_group_tokens()
+                self._skip_scripts()
+                self._operand_span()
+                return self._opaque(start, OPT_WORDS[word])
+        if name in BOLD or name in ALPHABETS or name in FONTS:
+            if name in ("operatorname", "mathrm", "text", "textrm") and self._is_operator_word():
+                return super().command()
+            self.next()
+            if name in ("mathbb", "mathbf", "mathds", "mathbbm") and self.peek(1).text in ("1", "I") and \
+                    self.peek(2).text == "}" and self.peek().text == "{" and self.peek(3).text in ("\\{", "(", "[", "_",
+                                                                                                    "\\left"):
+                self.i -= 1
+                return super().command()
+            word = self._accent_word()
+            suffix = ALPHABETS.get(name, "")
+            if name in BOLD:
+                self.vector_ops.add("bold symbol")
+            return self._maybe_call(self._index(word + suffix))
+        if c in ("\\|", "\\lVert", "\\Vert"):
+            node = super().command()
+            self.vector_ops.add("norm")
+            self._skip_norm_scripts()
+            return node
+        if c == "\\left" and self.peek(1).text in ("\\|", "\\lVert", "\\Vert"):
+            node = super().command()
+            self.vector_ops.add("norm")
+            self._skip_norm_scripts()
+            return node
+        if c in ("\\sum", "\\prod"):
+            return self._big_paper(c)
+        if c in ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac"):
+            self.next()
+            return self._frac()
+        if c in ("\\operatorname", "\\mathrm") and False:
+            pass
+        if c in ("\\cdots", "\\ldots", "\\dots", "\\vdots", "\\ddots", "\\dotsb", "\\dotsc", "\\dotsm"):
+            raise BadInput("ellipses (\\cdots) cannot be read as a formula")
+        if c == "\\infty":
+            raise BadInput("∞ outside a limit or a sum's bound is not read")
+        return super().command()
+
+    def _braced_word(self) -> str | None:
+        """The letters of a ``{…}`` at the cursor (``{argmin}``, ``{E}``), without moving; None if not letters."""
+        if not self.at("{"):
+            return None
+        j, word = 1, ""
+        while self.peek(j).kind == "letter" and j < 24:
+            word += self.peek(j).text
+            j += 1
+        return word if word and self.peek(j).text == "}" else None
+
+    def _accent_word(self) -> str:
+        if self.at("{"):
+            self.next()
+            parts = []
+            depth = 0
+            while depth or not self.at("}"):
+                t = self.next()
+                if t.text == "{":
+                    depth += 1
+                    continue
+                if t.text == "}":
+                    depth -= 1
+                    continue
+                if t.kind in ("letter", "num"):
+                    parts.append(t.text)
+                elif t.kind == "cmd" and t.text[1:] in GREEK:
+                    parts.append(GREEK[t.text[1:]])
+                elif t.kind == "cmd" and (t.text[1:] in ACCENTS or t.text[1:] in BOLD or t.text[1:] in ALPHABETS):
+                    continue
+                elif t.text in ("{", "}"):
+                    continue
+                elif t.kind == "cmd" and t.text == "\\ell":
+                    parts.append("ell")
+                elif t.kind == "end":
+                    raise BadInput("LaTeX: an unclosed {")
+                else:
+                    raise BadInput(f"LaTeX: expected a name in braces, got {t.text!r}")
+            self.next()
+            word = "".join(parts)
+            if not word or not word[0].isalpha():
+                raise BadInput("LaTeX: an accent over something that is not a name")
+            return word
+        t = self.next()
+        if t.kind == "letter":
+            return t.text
+        if t.kind == "cmd" and t.text[1:] in GREEK:
+            return GREEK[t.text[1:]]
+        if t.kind == "cmd" and t.text == "\\ell":
+            return "ell"
+        raise BadInput(f"LaTeX: expected a letter, got {t.text!r}")
+
+    def _braced_word_after(self) -> str | None:
+        self.i += 1
+        try:
+            return self._braced_word()
+        finally:
+            self.i -= 1
+
+    def _is_operator_word(self) -> bool:
+        from ..latex import OPERATORS
+        if self.peek(1).text != "{":
+            return False
+        j, word = 2, ""
+        while self.peek(j).kind in ("letter",) and j < 20:
+            word += self.peek(j).text
+            j += 1
+        return self.peek(j).text == "}" and word in OPERATORS and word not in ("sigma", "E")
+
+    def _skip_norm_scripts(self) -> None:
+        """``\\|x\\|_2``, ``\\|A\\|_F``, ``\\|x\\|_{\\infty}``: every norm of a number is its absolute value."""
+        if self.at("_"):
+            self.next()
+            self._skip_group_tokens()
+
+    def _plain_max(self, c: str) -> bool:
+        return self.at("(", "\\{") or (self.at("\\left") and self.peek(1).text in ("(", "\\{")) or \
+            (self.at("\\big", "\\Big", "\\bigl", "\\Bigl") and self.peek(1).text in ("(", "\\{"))
+
+    def _plain_max_node(self, c: str) -> ast.expr:
+        if self.at("\\big", "\\Big", "\\bigl", "\\Bigl"):
+            self.next()
+        args = self._paren_args()
+        return _call("Max" if c == "\\max" else "Min", *args)
+
+    def _integral_body(self) -> None:
+        """Skip an integrand up to its differential (``dx``, ``\\mathrm{d}x``, ``d\\mu(x)``)."""
+        depth = 0
+        for _ in range(4000):
+            t = self.peek()
+            if t.kind == "end" or (depth == 0 and (t.text in RELATIONS or t.text in STOPS or t.text in DEFINITION_OPS)):
+                return
+            if t.text in ("(", "[", "{", "\\left"):
+                depth += 1
+            elif t.text in (")", "]", "}", "\\right"):
+                depth -= 1
+            self.next()
+            if depth == 0 and (t.text == "d" or t.text == "\\mathrm" and self.peek(1).text == "d"):
+                if t.text == "\\mathrm":
+                    self.i += 3
+                nxt = self.peek()
+                if nxt.kind == "letter" or (nxt.kind == "cmd" and nxt.text[1:] in GREEK):
+                    self.next()
+                    if self.at("("):
+                        self._skip_balanced("(")
+                    return
+        raise BadInput("LaTeX: an integral without its differential")
+
+    def _environment(self, start: int) -> ast.expr:
+        self.next()  # \begin
+        self.expect("{")
+        env = ""
+        while not self.at("}"):
+            t = self.next()
+            if t.kind == "end":
+                raise BadInput("LaTeX: an unclosed \\begin")
+            env += t.text
+        self.next()
+        depth = 1
+        while depth:
+            t = self.next()
+            if t.kind == "end":
+                raise BadInput(f"LaTeX: \\begin{{{env}}} without its \\end")
+            if t.text == "\\begin":
+                depth += 1
+            elif t.text == "\\end":
+                depth -= 1
+        self._skip_group_tokens()
+        kind = "cases" if env.startswith("cases") or env.endswith("cases") else "matrix" if "matrix" in env else "array"
+        if kind != "cases":
+            self.vector_ops.add("matrix")
+        return self._opaque(start, kind)
+
+    def _evaluated_at(self) -> ast.expr:
+        """``\\left. expr \\right|_{x = a}``: ``subs(expr, x, a)``."""
+        self.i += 2
+        inner = self.expr()
+        self.expect("\\right")
+        bar = self.next()
+        if bar.text not in ("|", "\\vert", "\\rvert"):
+            raise BadInput("LaTeX: \\left. … closed by something other than \\right|")
+        if not self.at("_"):
+            raise BadInput("LaTeX: \\left. … \\right| needs the point as a subscript")
+        self.next()
+        self.expect("{")
+        var = self.expr()
+        if not self.at("="):
+            raise BadInput("LaTeX: \\right|_{x = a}: the point is x = a")
+        self.next()
+        value = self.expr()
+        self.expect("}")
+        if self.at("^"):
+            raise BadInput("LaTeX: \\right|_a^b (a difference of values) is not read")
+        if not isinstance(var, ast.Name):
+            raise BadInput("LaTeX: \\right|_{x = a}: x is a name")
+        return _call("subs", inner, var, value)
+
+    def _big_paper(self, c: str) -> ast.expr:
+        """``\\sum_{k=a}^{b}`` (a checked sum); ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i<j}``: an opaque atom."""
+        start = self.i
+        save = self.i
+        try:
+            self.next()
+            if self.at("_") and self.peek(1).text == "{":
+                j = self.i + 2
+                if self.toks[j].kind in ("letter", "cmd") and self.toks[j + 1].text == "=":
+                    self.i = save
+                    node = self._big_checked(c)
+                    return node
+        except BadInput:
+            pass
+        self.i = save + 1
+        self._skip_scripts()
+        self.term()
+        return self._opaque(start, "sum" if c == "\\sum" else "prod")
+
+    def _big_checked(self, c: str) -> ast.expr:
+        self.next()
+        fname = "Sum" if c == "\\sum" else "Product"
+        self.expect("_")
+        self.expect("{")
+        index = self.next()
+        k = index.text if index.kind == "letter" else GREEK.get(index.text[1:], "")
+        if not k:
+            raise BadInput("LaTeX: the index of a sum is a letter")
+        self.expect("=")
+        lo = self.expr()
+        self.expect("}")
+        if not self.at("^"):
+            raise BadInput("no upper bound")
+        self.next()
+        if self.at("\\infty") or (self.at("{") and self.peek(1).text == "\\infty"):
+            raise BadInput("infinite sum")
+        hi = self.group_or_token()
+        body = self.term()
+        return ast.Call(func=_name(fname), args=[body, ast.Tuple(elts=[_name(k), lo, hi], ctx=ast.Load())],
+                        keywords=[])
+
+    def group_or_token(self) -> ast.expr:
+        t = self.peek()
+        if t.kind == "num" and len(t.text) > 1 and "." not in t.text:  # x^23 in TeX is x^2 3
+            self.next()
+            rest = t.text[1:]
+            self.toks.insert(self.i, Token("num", rest, t.pos + 1))
+            return self._number(t.text[0])
+        if t.kind == "cmd" and t.text in ("\\top", "\\intercal", "\\mathsf", "\\mathrm"):
+            return super().group_or_token()
+        if t.kind == "cmd" and (t.text[1:] in BOLD or t.text[1:] in ALPHABETS or t.text[1:] in ACCENTS):
+            return self.command()
+        if t.text == "-" and self.peek(1).kind in ("num", "letter"):
+            self.next()
+            return ast.UnaryOp(op=ast.USub(), operand=self.group_or_token())
+        return super().group_or_token()
+
+    def _power(self, base: ast.expr) -> ast.expr:
+        if self.at("\\top", "T", "\\intercal", "\\mathsf", "\\mathrm", "\\T") and self._is_transpose():
+            self.vector_ops.add("transpose")
+            return _call("transpose", base)
+        if self.at("{") and self.peek(1).text in ("\\top", "T", "\\intercal") and self.peek(2).text == "}":
+            self.i += 3
+            self.vector_ops.add("transpose")
+            return _call("transpose", base)
+        if self.at("{") and self.peek(1).text == "-" and self.peek(2).text in ("\\top", "T", "\\intercal") \
+                and self.peek(3).text == "}":
+            self.i += 4
+            self.vector_ops.add("transpose")
+            return _bin(_call("transpose", base), ast.Pow(), _num(-1))
+        if self.at("{") and self.peek(1).text == "(" :
+            raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
+        label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
+            self.peek(2).text == "}" else None
+        exponent = self.group_or_token()
+        if isinstance(base, ast.Name) and base.id == "e":
+            return _call("exp", exponent)
+        if label is not None and label.kind == "letter" and label.text.isupper() and \
+                isinstance(base, (ast.Name, ast.Subscript)):
+            self.labels.add(f"{unparse_name(base)}^{label.text}")
+        return _bin(base, ast.Pow(), exponent)
+
+    def _frac(self) -> ast.expr:
+        num = self._raw_group()
+        den = self._raw_group()
+        d = _derivative(num, den, self.functions)
+        if d is not None:
+            expr_tokens, variables = d
+            operand = self._sub(expr_tokens) if expr_tokens else self.term()
+            if num and num[0].text == "d":
+                for v in variables:
+                    self.total_derivatives.append((v.id, operand))
+            return _call("diff", operand, *variables)
+        return _bin(self._sub(num), ast.Div(), self._sub(den))
+
+    def _sub(self, tokens: list[Token]) -> ast.expr:
+        p = PaperParser([*tokens, Token("end", "", tokens[-1].pos if tokens else 0)], self.names, self.functions)
+        node = p.expr()
+        if p.peek().kind != "end":
+            raise BadInput(f"LaTeX: cannot read {p.peek().text!r} here")
+        self.ambiguous |= p.ambiguous
+        self.applied |= p.applied
+        self.opaque.update(p.opaque)
+        self.vector_ops |= p.vector_ops
+        self.total_derivatives += p.total_derivatives
+        self.euler |= p.euler
+        self.labels |= p.labels
+        return node
+
+    def postfix(self) -> ast.expr:
+        self._enter()
+        try:
+            start = self.i
+            node = self.atom()
+            while True:
+                if self.at("_") and isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and \
+                        isinstance(node.left, (ast.Name, ast.Subscript)):
+                    self.next()  # s^2_j: the index belongs to s
+                    idx = self._index_expr()
+                    base = node.left
+                    base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
+                        ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
+                                      ctx=ast.Load())
+                    node = ast.BinOp(left=base, op=ast.Pow(), right=node.right)
+                    continue
+                if self.at("_") and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
+                                         node.func.id == "norm"):
+                    self.next()  # (X^T y)_i: a component of an expression, kept as an unknown
+                    self._skip_group_tokens()
+                    node = self._opaque(start, "comp")
+                    continue
+                if self.at("^"):
+                    self.next()
+                    node = self._power(node)
+                elif self.at("!"):
+                    self.next()
+                    node = _call("factorial", node)
+                elif self.at("'"):
+                    raise BadInput("a prime after an expression is not read")
+                elif self.at("_"):
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "norm":
+                        self._skip_norm_scripts()
+                        continue
+                    raise BadInput("LaTeX: a subscript after an expression is not read")
+                else:
+                    return node
+        finally:
+            self._leave()
+
+    def starts_factor(self) -> bool:
+        t = self.peek()
+        if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
+            return False
+        return super().starts_factor()
+
+
+def _flat(node: ast.expr) -> str:
+    """A call's name: ``f`` / ``f_t`` (the index folded into the name)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        from .reading import index_label
+        return f"{node.value.id}_{index_label(node.slice)}"
+    raise BadInput("LaTeX: only a name can be applied to arguments")
+
+
+def _key(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return node.value.id
+    return ""
+
+
+def relation_tokens() -> set[str]:
+    return set(RELATIONS) | set(DEFINITION_OPS) | set(REFUSED_RELATIONS)
+
+
+def show_tokens(tokens) -> str:
+    """Tokens back to compact LaTeX (for messages): ``\\operatorname{Var}(X)``, not ``\\operatorname { V a r }``."""
+    out = ""
+    prev = None
+    for t in tokens:
+        if prev is not None:
+            glue = (prev.kind == "cmd" and t.kind == "letter") or (prev.kind in ("letter", "num") and t.kind in
+                                                                    ("letter", "num") and prev.kind == t.kind and
+                                                                    False)
+            if glue or (prev.kind == "cmd" and t.kind == "cmd"):
+                out += " "
+        out += t.text
+        prev = t
+    return out
+
+
+def unparse_name(node) -> str:
+    from ..parser import unparse
+    return unparse(node)

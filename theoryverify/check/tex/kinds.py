@@ -1,0 +1,113 @@
+"""What a displayed relation is: a derivation step, or one of the things a paper writes that is not one.
+
+``kind`` is one of :data:`KINDS`.  Only a ``step`` is checked as an identity or inequality; the others are
+reported with their kind (a definition still defines its left side for the steps after it).
+
+- ``definition``: ``:=``, ``\\coloneqq``, ``\\triangleq``, ``\\stackrel{\\text{def}}{=}``; ``=`` after "define",
+  "let", "denote", "we write", "is given by"; the first use of a name on the left of ``=``; a ``where``-clause; a
+  ``definition`` environment;
+- ``update``: ``t+1`` (or ``k+1``) in the index on the left, ``\\leftarrow``, a recursion ``x_t = … x_{t-1} …``;
+- ``constraint``: rows of an optimisation problem (``\\min … \\text{s.t.} …``);
+- ``hypothesis``: a side condition (``\\text{for } x \\le b``, ``\\forall``), an ``assumption`` environment, a
+  theorem's "if/assume/suppose" display, ``X \\sim \\mathcal{N}(…)``;
+- ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion;
+- ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
+- ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
+- ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
+"""
+from __future__ import annotations
+
+import re
+
+KINDS = ("step", "definition", "update", "constraint", "hypothesis", "goal", "probabilistic", "asymptotic",
+         "approximation")
+DEFINITION_OPS = {":=", "\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", "\\defeq", "=:", "\\eqdef",
+                  "\\doteq"}
+APPROX_OPS = {"\\approx", "\\simeq", "\\propto", "\\cong", "\\thickapprox", "\\approxeq"}
+ASYMP_OPS = {"\\lesssim", "\\gtrsim", "\\asymp", "\\ll", "\\gg", "\\lessapprox", "\\gtrapprox", "\\precsim",
+             "\\succsim"}
+ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|\\omega|\\mathcal\s*\{\s*O\s*\}|\\mathcal\s*O|"
+                      r"\\widetilde\s*\{?\s*O|\\tilde\s*\{?\s*O|\\tilde\s*\{?\s*\\Theta|\\tilde\s*\{?\s*\\Omega|"
+                      r"\\cO|\\bigO|\\Oh|\\poly|\\polylog|\\mathrm\{poly)\s*(?:\\left|\\big|\\Big|\\bigg)?\s*[\(\[\{]|"
+                      r"\\lim(?:sup|inf)?(?![A-Za-z])|\\to\s*\\infty|\\rightarrow\s*\\infty")
+PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
+                     r"\\PP(?![A-Za-z])|(?<![A-Za-z\\])P\s*(?:\\left|\\big|\\Big)?\s*[\(\[]")
+PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
+                        r"with prob\.|in probability|probability at least", re.I)
+DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
+                       r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\bwe use\b|\bintroduce\b|"
+                       r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
+                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b)[^.]{0,200}$", re.I)
+GOAL_PROSE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show that|we will (?:show|prove)|"
+                        r"we prove|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
+                        r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)"
+                        r"[^.]{0,200}$", re.I)
+HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
+                       r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
+STATEMENT_ENVS = {"theorem", "lemma", "proposition", "corollary", "claim", "fact", "conjecture", "observation",
+                  "problem"}
+HYPOTHESIS_ENVS = {"assumption", "condition", "hypothesis", "setting"}
+DISTRIBUTION_RE = re.compile(r"^\s*(?:\\mathcal\s*\{?\s*[NUDP]|\\text|\\mathrm|\\operatorname|N\b|Unif|Ber|Bern|"
+                             r"Bin|Poi|Exp|Lap|Rad|\\mathsf)")
+CONSTRAINT_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:s\.\s*t\.|subject to|st\.?)\s*\}|\\st\b|"
+                           r"\\subjectto", re.I)
+
+
+def last_sentence(prose: str) -> str:
+    """The prose since the last full stop before a display (``e.g.``/``i.e.`` are not full stops)."""
+    p = re.sub(r"\b(e\.g|i\.e|cf|resp|w\.r\.t|w\.p|a\.s|et al)\.", lambda m: m.group(0).replace(".", "·"), prose)
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\\])", p)
+    return parts[-1] if parts else p
+
+
+def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
+             prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
+             lhs_first_use: bool) -> tuple[str, str]:
+    """(kind, why) for one link ``lhs op rhs``."""
+    link_text = f"{lhs_text} {rhs_text}"
+    sentence = last_sentence(prose)
+    envs = [name.lower() for name, _ in scope]
+    inner = envs[-1] if envs else ""
+    if op in DEFINITION_OPS:
+        return "definition", f"'{op}' defines the left side"
+    if op in ("\\leftarrow", "\\gets"):
+        return "update", "an assignment (\\leftarrow)"
+    if op in APPROX_OPS:
+        return "approximation", f"'{op}' is an approximation"
+    if op in ASYMP_OPS:
+        return "asymptotic", f"'{op}' hides constants"
+    if op == "\\sim":
+        if DISTRIBUTION_RE.match(rhs_text):
+            return "hypothesis", "a random variable's law (X ~ …)"
+        return "asymptotic", "'\\sim' (asymptotically equal)"
+    if op in ("\\ne", "\\neq"):
+        return "hypothesis", "'≠' states a condition"
+    if role == "constraint" or CONSTRAINT_RE.search(display_text):
+        return "constraint", "a row of an optimisation problem (s.t.)"
+    if role == "where":
+        return "definition", "a 'where' clause defines its left side"
+    if role == "condition":
+        return "hypothesis", "a side condition of the display"
+    if ASYMP_RE.search(link_text):
+        return "asymptotic", "O(·)/Θ/Ω/o or a limit"
+    if PROB_RE.search(link_text):
+        return "probabilistic", "a probability (P(…))"
+    if PROB_PROSE.search(sentence) or PROB_PROSE.search(display_text):
+        return "probabilistic", "stated with probability (w.p.)"
+    if inner in HYPOTHESIS_ENVS:
+        return "hypothesis", f"inside an {inner} environment"
+    if inner == "definition":
+        return "definition", "inside a definition environment"
+    if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
+        return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
+    if first_in_chain and op == "=" and lhs_is_name and DEF_PROSE.search(sentence):
+        return "definition", "the prose before it defines the left side"
+    if first_in_chain and op == "=" and lhs_is_name and lhs_first_use:
+        return "definition", "the first use of the left side's name"
+    if GOAL_PROSE.search(sentence):
+        return "goal", "the prose states it as what is to be shown or chosen"
+    if inner in STATEMENT_ENVS:
+        if HYP_PROSE.search(sentence):
+            return "hypothesis", f"a hypothesis of the {inner}"
+        return "goal", f"the conclusion of a {inner} (its proof is checked, not the statement)"
+    return "step", ""

@@ -1,0 +1,192 @@
+"""What each name of a paper is, decided from the whole paper, as a careful reader would.
+
+A name followed by ``(…)`` is a **function** when the paper declares it (``% theoryverify: function W, phi``),
+defines it (``W(x) := …``), writes it as a map (``f: \\mathbb{R}^d \\to \\mathbb{R}``), applies it to two or more
+different arguments, or calls it with several arguments; it is a **number** (so ``η(1 - ηL)`` is a product) when
+the paper declares it so (``% theoryverify: scalar eta``) or uses it as a factor elsewhere (``2η``, ``ηL``, ``η^2``)
+and never as a function; otherwise it is **unknown** and a step that applies it is *ambiguous*.
+
+A name is **not a number** (a vector or matrix: the step is read in one dimension, see :mod:`.policy`) when the
+paper writes ``x \\in \\mathbb{R}^{d}`` / ``\\mathbb{R}^{d \\times k}``, ``x^\\top``, ``\\|x\\|`` or ``\\langle x, ·\\rangle``.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ..latex import GREEK
+
+NAME_RE = re.compile(
+    r"(?P<cmd>\\(?:hat|widehat|bar|overline|tilde|widetilde|dot|ddot|check|breve|vec|mathbf|boldsymbol|bm|mathcal|"
+    r"mathscr|mathfrak|mathbb|mathsf|mathrm|operatorname)\s*\{\s*(?P<inner>\\?[A-Za-z]+)\s*\}|"
+    r"\\(?:hat|bar|tilde|dot|vec|bm|mathbf|boldsymbol)\s*(?P<inner2>\\[A-Za-z]+|[A-Za-z]))|"
+    r"(?P<greek>\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) + r"|ell|pi))(?![A-Za-z])|"
+    r"(?<![\\A-Za-z])(?P<letter>[A-Za-z])(?![A-Za-z])")
+SUFFIX = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
+          "dot": "dot", "ddot": "ddot", "check": "check", "breve": "breve", "vec": "vec", "mathcal": "cal",
+          "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf"}
+DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
+SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+OPEN_RE = re.compile(r"\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
+MAP_RE = re.compile(r"\s*:\s*(?:\\mathbb\s*\{?\s*R|\\mathcal|\\R\b|[A-Z])[^=]{0,40}?\\(?:to|rightarrow|mapsto)")
+MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))\s*\^\s*"
+                       r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
+FACTOR_NEXT = re.compile(r"\s*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
+                         "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9])")
+ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
+                        r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star))?|\\cdot|\\,?\\cdot\\,?)\s*$")
+STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh"}
+
+
+@dataclass
+class Evidence:
+    args: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    multi: set[str] = field(default_factory=set)
+    atomic: set[str] = field(default_factory=set)  # applied to one number or one name: x(0), z(t_1), e(t)
+    maps: set[str] = field(default_factory=set)
+    factor: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    vector: set[str] = field(default_factory=set)
+    first: dict[str, int] = field(default_factory=dict)  # first offset at which a name occurs
+    pi_name: bool = False
+
+
+def key_of(m: re.Match) -> str:
+    if m.group("cmd"):
+        cmd = re.match(r"\\([A-Za-z]+)", m.group(0)).group(1)
+        inner = (m.group("inner") or m.group("inner2") or "").lstrip("\\")
+        inner = {"lambda": "lam", "varepsilon": "epsilon", "varphi": "phi", "vartheta": "theta"}.get(inner, inner)
+        return inner + SUFFIX.get(cmd, "")
+    if m.group("greek"):
+        g = m.group("greek")[1:]
+        return {"ell": "ell", "pi": "pi"}.get(g, GREEK.get(g, g))
+    return m.group("letter")
+
+
+def _balanced(text: str, i: int, open_c: str = "(", close_c: str = ")") -> int:
+    depth = 0
+    for j in range(i, min(len(text), i + 400)):
+        if text[j] == open_c:
+            depth += 1
+        elif text[j] == close_c:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def gather(texts: list[tuple[int, str]]) -> Evidence:
+    """Evidence from math texts (offset, text): displays and inline math, in document order."""
+    ev = Evidence()
+    for off, text in texts:
+        for m in NAME_RE.finditer(text):
+            key = key_of(m)
+            end = m.end()
+            d = DECOR_RE.match(text, end)
+            if d:
+                key += "prime" if "'" in d.group(0) or "prime" in d.group(0) else "star"
+                end = d.end()
+            ev.first.setdefault(key, off + m.start())
+            if key == "pi" and (text.startswith("_", end) or d or OPEN_RE.match(text, end)):
+                ev.pi_name = True
+            s = SCRIPT_RE.match(text, end)
+            after = s.end() if s else end
+            o = OPEN_RE.match(text, after)
+            if o:
+                close = _balanced(text, o.end() - 1)
+                if close > 0:
+                    arg = " ".join(text[o.end():close].split())
+                    ev.args[key].add(arg)
+                    if _top_comma(arg):
+                        ev.multi.add(key)
+                    if ATOMIC_ARG.match(arg):
+                        ev.atomic.add(key)
+                continue
+            if MAP_RE.match(text, after):
+                ev.maps.add(key)
+            if MEMBER_RE.match(text, after):
+                ev.vector.add(key)
+            if re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})", text[after:after + 12]):
+                ev.vector.add(key)
+            before = text[max(0, m.start() - 8):m.start()]
+            if re.search(r"(\\\||\\lVert|\\langle)\s*$", before):
+                ev.vector.add(key)
+            if m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
+                ev.vector.add(key)
+            if FACTOR_NEXT.match(text, after) or re.search(r"([0-9]|\\cdot|\\times)\s*$", before):
+                ev.factor[key] += 1
+    return ev
+
+
+def _top_comma(arg: str) -> bool:
+    depth = 0
+    for c in arg:
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return True
+    return False
+
+
+class Names:
+    """Answers :meth:`kind` for the grammar and names opaque atoms paper-wide."""
+
+    def __init__(self, evidence: Evidence, functions: set[str] = frozenset(), scalars: set[str] = frozenset(),
+                 defined: set[str] = frozenset()):
+        self.ev = evidence
+        self.declared_functions = set(functions)
+        self.declared_scalars = set(scalars)
+        self.defined = set(defined)
+        self.atoms: dict[str, str] = {}
+        self._atom_names: dict[str, str] = {}
+
+    def kind(self, key: str) -> str | None:
+        """"function", "scalar", "name" (only for pi: a name rather than the constant) or None (unknown)."""
+        if key == "pi":
+            return "name" if self.ev.pi_name else None
+        if key in self.declared_functions or key in self.defined:
+            return "function"
+        if key in self.declared_scalars:
+            return "scalar"
+        ev = self.ev
+        if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic:
+            return "function"  # nobody writes z(0) for z·0 or η(t) for η·t
+        if ev.factor.get(key, 0) >= 1:  # 2η, ηL, η^2: a number, even when η(1 - ηL) and η(a + b) both occur
+            return "scalar"
+        if len(ev.args.get(key, ())) >= 2:
+            return "function"
+        return None
+
+    def why(self, key: str) -> str:
+        ev = self.ev
+        if key in self.declared_functions:
+            return "declared a function"
+        if key in self.defined:
+            return "defined as a function"
+        if key in ev.maps:
+            return "written as a map"
+        if key in ev.multi:
+            return "called with several arguments"
+        if key in ev.atomic:
+            return "applied to a single number or name (z(0), e(t))"
+        if key in self.declared_scalars:
+            return "declared a number"
+        if ev.factor.get(key):
+            return "used as a factor elsewhere"
+        if len(ev.args.get(key, ())) >= 2:
+            return f"applied to {len(ev.args[key])} different arguments"
+        return "no evidence"
+
+    def nonscalar(self, key: str) -> bool:
+        return key in self.ev.vector
+
+    def atom(self, text: str, kind: str) -> str:
+        if text in self._atom_names:
+            return self._atom_names[text]
+        base = re.sub(r"[^A-Za-z]", "", kind)[:6] or "atom"
+        name = f"{base}{len(self.atoms) + 1}"
+        self.atoms[name] = text
+        self._atom_names[text] = name
+        return name

@@ -1,0 +1,75 @@
+"""Which verdict a step of a real paper may get: read in the authors' favour, never from a guess.
+
+The engine decides the step as read (every name a real number unless the paper says otherwise).  Then:
+
+- **Proved / holds** stand only for what was actually read.  If the step applies an unspecified function and was
+  not proved for every function, or treats as a number a name the paper uses as a vector or matrix (or an inner
+  product, transpose, norm, bold symbol), the verdict is *inconclusive* and says why: a pass on a stand-in is no
+  pass.
+- **Refuted** needs more.  The counterexample must not rest on something the checker keeps as an unknown (an
+  opaque atom such as ``⟦\\max_x f(x)⟧``, an unspecified function, a family ``x_(i)``) nor on a side condition it
+  could not read.  The step must not use names the other side lacks in both directions (a substitution from an
+  earlier display, which the step may rightly rely on).  And it must fail in the authors' favour too: with every
+  name positive, with every name in (0, 1) (small step sizes and probabilities) and with every name at least 1
+  (counts and dimensions).  If any of these readings holds, the step is *inconclusive* and the verdict names the
+  reading under which it holds.  A refutation read in one dimension says so (a counterexample with d = 1).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FAVOURABLE = (("positive", "every name positive", lambda ns: [f"{', '.join(ns)} > 0"]),
+              ("unit", "every name in (0, 1)", lambda ns: [f"0 < {n} < 1" for n in ns]),
+              ("large", "every name at least 1", lambda ns: [f"{', '.join(ns)} >= 1"]))
+
+
+@dataclass
+class Caveats:
+    """What the reading of one step kept unknown or read in one dimension."""
+    opaque: list[str] = field(default_factory=list)  # atoms (their LaTeX)
+    functions: list[str] = field(default_factory=list)  # unspecified functions applied
+    families: list[str] = field(default_factory=list)  # x_(i) families
+    vector: list[str] = field(default_factory=list)  # why it is read in one dimension
+    unread_conditions: list[str] = field(default_factory=list)
+    lhs_names: set[str] = field(default_factory=set)
+    rhs_names: set[str] = field(default_factory=set)
+
+    @property
+    def unknowns(self) -> list[str]:
+        return [*(f"⟦{a}⟧" for a in self.opaque), *(f"{f}(…) unspecified" for f in self.functions),
+                *(f"{f}(i) a family" for f in self.families)]
+
+
+def positive(status: str, method: str, caveats: Caveats) -> tuple[str, str]:
+    """(status, reason) of a proved/holds verdict."""
+    if caveats.functions and status != "proved":
+        return "inconclusive", (f"holds on test functions only: {', '.join(caveats.functions)} "
+                                "unspecified in the paper (no proof for every function)")
+    if caveats.vector:
+        return "inconclusive", (f"{status} when every name is a number; the paper's "
+                                f"{', '.join(sorted(set(caveats.vector)))} make it a statement about vectors or "
+                                "matrices, which is not checked")
+    if status == "proved" and caveats.unknowns:
+        return "proved", f"proved for every value of {', '.join(caveats.unknowns)}"
+    if caveats.unknowns:
+        return status, f"holds for every value tried of {', '.join(caveats.unknowns)}"
+    return status, ""
+
+
+def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = "=") -> str | None:
+    """Why a refutation may not stand (None: it may, subject to the authors'-favour readings)."""
+    if caveats.unknowns:
+        return f"false for some values of {', '.join(caveats.unknowns[:3])}, which the paper constrains " \
+               "in ways the checker does not know"
+    if caveats.unread_conditions:
+        return f"the display's side condition could not be read ({caveats.unread_conditions[0]})"
+    left, right = caveats.lhs_names, caveats.rhs_names
+    if op == "=" and left != right:
+        extra = sorted(left ^ right)[:4]
+        return f"{', '.join(extra)} appear on one side only: the step uses a fact stated elsewhere " \
+               "(a definition or an earlier result)"
+    if left - right and right - left and not uses_defined:
+        extra = sorted(right - left)[:4]
+        return f"the right side introduces {', '.join(extra)} and drops {', '.join(sorted(left - right)[:4])}: " \
+               "the step substitutes something stated elsewhere"
+    return None

@@ -1,0 +1,293 @@
+"""One chain of a display read: its relations found, its terms parsed, names and indices made plain.
+
+:func:`read_chain` tokenises the chain (every segment keeps its place in the document, so each relation has its
+line), finds the relations at the top level (``=``, ``\\le``, ``:=``, ``\\stackrel{(a)}{=}``, ``\\approx``, …), parses
+each term with :class:`~.grammar.PaperParser` and returns one :class:`Link` per relation.  A term that cannot be
+read makes only its two links unreadable, with the reason.
+
+Indices become names: ``x_t`` → ``x_t``, ``x_{t+1}`` → ``x_tp1``, ``\\theta_{i,j}`` → ``theta_i_j``; an index that a sum
+binds (``\\sum_{i=1}^n x_i``) makes the term a family ``x_(i)``, an unspecified function of the index.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from ..latex import DEFINITION_OPS as LATEX_DEF_OPS
+from ..latex import GREEK, RELATIONS, Token, tokenize
+from ..parser import BadInput, NAME_RE, unparse
+from .grammar import PaperParser
+
+COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\leqq": "<=",
+           "\\ge": ">=", "\\geq": ">=", "\\geqslant": ">=", "\\geqq": ">=", "\\lt": "<", "\\gt": ">",
+           "\\ne": "\\ne", "\\neq": "\\ne", "\\approx": "\\approx", "\\simeq": "\\simeq", "\\sim": "\\sim",
+           "\\propto": "\\propto", "\\equiv": "=", "\\ll": "\\ll", "\\gg": "\\gg", "\\lesssim": "\\lesssim",
+           "\\gtrsim": "\\gtrsim", "\\asymp": "\\asymp", "\\cong": "\\cong", "\\preceq": "\\preceq",
+           "\\succeq": "\\succeq", "\\prec": "\\prec", "\\succ": "\\succ", "\\leftarrow": "\\leftarrow",
+           "\\gets": "\\leftarrow", "\\doteq": "\\doteq", "\\lessapprox": "\\lesssim", "\\gtrapprox": "\\gtrsim",
+           "\\precsim": "\\lesssim", "\\succsim": "\\gtrsim", "\\approxeq": "\\approx"}
+COUNTED.update({op: ":=" for op in LATEX_DEF_OPS})
+SEPARATORS = {"\\in", "\\notin", "\\subset", "\\subseteq", "\\supset", "\\supseteq", "\\to", "\\rightarrow",
+              "\\mapsto", "\\implies", "\\iff", "\\Rightarrow", "\\Leftrightarrow", "\\Longrightarrow",
+              "\\longrightarrow", "\\Leftarrow", "\\perp", "\\vdash", "\\models", "\\mid", "\\setminus"}
+CHECKED_OPS = {"=": "==", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+OPENERS = {"{", "(", "[", "\\{", "\\langle", "\\lfloor", "\\lceil"}
+CLOSERS = {"}", ")", "]", "\\}", "\\rangle", "\\rfloor", "\\rceil"}
+DEF_ANNOTATION = re.compile(r"^(?:def|\\triangle|\\Delta|\\text\{def\}|\\mathrm\{def\}|:|\\rm def|d|\\scriptscriptstyle"
+                            r"\s*\\triangle|\\scriptscriptstyle \\Delta|\\tiny\s*\\triangle|\\scriptscriptstyle def)$")
+
+
+@dataclass
+class Term:
+    tokens: list[Token]
+    node: ast.expr | None = None
+    error: str | None = None
+    parser: PaperParser | None = None
+
+    @property
+    def latex(self) -> str:
+        return " ".join(t.text for t in self.tokens)
+
+
+@dataclass
+class Link:
+    """``lhs op rhs``: one relation of a chain, with what the reading found."""
+    op: str  # as counted (=, <=, \\approx, :=, …)
+    pos: int  # document offset of the relation symbol
+    lhs: Term
+    rhs: Term
+    index: int  # 0 for the first relation of the chain
+    annotation: str = ""  # \\stackrel{(a)}{=}: "(a)"
+
+    @property
+    def readable(self) -> bool:
+        return self.lhs.node is not None and self.rhs.node is not None
+
+    @property
+    def error(self) -> str | None:
+        return self.lhs.error or self.rhs.error
+
+
+@dataclass
+class ChainReading:
+    links: list[Link] = field(default_factory=list)
+    error: str | None = None  # the whole chain could not be tokenised
+
+
+def tokens_of(text: str, offset: int) -> list[Token]:
+    """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
+    toks = [Token(t.kind, t.text, offset + t.pos) for t in tokenize(text) if t.kind != "end"]
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.text in ("\\stackrel", "\\overset", "\\underset") and i + 1 < len(toks) and toks[i + 1].text == "{":
+            j, depth, ann = i + 1, 0, []
+            while j < len(toks):
+                depth += toks[j].text == "{"
+                depth -= toks[j].text == "}"
+                if depth == 0:
+                    break
+                if j > i + 1:
+                    ann.append(toks[j].text)
+                j += 1
+            rel = toks[j + 1:j + 4] if j + 1 < len(toks) else []
+            if rel and rel[0].text == "{" and len(rel) >= 3 and rel[2].text == "}":
+                op, k = rel[1], j + 4
+            elif rel:
+                op, k = rel[0], j + 2
+            else:
+                op, k = None, j + 1
+            if op is not None and (op.text in COUNTED or op.text in SEPARATORS):
+                a = " ".join(ann)
+                text = ":=" if op.text == "=" and DEF_ANNOTATION.match(a.replace(" ", "") or "x") or \
+                    op.text == "=" and DEF_ANNOTATION.match(a) else op.text
+                out.append(Token("cmd", text, op.pos))
+                i = k
+                continue
+        if t.text == "=" and out and out[-1].text == ":" and out[-1].pos == t.pos - 1:
+            out[-1] = Token("cmd", ":=", out[-1].pos)
+            i += 1
+            continue
+        if t.text == ":" and i + 1 < len(toks) and toks[i + 1].text == "=" and toks[i + 1].pos == t.pos + 1:
+            out.append(Token("cmd", ":=", t.pos))
+            i += 2
+            continue
+        if t.text == "=" and i + 1 < len(toks) and toks[i + 1].text == ":" and toks[i + 1].pos == t.pos + 1:
+            out.append(Token("cmd", "=:", t.pos))
+            i += 2
+            continue
+        if t.text in ("<", ">") and i + 1 < len(toks) and toks[i + 1].text == "=" and toks[i + 1].pos == t.pos + 1:
+            out.append(Token("cmd", "\\le" if t.text == "<" else "\\ge", t.pos))
+            i += 2
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def split_terms(toks: list[Token]) -> tuple[list[list[Token]], list[Token]]:
+    """Terms and the relation/separator tokens between them, at the top level."""
+    terms: list[list[Token]] = [[]]
+    ops: list[Token] = []
+    depth = 0
+    for t in toks:
+        if t.text in OPENERS or t.text == "\\left" or t.text == "\\begin":
+            depth += 1 if t.text != "\\left" else 0
+        if t.text in CLOSERS or t.text == "\\end":
+            depth -= 1
+        if depth <= 0 and (t.text in COUNTED or t.text in SEPARATORS or t.text == "=:"):
+            ops.append(t)
+            terms.append([])
+            depth = 0
+            continue
+        terms[-1].append(t)
+    return terms, ops
+
+
+def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset()) -> ChainReading:
+    """``segments``: (text, document offset) of the chain's pieces, in order."""
+    toks: list[Token] = []
+    try:
+        for text, off in segments:
+            toks += tokens_of(text, off)
+    except BadInput as exc:
+        return ChainReading(error=str(exc))
+    while toks and toks[-1].kind == "sym" and toks[-1].text in (",", ".", ";", ":"):
+        toks.pop()
+    while toks and toks[0].kind == "sym" and toks[0].text in (",", ";"):
+        toks.pop(0)
+    term_toks, ops = split_terms(toks)
+    terms = [Term(tt) for tt in term_toks]
+    for term in terms:
+        if not term.tokens:
+            term.error = "an empty side"
+            continue
+        p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
+        term.parser = p
+        try:
+            node = p.expr()
+            if p.peek().kind != "end":
+                raise BadInput(f"cannot read {p.peek().text!r} here")
+            term.node = node
+        except BadInput as exc:
+            term.error = " ".join(str(exc).replace("LaTeX: ", "").split())
+        except RecursionError:
+            term.error = "nested too deeply"
+    reading = ChainReading()
+    k = 0
+    for i, op in enumerate(ops):
+        if op.text in SEPARATORS:
+            continue
+        counted = COUNTED.get(op.text, op.text)
+        counted = {"=": "="}.get(counted, counted)
+        reading.links.append(Link(_plain(counted), op.pos, terms[i], terms[i + 1], k))
+        k += 1
+    return reading
+
+
+def _plain(op: str) -> str:
+    return {"=": "=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}.get(op, op)
+
+
+# --- indices and names ---------------------------------------------------------------------------------
+
+def index_label(node: ast.expr) -> str:
+    """A short label for an index expression: ``t+1`` → ``tp1``, ``i, j`` → ``i_j``, ``2k`` → ``2k``."""
+    if isinstance(node, ast.Tuple):
+        return "_".join(index_label(e) for e in node.elts)
+    text = unparse(node)
+    text = text.replace(" ", "").replace("+", "p").replace("-", "m").replace("*", "").replace("/", "d")
+    text = re.sub(r"[()\[\]]", "", text)
+    text = re.sub(r"[^A-Za-z0-9_]", "", text)
+    return text or "i"
+
+
+def bound_indices(node: ast.AST) -> set[str]:
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product"):
+            out.add(n.args[1].elts[0].id)
+    return out
+
+
+class Plain(ast.NodeTransformer):
+    """Subscripts to names (or families of a bound index); names that clash with constants or functions renamed."""
+
+    RESERVED = {"E": "Evar", "e": "evar", "pi": "pi", "I": "Ivar", "oo": "oovar", "S": "Svar", "N": "Nvar",
+                "O": "Ovar", "Q": "Qvar"}
+
+    def __init__(self, bound: set[str], functions: set[str], families: dict[str, int]):
+        self.bound = bound
+        self.functions = functions
+        self.families = families  # family name -> arity
+
+    def visit_Subscript(self, node: ast.Subscript):
+        if not isinstance(node.value, ast.Name):
+            raise BadInput("an index on an expression is not read")
+        idx = node.slice
+        names = {n.id for n in ast.walk(idx) if isinstance(n, ast.Name)}
+        if names & self.bound:
+            fam = _safe(f"{node.value.id}_")
+            elts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+            self.families[fam] = len(elts)
+            return ast.Call(func=ast.Name(id=fam, ctx=ast.Load()), args=[self.visit(e) for e in elts], keywords=[])
+        return ast.Name(id=_safe(f"{node.value.id}_{index_label(idx)}"), ctx=ast.Load())
+
+    def visit_Name(self, node: ast.Name):
+        if node.id in self.RESERVED and node.id != "pi":
+            return ast.Name(id=self.RESERVED[node.id], ctx=ast.Load())
+        from ..functions import FUNCTIONS
+        if node.id in FUNCTIONS and node.id not in self.functions:
+            return ast.Name(id=_safe(node.id + "_v"), ctx=ast.Load())
+        return node
+
+    def visit_Call(self, node: ast.Call):
+        node.args = [self.visit(a) for a in node.args]
+        if isinstance(node.func, ast.Name) and node.func.id in self.functions:
+            node.func = ast.Name(id=function_name(node.func.id), ctx=ast.Load())
+        return node
+
+
+def function_name(name: str) -> str:
+    """An unspecified or paper-defined function's name in the checker (renamed where it clashes with a built-in)."""
+    from ..functions import CONSTANTS, FUNCTIONS
+    if name in FUNCTIONS or name in CONSTANTS or name in Plain.RESERVED or name in ("simplex", "oo"):
+        return _safe(name + "fn")
+    return name
+
+
+def _safe(name: str) -> str:
+    if NAME_RE.match(name):
+        return name
+    name = re.sub(r"[^A-Za-z0-9_]", "", name)
+    if not name or not name[0].isalpha():
+        name = "n" + name
+    return name[:32]
+
+
+def plain(node: ast.expr, functions: set[str], families: dict[str, int]) -> ast.expr:
+    import copy
+    return Plain(bound_indices(node), functions, families).visit(copy.deepcopy(node))
+
+
+def names_in(node: ast.AST, functions: set[str]) -> set[str]:
+    called = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    bound = bound_indices(node)
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in called and n.id not in bound
+            and n.id not in ("pi", "e")}
+
+
+def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
+    """(is a name / indexed name / call of a name, has t+1 in its index, the base name)."""
+    if node is None:
+        return False, False, None
+    if isinstance(node, ast.Name):
+        return True, False, node.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        text = unparse(node.slice).replace(" ", "")
+        return True, bool(re.search(r"[A-Za-z]\+1\b", text)), node.value.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return True, False, node.func.id
+    return False, False, None

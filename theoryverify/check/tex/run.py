@@ -1,0 +1,828 @@
+"""``python -m theoryverify.check --tex MAIN.tex [MORE.tex …]``: every displayed relation of a paper accounted for.
+
+Each relation gets one status: ``proved``, ``holds``, ``refuted``, ``inconclusive`` (checked), ``ambiguous`` (two
+readings, both shown, no verdict), ``not_a_step`` (with its kind: definition, update, constraint, hypothesis, goal,
+probabilistic, asymptotic, approximation) or ``unreadable`` (with the reason).  The coverage line comes first; a
+chain's first wrong step is the first refuted link of that chain.  Exit 1 if a step is refuted, else 0; 2 only when
+a file cannot be opened or read as text.  ``--json`` prints one object (see :func:`to_json`).
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ..macros import ExpansionError, MacroTable
+from ..parser import BadInput, Definition, unparse
+from . import displays as D
+from .kinds import classify
+from .names import Names, gather
+from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
+from .reading import (COUNTED, ChainReading, Link, lhs_shape, names_in, plain, read_chain)
+from .source import Document, Note, load
+
+STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
+SPECIAL_DEFINES = ("inner(a, b) := a*b", "transpose(x) := x")
+HOSTILE = re.compile(r"\\(write|immediate|openout|openin|read|csname|endcsname|expandafter|catcode|directlua|"
+                     r"ShellEscape|input|include|special|scantokens)(?![A-Za-z])")
+DEFAULT_TIMEOUT = 4.0
+SHAPE_RE = re.compile(r"\(\s*(?:\d+|[A-Za-z])\s*\\times\s*(?:\d+|[A-Za-z])\s*\)")
+
+
+@dataclass
+class Relation:
+    """One displayed relation and its status (the JSON contract's row, plus what the text output needs)."""
+    file: str
+    line: int
+    latex: str
+    read_as: str | None
+    status: str
+    kind: str
+    reason: str
+    chain: int
+    assumptions: list[str] = field(default_factory=list)
+    pos: int = 0
+    counterexample: dict | None = None
+    readings: list[str] | None = None
+    first_wrong: bool = False
+
+    def row(self) -> dict:
+        out = {"file": self.file, "line": self.line, "latex": self.latex, "read_as": self.read_as,
+               "status": self.status, "kind": self.kind, "reason": self.reason, "chain": self.chain,
+               "assumptions": self.assumptions}
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample
+        if self.readings:
+            out["readings"] = self.readings
+        if self.first_wrong:
+            out["first_wrong_step"] = True
+        return out
+
+
+@dataclass
+class Job:
+    index: int  # into the relations
+    lhs: ast.expr
+    op: str
+    rhs: ast.expr
+    text: str
+    assumptions: tuple[str, ...]
+    n_defs: int
+    caveats: Caveats
+    uses_defined: bool = False
+    functions: tuple[str, ...] = ()
+
+
+# --- reading the paper ------------------------------------------------------------------------------------
+
+def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[int, int, str]]]:
+    """The body with the paper's macros expanded block by block (a block: text between blank lines), the line
+    structure kept; and (start, end, error) of the blocks that could not be expanded."""
+    text = doc.text
+    head, body = text[:doc.body_start], text[doc.body_start:]
+    out, errors, pos = [head], [], doc.body_start
+    for block in re.split(r"(\n[ \t]*\n)", body):
+        expanded = block
+        if "\\" in block and not block.isspace():
+            try:
+                expanded = table.expand(block)
+            except BadInput:
+                lines, off = [], pos
+                for line in block.split("\n"):  # one bad line does not take its paragraph with it
+                    try:
+                        lines.append(table.expand(line) if "\\" in line else line)
+                    except BadInput as exc:
+                        errors.append((off, off + len(line), " ".join(str(exc).split())))
+                        lines.append(line)
+                    off += len(line) + 1
+                expanded = "\n".join(lines)
+            expanded = _same_lines(expanded, block.count("\n"))
+        out.append(expanded)
+        pos += len(block)
+    new = Document("".join(out), doc.root, doc.main, doc.origins, doc.directives, doc.notes, doc.macro_texts,
+                   doc.files, len(head), line_map=doc.lines())
+    # errors are recorded at offsets of the old text: map them to lines
+    errs = [(doc.where(a)[1], doc.where(b)[1], e) for a, b, e in errors]
+    return new, errs
+
+
+def _same_lines(text: str, n: int) -> str:
+    have = text.count("\n")
+    if have > n:
+        parts = text.split("\n")
+        text = "\n".join(parts[:n]) + " " + " ".join(parts[n:])
+    elif have < n:
+        text += "\n" * (n - have)
+    return text
+
+
+INLINE_RE = re.compile(r"(?<!\\)\$(?!\$)([^$]{1,400}?)(?<!\\)\$|\\\((.{1,400}?)\\\)", re.S)
+
+
+class Paper:
+    """A paper read: displays, chains, links, names; then every relation's status."""
+
+    def __init__(self, paths, assume=(), seed=None, timeout=DEFAULT_TIMEOUT):
+        raw = load(paths[0], *paths[1:])
+        self.notes: list[Note] = list(raw.notes)
+        table = MacroTable()
+        for origin, text in raw.macro_texts:
+            self.notes += [Note(n.origin, n.message) for n in table.collect(text, origin)]
+        self.notes += [Note(n.origin, n.message) for n in table.collect(raw.text, raw.main)]
+        self.macros = len(table)
+        self.doc, self.expansion_errors = expand_document(raw, table)
+        self.assume = list(assume)
+        self.seed, self.timeout = seed, timeout
+        self.theorem_names = D.theorem_names(raw.text)
+        self.displays = D.find_displays(self.doc, self.theorem_names)
+        self.spans = D.environment_spans(self.doc.text, {n.lower() for n in self.theorem_names} | self.theorem_names,
+                                         self.doc.body_start)
+        self._directives()
+        for d in self.displays:
+            D.chains(d)
+        self.names = self._names()
+        self.relations: list[Relation] = []
+        self.jobs: list[Job] = []
+        self.definitions: list[Definition] = []
+        self.defined_names: set[str] = set()
+
+    # directives -------------------------------------------------------------------------------------
+    def _scope_of(self, pos: int) -> tuple[str, int] | None:
+        inner = None
+        for name, s, e in self.spans:
+            if s <= pos < e:
+                inner = (name, s)
+        return inner
+
+    def _directives(self) -> None:
+        self.global_assume: list[str] = []
+        self.scoped_assume: dict[tuple[str, int], list[str]] = {}
+        self.declared_functions: set[str] = set()
+        self.declared_scalars: set[str] = set()
+        self.plain_defines: list[tuple[int, str]] = []
+        self.skips: set[int] = set()
+        displays = sorted(self.displays, key=lambda d: d.start)
+        for d in self.doc.directives:
+            if d.word == "assume":
+                scope = self._scope_of(d.pos)
+                (self.scoped_assume.setdefault(scope, []) if scope else self.global_assume).append(d.arg)
+            elif d.word in ("function", "scalar"):
+                names = {n.strip() for n in re.split(r"[,\s]+", d.arg) if n.strip()}
+                names = {n.lstrip("\\") for n in names}
+                names = {{"lambda": "lam", "varphi": "phi", "varepsilon": "epsilon"}.get(n, n) for n in names}
+                (self.declared_functions if d.word == "function" else self.declared_scalars).update(names)
+            elif d.word == "define":
+                self.plain_defines.append((d.pos, d.arg))
+            elif d.word == "skip":
+                nxt = next((x for x in displays if x.start > d.pos), None)
+                if nxt is not None:
+                    nxt.skip = True
+
+    def assumptions_for(self, display: D.Display) -> list[str]:
+        out = [*self.assume, *self.global_assume]
+        keys = set(display.scope)
+        for name, start in display.scope:
+            if name.lower() == "proof":  # a lemma's hypotheses hold in the proof that follows it
+                before = [(n, s) for n, s, e in self.spans if e <= start and n.lower() in
+                          ("theorem", "lemma", "proposition", "corollary", "claim")]
+                if before:
+                    keys.add(before[-1])
+        for k in keys:
+            out += self.scoped_assume.get(k, [])
+        return out
+
+    # names ------------------------------------------------------------------------------------------
+    def _names(self) -> Names:
+        texts = [(d.body_start, d.body) for d in self.displays]
+        body = self.doc.text[self.doc.body_start:]
+        texts += [(self.doc.body_start + m.start(), m.group(1) or m.group(2) or "") for m in INLINE_RE.finditer(body)]
+        texts.sort()
+        return Names(gather(texts), self.declared_functions, self.declared_scalars)
+
+    # relations ----------------------------------------------------------------------------------------
+    def read(self) -> None:
+        # pass 1 finds the functions the paper defines (f(x) := …); pass 2 reads with them known
+        for _ in range(2):
+            self.relations, self.jobs, self.definitions = [], [], []
+            self.applied_functions: set[str] = set()
+            self.families: dict[str, int] = {}
+            self._read_all()
+            defined_fns = {d.name for d in self.definitions if d.params}
+            if defined_fns <= self.names.defined:
+                break
+            self.names.defined |= defined_fns
+
+    def _read_all(self) -> None:
+        chain_id = 0
+        defines = sorted(self.plain_defines)
+        for display in self.displays:
+            while defines and defines[0][0] < display.start:
+                self._plain_define(defines.pop(0)[1])
+            error = self._display_error(display)
+            assumptions = self.assumptions_for(display)
+            cond_assume, cond_unread = self._conditions(display)
+            for chain in display.chains:
+                reading = read_chain([(p.text, p.pos) for p in chain.parts], self.names,
+                                     self.names.defined | self.declared_functions)
+                self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
+                chain_id += 1
+            for seg in display.conditions:  # the side conditions are relations too
+                reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
+                for link in reading.links or []:
+                    self._add(display, link, chain_id, "not_a_step", "hypothesis",
+                              "a side condition of the display (an assumption of its steps)", assumptions)
+                if reading.error:
+                    for _ in range(_count_relations(seg.text)):
+                        self._add_raw(display, seg.pos, seg.text, chain_id, "not_a_step", "hypothesis",
+                                      "a side condition of the display")
+                chain_id += 1
+
+    def _display_error(self, display: D.Display) -> str | None:
+        if display.skip:
+            return "skip"
+        line = self.doc.where(display.start)[1]
+        for a, b, e in self.expansion_errors:
+            if a <= line <= b:
+                return f"macro expansion failed: {e}"
+        m = HOSTILE.search(display.body)
+        if m:
+            return f"hostile construct \\{m.group(1)} skipped (never executed)"
+        return None
+
+    def _conditions(self, display: D.Display) -> tuple[list[str], list[str]]:
+        out, unread = [], []
+        for seg in display.conditions:
+            reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
+            if reading.error:
+                unread.append(" ".join(seg.text.split())[:60])
+                continue
+            terms = [reading.links[0].lhs] + [lk.rhs for lk in reading.links] if reading.links else []
+            ok = all(lk.readable and lk.op in ("<", ">", "<=", ">=", "=") for lk in reading.links)
+            if not ok or not reading.links:
+                unread.append(" ".join(seg.text.split())[:60])
+                continue
+            try:
+                fam: dict[str, int] = {}
+                parts = [unparse(plain(t.node, set(), fam)) for t in terms]
+            except BadInput:
+                unread.append(" ".join(seg.text.split())[:60])
+                continue
+            ops = [{"=": "=="}.get(lk.op, lk.op) for lk in reading.links]
+            text = parts[0] + "".join(f" {o} {p}" for o, p in zip(ops, parts[1:]))
+            from ..assume import parse_assumptions
+            try:
+                parse_assumptions([text])
+                out.append(text)
+            except BadInput:
+                unread.append(text)
+        return out, unread
+
+    def _plain_define(self, text: str) -> None:
+        from ..parser import parse_definition
+        try:
+            d = parse_definition(text, None)
+        except BadInput as exc:
+            self.notes.append(Note("directive", f"define {text!r} not read: {exc}"))
+            return
+        if d is not None:
+            self.definitions.append(d)
+
+    def _add(self, display, link: Link, chain_id, status, kind, reason, assumptions, read_as=None) -> Relation:
+        f, line = self.doc.where(link.pos)
+        latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
+        rel = Relation(f, line, _short(latex), read_as, status, kind, reason, chain_id, list(assumptions),
+                       pos=link.pos)
+        self.relations.append(rel)
+        return rel
+
+    def _add_raw(self, display, pos, text, chain_id, status, kind, reason, assumptions=()) -> Relation:
+        f, line = self.doc.where(pos)
+        rel = Relation(f, line, _short(text), None, status, kind, reason, chain_id, list(assumptions), pos=pos)
+        self.relations.append(rel)
+        return rel
+
+    def _chain(self, display, chain, reading: ChainReading, chain_id, error, assumptions, cond_unread) -> None:
+        if error or reading.error:
+            why = error or reading.error
+            status = "unreadable"
+            reason = "skipped by '% theoryverify: skip'" if why == "skip" else why
+            if why == "skip":
+                status, kind = "not_a_step", "step"
+            for pos, text in _raw_relations(chain):
+                self._add_raw(display, pos, text, chain_id, status, "step", reason, assumptions)
+            return
+        display_text = display.body
+        for link in reading.links:
+            is_name, plus_one, base = lhs_shape(link.lhs.node)
+            recursion = False
+            if link.index == 0 and base and link.lhs.node is not None and link.rhs.node is not None and \
+                    isinstance(link.lhs.node, ast.Subscript):
+                recursion = _recursion(link.lhs.node, link.rhs.node)
+            first_use = False
+            if base and link.index == 0:
+                key = base
+                first = self.names.ev.first.get(key)
+                first_use = first is not None and first >= link.lhs.tokens[0].pos - 2 if link.lhs.tokens else False
+            kind, why = classify(link.op, link.lhs.latex, link.rhs.latex, first_in_chain=link.index == 0,
+                                 role=chain.role, display_text=display_text, prose=display.prose,
+                                 scope=display.scope, lhs_index_plus_one=plus_one, recursion=recursion,
+                                 lhs_is_name=is_name, lhs_first_use=first_use)
+            if not link.readable:
+                if kind != "step":
+                    rel = self._add(display, link, chain_id, "not_a_step", kind, why + "; " + (link.error or ""),
+                                    assumptions)
+                    continue
+                self._add(display, link, chain_id, "unreadable", kind, link.error or "cannot be read", assumptions)
+                continue
+            read_as = self._read_as(link)
+            if kind != "step":
+                self._add(display, link, chain_id, "not_a_step", kind, why, assumptions, read_as)
+                if kind in ("definition", "update") and link.op in ("=", ":="):
+                    self._define(link)
+                continue
+            if SHAPE_RE.search(link.lhs.latex + " " + link.rhs.latex):
+                self._add(display, link, chain_id, "unreadable", kind, "(m × n) is a matrix shape here, not a product",
+                          assumptions, read_as)
+                continue
+            if link.op not in ("=", "<", ">", "<=", ">="):
+                self._add(display, link, chain_id, "inconclusive", kind, f"the relation {link.op} is not checked",
+                          assumptions, read_as)
+                continue
+            parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
+            ambiguous = set().union(*(p.ambiguous for p in parsers))
+            if ambiguous:
+                rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
+                                assumptions, read_as)
+                rel.readings = [read_as, self._product_reading(link, ambiguous)]
+                continue
+            labels = set().union(*(p.labels for p in parsers))
+            if labels:
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(sorted(labels))}: a power, or a name with a superscript label?",
+                                assumptions, read_as)
+                rel.readings = [read_as, f"{', '.join(sorted(labels))} read as labelled names"]
+                continue
+            dt = self._total_derivative_issue(parsers)
+            if dt:
+                rel = self._add(display, link, chain_id, "ambiguous", kind, dt[0], assumptions, read_as)
+                rel.readings = [f"{read_as}  (other names constant in {dt[1]})",
+                                f"{dt[2]} may depend on {dt[1]}: their derivatives are unknown"]
+                continue
+            self._job(display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread)
+
+    def _read_as(self, link: Link) -> str:
+        def show(node, parser):
+            text = unparse(node)
+            for name, latex in (parser.opaque.items() if parser else ()):
+                text = re.sub(rf"\b{re.escape(name)}\b", lambda m, t=latex: f"⟦{t}⟧", text)
+            return text
+        return f"{show(link.lhs.node, link.lhs.parser)} {link.op} {show(link.rhs.node, link.rhs.parser)}"
+
+    def _product_reading(self, link: Link, names: set[str]) -> str:
+        class Product(ast.NodeTransformer):
+            def visit_Call(self, node):
+                node.args = [self.visit(a) for a in node.args]
+                if isinstance(node.func, ast.Name) and node.func.id in names:
+                    arg = node.args[0] if len(node.args) == 1 else ast.Tuple(elts=node.args, ctx=ast.Load())
+                    return ast.BinOp(left=ast.Name(id=node.func.id, ctx=ast.Load()), op=ast.Mult(), right=arg)
+                return node
+        import copy
+        l = Product().visit(copy.deepcopy(link.lhs.node))
+        r = Product().visit(copy.deepcopy(link.rhs.node))
+        return f"{unparse(l)} {link.op} {unparse(r)}"
+
+    def _total_derivative_issue(self, parsers) -> tuple[str, str, str] | None:
+        for p in parsers:
+            for var, operand in p.total_derivatives:
+                fam: dict[str, int] = {}
+                try:
+                    others = names_in(plain(operand, set(), fam), set()) - {var}
+                except BadInput:
+                    continue
+                others -= set(p.opaque)
+                others = {n for n in others if n not in self.defined_names}
+                if others:
+                    shown = ", ".join(sorted(others)[:4])
+                    return (f"d/d{var} of an expression with {shown}: constant in {var}, or functions of {var}? "
+                            "(declare with '% theoryverify: assume' or write the dependence)", var, shown)
+        return None
+
+    def _define(self, link: Link) -> None:
+        lhs, rhs = link.lhs.node, link.rhs.node
+        try:
+            fam: dict[str, int] = {}
+            r = plain(rhs, self.names.defined, fam)
+            if isinstance(lhs, ast.Call) and isinstance(lhs.func, ast.Name) and \
+                    all(isinstance(a, ast.Name) for a in lhs.args):
+                params = tuple(a.id for a in lhs.args)
+                if len(set(params)) != len(params):
+                    return
+                from .reading import function_name
+                fn = function_name(lhs.func.id)
+                d = Definition(f"{fn}({', '.join(params)}) := {unparse(r)}", fn, r, params)
+            else:
+                l = plain(lhs, self.names.defined, fam)
+                if not isinstance(l, ast.Name):
+                    return
+                d = Definition(f"{l.id} := {unparse(r)}", l.id, r)
+        except BadInput:
+            return
+        if fam or any(p.opaque for p in (link.rhs.parser,) if p) or d.name in self.defined_names:
+            return  # a definition through families or unknowns is not used (its value is not known)
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in self.names.defined
+               and n.func.id not in ("Sum", "Product", "diff", "subs", "inner", "transpose", "norm", "Abs", "sqrt",
+                                     "exp", "log", "Max", "Min") for n in ast.walk(r)):
+            return
+        self.definitions.append(d)
+        self.defined_names.add(d.name)
+
+    def _job(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread) -> None:
+        fam: dict[str, int] = {}
+        fns = self.names.defined | {f for p in parsers for f in p.applied}
+        try:
+            lhs = plain(link.lhs.node, fns, fam)
+            rhs = plain(link.rhs.node, fns, fam)
+        except BadInput as exc:
+            self._add(display, link, chain_id, "unreadable", kind, str(exc), assumptions, read_as)
+            return
+        cav = Caveats()
+        for p in parsers:
+            cav.opaque += [t for t in p.opaque.values() if t not in cav.opaque]
+            cav.functions += [f for f in sorted(p.applied) if f not in self.defined_names and f not in cav.functions]
+            cav.vector += sorted(p.vector_ops)
+        cav.families = sorted(fam)
+        cav.unread_conditions = list(cond_unread)
+        cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
+        cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
+        nonscalar = sorted(n for n in cav.lhs_names | cav.rhs_names if self.names.nonscalar(n.split("_")[0]))
+        if nonscalar:
+            cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
+        uses_defined = bool((cav.lhs_names | cav.rhs_names) & self.defined_names)
+        self.applied_functions |= set(cav.functions) | set(fam)
+        self.families.update(fam)
+        rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
+        from .reading import function_name
+        applied = {function_name(f) for f in cav.functions} | set(fam)
+        self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions),
+                             len(self.definitions), cav, uses_defined, tuple(sorted(applied))))
+
+    # checking -----------------------------------------------------------------------------------------
+    def check(self, jobs: int | None = None, progress=None) -> None:
+        work = self.jobs
+        n = max(1, min(jobs or _default_jobs(), len(work) // 8 or 1))
+        fn_decl: list[str] = []
+        settings = (self.seed, self.timeout, fn_decl, self.definitions)
+        if n == 1:
+            results = run_jobs(work, settings)
+        else:
+            results = _parallel(work, settings, n)
+        for job, res in zip(work, results):
+            self._apply(job, res)
+        for rel in self.relations:  # the first refuted link of each chain
+            pass
+        seen = set()
+        for rel in self.relations:
+            if rel.status == "refuted" and rel.chain not in seen:
+                rel.first_wrong = True
+                seen.add(rel.chain)
+
+    def _apply(self, job: Job, res: dict) -> None:
+        rel = self.relations[job.index]
+        status, method, evidence = res["status"], res.get("method", ""), res.get("evidence", "")
+        cav = job.caveats
+        if status == "error":
+            rel.status, rel.reason = "unreadable", res.get("evidence", "")
+            return
+        if status in ("proved", "holds"):
+            rel.status, why = positive(status, method, cav)
+            rel.reason = why or f"{method}: {evidence}"[:400]
+            return
+        if status == "refuted":
+            if res.get("sides"):
+                cav.lhs_names, cav.rhs_names = set(res["sides"][0]), set(res["sides"][1])
+            block = refutation_blockers(cav, False, job.op)
+            if block:
+                rel.status, rel.reason = "inconclusive", f"refuted as read, but {block}"
+                rel.counterexample = res.get("counterexample")
+                return
+            fav = res.get("favourable")
+            if fav:
+                rel.status = "inconclusive"
+                rel.reason = (f"false for some values (e.g. {_ce(res.get('counterexample'))}) but holds with {fav}: "
+                              "the paper may assume it (say so with '% theoryverify: assume')")
+                return
+            rel.status = "refuted"
+            dims = " (read in one dimension: a counterexample with d = 1)" if cav.vector else ""
+            rel.reason = f"{evidence}{dims}"[:500]
+            rel.counterexample = res.get("counterexample")
+            return
+        rel.status, rel.reason = "inconclusive", (evidence or method)[:400]
+
+    # summary and output ----------------------------------------------------------------------------------
+    def summary(self) -> dict:
+        counts = {s: sum(1 for r in self.relations if r.status == s) for s in STATUSES}
+        total = len(self.relations)
+        return {"relations": total, "read": total - counts["unreadable"],
+                "checked": counts["proved"] + counts["holds"] + counts["refuted"] + counts["inconclusive"],
+                **{s: counts[s] for s in STATUSES}}
+
+
+def _ce(ce) -> str:
+    if not ce:
+        return "?"
+    return ", ".join(f"{k} = {v}" for k, v in list(ce.items())[:4])
+
+
+def _op_text(link: Link) -> str:
+    return {"<=": "\\le", ">=": "\\ge", "=": "="}.get(link.op, link.op)
+
+
+def _short(text: str, n: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def _count_relations(text: str) -> int:
+    return max(1, len(_raw_relations_text(text)))
+
+
+REL_TOKEN = re.compile(r"(?<![\\a-zA-Z])(?::=|=:|<=|>=|[=<>])|\\(?:" + "|".join(
+    sorted((k[1:] for k in COUNTED if k.startswith("\\")), key=len, reverse=True)) + r")(?![A-Za-z])")
+
+
+def _raw_relations_text(text: str) -> list[int]:
+    out, depth = [], 0
+    for m in re.finditer(r"[{}]|" + REL_TOKEN.pattern, text):
+        if m.group(0) == "{":
+            depth += 1
+        elif m.group(0) == "}":
+            depth -= 1
+        elif depth <= 0:
+            out.append(m.start())
+    return out
+
+
+def _raw_relations(chain: D.Chain) -> list[tuple[int, str]]:
+    out = []
+    for part in chain.parts:
+        for off in _raw_relations_text(part.text):
+            out.append((part.pos + off, " ".join(part.text.split())))
+    if not out and chain.parts:
+        out.append((chain.parts[0].pos, " ".join(chain.text.split())))
+    return out
+
+
+def _recursion(lhs: ast.Subscript, rhs: ast.expr) -> bool:
+    """``x_t = … x_{t-1} …``: the same name with an index one below."""
+    base = lhs.value.id if isinstance(lhs.value, ast.Name) else None
+    idx = unparse(lhs.slice).replace(" ", "")
+    for n in ast.walk(rhs):
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == base:
+            if unparse(n.slice).replace(" ", "") in (f"{idx}-1", f"{idx}-1"):
+                return True
+    return False
+
+
+def _ambiguity(names: set[str], oracle: Names) -> str:
+    shown = ", ".join(sorted(names))
+    return (f"{shown}(…): a function applied, or a product? The paper gives no evidence either way "
+            f"(declare it: '% theoryverify: function {sorted(names)[0]}' or '% theoryverify: scalar "
+            f"{sorted(names)[0]}')")
+
+
+def _default_jobs() -> int:
+    try:
+        return max(1, min(2, len(os.sched_getaffinity(0))))
+    except AttributeError:  # pragma: no cover
+        return 1
+
+
+# --- the checks, in one process or several ------------------------------------------------------------
+
+def run_jobs(jobs: list[Job], settings) -> list[dict]:
+    seed, timeout, fn_decl, definitions = settings
+    from ...seeds import DEFAULT_SEED
+    from ..session import Session
+    sessions: dict[tuple, list] = {}
+
+    def session_for(assumptions: tuple[str, ...], n_defs: int, functions: tuple[str, ...] = ()):
+        base = list(assumptions)
+        if functions:
+            base.append(f"{', '.join(functions)}: function")
+        key = tuple(base)
+        if key not in sessions:
+            s = Session("free", base, seed=DEFAULT_SEED if seed is None else seed, timeout=timeout,
+                        define=SPECIAL_DEFINES)
+            sessions[key] = [s, 0]
+        entry = sessions[key]
+        s, have = entry
+        for d in definitions[have:n_defs]:
+            try:
+                s.define(d)
+            except Exception:  # a definition that cannot be built is not used
+                pass
+        entry[1] = max(have, n_defs)
+        return s
+
+    from .. import build
+    out = []
+    old, build.REAL_POWERS = build.REAL_POWERS, True
+    try:
+        for job in jobs:
+            out.append(_one(job, session_for, seed, timeout, fn_decl))
+    finally:
+        build.REAL_POWERS = old
+    return out
+
+
+def _one(job: Job, session_for, seed, timeout, fn_decl) -> dict:
+    from ..latex import to_statement
+    op = {"=": "==", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}[job.op]
+    try:
+        st = to_statement([job.lhs, job.rhs], [op], job.text, functions=None)
+        s = session_for(job.assumptions, job.n_defs, job.functions)
+        v = s.check_parsed(st)
+    except BadInput as exc:
+        return {"status": "error", "evidence": " ".join(str(exc).split())}
+    except Exception as exc:  # the check itself broke: never a verdict
+        return {"status": "inconclusive", "evidence": f"the check failed ({type(exc).__name__})"}
+    res = {"status": v.status.value, "method": v.verdict.method, "evidence": " ".join(v.verdict.evidence.split())}
+    if v.status.value == "refuted":
+        ce = v.counterexample or {}
+        res["counterexample"] = {k: _plain_value(x) for k, x in ce.items()}
+        sides = _side_names(s, job)
+        if sides is not None:
+            job.caveats.lhs_names, job.caveats.rhs_names = sides
+            res["sides"] = [sorted(sides[0]), sorted(sides[1])]
+        block = refutation_blockers(job.caveats, False, job.op)
+        if not block:
+            res["favourable"] = _favourable(job, st, session_for)
+    return res
+
+
+def _side_names(s, job: Job) -> tuple[set[str], set[str]] | None:
+    """The names each side depends on once the paper's definitions are substituted."""
+    from ..build import Builder
+    try:
+        s._fresh(job.lhs, job.rhs)
+        s.resolve_names(job.lhs, job.rhs)
+        b = Builder(s.scope, latex=True)
+        left, right = b.build(job.lhs), b.build(job.rhs)
+        return ({str(x) for x in left.free_symbols}, {str(x) for x in right.free_symbols})
+    except Exception:
+        return None
+
+
+def _favourable(job: Job, st, session_for) -> str | None:
+    names = sorted(job.caveats.lhs_names | job.caveats.rhs_names)
+    if not names:
+        return None
+    for key, words, make in FAVOURABLE:
+        try:
+            s = session_for(job.assumptions + tuple(make(names)), job.n_defs, job.functions)
+            v = s.check_parsed(st)
+        except Exception:
+            continue
+        if v.status.value in ("proved", "holds", "inconclusive"):
+            return words
+    if job.op != "=":
+        return _somewhere(job, session_for)
+    return None
+
+
+def _somewhere(job: Job, session_for) -> str | None:
+    """An inequality between free constants is a conditional step (``2ε < M ε`` needs M > 2): it is refuted only
+    if it fails at every positive point tried, else the verdict names a point where it holds."""
+    import random
+    import sympy as sp
+    from ..build import Builder
+    try:
+        s = session_for(job.assumptions, job.n_defs, job.functions)
+        s._fresh(job.lhs, job.rhs)
+        s.resolve_names(job.lhs, job.rhs)
+        b = Builder(s.scope, latex=True)
+        slack = sp.sympify(b.build_scalar(job.rhs) - b.build_scalar(job.lhs))  # > 0 where lhs < rhs
+    except Exception:
+        return None
+    if job.op in (">", ">="):
+        slack = -slack
+    syms = sorted(slack.free_symbols, key=str)
+    if not syms or len(syms) > 12:
+        return None
+    rnd = random.Random(7)
+    for _ in range(200):
+        point = {}
+        for x in syms:
+            v = 10 ** rnd.uniform(-3, 3)
+            point[x] = sp.Integer(max(1, round(v))) if x.is_integer else sp.Float(v, 20)
+        try:
+            val = slack.xreplace(point).evalf(20)
+        except Exception:
+            continue
+        if val.is_real and val > 1e-9 * (1 + abs(val)):
+            shown = ", ".join(f"{k} = {_short_num(point[k])}" for k in syms[:5])
+            return f"some positive values (e.g. {shown}): a condition the paper may state elsewhere"
+    return None
+
+
+def _short_num(x) -> str:
+    try:
+        return f"{float(x):.3g}"
+    except Exception:
+        return str(x)
+
+
+def _plain_value(x):
+    try:
+        from ..result import _fmt
+        return _fmt(x)
+    except Exception:
+        return str(x)
+
+
+def _parallel(jobs: list[Job], settings, n: int) -> list[dict]:
+    import multiprocessing as mp
+    try:
+        ctx = mp.get_context("fork")
+    except ValueError:  # pragma: no cover - no fork: one process
+        return run_jobs(jobs, settings)
+    size = (len(jobs) + n - 1) // n
+    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    global _SETTINGS
+    _SETTINGS = settings
+    with ctx.Pool(len(chunks)) as pool:
+        parts = pool.map(_chunk, chunks)
+    return [r for part in parts for r in part]
+
+
+_SETTINGS = None
+
+
+def _chunk(jobs):
+    return run_jobs(jobs, _SETTINGS)
+
+
+# --- entry point -------------------------------------------------------------------------------------------
+
+def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=None, as_json=False, out=None,
+                color=None) -> int:
+    out = out or sys.stdout
+    t0 = time.time()
+    paper = Paper(list(paths), assume, seed, timeout)
+    paper.read()
+    paper.check(jobs)
+    elapsed = time.time() - t0
+    s = paper.summary()
+    if as_json:
+        out.write(json.dumps(to_json(paper, elapsed), ensure_ascii=False) + "\n")
+    else:
+        write_text(paper, out, elapsed, color)
+    return 1 if s["refuted"] else 0
+
+
+def coverage_line(s: dict) -> str:
+    pct = 100.0 * s["read"] / s["relations"] if s["relations"] else 0.0
+    return (f"{s['relations']:,} relations: {s['read']:,} read ({pct:.0f} %), {s['checked']:,} checked — "
+            f"{s['proved']} proved, {s['holds']} hold, {s['refuted']} refuted, {s['inconclusive']} inconclusive; "
+            f"{s['ambiguous']} ambiguous, {s['not_a_step']} not a derivation step, {s['unreadable']} unreadable")
+
+
+def to_json(paper: Paper, elapsed: float | None = None) -> dict:
+    out = {"summary": paper.summary(), "relations": [r.row() for r in paper.relations],
+           "first_wrong_steps": [{"file": r.file, "line": r.line, "chain": r.chain} for r in paper.relations
+                                 if r.first_wrong],
+           "files": paper.doc.files, "macros": paper.macros,
+           "notes": [{"where": n.where if hasattr(n, "where") else n.origin,
+                      "message": n.message} for n in paper.notes]}
+    return out
+
+
+def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
+    s = paper.summary()
+    out.write(coverage_line(s) + f"  [{elapsed:.1f} s]\n")
+    for r in paper.relations:
+        shown = r.read_as if r.read_as else r.latex
+        tag = r.status if r.status != "not_a_step" else f"not a step ({r.kind})"
+        line = f"{r.file}:{r.line}: {tag:<14} {shown}"
+        if r.reason:
+            line += f"  —  {r.reason}"
+        if r.readings:
+            line += "  —  readings: " + " | ".join(r.readings)
+        out.write(_short(line, 600) + "\n")
+    for n in paper.notes:
+        where = n.where if hasattr(n, "where") else n.origin
+        out.write(f"note: {where}: {n.message}\n")
+    wrong = [r for r in paper.relations if r.first_wrong]
+    out.write(coverage_line(s) + "\n")
+    if wrong:
+        color = out.isatty() if color is None and hasattr(out, "isatty") else bool(color)
+        mark = ("\033[1;31m", "\033[0m") if color else ("", "")
+        out.write(f"{mark[0]}first wrong step of each chain ({len(wrong)}):{mark[1]}\n")
+        for r in wrong:
+            out.write(f"  {r.file}:{r.line}: {r.latex}\n    read as: {r.read_as}\n")
+            if r.counterexample:
+                out.write(f"    counterexample: {_ce(r.counterexample)}\n")
