@@ -6,7 +6,8 @@ One assumption per text:
   ``x == 3`` (fixed); bounds are constant expressions (``pi``, ``sqrt(2)``, ``1/2``);
 - kinds: ``n: integer`` (with bounds from other assumptions), ``n: natural`` (≥ 0), ``x: real``,
   ``x: positive``, ``x: nonnegative``; ``W: matrix(3, 3)``, ``S: symmetric(3)``, ``v: vector(3)`` (real
-  entries ``W[i,j]``, ``v[i]`` from 1); ``f: function`` (an unspecified smooth function, checked on a stated
+  entries ``W[i,j]``, ``v[i]`` from 1, each searched like an unbounded real: 0, small integers, 1e-6…1e6 in
+  both signs); ``f: function`` (an unspecified smooth function, checked on a stated
   family of test functions, :mod:`.families`);
 - finite sets: ``y in {-1, 1}``, ``n in {1, ..., 10}`` (an integer range);
 - random variables: ``X ~ Normal(mu, s)``, ``X, Y ~ Bernoulli(p)`` (independent; see
@@ -30,7 +31,7 @@ from typing import Iterable
 
 import sympy as sp
 
-from ..domains import DomainError, Fixed, MatrixVar, Simplex, Variable, VectorVar
+from ..domains import DomainError, Fixed, Simplex, Variable
 from ..stepcontext import StepContext, free_context
 from .functions import CONSTANTS, DISTRIBUTIONS, FUNCTIONS
 from .parser import COMPARE_OPS, NAME_RE, BadInput, check_text, parse_assumption
@@ -43,7 +44,6 @@ SET_RE = re.compile(rf"^\s*({NAMES})\s+in\s*\{{(.*)\}}\s*$", re.S)
 MANY_RE = re.compile(rf"^\s*({NAMES})\s*(<=|>=|<|>|==)\s*([^<>=]+)$", re.S)
 MAX_SET = 64
 MAX_SHAPE = 6
-ENTRY_RANGE = (-3.0, 3.0)
 
 #: bounds a distribution needs of its parameters: index -> (lower, lower closed, upper, upper closed)
 REQUIRED = {
@@ -289,7 +289,7 @@ def assumed_context(name: str, description: str, assume: Iterable[str], definiti
 
 def context_of(decl: Declarations) -> StepContext:
     from .expectation import RandomVariable
-    from .variables import FiniteSet, IntegerVar, Member, RealGroup
+    from .variables import EntryGroup, FiniteSet, IntegerVar, Member, RealGroup
     _distribution_requirements(decl)
     taken = {n for s in decl.simplices for n in s} | set(decl.shapes) | decl.functions | set(decl.random)
     clash = [n for n in decl.names() if sum(n in g for g in (set(decl.shapes), decl.functions,
@@ -332,16 +332,15 @@ def context_of(decl: Declarations) -> StepContext:
     variables += _real_groups(decl, sorted(reals), Member, RealGroup)
     for name, shape in decl.shapes.items():
         if shape[0] == "vector":
-            v = VectorVar([sp.Symbol(f"{name}[{i + 1}]", real=True) for i in range(shape[1])], None, *ENTRY_RANGE)
-            decl.named[name] = v.vector
+            m = sp.ImmutableMatrix(shape[1], 1, lambda i, j: sp.Symbol(f"{name}[{i + 1}]", real=True))
         else:
             r, c = (shape[1], shape[1]) if shape[0] == "symmetric" else shape[1:]
             sym = shape[0] == "symmetric"
             m = sp.ImmutableMatrix(r, c, lambda i, j: sp.Symbol(
                 f"{name}[{min(i, j) + 1},{max(i, j) + 1}]" if sym else f"{name}[{i + 1},{j + 1}]", real=True))
-            v = MatrixVar(m, None, *ENTRY_RANGE)
-            decl.named[name] = v.matrix
-        variables.append(v)
+        decl.named[name] = m
+        variables.append(EntryGroup(name, shape[0], m.shape if shape[0] != "vector" else (shape[1],),
+                                    list(dict.fromkeys(m))))
     ctx = free_context(variables)
     symbols = {str(s): s for var in variables for s in var.symbols}
     for name, (dist, nodes) in decl.random.items():

@@ -241,7 +241,10 @@ def _point(p) -> dict:
 def _shrunk(v: Verdict, lhs, op, rhs, domain: Domain) -> Verdict:
     """A refutation with its counterexample shrunk to simple values and both sides re-evaluated there."""
     from .shrink import shrink, sides_at
-    if v.status is not Status.REFUTED or not v.counterexample or "entry" in v.counterexample \
+    if v.status is Status.REFUTED and v.counterexample and "entry" in v.counterexample \
+            and isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase):
+        v, lhs, rhs = _one_entry(v, lhs, rhs)
+    if v.status is not Status.REFUTED or not v.counterexample \
             or isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
         return v
     by_name = {str(s): s for s in domain.symbols}
@@ -253,16 +256,37 @@ def _shrunk(v: Verdict, lhs, op, rhs, domain: Domain) -> Verdict:
     if small is None:
         return v
     sides = sides_at(lhs, rhs, small)
-    new_ce = {**_point(small), **sides}
+    entry = {"entry": ce["entry"]} if "entry" in ce else {}
+    new_ce = {**entry, **_point(small), **sides}
     same = all(small[s] == (point[s] if isinstance(point[s], sp.Basic) else sp.Rational(float(point[s])))
                for s in small)
     rel = {"==": "≠", "<=": "≰", ">=": "≱", "<": "≮", ">": "≯"}[op]
     if same:
         return Verdict(v.status, v.method, v.evidence, new_ce, {**dict(v.details), "domain": domain.describe()})
-    evidence = (f"lhs = {_show(sides['lhs'])} {rel} rhs = {_show(sides['rhs'])} at the shrunk counterexample "
+    evidence = (("entry " + str(entry["entry"]) + ": " if entry else "") +
+                f"lhs = {_show(sides['lhs'])} {rel} rhs = {_show(sides['rhs'])} at the shrunk counterexample "
                 f"(first found: {v.evidence})")
     method = f"{v.method}; counterexample shrunk"
     return Verdict(v.status, method, evidence, new_ce, {**dict(v.details), "domain": domain.describe()})
+
+
+def _one_entry(v: Verdict, lhs, rhs):
+    """A matrix refutation names its failing entry 0-based (the engine's label "[0, 1]"); the checker numbers
+    entries from 1, as the declared entries W[1,2] are: the label is renumbered and that entry's two sides are
+    returned, so the counterexample can be shrunk like a scalar one."""
+    import re
+    label = str(v.counterexample.get("entry", ""))
+    idx = [int(t) for t in re.findall(r"-?\d+", label)]
+    if not idx or len(idx) > 2:
+        return v, lhs, rhs
+    i, j = (idx[0], idx[1]) if len(idx) == 2 else (idx[0], 0)
+    if not (0 <= i < lhs.shape[0] and 0 <= j < lhs.shape[1]):
+        return v, lhs, rhs
+    shown = f"[{i + 1}]" if lhs.shape[1] == 1 else f"[{i + 1}, {j + 1}]"
+    ce = {("entry" if k == "entry" else k): (shown if k == "entry" else x) for k, x in v.counterexample.items()}
+    evidence = f"entry {shown}: {v.evidence}"
+    v = Verdict(v.status, v.method, evidence, ce, {**dict(v.details), "entry": shown})
+    return v, lhs[i, j], rhs[i, j]
 
 
 def _show(x) -> str:

@@ -498,3 +498,30 @@ class IntegerVar:
         if self.exhaustive:
             return f"{self.symbol} ∈ {{{self.lo}, …, {self.hi}}} (integers){why}"
         return f"{self.symbol} integer in [{lo}, {hi}]{why}"
+
+
+ENTRY_SEARCH = "0, small integers, magnitudes 1e-6…1e6 in both signs"
+
+
+class EntryGroup(RealGroup):
+    """The real entries of a declared matrix or vector (``W: matrix(2, 2)``, ``v: vector(3)``), each searched
+    like an unbounded real scalar: 0, small integers and magnitudes 1e-6…1e6 in both signs (so ``norm(v) <= 6``
+    is refuted), described as one matrix rather than entry by entry."""
+
+    def __init__(self, name: str, kind: str, shape: tuple[int, ...], symbols: Sequence[sp.Symbol]):
+        super().__init__([Member(s) for s in symbols])
+        self.name, self.kind, self.shape = name, kind, tuple(shape)
+
+    def _key(self):
+        return (self.name, self.kind, self.shape, self.members)
+
+    def __eq__(self, other):
+        return isinstance(other, EntryGroup) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def describe(self) -> str:
+        what = {"vector": f"{self.shape[0]}-vector", "symmetric": f"symmetric {self.shape[0]}×{self.shape[0]} matrix"}\
+            .get(self.kind, f"{self.shape[0]}×{self.shape[-1]} matrix")
+        return f"{self.name} ({what}), every entry ∈ ℝ (searched: {ENTRY_SEARCH})"
