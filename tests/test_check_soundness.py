@@ -64,3 +64,37 @@ def test_matrix_entries_are_named_from_one():
     assert v.counterexample["entry"] == "[1, 1]" and "[0, 0]" not in v.line(), v.line()
     v = check("W @ x == x", assume=["W: matrix(2, 2)", "x: vector(2)"])
     assert v.status is Status.REFUTED and v.counterexample["entry"] in ("[1]", "[2]"), v.line()
+
+
+# --- 3. assumptions relating a name to an expression ----------------------------------------------------
+
+STEP = ["eta <= 1/L", "L > 0", "eta > 0"]
+
+
+def test_step_true_only_under_the_relation_holds():
+    v = check("eta*L <= 1", assume=STEP)
+    assert v.status in NOT_REFUTED, v.line()
+    assert "eta ≤ 1/L" in v.domain
+    v = check("eta*L <= 1", assume=[*STEP, "eta*mu <= 1"])
+    assert v.status in NOT_REFUTED, v.line()
+    v = check("eta*mu <= 1", assume=[*STEP, "eta*mu <= 1"])
+    assert v.status in NOT_REFUTED, v.line()
+
+
+def _satisfies(ce, texts):
+    from fractions import Fraction
+    L, eta = Fraction(str(ce["L"])), Fraction(str(ce["eta"]))
+    return L > 0 and eta > 0 and eta <= 1 / L
+
+
+@pytest.mark.parametrize("statement", ["eta*L <= 1/2", "eta*L < 1"])
+def test_false_step_refuted_with_a_counterexample_inside_the_assumptions(statement):
+    v = check(statement, assume=STEP)
+    assert v.status is Status.REFUTED, v.line()
+    assert _satisfies(v.counterexample, STEP), v.line()
+
+
+def test_relation_that_cannot_be_solved_is_refused_with_a_hint():
+    from theoryverify.check import BadInput
+    with pytest.raises(BadInput, match="name <= expression"):
+        check("x <= 1", assume=["x**2 + y**2 <= 1"])

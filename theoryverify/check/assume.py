@@ -3,7 +3,9 @@
 One assumption per text:
 
 - bounds and order relations: ``x > 0``, ``0 < p < 1``, ``a < b``, ``0 <= a <= b <= 1``, ``x, y > 0``,
-  ``x == 3`` (fixed); bounds are constant expressions (``pi``, ``sqrt(2)``, ``1/2``);
+  ``x == 3`` (fixed); bounds are constant expressions (``pi``, ``sqrt(2)``, ``1/2``); a relation with an
+  expression (``eta <= 1/L``, ``eta*mu <= 1``) is solved for one name (linearly, coefficient of known sign)
+  and that name is drawn after the others within the bound (:class:`~.variables.RealGroup`);
 - kinds: ``n: integer`` (with bounds from other assumptions), ``n: natural`` (≥ 0), ``x: real``,
   ``x: positive``, ``x: nonnegative``; ``W: matrix(3, 3)``, ``S: symmetric(3)``, ``v: vector(3)`` (real
   entries ``W[i,j]``, ``v[i]`` from 1, each searched like an unbounded real: 0, small integers, 1e-6…1e6 in
@@ -60,6 +62,7 @@ class Declarations:
     lo: dict[str, tuple[Fraction, bool]] = field(default_factory=dict)
     hi: dict[str, tuple[Fraction, bool]] = field(default_factory=dict)
     relations: list[tuple[str, str, bool]] = field(default_factory=list)  # a < b (strict) / a <= b
+    general: list[tuple[ast.expr, str, ast.expr, str]] = field(default_factory=list)  # eta <= 1/L, eta*mu <= 1
     fixed: dict[str, sp.Rational] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)  # real / integer
     sets: dict[str, tuple] = field(default_factory=dict)
@@ -74,8 +77,13 @@ class Declarations:
     def names(self) -> set[str]:
         out = set(self.lo) | set(self.hi) | set(self.fixed) | set(self.kinds) | set(self.sets)
         out |= {n for a, b, _ in self.relations for n in (a, b)}
+        out |= {n for a, _, b, _ in self.general for n in _node_names(a) | _node_names(b)}
         out |= {n for s in self.simplices for n in s} | set(self.shapes) | self.functions | set(self.random)
         return out
+
+
+def _node_names(node: ast.expr) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in CONSTANTS}
 
 
 def _constant(node: ast.expr) -> sp.Expr:
@@ -223,15 +231,17 @@ def _compare(decl: Declarations, text: str) -> None:
                        "y in {-1, 1}, X ~ Normal(mu, s), W: matrix(3, 3), f: function or simplex(a, b, c)")
     terms = [node.left, *node.comparators]
     ops = [COMPARE_OPS[type(o)] for o in node.ops]
-    if not any(isinstance(t, ast.Name) and t.id not in CONSTANTS for t in terms):
+    if not any(_node_names(t) for t in terms):
         raise BadInput(f"cannot use assumption {text[:60]!r}: it names no variable")
     for a, op, b in zip(terms, ops, terms[1:]):
         an = isinstance(a, ast.Name) and a.id not in CONSTANTS
         bn = isinstance(b, ast.Name) and b.id not in CONSTANTS
-        for t, is_name in ((a, an), (b, bn)):
-            if not is_name and any(isinstance(n, ast.Name) and n.id not in CONSTANTS for n in ast.walk(t)):
-                raise BadInput(f"cannot use assumption {text[:60]!r}: relations are between a name and a number "
-                               "or between two names (a < b); for x + y <= 1 use simplex(...)")
+        if (not an and _node_names(a)) or (not bn and _node_names(b)):  # eta <= 1/L, eta*mu <= 1
+            if op == "==":
+                raise BadInput(f"cannot use assumption {text[:60]!r}: an equation between expressions; define the "
+                               "name instead (--define \"eta := 1/L\")")
+            decl.general.append((a, op, b, text))
+            continue
         if an and bn:
             if op == "==":
                 raise BadInput(f"{a.id} == {b.id}: use one name for both")
@@ -326,7 +336,11 @@ def context_of(decl: Declarations) -> StepContext:
             variables.append(IntegerVar(sp.Symbol(name, integer=True, **flags), a, b))
         except DomainError as exc:
             raise BadInput(str(exc)) from None
-    reals = (set(decl.lo) | set(decl.hi) | {n for r in decl.relations for n in r[:2]}
+    general_names = {n for a, _, b, _ in decl.general for n in _node_names(a) | _node_names(b)}
+    for n in sorted(general_names):
+        if n in integers or n in decl.sets or n in decl.fixed or n in taken:
+            raise BadInput(f"a relation between a name and an expression relates real variables; {n!r} is not one")
+    reals = (set(decl.lo) | set(decl.hi) | {n for r in decl.relations for n in r[:2]} | general_names
              | {n for n, k in decl.kinds.items() if k == "real"})
     reals -= taken | integers | set(decl.sets) | set(decl.fixed)
     variables += _real_groups(decl, sorted(reals), Member, RealGroup)
@@ -427,6 +441,10 @@ def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> lis
     for a, b, _ in decl.relations:
         if a in parent and b in parent:
             parent[find(a)] = find(b)
+    for a, _, b, _ in decl.general:
+        linked = sorted(_node_names(a) | _node_names(b))
+        for n in linked[1:]:
+            parent[find(n)] = find(linked[0])
     groups: dict[str, list[str]] = {}
     for n in names:
         groups.setdefault(find(n), []).append(n)
@@ -450,7 +468,67 @@ def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> lis
                 elif H is not None and (H < 0 or (H == 0 and not Hc)):
                     flags = {"negative": True}
                 syms.append(sp.Symbol(n, **flags))
-            out.append(RealGroup([member(n, s) for n, s in zip(members, syms)], rels))
+            bounds = _expression_bounds(decl, dict(zip(members, syms)))
+            out.append(RealGroup([member(n, s) for n, s in zip(members, syms)], rels,
+                                 [(idx[n], e, c, u) for n, e, c, u in bounds]))
         except DomainError as exc:
             raise BadInput(str(exc)) from None
+    return out
+
+
+def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> list[tuple[str, sp.Expr, bool, bool]]:
+    """The relations of this group between a name and an expression (``eta <= 1/L``) or between expressions
+    (``eta*mu <= 1``), each solved for one name it is linear in, with a coefficient of known sign (from the
+    constant bounds): ``(name, bound, closed, upper)``.  The name is then drawn after the others, inside the
+    bound, so every sampled point satisfies the relation; dependencies must not form a cycle."""
+    from .build import Builder, Scope
+    out: list[tuple[str, sp.Expr, bool, bool]] = []
+    deps: dict[str, set[str]] = {}
+
+    def reaches(a: str, b: str) -> bool:  # b depends (transitively) on a?
+        stack, seen = [b], set()
+        while stack:
+            n = stack.pop()
+            if n == a:
+                return True
+            if n not in seen:
+                seen.add(n)
+                stack.extend(deps.get(n, ()))
+        return False
+    for a_node, op, b_node, text in decl.general:
+        names = _node_names(a_node) | _node_names(b_node)
+        if not names <= set(symbols):
+            continue
+        scope = Scope(StepContext("assumption", "", []), user=dict(symbols))
+        try:
+            lhs = Builder(scope).build_scalar(a_node, "an assumption")
+            rhs = Builder(scope).build_scalar(b_node, "an assumption")
+        except BadInput as exc:
+            raise BadInput(f"cannot use assumption {text[:60]!r}: {exc}") from None
+        d = sp.expand(lhs - rhs)  # d OP 0
+        bare = [t.id for t in (a_node, b_node) if isinstance(t, ast.Name) and t.id not in CONSTANTS]
+        order = bare + sorted(n for n in names if n in {x for x, *_ in out} and n not in bare) + \
+            sorted(names - set(bare), reverse=True)
+        done = False
+        for name in dict.fromkeys(order):
+            x = symbols[name]
+            coeff = sp.diff(d, x)
+            if coeff.has(x) or coeff == 0:
+                continue
+            sign = 1 if coeff.is_positive else -1 if coeff.is_negative else 0
+            if not sign:
+                continue
+            others = {str(s) for s in d.free_symbols} - {name}
+            if any(reaches(name, o) for o in others):
+                continue
+            bound = sp.simplify(-(d - coeff * x) / coeff)
+            upper = (op in ("<", "<=")) == (sign > 0)
+            out.append((name, bound, op in ("<=", ">="), upper))
+            deps.setdefault(name, set()).update(others)
+            done = True
+            break
+        if not done:
+            raise BadInput(f"cannot use assumption {text[:60]!r}: it must be solvable for one of its names, linearly "
+                           "with a coefficient of known sign (write it as name <= expression, and declare the signs "
+                           "it needs, e.g. L > 0)")
     return out

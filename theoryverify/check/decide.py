@@ -159,6 +159,9 @@ def _inequality(lhs, op, rhs, domain, seed, float_only) -> Verdict:
         if how and not _quick_violation(lhs, op, rhs, domain, seed):
             return proved(f"exact: {how.split(':')[0]}", how,
                           domain=domain.describe(), proof=how)
+    exact = _exact_ends(lhs, op, rhs, domain, seed)
+    if exact is not None:
+        return _shrunk(exact, lhs, op, rhs, domain)
     v = check_inequality(lhs, op, rhs, domain, seed)
     if v.status is Status.INCONCLUSIVE and op in ("<", ">") and "not confirmed" in v.evidence:
         v = _strict_ties(lhs, op, rhs, domain, seed, v)
@@ -169,6 +172,26 @@ def _inequality(lhs, op, rhs, domain, seed, float_only) -> Verdict:
         evidence = v.evidence.replace(f" on {domain.describe()}", "")
         v = replace(v, evidence=f"not violated among {n} points (no proof): {evidence}")
     return _shrunk(v, lhs, op, rhs, domain)
+
+
+EXACT_END_POINTS = 24
+
+
+def _exact_ends(lhs, op, rhs, domain, seed) -> Verdict | None:
+    """Where an assumption bounds a name by an expression (eta <= 1/L), the float search meets that end only
+    rounded (eta*L < 1 looks true at eta = fl(1/L)); exact draws that put the name at the end exactly decide it."""
+    from ..seeds import pyrandom
+    from .shrink import violates
+    from .variables import RealGroup
+    if not any(isinstance(v, RealGroup) and v.bounds for v in domain.variables):
+        return None
+    rnd = pyrandom(seed + 7)
+    for _ in range(EXACT_END_POINTS):
+        p = domain.rationals(rnd)
+        if violates(lhs, op, rhs, p):
+            return refuted("exact point (ends of expression bounds exactly)",
+                           "violated at an exact point", _point(p))
+    return None
 
 
 def _strict_ties(lhs, op, rhs, domain, seed, v: Verdict) -> Verdict:
