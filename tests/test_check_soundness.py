@@ -98,3 +98,38 @@ def test_relation_that_cannot_be_solved_is_refused_with_a_hint():
     from theoryverify.check import BadInput
     with pytest.raises(BadInput, match="name <= expression"):
         check("x <= 1", assume=["x**2 + y**2 <= 1"])
+
+
+# --- 5. declarations: Gaussian vectors, the identity, subs of a vector, Rademacher without parentheses ---
+
+@pytest.mark.parametrize("statement,assume,refutes", [
+    ("E(x.T @ x) == 3", ["x ~ Normal(0, I_3)"], False),
+    ("E(x.T @ x) == 2", ["x ~ Normal(0, I_3)"], True),
+    ("E(x @ x.T) == I", ["x ~ Normal(0, I)", "I: identity(2)"], False),
+    ("E((w.T @ x)**2) == norm(w)**2", ["x ~ Normal(0, I_3)", "w: vector(3)"], False),
+    ("E((w.T @ x)**2) == 2*norm(w)**2", ["x ~ Normal(0, I_3)", "w: vector(3)"], True),
+    ("W @ I == W", ["W: matrix(3, 3)", "I: identity(3)"], False),
+    ("W @ I_2 == W", ["W: matrix(2, 2)"], False),
+    ("W @ I_2 == W.T", ["W: matrix(2, 2)"], True),
+    ("subs(norm(w)**2 + a, w, 0) == a", ["w: vector(3)"], False),
+    ("subs(norm(w)**2 + a, w, 1) == a", ["w: vector(3)"], True),
+    ("E(y**2) == 1", ["y ~ Rademacher"], False),
+    ("E(y) == 1", ["y ~ Rademacher"], True),
+])
+def test_declarations(statement, assume, refutes):
+    v = check(statement, assume=assume)
+    assert (v.status is Status.REFUTED) if refutes else (v.status in NOT_REFUTED), v.line()
+
+
+def test_symbolic_dimension_is_refused_with_how_to_give_a_size():
+    from theoryverify.check import BadInput
+    with pytest.raises(BadInput, match="concrete number: write I_3"):
+        check("E(x.T @ x) == d", assume=["x ~ Normal(0, I_d)", "d: integer"])
+
+
+# --- 6. H(p) in the plain parser -----------------------------------------------------------------------
+
+def test_undeclared_call_is_a_clear_error_not_a_product():
+    v = check("H(p) == H*p")
+    assert v.exit_code == 2 and "H(…) is not a known function: declare it (H: function) or write H*(…)" in v.line()
+    assert check("H(p) == H(p)", assume=["H: function"]).status is Status.PROVED

@@ -12,7 +12,9 @@ One assumption per text:
   both signs); ``f: function`` (an unspecified smooth function, checked on a stated
   family of test functions, :mod:`.families`);
 - finite sets: ``y in {-1, 1}``, ``n in {1, ..., 10}`` (an integer range);
-- random variables: ``X ~ Normal(mu, s)``, ``X, Y ~ Bernoulli(p)`` (independent; see
+- ``I: identity(3)`` (the identity matrix; ``I_3`` in a statement needs no declaration);
+- random variables: ``X ~ Normal(mu, s)``, ``X, Y ~ Bernoulli(p)``, ``y ~ Rademacher``, ``x ~ Normal(0, I_3)``
+  (a vector of independent normals, concrete size) (independent; see
   :data:`~.functions.DISTRIBUTIONS`) for ``E(...)``; a parameter named but not bounded gets the bound its
   distribution needs (``s > 0``), and the domain says so;
 - ``simplex(a, b, c)``: a point of the probability simplex.
@@ -41,7 +43,8 @@ from .parser import COMPARE_OPS, NAME_RE, BadInput, check_text, parse_assumption
 NAMES = r"[A-Za-z][A-Za-z0-9_]{0,31}(?:\s*,\s*[A-Za-z][A-Za-z0-9_]{0,31})*"
 SIMPLEX_RE = re.compile(r"^\s*simplex\s*\((.*)\)\s*$", re.S)
 KIND_RE = re.compile(rf"^\s*({NAMES})\s*:(?!=)\s*([A-Za-z ]+?)\s*(?:\((.*)\))?\s*$", re.S)
-RANDOM_RE = re.compile(rf"^\s*({NAMES})\s*~\s*([A-Za-z]+)\s*\((.*)\)\s*$", re.S)
+RANDOM_RE = re.compile(rf"^\s*({NAMES})\s*~\s*([A-Za-z]+)\s*(?:\((.*)\))?\s*$", re.S)
+IDENTITY_RE = re.compile(r"^I(?:_(\w+))?$")
 SET_RE = re.compile(rf"^\s*({NAMES})\s+in\s*\{{(.*)\}}\s*$", re.S)
 MANY_RE = re.compile(rf"^\s*({NAMES})\s*(<=|>=|<|>|==)\s*([^<>=]+)$", re.S)
 MAX_SET = 64
@@ -70,6 +73,8 @@ class Declarations:
     shapes: dict[str, tuple] = field(default_factory=dict)
     functions: set[str] = field(default_factory=set)
     random: dict[str, tuple[str, list[ast.expr]]] = field(default_factory=dict)
+    random_vectors: dict[str, tuple[ast.expr, str]] = field(default_factory=dict)  # x ~ Normal(0, I_3): mean, I
+    identities: dict[str, int] = field(default_factory=dict)  # I: identity(3)
     notes: list[str] = field(default_factory=list)
     named: dict[str, object] = field(default_factory=dict)  # filled by build: matrices, random variables
     texts: list[str] = field(default_factory=list)
@@ -79,6 +84,7 @@ class Declarations:
         out |= {n for a, b, _ in self.relations for n in (a, b)}
         out |= {n for a, _, b, _ in self.general for n in _node_names(a) | _node_names(b)}
         out |= {n for s in self.simplices for n in s} | set(self.shapes) | self.functions | set(self.random)
+        out |= set(self.random_vectors) | set(self.identities)
         return out
 
 
@@ -121,7 +127,7 @@ def parse_assumptions(texts: Iterable[str], decl: Declarations | None = None) ->
             if not m:
                 raise BadInput(f"cannot use assumption {raw[:60]!r}: write X ~ Normal(mu, s) "
                                f"(distributions: {', '.join(DISTRIBUTIONS)})")
-            _random(decl, _names(m.group(1)), m.group(2), m.group(3))
+            _random(decl, _names(m.group(1)), m.group(2), m.group(3) or "")
             decl.texts.append(raw)
             continue
         text = check_text(text)
@@ -177,9 +183,11 @@ def _kind(decl: Declarations, names: list[str], kind: str, args: str | None) -> 
             decl.shapes[name] = ("vector", *dims(1))
         elif kind == "function":
             decl.functions.add(name)
+        elif kind == "identity":
+            decl.identities[name] = dims(1)[0]
         else:
             raise BadInput(f"unknown kind {kind!r}: integer, natural, real, positive, nonnegative, matrix(r, c), "
-                           "symmetric(n), vector(n) or function")
+                           "symmetric(n), vector(n), identity(n) or function")
 
 
 def _finite_set(decl: Declarations, names: list[str], body: str) -> None:
@@ -212,6 +220,10 @@ def _random(decl: Declarations, names: list[str], dist: str, args: str) -> None:
     if len(parts) != len(want):
         raise BadInput(f"{DISTRIBUTIONS[dist][1]}: {len(want)} parameter(s), got {len(parts)}")
     nodes = [parse_assumption(p) for p in parts]
+    if dist == "Normal" and isinstance(nodes[1], ast.Name) and (IDENTITY_RE.match(nodes[1].id)
+                                                                or nodes[1].id in decl.identities):
+        _random_vector(decl, names, nodes[0], nodes[1].id)
+        return
     for node in nodes:
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and n.id not in CONSTANTS and not isinstance(node, ast.Name):
@@ -222,6 +234,13 @@ def _random(decl: Declarations, names: list[str], dist: str, args: str) -> None:
             raise BadInput("Binomial(n, p): n is a whole number 1..60")
     for name in names:
         decl.random[name] = (dist, nodes)
+
+
+def _random_vector(decl: Declarations, names: list[str], mean: ast.expr, identity: str) -> None:
+    """``x ~ Normal(0, I_3)``: a vector of iid normals (mean a number, covariance an identity of concrete size)."""
+    _constant(mean)  # a number
+    for name in names:
+        decl.random_vectors[name] = (mean, identity)
 
 
 def _compare(decl: Declarations, text: str) -> None:
@@ -298,12 +317,13 @@ def assumed_context(name: str, description: str, assume: Iterable[str], definiti
 
 
 def context_of(decl: Declarations) -> StepContext:
-    from .expectation import RandomVariable
+    from .expectation import RandomVariable, RandomVector
     from .variables import EntryGroup, FiniteSet, IntegerVar, Member, RealGroup
     _distribution_requirements(decl)
     taken = {n for s in decl.simplices for n in s} | set(decl.shapes) | decl.functions | set(decl.random)
-    clash = [n for n in decl.names() if sum(n in g for g in (set(decl.shapes), decl.functions,
-                                                             set(decl.random))) > 1]
+    taken |= set(decl.random_vectors) | set(decl.identities)
+    clash = [n for n in decl.names() if sum(n in g for g in (set(decl.shapes), decl.functions, set(decl.random),
+                                                             set(decl.random_vectors), set(decl.identities))) > 1]
     if clash:
         raise BadInput(f"{clash[0]!r} is declared twice with different kinds")
     for name in (set(decl.lo) | set(decl.hi) | set(decl.fixed) | set(decl.sets)) & (taken - {n for s in decl.simplices
@@ -363,6 +383,22 @@ def context_of(decl: Declarations) -> StepContext:
                        else _constant(n) for n in nodes)
         _check_numeric_params(dist, params)
         decl.named[name] = RandomVariable(name, sp.Symbol(f"_{name}", real=True), dist, params)
+    for name, n in decl.identities.items():
+        decl.named[name] = sp.ImmutableMatrix.eye(n)
+    for name, (mean, identity) in decl.random_vectors.items():
+        size = IDENTITY_RE.match(identity).group(1) if IDENTITY_RE.match(identity) else None
+        n = decl.identities.get(identity) or (int(size) if size and size.isdigit() else None)
+        if n is None:
+            raise BadInput(f"{name} ~ Normal(mean, {identity}): the dimension must be a concrete number: write I_3 (or "
+                           "declare I: identity(3)); a symbolic dimension d is not supported")
+        if not 1 <= n <= MAX_SHAPE:
+            raise BadInput(f"Normal(mean, I_n): n is a whole number 1..{MAX_SHAPE}")
+        entries = [RandomVariable(f"{name}[{i + 1}]", sp.Symbol(f"_{name}[{i + 1}]", real=True), "Normal",
+                                  (_constant(mean), sp.Integer(1))) for i in range(n)]
+        for rv in entries:
+            decl.named[rv.name] = rv  # not a name a statement can spell: only reachable through the vector
+        decl.named[name] = RandomVector(name, sp.ImmutableMatrix([rv.symbol for rv in entries]))
+        decl.notes.append(f"{name} ~ Normal({ast.unparse(mean)}, I_{n}): {n} independent Normal entries")
     ctx.declarations = decl  # type: ignore[attr-defined]
     return ctx
 

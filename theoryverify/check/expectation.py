@@ -26,6 +26,14 @@ class NoClosedForm(TheoryverifyError):
 
 
 @dataclass(frozen=True)
+class RandomVector:
+    """``x ~ Normal(0, I_3)``: a column of independent random variables (each declared as ``x[i]``)."""
+    name: str
+    matrix: sp.ImmutableMatrix
+    dist: str = "Normal(0, I)"
+
+
+@dataclass(frozen=True)
 class RandomVariable:
     """A declared random variable: its symbol (only ever used inside E), distribution and parameters."""
     name: str
