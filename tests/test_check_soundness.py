@@ -133,3 +133,18 @@ def test_undeclared_call_is_a_clear_error_not_a_product():
     v = check("H(p) == H*p")
     assert v.exit_code == 2 and "H(…) is not a known function: declare it (H: function) or write H*(…)" in v.line()
     assert check("H(p) == H(p)", assume=["H: function"]).status is Status.PROVED
+
+
+# --- 4. expectations without a closed form: quadrature with a stated error; sign splits ------------------
+
+def test_expectation_without_closed_form_by_quadrature():
+    v = check("E(tanh(X)**2) <= 1", assume=["X ~ Normal(0, 1)"])
+    assert v.status is Status.HOLDS and "numerical quadrature" in v.verdict.evidence, v.line()
+    v = check("E(tanh(X)**2) == 1/2", assume=["X ~ Normal(0, 1)"])
+    assert v.status is Status.REFUTED and "error ≤" in v.verdict.evidence, v.line()
+
+
+def test_relu_of_a_parameter_of_unknown_sign_is_split():
+    assert check("E(relu(w*X)) == Abs(w)/sqrt(2*pi)", assume=["X ~ Normal(0, 1)"]).status in NOT_REFUTED
+    v = check("E(relu(w*X)) == w/sqrt(2*pi)", assume=["X ~ Normal(0, 1)"])
+    assert v.status is Status.REFUTED and v.counterexample["w"] < 0, v.line()

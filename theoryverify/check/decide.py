@@ -439,17 +439,42 @@ def _honest_about_subs(verdict: Verdict, domain: Domain, fixed: set) -> Verdict:
 
 
 def _run(scope: Scope, stmt: Statement, seed: int, float_only: bool):
-    from .expectation import NoClosedForm
+    from .expectation import NUMERIC, NoClosedForm
+    NUMERIC.clear()
     try:
         lhs, rhs = _prepare(scope, stmt)
     except NoClosedForm as exc:
         return inconclusive("expectation", str(exc)), None, None, (), ""
+    numeric = list(NUMERIC)
     verdict, where = decide_link(scope, lhs, stmt.op, rhs, seed, float_only)
+    if numeric:
+        verdict = _numeric_expectations(verdict, lhs, stmt.op, rhs, numeric)
     domain, _ = domain_of(scope, [lhs, rhs])
     verdict = _honest_about_subs(verdict, domain, scope.fixed)
     if where and "domain" not in verdict.details:
         verdict = replace(verdict, details={**dict(verdict.details), "domain": where})
     return verdict, display_latex(stmt.lhs), display_latex(stmt.rhs), tuple(map(str, domain.symbols)), where
+
+
+def _numeric_expectations(v: Verdict, lhs, op, rhs, numeric) -> Verdict:
+    """A statement with an expectation computed by quadrature: never 'proved'; a difference within the stated
+    quadrature error (x100) decides nothing (== agrees: holds numerically; an inequality at its edge: inconclusive)."""
+    err = 100 * sum(e for _, _, e in numeric) + 1e-12
+    note = "; ".join(f"{w} ≈ {val:.12g} by numerical quadrature (scipy.integrate.quad, error ≤ {e:.1e})"
+                     for w, val, e in numeric)
+    try:
+        gap = float(sp.N(sp.sympify(lhs) - sp.sympify(rhs), 30)) if not _free_symbols([lhs, rhs]) else None
+    except (TypeError, ValueError):
+        gap = None
+    if gap is not None and abs(gap) <= err:
+        if op in ("==", "<=", ">="):
+            return holds("numerical quadrature", f"lhs − rhs = {gap:.3g}, within the quadrature error bound "
+                         f"{err:.1e} (no proof); {note}", quadrature=note)
+        return inconclusive("numerical quadrature", f"lhs − rhs = {gap:.3g} is within the quadrature error "
+                            f"bound {err:.1e}: the strict inequality is not decided; {note}")
+    status = Status.HOLDS if v.status is Status.PROVED else v.status
+    return Verdict(status, f"{v.method}; numerical quadrature", f"{v.evidence}; {note} (error margin {err:.1e})",
+                   v.counterexample, {**dict(v.details), "quadrature": note})
 
 
 def warm_imports(op: str = "==") -> None:
