@@ -3,13 +3,18 @@
 One assumption per text:
 
 - bounds and order relations: ``x > 0``, ``0 < p < 1``, ``a < b``, ``0 <= a <= b <= 1``, ``x, y > 0``,
-  ``x == 3`` (fixed); bounds are constant expressions (``pi``, ``sqrt(2)``, ``1/2``);
+  ``x == 3`` (fixed); bounds are constant expressions (``pi``, ``sqrt(2)``, ``1/2``); a relation with an
+  expression (``eta <= 1/L``, ``eta*mu <= 1``) is solved for one name (linearly, coefficient of known sign)
+  and that name is drawn after the others within the bound (:class:`~.variables.RealGroup`);
 - kinds: ``n: integer`` (with bounds from other assumptions), ``n: natural`` (≥ 0), ``x: real``,
   ``x: positive``, ``x: nonnegative``; ``W: matrix(3, 3)``, ``S: symmetric(3)``, ``v: vector(3)`` (real
-  entries ``W[i,j]``, ``v[i]`` from 1); ``f: function`` (an unspecified smooth function, checked on a stated
+  entries ``W[i,j]``, ``v[i]`` from 1, each searched like an unbounded real: 0, small integers, 1e-6…1e6 in
+  both signs); ``f: function`` (an unspecified smooth function, checked on a stated
   family of test functions, :mod:`.families`);
 - finite sets: ``y in {-1, 1}``, ``n in {1, ..., 10}`` (an integer range);
-- random variables: ``X ~ Normal(mu, s)``, ``X, Y ~ Bernoulli(p)`` (independent; see
+- ``I: identity(3)`` (the identity matrix; ``I_3`` in a statement needs no declaration);
+- random variables: ``X ~ Normal(mu, s)``, ``X, Y ~ Bernoulli(p)``, ``y ~ Rademacher``, ``x ~ Normal(0, I_3)``
+  (a vector of independent normals, concrete size) (independent; see
   :data:`~.functions.DISTRIBUTIONS`) for ``E(...)``; a parameter named but not bounded gets the bound its
   distribution needs (``s > 0``), and the domain says so;
 - ``simplex(a, b, c)``: a point of the probability simplex.
@@ -30,7 +35,7 @@ from typing import Iterable
 
 import sympy as sp
 
-from ..domains import DomainError, Fixed, MatrixVar, Simplex, Variable, VectorVar
+from ..domains import DomainError, Fixed, Simplex, Variable
 from ..stepcontext import StepContext, free_context
 from .functions import CONSTANTS, DISTRIBUTIONS, FUNCTIONS
 from .parser import COMPARE_OPS, NAME_RE, BadInput, check_text, parse_assumption
@@ -38,12 +43,12 @@ from .parser import COMPARE_OPS, NAME_RE, BadInput, check_text, parse_assumption
 NAMES = r"[A-Za-z][A-Za-z0-9_]{0,31}(?:\s*,\s*[A-Za-z][A-Za-z0-9_]{0,31})*"
 SIMPLEX_RE = re.compile(r"^\s*simplex\s*\((.*)\)\s*$", re.S)
 KIND_RE = re.compile(rf"^\s*({NAMES})\s*:(?!=)\s*([A-Za-z ]+?)\s*(?:\((.*)\))?\s*$", re.S)
-RANDOM_RE = re.compile(rf"^\s*({NAMES})\s*~\s*([A-Za-z]+)\s*\((.*)\)\s*$", re.S)
+RANDOM_RE = re.compile(rf"^\s*({NAMES})\s*~\s*([A-Za-z]+)\s*(?:\((.*)\))?\s*$", re.S)
+IDENTITY_RE = re.compile(r"^I(?:_(\w+))?$")
 SET_RE = re.compile(rf"^\s*({NAMES})\s+in\s*\{{(.*)\}}\s*$", re.S)
 MANY_RE = re.compile(rf"^\s*({NAMES})\s*(<=|>=|<|>|==)\s*([^<>=]+)$", re.S)
 MAX_SET = 64
 MAX_SHAPE = 6
-ENTRY_RANGE = (-3.0, 3.0)
 
 #: bounds a distribution needs of its parameters: index -> (lower, lower closed, upper, upper closed)
 REQUIRED = {
@@ -60,6 +65,7 @@ class Declarations:
     lo: dict[str, tuple[Fraction, bool]] = field(default_factory=dict)
     hi: dict[str, tuple[Fraction, bool]] = field(default_factory=dict)
     relations: list[tuple[str, str, bool]] = field(default_factory=list)  # a < b (strict) / a <= b
+    general: list[tuple[ast.expr, str, ast.expr, str]] = field(default_factory=list)  # eta <= 1/L, eta*mu <= 1
     fixed: dict[str, sp.Rational] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)  # real / integer
     sets: dict[str, tuple] = field(default_factory=dict)
@@ -67,6 +73,8 @@ class Declarations:
     shapes: dict[str, tuple] = field(default_factory=dict)
     functions: set[str] = field(default_factory=set)
     random: dict[str, tuple[str, list[ast.expr]]] = field(default_factory=dict)
+    random_vectors: dict[str, tuple[ast.expr, str]] = field(default_factory=dict)  # x ~ Normal(0, I_3): mean, I
+    identities: dict[str, int] = field(default_factory=dict)  # I: identity(3)
     notes: list[str] = field(default_factory=list)
     named: dict[str, object] = field(default_factory=dict)  # filled by build: matrices, random variables
     texts: list[str] = field(default_factory=list)
@@ -74,8 +82,14 @@ class Declarations:
     def names(self) -> set[str]:
         out = set(self.lo) | set(self.hi) | set(self.fixed) | set(self.kinds) | set(self.sets)
         out |= {n for a, b, _ in self.relations for n in (a, b)}
+        out |= {n for a, _, b, _ in self.general for n in _node_names(a) | _node_names(b)}
         out |= {n for s in self.simplices for n in s} | set(self.shapes) | self.functions | set(self.random)
+        out |= set(self.random_vectors) | set(self.identities)
         return out
+
+
+def _node_names(node: ast.expr) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in CONSTANTS}
 
 
 def _constant(node: ast.expr) -> sp.Expr:
@@ -113,7 +127,7 @@ def parse_assumptions(texts: Iterable[str], decl: Declarations | None = None) ->
             if not m:
                 raise BadInput(f"cannot use assumption {raw[:60]!r}: write X ~ Normal(mu, s) "
                                f"(distributions: {', '.join(DISTRIBUTIONS)})")
-            _random(decl, _names(m.group(1)), m.group(2), m.group(3))
+            _random(decl, _names(m.group(1)), m.group(2), m.group(3) or "")
             decl.texts.append(raw)
             continue
         text = check_text(text)
@@ -169,9 +183,11 @@ def _kind(decl: Declarations, names: list[str], kind: str, args: str | None) -> 
             decl.shapes[name] = ("vector", *dims(1))
         elif kind == "function":
             decl.functions.add(name)
+        elif kind == "identity":
+            decl.identities[name] = dims(1)[0]
         else:
             raise BadInput(f"unknown kind {kind!r}: integer, natural, real, positive, nonnegative, matrix(r, c), "
-                           "symmetric(n), vector(n) or function")
+                           "symmetric(n), vector(n), identity(n) or function")
 
 
 def _finite_set(decl: Declarations, names: list[str], body: str) -> None:
@@ -204,6 +220,10 @@ def _random(decl: Declarations, names: list[str], dist: str, args: str) -> None:
     if len(parts) != len(want):
         raise BadInput(f"{DISTRIBUTIONS[dist][1]}: {len(want)} parameter(s), got {len(parts)}")
     nodes = [parse_assumption(p) for p in parts]
+    if dist == "Normal" and isinstance(nodes[1], ast.Name) and (IDENTITY_RE.match(nodes[1].id)
+                                                                or nodes[1].id in decl.identities):
+        _random_vector(decl, names, nodes[0], nodes[1].id)
+        return
     for node in nodes:
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and n.id not in CONSTANTS and not isinstance(node, ast.Name):
@@ -216,6 +236,13 @@ def _random(decl: Declarations, names: list[str], dist: str, args: str) -> None:
         decl.random[name] = (dist, nodes)
 
 
+def _random_vector(decl: Declarations, names: list[str], mean: ast.expr, identity: str) -> None:
+    """``x ~ Normal(0, I_3)``: a vector of iid normals (mean a number, covariance an identity of concrete size)."""
+    _constant(mean)  # a number
+    for name in names:
+        decl.random_vectors[name] = (mean, identity)
+
+
 def _compare(decl: Declarations, text: str) -> None:
     node = parse_assumption(text)
     if not isinstance(node, ast.Compare):
@@ -223,15 +250,17 @@ def _compare(decl: Declarations, text: str) -> None:
                        "y in {-1, 1}, X ~ Normal(mu, s), W: matrix(3, 3), f: function or simplex(a, b, c)")
     terms = [node.left, *node.comparators]
     ops = [COMPARE_OPS[type(o)] for o in node.ops]
-    if not any(isinstance(t, ast.Name) and t.id not in CONSTANTS for t in terms):
+    if not any(_node_names(t) for t in terms):
         raise BadInput(f"cannot use assumption {text[:60]!r}: it names no variable")
     for a, op, b in zip(terms, ops, terms[1:]):
         an = isinstance(a, ast.Name) and a.id not in CONSTANTS
         bn = isinstance(b, ast.Name) and b.id not in CONSTANTS
-        for t, is_name in ((a, an), (b, bn)):
-            if not is_name and any(isinstance(n, ast.Name) and n.id not in CONSTANTS for n in ast.walk(t)):
-                raise BadInput(f"cannot use assumption {text[:60]!r}: relations are between a name and a number "
-                               "or between two names (a < b); for x + y <= 1 use simplex(...)")
+        if (not an and _node_names(a)) or (not bn and _node_names(b)):  # eta <= 1/L, eta*mu <= 1
+            if op == "==":
+                raise BadInput(f"cannot use assumption {text[:60]!r}: an equation between expressions; define the "
+                               "name instead (--define \"eta := 1/L\")")
+            decl.general.append((a, op, b, text))
+            continue
         if an and bn:
             if op == "==":
                 raise BadInput(f"{a.id} == {b.id}: use one name for both")
@@ -288,12 +317,13 @@ def assumed_context(name: str, description: str, assume: Iterable[str], definiti
 
 
 def context_of(decl: Declarations) -> StepContext:
-    from .expectation import RandomVariable
-    from .variables import FiniteSet, IntegerVar, Member, RealGroup
+    from .expectation import RandomVariable, RandomVector
+    from .variables import EntryGroup, FiniteSet, IntegerVar, Member, RealGroup
     _distribution_requirements(decl)
     taken = {n for s in decl.simplices for n in s} | set(decl.shapes) | decl.functions | set(decl.random)
-    clash = [n for n in decl.names() if sum(n in g for g in (set(decl.shapes), decl.functions,
-                                                             set(decl.random))) > 1]
+    taken |= set(decl.random_vectors) | set(decl.identities)
+    clash = [n for n in decl.names() if sum(n in g for g in (set(decl.shapes), decl.functions, set(decl.random),
+                                                             set(decl.random_vectors), set(decl.identities))) > 1]
     if clash:
         raise BadInput(f"{clash[0]!r} is declared twice with different kinds")
     for name in (set(decl.lo) | set(decl.hi) | set(decl.fixed) | set(decl.sets)) & (taken - {n for s in decl.simplices
@@ -326,22 +356,25 @@ def context_of(decl: Declarations) -> StepContext:
             variables.append(IntegerVar(sp.Symbol(name, integer=True, **flags), a, b))
         except DomainError as exc:
             raise BadInput(str(exc)) from None
-    reals = (set(decl.lo) | set(decl.hi) | {n for r in decl.relations for n in r[:2]}
+    general_names = {n for a, _, b, _ in decl.general for n in _node_names(a) | _node_names(b)}
+    for n in sorted(general_names):
+        if n in integers or n in decl.sets or n in decl.fixed or n in taken:
+            raise BadInput(f"a relation between a name and an expression relates real variables; {n!r} is not one")
+    reals = (set(decl.lo) | set(decl.hi) | {n for r in decl.relations for n in r[:2]} | general_names
              | {n for n, k in decl.kinds.items() if k == "real"})
     reals -= taken | integers | set(decl.sets) | set(decl.fixed)
     variables += _real_groups(decl, sorted(reals), Member, RealGroup)
     for name, shape in decl.shapes.items():
         if shape[0] == "vector":
-            v = VectorVar([sp.Symbol(f"{name}[{i + 1}]", real=True) for i in range(shape[1])], None, *ENTRY_RANGE)
-            decl.named[name] = v.vector
+            m = sp.ImmutableMatrix(shape[1], 1, lambda i, j: sp.Symbol(f"{name}[{i + 1}]", real=True))
         else:
             r, c = (shape[1], shape[1]) if shape[0] == "symmetric" else shape[1:]
             sym = shape[0] == "symmetric"
             m = sp.ImmutableMatrix(r, c, lambda i, j: sp.Symbol(
                 f"{name}[{min(i, j) + 1},{max(i, j) + 1}]" if sym else f"{name}[{i + 1},{j + 1}]", real=True))
-            v = MatrixVar(m, None, *ENTRY_RANGE)
-            decl.named[name] = v.matrix
-        variables.append(v)
+        decl.named[name] = m
+        variables.append(EntryGroup(name, shape[0], m.shape if shape[0] != "vector" else (shape[1],),
+                                    list(dict.fromkeys(m))))
     ctx = free_context(variables)
     symbols = {str(s): s for var in variables for s in var.symbols}
     for name, (dist, nodes) in decl.random.items():
@@ -350,6 +383,22 @@ def context_of(decl: Declarations) -> StepContext:
                        else _constant(n) for n in nodes)
         _check_numeric_params(dist, params)
         decl.named[name] = RandomVariable(name, sp.Symbol(f"_{name}", real=True), dist, params)
+    for name, n in decl.identities.items():
+        decl.named[name] = sp.ImmutableMatrix.eye(n)
+    for name, (mean, identity) in decl.random_vectors.items():
+        size = IDENTITY_RE.match(identity).group(1) if IDENTITY_RE.match(identity) else None
+        n = decl.identities.get(identity) or (int(size) if size and size.isdigit() else None)
+        if n is None:
+            raise BadInput(f"{name} ~ Normal(mean, {identity}): the dimension must be a concrete number: write I_3 (or "
+                           "declare I: identity(3)); a symbolic dimension d is not supported")
+        if not 1 <= n <= MAX_SHAPE:
+            raise BadInput(f"Normal(mean, I_n): n is a whole number 1..{MAX_SHAPE}")
+        entries = [RandomVariable(f"{name}[{i + 1}]", sp.Symbol(f"_{name}[{i + 1}]", real=True), "Normal",
+                                  (_constant(mean), sp.Integer(1))) for i in range(n)]
+        for rv in entries:
+            decl.named[rv.name] = rv  # not a name a statement can spell: only reachable through the vector
+        decl.named[name] = RandomVector(name, sp.ImmutableMatrix([rv.symbol for rv in entries]))
+        decl.notes.append(f"{name} ~ Normal({ast.unparse(mean)}, I_{n}): {n} independent Normal entries")
     ctx.declarations = decl  # type: ignore[attr-defined]
     return ctx
 
@@ -428,6 +477,10 @@ def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> lis
     for a, b, _ in decl.relations:
         if a in parent and b in parent:
             parent[find(a)] = find(b)
+    for a, _, b, _ in decl.general:
+        linked = sorted(_node_names(a) | _node_names(b))
+        for n in linked[1:]:
+            parent[find(n)] = find(linked[0])
     groups: dict[str, list[str]] = {}
     for n in names:
         groups.setdefault(find(n), []).append(n)
@@ -451,7 +504,67 @@ def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> lis
                 elif H is not None and (H < 0 or (H == 0 and not Hc)):
                     flags = {"negative": True}
                 syms.append(sp.Symbol(n, **flags))
-            out.append(RealGroup([member(n, s) for n, s in zip(members, syms)], rels))
+            bounds = _expression_bounds(decl, dict(zip(members, syms)))
+            out.append(RealGroup([member(n, s) for n, s in zip(members, syms)], rels,
+                                 [(idx[n], e, c, u) for n, e, c, u in bounds]))
         except DomainError as exc:
             raise BadInput(str(exc)) from None
+    return out
+
+
+def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> list[tuple[str, sp.Expr, bool, bool]]:
+    """The relations of this group between a name and an expression (``eta <= 1/L``) or between expressions
+    (``eta*mu <= 1``), each solved for one name it is linear in, with a coefficient of known sign (from the
+    constant bounds): ``(name, bound, closed, upper)``.  The name is then drawn after the others, inside the
+    bound, so every sampled point satisfies the relation; dependencies must not form a cycle."""
+    from .build import Builder, Scope
+    out: list[tuple[str, sp.Expr, bool, bool]] = []
+    deps: dict[str, set[str]] = {}
+
+    def reaches(a: str, b: str) -> bool:  # b depends (transitively) on a?
+        stack, seen = [b], set()
+        while stack:
+            n = stack.pop()
+            if n == a:
+                return True
+            if n not in seen:
+                seen.add(n)
+                stack.extend(deps.get(n, ()))
+        return False
+    for a_node, op, b_node, text in decl.general:
+        names = _node_names(a_node) | _node_names(b_node)
+        if not names <= set(symbols):
+            continue
+        scope = Scope(StepContext("assumption", "", []), user=dict(symbols))
+        try:
+            lhs = Builder(scope).build_scalar(a_node, "an assumption")
+            rhs = Builder(scope).build_scalar(b_node, "an assumption")
+        except BadInput as exc:
+            raise BadInput(f"cannot use assumption {text[:60]!r}: {exc}") from None
+        d = sp.expand(lhs - rhs)  # d OP 0
+        bare = [t.id for t in (a_node, b_node) if isinstance(t, ast.Name) and t.id not in CONSTANTS]
+        order = bare + sorted(n for n in names if n in {x for x, *_ in out} and n not in bare) + \
+            sorted(names - set(bare), reverse=True)
+        done = False
+        for name in dict.fromkeys(order):
+            x = symbols[name]
+            coeff = sp.diff(d, x)
+            if coeff.has(x) or coeff == 0:
+                continue
+            sign = 1 if coeff.is_positive else -1 if coeff.is_negative else 0
+            if not sign:
+                continue
+            others = {str(s) for s in d.free_symbols} - {name}
+            if any(reaches(name, o) for o in others):
+                continue
+            bound = sp.simplify(-(d - coeff * x) / coeff)
+            upper = (op in ("<", "<=")) == (sign > 0)
+            out.append((name, bound, op in ("<=", ">="), upper))
+            deps.setdefault(name, set()).update(others)
+            done = True
+            break
+        if not done:
+            raise BadInput(f"cannot use assumption {text[:60]!r}: it must be solvable for one of its names, linearly "
+                           "with a coefficient of known sign (write it as name <= expression, and declare the signs "
+                           "it needs, e.g. L > 0)")
     return out

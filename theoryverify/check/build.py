@@ -14,6 +14,7 @@ inside ``E``.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -71,6 +72,9 @@ class Scope:
             return {"pi": sp.pi, "E": sp.E, "e": sp.E}[name]
         if name in self.user_functions or name in self.functions or name in FUNCTIONS:
             raise BadInput(f"{name!r} is a function: call it, e.g. {name}(x)")
+        m = re.fullmatch(r"I_(\d+)", name)  # the identity matrix I_3
+        if m and 1 <= int(m.group(1)) <= MAX_MATRIX:
+            return sp.ImmutableMatrix.eye(int(m.group(1)))
         plain = _unsubscripted(name)  # LaTeX L_1 for a context's L1
         if plain and any(plain in names for names in (self.user, self.named, self.context.symbols,
                                                        self.context.defs)):
@@ -225,7 +229,7 @@ class Builder:
             if hasattr(value, "dist"):
                 if not self._in_expectation:
                     raise BadInput(f"{node.id} is a random variable: use it inside E(...)")
-                return value.symbol
+                return value.matrix if hasattr(value, "matrix") else value.symbol
             return value
         if isinstance(node, ast.UnaryOp):
             v = self.build(node.operand)
@@ -514,6 +518,15 @@ class Builder:
         for target, value in pairs:
             if not isinstance(target, ast.Name):
                 raise BadInput("subs: each target must be a symbol name")
+            declared = self.scope.resolve(target.id)
+            if isinstance(declared, sp.MatrixBase) and all(isinstance(e, sp.Symbol) for e in declared):
+                # subs(e, w, 0) for a declared vector or matrix: every entry (a number, or a value of w's shape)
+                got = self.build(value)
+                if isinstance(got, sp.MatrixBase) and got.shape != declared.shape:
+                    raise BadInput(f"subs: {target.id} is a {_shape(declared)}, the value a {_shape(got)}")
+                for k, entry in enumerate(declared):
+                    mapping[entry] = got[k] if isinstance(got, sp.MatrixBase) else got
+                continue
             mapping[self.scope.symbol(target.id)] = self.build_scalar(value, "a subs value")
         for kw in node.keywords:
             mapping[self.scope.symbol(kw.arg)] = self.build_scalar(kw.value, "a subs value")

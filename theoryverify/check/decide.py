@@ -159,6 +159,9 @@ def _inequality(lhs, op, rhs, domain, seed, float_only) -> Verdict:
         if how and not _quick_violation(lhs, op, rhs, domain, seed):
             return proved(f"exact: {how.split(':')[0]}", how,
                           domain=domain.describe(), proof=how)
+    exact = _exact_ends(lhs, op, rhs, domain, seed)
+    if exact is not None:
+        return _shrunk(exact, lhs, op, rhs, domain)
     v = check_inequality(lhs, op, rhs, domain, seed)
     if v.status is Status.INCONCLUSIVE and op in ("<", ">") and "not confirmed" in v.evidence:
         v = _strict_ties(lhs, op, rhs, domain, seed, v)
@@ -169,6 +172,26 @@ def _inequality(lhs, op, rhs, domain, seed, float_only) -> Verdict:
         evidence = v.evidence.replace(f" on {domain.describe()}", "")
         v = replace(v, evidence=f"not violated among {n} points (no proof): {evidence}")
     return _shrunk(v, lhs, op, rhs, domain)
+
+
+EXACT_END_POINTS = 24
+
+
+def _exact_ends(lhs, op, rhs, domain, seed) -> Verdict | None:
+    """Where an assumption bounds a name by an expression (eta <= 1/L), the float search meets that end only
+    rounded (eta*L < 1 looks true at eta = fl(1/L)); exact draws that put the name at the end exactly decide it."""
+    from ..seeds import pyrandom
+    from .shrink import violates
+    from .variables import RealGroup
+    if not any(isinstance(v, RealGroup) and v.bounds for v in domain.variables):
+        return None
+    rnd = pyrandom(seed + 7)
+    for _ in range(EXACT_END_POINTS):
+        p = domain.rationals(rnd)
+        if violates(lhs, op, rhs, p):
+            return refuted("exact point (ends of expression bounds exactly)",
+                           "violated at an exact point", _point(p))
+    return None
 
 
 def _strict_ties(lhs, op, rhs, domain, seed, v: Verdict) -> Verdict:
@@ -241,7 +264,10 @@ def _point(p) -> dict:
 def _shrunk(v: Verdict, lhs, op, rhs, domain: Domain) -> Verdict:
     """A refutation with its counterexample shrunk to simple values and both sides re-evaluated there."""
     from .shrink import shrink, sides_at
-    if v.status is not Status.REFUTED or not v.counterexample or "entry" in v.counterexample \
+    if v.status is Status.REFUTED and v.counterexample and "entry" in v.counterexample \
+            and isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase):
+        v, lhs, rhs = _one_entry(v, lhs, rhs)
+    if v.status is not Status.REFUTED or not v.counterexample \
             or isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
         return v
     by_name = {str(s): s for s in domain.symbols}
@@ -253,16 +279,37 @@ def _shrunk(v: Verdict, lhs, op, rhs, domain: Domain) -> Verdict:
     if small is None:
         return v
     sides = sides_at(lhs, rhs, small)
-    new_ce = {**_point(small), **sides}
+    entry = {"entry": ce["entry"]} if "entry" in ce else {}
+    new_ce = {**entry, **_point(small), **sides}
     same = all(small[s] == (point[s] if isinstance(point[s], sp.Basic) else sp.Rational(float(point[s])))
                for s in small)
     rel = {"==": "≠", "<=": "≰", ">=": "≱", "<": "≮", ">": "≯"}[op]
     if same:
         return Verdict(v.status, v.method, v.evidence, new_ce, {**dict(v.details), "domain": domain.describe()})
-    evidence = (f"lhs = {_show(sides['lhs'])} {rel} rhs = {_show(sides['rhs'])} at the shrunk counterexample "
+    evidence = (("entry " + str(entry["entry"]) + ": " if entry else "") +
+                f"lhs = {_show(sides['lhs'])} {rel} rhs = {_show(sides['rhs'])} at the shrunk counterexample "
                 f"(first found: {v.evidence})")
     method = f"{v.method}; counterexample shrunk"
     return Verdict(v.status, method, evidence, new_ce, {**dict(v.details), "domain": domain.describe()})
+
+
+def _one_entry(v: Verdict, lhs, rhs):
+    """A matrix refutation names its failing entry 0-based (the engine's label "[0, 1]"); the checker numbers
+    entries from 1, as the declared entries W[1,2] are: the label is renumbered and that entry's two sides are
+    returned, so the counterexample can be shrunk like a scalar one."""
+    import re
+    label = str(v.counterexample.get("entry", ""))
+    idx = [int(t) for t in re.findall(r"-?\d+", label)]
+    if not idx or len(idx) > 2:
+        return v, lhs, rhs
+    i, j = (idx[0], idx[1]) if len(idx) == 2 else (idx[0], 0)
+    if not (0 <= i < lhs.shape[0] and 0 <= j < lhs.shape[1]):
+        return v, lhs, rhs
+    shown = f"[{i + 1}]" if lhs.shape[1] == 1 else f"[{i + 1}, {j + 1}]"
+    ce = {("entry" if k == "entry" else k): (shown if k == "entry" else x) for k, x in v.counterexample.items()}
+    evidence = f"entry {shown}: {v.evidence}"
+    v = Verdict(v.status, v.method, evidence, ce, {**dict(v.details), "entry": shown})
+    return v, lhs[i, j], rhs[i, j]
 
 
 def _show(x) -> str:
@@ -392,17 +439,42 @@ def _honest_about_subs(verdict: Verdict, domain: Domain, fixed: set) -> Verdict:
 
 
 def _run(scope: Scope, stmt: Statement, seed: int, float_only: bool):
-    from .expectation import NoClosedForm
+    from .expectation import NUMERIC, NoClosedForm
+    NUMERIC.clear()
     try:
         lhs, rhs = _prepare(scope, stmt)
     except NoClosedForm as exc:
         return inconclusive("expectation", str(exc)), None, None, (), ""
+    numeric = list(NUMERIC)
     verdict, where = decide_link(scope, lhs, stmt.op, rhs, seed, float_only)
+    if numeric:
+        verdict = _numeric_expectations(verdict, lhs, stmt.op, rhs, numeric)
     domain, _ = domain_of(scope, [lhs, rhs])
     verdict = _honest_about_subs(verdict, domain, scope.fixed)
     if where and "domain" not in verdict.details:
         verdict = replace(verdict, details={**dict(verdict.details), "domain": where})
     return verdict, display_latex(stmt.lhs), display_latex(stmt.rhs), tuple(map(str, domain.symbols)), where
+
+
+def _numeric_expectations(v: Verdict, lhs, op, rhs, numeric) -> Verdict:
+    """A statement with an expectation computed by quadrature: never 'proved'; a difference within the stated
+    quadrature error (x100) decides nothing (== agrees: holds numerically; an inequality at its edge: inconclusive)."""
+    err = 100 * sum(e for _, _, e in numeric) + 1e-12
+    note = "; ".join(f"{w} ≈ {val:.12g} by numerical quadrature (scipy.integrate.quad, error ≤ {e:.1e})"
+                     for w, val, e in numeric)
+    try:
+        gap = float(sp.N(sp.sympify(lhs) - sp.sympify(rhs), 30)) if not _free_symbols([lhs, rhs]) else None
+    except (TypeError, ValueError):
+        gap = None
+    if gap is not None and abs(gap) <= err:
+        if op in ("==", "<=", ">="):
+            return holds("numerical quadrature", f"lhs − rhs = {gap:.3g}, within the quadrature error bound "
+                         f"{err:.1e} (no proof); {note}", quadrature=note)
+        return inconclusive("numerical quadrature", f"lhs − rhs = {gap:.3g} is within the quadrature error "
+                            f"bound {err:.1e}: the strict inequality is not decided; {note}")
+    status = Status.HOLDS if v.status is Status.PROVED else v.status
+    return Verdict(status, f"{v.method}; numerical quadrature", f"{v.evidence}; {note} (error margin {err:.1e})",
+                   v.counterexample, {**dict(v.details), "quadrature": note})
 
 
 def warm_imports(op: str = "==") -> None:

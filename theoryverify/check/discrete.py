@@ -95,6 +95,7 @@ def decide(lhs, op: str, rhs, domain: Domain, seed: int,
         l, r = _doit(_subs(lhs, case)), _doit(_subs(rhs, case))
         if not rest.variables or not _free(l, r):
             if _violates_constant(l, op, r):
+                case, l, r = _first_failing(lhs, op, rhs, disc, case, done[:-1])
                 return refuted("exact cases (small values first)", f"fails at {_show(case)}: lhs = {_short(l)}, "
                                f"rhs = {_short(r)}", {**{str(s): v for s, v in case.items()},
                                                        **_constant_sides(l, r)}, domain=where)
@@ -102,6 +103,9 @@ def decide(lhs, op: str, rhs, domain: Domain, seed: int,
             continue
         v = quick_continuous(l, op, r, rest, seed)
         if v is not None and v.status is Status.REFUTED:
+            earlier = _first_failing_continuous(lhs, op, rhs, disc, case, done[:-1], rest, seed, quick_continuous)
+            if earlier is not None:
+                case, v = earlier
             return _with_case(v, case, where)
     all_cases = done if not exhaustive else all_cases
     statuses = []
@@ -138,6 +142,62 @@ def decide(lhs, op: str, rhs, domain: Domain, seed: int,
     return holds(f"exact cases ({len(all_cases)}), no symbolic proof",
                  f"holds at {tried}{more} — checked on these values only, not proved for every {names}",
                  domain=where, cases=len(all_cases))
+
+
+FIRST_FAILING_SECONDS = 1.0
+FIRST_FAILING_VALUES = 2000
+
+
+def _gap(v: IntegerVar, value: int, tried: set) -> list[int]:
+    """The integers of ``v``'s range not yet tried that come before ``value`` in the enumeration order (nearest
+    the start of the range first: ``lo`` upwards, ``hi`` downwards, or outwards from 0)."""
+    n = int(value)
+    if v.lo is not None:
+        between = range(v.lo, n)
+    elif v.hi is not None:
+        between = range(v.hi, n, -1)
+    else:
+        between = sorted((k for k in range(-abs(n), abs(n) + 1) if abs(k) < abs(n) or (abs(k) == abs(n) and k > n
+                                                                                            and n < 0)),
+                         key=lambda k: (abs(k), k < 0))
+    return [k for k in between if k not in tried and v.admits(k)][:FIRST_FAILING_VALUES]
+
+
+def _earlier_cases(disc: list, case: dict, done: list[dict]):
+    """Cases that differ from the failing ``case`` in one integer variable, moved to an untried smaller value."""
+    for v in disc:
+        if not isinstance(v, IntegerVar):
+            continue
+        others = {s: x for s, x in case.items() if s != v.symbol}
+        tried = {int(c[v.symbol]) for c in done if all(c.get(s) == x for s, x in others.items())}
+        for k in _gap(v, int(case[v.symbol]), tried):
+            yield {**case, v.symbol: sp.Integer(k)}
+
+
+def _first_failing(lhs, op, rhs, disc: list, case: dict, done: list[dict]):
+    """The first failing value of an integer variable: a failure found at a value spread over the decades
+    (n = 20 after n = 1..12 passed) is moved to the smallest failing value in the gap (n = 14), checking the
+    untried values in order."""
+    deadline = time.monotonic() + FIRST_FAILING_SECONDS
+    for trial in _earlier_cases(disc, case, done):
+        if time.monotonic() > deadline:
+            break
+        l, r = _doit(_subs(lhs, trial)), _doit(_subs(rhs, trial))
+        if not _free(l, r) and _violates_constant(l, op, r):
+            return trial, l, r
+    return case, _doit(_subs(lhs, case)), _doit(_subs(rhs, case))
+
+
+def _first_failing_continuous(lhs, op, rhs, disc, case, done, rest, seed, quick_continuous):
+    """As :func:`_first_failing` with continuous variables left: each earlier value gets the quick pass."""
+    deadline = time.monotonic() + FIRST_FAILING_SECONDS
+    for trial in _earlier_cases(disc, case, done):
+        if time.monotonic() > deadline:
+            break
+        v = quick_continuous(_doit(_subs(lhs, trial)), op, _doit(_subs(rhs, trial)), rest, seed)
+        if v is not None and v.status is Status.REFUTED:
+            return trial, v
+    return None
 
 
 def _tried(all_cases: list[dict], disc: list) -> str:

@@ -2,7 +2,9 @@
 checked, with one-line, JSON, Markdown and LaTeX renderings (the latter two for notebooks)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Mapping
 
 from ..verdicts import Status, Verdict, plain
@@ -83,7 +85,7 @@ class StepVerdict:
             return f"error: {v.evidence}"
         if self.links:
             return self._chain_line()
-        text = f"{v.status.value}: {_one_line(v.evidence)}"
+        text = f"{v.status.value}: {shorten(_one_line(v.evidence))}"
         if self.domain and v.status is not Status.ERROR:
             text += f"  [domain: {_one_line(self.domain)}]"
         text += f"  [{_one_line(v.method)}; {v.runtime_s:.2f} s]"
@@ -112,7 +114,7 @@ class StepVerdict:
     def _repr_markdown_(self) -> str:
         v = self.verdict
         rows = [f"**{v.status.value}** — `{self.statement}` (context `{self.context}`)", "",
-                f"- method: {v.method}", f"- evidence: {v.evidence}"]
+                f"- method: {v.method}", f"- evidence: {shorten(v.evidence)}"]
         if self.counterexample:
             rows += ["", "| symbol | value |", "|---|---|"]
             rows += [f"| `{k}` | {_fmt(x)} |" for k, x in self.counterexample.items()]
@@ -139,10 +141,30 @@ def _latex_text(text: str) -> str:
     return "".join("\\" + c if c in "{}$&#%_^\\" else c for c in _one_line(text))
 
 
-def _fmt(x: Any) -> str:
+LONG_EXACT = 20  # an exact value longer than this is shown as a short decimal in messages (JSON keeps it exact)
+_NUMBER = re.compile(r"(?<![\w.\[])-?\d+(?:/\d+)?(?![\w.(\]])")
+
+
+def short(x: Any) -> str:
+    """A value for a message: exact when its exact form is short, else a 10-digit decimal (JSON keeps it exact)."""
     if isinstance(x, float):
         return f"{x:.10g}"
-    return str(plain(x))
+    text = str(plain(x))
+    if len(text) > LONG_EXACT and _NUMBER.fullmatch(text):
+        try:
+            return f"{float(Fraction(text)):.10g}"
+        except (ValueError, OverflowError, ZeroDivisionError):
+            return text
+    return text
+
+
+def shorten(message: str) -> str:
+    """Every exact number longer than :data:`LONG_EXACT` characters in a message as a short decimal."""
+    return _NUMBER.sub(lambda m: short(m.group(0)) if len(m.group(0)) > LONG_EXACT else m.group(0), message)
+
+
+def _fmt(x: Any) -> str:
+    return short(x)
 
 
 def chain_verdict(stmt, context: str, links: tuple[StepVerdict, ...], runtime_s: float) -> StepVerdict:

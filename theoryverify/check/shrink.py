@@ -142,12 +142,9 @@ def _together(lhs, op, rhs, owner, current, deadline):
         if time.monotonic() > deadline:
             break
         trial = dict(current)
-        ok = True
         for s in syms:
-            if not _admits(owner[s], s, cand, trial):
-                ok = False
-                break
             trial[s] = sp.Rational(cand.numerator, cand.denominator)
+        ok = all(_admits(owner[s], s, cand, trial) for s in syms)  # checked with every coordinate moved
         if ok and all(owner[s].contains(trial) if hasattr(owner[s], "contains") and isinstance(owner[s], RealGroup)
                       else True for s in syms) and violates(lhs, op, rhs, trial):
             return trial

@@ -85,8 +85,8 @@ def unknown_function(name: str, extra: Iterable[str] = ()) -> str:
     tail = f" (closest: {', '.join(near)})" if near else ""
     if name in CONSTANTS:
         return f"{name!r} is a constant, not a function{tail}"
-    return (f"unknown function {name!r}{tail}; functions: {', '.join(FUNCTIONS)} (declare your own with "
-            "f(x) := ... or --assume \"f: function\"; multiplication is explicit: x*(y + 1))")
+    return (f"{name}(…) is not a known function: declare it ({name}: function) or write {name}*(…) for a product "
+            f"(unknown function {name!r}{tail}; functions: {', '.join(FUNCTIONS)}; or define it: {name}(x) := ...)")
 
 
 def unknown_name(name: str, context: str, known: Iterable[str]) -> str:

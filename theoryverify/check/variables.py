@@ -90,12 +90,26 @@ class RealGroup:
     Effective bounds are propagated along the relations once (``a < b``, ``b <= 1`` gives ``a < 1``);
     infeasible bounds are a :class:`~theoryverify.domains.DomainError`."""
 
-    def __init__(self, members: Sequence[Member], relations: Sequence[tuple[int, int, bool]] = ()):
+    def __init__(self, members: Sequence[Member], relations: Sequence[tuple[int, int, bool]] = (),
+                 bounds: Sequence[tuple[int, sp.Expr, bool, bool]] = ()):
         self.members = tuple(members)
         self.relations = tuple(relations)
         self.symbols = tuple(m.symbol for m in self.members)
+        # expression bounds (i, expr, closed, upper): members[i] <= expr (upper) or >= expr, expr of other members
+        self.bounds = tuple((i, sp.sympify(e), bool(c), bool(u)) for i, e, c, u in bounds)
+        index = {sym: n for n, sym in enumerate(self.symbols)}
+        self._bound_deps = []
+        for i, e, _, _ in self.bounds:
+            deps = sorted(index[x] for x in e.free_symbols if x in index)
+            if i in deps or len(deps) != len(e.free_symbols):
+                raise DomainError(f"a bound on {self.symbols[i]} must be an expression of the other real variables")
+            self._bound_deps.append(deps)
+        self._bound_fns = [sp.lambdify([self.symbols[d] for d in deps], e, "math")
+                           for (_, e, _, _), deps in zip(self.bounds, self._bound_deps)]
         k = len(self.members)
-        self.order = _topological(k, self.relations)
+        self.order = _topological(k, self.relations, [(d, i) for (i, _, _, _), deps in zip(self.bounds,
+                                                                                          self._bound_deps)
+                                                      for d in deps])
         lo = [(m.lo, m.lo_closed) for m in self.members]
         hi = [(m.hi, m.hi_closed) for m in self.members]
         for _ in range(k + 1):  # propagate bounds along the relations
@@ -120,7 +134,7 @@ class RealGroup:
 
     # --- identity (domains are compared and hashed by value) -----------------------------------
     def _key(self):
-        return (self.members, self.relations)
+        return (self.members, self.relations, self.bounds)
 
     def __eq__(self, other):
         return isinstance(other, RealGroup) and self._key() == other._key()
@@ -145,7 +159,40 @@ class RealGroup:
                 v = values[b]
                 if H is None or v < H or (v == H and strict):
                     H, Hc = v, not strict
+        for n, (j, _, closed, upper) in enumerate(self.bounds):
+            if j != i or not all(d in values for d in self._bound_deps[n]):
+                continue
+            v = self._bound_value(n, values)
+            if v is None:
+                return None
+            if upper and (H is None or v < H or (v == H and not closed)):
+                H, Hc = v, closed
+            if not upper and (L is None or v > L or (v == L and not closed)):
+                L, Lc = v, closed
         return L, Lc, H, Hc
+
+    def _bound_value(self, n: int, values) -> Fraction | float | None:
+        """Expression bound n at the values drawn so far: exact (a Fraction) when they are exact and the bound
+        is rational, else a float; None where it is undefined."""
+        deps = self._bound_deps[n]
+        args = [values[d] for d in deps]
+        try:
+            if all(isinstance(a, (Fraction, int)) or isinstance(a, sp.Rational) for a in args):
+                e = self.bounds[n][1].xreplace({self.symbols[d]: sp.Rational(a) if not isinstance(a, Fraction)
+                                                else sp.Rational(a.numerator, a.denominator)
+                                                for d, a in zip(deps, args)})
+                if e.is_Rational:
+                    return Fraction(int(e.p), int(e.q))
+                f = float(e.evalf(30))
+            else:
+                f = float(self._bound_fns[n](*[float(a) for a in args]))
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return None
+        return f if math.isfinite(f) else None
+
+    @staticmethod
+    def _empty(L, Lc, H, Hc) -> bool:
+        return L is not None and H is not None and (L > H or (L == H and not (Lc and Hc)))
 
     @staticmethod
     def _kind(L, H) -> str:
@@ -179,7 +226,10 @@ class RealGroup:
         upper end" (None where that end is open or infinite)."""
         values: dict[int, float] = {}
         for i in self.order:
-            L, Lc, H, Hc = self._interval(i, values)
+            got = self._interval(i, values)
+            if got is None or self._empty(*got):
+                return None
+            L, Lc, H, Hc = got
             kind = self._kind(L, H)
             z = float(zs[i])
             if z == -math.inf:
@@ -216,7 +266,8 @@ class RealGroup:
         values: dict[int, float] = {}
         zs = [0.0] * len(self.members)
         for i in self.order:
-            L, _, H, _ = self._interval(i, values)
+            got = self._interval(i, values)
+            L, H = (got[0], got[2]) if got is not None and not self._empty(*got) else (None, None)
             zs[i] = self._to_z(float(x[i]), L, H)
             values[i] = float(x[i])
         return np.array(zs)
@@ -234,15 +285,27 @@ class RealGroup:
         counts = _COUNTS.setdefault(rnd, {})
         k = counts.get(self, 0)
         counts[self] = k + 1
-        values: dict[int, Fraction] = {}
-        for pos, i in enumerate(self.order):
-            L, Lc, H, Hc = self._interval(i, values)
-            values[i] = self._rational(i, L, Lc, H, Hc, rnd, k + pos if k < SIMPLE_FIRST else None)
+        for attempt in range(20 if self.bounds else 1):  # expression bounds: redraw when the interval is empty
+            values: dict[int, Fraction] = {}
+            for pos, i in enumerate(self.order):
+                got = self._interval(i, values)
+                if got is None or self._empty(*got):
+                    break
+                L, Lc, H, Hc = got
+                simple = k + pos + attempt if k < SIMPLE_FIRST else None
+                values[i] = self._rational(i, L, Lc, H, Hc, rnd, simple)
+            else:
+                break
+        if len(values) < len(self.members):
+            values = {i: Fraction(v).limit_denominator(10**6) for i, v in enumerate(self.center())}
         return tuple(sp.Rational(values[i].numerator, values[i].denominator) for i in range(len(self.members)))
 
     def _rational(self, i, L, Lc, H, Hc, rnd, simple_index) -> Fraction:
         def ok(f: Fraction) -> bool:
             return (L is None or f > L or (f == L and Lc)) and (H is None or f < H or (f == H and Hc))
+        ends = [e for e, c in ((L, Lc), (H, Hc)) if e is not None and c and isinstance(e, Fraction)]
+        if ends and any(j == i for j, *_ in self.bounds) and rnd.random() < 0.5:
+            return rnd.choice(ends)  # an end set by an expression bound, exactly (eta = 1/L): ties are decided
         if simple_index is not None:
             cands = [f for f in SIMPLE if ok(f)]
             if L is not None:
@@ -268,6 +331,8 @@ class RealGroup:
         return Fraction(L) + 1 if L is not None else Fraction(H) - 1 if H is not None else Fraction(0)
 
     def _probe_z(self, i: int) -> list[float]:
+        if any(j == i for j, *_ in self.bounds):  # the interval depends on the others: probe every kind's points
+            return [-math.inf, -13.8, -6.0, -3.0, 0.0, 0.30103, 1.0, 3.0, 6.0, 13.8, math.inf]
         kind = self._kind(self.lo[i][0], self.hi[i][0])
         if kind == "finite":
             return [-math.inf, -13.8, 0.0, 13.8, math.inf]
@@ -281,8 +346,12 @@ class RealGroup:
         import itertools
         lists = [self._probe_z(i) for i in range(len(self.members))]
         total = int(np.prod([len(x) for x in lists]))
-        combos = list(itertools.product(*lists)) if total <= 4 * limit else \
-            [tuple(x[(n * (7 + j)) % len(x)] for j, x in enumerate(lists)) for n in range(2 * limit)]
+        if total <= 4 * limit:
+            combos = list(itertools.product(*lists))
+        else:  # a fixed pseudo-random selection (a stride can lock one list on one value)
+            rng = random.Random(len(lists) * 1009 + total)
+            combos = [tuple(x[0] for x in lists)] + \
+                [tuple(x[rng.randrange(len(x))] for x in lists) for _ in range(4 * limit)]
         out = []
         for zs in combos:
             p = self._map(zs)
@@ -309,6 +378,14 @@ class RealGroup:
             a, b = values[i], values[j]
             if a > b or (strict and a == b):
                 return False
+        as_dict = dict(enumerate(values))
+        for n, (i, _, closed, upper) in enumerate(self.bounds):
+            v = self._bound_value(n, as_dict)
+            if v is None:
+                return False
+            x = values[i]
+            if (upper and (x > v or (x == v and not closed))) or (not upper and (x < v or (x == v and not closed))):
+                return False
         return True
 
     def contains(self, point: Mapping[sp.Symbol, object]) -> bool:
@@ -322,6 +399,11 @@ class RealGroup:
         for i, m in enumerate(self.members):
             parts.append(_describe_member(m.symbol, self.members[i]))
         rel = [f"{self.symbols[i]} {'<' if s else '≤'} {self.symbols[j]}" for i, j, s in self.relations]
+        for i, e, closed, upper in self.bounds:
+            deps = ", ".join(str(self.symbols[d]) for d in self._bound_deps[self.bounds.index((i, e, closed, upper))])
+            sign = ("≤" if closed else "<") if upper else ("≥" if closed else ">")
+            rel.append(f"{self.symbols[i]} {sign} {sp.sstr(e)} ({self.symbols[i]} drawn after {deps}, within "
+                       "the bound: every point satisfies it)")
         return "; ".join(rel + parts)
 
 
@@ -340,10 +422,10 @@ def _describe_member(sym, m: Member) -> str:
             f" (searched: {ends} and the interior)")
 
 
-def _topological(k: int, relations) -> list[int]:
+def _topological(k: int, relations, edges=()) -> list[int]:
     succ = {i: [] for i in range(k)}
     indeg = [0] * k
-    for a, b, _ in relations:
+    for a, b in [(r[0], r[1]) for r in relations] + list(edges):
         succ[a].append(b)
         indeg[b] += 1
     ready = [i for i in range(k) if indeg[i] == 0]
@@ -498,3 +580,30 @@ class IntegerVar:
         if self.exhaustive:
             return f"{self.symbol} ∈ {{{self.lo}, …, {self.hi}}} (integers){why}"
         return f"{self.symbol} integer in [{lo}, {hi}]{why}"
+
+
+ENTRY_SEARCH = "0, small integers, magnitudes 1e-6…1e6 in both signs"
+
+
+class EntryGroup(RealGroup):
+    """The real entries of a declared matrix or vector (``W: matrix(2, 2)``, ``v: vector(3)``), each searched
+    like an unbounded real scalar: 0, small integers and magnitudes 1e-6…1e6 in both signs (so ``norm(v) <= 6``
+    is refuted), described as one matrix rather than entry by entry."""
+
+    def __init__(self, name: str, kind: str, shape: tuple[int, ...], symbols: Sequence[sp.Symbol]):
+        super().__init__([Member(s) for s in symbols])
+        self.name, self.kind, self.shape = name, kind, tuple(shape)
+
+    def _key(self):
+        return (self.name, self.kind, self.shape, self.members)
+
+    def __eq__(self, other):
+        return isinstance(other, EntryGroup) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def describe(self) -> str:
+        what = {"vector": f"{self.shape[0]}-vector", "symmetric": f"symmetric {self.shape[0]}×{self.shape[0]} matrix"}\
+            .get(self.kind, f"{self.shape[0]}×{self.shape[-1]} matrix")
+        return f"{self.name} ({what}), every entry ∈ ℝ (searched: {ENTRY_SEARCH})"
