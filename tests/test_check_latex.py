@@ -182,7 +182,9 @@ def test_hostile_latex_exit_2_one_line_fast(name, tmp_path, capsys, no_eval, war
 
 
 @pytest.mark.parametrize("name", sorted(latex_corpus("S")))
-def test_hostile_tex_file_exit_2_one_line_fast(name, tmp_path, capsys, no_eval, warm):
+def test_hostile_tex_file_is_skipped_and_reported_never_run(name, tmp_path, capsys, no_eval, warm):
+    """A paper with a hostile display is still read: the display is skipped (unreadable, with the reason) or
+    read safely by the bounded macro expander; nothing is run, written or eval'd, and it stays fast."""
     sentinel = tmp_path / "pwned"
     body = latex_corpus(str(sentinel))[name]
     if name == "megabyte":
@@ -191,24 +193,28 @@ def test_hostile_tex_file_exit_2_one_line_fast(name, tmp_path, capsys, no_eval, 
     f.write_text("\\documentclass{article}\n\\begin{document}\n\\begin{equation}\n" + body +
                  "\n\\end{equation}\n\\end{document}\n")
     start = time.perf_counter()
-    code = cli.main(["--tex", str(f)])
+    code = cli.main(["--tex", str(f), "--json"])
     elapsed = time.perf_counter() - start
-    err = capsys.readouterr().err
-    _one_error_line(err)
-    assert str(f) in err  # the error names the file (and the line, where there is one)
-    assert code == 2 and elapsed < 2.0, (name, code, elapsed)
+    captured = capsys.readouterr()
+    assert elapsed < 10.0, (name, elapsed)
     assert not sentinel.exists()
     assert not [s for s in no_eval if s[0] in ("sympify", "parse_expr") or "pwned" in str(s)], no_eval
+    if code == 2:  # only a file that is not text (the NUL byte) is refused as a whole
+        assert name == "nul byte"
+        _one_error_line(captured.err)
+        return
+    assert code in (0, 1) and "Traceback" not in captured.err
+    out = json.loads(captured.out)
+    assert out["summary"]["relations"] == len(out["relations"]) >= (0 if name in ("no relation", "empty") else 1)
 
 
-def test_hostile_tex_outside_math_is_refused_too(tmp_path, capsys):
+def test_hostile_tex_outside_math_is_reported_never_run(tmp_path, capsys):
     sentinel = tmp_path / "pwned"
     f = tmp_path / "preamble.tex"
     f.write_text(f"\\immediate\\write18{{touch {sentinel}}}\n\\begin{{equation}} x = x \\end{{equation}}\n")
-    assert cli.main(["--tex", str(f)]) == 2
-    err = capsys.readouterr().err
-    _one_error_line(err)
-    assert f"{f}:1:" in err and "refused" in err
+    assert cli.main(["--tex", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "preamble.tex:1: \\write18 skipped (never executed)" in out
     assert not sentinel.exists()
 
 
@@ -235,109 +241,4 @@ def test_missing_and_binary_files_are_one_line(tmp_path, capsys):
     _one_error_line(capsys.readouterr().err)
 
 
-# --- --tex on a real file ------------------------------------------------------------------------------------
-
-def test_sample_file_names_its_one_wrong_step(capsys):
-    code = cli.main(["--tex", str(SAMPLE)])
-    out = capsys.readouterr().out
-    assert code == 1
-    rows = [r for r in out.splitlines() if r.startswith(str(SAMPLE) + ":")]
-    verdicts = [r.split(":", 2)[2].split()[0] for r in rows]
-    assert verdicts.count("refuted") == 1 and "defined" in verdicts
-    assert all(v in ("proved", "holds", "refuted", "defined") for v in verdicts), verdicts
-    wrong = SAMPLE.read_text().splitlines().index(r"                                     &= s,") + 1
-    assert f">>> first wrong step: {SAMPLE}:{wrong}" in out
-    assert "counterexample: s = " in out and "lhs = " in out
-    assert "9 steps: " in out and "1 refuted" in out  # proved or holds: the sigmoid bound's proof has a budget
-
-
-def test_sample_file_json(capsys):
-    assert cli.main(["--tex", str(SAMPLE), "--json"]) == 1
-    row = json.loads(capsys.readouterr().out)
-    assert row["summary"]["refuted"] == 1 and row["first_wrong_step"] is not None
-    assert all("line" in s and "domain" in s for s in row["steps"])
-    assert "y in {-1, 1}" in row["assumptions"]
-
-
-def test_tex_assumptions_from_the_command_line(tmp_path, capsys):
-    f = tmp_path / "step.tex"
-    f.write_text("\\begin{align}\n  \\sqrt{x^2} &= x \\\\\n  &\\le x + 1\n\\end{align}\n")
-    assert cli.main(["--tex", str(f), "--assume", "x >= 0"]) == 0
-    out = capsys.readouterr().out
-    assert f"{f}:2:" in out and f"{f}:3:" in out and "2 steps: 2 proved" in out
-    assert cli.main(["--tex", str(f)]) == 1  # without it, sqrt(x**2) = x is refuted at a negative x
-    assert f">>> first wrong step: {f}:2" in capsys.readouterr().out
-
-
-LAYOUT = r"""% theoryverify: assume x > 0
-% theoryverify: define g(t) := t**2 + 1
-\begin{align*}
-  g(x) &= x^2 + 1 \\
-       &\ge 2x \quad \text{by AM-GM} \\
-  (x + 1)^2 &= x^2 + 2x \nonumber \\
-            &\quad + 1 \label{eq:sq}
-\end{align*}
-% theoryverify: skip
-\begin{equation}
-  \Gamma(x + 1) = x \Gamma(x)
-\end{equation}
-\[ \sqrt{x^2} = x \]
-\begin{gather}
-  \frac{d}{dx} g(x) = 2x, \qquad g(0) = 2
-\end{gather}
-"""
-
-
-def test_tex_layout_directives_and_what_is_not_checked(tmp_path, capsys):
-    """A continued row that starts with \\quad, the define / skip directives, \\[ \\], and math after a
-    \\qquad: not checked, and the report says so (never silently)."""
-    f = tmp_path / "layout.tex"
-    f.write_text(LAYOUT)
-    assert cli.main(["--tex", str(f)]) == 0
-    out = capsys.readouterr().out
-    assert f"{f}:2: defined  g(t) := t**2 + 1" in out
-    assert "(x + 1) ** 2 == x ** 2 + 2 * x + 1" in out  # "&\quad + 1" continues the right side
-    assert "Gamma" not in out  # skipped
-    assert f"{f}:15: ignored  " in out and "g(0) = 2" in out and "not checked" in out
-    assert "5 steps: 5 proved; 1 text after" in out
-    # the planted twin: the continued row wrong
-    f.write_text(LAYOUT.replace("&\\quad + 1", "&\\quad + 2"))
-    assert cli.main(["--tex", str(f), "--json"]) == 1
-    row = json.loads(capsys.readouterr().out)
-    assert row["first_wrong_step"] == 6 and row["ignored"] == [{"line": 15, "text": row["ignored"][0]["text"]}]
-
-
-def test_tex_unknown_directive_and_unreadable_row_name_file_and_line(tmp_path, capsys):
-    f = tmp_path / "bad.tex"
-    f.write_text("% theoryverify: asume x > 0\n\\begin{equation} x = x \\end{equation}\n")
-    assert cli.main(["--tex", str(f)]) == 2
-    err = capsys.readouterr().err
-    _one_error_line(err)
-    assert f"{f}:1:" in err and "unknown directive" in err
-    f.write_text("\\begin{equation}\n  \\int_0^1 x \\, dx = 1\n\\end{equation}\n")
-    assert cli.main(["--tex", str(f)]) == 2
-    err = capsys.readouterr().err
-    _one_error_line(err)
-    assert f"{f}:2:" in err
-
-
-def test_tex_bad_assumption_names_its_line(tmp_path, capsys):
-    f = tmp_path / "assume.tex"
-    f.write_text("\\begin{equation} x = x \\end{equation}\n% theoryverify: assume X ~ Nrmal(0, 1)\n")
-    assert cli.main(["--tex", str(f)]) == 2
-    err = capsys.readouterr().err
-    _one_error_line(err)
-    assert f"{f}:2: assumption" in err and "closest: Normal" in err
-
-
-def test_tex_in_a_paper_context_reads_subscripts_as_the_papers_names(tmp_path, capsys):
-    """L_1, v_1 in LaTeX are the context's L1, v1 (p_{r1} is p_r1); true step and planted twin."""
-    row = (r"\frac{\partial L_1}{\partial v_1} &= \frac{2}{T}\left((p_{r1}+p_{r3}) v_2 + (p_{r2}+p_{r4}) v_4"
-           r" - v_2\right)")
-    f = tmp_path / "n3.tex"
-    f.write_text("\\begin{align}\n" + row + "\n\\end{align}\n")
-    assert cli.main(["--context", "icrecall.n3", "--tex", str(f)]) == 0
-    assert "1 steps: 1 proved" in capsys.readouterr().out
-    f.write_text("\\begin{align}\n" + row.replace(r"\frac{2}{T}", r"\frac{1}{T}") + "\n\\end{align}\n")
-    assert cli.main(["--context", "icrecall.n3", "--tex", str(f)]) == 1
-    assert f">>> first wrong step: {f}:2" in capsys.readouterr().out
+# --- --tex on a file: see tests/test_check_tex.py (every display of a paper) ---------------------------------

@@ -1,4 +1,5 @@
-"""``python -m theoryverify.check.benchmark [--cli N] [--json]``: the step checker's speed over a fixed list.
+"""``python -m theoryverify.check.benchmark [--cli N] [--json]``: the step checker's speed over a fixed list;
+``--papers``: the real-paper benchmark (:mod:`.tex.bench`: read %, false alarms, planted errors, time per paper).
 
 A benchmark, not a timed test (timings depend on the machine and its load): it checks :data:`STEPS` — one
 or more of each construct, true steps and planted errors, proved, holding and refuted — through the API
@@ -101,6 +102,11 @@ def cold_start(n: int, statement: str = PLAIN) -> dict:
 
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--papers" in argv:  # the real-paper benchmark (theoryverify.check.tex.bench)
+        argv.remove("--papers")
+        from .tex.bench import main as papers
+        return papers(argv)
     p = argparse.ArgumentParser(prog="python -m theoryverify.check.benchmark", description=__doc__.split("\n")[0])
     p.add_argument("--cli", type=int, default=5, metavar="N", help="cold-start runs (0: skip)")
     p.add_argument("--json", action="store_true")

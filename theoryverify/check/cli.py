@@ -26,7 +26,8 @@ examples:
   python -m theoryverify.check "(x + 1)**2 == x**2 + 2*x + 1"
   python -m theoryverify.check --assume "x <= 2" "exp(x) <= 1 + x + x**2"
   python -m theoryverify.check --latex "\\frac{d}{dx} \\sigma(x) = \\sigma(x)(1 - \\sigma(x))"
-  python -m theoryverify.check --tex docs/examples/derivation.tex
+  python -m theoryverify.check --tex docs/examples/derivation.tex     # every display of a paper
+  python -m theoryverify.check --tex paper/main.tex --json            # one JSON object
   python -m theoryverify.check --context icrecall.n3 "diff(L1, v1) == 2/T*((p_r1+p_r3)*v2 + (p_r2+p_r4)*v4 - v2)"
   python -m theoryverify.check --given "a == b" --given "c == d" --by "linear(2, -1)" "2*a - c == 2*b - d"
   python -m theoryverify.check --context icrecall.n3          # interactive session (:help)
@@ -45,7 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     p.add_argument("statement", nargs="?", help="the statement; omit it for an interactive session")
     p.add_argument("--latex", metavar="TEX", help="the statement in LaTeX (one line: = \\le \\frac \\sum …)")
-    p.add_argument("--tex", metavar="FILE", help="check every relation in FILE's equation/align/gather environments")
+    p.add_argument("--tex", metavar="FILE", nargs="+",
+                   help="check every displayed relation of a paper: its main file (\\input/\\include inside its "
+                        "folder are followed) and any further files")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="--tex: processes for the checks (default 2)")
     p.add_argument("--context", default="free", help="step context (see --list-contexts); default free")
     p.add_argument("--assume", action="append", default=[], metavar="A",
                    help='an assumption for the free context, e.g. "T > 0", "0 < x < 1", "n: integer"')
@@ -71,6 +75,7 @@ def _fail(message: str, as_json: bool = False, statement: str = "", context: str
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .parser import DEFAULT_TIMEOUT
     args = build_parser().parse_args(argv)
     if not 0 < args.timeout <= 600:
         return _fail("--timeout must be in (0, 600] seconds")
@@ -93,12 +98,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BadInput as exc:
             return _fail(str(exc), args.json, text if len(text) < 200 else "", args.context)
     if args.tex is not None:
-        from .texfile import check_file
+        from .tex.run import check_paper
         try:
-            return check_file(args.tex, args.context, args.assume, seed=args.seed, timeout=args.timeout,
-                              as_json=args.json)
+            return check_paper(args.tex, args.assume, seed=args.seed, timeout=min(args.timeout, 3.0)
+                               if args.timeout == DEFAULT_TIMEOUT else args.timeout, jobs=args.jobs,
+                               as_json=args.json, context=args.context)
         except BadInput as exc:
             return _fail(str(exc), args.json, "", args.context)
+        except KeyboardInterrupt:
+            sys.stderr.write("theoryverify.check: interrupted\n")
+            return 130
     from .. import stepcontext
     from .session import Session
     if args.list_contexts:

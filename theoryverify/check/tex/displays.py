@@ -90,6 +90,7 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
     stack: list[tuple[str, int]] = []
     i = doc.body_start
     open_env: tuple[str, int, int] | None = None  # (name, start, body start); name "$$" or "\\["
+    last_end = 0
     depth = 0
     for m in TOKEN_RE.finditer(text, doc.body_start):
         tok = m.group(0)
@@ -128,9 +129,10 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
         if close:
             body = text[body_start:m.start()]
             env = {"\\[": "displaymath", "$$": "$$"}.get(name, name)
-            prose = _prose(text[max(doc.body_start, start - 400):start])
+            prose = _prose(text[max(doc.body_start, start - 400, last_end):start])
             out.append(Display(env, start, body_start, body, tuple(stack), prose, _prose(text[m.end():m.end() + 160])))
             open_env = None
+            last_end = m.end()
     return out
 
 

@@ -274,6 +274,10 @@ class PaperParser(LatexParser):
             self.next()
             if t.text in ("E", "P") and (self.at("[") or (self.at("\\left") and self.peek(1).text == "[")):
                 start = self.i - 1
+                if t.text == "E" and getattr(self.names, "random", False):
+                    node = self._declared_expectation()
+                    if node is not None:
+                        return node
                 self._operand_span()
                 return self._opaque(start, "Ex" if t.text == "E" else "Pr")
             node = self._letter_name(t.text)
@@ -310,6 +314,10 @@ class PaperParser(LatexParser):
                 self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
             self.i += 4
             which = self.toks[self.i - 2].text
+            if which == "E" and getattr(self.names, "random", False):
+                node = self._declared_expectation()
+                if node is not None:
+                    return node
             self._skip_scripts()
             self._operand_span()
             return self._opaque(start, "Ex" if which == "E" else "Pr")
@@ -421,6 +429,7 @@ class PaperParser(LatexParser):
             suffix = ALPHABETS.get(name, "")
             if name in BOLD:
                 self.vector_ops.add("bold symbol")
+                suffix = "bf"
             return self._maybe_call(self._index(word + suffix))
         if c in ("\\|", "\\lVert", "\\Vert"):
             node = super().command()
@@ -444,6 +453,15 @@ class PaperParser(LatexParser):
         if c == "\\infty":
             raise BadInput("∞ outside a limit or a sum's bound is not read")
         return super().command()
+
+    def _declared_expectation(self) -> ast.expr | None:
+        """``\\mathbb{E}[…]`` when the paper declares random variables (``% theoryverify: assume X ~ …``)."""
+        save = self.i
+        try:
+            return self._expectation()
+        except BadInput:
+            self.i = save
+            return None
 
     def _braced_word(self) -> str | None:
         """The letters of a ``{…}`` at the cursor (``{argmin}``, ``{E}``), without moving; None if not letters."""
@@ -717,7 +735,8 @@ class PaperParser(LatexParser):
             node = self.atom()
             while True:
                 if self.at("_") and isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and \
-                        isinstance(node.left, (ast.Name, ast.Subscript)):
+                        isinstance(node.left, (ast.Name, ast.Subscript)) and self.toks[start].text not in "({[" and \
+                        self.toks[start].text not in ("\\left", "\\bigl", "\\Bigl", "\\big", "\\Big"):
                     self.next()  # s^2_j: the index belongs to s
                     idx = self._index_expr()
                     base = node.left
@@ -780,19 +799,33 @@ def relation_tokens() -> set[str]:
 
 
 def show_tokens(tokens) -> str:
-    """Tokens back to compact LaTeX (for messages): ``\\operatorname{Var}(X)``, not ``\\operatorname { V a r }``."""
+    """Tokens back to compact LaTeX (for messages): ``\\operatorname{Var}(X) = \\sum_{i=1}^{n} x_i``."""
     out = ""
     prev = None
+    spaced = {"=", "+", "-", "<", ">", ",", "\\le", "\\ge", "\\leq", "\\geq", "\\cdot", "\\times", ":="}
+    glue, pending = 0, False
     for t in tokens:
+        if t.text == "{" and pending:
+            glue, pending = 1, False
+        elif glue and t.text == "{":
+            glue += 1
+        elif glue and t.text == "}":
+            glue -= 1
+        pending = t.kind == "cmd" and t.text[1:] in ("operatorname", "mathrm", "text", "textrm", "mathbb", "mathcal",
+                                                   "mathbf", "mathsf", "mathit", "mathfrak", "mathscr", "bm",
+                                                   "boldsymbol")
         if prev is not None:
-            glue = (prev.kind == "cmd" and t.kind == "letter") or (prev.kind in ("letter", "num") and t.kind in
-                                                                    ("letter", "num") and prev.kind == t.kind and
-                                                                    False)
-            if glue or (prev.kind == "cmd" and t.kind == "cmd"):
-                out += " "
+            word = ("letter", "num")
+            if glue and prev.kind == "letter" and t.kind == "letter":
+                pass
+            elif (prev.kind in word and t.kind in word) or (prev.kind == "cmd" and t.kind in ("letter", "num", "cmd")
+                                                          and prev.text[-1].isalpha()) \
+                    or t.text in spaced or prev.text in spaced:
+                if not (prev.text in ("_", "^", "{", "(", "[") or t.text in ("}", ")", "]", "_", "^")):
+                    out += " "
         out += t.text
         prev = t
-    return out
+    return out.replace(" ,", ",")
 
 
 def unparse_name(node) -> str:

@@ -68,6 +68,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     sentence = last_sentence(prose)
     envs = [name.lower() for name, _ in scope]
     inner = envs[-1] if envs else ""
+    if op == "=:":
+        return "definition", "'=:' defines the right side"
     if op in DEFINITION_OPS:
         return "definition", f"'{op}' defines the left side"
     if op in ("\\leftarrow", "\\gets"):

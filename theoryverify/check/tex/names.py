@@ -25,14 +25,15 @@ NAME_RE = re.compile(
     r"(?<![\\A-Za-z])(?P<letter>[A-Za-z])(?![A-Za-z])")
 SUFFIX = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
           "dot": "dot", "ddot": "ddot", "check": "check", "breve": "breve", "vec": "vec", "mathcal": "cal",
-          "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf"}
+          "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathbf": "bf", "boldsymbol": "bf",
+          "bm": "bf"}
 DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
 SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
 OPEN_RE = re.compile(r"\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
 MAP_RE = re.compile(r"\s*:\s*(?:\\mathbb\s*\{?\s*R|\\mathcal|\\R\b|[A-Z])[^=]{0,40}?\\(?:to|rightarrow|mapsto)")
 MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))\s*\^\s*"
                        r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
-FACTOR_NEXT = re.compile(r"\s*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
+FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
                          "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9])")
 ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star))?|\\cdot|\\,?\\cdot\\,?)\s*$")
@@ -113,7 +114,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.vector.add(key)
             if m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
-            if FACTOR_NEXT.match(text, after) or re.search(r"([0-9]|\\cdot|\\times)\s*$", before):
+            if FACTOR_NEXT.match(text, after) or re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$",
+                                                           before):
                 ev.factor[key] += 1
     return ev
 
@@ -178,6 +180,19 @@ class Names:
         if len(ev.args.get(key, ())) >= 2:
             return f"applied to {len(ev.args[key])} different arguments"
         return "no evidence"
+
+    def may_vary(self, key: str) -> bool:
+        """Could ``key`` depend on a differentiation variable?  Yes for a name the paper applies as a function
+        (``F(t)``) or a capital letter with no evidence of being a number; a declared scalar never does."""
+        if key in self.declared_scalars:
+            return False
+        base = key.split("_")[0]
+        if base[:1].isupper():  # F, L(t), Y: a capital is often a function of time; declare constants scalar
+            return True
+        kind = self.kind(base)
+        if kind == "scalar":
+            return False
+        return kind == "function" or base in self.ev.args
 
     def nonscalar(self, key: str) -> bool:
         return key in self.ev.vector

@@ -28,6 +28,7 @@ COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslan
            "\\gets": "\\leftarrow", "\\doteq": "\\doteq", "\\lessapprox": "\\lesssim", "\\gtrapprox": "\\gtrsim",
            "\\precsim": "\\lesssim", "\\succsim": "\\gtrsim", "\\approxeq": "\\approx"}
 COUNTED.update({op: ":=" for op in LATEX_DEF_OPS})
+COUNTED.update({"\\eqqcolon": "=:", "=:": "=:"})
 SEPARATORS = {"\\in", "\\notin", "\\subset", "\\subseteq", "\\supset", "\\supseteq", "\\to", "\\rightarrow",
               "\\mapsto", "\\implies", "\\iff", "\\Rightarrow", "\\Leftrightarrow", "\\Longrightarrow",
               "\\longrightarrow", "\\Leftarrow", "\\perp", "\\vdash", "\\models", "\\mid", "\\setminus"}
@@ -47,7 +48,8 @@ class Term:
 
     @property
     def latex(self) -> str:
-        return " ".join(t.text for t in self.tokens)
+        from .grammar import show_tokens
+        return show_tokens(self.tokens)
 
 
 @dataclass

@@ -29,7 +29,12 @@ STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_st
 SPECIAL_DEFINES = ("inner(a, b) := a*b", "transpose(x) := x")
 HOSTILE = re.compile(r"\\(write|immediate|openout|openin|read|csname|endcsname|expandafter|catcode|directlua|"
                      r"ShellEscape|input|include|special|scantokens)(?![A-Za-z])")
-DEFAULT_TIMEOUT = 4.0
+HOSTILE_ANYWHERE = re.compile(r"\\(write18|write|immediate|openout|openin|csname|expandafter|catcode|directlua|"
+                              r"ShellEscape|special|scantokens|luaexec|latelua)(?![A-Za-z])")
+DEFAULT_TIMEOUT = 3.0
+SYMBOLIC_SECONDS = 1.0
+MAX_DISPLAY_CHARS = 50_000
+MAX_CHECKS = 4000
 SHAPE_RE = re.compile(r"\(\s*(?:\d+|[A-Za-z])\s*\\times\s*(?:\d+|[A-Za-z])\s*\)")
 
 
@@ -103,7 +108,13 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
             expanded = _same_lines(expanded, block.count("\n"))
         out.append(expanded)
         pos += len(block)
-    new = Document("".join(out), doc.root, doc.main, doc.origins, doc.directives, doc.notes, doc.macro_texts,
+    text2 = "".join(out)
+    starts = [0] + [m.end() for m in re.finditer("\n", text2)]
+    directives = []
+    for d in doc.directives:  # the same line of the rewritten text
+        k = text.count("\n", 0, d.pos)
+        directives.append(type(d)(starts[min(k, len(starts) - 1)], d.word, d.arg))
+    new = Document(text2, doc.root, doc.main, doc.origins, directives, doc.notes, doc.macro_texts,
                    doc.files, len(head), line_map=doc.lines())
     # errors are recorded at offsets of the old text: map them to lines
     errs = [(doc.where(a)[1], doc.where(b)[1], e) for a, b, e in errors]
@@ -126,7 +137,11 @@ INLINE_RE = re.compile(r"(?<!\\)\$(?!\$)([^$]{1,400}?)(?<!\\)\$|\\\((.{1,400}?)\
 class Paper:
     """A paper read: displays, chains, links, names; then every relation's status."""
 
-    def __init__(self, paths, assume=(), seed=None, timeout=DEFAULT_TIMEOUT):
+    def __init__(self, paths, assume=(), seed=None, timeout=DEFAULT_TIMEOUT, context: str = "free"):
+        self.context = context
+        if context != "free":
+            from ..session import load_context
+            load_context(context)  # an unknown context is bad input, before anything is read
         raw = load(paths[0], *paths[1:])
         self.notes: list[Note] = list(raw.notes)
         table = MacroTable()
@@ -134,6 +149,8 @@ class Paper:
             self.notes += [Note(n.origin, n.message) for n in table.collect(text, origin)]
         self.notes += [Note(n.origin, n.message) for n in table.collect(raw.text, raw.main)]
         self.macros = len(table)
+        for m in HOSTILE_ANYWHERE.finditer(raw.text):  # outside the displays too: reported, never run
+            self.notes.append(Note(raw.label(m.start()), f"\\{m.group(1)} skipped (never executed)"))
         self.doc, self.expansion_errors = expand_document(raw, table)
         self.assume = list(assume)
         self.seed, self.timeout = seed, timeout
@@ -142,9 +159,16 @@ class Paper:
         self.spans = D.environment_spans(self.doc.text, {n.lower() for n in self.theorem_names} | self.theorem_names,
                                          self.doc.body_start)
         self._directives()
+        self._check_assumptions()
         for d in self.displays:
+            if len(d.body) > MAX_DISPLAY_CHARS:
+                d.skip = True
+                d.too_long = True
+                d.chains = [D.Chain([D.Segment(d.body, d.body_start)])]
+                continue
             D.chains(d)
         self.names = self._names()
+        self.names.random = self.random
         self.relations: list[Relation] = []
         self.jobs: list[Job] = []
         self.definitions: list[Definition] = []
@@ -182,6 +206,24 @@ class Paper:
                 if nxt is not None:
                     nxt.skip = True
 
+    def _check_assumptions(self) -> None:
+        """Every assumption (command line and directives) is parsed once: a bad one is bad input, with its line."""
+        from ..assume import parse_assumptions
+        for a in self.assume:
+            try:
+                parse_assumptions([a])
+            except BadInput as exc:
+                raise BadInput(f"--assume {a!r}: {exc}") from None
+        self.random = False
+        for d in self.doc.directives:
+            if d.word == "assume":
+                try:
+                    decl = parse_assumptions([d.arg])
+                except BadInput as exc:
+                    raise BadInput(f"{self.doc.label(d.pos)}: assumption {d.arg!r}: {exc}") from None
+                self.random |= bool(decl.random)
+        self.random |= any("~" in a for a in self.assume)
+
     def assumptions_for(self, display: D.Display) -> list[str]:
         out = [*self.assume, *self.global_assume]
         keys = set(display.scope)
@@ -208,6 +250,7 @@ class Paper:
         # pass 1 finds the functions the paper defines (f(x) := …); pass 2 reads with them known
         for _ in range(2):
             self.relations, self.jobs, self.definitions = [], [], []
+            self.defined_names = set()
             self.applied_functions: set[str] = set()
             self.families: dict[str, int] = {}
             self._read_all()
@@ -221,13 +264,15 @@ class Paper:
         defines = sorted(self.plain_defines)
         for display in self.displays:
             while defines and defines[0][0] < display.start:
-                self._plain_define(defines.pop(0)[1])
+                pos, text = defines.pop(0)
+                self._plain_define(text, pos)
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
             cond_assume, cond_unread = self._conditions(display)
             for chain in display.chains:
-                reading = read_chain([(p.text, p.pos) for p in chain.parts], self.names,
-                                     self.names.defined | self.declared_functions)
+                reading = ChainReading() if error else \
+                    read_chain([(p.text, p.pos) for p in chain.parts], self.names,
+                               self.names.defined | self.declared_functions)
                 self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
                 chain_id += 1
             for seg in display.conditions:  # the side conditions are relations too
@@ -242,6 +287,8 @@ class Paper:
                 chain_id += 1
 
     def _display_error(self, display: D.Display) -> str | None:
+        if getattr(display, "too_long", False):
+            return f"display too long ({len(display.body)} characters; at most {MAX_DISPLAY_CHARS})"
         if display.skip:
             return "skip"
         line = self.doc.where(display.start)[1]
@@ -281,15 +328,18 @@ class Paper:
                 unread.append(text)
         return out, unread
 
-    def _plain_define(self, text: str) -> None:
+    def _plain_define(self, text: str, pos: int = 0) -> None:
         from ..parser import parse_definition
         try:
             d = parse_definition(text, None)
         except BadInput as exc:
-            self.notes.append(Note("directive", f"define {text!r} not read: {exc}"))
-            return
-        if d is not None:
-            self.definitions.append(d)
+            raise BadInput(f"{self.doc.label(pos)}: define {text!r}: {exc}") from None
+        if d is None:
+            raise BadInput(f"{self.doc.label(pos)}: '% theoryverify: define' takes name := expr or f(x) := expr")
+        self.definitions.append(d)
+        self.defined_names.add(d.name)
+        if d.params:
+            self.names.defined.add(d.name)
 
     def _add(self, display, link: Link, chain_id, status, kind, reason, assumptions, read_as=None) -> Relation:
         f, line = self.doc.where(link.pos)
@@ -314,6 +364,10 @@ class Paper:
                 status, kind = "not_a_step", "step"
             for pos, text in _raw_relations(chain):
                 self._add_raw(display, pos, text, chain_id, status, "step", reason, assumptions)
+            return
+        if not reading.links and D.RELATION_HINT.search(chain.text):
+            self._add_raw(display, chain.pos, " ".join(chain.text[:300].split()), chain_id, "unreadable", "step",
+                          "no relation at the top level (unbalanced braces?)", assumptions)
             return
         display_text = display.body
         for link in reading.links:
@@ -343,6 +397,8 @@ class Paper:
                 self._add(display, link, chain_id, "not_a_step", kind, why, assumptions, read_as)
                 if kind in ("definition", "update") and link.op in ("=", ":="):
                     self._define(link)
+                elif kind == "definition" and link.op == "=:":
+                    self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index))
                 continue
             if SHAPE_RE.search(link.lhs.latex + " " + link.rhs.latex):
                 self._add(display, link, chain_id, "unreadable", kind, "(m × n) is a matrix shape here, not a product",
@@ -404,7 +460,7 @@ class Paper:
                 except BadInput:
                     continue
                 others -= set(p.opaque)
-                others = {n for n in others if n not in self.defined_names}
+                others = {n for n in others if n not in self.defined_names and self.names.may_vary(n)}
                 if others:
                     shown = ", ".join(sorted(others)[:4])
                     return (f"d/d{var} of an expression with {shown}: constant in {var}, or functions of {var}? "
@@ -471,11 +527,18 @@ class Paper:
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied))))
 
     # checking -----------------------------------------------------------------------------------------
-    def check(self, jobs: int | None = None, progress=None) -> None:
+    def check(self, jobs: int | None = None, progress=None, only: set | None = None) -> None:
+        """Run the checks (``only``: the (file, line) pairs whose chains are checked; the rest stay unchecked)."""
         work = self.jobs
+        if only is not None:
+            chains = {r.chain for r in self.relations if (r.file, r.line) in only}
+            work = [j for j in work if self.relations[j.index].chain in chains]
+            for j in self.jobs:
+                if self.relations[j.index].chain not in chains:
+                    self.relations[j.index].reason = "not checked (outside the requested lines)"
         n = max(1, min(jobs or _default_jobs(), len(work) // 8 or 1))
         fn_decl: list[str] = []
-        settings = (self.seed, self.timeout, fn_decl, self.definitions)
+        settings = (self.seed, self.timeout, self.context, self.definitions)
         if n == 1:
             results = run_jobs(work, settings)
         else:
@@ -496,6 +559,10 @@ class Paper:
         cav = job.caveats
         if status == "error":
             rel.status, rel.reason = "unreadable", res.get("evidence", "")
+            return
+        if status == "refuted_unknown":
+            rel.status = "inconclusive"
+            rel.reason = f"{evidence}; unknowns: {', '.join(cav.unknowns[:3])}"
             return
         if status in ("proved", "holds"):
             rel.status, why = positive(status, method, cav)
@@ -570,9 +637,9 @@ def _raw_relations(chain: D.Chain) -> list[tuple[int, str]]:
     out = []
     for part in chain.parts:
         for off in _raw_relations_text(part.text):
-            out.append((part.pos + off, " ".join(part.text.split())))
+            out.append((part.pos + off, " ".join(part.text[max(0, off - 100):off + 100].split())))
     if not out and chain.parts:
-        out.append((chain.parts[0].pos, " ".join(chain.text.split())))
+        out.append((chain.parts[0].pos, " ".join(chain.text[:300].split())))
     return out
 
 
@@ -604,7 +671,8 @@ def _default_jobs() -> int:
 # --- the checks, in one process or several ------------------------------------------------------------
 
 def run_jobs(jobs: list[Job], settings) -> list[dict]:
-    seed, timeout, fn_decl, definitions = settings
+    seed, timeout, context, definitions = settings
+    fn_decl: list[str] = []
     from ...seeds import DEFAULT_SEED
     from ..session import Session
     sessions: dict[tuple, list] = {}
@@ -615,8 +683,15 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
             base.append(f"{', '.join(functions)}: function")
         key = tuple(base)
         if key not in sessions:
-            s = Session("free", base, seed=DEFAULT_SEED if seed is None else seed, timeout=timeout,
-                        define=SPECIAL_DEFINES)
+            if context != "free":
+                if base:
+                    raise BadInput(f"in the step context {context}, unspecified functions and the paper's "
+                                   "assumptions cannot be declared")
+                s = Session(context, [], seed=DEFAULT_SEED if seed is None else seed, timeout=timeout,
+                            define=SPECIAL_DEFINES)
+            else:
+                s = Session("free", base, seed=DEFAULT_SEED if seed is None else seed, timeout=timeout,
+                            define=SPECIAL_DEFINES)
             sessions[key] = [s, 0]
         entry = sessions[key]
         s, have = entry
@@ -639,12 +714,34 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
     return out
 
 
+def _symbolic_only(job: Job, s) -> dict:
+    """A step with unknowns (opaque atoms, unspecified functions, families) can only be *proved* (for every value of
+    the unknowns) or left inconclusive: no numeric search is run, since it could decide nothing."""
+    import sympy as sp
+    from ...timelimit import bounded
+    from ..build import Builder
+    if job.op != "=":
+        return {"status": "inconclusive", "method": "not searched",
+                "evidence": f"an inequality between unknowns ({', '.join(job.caveats.unknowns[:3])}) is not decided"}
+    s._fresh(job.lhs, job.rhs)
+    s.resolve_names(job.lhs, job.rhs)
+    b = Builder(s.scope, latex=True)
+    d = sp.sympify(b.build_scalar(job.lhs) - b.build_scalar(job.rhs))
+    zero = bounded(lambda: d == 0 or sp.simplify(d) == 0 or sp.expand(d) == 0, SYMBOLIC_SECONDS, cpu=True)
+    if zero:
+        return {"status": "proved", "method": "symbolic", "evidence": "lhs − rhs simplifies to 0"}
+    return {"status": "refuted_unknown", "method": "symbolic",
+            "evidence": "lhs − rhs does not simplify to 0 (not searched further: it depends on unknowns)"}
+
+
 def _one(job: Job, session_for, seed, timeout, fn_decl) -> dict:
     from ..latex import to_statement
     op = {"=": "==", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}[job.op]
     try:
         st = to_statement([job.lhs, job.rhs], [op], job.text, functions=None)
         s = session_for(job.assumptions, job.n_defs, job.functions)
+        if job.caveats.unknowns:
+            return _symbolic_only(job, s)
         v = s.check_parsed(st)
     except BadInput as exc:
         return {"status": "error", "evidence": " ".join(str(exc).split())}
@@ -723,7 +820,8 @@ def _somewhere(job: Job, session_for) -> str | None:
             val = slack.xreplace(point).evalf(20)
         except Exception:
             continue
-        if val.is_real and val > 1e-9 * (1 + abs(val)):
+        strict = job.op in ("<", ">")
+        if val.is_real and (val > 1e-9 * (1 + abs(val)) if strict else val >= -1e-12):
             shown = ", ".join(f"{k} = {_short_num(point[k])}" for k in syms[:5])
             return f"some positive values (e.g. {shown}): a condition the paper may state elsewhere"
     return None
@@ -769,10 +867,12 @@ def _chunk(jobs):
 # --- entry point -------------------------------------------------------------------------------------------
 
 def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=None, as_json=False, out=None,
-                color=None) -> int:
+                color=None, context: str = "free") -> int:
     out = out or sys.stdout
     t0 = time.time()
-    paper = Paper(list(paths), assume, seed, timeout)
+    if context != "free" and assume:
+        raise BadInput("--assume is only for the free context (paper contexts declare their domains)")
+    paper = Paper(list(paths), assume, seed, timeout, context)
     paper.read()
     paper.check(jobs)
     elapsed = time.time() - t0

@@ -77,11 +77,25 @@ class Document:
         return name, first + self.text.count("\n", start, pos)
 
     def lines(self) -> list[tuple[str, int]]:
-        """``(file, line)`` of every line of :attr:`text`, in order."""
-        out, start = [], 0
-        for line in self.text.split("\n"):
-            out.append(self.where(start))
-            start += len(line) + 1
+        """``(file, line)`` of every line of :attr:`text`, in order (linear in the text's length)."""
+        if self.line_map is not None:
+            return list(self.line_map)
+        out: list[tuple[str, int]] = []
+        origins = self.origins or [(0, self.main, 1)]
+        k, pos, line = 0, 0, None
+        n = len(self.text)
+        while True:
+            moved = False
+            while k + 1 < len(origins) and origins[k + 1][0] <= pos:
+                k, moved = k + 1, True
+            start, name, first = origins[k]
+            if line is None or moved:
+                line = first + self.text.count("\n", start, pos)
+            out.append((name, line))
+            nxt = self.text.find("\n", pos)
+            if nxt < 0 or nxt + 1 > n:
+                break
+            pos, line = nxt + 1, line + 1
         return out
 
     def label(self, pos: int) -> str:

@@ -1,0 +1,225 @@
+"""``--tex`` on a whole paper (issue 26): every displayed relation accounted for with a status and a kind, the
+paper's macros and \\input files, side conditions and scoped assumptions, readings that refuse to guess, the
+JSON contract, the first wrong step per chain, and a planted error refuted on its own line.
+
+The paper is ``tests/data/tex_paper`` (written for these tests); real papers are in the benchmark
+(``tests/test_check_papers.py``, skipped where the corpus is absent)."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from theoryverify.check import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPER = ROOT / "tests" / "data" / "tex_paper"
+SAMPLE = ROOT / "docs" / "examples" / "derivation.tex"
+KEYS = {"file", "line", "latex", "read_as", "status", "kind", "reason", "chain", "assumptions"}
+SUMMARY = {"relations", "read", "checked", "proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step",
+           "unreadable"}
+
+
+def run(capsys, *args) -> tuple[int, dict]:
+    code = cli.main(["--tex", *map(str, args), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture(scope="module")
+def paper():
+    from theoryverify.check.tex.run import Paper, to_json
+    p = Paper([str(PAPER / "main.tex")])
+    p.read()
+    p.check(jobs=1)
+    return to_json(p)
+
+
+def at(paper, file, line):
+    return [r for r in paper["relations"] if r["file"] == file and r["line"] == line]
+
+
+def test_json_contract(paper):
+    s = paper["summary"]
+    assert set(s) == SUMMARY
+    assert all(set(r) >= KEYS for r in paper["relations"])
+    assert s["relations"] == len(paper["relations"]) == sum(s[k] for k in ("proved", "holds", "refuted",
+                                                                          "inconclusive", "ambiguous",
+                                                                          "not_a_step", "unreadable"))
+    assert s["read"] == s["relations"] - s["unreadable"]
+    assert s["checked"] == s["proved"] + s["holds"] + s["refuted"] + s["inconclusive"]
+    kinds = {"step", "definition", "update", "constraint", "hypothesis", "goal", "probabilistic", "asymptotic",
+             "approximation"}
+    assert {r["kind"] for r in paper["relations"]} <= kinds
+    assert all(isinstance(r["line"], int) and r["line"] >= 1 for r in paper["relations"])
+
+
+def test_macros_input_and_every_display_kind(paper):
+    files = {r["file"] for r in paper["relations"]}
+    assert files == {"main.tex", "sections/proof.tex"}  # \input followed; files relative to the main folder
+    assert at(paper, "main.tex", 22)[0]["status"] == "proved"  # \sq{a} expanded (\newcommand with an argument)
+    assert at(paper, "main.tex", 23)[0]["status"] in ("proved", "holds")  # the chain's &\ge row
+    assert at(paper, "main.tex", 79)[0]["status"] == "proved"  # eqnarray, \let\eps\varepsilon
+    w = at(paper, "main.tex", 43)
+    assert [r["kind"] for r in w] == ["definition", "definition"]  # := and =: ; \half[x] (optional argument)
+    assert "x / 2" in w[0]["read_as"]
+
+
+def test_rows_starting_with_a_sign(paper):
+    """'&\\quad - 1' has no relation: it continues the expression; '-x^2 &\\le 0' has one: a new chain."""
+    a, b = at(paper, "main.tex", 27)[0], at(paper, "main.tex", 29)[0]
+    assert a["read_as"] == "(x + 1) * (x - 1) = x ** 2 - 1" and a["status"] == "proved"
+    assert b["read_as"] == "-x ** 2 <= 0" and b["chain"] != a["chain"]
+
+
+def test_what_is_not_a_step(paper):
+    kinds = {r["line"]: r["kind"] for r in paper["relations"] if r["file"] == "main.tex"
+             and r["status"] == "not_a_step"}
+    assert kinds[47] == "update" and kinds[51] == "constraint" and kinds[55] == "probabilistic"
+    assert kinds[62] == "goal"
+    assert {r["kind"] for r in at(paper, "main.tex", 59)} == {"approximation", "asymptotic"}
+    side = [r for r in at(paper, "main.tex", 65) if r["kind"] == "hypothesis"]
+    assert side and side[0]["status"] == "not_a_step"
+    step = [r for r in at(paper, "main.tex", 65) if r["kind"] == "step"][0]
+    assert step["status"] in ("proved", "holds") and "x > -1" in step["assumptions"]  # its side condition used
+
+
+def test_readings_never_guess(paper):
+    phi = at(paper, "main.tex", 70)[0]  # phi applied to z and 1: a function, unspecified
+    assert phi["status"] == "inconclusive" and "phi" in phi["reason"]
+    e = at(paper, "main.tex", 73)[0]  # e(0): no evidence: ambiguous, both readings, no verdict
+    assert e["status"] == "ambiguous" and len(e["readings"]) == 2
+    assert at(paper, "main.tex", 33)[0]["status"] == "inconclusive"  # \sigma is not silently the sigmoid
+    d = at(paper, "main.tex", 76)[0]  # d/dt <u, u>: u's derivative is a name the left side lacks
+    assert d["status"] != "refuted" and d["status"] not in ("proved", "holds")
+
+
+def test_hostile_display_skipped_and_reported(paper):
+    r = at(paper, "main.tex", 82)[0]
+    assert r["status"] == "unreadable" and "never executed" in r["reason"]
+    assert not Path("/tmp/theoryverify-never-created").exists()
+    assert any("write18" in n["message"] for n in paper["notes"])
+
+
+def test_scoped_assumptions_lemma_and_its_proof(paper):
+    lemma = at(paper, "sections/proof.tex", 6)[0]
+    assert lemma["kind"] == "goal"  # a lemma's conclusion is not a step; its proof is
+    proof = at(paper, "sections/proof.tex", 13)[0]
+    assert proof["status"] == "proved" and "0 < p < 1" in proof["assumptions"]
+    outside = at(paper, "sections/proof.tex", 18)[0]
+    assert "0 < p < 1" not in outside["assumptions"]
+    assert outside["status"] == "inconclusive" and "every name positive" in outside["reason"]  # authors' favour
+
+
+def test_planted_error_is_the_first_wrong_step_of_its_chain(paper):
+    r = at(paper, "main.tex", 37)[0]
+    assert r["status"] == "refuted" and r.get("first_wrong_step") and r["counterexample"]
+    assert paper["first_wrong_steps"] == [{"file": "main.tex", "line": 37, "chain": r["chain"]}]
+    assert paper["summary"]["refuted"] == 1
+
+
+def test_exit_codes_and_text_output(tmp_path, capsys):
+    code = cli.main(["--tex", str(PAPER / "main.tex")])
+    out = capsys.readouterr().out
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith("25 relations: 24 read (96 %)") and "checked" in first
+    assert "first wrong step of each chain (1):" in out and "main.tex:37:" in out
+    fixed = tmp_path / "paper"
+    shutil.copytree(PAPER, fixed)
+    main = fixed / "main.tex"
+    main.write_text(main.read_text().replace("r^2 - rs + s^2", "r^2 - 2rs + s^2"))
+    code, out = run(capsys, main)
+    assert code == 0 and out["summary"]["refuted"] == 0
+    assert at(out, "main.tex", 37)[0]["status"] == "proved"
+
+
+def test_files_outside_the_folder_are_not_followed(tmp_path, capsys):
+    outside = tmp_path / "secret.tex"
+    outside.write_text("\\begin{equation} 1 = 2 \\end{equation}\n")
+    d = tmp_path / "paper"
+    d.mkdir()
+    (d / "main.tex").write_text("\\begin{document}\n\\input{../secret}\n\\input{/etc/passwd}\n"
+                                "\\begin{equation} x = x \\end{equation}\n\\end{document}\n")
+    code, out = run(capsys, d / "main.tex")
+    assert code == 0 and out["summary"]["relations"] == 1
+    assert sum("outside the paper's folder" in n["message"] for n in out["notes"]) == 2
+
+
+def test_commented_input_and_unknown_macros_do_not_refuse_the_file(tmp_path, capsys):
+    f = tmp_path / "p.tex"
+    f.write_text("\\newcommand{\\R}{\\mathbb{R}}\n% \\input{nothing}\n\\begin{document}\n"
+                 "\\begin{equation} \\mystery{x} = 1 \\end{equation}\n"
+                 "\\begin{equation} (a + b)^2 = a^2 + 2ab + b^2 \\end{equation}\n\\end{document}\n")
+    code, out = run(capsys, f)
+    assert code == 0
+    assert [r["status"] for r in out["relations"]] == ["unreadable", "proved"]
+    assert "mystery" in out["relations"][0]["reason"]
+
+
+def test_missing_file_and_bad_directive(tmp_path, capsys):
+    assert cli.main(["--tex", str(tmp_path / "nosuch.tex")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    f = tmp_path / "a.tex"
+    f.write_text("\\begin{equation} x = x \\end{equation}\n% theoryverify: assume X ~ Nrmal(0, 1)\n")
+    assert cli.main(["--tex", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "a.tex:2: assumption" in err and "Normal" in err and len(err.strip().splitlines()) == 1
+    f.write_text("% theoryverify: asume x > 0\n\\begin{equation} x = x \\end{equation}\n")
+    code, out = run(capsys, f)
+    assert code == 0 and any("unknown directive" in n["message"] for n in out["notes"])
+
+
+def test_sample_file(capsys):
+    code, out = run(capsys, SAMPLE)
+    assert code == 1 and out["summary"]["refuted"] == 1
+    wrong = SAMPLE.read_text().splitlines().index(r"                                     &= s,") + 1
+    assert out["first_wrong_steps"][0]["line"] == wrong
+    assert out["summary"]["unreadable"] == 0 and out["summary"]["proved"] >= 5
+
+
+def test_assumptions_from_the_command_line(tmp_path, capsys):
+    f = tmp_path / "step.tex"
+    f.write_text("\\begin{align}\n  \\sqrt{x^2} &= x \\\\\n  &\\le x + 1\n\\end{align}\n")
+    assert cli.main(["--tex", str(f), "--assume", "x >= 0"]) == 0
+    capsys.readouterr()
+    code, out = run(capsys, f)  # without it: false at x < 0, true for x > 0: inconclusive in the authors' favour
+    assert code == 0 and out["relations"][0]["status"] == "inconclusive"
+
+
+def test_paper_context(tmp_path, capsys):
+    """L_1, v_1 are icrecall.n3's L1, v1; a true step and its planted twin."""
+    row = (r"\frac{\partial L_1}{\partial v_1} &= \frac{2}{T}\left((p_{r1}+p_{r3}) v_2 + (p_{r2}+p_{r4}) v_4"
+           r" - v_2\right)")
+    f = tmp_path / "n3.tex"
+    f.write_text("\\begin{align}\n" + row + "\n\\end{align}\n")
+    assert cli.main(["--context", "icrecall.n3", "--tex", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["proved"] == 1
+    f.write_text("\\begin{align}\n" + row.replace(r"\frac{2}{T}", r"\frac{1}{T}") + "\n\\end{align}\n")
+    assert cli.main(["--context", "icrecall.n3", "--tex", str(f), "--json"]) == 1
+
+
+MISREADINGS = [
+    # (display, what it must not be) — each a misreading found on real papers and fixed
+    (r"\frac{\sqrt{2}}{2}\epsilon < \|Y(0)\|, \quad Y(t) = Y(0) e^{t}", "refuted"),  # Y(0) is not Y·0
+    (r"z(t_1) - z(0) = z \cdot t_1", "refuted"),  # z(t_1), z(0) applied: a function
+    (r"b^A = \frac{1}{\|A\|_2} b", "refuted"),  # b^A: a label or a power
+    (r"A_0 W_0 B_0^T = (256 \times 128) \cdot (128 \times 64)", "refuted"),  # matrix shapes
+    (r"({A}^i)_S(C - B) = ({A}^i)_S Y", "refuted"),  # a block of A^i, not (A_S)^i
+    (r"c_1\epsilon^2 e^{-\ln{\frac{1}{\epsilon^{0.5}}}} = c_1\epsilon^{2.5}", "refuted"),  # e^{-…} is exp
+    (r"r_i + 2 c_i < r_i + \Delta_i - 2 c_i", "refuted"),  # a condition on Δ_i the text states
+    (r"x_{t+1} - x^* = x_t - \eta g_t - x^*", "refuted"),  # substitutes the update rule
+    (r"\phi(z) = \phi \cdot z", "proved"),  # φ(z) is not φ·z
+    (r"e(0) = e \cdot 0", "proved"),  # e(0) is not Euler's e × 0
+    (r"\frac{d}{dt} F = 0", "proved"),  # F may depend on t
+]
+
+
+@pytest.mark.parametrize("display,never", MISREADINGS, ids=[m[0][:30] for m in MISREADINGS])
+def test_labelled_misreadings_do_not_return(display, never, tmp_path, capsys):
+    f = tmp_path / "m.tex"
+    f.write_text("\\begin{equation}\n" + display + "\n\\end{equation}\n")
+    code, out = run(capsys, f)
+    statuses = {r["status"] for r in out["relations"] if r["kind"] == "step"}
+    assert never not in statuses and "refuted" not in statuses, out["relations"]
+    if never == "proved":
+        assert not statuses & {"proved", "holds"}, out["relations"]
