@@ -347,7 +347,7 @@ def chains(display: Display) -> None:
                 continue
             has_rel = bool(RELATION_HINT.search(seg.text))
             if seg.role in ("condition",):
-                if has_rel:
+                if has_rel or "\\in" in seg.text:  # x > 0, or "for all x \in R" (what the display ranges over)
                     display.conditions.append(seg)
                 continue
             if seg.role in ("where", "constraint") or (seg.role in ("also", "implied") and has_rel):

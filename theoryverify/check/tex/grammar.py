@@ -373,6 +373,8 @@ class PaperParser(LatexParser):
                 if order != 1 or not isinstance(w, ast.Name):
                     raise BadInput("LaTeX: \\nabla^k_w is not read")
                 self.vector_ops.add("gradient")
+                if not any(isinstance(n, ast.Name) and n.id == w.id for n in ast.walk(operand)):
+                    return self._opaque(start, "nabla")  # \nabla_w f(w_k): the gradient at w_k, not 0
                 return _call("diff", operand, w)
             operand = self.factor()
             if order not in (1, 2):
@@ -744,6 +746,10 @@ class PaperParser(LatexParser):
                         ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
                                       ctx=ast.Load())
                     node = ast.BinOp(left=base, op=ast.Pow(), right=node.right)
+                    continue
+                if self.at("_") and isinstance(node, ast.Name) and self.toks[start].text == "{":
+                    self.next()  # {\bm x}_i: the braced name takes the index
+                    node = ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
                     continue
                 if self.at("_") and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
                                          node.func.id == "norm"):

@@ -31,7 +31,7 @@ ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|\\omega|\\mathcal\
                       r"\\cO|\\bigO|\\Oh|\\poly|\\polylog|\\mathrm\{poly)\s*(?:\\left|\\big|\\Big|\\bigg)?\s*[\(\[\{]|"
                       r"\\lim(?:sup|inf)?(?![A-Za-z])|\\to\s*\\infty|\\rightarrow\s*\\infty")
 PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
-                     r"\\PP(?![A-Za-z])|(?<![A-Za-z\\])P\s*(?:\\left|\\big|\\Big)?\s*[\(\[]")
+                     r"\\PP(?![A-Za-z])|(?<![A-Za-z\\_^{])P\s*(?:\\left|\\big|\\Big)?\s*[\(\[]")
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"

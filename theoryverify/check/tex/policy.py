@@ -64,9 +64,9 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
     if caveats.unread_conditions:
         return f"the display's side condition could not be read ({caveats.unread_conditions[0]})"
     left, right = caveats.lhs_names, caveats.rhs_names
-    if op == "=" and left != right:
-        extra = sorted(left ^ right)[:4]
-        return f"{', '.join(extra)} appear on one side only: the step uses a fact stated elsewhere " \
+    if op == "=" and right - left:  # names may cancel on the way right, but new ones come from somewhere
+        extra = sorted(right - left)[:4]
+        return f"the right side introduces {', '.join(extra)}: the step uses a fact stated elsewhere " \
                "(a definition or an earlier result)"
     if left - right and right - left and not uses_defined:
         extra = sorted(right - left)[:4]

@@ -34,6 +34,7 @@ HOSTILE_ANYWHERE = re.compile(r"\\(write18|write|immediate|openout|openin|csname
 DEFAULT_TIMEOUT = 3.0
 SYMBOLIC_SECONDS = 1.0
 MAX_DISPLAY_CHARS = 50_000
+REALS_RE = re.compile(r"\\in\s*(?:\\mathbb\s*\{?\s*R\s*\}?|\\R|\\Re|\\reals)(?![A-Za-z^_])(?!\s*\^)")
 MAX_CHECKS = 4000
 SHAPE_RE = re.compile(r"\(\s*(?:\d+|[A-Za-z])\s*\\times\s*(?:\d+|[A-Za-z])\s*\)")
 
@@ -80,6 +81,7 @@ class Job:
     caveats: Caveats
     uses_defined: bool = False
     functions: tuple[str, ...] = ()
+    over_reals: bool = False  # the display says "for all x in R": no reading restricts the names
 
 
 # --- reading the paper ------------------------------------------------------------------------------------
@@ -269,6 +271,9 @@ class Paper:
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
             cond_assume, cond_unread = self._conditions(display)
+            subst, after_assume = self._after(display)
+            self._subst = subst
+            cond_assume = cond_assume + after_assume
             for chain in display.chains:
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
@@ -302,8 +307,11 @@ class Paper:
 
     def _conditions(self, display: D.Display) -> tuple[list[str], list[str]]:
         out, unread = [], []
+        display.over_reals = any(REALS_RE.search(seg.text) for seg in display.conditions)
         for seg in display.conditions:
             reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
+            if not reading.error and not reading.links:
+                continue  # "for all x \in R", "for some t": no relation, nothing to assume
             if reading.error:
                 unread.append(" ".join(seg.text.split())[:60])
                 continue
@@ -327,6 +335,40 @@ class Paper:
             except BadInput:
                 unread.append(text)
         return out, unread
+
+    AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and)\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
+
+    def _after(self, display: D.Display) -> tuple[dict, list[str]]:
+        """"… = x, for $\\delta = 1/(6n)^{α/2}$": the prose right after a display gives its names' values (substituted in
+        its steps) or conditions (assumed for them)."""
+        m = self.AFTER_RE.match(display.after)
+        if not m:
+            return {}, []
+        text = m.group(1) or m.group(2)
+        reading = read_chain([(text, display.start)], self.names, self.names.defined)
+        subst, assume = {}, []
+        if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
+            return {}, []
+        link = reading.links[0]
+        fam: dict[str, int] = {}
+        try:
+            lhs, rhs = plain(link.lhs.node, set(), fam), plain(link.rhs.node, set(), fam)
+        except BadInput:
+            return {}, []
+        if fam:
+            return {}, []
+        rp = link.rhs.parser
+        if link.op == "=" and isinstance(lhs, ast.Name) and not (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+            subst[lhs.id] = rhs
+        elif link.op in ("<", ">", "<=", ">="):
+            text = f"{unparse(lhs)} {link.op} {unparse(rhs)}"
+            from ..assume import parse_assumptions
+            try:
+                parse_assumptions([text])
+                assume.append(text)
+            except BadInput:
+                pass
+        return subst, assume
 
     def _plain_define(self, text: str, pos: int = 0) -> None:
         from ..parser import parse_definition
@@ -365,7 +407,8 @@ class Paper:
             for pos, text in _raw_relations(chain):
                 self._add_raw(display, pos, text, chain_id, status, "step", reason, assumptions)
             return
-        if not reading.links and D.RELATION_HINT.search(chain.text):
+        bare = chain.text.replace("\\{", "").replace("\\}", "")
+        if not reading.links and bare.count("{") != bare.count("}") and D.RELATION_HINT.search(chain.text):
             self._add_raw(display, chain.pos, " ".join(chain.text[:300].split()), chain_id, "unreadable", "step",
                           "no relation at the top level (unbalanced braces?)", assumptions)
             return
@@ -502,6 +545,9 @@ class Paper:
         try:
             lhs = plain(link.lhs.node, fns, fam)
             rhs = plain(link.rhs.node, fns, fam)
+            subst = getattr(self, "_subst", {})
+            if subst:
+                lhs, rhs = _substitute(lhs, subst), _substitute(rhs, subst)
         except BadInput as exc:
             self._add(display, link, chain_id, "unreadable", kind, str(exc), assumptions, read_as)
             return
@@ -521,10 +567,13 @@ class Paper:
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
+        rel.assumptions += [f"{k} = {unparse(v)} (stated after the display)" for k, v in
+                            getattr(self, "_subst", {}).items()]
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions),
-                             len(self.definitions), cav, uses_defined, tuple(sorted(applied))))
+                             len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
+                             getattr(display, "over_reals", False)))
 
     # checking -----------------------------------------------------------------------------------------
     def check(self, jobs: int | None = None, progress=None, only: set | None = None) -> None:
@@ -568,6 +617,10 @@ class Paper:
             rel.status, why = positive(status, method, cav)
             rel.reason = why or f"{method}: {evidence}"[:400]
             return
+        if status == "refuted" and re.search(r"\b(zoo|nan|oo)\b", evidence):
+            rel.status = "inconclusive"
+            rel.reason = f"a side is undefined where the search found a difference ({evidence[:160]})"
+            return
         if status == "refuted":
             if res.get("sides"):
                 cav.lhs_names, cav.rhs_names = set(res["sides"][0]), set(res["sides"][1])
@@ -596,6 +649,15 @@ class Paper:
         return {"relations": total, "read": total - counts["unreadable"],
                 "checked": counts["proved"] + counts["holds"] + counts["refuted"] + counts["inconclusive"],
                 **{s: counts[s] for s in STATUSES}}
+
+
+def _substitute(node: ast.expr, subst: dict) -> ast.expr:
+    import copy
+
+    class Sub(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return copy.deepcopy(subst[n.id]) if n.id in subst else n
+    return Sub().visit(copy.deepcopy(node))
 
 
 def _ce(ce) -> str:
@@ -776,7 +838,7 @@ def _side_names(s, job: Job) -> tuple[set[str], set[str]] | None:
 
 def _favourable(job: Job, st, session_for) -> str | None:
     names = sorted(job.caveats.lhs_names | job.caveats.rhs_names)
-    if not names:
+    if not names or job.over_reals:
         return None
     for key, words, make in FAVOURABLE:
         try:
@@ -788,6 +850,41 @@ def _favourable(job: Job, st, session_for) -> str | None:
             return words
     if job.op != "=":
         return _somewhere(job, session_for)
+    return _piecewise_region(job, session_for)
+
+
+PIECEWISE = ("Abs", "Max", "Min", "Heaviside", "Piecewise", "floor", "ceiling", "sign")
+
+
+def _piecewise_region(job: Job, session_for) -> str | None:
+    """An identity through |·|, max, min (r + |r - τ| = τ) holds on a region (r ≤ τ): a case the paper's text
+    states, not an error.  Refuted only if it fails at every positive point tried."""
+    import random
+    import sympy as sp
+    from ..build import Builder
+    try:
+        s = session_for(job.assumptions, job.n_defs, job.functions)
+        s._fresh(job.lhs, job.rhs)
+        s.resolve_names(job.lhs, job.rhs)
+        b = Builder(s.scope, latex=True)
+        lhs, rhs = sp.sympify(b.build_scalar(job.lhs)), sp.sympify(b.build_scalar(job.rhs))
+    except Exception:
+        return None
+    if not any(f.func.__name__ in PIECEWISE for e in (lhs, rhs) for f in e.atoms(sp.Function)) and \
+            not (lhs.has(sp.Abs) or rhs.has(sp.Abs) or lhs.has(sp.Max, sp.Min) or rhs.has(sp.Max, sp.Min)):
+        return None
+    syms = sorted((lhs - rhs).free_symbols | lhs.free_symbols | rhs.free_symbols, key=str)
+    rnd = random.Random(11)
+    for _ in range(200):
+        point = {x: (sp.Integer(max(1, round(10 ** rnd.uniform(-2, 3)))) if x.is_integer else
+                     sp.Float(10 ** rnd.uniform(-3, 3), 20)) for x in syms}
+        try:
+            l, r = lhs.xreplace(point).evalf(30), rhs.xreplace(point).evalf(30)
+            if abs(l - r) <= 1e-18 * (abs(l) + abs(r) + 1e-300):
+                shown = ", ".join(f"{k} = {_short_num(point[k])}" for k in syms[:5])
+                return f"the case of its |·|, max or min that holds at some positive values (e.g. {shown})"
+        except Exception:
+            continue
     return None
 
 
@@ -807,7 +904,11 @@ def _somewhere(job: Job, session_for) -> str | None:
         return None
     if job.op in (">", ">="):
         slack = -slack
-    syms = sorted(slack.free_symbols, key=str)
+    try:
+        size = sp.Abs(b.build_scalar(job.lhs)) + sp.Abs(b.build_scalar(job.rhs))
+    except Exception:
+        return None
+    syms = sorted(slack.free_symbols | size.free_symbols, key=str)
     if not syms or len(syms) > 12:
         return None
     rnd = random.Random(7)
@@ -817,11 +918,18 @@ def _somewhere(job: Job, session_for) -> str | None:
             v = 10 ** rnd.uniform(-3, 3)
             point[x] = sp.Integer(max(1, round(v))) if x.is_integer else sp.Float(v, 20)
         try:
-            val = slack.xreplace(point).evalf(20)
+            val = slack.xreplace(point).evalf(30)
+            scale = size.xreplace(point).evalf(30)
         except Exception:
             continue
+        if not (val.is_real and scale.is_real) or scale == 0:
+            continue
         strict = job.op in ("<", ">")
-        if val.is_real and (val > 1e-9 * (1 + abs(val)) if strict else val >= -1e-12):
+        try:
+            ok = bool((val > 1e-9 * scale) if strict else (val >= -1e-18 * scale))  # relative: e^{-360} is no tie
+        except TypeError:
+            continue
+        if ok:
             shown = ", ".join(f"{k} = {_short_num(point[k])}" for k in syms[:5])
             return f"some positive values (e.g. {shown}): a condition the paper may state elsewhere"
     return None

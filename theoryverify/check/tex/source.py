@@ -25,8 +25,8 @@ MAX_DEPTH = 8
 MAX_FILES = 400
 
 INCLUDE_RE = re.compile(
-    r"\\(input|include|subfile|import|subimport|subinputfrom|inputfrom)(?![A-Za-z])\s*"
-    r"(?:\{([^{}\n]{0,300})\}\s*(?:\{([^{}\n]{0,300})\})?|([^\s{}\\%]{1,300}))")
+    r"\\(input|include|subfile|import|subimport|subinputfrom|inputfrom)(?![A-Za-z])[ \t]*"
+    r"(?:\{([^{}\n]{0,300})\}(?:[ \t]*\{([^{}\n]{0,300})\})?|([^\s{}\\%]{1,300}))")
 USEPACKAGE_RE = re.compile(r"\\usepackage\s*(?:\[[^\]]{0,500}\])?\s*\{([^{}]{1,500})\}")
 DIRECTIVE_RE = re.compile(r"%+[ \t]*theoryverify[ \t]*:[ \t]*([A-Za-z]+)\b[ \t]*([^\n]*)")
 COMMENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%[^\n]*")
