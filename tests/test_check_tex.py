@@ -223,3 +223,16 @@ def test_labelled_misreadings_do_not_return(display, never, tmp_path, capsys):
     assert never not in statuses and "refuted" not in statuses, out["relations"]
     if never == "proved":
         assert not statuses & {"proved", "holds"}, out["relations"]
+
+
+def test_line_numbers_after_an_input_and_in_the_input(tmp_path, capsys):
+    d = tmp_path / "p"
+    (d / "sec").mkdir(parents=True)
+    (d / "sec" / "a.tex").write_text("\n\n\\begin{equation}\n  1 + 1 = 2\n\\end{equation}\n")
+    (d / "main.tex").write_text("\\begin{document}\n\\input{sec/a}\n\n\\begin{equation}\n  2 + 2 = 4\n"
+                                "\\end{equation} \\input{sec/a} \\begin{equation} 3 = 3 \\end{equation}\n"
+                                "\\end{document}\n")
+    code, out = run(capsys, d / "main.tex")
+    assert [(r["file"], r["line"]) for r in out["relations"]] == [("sec/a.tex", 4), ("main.tex", 5),
+                                                                   ("main.tex", 6)]
+    assert any("already read" in n["message"] for n in out["notes"])
