@@ -49,6 +49,7 @@ class Segment:
     pos: int  # offset of its first character in the document's text
     role: str = "main"  # main | condition | where | constraint | also
     word: str = ""  # the prose word that opened it
+    row: int = 0  # the row of the display it is on
 
 
 @dataclass
@@ -338,16 +339,42 @@ LEADING_RELATION = re.compile(r"^\s*(?:[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslan
                               r"doteq|stackrel|overset|underset|preceq|succeq|prec|succ|leftarrow|gets)(?![A-Za-z])|:=)")
 
 
+def top_relation(text: str) -> bool:
+    """A relation outside every bracket (``P(Y = 1)`` has none; ``a = P(Y = 1)`` has one)."""
+    depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("\\left", i) or text.startswith("\\right", i):
+            i += 5 if text.startswith("\\left", i) else 6
+            continue
+        if c == "\\" and i + 1 < n and text[i + 1] in "{}":
+            depth += 1 if text[i + 1] == "{" else -1
+            i += 2
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth <= 0:
+            m = RELATION_HINT.match(text, i)
+            if m and (c != "\\" or m.start() == i):
+                return True
+        i += 1
+    return False
+
+
 def chains(display: Display) -> None:
-    """Fill ``display.chains`` and ``display.conditions`` from its rows."""
+    """Fill ``display.chains`` and ``display.conditions`` from its rows (each condition remembers its row)."""
     current: Chain | None = None
-    for pos, row in rows(display):
+    for k, (pos, row) in enumerate(rows(display)):
         for seg in segments(row, pos):
+            seg.row = k
             if not seg.text.strip() or not re.search(r"[A-Za-z0-9\\]", seg.text):
                 continue
-            has_rel = bool(RELATION_HINT.search(seg.text))
+            has_rel = top_relation(seg.text)
             if seg.role in ("condition",):
-                if has_rel or "\\in" in seg.text:  # x > 0, or "for all x \in R" (what the display ranges over)
+                if has_rel or RELATION_HINT.search(seg.text) or "\\in" in seg.text:  # x > 0, or "for all x \in R" (what the display ranges over)
                     display.conditions.append(seg)
                 continue
             if seg.role in ("where", "constraint") or (seg.role in ("also", "implied") and has_rel):

@@ -202,6 +202,19 @@ class PaperParser(LatexParser):
 
     def _index_expr_parsed(self) -> ast.expr:
         t = self.peek()
+        j = 1
+        while self.peek(j).kind in ("letter", "num") and len(self.peek(j).text) == 1 or \
+                (self.peek(j).kind == "cmd" and self.peek(j).text[1:] in GREEK):
+            j += 1
+        if t.text == "{" and j > 2 and self.peek(j).text == "}":  # x_{ij}: indices i and j
+            self.next()
+            parts = []
+            while not self.at("}"):
+                tt = self.next()
+                parts.append(_num(int(tt.text)) if tt.kind == "num" else
+                             _name(GREEK[tt.text[1:]] if tt.kind == "cmd" else tt.text))
+            self.next()
+            return ast.Tuple(elts=parts, ctx=ast.Load())
         if t.text == "{":
             self.next()
             if self.at("}"):
@@ -243,7 +256,7 @@ class PaperParser(LatexParser):
             return _name("e")
         node = self._index(base)
         if isinstance(node, ast.Name) and node.id == "e":
-            return _name("evar")
+            return _name("e" if getattr(self.names, "euler_e", False) else "evar")
         return node
 
     def _maybe_call(self, node) -> ast.expr:
@@ -305,6 +318,8 @@ class PaperParser(LatexParser):
             self._skip_scripts()
             if c in ("\\int", "\\iint", "\\oint"):
                 self._integral_body()
+            elif c in ("\\argmin", "\\argmax", "\\arg", "\\max", "\\min", "\\sup", "\\inf", "\\esssup"):
+                self.expr()  # \argmin_w L(w) + λR(w): the whole objective, up to the relation
             else:
                 self._operand_span()
             return self._opaque(start, name.replace("arg", "arg").lower()[:6])
@@ -319,6 +334,8 @@ class PaperParser(LatexParser):
                 if node is not None:
                     return node
             self._skip_scripts()
+            if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
+                return self._index(which + "bb") if False else _name(which + "bb")  # \mathbb{P}_d: a set
             self._operand_span()
             return self._opaque(start, "Ex" if which == "E" else "Pr")
         if c in ("\\Pr", "\\Prob", "\\Exp", "\\Var", "\\Cov", "\\var", "\\cov"):
@@ -401,7 +418,13 @@ class PaperParser(LatexParser):
             return self._maybe_call(self._index("ell"))
         if name in ACCENTS or name in EXTRA_ACCENTS:
             self.next()
+            save = self.i
             word = self._accent_word()
+            if word in ("E", "P", "Ebb", "Pbb") or (self.toks[save].text in ("\\mathbb",) and word in ("E", "P")):
+                self._skip_scripts()
+                if self.peek().text in ("[", "(") or self.at("\\left"):
+                    self._operand_span()
+                    return self._opaque(start, "Ex")
             word += ACCENTS.get(name) or EXTRA_ACCENTS[name]
             return self._maybe_call(self._index(word))
         if name in ("operatorname", "mathrm", "text", "textrm", "mathop", "mathsf", "mathbb", "mathbf", "textnormal"):
@@ -416,7 +439,10 @@ class PaperParser(LatexParser):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
-                self._operand_span()
+                if word.lower().startswith(("arg", "min", "max", "sup", "inf")):
+                    self.expr()
+                else:
+                    self._operand_span()
                 return self._opaque(start, OPT_WORDS[word])
         if name in BOLD or name in ALPHABETS or name in FONTS:
             if name in ("operatorname", "mathrm", "text", "textrm") and self._is_operator_word():
@@ -534,10 +560,14 @@ class PaperParser(LatexParser):
         return self.peek(j).text == "}" and word in OPERATORS and word not in ("sigma", "E")
 
     def _skip_norm_scripts(self) -> None:
-        """``\\|x\\|_2``, ``\\|A\\|_F``, ``\\|x\\|_{\\infty}``: every norm of a number is its absolute value."""
+        """``\\|x\\|_2``, ``\\|A\\|_F``, ``\\|x\\|_{\\infty}``, ``\\|x\\|_\\mathcal{L}``: every norm of a number is
+        its absolute value."""
         if self.at("_"):
             self.next()
+            cmd = self.peek().kind == "cmd" and self.peek(1).text == "{"
             self._skip_group_tokens()
+            if cmd:
+                self._skip_group_tokens()
 
     def _plain_max(self, c: str) -> bool:
         return self.at("(", "\\{") or (self.at("\\left") and self.peek(1).text in ("(", "\\{")) or \

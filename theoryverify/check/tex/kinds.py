@@ -30,7 +30,8 @@ ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|\\omega|\\mathcal\
                       r"\\widetilde\s*\{?\s*O|\\tilde\s*\{?\s*O|\\tilde\s*\{?\s*\\Theta|\\tilde\s*\{?\s*\\Omega|"
                       r"\\cO|\\bigO|\\Oh|\\poly|\\polylog|\\mathrm\{poly)\s*(?:\\left|\\big|\\Big|\\bigg)?\s*[\(\[\{]|"
                       r"\\lim(?:sup|inf)?(?![A-Za-z])|\\to\s*\\infty|\\rightarrow\s*\\infty")
-PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
+PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*(?:\\left|\\[bB]igg?[lr]?)?\s*"
+                     r"(?:[\(\[]|\\\{)|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
                      r"\\PP(?![A-Za-z])|(?<![A-Za-z\\_^{])P\s*(?:\\left|\\big|\\Big)?\s*[\(\[]")
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)
@@ -44,6 +45,10 @@ GOAL_PROSE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show
                         r"[^.]{0,200}$", re.I)
 HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
+RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|"
+                      r"(?:following|these) (?:two |three )?conditions? hold|under the (?:condition|assumption)|"
+                      r"is assumed|are assumed)[^.]{0,200}$", re.I)
+RANGE_TERM = re.compile(r"^\s*-?(?:\d+(?:\.\d+)?|[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]*\}?)?\s*$")
 STATEMENT_ENVS = {"theorem", "lemma", "proposition", "corollary", "claim", "fact", "conjecture", "observation",
                   "problem"}
 HYPOTHESIS_ENVS = {"assumption", "condition", "hypothesis", "setting"}
@@ -100,6 +105,10 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", f"inside an {inner} environment"
     if inner == "definition":
         return "definition", "inside a definition environment"
+    if RESTATED.search(sentence):
+        return "hypothesis", "the prose states it as an assumption or a condition"
+    if op in ("<", ">", "<=", ">=") and RANGE_TERM.match(lhs_text) and RANGE_TERM.match(rhs_text):
+        return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
     if first_in_chain and op == "=" and lhs_is_name and DEF_PROSE.search(sentence):
@@ -109,6 +118,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if GOAL_PROSE.search(sentence):
         return "goal", "the prose states it as what is to be shown or chosen"
     if inner in STATEMENT_ENVS:
+        if re.search(r"\b(then|we have|holds?|it follows|satisf(?:y|ies)\b.*:)\W*$", sentence, re.I):
+            return "goal", f"the conclusion of a {inner} (its proof is checked, not the statement)"
         if HYP_PROSE.search(sentence):
             return "hypothesis", f"a hypothesis of the {inner}"
         return "goal", f"the conclusion of a {inner} (its proof is checked, not the statement)"

@@ -50,6 +50,8 @@ class Evidence:
     vector: set[str] = field(default_factory=set)
     first: dict[str, int] = field(default_factory=dict)  # first offset at which a name occurs
     pi_name: bool = False
+    e_power: bool = False  # e^{…} somewhere
+    e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
 
 
 def key_of(m: re.Match) -> str:
@@ -90,6 +92,11 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             ev.first.setdefault(key, off + m.start())
             if key == "pi" and (text.startswith("_", end) or d or OPEN_RE.match(text, end)):
                 ev.pi_name = True
+            if key in ("e", "eprime", "estar"):
+                if re.match(r"\s*\^\s*(?:\{|[^*'])", text[end:end + 4]) and key == "e":
+                    ev.e_power = True
+                elif re.match(r"\s*(?:_|\(|\\left\s*\(|')", text[end:end + 8]) or key != "e":
+                    ev.e_name = True
             s = SCRIPT_RE.match(text, end)
             after = s.end() if s else end
             o = OPEN_RE.match(text, after)
@@ -143,6 +150,11 @@ class Names:
         self.defined = set(defined)
         self.atoms: dict[str, str] = {}
         self._atom_names: dict[str, str] = {}
+
+    @property
+    def euler_e(self) -> bool:
+        """A bare e is Euler's number where the paper writes e^{…} and never uses e as a name (e_i, e(t))."""
+        return self.ev.e_power and not self.ev.e_name
 
     def kind(self, key: str) -> str | None:
         """"function", "scalar", "name" (only for pi: a name rather than the constant) or None (unknown)."""

@@ -77,9 +77,34 @@ class ChainReading:
     error: str | None = None  # the whole chain could not be tokenised
 
 
+WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk", "Loss", "OPT", "ALG", "MSE", "Lip",
+         "diag", "sign", "sgn", "rank", "supp", "dist", "poly", "erf", "Unif", "Ber", "Bin", "Poi", "Lap"}
+WORD_RE = re.compile(r"^[A-Z][a-z]{2,}$")
+
+
+def _words(toks: list[Token]) -> list[Token]:
+    """Letters written together as a word (``Tr``, ``Regret``, ``Wealth``) are one name, not a product of letters;
+    a capital followed by two or more small letters is a word, ``Ax`` / ``xy`` stay products."""
+    out, i = [], 0
+    while i < len(toks):
+        t = toks[i]
+        if t.kind == "letter":
+            j = i
+            while j + 1 < len(toks) and toks[j + 1].kind == "letter" and toks[j + 1].pos == toks[j].pos + 1:
+                j += 1
+            word = "".join(x.text for x in toks[i:j + 1])
+            if j > i and (word in WORDS or WORD_RE.match(word)):
+                out.append(Token("letter", word, t.pos))
+                i = j + 1
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
-    toks = [Token(t.kind, t.text, offset + t.pos) for t in tokenize(text) if t.kind != "end"]
+    toks = _words([Token(t.kind, t.text, offset + t.pos) for t in tokenize(text) if t.kind != "end"])
     out: list[Token] = []
     i = 0
     while i < len(toks):

@@ -270,11 +270,15 @@ class Paper:
                 self._plain_define(text, pos)
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
-            cond_assume, cond_unread = self._conditions(display)
             subst, after_assume = self._after(display)
             self._subst = subst
-            cond_assume = cond_assume + after_assume
+            chain_rows = {p.row for c in display.chains for p in c.parts}
             for chain in display.chains:
+                rows = {p.row for p in chain.parts}
+                mine = [c for c in display.conditions if c.row in rows or c.row not in chain_rows
+                        or len(display.chains) == 1]  # a condition on a row of its own is the display's
+                cond_assume, cond_unread = self._conditions(display, mine)
+                cond_assume = cond_assume + after_assume
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
@@ -305,10 +309,11 @@ class Paper:
             return f"hostile construct \\{m.group(1)} skipped (never executed)"
         return None
 
-    def _conditions(self, display: D.Display) -> tuple[list[str], list[str]]:
+    def _conditions(self, display: D.Display, conditions) -> tuple[list[str], list[str]]:
+        """The assumptions a chain's side conditions (those on its own rows) give, and those that could not be read."""
         out, unread = [], []
-        display.over_reals = any(REALS_RE.search(seg.text) for seg in display.conditions)
-        for seg in display.conditions:
+        display.over_reals = any(REALS_RE.search(seg.text) for seg in conditions)
+        for seg in conditions:
             reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
             if not reading.error and not reading.links:
                 continue  # "for all x \in R", "for some t": no relation, nothing to assume
