@@ -203,8 +203,8 @@ class PaperParser(LatexParser):
     def _index_expr_parsed(self) -> ast.expr:
         t = self.peek()
         j = 1
-        while self.peek(j).kind in ("letter", "num") and len(self.peek(j).text) == 1 or \
-                (self.peek(j).kind == "cmd" and self.peek(j).text[1:] in GREEK):
+        while self.peek(j).kind == "letter" and len(self.peek(j).text) == 1 or \
+                (self.peek(j).kind == "cmd" and self.peek(j).text[1:] in GREEK):  # x_{ij}; p_{r1} is one label
             j += 1
         if t.text == "{" and j > 2 and self.peek(j).text == "}":  # x_{ij}: indices i and j
             self.next()
@@ -823,9 +823,15 @@ def _flat(node: ast.expr) -> str:
 
 
 def _key(node: ast.expr) -> str:
+    """The name the paper-wide evidence is kept under: the base name, or base_word for a word index
+    (``\\lambda_{\\max}`` is not ``\\lambda_1``)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        idx = node.slice
+        if isinstance(idx, ast.Name) and (len(idx.id) >= 2 and idx.id not in GREEK.values()):
+            label = idx.id[1:] if idx.id.startswith("s") and idx.id[1:] in ("max", "min") else idx.id
+            return f"{node.value.id}_{label}"
         return node.value.id
     return ""
 
@@ -849,7 +855,7 @@ def show_tokens(tokens) -> str:
             glue -= 1
         pending = t.kind == "cmd" and t.text[1:] in ("operatorname", "mathrm", "text", "textrm", "mathbb", "mathcal",
                                                    "mathbf", "mathsf", "mathit", "mathfrak", "mathscr", "bm",
-                                                   "boldsymbol")
+                                                   "boldsymbol", "begin", "end")
         if prev is not None:
             word = ("letter", "num")
             if glue and prev.kind == "letter" and t.kind == "letter":

@@ -99,6 +99,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                     ev.e_name = True
             s = SCRIPT_RE.match(text, end)
             after = s.end() if s else end
+            if s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)):
+                key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
             o = OPEN_RE.match(text, after)
             if o:
                 close = _balanced(text, o.end() - 1)

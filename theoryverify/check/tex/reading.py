@@ -79,6 +79,7 @@ class ChainReading:
 
 WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk", "Loss", "OPT", "ALG", "MSE", "Lip",
          "diag", "sign", "sgn", "rank", "supp", "dist", "poly", "erf", "Unif", "Ber", "Bin", "Poi", "Lap"}
+TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 WORD_RE = re.compile(r"^[A-Z][a-z]{2,}$")
 
 
@@ -93,6 +94,10 @@ def _words(toks: list[Token]) -> list[Token]:
             while j + 1 < len(toks) and toks[j + 1].kind == "letter" and toks[j + 1].pos == toks[j].pos + 1:
                 j += 1
             word = "".join(x.text for x in toks[i:j + 1])
+            if j > i and word in TEXT_FUNCTIONS:  # exp(x) typed as letters: the function
+                out.append(Token("cmd", "\\" + word, t.pos))
+                i = j + 1
+                continue
             if j > i and (word in WORDS or WORD_RE.match(word)):
                 out.append(Token("letter", word, t.pos))
                 i = j + 1
