@@ -82,17 +82,8 @@ class PaperParser(LatexParser):
         close = BRACKETS.get(open_text)
         if close is None:
             raise BadInput(f"LaTeX: cannot read {open_text!r} here")
-        depth = 0
-        while True:
-            t = self.next()
-            if t.kind == "end":
-                raise BadInput(f"LaTeX: an unclosed {open_text}")
-            if t.text == open_text or (t.text == "\\left" and self.peek().text == open_text):
-                depth += 1 if t.text == open_text else 0
-            elif t.text == close:
-                depth -= 1
-                if depth <= 0:
-                    return
+        self.next()  # the opening bracket
+        self._skip_pair(open_text, close, f"LaTeX: an unclosed {open_text}")
 
     def _skip_group_tokens(self) -> None:
         if self.at("{"):
@@ -118,18 +109,17 @@ class PaperParser(LatexParser):
         self.term()
 
     def _skip_to_right(self, opener: str) -> None:
+        """From after ``\\left(`` to after its ``\\right)``."""
+        self._skip_pair("\\left", "\\right", "LaTeX: \\left without \\right")
+        self.next()  # the closing delimiter
+
+    def _skip_pair(self, open_text: str, close_text: str, unclosed: str) -> None:
         depth = 1
-        while True:
+        while depth:
             t = self.next()
             if t.kind == "end":
-                raise BadInput("LaTeX: \\left without \\right")
-            if t.text == "\\left":
-                depth += 1
-            elif t.text == "\\right":
-                depth -= 1
-                if depth == 0:
-                    self.next()
-                    return
+                raise BadInput(unclosed)
+            depth += (t.text == open_text) - (t.text == close_text)
 
     # --- names ----------------------------------------------------------------------------------
     def _decorations(self, name: str) -> str:
@@ -829,6 +819,8 @@ def _key(node: ast.expr) -> str:
         return node.id
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         idx = node.slice
+        if isinstance(idx, ast.Constant) and isinstance(idx.value, int):
+            return f"{node.value.id}_{idx.value}"
         if isinstance(idx, ast.Name) and (len(idx.id) >= 2 and idx.id not in GREEK.values()):
             label = idx.id[1:] if idx.id.startswith("s") and idx.id[1:] in ("max", "min") else idx.id
             return f"{node.value.id}_{label}"

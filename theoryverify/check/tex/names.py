@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from ..latex import GREEK
 
 NAME_RE = re.compile(
-    r"(?P<cmd>\\(?:hat|widehat|bar|overline|tilde|widetilde|dot|ddot|check|breve|vec|mathbf|boldsymbol|bm|mathcal|"
+    r"(?P<nested>\\(?:mathbf|boldsymbol|bm)\s*\{\s*\\math(?:cal|scr|frak|bb|rm|sf|it)\s*\{\s*(?P<inner3>[A-Za-z])"
+    r"\s*\}\s*\})|(?P<cmd>\\(?:hat|widehat|bar|overline|tilde|widetilde|dot|ddot|check|breve|vec|mathbf|boldsymbol|bm|mathcal|"
     r"mathscr|mathfrak|mathbb|mathsf|mathrm|operatorname)\s*\{\s*(?P<inner>\\?[A-Za-z]+)\s*\}|"
     r"\\(?:hat|bar|tilde|dot|vec|bm|mathbf|boldsymbol)\s*(?P<inner2>\\[A-Za-z]+|[A-Za-z]))|"
     r"(?P<greek>\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) + r"|ell|pi))(?![A-Za-z])|"
@@ -35,8 +36,11 @@ MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?!
                        r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
 FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
                          "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9])")
-ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
-                        r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star))?|\\cdot|\\,?\\cdot\\,?)\s*$")
+# one number, or one name that is a time or a point (z(0), z(t_1), e(t), phi(x), f(\theta^*)): a function applied;
+# rho(\alpha) is left to the other evidence (a coefficient times a bracket is written that way too)
+ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvw]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
+                        r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
+                        r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
 STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh"}
 
 
@@ -55,6 +59,8 @@ class Evidence:
 
 
 def key_of(m: re.Match) -> str:
+    if m.group("nested"):
+        return m.group("inner3") + "bf"
     if m.group("cmd"):
         cmd = re.match(r"\\([A-Za-z]+)", m.group(0)).group(1)
         inner = (m.group("inner") or m.group("inner2") or "").lstrip("\\")
@@ -99,7 +105,9 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                     ev.e_name = True
             s = SCRIPT_RE.match(text, end)
             after = s.end() if s else end
-            if s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)):
+            if s and re.fullmatch(r"\s*_\s*\{?\s*\d+\s*\}?", s.group(0)):  # lambda_1 is not lambda(x)
+                key = key + "_" + re.sub(r"\D", "", s.group(0))
+            elif s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)):
                 key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
             o = OPEN_RE.match(text, after)
             if o:
@@ -158,8 +166,15 @@ class Names:
         """A bare e is Euler's number where the paper writes e^{…} and never uses e as a name (e_i, e(t))."""
         return self.ev.e_power and not self.ev.e_name
 
+    def _known(self, key: str) -> bool:
+        ev = self.ev
+        return key in ev.args or key in ev.factor or key in ev.maps or key in self.declared_functions or \
+            key in self.declared_scalars or key in self.defined
+
     def kind(self, key: str) -> str | None:
         """"function", "scalar", "name" (only for pi: a name rather than the constant) or None (unknown)."""
+        if "_" in key and not self._known(key):
+            key = key.split("_")[0]
         if key == "pi":
             return "name" if self.ev.pi_name else None
         if key in self.declared_functions or key in self.defined:
@@ -174,26 +189,6 @@ class Names:
         if len(ev.args.get(key, ())) >= 2:
             return "function"
         return None
-
-    def why(self, key: str) -> str:
-        ev = self.ev
-        if key in self.declared_functions:
-            return "declared a function"
-        if key in self.defined:
-            return "defined as a function"
-        if key in ev.maps:
-            return "written as a map"
-        if key in ev.multi:
-            return "called with several arguments"
-        if key in ev.atomic:
-            return "applied to a single number or name (z(0), e(t))"
-        if key in self.declared_scalars:
-            return "declared a number"
-        if ev.factor.get(key):
-            return "used as a factor elsewhere"
-        if len(ev.args.get(key, ())) >= 2:
-            return f"applied to {len(ev.args[key])} different arguments"
-        return "no evidence"
 
     def may_vary(self, key: str) -> bool:
         """Could ``key`` depend on a differentiation variable?  Yes for a name the paper applies as a function

@@ -27,6 +27,7 @@ from .source import Document, Note, load
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
 SPECIAL_DEFINES = ("inner(a, b) := a*b", "transpose(x) := x")
+SPECIAL_NAMES = ("inner", "transpose")
 HOSTILE = re.compile(r"\\(write|immediate|openout|openin|read|csname|endcsname|expandafter|catcode|directlua|"
                      r"ShellEscape|input|include|special|scantokens)(?![A-Za-z])")
 HOSTILE_ANYWHERE = re.compile(r"\\(write18|write|immediate|openout|openin|csname|expandafter|catcode|directlua|"
@@ -81,6 +82,7 @@ class Job:
     caveats: Caveats
     uses_defined: bool = False
     functions: tuple[str, ...] = ()
+    defs: tuple[int, ...] = ()  # the definitions in scope (indices into Paper.definitions), in order
     over_reals: bool = False  # the display says "for all x in R": no reading restricts the names
 
 
@@ -252,6 +254,7 @@ class Paper:
         # pass 1 finds the functions the paper defines (f(x) := …); pass 2 reads with them known
         for _ in range(2):
             self.relations, self.jobs, self.definitions = [], [], []
+            self.def_scopes: list = []
             self.defined_names = set()
             self.applied_functions: set[str] = set()
             self.families: dict[str, int] = {}
@@ -384,6 +387,7 @@ class Paper:
         if d is None:
             raise BadInput(f"{self.doc.label(pos)}: '% theoryverify: define' takes name := expr or f(x) := expr")
         self.definitions.append(d)
+        self.def_scopes.append(None)
         self.defined_names.add(d.name)
         if d.params:
             self.names.defined.add(d.name)
@@ -443,10 +447,11 @@ class Paper:
             read_as = self._read_as(link)
             if kind != "step":
                 self._add(display, link, chain_id, "not_a_step", kind, why, assumptions, read_as)
+                scope = display.scope[-1] if display.scope else None
                 if kind in ("definition", "update") and link.op in ("=", ":="):
-                    self._define(link)
+                    self._define(link, scope)
                 elif kind == "definition" and link.op == "=:":
-                    self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index))
+                    self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index), scope)
                 continue
             if SHAPE_RE.search(link.lhs.latex + " " + link.rhs.latex):
                 self._add(display, link, chain_id, "unreadable", kind, "(m × n) is a matrix shape here, not a product",
@@ -515,7 +520,9 @@ class Paper:
                             "(declare with '% theoryverify: assume' or write the dependence)", var, shown)
         return None
 
-    def _define(self, link: Link) -> None:
+    def _define(self, link: Link, scope=None) -> None:
+        """A definition the steps after it use; one made inside a proof (or a lemma) holds only there, and a later
+        definition of the same name replaces an earlier one."""
         lhs, rhs = link.lhs.node, link.rhs.node
         try:
             fam: dict[str, int] = {}
@@ -535,14 +542,30 @@ class Paper:
                 d = Definition(f"{l.id} := {unparse(r)}", l.id, r)
         except BadInput:
             return
-        if fam or any(p.opaque for p in (link.rhs.parser,) if p) or d.name in self.defined_names:
+        if fam or any(p.opaque for p in (link.rhs.parser,) if p):
             return  # a definition through families or unknowns is not used (its value is not known)
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in self.names.defined
                and n.func.id not in ("Sum", "Product", "diff", "subs", "inner", "transpose", "norm", "Abs", "sqrt",
                                      "exp", "log", "Max", "Min") for n in ast.walk(r)):
             return
         self.definitions.append(d)
+        self.def_scopes.append(scope)
         self.defined_names.add(d.name)
+
+    def _in_scope(self, display) -> tuple[int, ...]:
+        """The definitions a display may use: global ones and those of its own environments, minus those a later
+        definition made stale (g' of an earlier g, once g is defined again)."""
+        here = set(display.scope)
+        idx = [i for i, sc in enumerate(self.def_scopes) if sc is None or sc in here]
+        keep = []
+        for k, i in enumerate(idx):
+            name = self.definitions[i].name
+            later = {self.definitions[j].name for j in idx[k + 1:]}
+            if any(name != n and re.fullmatch(re.escape(n) + r"(prime|star|dot|hat|bar|tilde)+(_\w+)?", name)
+                   for n in later):
+                continue
+            keep.append(i)
+        return tuple(keep)
 
     def _job(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread) -> None:
         fam: dict[str, int] = {}
@@ -556,11 +579,18 @@ class Paper:
         except BadInput as exc:
             self._add(display, link, chain_id, "unreadable", kind, str(exc), assumptions, read_as)
             return
+        from .reading import function_name
         cav = Caveats()
+        in_scope = {self.definitions[i].name for i in self._in_scope(display)}
         for p in parsers:
             cav.opaque += [t for t in p.opaque.values() if t not in cav.opaque]
-            cav.functions += [f for f in sorted(p.applied) if f not in self.defined_names and f not in cav.functions]
+            cav.functions += [f for f in sorted(p.applied) if f not in in_scope and f not in cav.functions]
             cav.vector += sorted(p.vector_ops)
+        from ..functions import FUNCTIONS
+        called = {n.func.id for t in (lhs, rhs) for n in ast.walk(t) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Name)}
+        cav.functions += sorted(f for f in called - set(FUNCTIONS) - set(SPECIAL_NAMES) - set(fam)
+                                - {function_name(x) for x in in_scope} if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
@@ -568,7 +598,7 @@ class Paper:
         nonscalar = sorted(n for n in cav.lhs_names | cav.rhs_names if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
-        uses_defined = bool((cav.lhs_names | cav.rhs_names) & self.defined_names)
+        uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
@@ -578,7 +608,7 @@ class Paper:
         applied = {function_name(f) for f in cav.functions} | set(fam)
         self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions),
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
-                             getattr(display, "over_reals", False)))
+                             self._in_scope(display), getattr(display, "over_reals", False)))
 
     # checking -----------------------------------------------------------------------------------------
     def check(self, jobs: int | None = None, progress=None, only: set | None = None) -> None:
@@ -744,11 +774,14 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
     from ..session import Session
     sessions: dict[tuple, list] = {}
 
+    current_defs: list[tuple[int, ...]] = [()]
+
     def session_for(assumptions: tuple[str, ...], n_defs: int, functions: tuple[str, ...] = ()):
         base = list(assumptions)
         if functions:
             base.append(f"{', '.join(functions)}: function")
-        key = tuple(base)
+        defs = tuple(i for i in current_defs[0] if i < n_defs)
+        key = (tuple(base), defs)
         if key not in sessions:
             if context != "free":
                 if base:
@@ -762,12 +795,16 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
             sessions[key] = [s, 0]
         entry = sessions[key]
         s, have = entry
-        for d in definitions[have:n_defs]:
-            try:
-                s.define(d)
-            except Exception:  # a definition that cannot be built is not used
-                pass
-        entry[1] = max(have, n_defs)
+        if not have:
+            for i in defs:
+                d = definitions[i]
+                s.scope.user.pop(d.name, None)  # a later definition of the name replaces the earlier one
+                s.scope.user_functions.pop(d.name, None)
+                try:
+                    s.define(d)
+                except Exception:  # a definition that cannot be built is not used
+                    pass
+            entry[1] = 1
         return s
 
     from .. import build
@@ -775,6 +812,7 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
     old, build.REAL_POWERS = build.REAL_POWERS, True
     try:
         for job in jobs:
+            current_defs[0] = job.defs
             out.append(_one(job, session_for, seed, timeout, fn_decl))
     finally:
         build.REAL_POWERS = old
