@@ -13,7 +13,7 @@ def block(name: str) -> list[str]:
 
 def test_exactly_two_commands_with_pinned_cpu_torch():
     for name, tail in (("main-command", "python -m theoryverify.report"),
-                       ("test-command", 'python -m pytest -m "not slow and not gpu"')):
+                       ("test-command", 'python -m pytest -m "not slow and not gpu" -n 2')):
         lines = block(name)
         assert len(lines) == 1
         assert "pip install torch==2.13.0 &&" in lines[0] and lines[0].endswith(tail)

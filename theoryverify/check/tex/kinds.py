@@ -31,7 +31,7 @@ ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|\\omega|\\mathcal\
                       r"\\cO|\\bigO|\\Oh|\\poly|\\polylog|\\mathrm\{poly)\s*(?:\\left|\\big|\\Big|\\bigg)?\s*[\(\[\{]|"
                       r"\\lim(?:sup|inf)?(?![A-Za-z])|\\to\s*\\infty|\\rightarrow\s*\\infty")
 PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*(?:\\left|\\[bB]igg?[lr]?)?\s*"
-                     r"(?:[\(\[]|\\\{)|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
+                     r"(?:[\(\[]|\\\{|\\lbrace)|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
                      r"\\PP(?![A-Za-z])|(?<![A-Za-z\\_^{])P\s*(?:\\left|\\big|\\Big)?\s*[\(\[]")
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)

@@ -79,6 +79,7 @@ class ChainReading:
 
 WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk", "Loss", "OPT", "ALG", "MSE", "Lip",
          "diag", "sign", "sgn", "rank", "supp", "dist", "poly", "erf", "Unif", "Ber", "Bin", "Poi", "Lap"}
+ALIASES = {"\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]"}
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 WORD_RE = re.compile(r"^[A-Z][a-z]{2,}$")
 
@@ -109,7 +110,8 @@ def _words(toks: list[Token]) -> list[Token]:
 
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
-    toks = _words([Token(t.kind, t.text, offset + t.pos) for t in tokenize(text) if t.kind != "end"])
+    toks = _words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
+                   if t.kind != "end"])
     out: list[Token] = []
     i = 0
     while i < len(toks):
