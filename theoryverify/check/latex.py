@@ -319,6 +319,7 @@ class LatexParser:
     def postfix(self) -> ast.expr:
         self._enter()
         try:
+            start = self.i
             node = self.atom()
             while True:
                 if self.at("^"):
@@ -328,13 +329,21 @@ class LatexParser:
                     self.next()
                     node = _call("factorial", node)
                 elif self.at("'"):
-                    raise BadInput("primes (f') are not read: write \\frac{d}{dx} f(x)")
+                    self._prime_after(node)
                 elif self.at("_"):
-                    raise BadInput("LaTeX: a subscript must follow a name directly (x_1, w_{ij})")
+                    node = self._subscript_after(node, start)
                 else:
                     return node
         finally:
             self._leave()
+
+    def _prime_after(self, node: ast.expr) -> None:
+        """A prime after an expression (a subclass may read more; see :mod:`.tex.grammar`)."""
+        raise BadInput("primes (f') are not read: write \\frac{d}{dx} f(x)")
+
+    def _subscript_after(self, node: ast.expr, start: int) -> ast.expr:
+        """A subscript after an expression that began at token ``start``."""
+        raise BadInput("LaTeX: a subscript must follow a name directly (x_1, w_{ij})")
 
     def _power(self, base: ast.expr) -> ast.expr:
         if self.at("\\top", "T", "\\intercal", "\\mathsf", "\\mathrm") and self._is_transpose():

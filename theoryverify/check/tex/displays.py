@@ -191,7 +191,6 @@ def rows(display: Display) -> list[tuple[int, str]]:
             for k in range(0, len(cells), 2):
                 piece = cells[k:k + 2]
                 o = piece[0][0]
-                text = "".join(c.ljust(len(row)) if False else c for _, c in piece)
                 # keep offsets honest: replace the & between the two cells by a space
                 text = row[o:piece[-1][0] + len(piece[-1][1])].replace("&", " ", 1) if len(piece) == 2 else piece[0][1]
                 out.append((display.body_start + off + o, text))

@@ -313,8 +313,6 @@ class PaperParser(LatexParser):
             else:
                 self._operand_span()
             return self._opaque(start, name.replace("arg", "arg").lower()[:6])
-        if c in ("\\mathbb", "\\mathbf") and self.at("\\mathbb", "\\mathbf") is False:
-            pass
         if c in ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm") and self.peek(1).text == "{" and \
                 self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
             self.i += 4
@@ -325,7 +323,7 @@ class PaperParser(LatexParser):
                     return node
             self._skip_scripts()
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
-                return self._index(which + "bb") if False else _name(which + "bb")  # \mathbb{P}_d: a set
+                return _name(which + "bb")  # \mathbb{P}_d: a set
             self._operand_span()
             return self._opaque(start, "Ex" if which == "E" else "Pr")
         if c in ("\\Pr", "\\Prob", "\\Exp", "\\Var", "\\Cov", "\\var", "\\cov"):
@@ -390,7 +388,6 @@ class PaperParser(LatexParser):
             if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and len(operand.args) == 1:
                 fn = operand.func.id + ("prime" if order == 1 else "primeprime")
                 self.applied.add(fn)
-                self.applied.discard(operand.func.id) if False else None
                 return ast.Call(func=_name(fn), args=operand.args, keywords=[])
             return self._opaque(start, "nabla")
         if c in ("\\sigma", "\\varsigma") or (name in GREEK and c != "\\pi"):
@@ -464,8 +461,6 @@ class PaperParser(LatexParser):
         if c in ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac"):
             self.next()
             return self._frac()
-        if c in ("\\operatorname", "\\mathrm") and False:
-            pass
         if c in ("\\cdots", "\\ldots", "\\dots", "\\vdots", "\\ddots", "\\dotsb", "\\dotsc", "\\dotsm"):
             raise BadInput("ellipses (\\cdots) cannot be read as a formula")
         if c == "\\infty":
@@ -750,50 +745,31 @@ class PaperParser(LatexParser):
         self.labels |= p.labels
         return node
 
-    def postfix(self) -> ast.expr:
-        self._enter()
-        try:
-            start = self.i
-            node = self.atom()
-            while True:
-                if self.at("_") and isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and \
-                        isinstance(node.left, (ast.Name, ast.Subscript)) and self.toks[start].text not in "({[" and \
-                        self.toks[start].text not in ("\\left", "\\bigl", "\\Bigl", "\\big", "\\Big"):
-                    self.next()  # s^2_j: the index belongs to s
-                    idx = self._index_expr()
-                    base = node.left
-                    base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
-                        ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
-                                      ctx=ast.Load())
-                    node = ast.BinOp(left=base, op=ast.Pow(), right=node.right)
-                    continue
-                if self.at("_") and isinstance(node, ast.Name) and self.toks[start].text == "{":
-                    self.next()  # {\bm x}_i: the braced name takes the index
-                    node = ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
-                    continue
-                if self.at("_") and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
-                                         node.func.id == "norm"):
-                    self.next()  # (X^T y)_i: a component of an expression, kept as an unknown
-                    self._skip_group_tokens()
-                    node = self._opaque(start, "comp")
-                    continue
-                if self.at("^"):
-                    self.next()
-                    node = self._power(node)
-                elif self.at("!"):
-                    self.next()
-                    node = _call("factorial", node)
-                elif self.at("'"):
-                    raise BadInput("a prime after an expression is not read")
-                elif self.at("_"):
-                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "norm":
-                        self._skip_norm_scripts()
-                        continue
-                    raise BadInput("LaTeX: a subscript after an expression is not read")
-                else:
-                    return node
-        finally:
-            self._leave()
+    def _prime_after(self, node: ast.expr) -> None:
+        raise BadInput("a prime after an expression is not read")
+
+    def _subscript_after(self, node: ast.expr, start: int) -> ast.expr:
+        """``s^2_j`` (the index belongs to s), ``{\\bm x}_i`` (a braced name takes it), ``\\|x\\|_2`` (a norm's
+        subscript), ``(X^T y)_i`` (a component of an expression, kept as an unknown)."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and \
+                isinstance(node.left, (ast.Name, ast.Subscript)) and self.toks[start].text not in "({[" and \
+                self.toks[start].text not in ("\\left", "\\bigl", "\\Bigl", "\\big", "\\Big"):
+            self.next()
+            idx = self._index_expr()
+            base = node.left
+            base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
+                ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
+                              ctx=ast.Load())
+            return ast.BinOp(left=base, op=ast.Pow(), right=node.right)
+        if isinstance(node, ast.Name) and self.toks[start].text == "{":
+            self.next()
+            return ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "norm":
+            self._skip_norm_scripts()
+            return node
+        self.next()
+        self._skip_group_tokens()
+        return self._opaque(start, "comp")
 
     def starts_factor(self) -> bool:
         t = self.peek()
