@@ -291,6 +291,8 @@ def _role(word: str, current: str) -> str:
     for w in CONDITION_WORDS:
         if word == w or word.startswith(w + " ") or word.endswith(" " + w):
             return "condition"
+    if word in ("and", "or", "as well as") and current in ("condition", "where", "constraint"):
+        return current  # "for all u \in H and g_t \in H": the condition goes on
     if word in ("and", "or", "i.e.", "i.e", "ie", "that is", "hence", "thus", "so", "therefore", "then", "so that",
                 "which gives", "which implies", "we have", "and thus", "and hence", "as well as", "while"):
         return "also"

@@ -58,6 +58,7 @@ class PaperParser(LatexParser):
         super().__init__(tokens, functions)
         self.names = names
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
+        self.ambiguous_e = False  # a bare e in a paper that writes e^{…} and uses e as a name
         self.applied: set[str] = set()  # names read as (unspecified) functions
         self.opaque: dict[str, str] = {}  # atom name -> its LaTeX
         self.vector_ops: set[str] = set()  # inner products, transposes, norms: read in one dimension
@@ -107,6 +108,15 @@ class PaperParser(LatexParser):
             self._skip_balanced(self.peek().text)
             return
         self.term()
+
+    def _expectation_span(self) -> None:
+        """The operand of E: and a power right after its bracket, which stays inside the atom — ``E[X]^2`` is
+        written for (E X)² and for E[X²] alike, so the reading does not choose."""
+        bracketed = self.at("\\left") or (self.peek().text in BRACKETS and self.peek().text != "{")
+        self._operand_span()
+        if bracketed and self.at("^"):
+            self.next()
+            self.group_or_token()
 
     def _skip_to_right(self, opener: str) -> None:
         """From after ``\\left(`` to after its ``\\right)``."""
@@ -246,6 +256,8 @@ class PaperParser(LatexParser):
             return _name("e")
         node = self._index(base)
         if isinstance(node, ast.Name) and node.id == "e":
+            if getattr(self.names, "e_both", False) and not self._called_next():
+                self.ambiguous_e = True
             return _name("e" if getattr(self.names, "euler_e", False) else "evar")
         return node
 
@@ -263,7 +275,11 @@ class PaperParser(LatexParser):
         if verdict == "scalar":
             return node
         name = _flat(node)
+        save = self.i
         args = self._paren_args()
+        if _uses_itself(node, args):  # alpha(1 - alpha), p(1 - p): a number times a bracket
+            self.i = save
+            return node
         if verdict == "function":
             self.applied.add(name)
         else:
@@ -281,7 +297,7 @@ class PaperParser(LatexParser):
                     node = self._declared_expectation()
                     if node is not None:
                         return node
-                self._operand_span()
+                self._expectation_span() if t.text == "E" else self._operand_span()
                 return self._opaque(start, "Ex" if t.text == "E" else "Pr")
             node = self._letter_name(t.text)
             if isinstance(node, ast.Name) and node.id == "e":
@@ -397,7 +413,7 @@ class PaperParser(LatexParser):
             return self._maybe_call(node)
         if c == "\\pi":
             self.next()
-            if self.names is not None and self.names.kind("pi") in ("function", "name"):
+            if self.names is not None and (self.names.kind("pi") in ("function", "name") or self.at("_")):
                 return self._maybe_call(self._index("pivar"))
             return _name("pi")
         if c == "\\ell":
@@ -410,7 +426,7 @@ class PaperParser(LatexParser):
             if word in ("E", "P", "Ebb", "Pbb") or (self.toks[save].text in ("\\mathbb",) and word in ("E", "P")):
                 self._skip_scripts()
                 if self.peek().text in ("[", "(") or self.at("\\left"):
-                    self._operand_span()
+                    self._expectation_span()
                     return self._opaque(start, "Ex")
             word += ACCENTS.get(name) or EXTRA_ACCENTS[name]
             return self._maybe_call(self._index(word))
@@ -420,7 +436,7 @@ class PaperParser(LatexParser):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
-                self._operand_span()
+                self._expectation_span() if EXPECT_WORDS[word].startswith("E") else self._operand_span()
                 return self._opaque(start, EXPECT_WORDS[word])
             if word in OPT_WORDS:
                 self.next()
@@ -716,7 +732,29 @@ class PaperParser(LatexParser):
         if label is not None and label.kind == "letter" and label.text.isupper() and \
                 isinstance(base, (ast.Name, ast.Subscript)):
             self.labels.add(f"{unparse_name(base)}^{label.text}")
+        if isinstance(base, (ast.Name, ast.Subscript)) and self.names is not None:
+            sup = _key(exponent) if isinstance(exponent, (ast.Name, ast.Subscript)) else ""
+            if sup and (sup[:1].isupper() or sup.split("_")[0] in GREEK.values()) and \
+                    self.names.nonscalar(sup.split("_")[0]):  # X^{theta}, b^A with theta, A not numbers: a label
+                return ast.Subscript(value=_name(f"{_flat(base)}sup"), slice=exponent, ctx=ast.Load())
+            key = _key(base)
+            if self._called_next() and (key in self.functions or self.names.kind(key) == "function"):
+                name = _flat(base)
+                args = self._paren_args()
+                if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub) and \
+                        isinstance(exponent.operand, ast.Constant) and exponent.operand.value == 1:
+                    self.applied.add(name + "inv")  # F^{-1}(u): the inverse function
+                    return ast.Call(func=_name(name + "inv"), args=args, keywords=[])
+                call = ast.Call(func=_name(name), args=args, keywords=[])
+                if isinstance(exponent, ast.Constant):
+                    self.applied.add(name)  # f^2(x) = f(x)^2
+                else:
+                    self.ambiguous.add(name)  # lambda_i^p(X): the p-th power of lambda_i(X), or a function lambda_i^p?
+                return _bin(call, ast.Pow(), exponent)
         return _bin(base, ast.Pow(), exponent)
+
+    def _called_next(self) -> bool:
+        return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")
 
     def _frac(self) -> ast.expr:
         num = self._raw_group()
@@ -742,6 +780,7 @@ class PaperParser(LatexParser):
         self.vector_ops |= p.vector_ops
         self.total_derivatives += p.total_derivatives
         self.euler |= p.euler
+        self.ambiguous_e |= p.ambiguous_e
         self.labels |= p.labels
         return node
 
@@ -776,6 +815,15 @@ class PaperParser(LatexParser):
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
             return False
         return super().starts_factor()
+
+
+def _uses_itself(node: ast.expr, args: list[ast.expr]) -> bool:
+    """``alpha(1 - alpha)``: the name occurs, as a number, inside its own argument."""
+    target = ast.unparse(node)
+    called = {id(n.func) for a in args for n in ast.walk(a) if isinstance(n, ast.Call)} | \
+        {id(n.value) for a in args for n in ast.walk(a) if isinstance(n, ast.Subscript)}
+    return any(id(n) not in called and isinstance(n, (ast.Name, ast.Subscript)) and ast.unparse(n) == target
+               for a in args for n in ast.walk(a))
 
 
 def _flat(node: ast.expr) -> str:

@@ -4,12 +4,15 @@
 reported with their kind (a definition still defines its left side for the steps after it).
 
 - ``definition``: ``:=``, ``\\coloneqq``, ``\\triangleq``, ``\\stackrel{\\text{def}}{=}``; ``=`` after "define",
-  "let", "denote", "we write", "is given by"; the first use of a name on the left of ``=``; a ``where``-clause; a
-  ``definition`` environment;
+  "let", "denote", "we write", "is given by"; the first use of a name on the left of ``=``; a display the prose
+  then describes ("… \\] is g-convex"), or that stands under a heading with no sentence; a ``where``-clause; a
+  ``definition`` environment — but never after "we have", "we obtain", "this gives" (a derived result, checked as a
+  step);
 - ``update``: ``t+1`` (or ``k+1``) in the index on the left, ``\\leftarrow``, a recursion ``x_t = … x_{t-1} …``;
 - ``constraint``: rows of an optimisation problem (``\\min … \\text{s.t.} …``);
 - ``hypothesis``: a side condition (``\\text{for } x \\le b``, ``\\forall``), an ``assumption`` environment, a
-  theorem's "if/assume/suppose" display, ``X \\sim \\mathcal{N}(…)``;
+  theorem's "if/assume/suppose" display, ``X \\sim \\mathcal{N}(…)``; an event or condition the prose names ("the
+  following two events", "only if … holds", "… \\] is satisfied");
 - ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion;
 - ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
@@ -18,6 +21,8 @@ reported with their kind (a definition still defines its left side for the steps
 from __future__ import annotations
 
 import re
+
+from ..latex import GREEK
 
 KINDS = ("step", "definition", "update", "constraint", "hypothesis", "goal", "probabilistic", "asymptotic",
          "approximation")
@@ -48,6 +53,26 @@ HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bunder\
 RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|"
                       r"(?:following|these) (?:two |three )?conditions? hold|under the (?:condition|assumption)|"
                       r"is assumed|are assumed)[^.]{0,200}$", re.I)
+# "we have", "we obtain", "this gives": what follows is derived, not defined (when it comes after the last
+# definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
+DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
+                           r"gives?|giving|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
+                           r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
+                           r"is equal to|equals|thus|hence|therefore|consequently|so that|which means)\b", re.I)
+DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
+                     r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
+                     r"as follows|is the|be the|be)\b", re.I)
+# an event or a condition the prose names ("the following two events", "only if … holds"): not a step
+EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
+# "Applying Hoeffding's bound to the two events, …": a derivation that talks about events
+DERIVATION_START = re.compile(r"^\W*(?:applying|using|by|from|plugging|substituting|combining|taking|since|as)\b", re.I)
+# the prose right after the display: "… \] is satisfied" (a condition), "… \] is g-convex" (the display names an object)
+AFTER_CONDITION = re.compile(r"^\W{0,3}(?:is|are) (?:satisfied|met|violated|fulfilled)\b", re.I)
+AFTER_DESCRIBES = re.compile(r"^\W{0,3}(?:is|are) (?:called|known as|referred to|(?:a|an|the) \w+|"
+                             r"[\w-]*convex|concave|smooth|lipschitz|continuous|differentiable|monotone)", re.I)
+LHS_HEAD = re.compile(r"^\s*(?:\\(?:mathbf|boldsymbol|bm|hat|widehat|tilde|widetilde|bar|overline|mathcal)\s*\{?\s*)?"
+                      r"(\\(?:" + "|".join(GREEK) + r")|[A-Za-z])(?![A-Za-z])")
+HEADING_RE = re.compile(r"\\(?:sub)*(?:section|paragraph)\s*\*?\s*\{[^{}]*\}\W*$|^\W*$")
 RANGE_TERM = re.compile(r"^\s*-?(?:\d+(?:\.\d+)?|[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]*\}?)?\s*$")
 STATEMENT_ENVS = {"theorem", "lemma", "proposition", "corollary", "claim", "fact", "conjecture", "observation",
                   "problem"}
@@ -65,12 +90,19 @@ def last_sentence(prose: str) -> str:
     return parts[-1] if parts else p
 
 
+def _last(pattern: re.Pattern, text: str) -> int:
+    ends = [m.end() for m in pattern.finditer(text)]
+    return ends[-1] if ends else -1
+
+
 def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
-             lhs_first_use: bool) -> tuple[str, str]:
-    """(kind, why) for one link ``lhs op rhs``."""
+             lhs_first_use: bool, after: str = "") -> tuple[str, str]:
+    """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display)."""
     link_text = f"{lhs_text} {rhs_text}"
     sentence = last_sentence(prose)
+    derived_at = _last(DERIVED_PROSE, sentence)
+    derived = derived_at > _last(DEF_CUE, sentence)  # "… where w is …, we have": a result, not a definition
     envs = [name.lower() for name, _ in scope]
     inner = envs[-1] if envs else ""
     if op == "=:":
@@ -111,10 +143,21 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
-    if first_in_chain and op == "=" and lhs_is_name and DEF_PROSE.search(sentence):
-        return "definition", "the prose before it defines the left side"
-    if first_in_chain and op == "=" and lhs_is_name and lhs_first_use:
-        return "definition", "the first use of the left side's name"
+    if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
+            AFTER_CONDITION.match(after):
+        return "hypothesis", "an event or a condition the prose names, not a derivation step"
+    if first_in_chain and op == "=" and lhs_is_name and not derived:
+        if DEF_PROSE.search(sentence):
+            return "definition", "the prose before it defines the left side"
+        if lhs_first_use:
+            return "definition", "the first use of the left side's name"
+        if AFTER_DESCRIBES.match(after):
+            return "definition", "the display names an object the prose then describes"
+        head = LHS_HEAD.match(lhs_text)
+        if HEADING_RE.search(sentence) and head and not re.search(re.escape(head.group(1)) + r"(?![A-Za-z])",
+                                                                   rhs_text):
+            return "definition", ("a name set equal to an expression of other names under a heading, "
+                                       "with no sentence before it")
     if GOAL_PROSE.search(sentence):
         return "goal", "the prose states it as what is to be shown or chosen"
     if inner in STATEMENT_ENVS:

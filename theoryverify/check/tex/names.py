@@ -88,6 +88,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
     """Evidence from math texts (offset, text): displays and inline math, in document order."""
     ev = Evidence()
     for off, text in texts:
+        scripts = _subscript_spans(text)
         for m in NAME_RE.finditer(text):
             key = key_of(m)
             end = m.end()
@@ -96,7 +97,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 key += "prime" if "'" in d.group(0) or "prime" in d.group(0) else "star"
                 end = d.end()
             ev.first.setdefault(key, off + m.start())
-            if key == "pi" and (text.startswith("_", end) or d or OPEN_RE.match(text, end)):
+            if key == "pi" and (d or OPEN_RE.match(text, end)):  # pi' or pi(a|s); pi_theta is another name
                 ev.pi_name = True
             if key in ("e", "eprime", "estar"):
                 if re.match(r"\s*\^\s*(?:\{|[^*'])", text[end:end + 4]) and key == "e":
@@ -107,7 +108,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             after = s.end() if s else end
             if s and re.fullmatch(r"\s*_\s*\{?\s*\d+\s*\}?", s.group(0)):  # lambda_1 is not lambda(x)
                 key = key + "_" + re.sub(r"\D", "", s.group(0))
-            elif s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)):
+            elif s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)) and \
+                    not GREEK_SCRIPT.fullmatch(s.group(0)):  # S_lambda is S indexed, as the grammar keys it
                 key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
             o = OPEN_RE.match(text, after)
             if o:
@@ -122,19 +124,40 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 continue
             if MAP_RE.match(text, after):
                 ev.maps.add(key)
-            if MEMBER_RE.match(text, after):
+            index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top: epsilon an index, not a vector
+            if MEMBER_RE.match(text, after) and not index:
                 ev.vector.add(key)
-            if re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})", text[after:after + 12]):
+            if not index and re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})",
+                                      text[after:after + 12]):
                 ev.vector.add(key)
             before = text[max(0, m.start() - 8):m.start()]
-            if re.search(r"(\\\||\\lVert|\\langle)\s*$", before):
+            if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before):
                 ev.vector.add(key)
-            if m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
+            if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
             if FACTOR_NEXT.match(text, after) or re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$",
                                                            before):
                 ev.factor[key] += 1
     return ev
+
+
+GREEK_SCRIPT = re.compile(r"\s*_\s*(?:\{\s*)?\\(?:" + "|".join(GREEK) + r")(?:\s*_\s*\{?\s*\d+\s*\}?)?\s*\}?")
+
+
+def _subscript_spans(text: str) -> list[tuple[int, int]]:
+    """Where subscripts are: ``_{…}``, ``_\\cmd``, ``_x``."""
+    out = []
+    for m in re.finditer(r"_\s*", text):
+        j = m.end()
+        if text.startswith("{", j):
+            close = _balanced(text, j, "{", "}")
+            if close > 0:
+                out.append((j, close))
+        else:
+            c = re.match(r"\\[A-Za-z]+|[A-Za-z0-9]", text[j:])
+            if c:
+                out.append((j, j + c.end()))
+    return out
 
 
 def _top_comma(arg: str) -> bool:
@@ -166,6 +189,11 @@ class Names:
         """A bare e is Euler's number where the paper writes e^{…} and never uses e as a name (e_i, e(t))."""
         return self.ev.e_power and not self.ev.e_name
 
+    @property
+    def e_both(self) -> bool:
+        """The paper writes e^{…} and also uses e as a name: a bare e could be either."""
+        return self.ev.e_power and self.ev.e_name and "e" not in self.declared_scalars
+
     def _known(self, key: str) -> bool:
         ev = self.ev
         return key in ev.args or key in ev.factor or key in ev.maps or key in self.declared_functions or \
@@ -177,6 +205,12 @@ class Names:
             key = key.split("_")[0]
         if key == "pi":
             return "name" if self.ev.pi_name else None
+        if key == "pivar":  # pi as a name (pi_theta(s, a)): its evidence is kept under pi
+            key = "pi"
+        plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
+        if plain and key not in self.declared_scalars and not self.ev.factor.get(key) and \
+                self.kind(plain.group(1)) == "function":
+            return "function"  # v'(q), f^*(x), \hat f(x) of a function f
         if key in self.declared_functions or key in self.defined:
             return "function"
         if key in self.declared_scalars:

@@ -116,6 +116,12 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.text in ("\\mathrm", "\\operatorname", "\\text", "\\textrm", "\\mathop") and \
+                [x.text for x in toks[i + 1:i + 6]] == ["{", "a", "r", "g", "}"] and i + 6 < len(toks) and \
+                toks[i + 6].text in ("\\min", "\\max"):  # \mathrm{arg}\min is \argmin, not arg·min
+            out.append(Token("cmd", "\\arg" + toks[i + 6].text[1:], t.pos))
+            i += 7
+            continue
         if t.text in ("\\stackrel", "\\overset", "\\underset") and i + 1 < len(toks) and toks[i + 1].text == "{":
             j, depth, ann = i + 1, 0, []
             while j < len(toks):
@@ -311,6 +317,24 @@ def names_in(node: ast.AST, functions: set[str]) -> set[str]:
     bound = bound_indices(node)
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in called and n.id not in bound
             and n.id not in ("pi", "e")}
+
+
+SCALAR_OF = {"norm", "Abs", "trace", "det"}
+
+
+def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
+    """(names that occur only as the whole argument of a norm, |·|, trace or det — ``‖A‖_F`` is a number whatever
+    A is —, whether every norm in ``node`` is of a single name)."""
+    inside, every = set(), True
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in SCALAR_OF:
+            if len(n.args) == 1 and isinstance(n.args[0], ast.Name):
+                inside.add(id(n.args[0]))
+            elif n.func.id == "norm":
+                every = False
+    outside = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in inside}
+    wrapped = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) in inside}
+    return wrapped - outside, every
 
 
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:

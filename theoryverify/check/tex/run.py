@@ -426,7 +426,7 @@ class Paper:
             is_name, plus_one, base = lhs_shape(link.lhs.node)
             recursion = False
             if link.index == 0 and base and link.lhs.node is not None and link.rhs.node is not None and \
-                    isinstance(link.lhs.node, ast.Subscript):
+                    isinstance(link.lhs.node, (ast.Subscript, ast.Call)):
                 recursion = _recursion(link.lhs.node, link.rhs.node)
             first_use = False
             if base and link.index == 0:
@@ -436,7 +436,7 @@ class Paper:
             kind, why = classify(link.op, link.lhs.latex, link.rhs.latex, first_in_chain=link.index == 0,
                                  role=chain.role, display_text=display_text, prose=display.prose,
                                  scope=display.scope, lhs_index_plus_one=plus_one, recursion=recursion,
-                                 lhs_is_name=is_name, lhs_first_use=first_use)
+                                 lhs_is_name=is_name, lhs_first_use=first_use, after=display.after)
             if not link.readable:
                 if kind != "step":
                     rel = self._add(display, link, chain_id, "not_a_step", kind, why + "; " + (link.error or ""),
@@ -467,6 +467,12 @@ class Paper:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
                                 assumptions, read_as)
                 rel.readings = [read_as, self._product_reading(link, ambiguous)]
+                continue
+            if any(p.ambiguous_e for p in parsers):
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                "e: Euler's number or the paper's name e? The paper writes e^{…} and also uses e as a "
+                                "name (declare it: '% theoryverify: scalar e' for the name)", assumptions, read_as)
+                rel.readings = [read_as, re.sub(r"\bevar\b", "e", read_as or "")]
                 continue
             labels = set().union(*(p.labels for p in parsers))
             if labels:
@@ -595,7 +601,13 @@ class Paper:
         cav.unread_conditions = list(cond_unread)
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
-        nonscalar = sorted(n for n in cav.lhs_names | cav.rhs_names if self.names.nonscalar(n.split("_")[0]))
+        from .reading import wrapped_only
+        (w_l, norms_l), (w_r, norms_r) = wrapped_only(lhs), wrapped_only(rhs)
+        wrapped = (w_l | w_r) - (names_in(lhs, fns) - w_l) - (names_in(rhs, fns) - w_r)
+        exposed = (cav.lhs_names | cav.rhs_names) - wrapped
+        if norms_l and norms_r and not any(n.split("_")[0].endswith("bf") for n in exposed):
+            cav.vector = [v for v in cav.vector if v not in ("norm", "bold symbol")]  # ‖A‖_F^i: a number
+        nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
@@ -740,8 +752,12 @@ def _raw_relations(chain: D.Chain) -> list[tuple[int, str]]:
     return out
 
 
-def _recursion(lhs: ast.Subscript, rhs: ast.expr) -> bool:
-    """``x_t = … x_{t-1} …``: the same name with an index one below."""
+def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
+    """``x_t = … x_{t-1} …`` (or ``g_k(θ) = … g_{k-1}(θ) …``): the same name with an index one below."""
+    if isinstance(lhs, ast.Call) and isinstance(lhs.func, ast.Name):
+        m = re.fullmatch(r"(\w+?)_([A-Za-z]\w*)", lhs.func.id)  # a family applied: g_k(theta)
+        return bool(m) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                               n.func.id == f"{m.group(1)}_{m.group(2)}m1" for n in ast.walk(rhs))
     base = lhs.value.id if isinstance(lhs.value, ast.Name) else None
     idx = unparse(lhs.slice).replace(" ", "")
     for n in ast.walk(rhs):
