@@ -297,7 +297,10 @@ class PaperParser(LatexParser):
                     node = self._declared_expectation()
                     if node is not None:
                         return node
-                self._expectation_span() if t.text == "E" else self._operand_span()
+                if t.text == "E":
+                    self._expectation_span()
+                else:
+                    self._operand_span()
                 return self._opaque(start, "Ex" if t.text == "E" else "Pr")
             node = self._letter_name(t.text)
             if isinstance(node, ast.Name) and node.id == "e":
@@ -340,7 +343,10 @@ class PaperParser(LatexParser):
             self._skip_scripts()
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
                 return _name(which + "bb")  # \mathbb{P}_d: a set
-            self._operand_span()
+            if which == "E":
+                self._expectation_span()
+            else:
+                self._operand_span()
             return self._opaque(start, "Ex" if which == "E" else "Pr")
         if c in ("\\Pr", "\\Prob", "\\Exp", "\\Var", "\\Cov", "\\var", "\\cov"):
             self.next()
@@ -436,7 +442,10 @@ class PaperParser(LatexParser):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
-                self._expectation_span() if EXPECT_WORDS[word].startswith("E") else self._operand_span()
+                if EXPECT_WORDS[word] == "Ex":
+                    self._expectation_span()
+                else:
+                    self._operand_span()
                 return self._opaque(start, EXPECT_WORDS[word])
             if word in OPT_WORDS:
                 self.next()
