@@ -79,3 +79,21 @@ def test_tex_policy_keeps_a_family_pass_inconclusive():
     from theoryverify.check.tex.policy import Caveats, positive
     status, reason = positive("holds", "test-function family (9 functions)", Caveats(functions=["f"]))
     assert status == "inconclusive" and "no proof for every function" in reason
+
+
+def test_jensen_on_the_family_and_its_planted_reversal():
+    a = ["X ~ Normal(0, 1)", "f: function"]
+    assert check("E(f(X))**2 <= E(f(X)**2)", assume=a).status is Status.HOLDS
+    v = check("E(f(X)**2) <= E(f(X))**2", assume=a)
+    assert v.status is Status.REFUTED and v.counterexample["f(t)"] == "t"
+
+
+@pytest.mark.parametrize("statement,status", [
+    ("E(X*exp(X)) == s**2*exp(s**2/2)", Status.PROVED),  # a derivative of the MGF
+    ("E(X*exp(X)) == s*exp(s**2/2)", Status.REFUTED),
+    ("E(sin(X)**2) == (1 - exp(-2*s**2))/2", Status.PROVED),  # Euler: the MGF at an imaginary argument
+    ("E(sin(X)**2) == (1 - exp(-s**2))/2", Status.REFUTED),
+])
+def test_closed_forms_behind_the_family(statement, status):
+    v = check(statement, assume=["X ~ Normal(0, s)", "s > 0"])
+    assert v.status is status, v.line()

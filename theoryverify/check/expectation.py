@@ -349,6 +349,8 @@ def _by_mgf(expr: sp.Expr, present) -> sp.Expr | None:
         arg = sp.Integer(0)
         for factor in sp.Mul.make_args(rest):
             base, k = factor.as_base_exp()
+            if factor == 1:  # a constant term
+                continue
             if isinstance(factor, sp.exp):
                 arg += factor.args[0]
             elif base in powers and k.is_Integer and k > 0:
