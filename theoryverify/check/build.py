@@ -475,6 +475,10 @@ class Builder:
         order: list[sp.Symbol] = []
         for a in args[1:]:
             if isinstance(a, ast.Name):
+                declared = self.scope.resolve(a.id)
+                if self._in_expectation and hasattr(declared, "dist") and hasattr(declared, "symbol"):
+                    order.append(declared.symbol)  # E(diff(f(X), X)): the derivative at the random point
+                    continue
                 order.append(self.scope.symbol(a.id))
                 continue
             k = self.build(a)

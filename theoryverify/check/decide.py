@@ -3,7 +3,8 @@
 One link ``lhs OP rhs`` (a chain is decided link by link, :func:`check_statement`):
 
 1. unspecified functions (``f: function``): a symbolic proof for every f, else each test function of a
-   stated family (:mod:`.families`);
+   stated family (:mod:`.families`); expectations of f of a random variable (``E(X*f(X))``, Stein-type
+   identities) are computed for each test function first;
 2. finite sets and integers: exact cases first, then summation / induction (:mod:`.discrete`);
 3. the continuous part, with the engine: ``==`` —
    :func:`~theoryverify.checks.identity.exact_points` first (a wrong step is refuted at an exact
@@ -13,6 +14,10 @@ One link ``lhs OP rhs`` (a chain is decided link by link, :func:`check_statement
    :func:`~theoryverify.checks.check_inequality` (boundary points, Hypothesis search, local polishing), which
    can refute but only ever reports "not violated among N points".  Statements without free symbols are
    decided exactly at 50 digits.
+
+Expectations that only Monte Carlo can compute (:mod:`.sampling`) leave placeholders in the built statement; such a
+statement is decided by the sampling rules (never "proved"; refuted only with an independent replication), not by
+the search above.
 
 A refutation's counterexample is shrunk to simple values (:mod:`.shrink`) and shown with both sides.
 Every verdict carries the domain searched (``details["domain"]``; :attr:`StepVerdict.domain`).  The whole
@@ -398,12 +403,80 @@ def decide_link(scope: Scope, lhs, op: str, rhs, seed: int, float_only: bool = F
 
     funcs = families.undefined_functions(lhs, rhs)
     if funcs:
-        v = families.decide(lhs, op, rhs, funcs, rest)
-        where = searched[0] if searched else describe(domain_of(scope, [lhs, rhs])[0], scope)
+        deferred = _has_deferred(lhs, rhs)
+        size = families.family_size(funcs, deferred)
+        if deferred:
+            from .expectation import NUMERIC
+            from .sampling import SAMPLED
+            outer = (list(NUMERIC), list(SAMPLED))  # expectations outside the deferred ones, kept for each member
+            member = lambda l, o, r: _resolved_member(scope, l, o, r, seed, rest, size, outer)  # noqa: E731
+        else:
+            member = rest
+        v = families.decide(lhs, op, rhs, funcs, member, expectations=deferred)
+        where = searched[0] if searched else describe(domain_of(scope, _stripped(lhs, rhs))[0], scope)
         return v, where + f"; {', '.join(map(str, funcs))}: " + \
             ("every smooth function" if v.status is Status.PROVED else "test functions (see the evidence)")
     v = rest(lhs, op, rhs)
     return v, searched[0] if searched else ""
+
+
+def _stripped(*sides) -> list:
+    """The sides with deferred expectations and Monte-Carlo placeholders set to 0: what remains are the names a
+    domain is searched over (the random variables inside E[...] are integrated, never searched)."""
+    from .expectation import Deferred
+    from .sampling import SAMPLED
+    marks = {p.symbol: sp.Integer(0) for p in SAMPLED}
+    out = []
+    for x in sides:
+        if isinstance(x, (sp.Basic, sp.MatrixBase)):
+            x = x.replace(lambda e: isinstance(e, Deferred), lambda e: sp.Integer(0)) if x.has(Deferred) else x
+            x = x.xreplace(marks) if marks else x
+        out.append(x)
+    return out
+
+
+def _has_deferred(*sides) -> bool:
+    from .expectation import Deferred
+    return any(isinstance(x, (sp.Basic, sp.MatrixBase)) and x.has(Deferred) for x in sides)
+
+
+def _resolved_member(scope: Scope, lhs, op: str, rhs, seed: int, rest, multiplicity: int,
+                     outer: tuple = ((), ())) -> Verdict:
+    """One test function of a family in a statement with deferred expectations (``E(X*f(X))``): the expectations
+    computed with f replaced (closed form, else quadrature or Monte Carlo), then the statement decided.  No closed
+    form and nothing numeric: inconclusive with ``skipped`` (the family skips that member and says so)."""
+    from .expectation import NUMERIC, NoClosedForm, resolve_deferred
+    from .sampling import SAMPLED
+    NUMERIC[:] = outer[0]
+    SAMPLED[:] = outer[1]
+    rvs = scope.random_variables()
+    try:
+        lhs, rhs = resolve_deferred(lhs, rvs), resolve_deferred(rhs, rvs)
+    except NoClosedForm as exc:
+        return inconclusive("expectation", str(exc), skipped=True)
+    numeric, sampled = list(NUMERIC), list(SAMPLED)
+    if _involves(lhs, rhs, sampled):
+        return _sampled_verdict(lhs, op, rhs, sampled, numeric, seed, multiplicity)
+    v = rest(lhs, op, rhs)
+    return _numeric_expectations(v, lhs, op, rhs, numeric) if numeric else v
+
+
+def _involves(lhs, rhs, sampled) -> bool:
+    """Does a Monte-Carlo placeholder survive in the statement (E(h) - E(h) cancels: then it is exact)?"""
+    marks = [p.symbol for p in sampled]
+    if not marks:
+        return False
+    if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        return any(isinstance(x, (sp.Basic, sp.MatrixBase)) and x.has(*marks) for x in (lhs, rhs))
+    return sp.expand(sp.sympify(lhs) - sp.sympify(rhs)).has(*marks)
+
+
+def _sampled_verdict(lhs, op: str, rhs, sampled, numeric, seed: int, multiplicity: int = 1) -> Verdict:
+    """A statement with Monte-Carlo placeholders (:mod:`.sampling`), with any quadrature error granted."""
+    from . import sampling
+    err = 100 * sum(e for _, _, e in numeric)
+    note = "; ".join(f"{w} ≈ {val:.12g} by numerical quadrature (error ≤ {e:.1e})" for w, val, e in numeric)
+    return sampling.decide(lhs, op, rhs, sampled, seed, multiplicity=multiplicity, extra_error=err, note=note)
 
 
 def _prepare(scope: Scope, stmt: Statement):
@@ -440,16 +513,24 @@ def _honest_about_subs(verdict: Verdict, domain: Domain, fixed: set) -> Verdict:
 
 def _run(scope: Scope, stmt: Statement, seed: int, float_only: bool):
     from .expectation import NUMERIC, NoClosedForm
+    from .sampling import SAMPLED
     NUMERIC.clear()
+    SAMPLED.clear()
     try:
         lhs, rhs = _prepare(scope, stmt)
     except NoClosedForm as exc:
         return inconclusive("expectation", str(exc)), None, None, (), ""
-    numeric = list(NUMERIC)
+    numeric, sampled = list(NUMERIC), list(SAMPLED)
+    if _involves(lhs, rhs, sampled) and not _has_deferred(lhs, rhs):
+        verdict = _sampled_verdict(lhs, stmt.op, rhs, sampled, numeric, seed)
+        rvs = sorted({rv.describe() for p in sampled for rv in p.variables})
+        where = "Monte Carlo over " + ", ".join(rvs)
+        verdict = replace(verdict, details={**dict(verdict.details), "domain": where})
+        return verdict, display_latex(stmt.lhs), display_latex(stmt.rhs), (), where
     verdict, where = decide_link(scope, lhs, stmt.op, rhs, seed, float_only)
     if numeric:
         verdict = _numeric_expectations(verdict, lhs, stmt.op, rhs, numeric)
-    domain, _ = domain_of(scope, [lhs, rhs])
+    domain, _ = domain_of(scope, _stripped(lhs, rhs))
     verdict = _honest_about_subs(verdict, domain, scope.fixed)
     if where and "domain" not in verdict.details:
         verdict = replace(verdict, details={**dict(verdict.details), "domain": where})

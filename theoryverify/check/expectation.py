@@ -4,10 +4,20 @@ Exact where it can be: variables with a finite support (Bernoulli, Rademacher, B
 their support; a polynomial in the others is expanded and each monomial replaced by the product of raw
 moments (Normal, Uniform, Exponential, Gamma, Beta, Poisson have closed-form moments); ``exp`` of a
 linear form of Normal variables uses the moment generating function; a piecewise function of a parameter of
-unknown sign (``relu(w*X)``) is split into ``w > 0``, ``w < 0``, ``w = 0``.  Anything else goes to
+unknown sign (``relu(w*X)``) is split into ``w > 0``, ``w < 0``, ``w = 0``; a product of factors in different
+(independent) variables is the product of their expectations.  A polynomial times ``exp`` of a
+linear form (``X*exp(a*X)``) is a derivative of the moment generating function, and ``sin``/``cos`` of a linear
+form are that function at an imaginary argument (Euler), for Normal and Poisson variables.  Anything else goes to
 ``sympy.stats.E`` under a time limit; without a closed form, one continuous variable with numeric parameters
 and no other free symbols is integrated numerically (``scipy.integrate.quad``, its error bound stated in the
-verdict, never "proved"); otherwise the check is inconclusive (:class:`NoClosedForm`), never a guess.
+verdict, never "proved"); several variables with numeric parameters and no other free symbols are left to
+Monte Carlo (:class:`Sampled` placeholders, decided by :mod:`.sampling` with two independent seed streams,
+never "proved", never refuted without the replication); otherwise the check is inconclusive
+(:class:`NoClosedForm`), never a guess.
+
+``E(X*f(X))`` with ``f`` an unspecified function (``f: function``) of a continuous random variable cannot be
+computed until ``f`` is known: it stays a :class:`Deferred` expectation, which :mod:`.families` resolves with
+:func:`resolve_deferred` once ``f`` is replaced by each test function (Stein-type identities).
 """
 from __future__ import annotations
 
@@ -15,6 +25,7 @@ import itertools
 from dataclasses import dataclass
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from ..errors import TheoryverifyError
 from ..timelimit import bounded
@@ -110,11 +121,15 @@ class RandomVariable:
         return maker(self.name, *ps)
 
 
-def expectation(expr: sp.Expr, variables: dict[sp.Symbol, RandomVariable]) -> sp.Expr:
-    """E[expr] with the declared variables independent (see the module docstring)."""
-    present = [rv for s, rv in variables.items() if expr.has(s)]
+def expectation(expr: sp.Expr, variables: dict[sp.Symbol, RandomVariable], slow: bool = True) -> sp.Expr:
+    """E[expr] with the declared variables independent (see the module docstring).  ``slow=False`` skips the
+    time-bounded ``sympy.stats`` attempt (for the many test functions of a family: quadrature or sampling then)."""
+    free = expr.free_symbols
+    present = [rv for s, rv in variables.items() if s in free]  # not has(): Subs(f'(r), r, 1) binds r
     if not present:
         return expr
+    if _unknown_of(expr, {rv.symbol for rv in present if not rv.finite}):
+        return Deferred(expr)  # f unspecified: computed for each test function (see .families)
     finite = [rv for rv in present if rv.finite]
     if finite:
         supports = [rv.support() for rv in finite]
@@ -127,7 +142,9 @@ def expectation(expr: sp.Expr, variables: dict[sp.Symbol, RandomVariable]) -> sp
         for combo in itertools.product(*supports):
             sub = {rv.symbol: v for rv, (v, _) in zip(finite, combo)}
             prob = sp.Mul(*[p for _, p in combo])
-            total += prob * expectation(expr.xreplace(sub), variables)
+            # subs, not xreplace, under a derivative: d f(r)/dr at r = 1 is Subs(f'(xi), xi, 1), not d f(1)/d1
+            at = expr.subs(sub) if expr.has(sp.Derivative) else expr.xreplace(sub)
+            total += prob * expectation(at, variables, slow)
         return total
     syms = [rv.symbol for rv in present]
     poly = _polynomial(expr, syms)
@@ -141,24 +158,101 @@ def expectation(expr: sp.Expr, variables: dict[sp.Symbol, RandomVariable]) -> sp
             out += term
         return out
     mgf = _by_mgf(expr, present)
+    if mgf is None and expr.has(sp.sin, sp.cos, sp.sinh, sp.cosh):
+        mgf = _by_euler(expr, present)
     if mgf is not None:
         return mgf
-    split = _by_sign_split(expr, present, variables)
+    split = _by_sign_split(expr, present, variables, slow)
     if split is not None:
         return split
+    product = _by_independence(expr, present, variables, slow)
+    if product is not None:
+        return product
     try:
+        if not slow:
+            raise NoClosedForm(f"no closed form for E[{_shown(expr, present)}] from moments or the MGF")
+        if len(present) >= 2 and _can_sample(expr, present):
+            # sympy.stats' multiple integrals seldom finish and do not stop on time: straight to Monte Carlo
+            raise NoClosedForm(f"no closed form for E[{_shown(expr, present)}] from moments or the MGF")
         return _by_sympy_stats(expr, present)
     except NoClosedForm:
         numeric = _by_quadrature(expr, present)
+        if numeric is None:
+            numeric = _by_sampling(expr, present)
         if numeric is None:
             raise
         return numeric
 
 
+class Deferred(sp.Function):
+    """``E[expr]`` left unevaluated because ``expr`` applies an unspecified function to a continuous random
+    variable; opaque to SymPy (two are equal only when their arguments are), computed by
+    :func:`resolve_deferred` once the function is replaced by a test function."""
+    nargs = 1
+
+    @classmethod
+    def eval(cls, arg):
+        return None
+
+    def _sympystr(self, printer):
+        return f"E[{printer.doprint(self.args[0])}]"
+
+
+def _unknown_of(expr: sp.Expr, rv_syms: set) -> bool:
+    """Does ``expr`` apply an unspecified function (or its derivative) to one of ``rv_syms``?"""
+    if not rv_syms or not expr.has(AppliedUndef):
+        return False
+    return any(isinstance(node, (AppliedUndef, sp.Derivative, sp.Subs)) and node.has(AppliedUndef)
+               and node.free_symbols & rv_syms for node in sp.preorder_traversal(expr))
+
+
+def resolve_deferred(x, variables: dict):
+    """``x`` with every :class:`Deferred` expectation computed (after the unspecified functions in it were
+    replaced); raises :class:`NoClosedForm` where one has none."""
+    if isinstance(x, sp.MatrixBase):
+        return sp.ImmutableMatrix(x.applyfunc(lambda e: resolve_deferred(e, variables)))
+    if not isinstance(x, sp.Basic) or not x.has(Deferred):
+        return x
+    reps = {}
+    for d in sorted(x.atoms(Deferred), key=sp.default_sort_key):
+        inner = resolve_deferred(d.args[0], variables).doit()
+        if inner.has(AppliedUndef):
+            raise NoClosedForm(f"E[{sp.sstr(inner)[:60]}] still applies an unspecified function")
+        reps[d] = expectation(inner, variables, slow=False)
+    return x.xreplace(reps)
+
+
 PIECEWISE_KINDS = (sp.Max, sp.Min, sp.Abs, sp.Heaviside, sp.Piecewise, sp.sign)
 
 
-def _by_sign_split(expr: sp.Expr, present, variables) -> sp.Expr | None:
+def _by_independence(expr: sp.Expr, present, variables, slow: bool) -> sp.Expr | None:
+    """E[g(X)·h(W)] = E[g(X)]·E[h(W)] for independent variables: a product whose factors each involve at most one
+    variable is taken factor group by factor group (each then a one-variable problem: closed form, quadrature)."""
+    if len(present) < 2 or not isinstance(expr, sp.Mul):
+        return None
+    groups: dict = {}
+    const = sp.Integer(1)
+    for factor in expr.args:
+        owners = [rv.symbol for rv in present if rv.symbol in factor.free_symbols]
+        if len(owners) > 1:
+            return None
+        if owners:
+            groups.setdefault(owners[0], []).append(factor)
+        else:
+            const *= factor
+    if len(groups) < 2:
+        return None
+    value = const
+    for factors in groups.values():
+        value *= expectation(sp.Mul(*factors), variables, slow)
+    return value
+
+
+def _shown(expr: sp.Expr, present) -> str:
+    return sp.sstr(expr.xreplace({rv.symbol: sp.Symbol(rv.name) for rv in present}))[:60]
+
+
+def _by_sign_split(expr: sp.Expr, present, variables, slow: bool = True) -> sp.Expr | None:
     """E[relu(w*X)] with the sign of w unknown: closed forms for w > 0 and w < 0 (and w = 0), joined as a
     Piecewise in w.  Tried for one parameter inside a piecewise function (Max, Abs, Heaviside, ...)."""
     rv_syms = {rv.symbol for rv in present}
@@ -172,12 +266,12 @@ def _by_sign_split(expr: sp.Expr, present, variables) -> sp.Expr | None:
     for flag, cond in (("positive", w > 0), ("negative", w < 0)):
         signed = sp.Symbol(f"{w}_signed", **{flag: True})
         try:
-            value = expectation(expr.xreplace({w: signed}), variables)
+            value = expectation(expr.xreplace({w: signed}), variables, slow)
         except NoClosedForm:
             return None
         out.append((value.xreplace({signed: w}), cond))
     try:
-        zero = expectation(expr.xreplace({w: sp.Integer(0)}), variables)
+        zero = expectation(expr.xreplace({w: sp.Integer(0)}), variables, slow)
     except NoClosedForm:
         return None
     return sp.Piecewise(*out, (zero, True))
@@ -222,6 +316,17 @@ def _by_quadrature(expr: sp.Expr, present) -> sp.Expr | None:
     return sp.Float(value, 17)
 
 
+def _can_sample(expr: sp.Expr, present) -> bool:
+    from .sampling import can_sample
+    return can_sample(expr, present)
+
+
+def _by_sampling(expr: sp.Expr, present) -> sp.Expr | None:
+    """A Monte-Carlo placeholder (:mod:`.sampling`) where every parameter is a number; None otherwise."""
+    from .sampling import placeholder
+    return placeholder(expr, present)
+
+
 def _polynomial(expr: sp.Expr, syms) -> sp.Poly | None:
     try:
         e = sp.expand(expr)
@@ -234,30 +339,58 @@ def _polynomial(expr: sp.Expr, syms) -> sp.Poly | None:
 
 
 def _by_mgf(expr: sp.Expr, present) -> sp.Expr | None:
-    """Sums of c·exp(linear form) terms, each a product of MGFs (independence)."""
+    """Sums of c·X^k·Y^j·…·exp(linear form) terms: each a product over the (independent) variables of the k-th
+    derivative of the moment generating function at the variable's coefficient (a moment where it is 0)."""
+    syms = [rv.symbol for rv in present]
     out = sp.Integer(0)
     for term in sp.Add.make_args(sp.expand(expr, power_base=False, log=False)):
-        coeff, rest = term.as_independent(*[rv.symbol for rv in present], as_Add=False)
-        if not isinstance(rest, sp.exp):
-            return None
-        arg = sp.expand(rest.args[0])
-        value = coeff
-        const, lin = arg.as_independent(*[rv.symbol for rv in present], as_Add=True)
-        value *= sp.exp(const)
+        coeff, rest = term.as_independent(*syms, as_Add=False)
+        powers = dict.fromkeys(syms, 0)
+        arg = sp.Integer(0)
+        for factor in sp.Mul.make_args(rest):
+            base, k = factor.as_base_exp()
+            if factor == 1:  # a constant term
+                continue
+            if isinstance(factor, sp.exp):
+                arg += factor.args[0]
+            elif base in powers and k.is_Integer and k > 0:
+                powers[base] += int(k)
+            else:
+                return None
+        arg = sp.expand(arg)
+        const, lin = arg.as_independent(*syms, as_Add=True)
+        value = coeff * sp.exp(const)
         for rv in present:
             t = lin.coeff(rv.symbol)
             lin = sp.expand(lin - t * rv.symbol)
-            if t.has(*[r.symbol for r in present]):
+            if t.has(*syms):
                 return None
-            if t != 0:
-                m = rv.mgf(t)
-                if m is None:
-                    return None
-                value *= m
+            k = powers[rv.symbol]
+            if t == 0:
+                value *= rv.moment(k)
+                continue
+            u = sp.Dummy("u")
+            m = rv.mgf(u)
+            if m is None:
+                return None
+            value *= sp.diff(m, u, k).subs(u, t) if k else m.subs(u, t)
         if lin != 0:
             return None
         out += value
     return out
+
+
+def _by_euler(expr: sp.Expr, present) -> sp.Expr | None:
+    """sin, cos (and sinh, cosh) of linear forms rewritten as exponentials: the MGF at an imaginary argument.  The
+    expectation of a real integrand is real, so the real part of the result is kept (and must be free of I)."""
+    value = _by_mgf(expr.rewrite(sp.exp), present)
+    if value is None:
+        return None
+    if value.has(sp.I):
+        value = sp.re(sp.expand_complex(value))
+    if value.has(sp.I, sp.re, sp.im):
+        return None
+    return value
 
 
 def _by_sympy_stats(expr: sp.Expr, present) -> sp.Expr:

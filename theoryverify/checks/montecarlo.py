@@ -58,8 +58,10 @@ def adjust_pvalues(pvalues: Sequence[float], method: str = "holm") -> np.ndarray
     return out
 
 
-def _draw(sample_fn: Sampler, seed: int, n: int, batch: int | None, what: str) -> np.ndarray:
-    """``n`` samples as an [n, k] float array (raises ValueError with a one-line reason)."""
+def draw_samples(sample_fn: Sampler, seed: int, n: int, batch: int | None, what: str) -> np.ndarray:
+    """``n`` samples as an [n, k] float array (raises ValueError with a one-line reason); the sampler receives
+    ``numpy.random.default_rng(seed)``.  Shared with the step checker's Monte-Carlo fallback
+    (:mod:`theoryverify.check.sampling`)."""
     rng = np.random.default_rng(seed)
     sizes = [n] if not batch else [min(batch, n - i) for i in range(0, n, batch)]
     parts = []
@@ -85,6 +87,9 @@ def _draw(sample_fn: Sampler, seed: int, n: int, batch: int | None, what: str) -
     if bad:
         raise ValueError(f"the {what} returned {bad} non-finite values")
     return x
+
+
+_draw = draw_samples
 
 
 def _vector(value: Any, k: int, what: str) -> np.ndarray:
