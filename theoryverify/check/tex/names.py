@@ -41,7 +41,8 @@ FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|fr
 ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvw]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
                         r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
-STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh"}
+STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh",
+                      "Tr", "tr", "sign", "sgn", "diag", "rank", "dist", "erf", "erfc"}  # Tr(AB) is no product
 
 
 @dataclass

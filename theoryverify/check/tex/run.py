@@ -971,21 +971,26 @@ def _somewhere(job: Job, session_for) -> str | None:
     if not syms or len(syms) > 12:
         return None
     rnd = random.Random(7)
+    import time
+    deadline = time.monotonic() + 5.0  # 200 points at most, and at most 5 s of them
     for _ in range(200):
+        if time.monotonic() > deadline:
+            break
         point = {}
         for x in syms:
             v = 10 ** rnd.uniform(-3, 3)
-            point[x] = sp.Integer(max(1, round(v))) if x.is_integer else sp.Float(v, 20)
-        try:
-            val = slack.xreplace(point).evalf(30)
-            scale = size.xreplace(point).evalf(30)
+            point[x] = sp.Integer(max(1, round(v))) if x.is_integer else sp.Float(v, 60)
+        try:  # 60 digits: a slack of -1e-25 relative is a failure, not a rounding tie
+            val = slack.xreplace(point).evalf(60)
+            scale = size.xreplace(point).evalf(60)
         except Exception:
             continue
         if not (val.is_real and scale.is_real) or scale == 0:
             continue
         strict = job.op in ("<", ">")
         try:
-            ok = bool((val > 1e-9 * scale) if strict else (val >= -1e-18 * scale))  # relative: e^{-360} is no tie
+            # a point "where it holds" must hold clearly: a slack of -1e-2000 (A^{2j} at j = 1000) is no tie
+            ok = bool((val > 1e-9 * scale) if strict else (val == 0 or val > 1e-30 * scale))
         except TypeError:
             continue
         if ok:
