@@ -150,8 +150,9 @@ def result_of(claim: Claim, row: dict[str, Any], ctx: RunContext) -> Result:
 
 
 def missing_inputs_note(papers: Iterable[str], prefix: str = "theoryverify") -> list[inputs.Input]:
-    """One warning line per input the run's papers read that is missing or differs; returns them."""
-    absent = inputs.absent(papers)
+    """One warning line per paper text that the run's claims read and that is missing or differs (the verdicts
+    that quote it are then "not checkable here"); returns them.  A catalogue changes no verdict."""
+    absent = [i for i in inputs.absent(papers) if i.kind == "text"]
     for inp in absent:
         note(f"warning: input {inp.line()}", prefix)
     return absent

@@ -93,7 +93,7 @@ class Store:
         try:
             with open(p, encoding="utf-8") as fh:
                 record = json.load(fh)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no entry (or no folder that could hold one)
             return False, None
         except OSError as exc:
             if os.path.abspath(self.root) not in _UNREADABLE:
@@ -113,7 +113,7 @@ class Store:
         return True, value
 
     def _corrupt(self, path: Path, why: str) -> tuple[bool, Any]:
-        note(f"warning: results store entry {path} is {why}: ignored, the result is recomputed")
+        note(f"warning: results store entry {path}: {why}; ignored, the result is recomputed")
         return False, None
 
     def put(self, key: Mapping[str, Any], value: Any) -> Any:
