@@ -169,8 +169,8 @@ def test_ctrl_c_in_a_check_is_one_line_exit_130_and_the_next_run_resumes(tiny, c
     monkeypatch.setenv("TINYRUN_B", "raise")
     code, out, err = verify(capsys)
     assert code == 130 and out == ""
-    assert err[-1] == ("theoryverify: interrupted (2 claims not computed); the 1 claims finished in this run are kept "
-                       "in the results store; the next run resumes from them")
+    assert err[-1] == ("theoryverify: interrupted (2 claims not computed); the claim finished in this run is kept "
+                       "in the results store; the next run resumes from it")
     monkeypatch.delenv("TINYRUN_B")
     code, out, err = verify(capsys)
     assert code == 0, err
@@ -200,7 +200,7 @@ def test_sigint_to_a_running_verify_is_one_line_and_exit_130(tmp_path):
             proc.kill()
     assert proc.returncode == 130, err
     assert "Traceback" not in err and out == ""
-    assert _lines(err)[-1].startswith("theoryverify: interrupted (2 claims not computed); the 1 claims finished")
+    assert _lines(err)[-1].startswith("theoryverify: interrupted (2 claims not computed); the claim finished")
     assert len(list((work / ".theoryverify-cache" / "report" / "tinyrun.a").glob("*.json"))) == 1  # a is kept
 
 
@@ -228,6 +228,7 @@ def test_a_permission_error_on_write_is_one_warning(tmp_path, monkeypatch, capsy
     s = st.Store(tmp_path / "ro")
     assert [s.put({"claim": "x", "i": i}, [i, 0.5]) for i in range(3)] == [[0, 0.5], [1, 0.5], [2, 0.5]]
     assert st.Store(tmp_path / "ro").put({"claim": "x", "i": 9}, 1) == 1  # a new Store of the same root: no new warning
+    assert st.Store(tmp_path / "ro" / "report").put({"claim": "x"}, 2) == 2  # nor of a store inside it
     err = _lines(capsys.readouterr().err)
     assert len(err) == 1 and "cannot write the results store" in err[0] and "PermissionError" in err[0]
     assert s.get({"claim": "x", "i": 0}) == (False, None)

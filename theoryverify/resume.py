@@ -38,8 +38,10 @@ class Interrupted(KeyboardInterrupt):
         self.finished, self.left = finished, left
 
     def line(self) -> str:
-        kept = (f"the {self.finished} claims finished in this run are kept in the results store; the next run "
-                "resumes from them" if self.finished else "no claim finished in this run")
+        kept = ("no claim finished in this run" if not self.finished else
+                "the claim finished in this run is kept in the results store; the next run resumes from it"
+                if self.finished == 1 else f"the {self.finished} claims finished in this run are kept in the "
+                "results store; the next run resumes from them")
         return f"interrupted ({self.left} claims not computed); {kept}"
 
 

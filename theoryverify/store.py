@@ -67,6 +67,15 @@ _UNWRITABLE: set[str] = set()
 _UNREADABLE: set[str] = set()
 
 
+def _first_for(seen: set[str], root: Path) -> bool:
+    """Record ``root`` in ``seen``; True unless it or a folder inside or around it was recorded before (a
+    read-only ``.theoryverify-cache`` is one warning, not one per store under it)."""
+    here = os.path.abspath(root)
+    related = any(here == r or here.startswith(r + os.sep) or r.startswith(here + os.sep) for r in seen)
+    seen.add(here)
+    return not related
+
+
 def _value_digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
@@ -96,8 +105,7 @@ class Store:
         except (FileNotFoundError, NotADirectoryError):  # no entry (or no folder that could hold one)
             return False, None
         except OSError as exc:
-            if os.path.abspath(self.root) not in _UNREADABLE:
-                _UNREADABLE.add(os.path.abspath(self.root))
+            if _first_for(_UNREADABLE, self.root):
                 note(f"warning: cannot read the results store {self.root} ({type(exc).__name__}: {exc}); "
                      "computing instead")
             return False, None
@@ -135,9 +143,9 @@ class Store:
             os.replace(tmp, p)
             tmp = None
         except OSError as exc:
-            _UNWRITABLE.add(os.path.abspath(self.root))
-            note(f"warning: cannot write the results store {self.root} ({type(exc).__name__}: {exc}); "
-                 "running without storing results")
+            if _first_for(_UNWRITABLE, self.root):
+                note(f"warning: cannot write the results store {self.root} ({type(exc).__name__}: {exc}); "
+                     "running without storing results")
         finally:
             if tmp is not None and os.path.exists(tmp):
                 try:
