@@ -309,3 +309,32 @@ def test_two_processes_writing_one_store_lose_nothing(tmp_path):
     for i in range(450):
         assert s.get({"claim": "c%d" % (i % 7), "i": i}) == (True, {"i": i, "pad": "x" * 2000}), i
     assert not list(root.rglob(".tmp-*")) and len(list(root.rglob("*.json"))) == 450
+
+
+def test_an_interrupted_sweep_keeps_its_points_and_the_next_run_says_so(tmp_path, capsys):
+    s = st.Store(tmp_path)
+    configs = [{"x": x, "seed": 0} for x in range(5)]
+
+    def stop_at_3(c):
+        if c["x"] == 3:
+            raise KeyboardInterrupt
+        return c["x"] ** 2
+
+    with pytest.raises(KeyboardInterrupt):
+        st.sweep(s, {"claim": "demo.sweep", "code": "v1"}, configs, stop_at_3, n_jobs=1)
+    capsys.readouterr()
+    done = []
+    assert st.sweep(s, {"claim": "demo.sweep", "code": "v1"}, configs, lambda c: done.append(c["x"]) or c["x"] ** 2,
+                    n_jobs=1) == [0, 1, 4, 9, 16]
+    assert done == [3, 4]
+    assert _lines(capsys.readouterr().err) == ["theoryverify: demo.sweep: 3 of 5 sweep points from the results store"]
+
+
+def test_on_a_terminal_a_bar_replaces_the_lines(capsys):
+    pytest.importorskip("tqdm")
+    bar = Batches(4, "demo", terminal=True)
+    for _ in range(4):
+        bar.update()
+    bar.close()
+    err = capsys.readouterr().err
+    assert "demo" in err and "theoryverify: demo" not in err  # tqdm's bar, not the batch lines
