@@ -5,18 +5,18 @@ every verdict is what the registry expects; 1 some verdict differs; 2 bad input 
 option) with a one-line error; 130 interrupted (Ctrl-C: every finished claim is kept in the results store, shared
 with the report, and the next run resumes from them).  Without ``--paper``/``--claim`` it runs every paper and
 says so.  Progress goes to stderr (:mod:`theoryverify.resume`).  ``papers`` lists the installed papers and, for
-each, whether its text and catalogue were found with the recorded checksum (:mod:`theoryverify.inputs`).  ``new-paper NAME --dir DIR`` writes a paper package in the uniform layout
-(:mod:`theoryverify.scaffold`); ``diff OLD.json NEW.json`` lists the verdicts that changed between two
-``verify --json`` runs (:mod:`theoryverify.diffing`).
+each, whether its text and catalogue were found with the recorded checksum (:mod:`theoryverify.inputs`).
+``new-paper NAME --dir DIR`` writes a paper package in the uniform layout (:mod:`theoryverify.scaffold`);
+``diff OLD.json NEW.json`` lists the verdicts that changed between two ``verify --json`` runs
+(:mod:`theoryverify.diffing`).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Sequence
-
 from itertools import groupby
+from typing import Sequence
 
 from . import dispatch, inputs, profiles, registry, render, resume
 from .claims import RunContext
