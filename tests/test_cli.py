@@ -56,3 +56,25 @@ def test_exit_1_when_a_verdict_differs_from_the_registry(monkeypatch, capsys):
     monkeypatch.setattr(registry, "claims", lambda paper=None, claim=None: [wrong])
     assert cli.main(["verify"]) == 1
     assert "refuted (!)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["verify", "--claim", "icrecall.tabel2"], "unknown claim id 'icrecall.tabel2'; closest: icrecall.table2"),
+    (["verify", "--claim", "table2"], "unknown claim id 'table2'; closest: icrecall.table2"),
+    (["verify", "--paper", "knowledge", "--claim", "icrecall.table2"],
+     "claim 'icrecall.table2' belongs to paper 'icrecall', not 'knowledge' (use --paper icrecall"),
+])
+def test_a_claim_id_typo_gets_the_closest_ids_and_the_wrong_paper_is_named(argv, expected, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("theoryverify: error: " + expected), err
+
+
+def test_the_report_names_the_paper_a_claim_belongs_to(capsys):
+    from theoryverify.report.__main__ import main as report
+
+    assert report(["--paper", "knowledge", "--claim", "icrecall.table2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "belongs to paper 'icrecall', not 'knowledge'" in err
+    assert report(["--claim", "icrecall.tabel2"]) == 2
+    assert "closest: icrecall.table2" in capsys.readouterr().err

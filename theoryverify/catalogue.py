@@ -7,9 +7,11 @@ path of folders, first match wins:
 1. ``$THEORYVERIFY_SPEC_DIR`` / ``$THEORYVERIFY_PAPERS_DIR`` (one folder each);
 2. ``$THEORYVERIFY_SPEC_PATH`` / ``$THEORYVERIFY_PAPERS_PATH`` (folders separated by ``os.pathsep``);
 3. the paper package's own ``spec/`` / ``paper/`` folder (a paper may ship its catalogue and text);
-4. ``../shared/spec`` / ``../shared/papers`` next to this checkout.
+4. ``../shared/spec`` / ``../shared/papers`` next to this checkout — only when neither variable of that kind is
+   set: a variable says where the inputs are, so pointing it at an empty folder reproduces a fresh clone.
 
-Where no catalogue is found, coverage is reported as unknown, never as complete."""
+Where no catalogue is found, coverage is reported as unknown, never as complete.  Which inputs a report uses,
+and whether each was found with its recorded checksum: :mod:`theoryverify.inputs`."""
 from __future__ import annotations
 
 import os
@@ -63,9 +65,11 @@ def _search(kind: str, paper: str | None, name: str | None) -> list[Path]:
         (SPEC_DIR_ENV, SPEC_PATH_ENV, PACKAGE_SPEC, "spec", "spec") if kind == "spec" else
         (PAPERS_DIR_ENV, PAPERS_PATH_ENV, PACKAGE_TEXT, "file", "papers"))
     folders = _env_folders(dir_env, path_env)
+    from_env = bool(folders)  # a variable is set (to a folder that may not exist: then nothing is found)
     if paper is not None or name is not None:
         folders += _package_folders(sub, paper, field, name)
-    folders.append(_REPO.parent / "shared" / shared)
+    if not from_env:
+        folders.append(_REPO.parent / "shared" / shared)
     return [f for f in dict.fromkeys(folders) if f.is_dir()]
 
 
@@ -92,13 +96,13 @@ def find_text(text_file: str, paper: str | None = None) -> Path | None:
 
 def spec_dir() -> Path | None:
     """The first catalogue folder shared by all papers (``$THEORYVERIFY_SPEC_DIR``, ``$THEORYVERIFY_SPEC_PATH``
-    or ``../shared/spec``), or None.  A paper's own catalogue: :func:`find_spec`."""
+    or, neither set, ``../shared/spec``), or None.  A paper's own catalogue: :func:`find_spec`."""
     return next(iter(spec_path()), None)
 
 
 def papers_dir() -> Path | None:
     """The first paper-text folder shared by all papers (``$THEORYVERIFY_PAPERS_DIR``,
-    ``$THEORYVERIFY_PAPERS_PATH`` or ``../shared/papers``), or None.  A paper's own text: :func:`find_text`."""
+    ``$THEORYVERIFY_PAPERS_PATH`` or, neither set, ``../shared/papers``), or None.  A paper's own text: :func:`find_text`."""
     return next(iter(papers_path()), None)
 
 

@@ -55,6 +55,13 @@ class Paper:
     #: keys of the paper's reconstruction choices (where its own formulas are lost): a claim choice with one
     #: of these keys makes the claim's verdict depend on the reconstruction (see findings.validate).
     reconstruction: frozenset[str] = frozenset()
+    #: the SHA-256 (hex) of the text and of the catalogue the committed reports were made from: an input found
+    #: with another checksum (or not found) changes the report (see :mod:`theoryverify.inputs`); None: not recorded
+    file_sha256: str | None = None
+    spec_sha256: str | None = None
+    #: do some claims read the paper's text (then they are "not checkable here" without it, and the text's
+    #: checksum is part of every cached result of the paper)?  The catalogue is read by every report.
+    reads_text: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,23 +1,30 @@
 """``python -m theoryverify <command>``: verify, list, locations, papers, new-paper, diff.
 
-``verify [--paper ID] [--claim ID] [--json] [--debug] [--jobs N | --scheduler ADDRESS]``: exit codes 0 every
-verdict is what the registry expects; 1 some verdict differs; 2 bad input (unknown paper or claim id, bad
-option) with a one-line error.  ``new-paper NAME --dir DIR`` writes a paper package in the uniform layout
-(:mod:`theoryverify.scaffold`); ``diff OLD.json NEW.json`` lists the verdicts that changed between two
-``verify --json`` runs (:mod:`theoryverify.diffing`).
+``verify [--paper ID] [--claim ID] [--json] [--debug] [--fresh] [--jobs N | --scheduler ADDRESS]``: exit codes 0
+every verdict is what the registry expects; 1 some verdict differs; 2 bad input (unknown paper or claim id, bad
+option) with a one-line error; 130 interrupted (Ctrl-C: every finished claim is kept in the results store, shared
+with the report, and the next run resumes from them).  Without ``--paper``/``--claim`` it runs every paper and
+says so.  Progress goes to stderr (:mod:`theoryverify.resume`).  ``papers`` lists the installed papers and, for
+each, whether its text and catalogue were found with the recorded checksum (:mod:`theoryverify.inputs`).
+``new-paper NAME --dir DIR`` writes a paper package in the uniform layout (:mod:`theoryverify.scaffold`);
+``diff OLD.json NEW.json`` lists the verdicts that changed between two ``verify --json`` runs
+(:mod:`theoryverify.diffing`).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from itertools import groupby
 from typing import Sequence
 
-from . import profiles, registry, render
+from . import dispatch, inputs, profiles, registry, render, resume
 from .claims import RunContext
 from .devices import resolve_device
 from .errors import TheoryverifyError
+from .progress import note
 from .seeds import DEFAULT_SEED
+from .store import Store
 
 COMMANDS = ("verify", "list", "locations", "papers", "new-paper", "diff")
 
@@ -48,12 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     verify.add_argument("--include-slow", action="store_true", help="also run claims tagged slow/gpu")
     verify.add_argument("--debug", action="store_true", help="show the traceback of a check that raised")
+    verify.add_argument("--fresh", action="store_true",
+                        help="ignore the results store (finished claims of earlier runs and reports)")
     add_dispatch_options(verify)
     sub.add_parser("list", help="list registered claims (id, catalogue id, kind, location, source)"
                    ).add_argument("--paper")
     loc = sub.add_parser("locations", help="the map from paper location to claim ids (generated)")
     loc.add_argument("--paper", required=True)
-    sub.add_parser("papers", help="the installed papers and where each was found")
+    sub.add_parser("papers", help="the installed papers, where each was found, and whether its text and catalogue "
+                                  "were found (by checksum)")
     new = sub.add_parser("new-paper", help="write a new paper package in the uniform layout")
     new.add_argument("name", help="the paper id = its package name (a Python identifier, lower case)")
     new.add_argument("--dir", default=".", help="the folder to create the package folder in (default: .)")
@@ -71,6 +81,16 @@ def _error(message: object) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; Ctrl-C anywhere ends it with one line and exit 130 (every finished claim kept)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:
+        note(exc.line() if isinstance(exc, resume.Interrupted) else "interrupted; every finished claim is kept in "
+             "the results store and the next run resumes from them")
+        return 130
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command is None:
         return _error(f"a command is required ({', '.join(COMMANDS)})")
@@ -108,7 +128,15 @@ def _claims_command(args: argparse.Namespace) -> int:
     if not (args.include_slow or args.claim or args.profile == "full"):
         selected = [c for c in selected if not c.tags_for(args.profile)]
     ctx = RunContext(seed=args.seed, profile=args.profile, device=device)
-    results = run_claims(selected, ctx, jobs=args.jobs, scheduler=args.scheduler)
+    run = resume.ClaimRun(selected, ctx, Store(resume.STORE_ROOT), fresh=args.fresh)
+    every = "" if args.paper or args.claim else f"no --paper or --claim: every paper ({', '.join(run.papers)}); "
+    note(every + run.first_line())
+    resume.missing_inputs_note(run.papers)
+    rows: list = []
+    with dispatch.using(args.jobs, args.scheduler):
+        for pid, items in groupby(run.items, key=lambda p: p.claim.paper):
+            rows += run.compute(list(items), desc=pid, jobs=args.jobs, scheduler=args.scheduler)
+    results = [resume.result_of(p.claim, row, ctx) for p, row in zip(run.items, rows)]
     if args.json:
         print(json.dumps([r.to_json() for r in results], indent=1, ensure_ascii=False))
     else:
@@ -119,6 +147,7 @@ def _claims_command(args: argparse.Namespace) -> int:
             tb = (r.verdict.details or {}).get("traceback")
             if tb:
                 sys.stderr.write(f"--- {r.claim.id}: the check raised ---\n{tb}\n")
+    note(run.last_line())
     return 0 if all(r.as_expected or r.unavailable for r in results) else 1
 
 
@@ -133,11 +162,24 @@ def run_claims(claims, ctx: RunContext, *, jobs: int = 1, scheduler: str | None 
 
 
 def _papers() -> int:
-    """``python -m theoryverify papers``: each installed paper, its package and where it was declared."""
+    """``python -m theoryverify papers``: each installed paper, its package and where it was declared; then its
+    text and catalogue: found with the recorded checksum, found with another one, or missing (and which variable
+    names their folder)."""
     mods = registry.paper_modules()
     where = dict((m, w) for w, m in registry.paper_sources())
+    changed = 0
     for pid, mod in mods.items():
         print(f"{pid}\t{mod.__name__}\t{where.get(mod.__name__, '?')}\t{mod.PAPER.title}")
+        for inp in inputs.of_paper(pid):
+            state = {inputs.FOUND: "found, " + ("sha256 as recorded" if inp.expected else "no checksum recorded"),
+                     inputs.DIFFERS: f"differs: sha256 {inp.sha256}, recorded {inp.expected}",
+                     inputs.MISSING: f"missing: put it in ${inp.variable}"}[inp.state]
+            use = "" if inp.used else " (read by no claim: the report does not need it)"
+            print(f"  {inp.kind}\t{inp.name}\t{state}{use}\t{inp.path or '-'}")
+            changed += inp.changes_report
     for name, why in registry.broken_papers().items():
         print(f"(broken)\t{name}\t{why}")
+    print(f"{changed} input(s) the reports read are missing or differ from the recorded ones"
+          + (": reports made here differ from the committed ones (python -m theoryverify.report refuses "
+             "without --allow-missing)" if changed else ""))
     return 0

@@ -59,6 +59,11 @@ def _hypothesis_profile() -> str | None:
 def _init_worker(hypothesis_profile: str | None) -> None:
     global _IN_WORKER
     _IN_WORKER = True
+    import signal
+
+    # Ctrl-C reaches the whole process group: the parent stops the run (keeping every finished claim) and kills
+    # the workers, which must not each print a KeyboardInterrupt traceback of their own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from . import profiles
 
     profiles.load(hypothesis_profile)

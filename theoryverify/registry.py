@@ -16,6 +16,7 @@ one-line :class:`~theoryverify.findings.RegistrationError`.
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import sys
@@ -175,8 +176,41 @@ def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
     if claim is not None:
         selected = [c for c in selected if c.id == claim or c.catalogue_id == claim]
         if not selected:
-            raise UnknownName(f"unknown claim id {claim!r}")
+            raise UnknownName(_unknown_claim(claim, paper))
     return selected
+
+
+def _all_claims() -> list[Claim]:
+    """Every claim of every paper that loads (for suggestions: a broken paper is skipped, not raised)."""
+    out: list[Claim] = []
+    for p in sorted(papers()):
+        try:
+            out.extend(_paper_claims(p))
+        except Exception:  # noqa: BLE001 - a paper that fails to load offers no suggestion
+            continue
+    return out
+
+
+def _unknown_claim(claim: str, paper: str | None) -> str:
+    """The one-line error for a claim id that selects nothing: the paper it belongs to when ``--paper`` names
+    another one, else the closest ids across every paper (by claim id, the id without its paper, or catalogue
+    id; :mod:`difflib`)."""
+    every = _all_claims()
+    exact = [c for c in every if c.id == claim or c.catalogue_id == claim]
+    if exact and paper is not None:
+        return (f"claim {claim!r} belongs to paper {exact[0].paper!r}, not {paper!r} "
+                f"(use --paper {exact[0].paper}, or give --claim alone)")
+    names: dict[str, str] = {}
+    for c in every:
+        names.setdefault(c.id.lower(), c.id)
+        names.setdefault(c.id.split(".", 1)[-1].lower(), c.id)
+        if c.catalogue_id:
+            names.setdefault(c.catalogue_id.lower(), c.id)
+    close = difflib.get_close_matches(claim.lower(), list(names), n=12, cutoff=0.6)
+    ids = list(dict.fromkeys(names[n] for n in close))[:5]
+    where = f" in paper {paper!r}" if paper is not None else ""
+    hint = f"; closest: {', '.join(ids)}" if ids else "; `python -m theoryverify list` lists every id"
+    return f"unknown claim id {claim!r}{where}{hint}"
 
 
 def get(claim_id: str) -> Claim:

@@ -7,6 +7,13 @@ temporary file in the same folder and moved into place with ``os.replace`` (atom
 a killed sweep leaves only finished points.  ``get_or_compute`` returns the JSON round-trip of a
 fresh value too, so a resumed sweep returns exactly what an uninterrupted one does.
 
+Faults never turn into a wrong result or a traceback: every record carries the SHA-256 of its value and its
+full key, and an entry that cannot be read, parsed or checked (truncated, corrupt, another key) gives one
+warning and is recomputed (records written before the checksum are accepted when their key matches); a store
+that cannot be written (read-only folder or file system, no permission, disk full) gives one warning and the run
+goes on without storing.  Two processes writing the same store lose nothing: each file is written whole under
+a unique temporary name and moved into place atomically, so the last writer of a key wins with a whole record.
+
 :func:`sweep` computes only the missing points, with a tqdm bar: in-process, through joblib
 (``loky``, ``threading``, ...), or, with ``backend="dask"``, on the active ``distributed.Client``
 (``Client.map`` with ``pure=True``, results taken back in config order, unfinished futures
@@ -26,7 +33,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .environment import versions
-from .progress import progress
+from .progress import note, progress
 from .verdicts import plain
 
 DEFAULT_ROOT = ".theoryverify-cache"
@@ -54,40 +61,98 @@ def _roundtrip(value: Any) -> Any:
     return json.loads(json.dumps(plain(value)))
 
 
+#: the store roots this process could not write / read (warned about once each; ``Store()`` is made afresh by
+#: every sweep, so the state is kept per root rather than per object)
+_UNWRITABLE: set[str] = set()
+_UNREADABLE: set[str] = set()
+
+
+def _first_for(seen: set[str], root: Path) -> bool:
+    """Record ``root`` in ``seen``; True unless it or a folder inside or around it was recorded before (a
+    read-only ``.theoryverify-cache`` is one warning, not one per store under it)."""
+    here = os.path.abspath(root)
+    related = any(here == r or here.startswith(r + os.sep) or r.startswith(here + os.sep) for r in seen)
+    seen.add(here)
+    return not related
+
+
+def _value_digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 class Store:
     """A folder of JSON results, one file per key (``<root>/<claim>/<sha256>.json``)."""
 
     def __init__(self, root: str | os.PathLike = DEFAULT_ROOT) -> None:
         self.root = Path(root)
 
+    @property
+    def writable(self) -> bool:
+        """False once a write to this root failed in this process: the run goes on without storing."""
+        return os.path.abspath(self.root) not in _UNWRITABLE
+
     def path(self, key: Mapping[str, Any]) -> Path:
         claim = str(key.get("claim", "_")).replace(os.sep, "_")
         return self.root / claim / f"{key_digest(key)}.json"
 
     def get(self, key: Mapping[str, Any]) -> tuple[bool, Any]:
+        """(True, value) for a whole record of this very key; (False, None) when there is none, or (with one
+        warning) when the entry is unreadable, truncated, corrupt or of another key — it is then recomputed."""
         p = self.path(key)
         try:
-            with open(p) as fh:
-                return True, json.load(fh)["value"]
-        except (FileNotFoundError, json.JSONDecodeError, KeyError):
+            with open(p, encoding="utf-8") as fh:
+                record = json.load(fh)
+        except (FileNotFoundError, NotADirectoryError):  # no entry (or no folder that could hold one)
             return False, None
+        except OSError as exc:
+            if _first_for(_UNREADABLE, self.root):
+                note(f"warning: cannot read the results store {self.root} ({type(exc).__name__}: {exc}); "
+                     "computing instead")
+            return False, None
+        except ValueError:  # not JSON (truncated, binary garbage, bad encoding)
+            return self._corrupt(p, "not valid JSON (truncated or corrupt)")
+        if not isinstance(record, dict) or "value" not in record:
+            return self._corrupt(p, "not a results record")
+        if record.get("key") != _roundtrip(dict(key)):
+            return self._corrupt(p, "it holds another key")
+        value = record["value"]
+        if "sha256" in record and record["sha256"] != _value_digest(value):
+            return self._corrupt(p, "its value does not match its checksum")
+        return True, value
+
+    def _corrupt(self, path: Path, why: str) -> tuple[bool, Any]:
+        note(f"warning: results store entry {path}: {why}; ignored, the result is recomputed")
+        return False, None
 
     def put(self, key: Mapping[str, Any], value: Any) -> Any:
+        """Store ``value`` under ``key`` and return its JSON round-trip; a store that cannot be written gives one
+        warning (the first time) and the value is returned unstored."""
+        out = _roundtrip(value)
+        if not self.writable:
+            return out
         p = self.path(key)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        record = {"key": plain(dict(key)), "value": plain(value)}
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".json")
+        record = {"key": plain(dict(key)), "value": out, "sha256": _value_digest(out)}
+        tmp = None
         try:
-            with os.fdopen(fd, "w") as fh:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(record, fh)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, p)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        return _roundtrip(value)
+            tmp = None
+        except OSError as exc:
+            if _first_for(_UNWRITABLE, self.root):
+                note(f"warning: cannot write the results store {self.root} ({type(exc).__name__}: {exc}); "
+                     "running without storing results")
+        finally:
+            if tmp is not None and os.path.exists(tmp):
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+        return out
 
     def get_or_compute(self, key: Mapping[str, Any], fn: Callable[[], Any]) -> Any:
         found, value = self.get(key)
@@ -131,6 +196,9 @@ def sweep(store: Store | None, key_base: Mapping[str, Any], configs: Sequence[Ma
             results[i] = value
         else:
             missing.append(i)
+    if store and missing and len(missing) < len(configs):  # an interrupted sweep resumes: say so
+        note(f"{desc or key_base.get('claim', 'sweep')}: {len(configs) - len(missing)} of {len(configs)} sweep "
+             "points from the results store")
     bar = progress(missing, desc=desc or str(key_base.get("claim", "sweep")))
     try:
         for i, value in zip(missing, _dispatch(fn, [configs[i] for i in missing], n_jobs, backend)):

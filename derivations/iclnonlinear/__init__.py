@@ -16,5 +16,7 @@ PAPER = tv.Paper(
     id="iclnonlinear",
     title="Provable In-Context Learning of Nonlinear Regression with Transformers",
     file="icl-nonlinear-regression.txt",
+    file_sha256="858e0cad0319f2bf956f57b35a5b3b595f6d4c9d4cfaa09d53614f02e9a8b423",
     spec="iclnonlinear.md",
+    spec_sha256="3561ca8840afb88c7d3e68146ec7b78e7855688514fd9f05b7241dcef5a99edf",
 )

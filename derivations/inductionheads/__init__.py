@@ -18,7 +18,10 @@ PAPER = Paper(
     id="inductionheads",
     title="How Transformers Implement Induction Heads: Approximation and Optimization Analysis",
     file="induction-heads-approx-optim.txt",
+    file_sha256="2df451d31546d5f42c9a40ccd56df3345152b717457207793884ca50ef193d6a",
     spec="inductionheads.md",
+    spec_sha256="dd240c308afaf342b6e93d174a636761bcc358c50fca9b28d3714a2ca201a5a1",
+    reads_text=True,  # the proof-consistency claims (claims/proof_consistency.py) quote it
     # RC-18 (which arXiv version's numbering is cited) is a citation choice, not a reconstructed object
     reconstruction=frozenset(k for k in _RC if k != "RC-18"),
 )

@@ -23,6 +23,8 @@ PAPER = tv.Paper(
     title="Filtering with Self-Attention and Storing with MLP: One-Layer Transformers Can Provably "
           "Acquire and Extract Knowledge",
     file="knowledge-acquisition-extraction.txt",
+    file_sha256="1bf86fa51a75987d6b61caf3f9a440e69ccc345a053624a7f23d85f1a5f0454b",
     spec="knowledge.md",
+    spec_sha256="4f1e9a1ef6cdbb308e5679f9e54e0ad6dc7fdfd44730dcddc79583a4d945071b",
     reconstruction=frozenset(f.name for f in fields(Recon)),
 )

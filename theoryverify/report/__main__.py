@@ -1,5 +1,10 @@
 """python -m theoryverify.report [--paper ID ...] [--profile quick|full] [--device auto|cpu|cuda]
-[--seed N] [--out DIR] [--fresh] [--jobs N | --scheduler ADDRESS]"""
+[--seed N] [--out DIR] [--fresh] [--allow-missing] [--jobs N | --scheduler ADDRESS]
+
+Exit codes: 0 written; 2 bad input, or an input outside the repository (a paper's text or catalogue, see
+``python -m theoryverify papers``) is missing or differs from the recorded one, so the report would differ from
+the committed one (``--allow-missing`` writes it anyway, and its index says which inputs were missing);
+130 interrupted (Ctrl-C: every finished claim is kept in the results store and the next run resumes)."""
 from __future__ import annotations
 
 import argparse
@@ -7,12 +12,14 @@ import shlex
 import sys
 from pathlib import Path
 
-from .. import profiles, registry
+from .. import inputs, profiles, registry
 from ..cli import add_dispatch_options
 from ..devices import resolve_device
 from ..errors import TheoryverifyError
+from ..progress import note
+from ..resume import Interrupted
 from ..seeds import DEFAULT_SEED
-from .build import build
+from .build import PREFIX, build
 
 
 class _Parser(argparse.ArgumentParser):
@@ -22,21 +29,33 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _without_dispatch(argv) -> list[str]:
-    """The command line without --jobs/--scheduler: where claims ran does not change the report, which shows
-    the same command (and bytes) as a serial run."""
+    """The command line without --jobs/--scheduler (and --allow-missing): where claims ran does not change the
+    report, which shows the same command (and bytes) as a serial run; --allow-missing changes nothing when every
+    input is present, and when one is missing the index says so."""
     out, skip = [], False
     for arg in argv:
         if skip:
             skip = False
         elif arg in ("--jobs", "--scheduler"):
             skip = True
-        elif not arg.startswith(("--jobs=", "--scheduler=")):
+        elif arg != "--allow-missing" and not arg.startswith(("--jobs=", "--scheduler=")):
             out.append(arg)
     return out
 
 
 def main(argv=None) -> int:
-    p = _Parser(prog="python -m theoryverify.report", description=__doc__)
+    """The command; Ctrl-C anywhere ends it with one line and exit 130 (every finished claim kept)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:
+        note(exc.line() if isinstance(exc, Interrupted) else "interrupted; every finished claim is kept in the "
+             "results store and the next run resumes from them", PREFIX)
+        return 130
+
+
+def _main(argv=None) -> int:
+    p = _Parser(prog="python -m theoryverify.report", description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--paper", action="append", default=None, help="paper id (repeatable; default: all)")
     p.add_argument("--claim", action="append", default=[], help="restrict to these claim ids (repeatable)")
     p.add_argument("--profile", choices=["quick", "full"], default="quick")
@@ -45,6 +64,9 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=None,
                    help="output folder (default: reports/<profile>, so a quick run never overwrites the full report)")
     p.add_argument("--fresh", action="store_true", help="ignore the results store")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="write the report even when a paper's text or catalogue is missing or differs from the "
+                        "recorded one (the index then lists them; see `python -m theoryverify papers`)")
     add_dispatch_options(p)
     args = p.parse_args(argv)
     if args.jobs < 1:
@@ -61,9 +83,18 @@ def main(argv=None) -> int:
     try:
         device = resolve_device(args.device)
         for cid in args.claim:
-            registry.claims(claim=cid)
+            owner = registry.claims(claim=cid)[0].paper
+            if args.paper and owner not in papers:
+                raise registry.UnknownName(f"claim {cid!r} belongs to paper {owner!r}, not "
+                                           f"{' or '.join(map(repr, papers))} (use --paper {owner}, or give --claim alone)")
     except (ValueError, registry.UnknownName) as exc:
-        sys.stderr.write(f"theoryverify.report: error: {exc}\n")
+        sys.stderr.write("theoryverify.report: error: " + " ".join(str(exc).split()) + "\n")
+        return 2
+    changed = [i for i in inputs.absent(papers) if i.changes_report]
+    if changed and not args.allow_missing:
+        sys.stderr.write("theoryverify.report: error: the report would differ from the committed one: "
+                         + "; ".join(i.line() for i in changed) + " (see `python -m theoryverify papers` and the "
+                         "README's \"Paper texts and catalogues\"; --allow-missing writes the report without them)\n")
         return 2
     profiles.load()
     if args.out is None:

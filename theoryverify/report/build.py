@@ -7,23 +7,20 @@ import json
 
 import datetime as _dt
 import time
-from contextlib import closing
 from importlib import metadata
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .. import catalogue, dispatch, environment, registry
+from .. import catalogue, dispatch, environment, inputs, registry, resume
 from ..claims import Claim, RunContext
-from ..progress import progress
-from ..closure import closure_version
+from ..progress import note
 from ..store import Store
 from . import markdown, plots
 
-def code_version(claim: Claim) -> str:
-    """Hash of the source closure of the claim's module (its paper code, the engine, the user's helpers): a
-    change in any of it invalidates the cached verdict; rendering code is not in the closure."""
-    return closure_version(claim.module) if claim.module else "unknown"
+PREFIX = "theoryverify.report"  # the name on the report's stderr lines
+
+code_version = resume.code_version  # the hash that keys a stored result (kept here for older imports)
 
 
 def paper_version(paper_id: str) -> str:
@@ -57,34 +54,6 @@ def gpu_sized(paper_id: str, profile: str, device: str, only: Sequence[str] = ()
             and (not only or c.id in only or c.catalogue_id in only)]
 
 
-def run_paper(paper_id: str, ctx: RunContext, store: Store, fresh: bool, only: Sequence[str] = (),
-              on_compute: Callable[[str], None] | None = None, *, jobs: int = 1,
-              scheduler: str | None = None) -> list[dict[str, Any]]:
-    """The JSON rows of the paper's selected claims: cached rows reused (unless ``fresh``), the missing ones
-    computed through the engine's dispatcher (``jobs`` local processes or a Dask ``scheduler``; serial by
-    default — the same rows either way) and stored each as soon as it is back, so an interrupted run
-    resumes.  ``on_compute(claim_id)`` is called before each claim is computed."""
-    versions = environment.versions()
-    claims = select(paper_id, ctx.profile, only, ctx.device)
-    keys = [{"claim": c.id, "seed": ctx.seed, "profile": ctx.profile, "device": ctx.device,
-             "code": code_version(c), "versions": versions} for c in claims]
-    out: list[Any] = [None] * len(claims)
-    missing = []
-    for i, key in enumerate(keys):
-        found, value = (False, None) if fresh else store.get(key)
-        if found:
-            out[i] = value
-        else:
-            missing.append(i)
-    computed = dispatch.iter_results([claims[i] for i in missing], ctx, jobs=jobs, scheduler=scheduler)
-    with closing(computed):
-        for i in progress(missing, desc=paper_id, unit="claim"):
-            if on_compute:
-                on_compute(claims[i].id)
-            out[i] = store.put(keys[i], next(computed).to_json())
-    return out
-
-
 def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: Path) -> dict[str, Any]:
     img_dir = out / paper.id
     images: dict[str, str] = {}  # the sweep plot shown in the bounds-vs-empirics section
@@ -102,8 +71,12 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
     (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
     counts = Counter(r["status"] for r in results)
     findings = Counter(markdown.finding_of(r) for r in results if r["status"] == "refuted")
-    return {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts, "findings": findings,
-            "errata": findings.get("erratum", 0), "outside": sum(bool(r.get("outside_hypotheses")) for r in results)}
+    row = {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts, "findings": findings,
+           "errata": findings.get("erratum", 0), "outside": sum(bool(r.get("outside_hypotheses")) for r in results)}
+    unavailable = sum(bool(r.get("unavailable")) for r in results)
+    if unavailable:  # only then: an index made with every input has no such key (and no such column)
+        row["unavailable"] = unavailable
+    return row
 
 
 def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: Path, fresh: bool,
@@ -112,19 +85,28 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
           scheduler: str | None = None) -> dict[str, Any]:
     """Run (or reuse) every selected claim of ``papers`` and write their pages and the index to ``out``.
     ``jobs``/``scheduler``: compute the missing claims in parallel (:mod:`theoryverify.dispatch`; one pool for
-    all papers); the pages are the same as a serial run's."""
+    all papers); the pages are the same as a serial run's.  Progress (what will run, each paper's claims, what
+    was reused and computed) goes to stderr (:mod:`theoryverify.resume`); Ctrl-C raises
+    :class:`~theoryverify.resume.Interrupted` with every finished claim kept in the store."""
     out.mkdir(parents=True, exist_ok=True)
-    store = Store(store_root or Path(".theoryverify-cache") / "report")
+    store = Store(store_root or resume.STORE_ROOT)
     ctx = RunContext(seed=seed, profile=profile, device=device)
+    absent = inputs.absent(papers)
     run = {"command": command, "profile": profile, "seed": seed,
            "device_info": environment.device_info(device), "versions": environment.versions(),
-           "commit": environment.git_commit()}
+           "commit": environment.git_commit(), "missing_inputs": [i.line() for i in absent]}
+    selected = {pid: select(pid, profile, only, device) for pid in papers}
+    claim_run = resume.ClaimRun([c for pid in papers for c in selected[pid]], ctx, store, fresh=fresh, prefix=PREFIX)
+    note(claim_run.first_line(), PREFIX)
     rows, timings = [], {}
     start_all = time.perf_counter()
+    first = 0
     with dispatch.using(jobs, scheduler):
         for pid in papers:
             start = time.perf_counter()
-            results = run_paper(pid, ctx, store, fresh, only, on_compute, jobs=jobs, scheduler=scheduler)
+            items = claim_run.items[first:first + len(selected[pid])]
+            first += len(selected[pid])
+            results = claim_run.compute(items, desc=pid, jobs=jobs, scheduler=scheduler, on_compute=on_compute)
             timings[pid] = time.perf_counter() - start
             now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
             page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s",
@@ -141,7 +123,9 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
         row["run"] = {"commit": run["commit"], "generated": f"{now}"}
     listed = _with_earlier_rows(out, rows, run["profile"]) if not only else rows
     (out / "index.md").write_text(markdown.index_page(run, listed), encoding="utf-8")
-    return {"rows": rows, "timings": timings}
+    note(claim_run.last_line(), PREFIX)
+    return {"rows": rows, "timings": timings, "missing_inputs": absent, "reused": claim_run.reused,
+            "computed": claim_run.computed}
 
 
 INDEX_ROWS = "index.json"

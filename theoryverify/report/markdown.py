@@ -371,17 +371,22 @@ def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
 def index_page(run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
     lines = ["# theoryverify reports", "", f"- Command: `{run['command']}`",
              f"- Profile: `{run['profile']}`; seed: `{run['seed']}`; device: {run['device_info']['name']}",
-             f"- Git commit: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}", "",
-             "Refuted claims are counted by finding class; only `erratum` says the paper is wrong "
-             "(see `docs/verdicts.md`).", ""]
+             f"- Git commit: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}"]
+    if run.get("missing_inputs"):  # only then: a report made with every input has no such line
+        lines.append("- Missing inputs (this report differs from one made with them; see `python -m theoryverify "
+                     "papers`): " + "; ".join(cell(m) for m in run["missing_inputs"]))
+    lines += ["", "Refuted claims are counted by finding class; only `erratum` says the paper is wrong "
+              "(see `docs/verdicts.md`).", ""]
     runs = {(r.get("run") or {}).get("commit", run["commit"]) + " " + (r.get("run") or {}).get("generated", "")
             for r in rows}
     several = len(runs) > 1  # rows written by separate runs (a profile folder built paper by paper)
     if several:
         lines += ["Rows come from separate runs; each names its own commit and time (the header is the latest run).", ""]
-    lines += table(["paper", "claims", *STATUSES, *FINDINGS, "outside hypotheses", "profile", "device", "report",
-                    *(["run"] if several else [])],
+    unavailable = any(r.get("unavailable") for r in rows)  # the column only where some claim could not be checked
+    lines += table(["paper", "claims", *STATUSES, *(["not checkable here"] if unavailable else []), *FINDINGS,
+                    "outside hypotheses", "profile", "device", "report", *(["run"] if several else [])],
                    [[r["title"], r["n"], *[r["counts"].get(s, 0) for s in STATUSES],
+                     *([r.get("unavailable", 0)] if unavailable else []),
                      *[r["findings"].get(f, 0) for f in FINDINGS], r.get("outside", 0),
                      run["profile"], run["device_info"]["device"], f"[{r['id']}.md]({r['id']}.md)",
                      *([f"`{(r.get('run') or {}).get('commit', '?')}`, {(r.get('run') or {}).get('generated', '?')}"]

@@ -41,7 +41,7 @@ PAPER_FILE = "induction-heads-approx-optim.txt"
 # ---------------------------------------------------------------------------------------------------------------
 
 def paper_path() -> Path | None:
-    """The paper text (``$THEORYVERIFY_PAPERS_DIR`` or ``shared/papers`` next to the checkout,
+    """The paper text (the engine's search path for paper texts,
     :func:`.support.find_paper_text`); None if absent."""
     return find_paper_text(PAPER_FILE)
 

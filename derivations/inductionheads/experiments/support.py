@@ -4,7 +4,6 @@ SymPy expression are the engine's (``tv``), imported here so the paper keeps one
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from theoryverify import NOISE_FLOOR, compile_float, fmt_error, fmt_signed  # noqa: F401
@@ -27,10 +26,9 @@ def resolve_device(name: str | None = "auto") -> str:
 
 
 def find_paper_text(file: str) -> Path | None:
-    """The paper text ``file``: in ``$THEORYVERIFY_PAPERS_DIR``, the folders of ``$THEORYVERIFY_PAPERS_PATH``, or a
-    ``shared/papers`` folder beside an ancestor of this package (the checkout layout: ``<root>/main/derivations/…``
-    next to ``<root>/shared/papers``); None if absent."""
-    folders = [Path(p) for p in ([os.environ.get(PAPERS_DIR_ENV)] if os.environ.get(PAPERS_DIR_ENV) else [])]
-    folders += [Path(p) for p in os.environ.get(PAPERS_PATH_ENV, "").split(os.pathsep) if p.strip()]
-    folders += [a / "shared" / "papers" for a in Path(__file__).resolve().parents]
-    return next((f / file for f in folders if (f / file).is_file()), None)
+    """The paper text ``file`` on the engine's search path (:func:`theoryverify.catalogue.find_text`:
+    ``$THEORYVERIFY_PAPERS_DIR``, the folders of ``$THEORYVERIFY_PAPERS_PATH``, the package's own ``paper/``, or,
+    neither variable set, ``shared/papers`` next to the checkout); None if absent."""
+    from theoryverify import catalogue
+
+    return catalogue.find_text(file, "inductionheads")
