@@ -64,3 +64,12 @@ def test_benchmark_machinery_on_the_test_paper(tmp_path, capsys):
     (corpus / "mini" / "main.tex").write_text("changed")
     bench.main(["--manifest", str(man), "--corpus", str(corpus)])
     assert "skipped: checksum differs (main.tex)" in capsys.readouterr().out
+
+
+def test_the_corpus_as_one_file(tmp_path, capsys):
+    """--one-file flattens each present paper (its \\input files inlined) into one paper and times it."""
+    man, corpus = _manifest(tmp_path, [], [])
+    alone = bench.run_paper(bench.load_manifest(man)["papers"][0], corpus, [])
+    assert bench.main(["--manifest", str(man), "--corpus", str(corpus), "--one-file"]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith(f"one file ({alone.summary['relations']} relations") and " s on " in line, line
