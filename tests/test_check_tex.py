@@ -277,6 +277,11 @@ READINGS = [
     ("\\[ \\psi^*(t) = \\mathrm{arg}\\min_{\\psi} J(\\psi) \\]\n", "read_as", "argmin"),
     # E[X]^2 is written for (E X)^2 and for E[X^2]: the power stays inside the atom
     ("\\[ \\mathbb{E}[X]^2 \\le \\mathbb{E}[X^2] \\]\n", "read_as", "E}[X]^2"),
+    # cases: the first row whose condition holds; read only when the rows cover every case
+    ("\\[ \\max(x, 0) = \\begin{cases} x & \\text{if } x \\ge 0, \\\\ 0 & \\text{otherwise} \\end{cases} \\]\n",
+     "status", "proved"),
+    ("\\[ \\max(x, 0) = \\begin{cases} x & x < 0 \\\\ 0 & x \\ge 0 \\end{cases} \\]\n", "status", "refuted"),
+    ("\\[ \\max(x, 0) = \\begin{cases} x & x > 1 \\\\ 0 & x < 0 \\end{cases} \\]\n", "read_as", "⟦"),  # gaps
     # "for all u in H and g_t in H": g_t belongs to the condition, not to the right side
     ("\\[ R(u) \\le P(u) + \\epsilon \\quad \\text{ for all } u \\in H \\text{ and } g_t \\in H \\]\n",
      "read_as", "epsilon$"),

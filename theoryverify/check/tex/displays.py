@@ -187,15 +187,16 @@ def rows(display: Display) -> list[tuple[int, str]]:
         if not row.strip():
             continue
         cells = _top_level_split(row, "&")
+        # keep offsets honest: the column & become spaces; an & inside a nested cases/matrix stays
+        blank = "".join(" " if k in {o - 1 for o, _ in cells[1:]} else c for k, c in enumerate(row))
         if paired and len(cells) > 2:
             for k in range(0, len(cells), 2):
                 piece = cells[k:k + 2]
                 o = piece[0][0]
-                # keep offsets honest: replace the & between the two cells by a space
-                text = row[o:piece[-1][0] + len(piece[-1][1])].replace("&", " ", 1) if len(piece) == 2 else piece[0][1]
+                text = blank[o:piece[-1][0] + len(piece[-1][1])] if len(piece) == 2 else piece[0][1]
                 out.append((display.body_start + off + o, text))
         else:
-            out.append((display.body_start + off, row.replace("&", " ")))
+            out.append((display.body_start + off, blank))
     return out
 
 

@@ -622,6 +622,7 @@ class PaperParser(LatexParser):
                 raise BadInput("LaTeX: an unclosed \\begin")
             env += t.text
         self.next()
+        body_start = self.i
         depth = 1
         while depth:
             t = self.next()
@@ -631,11 +632,72 @@ class PaperParser(LatexParser):
                 depth += 1
             elif t.text == "\\end":
                 depth -= 1
+        body = self.toks[body_start:self.i - 1]
         self._skip_group_tokens()
         kind = "cases" if env.startswith("cases") or env.endswith("cases") else "matrix" if "matrix" in env else "array"
         if kind != "cases":
             self.vector_ops.add("matrix")
+        elif env == "cases":
+            node = self._cases(body)
+            if node is not None:
+                return node
         return self._opaque(start, kind)
+
+    def _cases(self, body: list[Token]) -> ast.expr | None:
+        """``\\begin{cases} a & x > 0 \\\\ b & \\text{otherwise} \\end{cases}`` as the first row whose condition holds:
+        a·1[x > 0] + b·(1 − 1[x > 0]).  Read only when the rows cover every case (a last row "otherwise", or two
+        rows with opposite conditions, x ≥ 0 and x < 0); anything else stays an opaque atom."""
+        rows, row = [], []
+        for t in body:
+            if t.text == "\\\\":
+                rows.append(row)
+                row = []
+            else:
+                row.append(t)
+        rows.append(row)
+        rows = [r for r in rows if r]
+        if not 2 <= len(rows) <= 6:
+            return None
+        pieces = []
+        try:
+            for r in rows:
+                cut = [k for k, t in enumerate(r) if t.text == "&"]
+                if len(cut) != 1:
+                    return None
+                value, cond = r[:cut[0]], _condition_tokens(r[cut[0] + 1:])
+                if not value or cond is None:
+                    return None
+                pieces.append((self._sub(value), None if cond == "otherwise" else self._sub_condition(cond)))
+        except BadInput:
+            return None
+        if any(c is None for _, c in pieces[:-1]):
+            return None
+        last = pieces[-1][1]
+        if last is not None and not (len(pieces) == 2 and _opposite(pieces[0][1], last)):
+            return None
+        out, none_before = None, []
+        for value, cond in pieces:
+            factors = [value, *(_bin(_num(1), ast.Sub(), _call("indicator", c)) for c in none_before)]
+            if cond is not None and cond is not last:
+                factors.append(_call("indicator", cond))
+            term = factors[0]
+            for f in factors[1:]:
+                term = _bin(term, ast.Mult(), f)
+            out = term if out is None else _bin(out, ast.Add(), term)
+            if cond is not None:
+                none_before.append(cond)
+        return out
+
+    def _sub_condition(self, tokens: list[Token]) -> ast.expr:
+        p = PaperParser([*tokens, Token("end", "", tokens[-1].pos)], self.names, self.functions)
+        terms, ops = p.relation()
+        if not ops or p.peek().kind != "end" or any(o not in ("<", ">", "<=", ">=", "==") for o in ops):
+            raise BadInput("LaTeX: a case's condition is not one relation")
+        self.ambiguous |= p.ambiguous
+        self.applied |= p.applied
+        self.opaque.update(p.opaque)
+        cmp = {"==": ast.Eq(), "<=": ast.LtE(), ">=": ast.GtE(), "<": ast.Lt(), ">": ast.Gt()}
+        return ast.Compare(left=terms[0], ops=[cmp[o] for o in ops], comparators=terms[1:])
 
     def _evaluated_at(self) -> ast.expr:
         """``\\left. expr \\right|_{x = a}``: ``subs(expr, x, a)``."""
@@ -824,6 +886,39 @@ class PaperParser(LatexParser):
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
             return False
         return super().starts_factor()
+
+
+CASE_WORDS = {"if", "for", "when", "whenever", "where"}
+
+
+def _condition_tokens(toks: list[Token]) -> list[Token] | str | None:
+    """A case's condition without its words (``\\text{if } x > 0,``), or "otherwise", or None (unreadable)."""
+    toks = [t for t in toks if t.text not in ("\\quad", "\\qquad", "\\,", "\\;", "~")]
+    while toks and toks[-1].text in (",", ".", ";"):
+        toks = toks[:-1]
+    if toks and toks[0].text in ("\\text", "\\textrm", "\\mbox", "\\mathrm", "\\textnormal") and \
+            len(toks) > 1 and toks[1].text == "{":
+        close = next((k for k in range(2, len(toks)) if toks[k].text == "}"), None)
+        if close is None:
+            return None
+        word = "".join(t.text for t in toks[2:close]).lower()
+        if word in ("otherwise", "else", "o.w.", "ow") and close == len(toks) - 1:
+            return "otherwise"
+        if word not in CASE_WORDS:
+            return None
+        toks = toks[close + 1:]
+    elif toks and "".join(t.text for t in toks).lower() in ("otherwise", "else"):
+        return "otherwise"
+    return toks or None
+
+
+def _opposite(a: ast.expr, b: ast.expr) -> bool:
+    """x >= 0 and x < 0 (or x > 0 and x <= 0, either way round): the two rows cover every case."""
+    if not (isinstance(a, ast.Compare) and isinstance(b, ast.Compare) and len(a.ops) == len(b.ops) == 1):
+        return False
+    same = ast.unparse(a.left) == ast.unparse(b.left) and ast.unparse(a.comparators[0]) == ast.unparse(b.comparators[0])
+    pairs = {(ast.GtE, ast.Lt), (ast.Lt, ast.GtE), (ast.Gt, ast.LtE), (ast.LtE, ast.Gt)}
+    return same and (type(a.ops[0]), type(b.ops[0])) in pairs
 
 
 def _uses_itself(node: ast.expr, args: list[ast.expr]) -> bool:

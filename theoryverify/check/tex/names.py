@@ -112,7 +112,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             elif s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)) and \
                     not GREEK_SCRIPT.fullmatch(s.group(0)):  # S_lambda is S indexed, as the grammar keys it
                 key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
-            o = OPEN_RE.match(text, after)
+            index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top, C_n(X): an index
+            o = None if index else OPEN_RE.match(text, after)
             if o:
                 close = _balanced(text, o.end() - 1)
                 if close > 0:
@@ -123,9 +124,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                     if ATOMIC_ARG.match(arg):
                         ev.atomic.add(key)
                 continue
-            if MAP_RE.match(text, after):
+            if MAP_RE.match(text, after) and not index:
                 ev.maps.add(key)
-            index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top: epsilon an index, not a vector
             if MEMBER_RE.match(text, after) and not index:
                 ev.vector.add(key)
             if not index and re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})",

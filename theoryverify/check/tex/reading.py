@@ -108,10 +108,26 @@ def _words(toks: list[Token]) -> list[Token]:
     return out
 
 
+CASES_RE = re.compile(r"\\begin\s*\{cases\}(.*?)\\end\s*\{cases\}", re.S)
+
+
+def _case_columns(text: str) -> list[int]:
+    """Offsets of the & of each (unnested) cases environment."""
+    out = []
+    for m in CASES_RE.finditer(text):
+        if "\\begin" in m.group(1):
+            continue
+        out += [m.start(1) + k for k, c in enumerate(m.group(1)) if c == "&" and (k == 0 or m.group(1)[k - 1] != "\\")]
+    return out
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     toks = _words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
                    if t.kind != "end"])
+    amps = _case_columns(text)
+    if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
+        toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
     out: list[Token] = []
     i = 0
     while i < len(toks):
