@@ -192,10 +192,10 @@ def test_paper_context(tmp_path, capsys):
            r" - v_2\right)")
     f = tmp_path / "n3.tex"
     f.write_text("\\begin{align}\n" + row + "\n\\end{align}\n")
-    assert cli.main(["--context", "icrecall.n3", "--tex", str(f), "--json"]) == 0
+    assert cli.main(["--context", "icrecall.n3", "--tex", str(f), "--json", "--timeout", "30"]) == 0  # load-proof
     assert json.loads(capsys.readouterr().out)["summary"]["proved"] == 1
     f.write_text("\\begin{align}\n" + row.replace(r"\frac{2}{T}", r"\frac{1}{T}") + "\n\\end{align}\n")
-    assert cli.main(["--context", "icrecall.n3", "--tex", str(f), "--json"]) == 1
+    assert cli.main(["--context", "icrecall.n3", "--tex", str(f), "--json", "--timeout", "30"]) == 1
 
 
 MISREADINGS = [
