@@ -297,3 +297,22 @@ def test_disputed_readings(text, field, want, tmp_path, capsys):
         assert re.search(re.escape(want.rstrip("$")) + ("$" if want.endswith("$") else ""), first["read_as"] or ""), rows
     else:
         assert first[field] in (want if isinstance(want, tuple) else (want,)), rows
+
+
+def test_code_listings_are_not_math(tmp_path, capsys):
+    """A $$ inside a minted/verbatim block or \\verb is code: it must not open a display that runs to the end."""
+    text = ("\\begin{minted}{julia}\n@rule |$+$$|(x)\n\\end{minted}\nand \\verb|$$| too.\n"
+            "\\begin{equation}\n  2 a + a = 3 a\n\\end{equation}\n")
+    rows = _one(tmp_path, capsys, text)
+    assert [(r["line"], r["status"]) for r in rows] == [(6, "proved")], rows
+
+
+def test_a_function_applied_to_matrices_and_a_transposed_orthogonal_factor(tmp_path, capsys):
+    """f_1(A), f_1(B): a function of a matrix, never f_1·A; (U Λ U^T)^2 = U Λ^2 U^T is no refutation in one
+    dimension (U orthogonal is ±1 there), while a planted (U Λ U^T)^2 = U Λ^3 U^T still is."""
+    rows = _one(tmp_path, capsys, "We have $2 f_1$.\n\\[ f_1(A) = 2, \\qquad f_1(B) = 32 \\]\n")
+    assert all(r["status"] != "refuted" and "f[1] * A" not in (r["read_as"] or "") for r in rows), rows
+    rows = _one(tmp_path, capsys, "$U^\\top U = I$.\n\\[ (U \\Lambda U^\\top)^2 = U \\Lambda^2 U^\\top \\]\n")
+    assert rows[0]["status"] == "inconclusive" and "orthogonal" in rows[0]["reason"], rows
+    rows = _one(tmp_path, capsys, "$U^\\top U = I$.\n\\[ (U \\Lambda U^\\top)^2 = U \\Lambda^3 U^\\top \\]\n")
+    assert rows[0]["status"] == "refuted", rows

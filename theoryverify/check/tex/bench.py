@@ -118,23 +118,30 @@ def run_plant(entry: dict, root: Path, plant: dict) -> tuple[bool, bool, str]:
 
 def one_file(manifest: dict, root: Path, folder: Path) -> Path | None:
     """Every present paper of the corpus, each flattened (its own ``\\input`` files inlined by the loader) into one
-    file of ``folder``, and a main file that inputs them all: one large paper, to time ``--tex`` on it."""
+    file of ``folder`` and its preamble and macro files into a local package, and a main file that loads the packages
+    and inputs the bodies: one large paper, to time ``--tex`` on it (later papers' macros may redefine earlier ones,
+    so a few readings differ from the papers read one by one)."""
     import re
     from .source import load
     names = []
     for entry in manifest["papers"]:
         if present(entry, root):
             continue
-        text = load(str(root / entry["slug"] / entry["main"])).text
-        text = re.sub(r"\\documentclass\s*(\[[^\]]*\])?\s*\{[^}]*\}", "", text)
-        text = text.replace("\\begin{document}", "").replace("\\end{document}", "")
-        (folder / f"{entry['slug']}.tex").write_text(text, encoding="utf-8")
+        raw = load(str(root / entry["slug"] / entry["main"]))
+        text = raw.text
+        macros = "\n".join(t for _, t in raw.macro_texts)
+        head, sep, body = text.partition("\\begin{document}")
+        body = body.replace("\\end{document}", "") if sep else head
+        preamble = re.sub(r"\\documentclass\s*(\[[^\]]*\])?\s*\{[^}]*\}", "", head) if sep else ""
+        (folder / f"{entry['slug']}-preamble.sty").write_text(macros + "\n" + preamble, encoding="utf-8")
+        (folder / f"{entry['slug']}.tex").write_text(body, encoding="utf-8")
         names.append(entry["slug"])
     if not names:
         return None
     main = folder / "main.tex"
-    main.write_text("\\documentclass{article}\n\\begin{document}\n" + "".join(f"\\input{{{n}}}\n" for n in names) +
-                    "\\end{document}\n", encoding="utf-8")
+    main.write_text("\\documentclass{article}\n" + "".join(f"\\usepackage{{{n}-preamble}}\n" for n in names) +
+                    "\\begin{document}\n" + "".join(f"\\input{{{n}}}\n" for n in names) + "\\end{document}\n",
+                    encoding="utf-8")
     return main
 
 

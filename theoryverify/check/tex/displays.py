@@ -207,6 +207,10 @@ PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\texti
               "\\intertext", "\\textsf", "\\mathrm"}
 
 
+PROSE_WORDS = {"if", "for", "and", "or", "when", "where", "s", "st", "with", "then", "else", "as", "so", "since", "thus",
+               "hence", "by", "since", "all", "any", "each", "every", "some", "otherwise", "is", "are", "we", "let"}
+
+
 def _group_end(text: str, i: int) -> int:
     """Offset after the ``{…}`` group that starts at ``i`` (``text[i] == '{'``)."""
     depth = 0
@@ -256,6 +260,10 @@ def segments(row: str, pos: int) -> list[Segment]:
             if name == "\\mathrm" and not re.fullmatch(r"\s*(s\.t\.|st|subject to|and|for|if|where|when|or|otherwise)"
                                                         r"\s*[.,]?\s*", inner):
                 i = g  # \mathrm{…} is a name, not prose
+                continue
+            if re.fullmatch(r"[A-Za-z]{1,8}", inner) and inner.lower() not in PROSE_WORDS and \
+                    re.match(r"\s*(?:\(|\\left|\\big|\\Big|_|\^|\[)", row[g:]):
+                i = g  # \text{tr}(XY), \text{KL}_{…}: an operator's name applied, not prose
                 continue
             prose, end = inner, g
             if RELATION_HINT.search(inner) and "$" in inner:  # \text{for $x > 0$}: the math inside

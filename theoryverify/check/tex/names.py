@@ -36,9 +36,10 @@ MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?!
                        r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
 FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
                          "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9])")
-# one number, or one name that is a time or a point (z(0), z(t_1), e(t), phi(x), f(\theta^*)): a function applied;
+# one number, or one name that is a time, a point or a matrix (z(0), z(t_1), e(t), phi(x), f(\theta^*), f_1(A)): a
+# function applied;
 # rho(\alpha) is left to the other evidence (a coefficient times a bracket is written that way too)
-ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvw]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
+ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
                         r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
 STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh",

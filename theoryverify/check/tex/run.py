@@ -907,6 +907,16 @@ def _favourable(job: Job, st, session_for) -> str | None:
             continue
         if v.status.value in ("proved", "holds", "inconclusive"):
             return words
+    turned = sorted({n.args[0].id for side in (job.lhs, job.rhs) for n in ast.walk(side)
+                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "transpose"
+                     and len(n.args) == 1 and isinstance(n.args[0], ast.Name)})
+    if turned:  # U Λ U^T with U orthogonal: in one dimension an orthogonal matrix is ±1
+        try:
+            s = session_for(job.assumptions + tuple(f"{n} == 1" for n in turned), job.n_defs, job.functions)
+            if s.check_parsed(st).status.value in ("proved", "holds", "inconclusive"):
+                return f"every transposed name ({', '.join(turned)}) an orthogonal matrix, 1 in one dimension"
+        except Exception:
+            pass
     if job.op != "=":
         return _somewhere(job, session_for)
     return _piecewise_region(job, session_for)

@@ -111,6 +111,17 @@ class Document:
         return cached
 
 
+VERBATIM_RE = re.compile(r"\\begin\s*\{(verbatim\*?|Verbatim|lstlisting|minted|comment|alltt|BVerbatim|LVerbatim)\}"
+                         r".*?\\end\s*\{\1\}|\\verb\*?([^A-Za-z\s*])[^\n]*?\2|\\(?:mintinline|lstinline)"
+                         r"(?:\[[^\]\n]*\])?(?:\{[^{}\n]*\})?(?:\{[^{}\n]*\}|([|!+])[^\n]*?\3)", re.S)
+
+
+def blank_verbatim(text: str) -> str:
+    """Code listings and ``\\verb`` blanked (line structure and offsets kept): their ``$`` and ``\\[`` are code, not
+    math (a ``$$`` in a minted block opened a display that ran to the end of the paper)."""
+    return VERBATIM_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 def blank_comments(text: str) -> tuple[str, list[tuple[int, str, str]]]:
     """Comments replaced by spaces (line structure and offsets kept) and the ``% theoryverify:`` directives
     (offset, word, argument) found in them."""
@@ -199,6 +210,7 @@ class _Loader:
             raise BadInput(f"{shown}: the paper's files exceed {MAX_TOTAL_BYTES} bytes together")
         self.files.append(shown)
         text, directives = blank_comments(raw.replace("\r\n", "\n").replace("\r", "\n"))
+        text = blank_verbatim(text)
         line0 = 1
         if body_only:
             b = DOC_BEGIN_RE.search(text)
