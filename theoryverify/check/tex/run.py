@@ -909,8 +909,8 @@ def _favourable(job: Job, st, session_for) -> str | None:
             return words
     turned = sorted({n.args[0].id for side in (job.lhs, job.rhs) for n in ast.walk(side)
                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "transpose"
-                     and len(n.args) == 1 and isinstance(n.args[0], ast.Name)})
-    if turned:  # U Λ U^T with U orthogonal: in one dimension an orthogonal matrix is ±1
+                     and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id[:1].isupper()})
+    if turned:  # U Λ U^T with U an orthogonal matrix (a capital): in one dimension it is ±1; y^T is a vector
         try:
             s = session_for(job.assumptions + tuple(f"{n} == 1" for n in turned), job.n_defs, job.functions)
             if s.check_parsed(st).status.value in ("proved", "holds", "inconclusive"):
