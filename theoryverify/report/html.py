@@ -134,7 +134,7 @@ def _run_html(paper: Mapping[str, str], run: Mapping[str, Any]) -> str:
              f"Profile: <code>{e(run['profile'])}</code>; seed: <code>{e(run['seed'])}</code>",
              f"Git commit: <code>{e(run.get('commit', ''))}</code>"]
     return ('<ul class="run">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>\n"
-            f'<p class="run">{e(GENERATED_PREFIX + str(run.get("generated", "")))}</p>')
+            f'<p class="run">\n{e(GENERATED_PREFIX + str(run.get("generated", "")))}\n</p>')  # a line of its own
 
 
 def paper_html(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
