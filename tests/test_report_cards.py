@@ -83,6 +83,20 @@ def test_what_is_wrong_puts_the_decisive_number_first():
     (c,) = cards.cards([r])
     assert c.wrong == "[part A] mean α = 0.977 at step 50 — α leaves 1/2 at once"
     assert cards.decisive("no number here; still none") == ""
+    # a "; " inside brackets does not end a clause; a clause that compares numbers beats one that only holds one
+    fit = "b = 2 (CI [2, 2]; predicted 2 ± 0.15)"
+    assert cards.decisive(fit + "; ratio spread 1") == fit
+    assert cards.decisive("[orthonormal] 25 drawn points; max rel. error 0.3 > tol 1e-10") == \
+        "max rel. error 0.3 > tol 1e-10"
+    assert cards.decisive("25 drawn points; all fine") == "25 drawn points"
+
+
+def test_a_long_aside_leaves_the_headline_but_not_the_evidence():
+    aside = "(the check alone: holds, " + "x" * 100 + ")"
+    evidence = f"inconclusive: grid spans 0.60 decades (< 1) {aside}"
+    (c,) = cards.cards([row("n", status="inconclusive", evidence=evidence)])
+    assert c.wrong == "inconclusive: grid spans 0.60 decades (< 1) (see the evidence)" and c.evidence == evidence
+    assert aside in html.card_html(c)
     r = row("v", evidence="ratio 3.7", reason="the ratio 3.7 is not 1")  # the number is in the reason already
     assert cards.cards([r])[0].wrong == "the ratio 3.7 is not 1"
 

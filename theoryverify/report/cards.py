@@ -90,15 +90,49 @@ def stronger(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     return min(rows, key=lambda r: (_STRENGTH.get(r["status"], 9), -len(r["id"])))
 
 
-_CLAUSE = re.compile(r";\s+")
+_OPEN, _CLOSE = "([{", ")]}"
+#: a relation between numbers: what makes a clause the decisive one ("error 0.03 > 1e-10", "R = 1 + e ≠ 1")
+_RELATION = re.compile(r"[<>=≠≤≥≈∉]|\bnot\b")
+
+
+def clauses(evidence: str) -> list[str]:
+    """The evidence split at "; " outside brackets ("b = 2 (CI [2, 2]; predicted 2)" is one clause)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(evidence):
+        depth += (ch in _OPEN) - (ch in _CLOSE)
+        if ch == ";" and depth <= 0 and evidence[i + 1:i + 2] in (" ", ""):
+            out.append(evidence[start:i].strip())
+            start = i + 1
+    out.append(evidence[start:].strip())
+    return [c for c in out if c]
 
 
 def decisive(evidence: str) -> str:
-    """The evidence's first clause that holds a number (clauses are separated by "; "), else ""."""
-    for clause in _CLAUSE.split(evidence or ""):
-        if re.search(r"\d", clause):
-            return clause.strip()
-    return ""
+    """The evidence's decisive clause: the first that relates a number to another (a comparison), else the first
+    that holds a number, else ""."""
+    numeric = [c for c in clauses(evidence or "") if re.search(r"\d", c)]
+    return next((c for c in numeric if _RELATION.search(c)), numeric[0] if numeric else "")
+
+
+#: a parenthetical longer than this is left out of a card's headline (the evidence below shows it whole)
+ASIDE = 80
+
+
+def brief(clause: str) -> str:
+    """A clause for the headline: its long top-level parentheticals ("(the check alone: …)", > :data:`ASIDE`
+    characters) replaced by "(see the evidence)"; the card's evidence block keeps every character."""
+    out, depth, start = [], 0, None
+    for i, ch in enumerate(clause):
+        if ch == "(" and depth == 0:
+            start = i
+        depth += (ch in _OPEN) - (ch in _CLOSE)
+        if ch == ")" and depth == 0 and start is not None:
+            if i - start + 1 > ASIDE:
+                out.append((start, i + 1))
+            start = None
+    for a, b in reversed(out):
+        clause = clause[:a] + "(see the evidence)" + clause[b:]
+    return clause
 
 
 def full_value(x: Any, key: Any = None) -> str:
@@ -131,11 +165,11 @@ def _fit_line(r: Mapping[str, Any]) -> str | None:
 
 def _wrong(r: Mapping[str, Any]) -> str:
     """One sentence on what is wrong (a refutation) or what the verdict rests on (any other row)."""
-    number = decisive(r.get("evidence") or "")
+    number = brief(decisive(r.get("evidence") or ""))
     if r["status"] == "refuted" and r.get("reason"):
         reason = r["reason"].strip()
         return f"{number} — {reason}" if number and number not in reason else reason
-    return number or (r.get("evidence") or "").strip()
+    return number or brief((r.get("evidence") or "").strip())
 
 
 def _why_class(r: Mapping[str, Any], cls: str) -> str:
@@ -208,5 +242,5 @@ def status_counts(made: Sequence[Card]) -> Counter:
     return Counter(c.status for c in made)
 
 
-__all__ = ["Card", "CLASSES", "NO_FINDING", "STATUSES", "card", "cards", "command", "decisive", "finding_counts",
-           "full_value", "group_twins", "status_counts", "stronger", "twin_key"]
+__all__ = ["Card", "CLASSES", "NO_FINDING", "STATUSES", "brief", "card", "cards", "clauses", "command", "decisive",
+           "finding_counts", "full_value", "group_twins", "status_counts", "stronger", "twin_key"]

@@ -58,7 +58,8 @@ def card_html(c: Card, figures: Sequence[str] = ()) -> str:
     out = [f'<article class="card" id="{e(anchor(c.id))}" data-class="{e(c.finding)}" data-status="{e(c.status)}">',
            twin_anchors,
            f'<h3><span class="loc">{e(c.location)}</span> · <code>{e(c.id)}</code> '
-           f'<span class="badge">{e(c.status)}</span> <span class="badge">{e(c.finding)}</span></h3>',
+           f'<span class="badge">{e(c.status)}</span>'
+           + (f' <span class="badge">{e(c.finding)}</span>' if c.finding != NO_FINDING else "") + "</h3>",
            f"<blockquote>{e(c.quote)}</blockquote>",
            f'<p class="wrong">{e(c.wrong)}</p>', "<dl>"]
     if c.counterexample:
@@ -96,8 +97,8 @@ def _filters(made: Sequence[Card]) -> str:
     boxes = []
     for name, values, counts in (("class", CLASSES, by_class), ("status", STATUSES, by_status)):
         boxes.append(f'<fieldset><legend>{name}</legend>' + "".join(
-            f'<label><input type="checkbox" data-filter="{name}" value="{e(v)}" checked> {e(v)} ({counts[v]})'
-            f"</label>" for v in values if counts[v]) + "</fieldset>")
+            f'<label title="{e(_CLASS_LABEL.get(v, v))}"><input type="checkbox" data-filter="{name}" value="{e(v)}" '
+            f"checked> {e(v)} ({counts[v]})</label>" for v in values if counts[v]) + "</fieldset>")
     return ('<div class="filters">' + "".join(boxes) +
             f'<p>Showing <span id="shown-count">{len(made)}</span> of {len(made)} claims.</p></div>')
 
