@@ -118,3 +118,23 @@ def test_findings_come_first_by_class():
     rows = [row("ok", status="holds"), row("t", finding="typo"), row("e"), row("odd", finding=None)]
     assert [c.id.split(".")[1] for c in cards.cards(rows)] == ["e", "t", "odd", "ok"]
     assert cards.cards(rows)[2].finding == "unclassified"
+
+
+def test_the_registrys_profile_twins_are_merged_and_nothing_else():
+    """On the shipped papers: every group of rows is one claim and the variants extracted from it (a Variant with
+    an id of its own: ``Claim.profile`` set), never two claims; a claim merely named "-full" stays apart."""
+    from theoryverify import registry
+
+    every = registry.claims()
+    rows = [{"id": c.id, "paper": c.paper, "source": c.source, "location": c.location, "statement": c.statement,
+             "catalogue_id": c.catalogue_id, "kind": c.kind.value, "status": "holds", "pinned": c.profile}
+            for c in every]
+    groups = cards.group_twins(rows)
+    for g in groups:
+        if len(g) > 1:
+            assert [r["pinned"] for r in g[:1]] == [None] and all(r["pinned"] for r in g[1:]), [r["id"] for r in g]
+    merged = sum(len(g) - 1 for g in groups)
+    assert merged > 0 and len(groups) == len(rows) - merged
+    by_id = {r["id"]: g for g in groups for r in g}
+    if "knowledge.p1-balance-full" in by_id:  # another statement (Lemma 14), registered apart: not a twin
+        assert len(by_id["knowledge.p1-balance-full"]) == 1
