@@ -1,4 +1,4 @@
-"""The report: deterministic Markdown and PNGs, resume from the store, valid Markdown."""
+"""The report: deterministic Markdown, HTML and PNGs, resume from the store, valid Markdown."""
 import re
 from pathlib import Path
 
@@ -22,7 +22,7 @@ def _without_generated(text: str) -> str:
 def test_same_seed_gives_byte_identical_markdown(tmp_path):
     _build(tmp_path, "a", "s1")
     _build(tmp_path, "b", "s2")  # separate stores: both computed from scratch
-    for name in ("icrecall.md", "index.md"):
+    for name in ("icrecall.md", "icrecall.html", "index.md"):  # the HTML page is written beside the Markdown
         a = (tmp_path / "a" / name).read_text()
         b = (tmp_path / "b" / name).read_text()
         assert a != "" and _without_generated(a) == _without_generated(b)

@@ -111,7 +111,7 @@ def _main(argv=None) -> int:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(row["counts"].items()))
         found = ", ".join(f"{v} {k}" for k, v in sorted(row["findings"].items())) or "none"
         print(f"{row['id']}: {row['n']} claims ({counts}; refuted by class: {found}) -> "
-              f"{args.out / (row['id'] + '.md')}")
+              f"{args.out / (row['id'] + '.md')} (and .html)")
     print(f"index: {args.out / 'index.md'}")
     return 0
 

@@ -1,5 +1,5 @@
-"""Build the Markdown reports: run the registry's claims (through the results store), render
-each paper's page and the index.  Re-implements no check: every verdict comes from
+"""Build the reports: run the registry's claims (through the results store), render each paper's
+Markdown page, its HTML page (:mod:`.html`) and the index.  Re-implements no check: every verdict comes from
 ``Claim.run``."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from .. import catalogue, dispatch, environment, inputs, registry, resume
 from ..claims import Claim, RunContext
 from ..progress import note
 from ..store import Store
-from . import markdown, plots
+from . import html, markdown, plots
 
 PREFIX = "theoryverify.report"  # the name on the report's stderr lines
 
@@ -69,6 +69,8 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
                f"{catalogue.SPEC_DIR_ENV})", paper_version=paper_version(paper.id))
     page = markdown.paper_page(vars(paper), run, results, images, gallery)
     (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
+    # the same rows as one self-contained page with finding cards and filters (issue 28), figures inlined
+    (out / f"{paper.id}.html").write_text(html.paper_html(vars(paper), run, results, gallery, out), encoding="utf-8")
     counts = Counter(r["status"] for r in results)
     findings = Counter(markdown.finding_of(r) for r in results if r["status"] == "refuted")
     row = {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts, "findings": findings,
