@@ -257,6 +257,9 @@ READINGS = [
     ("We have to bound the following two events,\n\\[ \\hat r \\ge r + c \\]\n", "kind", "hypothesis"),
     ("It is eliminated only if the condition holds:\n\\[ \\hat r - c > r + c \\]\n", "kind", "hypothesis"),
     ("Applying Hoeffding's bound to the two events above,\n\\[ 2 c \\le c + c \\]\n", "kind", "step"),
+    # "we set b such that …, that is": what follows "that is" is derived, not the goal
+    ("We set $b$ such that $u = 1$, that is\n\\[ 2 a + a = 3 a \\]\n", "status", "proved"),
+    ("It suffices to choose $b$ such that\n\\[ 2 a + a = 4 a \\]\n", "kind", "goal"),
     # a display the prose then describes names an object
     ("Take $A$ diagonal. Then\n\\[ f(p) = \\sum_{i=1}^n a_i p_i^2 \\]\nis g-convex.\n", "kind", "definition"),
     # a recursion of a family applied: an update

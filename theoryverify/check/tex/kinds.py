@@ -58,7 +58,9 @@ RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|a
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
                            r"gives?|giving|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
-                           r"is equal to|equals|thus|hence|therefore|consequently|so that|which means)\b", re.I)
+                           r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
+                           r"i\.e\.|namely)(?:\b|(?<=\.))", re.I)
+GOAL_CUE = re.compile(GOAL_PROSE.pattern.split("[^.]")[0], re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
                      r"as follows|is the|be the|be)\b", re.I)
@@ -158,7 +160,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
                                                                    rhs_text):
             return "definition", ("a name set equal to an expression of other names under a heading, "
                                        "with no sentence before it")
-    if GOAL_PROSE.search(sentence):
+    if GOAL_PROSE.search(sentence) and not derived_at > _last(GOAL_CUE, sentence):  # "we set b such that …, that is"
         return "goal", "the prose states it as what is to be shown or chosen"
     if inner in STATEMENT_ENVS:
         if re.search(r"\b(then|we have|holds?|it follows|satisf(?:y|ies)\b.*:)\W*$", sentence, re.I):
