@@ -5,6 +5,9 @@ planted one-error versions, identities and inequalities), each run ``--repeat`` 
 warm-up check per context.  Goal (issue 6): median ≤ 1 s, p95 ≤ 3 s.
 
     python benchmarks/check_latency.py [--repeat 3] [--json]
+
+``--smoke`` checks the first two statements of each context once, with no warm-up (a check that the script still runs, for
+tests/test_benchmarks.py; its timings mean nothing).
 """
 from __future__ import annotations
 
@@ -51,11 +54,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="two statements per context, once each")
     args = ap.parse_args()
+    if args.smoke:
+        args.repeat = 1
     times, rows = [], []
     for (ctx, assume), statements in STATEMENTS.items():
+        statements = statements[:2] if args.smoke else statements
         session = Session(ctx, assume)
-        session.check(statements[0])  # warm-up
+        if not args.smoke:
+            session.check(statements[0])  # warm-up
         for text in statements:
             for _ in range(args.repeat):
                 start = time.perf_counter()

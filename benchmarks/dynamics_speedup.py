@@ -6,7 +6,8 @@ number of GD steps each.  The loop trains one configuration per ``train`` call (
 of 1); the batched run trains all 256 in one call.  Both must give the same final parameters.
 Prints the ratio as the last line, e.g. ``speedup: 37.2x``.
 
-Run: ``python benchmarks/dynamics_speedup.py [--steps 400] [--device auto]``
+Run: ``python benchmarks/dynamics_speedup.py [--steps 400] [--device auto]``; ``--smoke`` runs 2 T × 2 seeds for
+5 steps (a seconds-long check that the script still runs, for tests/test_benchmarks.py; its ratio means nothing).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import time
 import numpy as np
 import torch
 
-from derivations.icrecall.algorithm1 import FACE_THETA, N3Loss, perturbations
+from derivations.icrecall.experiments.algorithm1 import FACE_THETA, N3Loss, perturbations
 from theoryverify.runner import train
 
 
@@ -39,8 +40,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=400)
     ap.add_argument("--device", default="auto")
+    ap.add_argument("--smoke", action="store_true", help="2 T x 2 seeds, 5 steps: does the script still run")
     args = ap.parse_args()
-    T, theta, omega = configs()
+    n_T, n_seeds = (2, 2) if args.smoke else (16, 16)
+    if args.smoke:
+        args.steps = 5
+    T, theta, omega = configs(n_T, n_seeds)
     run(T[:2], theta[:2], omega[:2], 5, args.device)  # warm-up
     t0 = time.perf_counter()
     batched = run(T, theta, omega, args.steps, args.device)
@@ -50,7 +55,7 @@ def main() -> None:
     t_loop = time.perf_counter() - t0
     th_loop = torch.cat([r.params["theta"] for r in loop])
     same = torch.allclose(batched.params["theta"], th_loop, rtol=1e-12, atol=1e-14)
-    print(f"configurations: {len(T)} (16 T x 16 seeds), steps: {args.steps}, settings: {batched.settings}")
+    print(f"configurations: {len(T)} ({n_T} T x {n_seeds} seeds), steps: {args.steps}, settings: {batched.settings}")
     print(f"batched: {t_batched:.3f} s   loop: {t_loop:.3f} s   same results: {same}")
     if not same:
         raise SystemExit("batched and looped results differ")

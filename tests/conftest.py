@@ -1,13 +1,42 @@
-"""Test configuration: the Hypothesis profile (``ci`` unless THEORYVERIFY_HYPOTHESIS says otherwise), and the
-theoryverify pytest plugin (one item per paper claim) for a checkout run with nothing installed
+"""Test configuration: the Hypothesis profile (``ci`` unless THEORYVERIFY_HYPOTHESIS says otherwise), one thread
+for torch and the BLAS pools, and the theoryverify pytest plugin (one item per paper claim) for a checkout run with nothing installed
 (``PYTHONPATH=.``, e.g. on the GPU machine); an installed theoryverify registers the plugin itself (entry
 point group ``pytest11``)."""
 import os
 from importlib import metadata
 
-from theoryverify import profiles
+# OpenMP threads that wait by spinning (libgomp's default, "active") keep burning a core after a pool has had
+# more than one thread (tests/test_threads.py raises the pools to 2 and 3): on the 2-core CI machine the next
+# test's 50×50 matmuls ran 1000× slower in that worker.  Passive waiting changes speed only, never results.
+# Set before torch (and its libgomp) is loaded; pytest-xdist workers and test subprocesses inherit it.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from theoryverify import profiles  # noqa: E402
 
 profiles.load()
+
+
+def _single_threaded() -> None:
+    """One intra-op thread for torch and one for the loaded BLAS/OpenMP pools, in every test process.
+
+    The tests run tiny float64 tensors, for which thread pools only cost: on the loaded 2-core CI machine a
+    5-step training took 0.03 s with one thread and 0.5–6 s with two (theoryverify/threads.py), and pytest-xdist
+    already runs one test per core.  The engine runs every claim single-threaded too (theoryverify/claims.py),
+    so a test computes with the same arithmetic as the claim it checks, whatever the worker or the order.
+    Tests of the thread settings themselves (tests/test_threads.py) set their counts explicitly."""
+    import numpy  # noqa: F401  (load the BLAS libraries, so that the limit reaches them)
+    import scipy.linalg  # noqa: F401
+    import torch
+
+    torch.set_num_threads(1)
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # optional (the GPU machine may lack it): speed only, never results
+        return
+    threadpool_limits(limits=1)
+
+
+_single_threaded()
 
 
 def _plugin_autoloaded() -> bool:

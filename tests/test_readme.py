@@ -11,12 +11,18 @@ def block(name: str) -> list[str]:
     return [l for l in inner.splitlines() if l and not l.startswith("```")]
 
 
+CPU_TORCH = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu &&"
+
+
 def test_exactly_two_commands_with_pinned_cpu_torch():
+    """Both commands install a pinned torch from PyTorch's CPU-only index before the project, so that pip
+    never resolves the CUDA build from PyPI on a plain Linux machine; the tests run on every core."""
     for name, tail in (("main-command", "python -m theoryverify.report"),
-                       ("test-command", 'python -m pytest -m "not slow and not gpu" -n 2')):
+                       ("test-command", 'python -m pytest -m "not slow and not gpu" -n auto')):
         lines = block(name)
         assert len(lines) == 1
-        assert "pip install torch==2.13.0 &&" in lines[0] and lines[0].endswith(tail)
+        assert CPU_TORCH in lines[0] and lines[0].index(CPU_TORCH) < lines[0].index("pip install -e")
+        assert lines[0].endswith(tail)
 
 
 def test_ci_extracts_the_readme_test_command():

@@ -32,6 +32,19 @@ def git_commit(root: Path | None = None) -> str:
     return (sha + ("+dirty" if dirty else "")) if sha else "unknown"
 
 
+def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The CPU's model name, for the report header: Linux's ``/proc/cpuinfo`` "model name" (where
+    ``platform.processor()`` is usually empty), else ``platform.processor()``, else "unknown"."""
+    try:
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and value.strip():
+                return " ".join(value.split())
+    except OSError:
+        pass
+    return platform.processor().strip() or "unknown"
+
+
 def device_info(device: str) -> dict[str, str]:
     import torch
 
@@ -42,5 +55,5 @@ def device_info(device: str) -> dict[str, str]:
         info["tf32_matmul"] = str(torch.backends.cuda.matmul.allow_tf32)
         info["tf32_cudnn"] = str(torch.backends.cudnn.allow_tf32)
     else:
-        info["name"] = f"CPU ({platform.machine()}, {platform.processor() or 'unknown'})"
+        info["name"] = f"CPU ({platform.machine()}, {cpu_model()})"
     return info

@@ -9,7 +9,7 @@ from derivations.knowledge.claims import app_a_table3 as C
 from derivations.knowledge.experiments import table3 as T3
 from theoryverify import Status
 
-TINY = T3.Config(N=6, K=5, R=8, d=16, pt_steps=5, ft_steps=2)
+TINY = T3.Config(N=6, K=5, R=8, d=16, pt_steps=5, gd_steps=5, ft_steps=2)  # tiny: every path runs, in seconds
 
 
 def empirical_entropy(tok, y) -> float:

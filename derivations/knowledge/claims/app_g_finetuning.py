@@ -304,7 +304,7 @@ ONESTEP_STATEMENT = ("App. G.4/H.4: with a suitable η_FT one FT step already re
                             "inconclusive",
                             grid=f"η_FT ∈ {ETAS_ONESTEP}, Ñ_f = {ONESTEP_NFT}, 4 FT subsets, PT seed 0 (full: 3 FT "
                             "subsets × PT seeds 0–4, multi-step reference T_FT = 2000)"),
-            params={"protocol": "quick"}, variants={"full": tv.Variant(params={"protocol": "full"})})
+            params={"protocol": "quick"}, variants={"full": tv.Variant(params={"protocol": "full"}, tags={"slow"})})
 def t2_onestep(ctx):
     return O.across_modes({name: onestep_mode(rec, ctx.params["protocol"]) for name, rec in O.modes().items()})
 
@@ -312,6 +312,6 @@ def t2_onestep(ctx):
 @CLAIMS.add("t2-onestep-given-p1", location="App. G.4, H.4; spec §5", kind=tv.Kind.DYNAMICS,
             catalogue_id="KX-T2-onestep", statement=ONESTEP_STATEMENT + GIVEN_P1,
             choices=p1_choices(grid=f"η_FT ∈ {ETAS_ONESTEP}, Ñ_f = {ONESTEP_NFT}, 4 FT subsets"),
-            params={"protocol": "quick"}, variants={"full": tv.Variant(params={"protocol": "full"})})
+            params={"protocol": "quick"}, variants={"full": tv.Variant(params={"protocol": "full"}, tags={"slow"})})
 def t2_onestep_given_p1(ctx):
     return onestep_mode(prop1(), ctx.params["protocol"])

@@ -377,7 +377,7 @@ def t2_oodbound(ctx):
                     "summary, condition read with C = 1 (Ñ_f = 8 is inside only for C ≤ 1.1): L_OOD = 0.72 ± 0.06 > "
                     "bound 0.167 at Ñ_f = 8, K = 3, |R| = 6"),
             choices=p1_choices(condition="Ñ_f ≥ |𝓡|² log|𝓡|/K² (C = 1)"),
-            params=QUICK, variants={"full": tv.Variant(params=FULL)})
+            params=QUICK, variants={"full": tv.Variant(params=FULL, tags={"slow"})})
 def t2_oodbound_given_p1(ctx):
     return oodbound_mode(prop1(), ctx.params["protocol"])
 
@@ -455,6 +455,6 @@ def t2_lowrank_ft(ctx):
             # conditions do not imply.  Quick and full: inconclusive.
             expect=tv.Status.INCONCLUSIVE,
             choices=p1_choices(grid=f"Ñ_f ∈ {LR_SIZES}, 4 FT subsets, T_FT = {LR_STEPS_QUICK}"),
-            params=QUICK, variants={"full": tv.Variant(params=FULL)})
+            params=QUICK, variants={"full": tv.Variant(params=FULL, tags={"slow"})})
 def t2_lowrank_ft_given_p1(ctx):
     return lowrank_mode(prop1(), ctx.params["protocol"], ctx.seed)

@@ -211,6 +211,6 @@ def t2_halluc(ctx):
             catalogue_id="KX-T2-halluc", statement=HALLUC_STATEMENT + GIVEN_P1, over=HALLUC_OVER,
             expect=tv.Status.INCONCLUSIVE,
             choices=p1_choices(reading="Ω constant = 1, best FT iteration", grid="Ñ_f = 1, 4 replicates"),
-            params=QUICK, variants={"full": tv.Variant(params=FULL)})
+            params=QUICK, variants={"full": tv.Variant(params=FULL, tags={"slow"})})
 def t2_halluc_given_p1(ctx):
     return halluc_mode(prop1(), ctx.params["protocol"])
