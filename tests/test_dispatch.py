@@ -110,7 +110,7 @@ def _report(tmp: Path, name: str, **kw) -> dict[str, str]:
     for f in sorted((tmp / name).rglob("*")):
         if f.is_file():
             data = f.read_bytes()
-            if f.suffix == ".md":  # the line naming when the page was generated and how long it took
+            if f.suffix in (".md", ".html"):  # the line naming when the page was generated and how long it took
                 data = b"\n".join(l for l in data.split(b"\n") if not l.startswith(markdown.GENERATED_PREFIX.encode()))
             files[str(f.relative_to(tmp / name))] = data
     return files
