@@ -260,6 +260,9 @@ READINGS = [
     # "we set b such that …, that is": what follows "that is" is derived, not the goal
     ("We set $b$ such that $u = 1$, that is\n\\[ 2 a + a = 3 a \\]\n", "status", "proved"),
     ("It suffices to choose $b$ such that\n\\[ 2 a + a = 4 a \\]\n", "kind", "goal"),
+    # z_t on one side, z on the other: in the authors' favour the same name (not refuted); a real error still is
+    ("\\[ \\log(1 + b z_t) + z^2 = \\log(1 + b z) + z^2 \\]\n", "status", "inconclusive"),
+    ("\\[ \\log(1 + b z_t) + z^2 = 2 \\log(1 + b z) + z^2 \\]\n", "status", "refuted"),
     # a display the prose then describes names an object
     ("Take $A$ diagonal. Then\n\\[ f(p) = \\sum_{i=1}^n a_i p_i^2 \\]\nis g-convex.\n", "kind", "definition"),
     # a recursion of a family applied: an update

@@ -917,9 +917,42 @@ def _favourable(job: Job, st, session_for) -> str | None:
                 return f"every transposed name ({', '.join(turned)}) an orthogonal matrix, 1 in one dimension"
         except Exception:
             pass
+    same = _index_dropped(job)
+    if same is not None:
+        try:
+            from ..latex import to_statement
+            op = {"=": "==", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}[job.op]
+            st2 = to_statement(same[:2], [op], job.text, functions=None)
+            s = session_for(job.assumptions, job.n_defs, job.functions)
+            if s.check_parsed(st2).status.value in ("proved", "holds", "inconclusive"):
+                return f"{', '.join(same[2])} read as the same name without its index"
+        except Exception:
+            pass
     if job.op != "=":
         return _somewhere(job, session_for)
     return _piecewise_region(job, session_for)
+
+
+def _index_dropped(job: Job):
+    """``… log(1 + b_t z_t) = φ(0) − φ(z)``: a name written with an index on one side and without it on the other is,
+    in the authors' favour, the same name (z_t is the z of φ(z)).  (lhs, rhs, the names) with the index dropped, or
+    None when no name occurs both ways."""
+    import copy
+
+    def names(side):
+        return {n.id for n in ast.walk(side) if isinstance(n, ast.Name)}
+
+    def pairs(a, b):  # z_t on side a, z on side b
+        return {n for n in names(a) if re.fullmatch(r"[A-Za-z]+_\w+", n) and n.split("_")[0] in names(b)}
+
+    both = pairs(job.lhs, job.rhs) | pairs(job.rhs, job.lhs)
+    if not both:
+        return None
+
+    class Drop(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return ast.Name(id=node.id.split("_")[0], ctx=ast.Load()) if node.id in both else node
+    return Drop().visit(copy.deepcopy(job.lhs)), Drop().visit(copy.deepcopy(job.rhs)), sorted(both)
 
 
 PIECEWISE = ("Abs", "Max", "Min", "Heaviside", "Piecewise", "floor", "ceiling", "sign")
