@@ -263,6 +263,10 @@ READINGS = [
     # z_t on one side, z on the other: in the authors' favour the same name (not refuted); a real error still is
     ("\\[ \\log(1 + b z_t) + z^2 = \\log(1 + b z) + z^2 \\]\n", "status", "inconclusive"),
     ("\\[ \\log(1 + b z_t) + z^2 = 2 \\log(1 + b z) + z^2 \\]\n", "status", "refuted"),
+    # a^U, a^L with U, L only ever indices (n_U, n_L): labels; E(⋃ X(τ)) a set function applied; X ~ Wishart
+    ("We use $n_U$ and $n_L$.\n\\[ \\bar a = \\tilde a^U + \\tilde a^L \\]\n", "read_as", "atildesup[U]"),
+    ("\\[ E\\left(\\bigcup_{\\tau=0}^{t} X(\\tau)\\right) \\le 2 \\]\n", "read_as", "E(⟦"),
+    ("\\[ P^\\top P \\sim \\mathcal{W}\\left(n, \\Sigma_P\\right) \\]\n", "kind", "hypothesis"),
     # a display the prose then describes names an object
     ("Take $A$ diagonal. Then\n\\[ f(p) = \\sum_{i=1}^n a_i p_i^2 \\]\nis g-convex.\n", "kind", "definition"),
     # a recursion of a family applied: an update

@@ -272,6 +272,9 @@ class PaperParser(LatexParser):
         if key in self.functions:
             return ast.Call(func=_name(_flat(node)), args=self._paren_args(), keywords=[])
         verdict = self.names.kind(key) if self.names is not None else None
+        inner = self.peek(2 if self.at("\\left", "\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") else 1).text
+        if inner in ("\\bigcup", "\\bigcap", "\\cup", "\\cap", "\\emptyset", "\\varnothing"):
+            verdict = "function"  # E(⋃_τ X(τ)), μ(A ∪ B): a set function applied to a set, not a product
         if verdict == "scalar":
             return node
         name = _flat(node)
@@ -802,6 +805,11 @@ class PaperParser(LatexParser):
             return _call("exp", exponent)
         if label is not None and label.kind == "letter" and label.text.isupper() and \
                 isinstance(base, (ast.Name, ast.Subscript)):
+            ev = getattr(self.names, "ev", None)
+            if ev is not None and isinstance(exponent, ast.Name) and not ev.factor.get(label.text) and \
+                    label.text not in ev.args and label.text not in ev.vector:
+                # a^U, a^L where U and L are never numbers in the paper (only indices, n_U): labels
+                return ast.Subscript(value=_name(f"{_flat(base)}sup"), slice=exponent, ctx=ast.Load())
             self.labels.add(f"{unparse_name(base)}^{label.text}")
         if isinstance(base, (ast.Name, ast.Subscript)) and self.names is not None:
             sup = _key(exponent) if isinstance(exponent, (ast.Name, ast.Subscript)) else ""

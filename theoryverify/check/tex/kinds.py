@@ -79,8 +79,8 @@ RANGE_TERM = re.compile(r"^\s*-?(?:\d+(?:\.\d+)?|[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-
 STATEMENT_ENVS = {"theorem", "lemma", "proposition", "corollary", "claim", "fact", "conjecture", "observation",
                   "problem"}
 HYPOTHESIS_ENVS = {"assumption", "condition", "hypothesis", "setting"}
-DISTRIBUTION_RE = re.compile(r"^\s*(?:\\mathcal\s*\{?\s*[NUDP]|\\text|\\mathrm|\\operatorname|N\b|Unif|Ber|Bern|"
-                             r"Bin|Poi|Exp|Lap|Rad|\\mathsf)")
+DISTRIBUTION_RE = re.compile(r"^\s*(?:\\mathcal\s*\{?\s*[NUDPWBG]|\\text|\\mathrm|\\operatorname|N\b|Unif|Ber|Bern|"
+                             r"Bin|Poi|Exp|Lap|Rad|\\mathsf|Wishart|Gamma|\\Gamma\s*\(|Beta|Dir|\\chi|\\operatorname)")
 CONSTRAINT_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:s\.\s*t\.|subject to|st\.?)\s*\}|\\st\b|"
                            r"\\subjectto", re.I)
 
