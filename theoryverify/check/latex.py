@@ -738,8 +738,7 @@ class LatexParser:
         if left:
             self.expect("\\right")
         self.expect(close)
-        cmp = {"==": ast.Eq(), "<=": ast.LtE(), ">=": ast.GtE(), "<": ast.Lt(), ">": ast.Gt()}
-        return ast.Compare(left=terms[0], ops=[cmp[o] for o in ops], comparators=terms[1:])
+        return _compare(terms, ops)
 
     def _left(self) -> ast.expr:
         opener = self.next().text
@@ -942,6 +941,14 @@ def parse_relation_tokens(tokens: list[Token], functions: Iterable[str] = (), po
     return terms, ops
 
 
+COMPARE = {"==": ast.Eq, "<=": ast.LtE, ">=": ast.GtE, "<": ast.Lt, ">": ast.Gt}
+
+
+def _compare(terms: list[ast.expr], ops: list[str]) -> ast.Compare:
+    """``a <= b < c`` from its terms and relation words."""
+    return ast.Compare(left=terms[0], ops=[COMPARE[o]() for o in ops], comparators=terms[1:])
+
+
 def to_statement(terms: list[ast.expr], ops: list[str], text: str, line: int | None = None,
                  functions: Iterable[str] | None = None) -> Statement:
     if not ops:
@@ -949,8 +956,7 @@ def to_statement(terms: list[ast.expr], ops: list[str], text: str, line: int | N
     if ":=" in ops:
         raise BadInput("a definition (:=) is not a statement: in a --tex file it defines the name for later "
                        "equations; on the command line use --define")
-    cmp = {"==": ast.Eq(), "<=": ast.LtE(), ">=": ast.GtE(), "<": ast.Lt(), ">": ast.Gt()}
-    node = ast.Compare(left=terms[0], ops=[cmp[o] for o in ops], comparators=terms[1:])
+    node = _compare(terms, ops)
     tree = ast.Expression(body=node)
     validate(tree, functions)
     return statement_from_tree(text, node, source="latex", line=line)

@@ -28,7 +28,7 @@ import re
 from typing import Iterable
 
 from ..latex import (ACCENTS, FONTS, GREEK, RELATIONS, STOPS, DEFINITION_OPS, REFUSED_RELATIONS, LatexParser, Token,
-                     _bin, _call, _derivative, _name, _num)
+                     _bin, _call, _compare, _derivative, _name, _num)
 from ..parser import BadInput
 
 OPAQUE_OPERATORS = {"\\lim", "\\limsup", "\\liminf", "\\sup", "\\inf", "\\arg", "\\argmin", "\\argmax", "\\int",
@@ -109,12 +109,13 @@ class PaperParser(LatexParser):
             return
         self.term()
 
-    def _expectation_span(self) -> None:
-        """The operand of E: and a power right after its bracket, which stays inside the atom — ``E[X]^2`` is
-        written for (E X)² and for E[X²] alike, so the reading does not choose."""
+    def _operand_of(self, kind: str) -> None:
+        """Skip the operand of an opaque operator of ``kind``; for an expectation ("Ex") also a power right after
+        its bracket, which stays inside the atom — ``E[X]^2`` is written for (E X)² and for E[X²] alike, so the
+        reading does not choose."""
         bracketed = self.at("\\left") or (self.peek().text in BRACKETS and self.peek().text != "{")
         self._operand_span()
-        if bracketed and self.at("^"):
+        if kind == "Ex" and bracketed and self.at("^"):
             self.next()
             self.group_or_token()
 
@@ -300,10 +301,7 @@ class PaperParser(LatexParser):
                     node = self._declared_expectation()
                     if node is not None:
                         return node
-                if t.text == "E":
-                    self._expectation_span()
-                else:
-                    self._operand_span()
+                self._operand_of("Ex" if t.text == "E" else "Pr")
                 return self._opaque(start, "Ex" if t.text == "E" else "Pr")
             node = self._letter_name(t.text)
             if isinstance(node, ast.Name) and node.id == "e":
@@ -346,10 +344,7 @@ class PaperParser(LatexParser):
             self._skip_scripts()
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
                 return _name(which + "bb")  # \mathbb{P}_d: a set
-            if which == "E":
-                self._expectation_span()
-            else:
-                self._operand_span()
+            self._operand_of("Ex" if which == "E" else "Pr")
             return self._opaque(start, "Ex" if which == "E" else "Pr")
         if c in ("\\Pr", "\\Prob", "\\Exp", "\\Var", "\\Cov", "\\var", "\\cov"):
             self.next()
@@ -435,7 +430,7 @@ class PaperParser(LatexParser):
             if word in ("E", "P", "Ebb", "Pbb") or (self.toks[save].text in ("\\mathbb",) and word in ("E", "P")):
                 self._skip_scripts()
                 if self.peek().text in ("[", "(") or self.at("\\left"):
-                    self._expectation_span()
+                    self._operand_of("Ex")
                     return self._opaque(start, "Ex")
             word += ACCENTS.get(name) or EXTRA_ACCENTS[name]
             return self._maybe_call(self._index(word))
@@ -445,10 +440,7 @@ class PaperParser(LatexParser):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
-                if EXPECT_WORDS[word] == "Ex":
-                    self._expectation_span()
-                else:
-                    self._operand_span()
+                self._operand_of(EXPECT_WORDS[word])
                 return self._opaque(start, EXPECT_WORDS[word])
             if word in OPT_WORDS:
                 self.next()
@@ -696,11 +688,8 @@ class PaperParser(LatexParser):
         terms, ops = p.relation()
         if not ops or p.peek().kind != "end" or any(o not in ("<", ">", "<=", ">=", "==") for o in ops):
             raise BadInput("LaTeX: a case's condition is not one relation")
-        self.ambiguous |= p.ambiguous
-        self.applied |= p.applied
-        self.opaque.update(p.opaque)
-        cmp = {"==": ast.Eq(), "<=": ast.LtE(), ">=": ast.GtE(), "<": ast.Lt(), ">": ast.Gt()}
-        return ast.Compare(left=terms[0], ops=[cmp[o] for o in ops], comparators=terms[1:])
+        self._absorb(p)
+        return _compare(terms, ops)
 
     def _evaluated_at(self) -> ast.expr:
         """``\\left. expr \\right|_{x = a}``: ``subs(expr, x, a)``."""
@@ -853,6 +842,11 @@ class PaperParser(LatexParser):
         node = p.expr()
         if p.peek().kind != "end":
             raise BadInput(f"LaTeX: cannot read {p.peek().text!r} here")
+        self._absorb(p)
+        return node
+
+    def _absorb(self, p: "PaperParser") -> None:
+        """What a sub-parser (a fraction's parts, a case's condition) learnt becomes this parser's."""
         self.ambiguous |= p.ambiguous
         self.applied |= p.applied
         self.opaque.update(p.opaque)
@@ -861,7 +855,6 @@ class PaperParser(LatexParser):
         self.euler |= p.euler
         self.ambiguous_e |= p.ambiguous_e
         self.labels |= p.labels
-        return node
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")

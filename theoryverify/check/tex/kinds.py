@@ -44,10 +44,10 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b)[^.]{0,200}$", re.I)
-GOAL_PROSE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show that|we will (?:show|prove)|"
-                        r"we prove|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
-                        r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)"
-                        r"[^.]{0,200}$", re.I)
+GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show that|we will (?:show|prove)|"
+                      r"we prove|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
+                      r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)", re.I)
+GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
 HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
 RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|"
@@ -60,7 +60,6 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduc
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
                            r"i\.e\.|namely)(?:\b|(?<=\.))", re.I)
-GOAL_CUE = re.compile(GOAL_PROSE.pattern.split("[^.]")[0], re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
                      r"as follows|is the|be the|be)\b", re.I)
