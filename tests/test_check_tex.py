@@ -28,7 +28,7 @@ def run(capsys, *args) -> tuple[int, dict]:
 @pytest.fixture(scope="module")
 def paper():
     from theoryverify.check.tex.run import Paper, to_json
-    p = Paper([str(PAPER / "main.tex")])
+    p = Paper([str(PAPER / "main.tex")], timeout=30.0)  # a test of reading, not of speed: load-proof
     p.read()
     p.check(jobs=1)
     return to_json(p)
@@ -295,6 +295,47 @@ READINGS = [
     # "for all u in H and g_t in H": g_t belongs to the condition, not to the right side
     ("\\[ R(u) \\le P(u) + \\epsilon \\quad \\text{ for all } u \\in H \\text{ and } g_t \\in H \\]\n",
      "read_as", "epsilon$"),
+    # referee 3's minor classes (session 34)
+    # the first use of a subscripted command name, rho_{min}(p, q) = …, defines it (the prose wrote only rho before)
+    ("The extreme values of $\\rho$ are\n\\[ \\rho_{\\min}(p,q) = \\frac{p q}{p + q} \\]\n", "kind", "definition"),
+    ("\\[ \\phi(z) = z \\phi(1) \\]\n", "kind", "step"),  # the name on both sides: not a definition
+    # "The objective function … is:" names the object
+    ("$f(x)$, $f(y)$. The objective function for logistic regression is:\n\\[ f(\\theta) = \\log(1 + \\theta) \\]\n",
+     "kind", "definition"),
+    # "… provides us with" (and "then") introduce a derived result, even after "denoting"/"with"
+    ("Let $T = 2$. Multiplying by $a$ provides us with\n\\[ T a = 2 a \\]\n", "kind", "step"),
+    ("Denoting $g = b^2$, then\n\\[ 2 g = g + b^2 \\]\n", "kind", "step"),
+    # a proposition's conclusion after "satisfies" is its goal; "if … satisfy … such that" a hypothesis
+    ("\\begin{proposition}\nFor a set $P$, the error satisfies\n$$ R_n \\ge \\frac{1}{4 n}, \\text{ for all } n \\ge 1.$$\n"
+     "\\end{proposition}\n", "kind", "goal"),
+    ("\\begin{proposition}\nAssume (A1), and if $F$ satisfies that there is $L$ such that\n$$|F(x) - F(y)| \\ge L |x - y|$$\n"
+     "then $R \\le 1$.\n\\end{proposition}\n", "kind", "hypothesis"),
+    # "we can choose …" followed by "Δw = …": a choice the proof makes; "our goal is to solve the problem": a problem
+    ("Now, we can choose the following for each $\\nu$\n\\[ \\Delta w = 2 \\nu \\]\n", "kind", "definition"),
+    ("Our goal is to solve the following problem:\n\\[ V^*(t) = \\min_{w} V(t, w) \\]\n", "kind", "definition"),
+    ("It suffices to choose $b$ such that\n\\[ b = 4 a \\]\n", "kind", "goal"),  # still a goal
+    # "define …, such that …, and let a := b = …": definitions, not a goal
+    ("For ease, define $X = a b$, such that $X Y = c$, and let\n\\[ a := \\bar a_i = \\sqrt{X} \\]\n", "kind",
+     "definition"),
+    # "The constraint on b … can be expressed as": a condition, not a step
+    ("The constraint on the term $b$ can be equivalently expressed as\n\\[ \\sum_{i=1}^d y_i^2 \\le y_0^2 \\]\n", "kind",
+     "hypothesis"),
+    ("The rate under its side condition:\n\\[ \\log(1 + x) \\le x \\quad \\text{for } x > -1 \\]\n", "kind", "step"),
+    # Wealth_{t-1} used as a factor: Wealth_{t-1}(1 + β g) is a product, and the identity is proved
+    ("\\[ W_0 + \\beta Wealth_{t-1} g_t = Wealth_{t-1}(1 + \\beta g_t) + W_0 - Wealth_{t-1} \\]\n", "status", "proved"),
+    # alpha_1^{(t)} multiplied elsewhere: alpha_1^{(t)}(Xi - 1) is a product, not ambiguous
+    ("$\\alpha_1^{(t)}\\Xi^{(t)}$ is small.\n\\[ \\alpha_1^{(t)}(\\Xi^{(t)} - 1) = \\alpha_1^{(t)}\\Xi^{(t)} - \\alpha_1^{(t)} \\]\n",
+     "status", "proved"),
+    # the gradient written as a value (\\nabla l_i \\sum …) is a value before a bracket too
+    ("$\\ell(y, z)$ and $\\nabla\\ell_i \\sum_r a_r$.\n\\[ \\nabla \\ell_i (a + b) = \\nabla \\ell_i a + \\nabla \\ell_i b \\]\n",
+     "read_as", "⟦\\nabla \\ell_i⟧ * (a + b) ="),
+    # a limit's power stays inside the limit
+    ("Then\n\\[ \\lim_{q \\to 1}(q - q^2)^{1 - 4\\delta} = 0 \\]\n", "read_as", "^{1 - 4\\delta}⟧"),
+    # "where $A_{t-1} = …$ and $S(x) = …$" after the display: substituted, so the step is proved, its twin refuted
+    ("Let $a > 0$, $2 a x$.\n\\[ \\frac{A_{t-1}-1}{A_{t-1}+1} = 2 S\\left(\\frac{x}{a}\\right) - 1 \\]\n"
+     "where $A_{t-1} = \\exp(x / a)$ and $S(x) = \\frac{1}{1 + \\exp(-x)}$.\n", "status", "proved"),
+    ("Let $a > 0$, $2 a x$.\n\\[ \\frac{A_{t-1}-1}{A_{t-1}+1} = 2 S\\left(\\frac{x}{a}\\right) - 2 \\]\n"
+     "where $A_{t-1} = \\exp(x / a)$ and $S(x) = \\frac{1}{1 + \\exp(-x)}$.\n", "status", "refuted"),
 ]
 
 
@@ -326,3 +367,14 @@ def test_a_function_applied_to_matrices_and_a_transposed_orthogonal_factor(tmp_p
     assert rows[0]["status"] == "inconclusive" and "orthogonal" in rows[0]["reason"], rows
     rows = _one(tmp_path, capsys, "$U^\\top U = I$.\n\\[ (U \\Lambda U^\\top)^2 = U \\Lambda^3 U^\\top \\]\n")
     assert rows[0]["status"] == "refuted", rows
+
+
+def test_where_at_the_end_of_a_row_carries_to_the_next(tmp_path, capsys):
+    """"…, \\text{ where }\\nonumber\\\\ & u_k = …": the row after the word is a where-clause (a definition), and a
+    value given case by case ("if k ≤ l") defines nothing for later steps."""
+    rows = _one(tmp_path, capsys, "We have\n\\begin{align}\n&a \\le b, \\text{ where }\\nonumber\\\\\n"
+                "&u = v \\text{ if } k \\le l\n\\end{align}\nThen\n\\[ u = v + 1 \\]\n")
+    kinds = {(r["line"], r["latex"]): r["kind"] for r in rows}
+    assert kinds[(4, "u = v")] == "definition", rows
+    last = [r for r in rows if r["latex"] == "u = v + 1"][0]
+    assert last["status"] != "refuted", last  # u = v only when k ≤ l: not substituted

@@ -283,6 +283,8 @@ def segments(row: str, pos: int) -> list[Segment]:
         role, word, start, i = new_role, w, end, end
     if row[start:].strip():
         out.append(Segment(row[start:], pos + start, role, word))
+    elif word and role in ("where", "constraint"):  # "…, \text{where} \\": the role carries to the next row
+        out.append(Segment("", pos + start, role, word))
     return _split_commas(out)
 
 
@@ -377,11 +379,18 @@ def top_relation(text: str) -> bool:
 def chains(display: Display) -> None:
     """Fill ``display.chains`` and ``display.conditions`` from its rows (each condition remembers its row)."""
     current: Chain | None = None
+    pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
     for k, (pos, row) in enumerate(rows(display)):
         for seg in segments(row, pos):
             seg.row = k
-            if not seg.text.strip() or not re.search(r"[A-Za-z0-9\\]", seg.text):
+            bare = re.sub(r"\\(?:nonumber|notag|label\s*\{[^{}]*\})|\\[,;:!]|\\quad|\\qquad", "", seg.text)
+            if not bare.strip() or not re.search(r"[A-Za-z0-9\\]", bare):
+                if seg.role in ("where", "constraint") and seg.word:
+                    pending = seg.role
                 continue
+            if pending and seg.role in ("main", "also") and not seg.word:
+                seg.role = pending
+            pending = None
             has_rel = top_relation(seg.text)
             if seg.role in ("condition",):
                 if has_rel or RELATION_HINT.search(seg.text) or "\\in" in seg.text:  # x > 0, or "for all x \in R" (what the display ranges over)

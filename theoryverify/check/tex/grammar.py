@@ -58,6 +58,7 @@ class PaperParser(LatexParser):
         super().__init__(tokens, functions)
         self.names = names
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
+        self._value_next = False  # read the next name as a value even before "(" (see the \nabla branch)
         self.ambiguous_e = False  # a bare e in a paper that writes e^{…} and uses e as a name
         self.applied: set[str] = set()  # names read as (unspecified) functions
         self.opaque: dict[str, str] = {}  # atom name -> its LaTeX
@@ -115,7 +116,7 @@ class PaperParser(LatexParser):
         reading does not choose."""
         bracketed = self.at("\\left") or (self.peek().text in BRACKETS and self.peek().text != "{")
         self._operand_span()
-        if kind == "Ex" and bracketed and self.at("^"):
+        if kind == "Ex" and bracketed and self.at("^"):  # also a limit's: lim (a_n)^2
             self.next()
             self.group_or_token()
 
@@ -267,7 +268,7 @@ class PaperParser(LatexParser):
             node = _name(node)
         called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
             (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
-        if not called:
+        if not called or self._value_next:
             return node
         key = _key(node)
         if key in self.functions:
@@ -330,8 +331,8 @@ class PaperParser(LatexParser):
                 self._integral_body()
             elif c in ("\\argmin", "\\argmax", "\\arg", "\\max", "\\min", "\\sup", "\\inf", "\\esssup"):
                 self.expr()  # \argmin_w L(w) + λR(w): the whole objective, up to the relation
-            else:
-                self._operand_span()
+            else:  # lim_{q→1}(q − q²)^{1−4δ}: the power stays inside the limit
+                self._operand_of("Ex" if c in ("\\lim", "\\limsup", "\\liminf") else "")
             return self._opaque(start, name.replace("arg", "arg").lower()[:6])
         if c in ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm") and self.peek(1).text == "{" and \
                 self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
@@ -401,7 +402,18 @@ class PaperParser(LatexParser):
                 if not any(isinstance(n, ast.Name) and n.id == w.id for n in ast.walk(operand)):
                     return self._opaque(start, "nabla")  # \nabla_w f(w_k): the gradient at w_k, not 0
                 return _call("diff", operand, w)
+            save = self.i
             operand = self.factor()
+            call = operand.left if isinstance(operand, ast.BinOp) and isinstance(operand.op, ast.Pow) else operand
+            if order == 1 and isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
+                    self.names is not None and _key(call.func) not in self.names.declared_functions and \
+                    any(k in self.names.ev.nabla_value for k in self.names.evidence_keys(_key(call.func))):
+                self.i, self._value_next = save, True  # \nabla l_i (A^T)^i where the paper writes \nabla l_i \sum …:
+                try:  # the gradient is a value there, times the bracket
+                    self.factor()
+                finally:
+                    self._value_next = False
+                return self._opaque(start, "nabla")
             if order not in (1, 2):
                 raise BadInput("LaTeX: \\nabla^k for k > 2 is not read")
             self.vector_ops.add("gradient")
@@ -950,6 +962,9 @@ def _key(node: ast.expr) -> str:
         idx = node.slice
         if isinstance(idx, ast.Constant) and isinstance(idx.value, int):
             return f"{node.value.id}_{idx.value}"
+        if isinstance(idx, ast.Tuple) and idx.elts and isinstance(idx.elts[0], ast.Constant) and \
+                isinstance(idx.elts[0].value, int):  # alpha_1^{(t)}: kept under alpha_1
+            return f"{node.value.id}_{idx.elts[0].value}"
         if isinstance(idx, ast.Name) and (len(idx.id) >= 2 and idx.id not in GREEK.values()):
             label = idx.id[1:] if idx.id.startswith("s") and idx.id[1:] in ("max", "min") else idx.id
             return f"{node.value.id}_{label}"

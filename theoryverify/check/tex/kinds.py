@@ -48,23 +48,38 @@ GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show t
                       r"we prove|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
+CONCLUSION_CUE = re.compile(r"\b(?:then|we have|(?:the following|it) holds?|it follows|the following)\b", re.I)
+HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given|provided|whenever|let)\b", re.I)
+NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
+                       r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
 HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
 RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|"
                       r"(?:following|these) (?:two |three )?conditions? hold|under the (?:condition|assumption)|"
-                      r"is assumed|are assumed)[^.]{0,200}$", re.I)
+                      r"is assumed|are assumed)", re.I)
+# definition cues that are never part of a goal's wording ("define X …, such that XY = …, and let")
+STRONG_DEF = re.compile(r"\b(?:define[sd]?|let|denote[sd]?|denoting|we write|notation)\b", re.I)
+CHOICE = re.compile(r"^(?:we )?choose$", re.I)
+# "our goal is to solve the following bi-level problem:": the display sets up a problem (a definition)
+PROBLEM_PROSE = re.compile(r"\b(?:problems?|program|optimi[sz]ation)\b", re.I)
+OPTIMUM = re.compile(r"\\(?:min|max|argmin|argmax|arg\s*\\?(?:min|max)|inf|sup|mathrm\s*\{\s*arg)(?![A-Za-z])")
+# "The objective function for logistic regression is:": the display names the object
+OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|function|functional|kernel|policy|"
+                       r"distribution|density|map)\b[^.]{0,120}\b(?:is|are)\s*:?\s*$", re.I)
 # "we have", "we obtain", "this gives": what follows is derived, not defined (when it comes after the last
 # definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
                            r"gives?|giving|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
-                           r"i\.e\.|namely)(?:\b|(?<=\.))", re.I)
+                           r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|then)(?:\b|(?<=\.))", re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
                      r"as follows|is the|be the|be)\b", re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
 EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
+# "The constraint on b … can be equivalently expressed as": the display restates a condition
+CONDITION_SUBJECT = re.compile(r"^\W*(?:the|this|these|our)\s+(?:[\w-]+\s+)?(?:constraints?|conditions?)\b", re.I)
 # "Applying Hoeffding's bound to the two events, …": a derivation that talks about events
 DERIVATION_START = re.compile(r"^\W*(?:applying|using|by|from|plugging|substituting|combining|taking|since|as)\b", re.I)
 # the prose right after the display: "… \] is satisfied" (a condition), "… \] is g-convex" (the display names an object)
@@ -103,7 +118,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     link_text = f"{lhs_text} {rhs_text}"
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
-    derived = derived_at > _last(DEF_CUE, sentence)  # "… where w is …, we have": a result, not a definition
+    derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence)  # "… where w is …, we have": a result
     envs = [name.lower() for name, _ in scope]
     inner = envs[-1] if envs else ""
     if op == "=:":
@@ -138,28 +153,51 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", f"inside an {inner} environment"
     if inner == "definition":
         return "definition", "inside a definition environment"
-    if RESTATED.search(sentence):
+    if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
         return "hypothesis", "the prose states it as an assumption or a condition"
     if op in ("<", ">", "<=", ">=") and RANGE_TERM.match(lhs_text) and RANGE_TERM.match(rhs_text):
         return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
     if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
-            AFTER_CONDITION.match(after):
+            AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and derived_at < 0:
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
+    goal_cues = list(GOAL_CUE.finditer(sentence))
+    goal_at = goal_cues[-1].end() if goal_cues else -1
+    if first_in_chain and op == "=" and (lhs_is_name or NAME_LIKE.match(lhs_text)) and goal_cues and \
+            CHOICE.match(goal_cues[-1].group(0)) and "such that" not in sentence[goal_at:].lower():
+        return "definition", "a choice the proof makes ('we choose …')"
+    if first_in_chain and op == "=" and PROBLEM_PROSE.search(sentence) and OPTIMUM.search(rhs_text) and \
+            not derived:
+        return "definition", "an optimisation problem the paper sets up"
+    head = LHS_HEAD.match(lhs_text)
+    own = bool(head and re.search(re.escape(head.group(1)) + r"(?![A-Za-z])", rhs_text))  # phi(z) = z phi(1)
+    if first_in_chain and op == "=" and lhs_is_name and AFTER_DESCRIBES.match(after):
+        return "definition", "the display names an object the prose then describes"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
+        if OBJECT_IS.search(sentence):
+            return "definition", "the prose names the object the display gives"
         if DEF_PROSE.search(sentence):
             return "definition", "the prose before it defines the left side"
-        if lhs_first_use:
+        if lhs_first_use and not own:
             return "definition", "the first use of the left side's name"
-        if AFTER_DESCRIBES.match(after):
-            return "definition", "the display names an object the prose then describes"
-        head = LHS_HEAD.match(lhs_text)
-        if HEADING_RE.search(sentence) and head and not re.search(re.escape(head.group(1)) + r"(?![A-Za-z])",
-                                                                   rhs_text):
+        if HEADING_RE.search(sentence) and head and not own:
             return "definition", ("a name set equal to an expression of other names under a heading, "
                                        "with no sentence before it")
-    if GOAL_PROSE.search(sentence) and not derived_at > _last(GOAL_CUE, sentence):  # "we set b such that …, that is"
+    if inner in STATEMENT_ENVS:  # a statement: "if …, then", "Then for all t,", "Assume … such that", "… satisfies"
+        conclusion = f"the conclusion of a {inner} (its proof is checked, not the statement)"
+        if re.search(r"\b(then|we have|holds?|it follows)\W*$", sentence, re.I) or \
+                re.match(r"^\W*then\b", sentence, re.I):
+            return "goal", conclusion
+        said = _last(CONCLUSION_CUE, sentence)  # "Assume …, we have the following bounds hold for all t,"
+        if _last(HYP_CUE, sentence) > said:
+            return "hypothesis", f"a hypothesis of the {inner}"
+        if said >= 0:
+            return "goal", conclusion
+        if re.search(r"\bsatisf(?:y|ies)\W*$", sentence, re.I):
+            return "goal", conclusion
+    if GOAL_PROSE.search(sentence) and not derived_at > goal_at and \
+            not _last(STRONG_DEF, sentence) > goal_at:  # "we set b such that …, that is"; "…, such that …, and let"
         return "goal", "the prose states it as what is to be shown or chosen"
     if inner in STATEMENT_ENVS:
         if re.search(r"\b(then|we have|holds?|it follows|satisf(?:y|ies)\b.*:)\W*$", sentence, re.I):

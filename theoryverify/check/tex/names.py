@@ -23,13 +23,14 @@ NAME_RE = re.compile(
     r"mathscr|mathfrak|mathbb|mathsf|mathrm|operatorname)\s*\{\s*(?P<inner>\\?[A-Za-z]+)\s*\}|"
     r"\\(?:hat|bar|tilde|dot|vec|bm|mathbf|boldsymbol)\s*(?P<inner2>\\[A-Za-z]+|[A-Za-z]))|"
     r"(?P<greek>\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) + r"|ell|pi))(?![A-Za-z])|"
-    r"(?<![\\A-Za-z])(?P<letter>[A-Za-z])(?![A-Za-z])")
+    r"(?<![\\A-Za-z])(?P<letter>[A-Za-z])(?![A-Za-z])|(?<![\\A-Za-z])(?P<word>[A-Za-z]{2,})(?![A-Za-z])")
 SUFFIX = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
           "dot": "dot", "ddot": "ddot", "check": "check", "breve": "breve", "vec": "vec", "mathcal": "cal",
           "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathbf": "bf", "boldsymbol": "bf",
           "bm": "bf"}
 DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
 SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
 OPEN_RE = re.compile(r"\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
 MAP_RE = re.compile(r"\s*:\s*(?:\\mathbb\s*\{?\s*R|\\mathcal|\\R\b|[A-Z])[^=]{0,40}?\\(?:to|rightarrow|mapsto)")
 MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))\s*\^\s*"
@@ -58,6 +59,7 @@ class Evidence:
     pi_name: bool = False
     e_power: bool = False  # e^{…} somewhere
     e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
+    nabla_value: set[str] = field(default_factory=set)  # \nabla l_i \sum …: the gradient is a value, not a map
 
 
 def key_of(m: re.Match) -> str:
@@ -71,7 +73,7 @@ def key_of(m: re.Match) -> str:
     if m.group("greek"):
         g = m.group("greek")[1:]
         return {"ell": "ell", "pi": "pi"}.get(g, GREEK.get(g, g))
-    return m.group("letter")
+    return m.group("letter") or m.group("word")  # Wealth_{t-1}: a word is one name, as the grammar reads it
 
 
 def _balanced(text: str, i: int, open_c: str = "(", close_c: str = ")") -> int:
@@ -106,13 +108,20 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                     ev.e_power = True
                 elif re.match(r"\s*(?:_|\(|\\left\s*\(|')", text[end:end + 8]) or key != "e":
                     ev.e_name = True
+            lab = SUP_LABEL.match(text, end)  # X^{(t)}_i: an upper label, not a power
+            if lab:
+                end = lab.end()
             s = SCRIPT_RE.match(text, end)
             after = s.end() if s else end
+            lab = SUP_LABEL.match(text, after)  # alpha_1^{(t)}
+            if lab:
+                after = lab.end()
             if s and re.fullmatch(r"\s*_\s*\{?\s*\d+\s*\}?", s.group(0)):  # lambda_1 is not lambda(x)
                 key = key + "_" + re.sub(r"\D", "", s.group(0))
             elif s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)) and \
                     not GREEK_SCRIPT.fullmatch(s.group(0)):  # S_lambda is S indexed, as the grammar keys it
                 key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
+            ev.first.setdefault(key, off + m.start())  # rho_{\min} is first written here, whatever rho was before
             index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top, C_n(X): an index
             o = None if index else OPEN_RE.match(text, after)
             if o:
@@ -137,6 +146,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.vector.add(key)
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
+            if re.search(r"\\nabla\s*$", before) and FACTOR_NEXT.match(text, after):
+                ev.nabla_value.add(key)
             if FACTOR_NEXT.match(text, after) or re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$",
                                                            before):
                 ev.factor[key] += 1
@@ -163,13 +174,14 @@ def _subscript_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _top_comma(arg: str) -> bool:
+    """A comma between arguments (``f(x, y)``); ``\\,`` is a thin space, not a comma."""
     depth = 0
-    for c in arg:
+    for i, c in enumerate(arg):
         if c in "{([":
             depth += 1
         elif c in "})]":
             depth -= 1
-        elif c == "," and depth == 0:
+        elif c == "," and depth == 0 and not (i and arg[i - 1] == "\\"):
             return True
     return False
 
@@ -201,10 +213,28 @@ class Names:
         return key in ev.args or key in ev.factor or key in ev.maps or key in self.declared_functions or \
             key in self.declared_scalars or key in self.defined
 
+    @staticmethod
+    def evidence_keys(name: str) -> list[str]:
+        """The keys the paper-wide evidence may keep a grammar name under, most specific first: ``rho_smin`` is
+        written ``\\rho_{\\min}`` (key ``rho_min``); ``alphasup_1_t`` is ``\\alpha_1^{(t)}`` (key ``alpha_1``)."""
+        keys = [name, re.sub(r"_s(min|max)\b", r"_\1", name)]
+        sup = re.fullmatch(r"([A-Za-z]+?)sup(?:_(\d+))?(?:_\w*)?", name)
+        if sup:
+            keys += [sup.group(1) + ("_" + sup.group(2) if sup.group(2) else ""), sup.group(1)]
+        keys.append(name.split("_")[0])
+        return list(dict.fromkeys(keys))
+
+    def first_at(self, name: str) -> int | None:
+        """Where the paper first writes ``name`` (its most specific evidence key)."""
+        for key in self.evidence_keys(name):
+            if key in self.ev.first:
+                return self.ev.first[key]
+        return None
+
     def kind(self, key: str) -> str | None:
         """"function", "scalar", "name" (only for pi: a name rather than the constant) or None (unknown)."""
-        if "_" in key and not self._known(key):
-            key = key.split("_")[0]
+        if not self._known(key):
+            key = next((k for k in self.evidence_keys(key)[1:] if self._known(k)), key.split("_")[0])
         if key == "pi":
             return "name" if self.ev.pi_name else None
         if key == "pivar":  # pi as a name (pi_theta(s, a)): its evidence is kept under pi

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..macros import ExpansionError, MacroTable
 from ..parser import BadInput, Definition, unparse
 from . import displays as D
-from .kinds import classify
+from .kinds import DEFINITION_OPS, classify
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, lhs_shape, names_in, plain, read_chain)
@@ -345,37 +345,58 @@ class Paper:
         return out, unread
 
     AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and)\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
+    AFTER_MORE = re.compile(r"\s*(?:,\s*and|,|and)\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
 
     def _after(self, display: D.Display) -> tuple[dict, list[str]]:
-        """"… = x, for $\\delta = 1/(6n)^{α/2}$": the prose right after a display gives its names' values (substituted in
-        its steps) or conditions (assumed for them)."""
+        """"… = x, for $\\delta = 1/(6n)^{α/2}$", "…, where $A_{t-1} = \\exp(u)$ and $S(x) = 1/(1+e^{-x})$": the
+        prose right after a display gives its names' values (substituted in its steps) or conditions (assumed for
+        them). A name's value is substituted after the reading; an indexed name's (``A_{t-1}``) and a function's
+        (``S(x)``) before it, in :attr:`_pre`."""
+        self._pre = {}
         m = self.AFTER_RE.match(display.after)
         if not m:
             return {}, []
-        text = m.group(1) or m.group(2)
-        reading = read_chain([(text, display.start)], self.names, self.names.defined)
+        texts = [m.group(1) or m.group(2)]
+        while len(texts) < 4:
+            more = self.AFTER_MORE.match(display.after, m.end())
+            if not more:
+                break
+            texts.append(more.group(1) or more.group(2))
+            m = more
         subst, assume = {}, []
-        if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
-            return {}, []
-        link = reading.links[0]
-        fam: dict[str, int] = {}
-        try:
-            lhs, rhs = plain(link.lhs.node, set(), fam), plain(link.rhs.node, set(), fam)
-        except BadInput:
-            return {}, []
-        if fam:
-            return {}, []
-        rp = link.rhs.parser
-        if link.op == "=" and isinstance(lhs, ast.Name) and not (rp and (rp.opaque or rp.ambiguous or rp.applied)):
-            subst[lhs.id] = rhs
-        elif link.op in ("<", ">", "<=", ">="):
-            text = f"{unparse(lhs)} {link.op} {unparse(rhs)}"
-            from ..assume import parse_assumptions
+        for text in texts:
+            reading = read_chain([(text, display.start)], self.names, self.names.defined)
+            if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
+                break
+            link = reading.links[0]
+            rp = link.rhs.parser
+            clean = not (rp and (rp.opaque or rp.ambiguous))
+            node = link.lhs.node
+            if link.op == "=" and clean and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+                self._pre[ast.dump(node)] = (node, None, link.rhs.node)  # A_{t-1} = exp(u)
+                continue
+            if link.op == "=" and clean and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.args and all(isinstance(a, ast.Name) for a in node.args) and \
+                    len({a.id for a in node.args}) == len(node.args):
+                self._pre["call:" + node.func.id] = (node, [a.id for a in node.args], link.rhs.node)  # S(x) = …
+                continue
+            fam: dict[str, int] = {}
             try:
-                parse_assumptions([text])
-                assume.append(text)
+                lhs, rhs = plain(link.lhs.node, set(), fam), plain(link.rhs.node, set(), fam)
             except BadInput:
-                pass
+                break
+            if fam:
+                break
+            if link.op == "=" and isinstance(lhs, ast.Name) and not (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+                subst[lhs.id] = rhs
+            elif link.op in ("<", ">", "<=", ">="):
+                text = f"{unparse(lhs)} {link.op} {unparse(rhs)}"
+                from ..assume import parse_assumptions
+                try:
+                    parse_assumptions([text])
+                    assume.append(text)
+                except BadInput:
+                    pass
         return subst, assume
 
     def _plain_define(self, text: str, pos: int = 0) -> None:
@@ -422,6 +443,7 @@ class Paper:
                           "no relation at the top level (unbalanced braces?)", assumptions)
             return
         display_text = display.body
+        defined_before = False  # the previous link of this chain is "a := …"
         for link in reading.links:
             is_name, plus_one, base = lhs_shape(link.lhs.node)
             recursion = False
@@ -431,12 +453,16 @@ class Paper:
             first_use = False
             if base and link.index == 0:
                 key = base
-                first = self.names.ev.first.get(key)
-                first_use = first is not None and first >= link.lhs.tokens[0].pos - 2 if link.lhs.tokens else False
+                first = self.names.first_at(key)
+                tok = link.lhs.tokens[0] if link.lhs.tokens else None  # a command token's pos is where it ends
+                first_use = tok is not None and first is not None and first >= tok.pos - 2 - len(tok.text)
             kind, why = classify(link.op, link.lhs.latex, link.rhs.latex, first_in_chain=link.index == 0,
                                  role=chain.role, display_text=display_text, prose=display.prose,
                                  scope=display.scope, lhs_index_plus_one=plus_one, recursion=recursion,
                                  lhs_is_name=is_name, lhs_first_use=first_use, after=display.after)
+            if defined_before and link.op == "=" and is_name and kind in ("step", "goal"):
+                kind, why = "definition", "a := b = …: gives the value of the name the previous link defines"
+            defined_before = link.op in DEFINITION_OPS
             if not link.readable:
                 if kind != "step":
                     rel = self._add(display, link, chain_id, "not_a_step", kind, why + "; " + (link.error or ""),
@@ -448,7 +474,10 @@ class Paper:
             if kind != "step":
                 self._add(display, link, chain_id, "not_a_step", kind, why, assumptions, read_as)
                 scope = display.scope[-1] if display.scope else None
-                if kind in ("definition", "update") and link.op in ("=", ":="):
+                rows_here = {part.row for part in chain.parts}
+                conditional = any(c.row in rows_here and re.match(r"(?:if|when|otherwise|unless)\b", c.word)
+                                  for c in display.conditions)  # "u_k = u^-(x_k) if k ≤ l": one case only
+                if kind in ("definition", "update") and link.op in ("=", ":=") and not conditional:
                     self._define(link, scope)
                 elif kind == "definition" and link.op == "=:":
                     self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index), scope)
@@ -576,9 +605,14 @@ class Paper:
     def _job(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread) -> None:
         fam: dict[str, int] = {}
         fns = self.names.defined | {f for p in parsers for f in p.applied}
+        pre = getattr(self, "_pre", {})
+        lhs_node, rhs_node = link.lhs.node, link.rhs.node
+        if pre:
+            lhs_node, rhs_node = _substitute_pre(lhs_node, pre), _substitute_pre(rhs_node, pre)
+            fns = fns - {k[5:] for k in pre if k.startswith("call:")}
         try:
-            lhs = plain(link.lhs.node, fns, fam)
-            rhs = plain(link.rhs.node, fns, fam)
+            lhs = plain(lhs_node, fns, fam)
+            rhs = plain(rhs_node, fns, fam)
             subst = getattr(self, "_subst", {})
             if subst:
                 lhs, rhs = _substitute(lhs, subst), _substitute(rhs, subst)
@@ -588,6 +622,7 @@ class Paper:
         from .reading import function_name
         cav = Caveats()
         in_scope = {self.definitions[i].name for i in self._in_scope(display)}
+        in_scope |= {k[5:] for k in pre if k.startswith("call:")}  # S(x) = … stated after the display
         for p in parsers:
             cav.opaque += [t for t in p.opaque.values() if t not in cav.opaque]
             cav.functions += [f for f in sorted(p.applied) if f not in in_scope and f not in cav.functions]
@@ -616,6 +651,8 @@ class Paper:
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
         rel.assumptions += [f"{k} = {unparse(v)} (stated after the display)" for k, v in
                             getattr(self, "_subst", {}).items()]
+        rel.assumptions += [f"{unparse(node)} = {unparse(body)} (stated after the display)" for node, _, body in
+                            pre.values() if _uses(link, node)]
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions),
@@ -705,6 +742,40 @@ def _substitute(node: ast.expr, subst: dict) -> ast.expr:
         def visit_Name(self, n):
             return copy.deepcopy(subst[n.id]) if n.id in subst else n
     return Sub().visit(copy.deepcopy(node))
+
+
+def _substitute_pre(node: ast.expr, pre: dict) -> ast.expr:
+    """Replace an indexed name (``A_{t-1}``) or a call of a function (``S(u)``) stated after the display by its
+    value, before the reading is made plain."""
+    import copy
+
+    class Sub(ast.NodeTransformer):
+        def visit_Subscript(self, n):
+            hit = pre.get(ast.dump(n))
+            return copy.deepcopy(hit[2]) if hit else self.generic_visit(n)
+
+        def visit_Call(self, n):
+            self.generic_visit(n)
+            hit = pre.get("call:" + n.func.id) if isinstance(n.func, ast.Name) else None
+            if not hit or len(hit[1]) != len(n.args):
+                return n
+            values = dict(zip(hit[1], n.args))
+
+            class Param(ast.NodeTransformer):
+                def visit_Name(self, m):
+                    return copy.deepcopy(values[m.id]) if m.id in values else m
+            return Param().visit(copy.deepcopy(hit[2]))
+    return Sub().visit(copy.deepcopy(node))
+
+
+def _uses(link, node: ast.expr) -> bool:
+    """Does the link mention the indexed name or the function ``node`` stated after its display?"""
+    want = ast.dump(node) if isinstance(node, ast.Subscript) else node.func.id
+    for side in (link.lhs.node, link.rhs.node):
+        for n in ast.walk(side) if side is not None else ():
+            if ast.dump(n) == want or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == want):
+                return True
+    return False
 
 
 def _ce(ce) -> str:
