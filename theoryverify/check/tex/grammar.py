@@ -747,26 +747,13 @@ class PaperParser(LatexParser):
         return self._opaque(start, "sum" if c == "\\sum" else "prod")
 
     def _big_checked(self, c: str) -> ast.expr:
+        """``\\sum_{k=a}^{b}`` read by the strict reader's :meth:`_big`; an infinite sum is left opaque."""
         self.next()
-        fname = "Sum" if c == "\\sum" else "Product"
-        self.expect("_")
-        self.expect("{")
-        index = self.next()
-        k = index.text if index.kind == "letter" else GREEK.get(index.text[1:], "")
-        if not k:
-            raise BadInput("LaTeX: the index of a sum is a letter")
-        self.expect("=")
-        lo = self.expr()
-        self.expect("}")
-        if not self.at("^"):
-            raise BadInput("no upper bound")
-        self.next()
-        if self.at("\\infty") or (self.at("{") and self.peek(1).text == "\\infty"):
+        node = self._big(c)
+        hi = node.args[1].elts[2]
+        if any(isinstance(n, ast.Name) and n.id == "oo" for n in ast.walk(hi)):
             raise BadInput("infinite sum")
-        hi = self.group_or_token()
-        body = self.term()
-        return ast.Call(func=_name(fname), args=[body, ast.Tuple(elts=[_name(k), lo, hi], ctx=ast.Load())],
-                        keywords=[])
+        return node
 
     def group_or_token(self) -> ast.expr:
         t = self.peek()
