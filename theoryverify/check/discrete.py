@@ -86,10 +86,10 @@ def decide(lhs, op: str, rhs, domain: Domain, seed: int,
     names = ", ".join(str(v.symbol) for v in disc)
     where = "; ".join(v.describe() for v in disc)
     n_exact = 0
-    quick_started = time.monotonic()
+    quick_started = time.process_time()
     done: list[dict] = []
     for case in all_cases:  # 1. every case, quickly (exact when nothing continuous is left)
-        if time.monotonic() - quick_started > CASES_SECONDS and not exhaustive:
+        if time.process_time() - quick_started > CASES_SECONDS and not exhaustive:
             break
         done.append(case)
         l, r = _doit(_subs(lhs, case)), _doit(_subs(rhs, case))
@@ -178,9 +178,9 @@ def _first_failing(lhs, op, rhs, disc: list, case: dict, done: list[dict]):
     """The first failing value of an integer variable: a failure found at a value spread over the decades
     (n = 20 after n = 1..12 passed) is moved to the smallest failing value in the gap (n = 14), checking the
     untried values in order."""
-    deadline = time.monotonic() + FIRST_FAILING_SECONDS
+    deadline = time.process_time() + FIRST_FAILING_SECONDS
     for trial in _earlier_cases(disc, case, done):
-        if time.monotonic() > deadline:
+        if time.process_time() > deadline:
             break
         l, r = _doit(_subs(lhs, trial)), _doit(_subs(rhs, trial))
         if not _free(l, r) and _violates_constant(l, op, r):
@@ -190,9 +190,9 @@ def _first_failing(lhs, op, rhs, disc: list, case: dict, done: list[dict]):
 
 def _first_failing_continuous(lhs, op, rhs, disc, case, done, rest, seed, quick_continuous):
     """As :func:`_first_failing` with continuous variables left: each earlier value gets the quick pass."""
-    deadline = time.monotonic() + FIRST_FAILING_SECONDS
+    deadline = time.process_time() + FIRST_FAILING_SECONDS
     for trial in _earlier_cases(disc, case, done):
-        if time.monotonic() > deadline:
+        if time.process_time() > deadline:
             break
         v = quick_continuous(_doit(_subs(lhs, trial)), op, _doit(_subs(rhs, trial)), rest, seed)
         if v is not None and v.status is Status.REFUTED:
@@ -246,20 +246,20 @@ def symbolic_integers(lhs, op: str, rhs, ints: list, tried: list[dict]) -> str |
     """How ``lhs == rhs`` was proved for every admissible integer (closed form or induction), or None."""
     if op != "==" or isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
         return None
-    deadline = time.monotonic() + SYMBOLIC_SECONDS
+    deadline = time.process_time() + SYMBOLIC_SECONDS
     d = sp.sympify(lhs) - sp.sympify(rhs)
     if not d.has(sp.Sum, sp.Product):
         how = symbolic_zero(d, SYMBOLIC_SECONDS)
         return f"symbolic: lhs − rhs simplifies to 0 ({how}) with {', '.join(str(v.symbol) for v in ints)} " \
                "integer" if how else None
     from ..timelimit import bounded
-    closed = bounded(lambda: d.doit(), max(0.1, deadline - time.monotonic()))
+    closed = bounded(lambda: d.doit(), max(0.1, deadline - time.process_time()), cpu=True)
     if closed is not None and not closed.has(sp.Sum, sp.Product):
-        how = _zero_with_pieces(closed, lhs, rhs, max(0.1, deadline - time.monotonic()))
+        how = _zero_with_pieces(closed, lhs, rhs, max(0.1, deadline - time.process_time()))
         if how:
             return f"closed form by summation: lhs − rhs simplifies to 0 ({how})"
-    if len(ints) == 1 and time.monotonic() < deadline:
-        return _induction(d, ints[0], tried, max(0.1, deadline - time.monotonic()))
+    if len(ints) == 1 and time.process_time() < deadline:
+        return _induction(d, ints[0], tried, max(0.1, deadline - time.process_time()))
     return None
 
 

@@ -1,4 +1,9 @@
-"""A hard wall-clock limit for one check: run it in a forked child and kill it on overrun.
+"""A hard limit for one check: run it in a forked child and kill it on overrun.
+
+The limit counts the child's **CPU time** where the platform reports it (``/proc/<pid>/stat``), so that a check
+gets the same budget, and so the same verdict, on an idle machine and on a loaded one (a busy machine must not turn
+"proved" into "inconclusive: over its 3 s limit"); a wall-clock backstop of :data:`WALL_FACTOR` times the budget
+stops a child that sleeps or is starved.  Elsewhere the limit is the wall clock.
 
 The engine bounds its own symbolic tier (:mod:`theoryverify.timelimit`, cooperative), but exact
 arithmetic SymPy does in C (a huge integer power, say) cannot be interrupted by a signal; a child
@@ -21,6 +26,18 @@ from .parser import BadInput
 T = TypeVar("T")
 
 MEMORY_LIMIT = 4 * 1024**3  # bytes of address space for a child
+WALL_FACTOR = 20  # the wall-clock backstop, in budgets: a child starved on a loaded machine still ends
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) a child has used, from ``/proc/<pid>/stat``; ``None`` where unavailable."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICK  # utime, stime (fields 14, 15 of the line)
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 class HardTimeout(Exception):
@@ -32,8 +49,9 @@ def can_fork() -> bool:
 
 
 def run_limited(fn: Callable[[], T], seconds: float, isolate: bool = True) -> T:
-    """``fn()`` within ``seconds`` of wall clock, or :class:`HardTimeout`.  Exceptions raised by
-    ``fn`` are re-raised here (their type and message)."""
+    """``fn()`` within ``seconds`` of CPU time (in a forked child; of wall clock where it cannot fork or the
+    platform does not report a child's CPU time), or :class:`HardTimeout`.  Exceptions raised by ``fn`` are
+    re-raised here (their type and message)."""
     if not (isolate and can_fork()):
         try:
             with time_limit(seconds):
@@ -69,14 +87,17 @@ def _run_forked(fn: Callable[[], T], seconds: float) -> T:
             os._exit(code)
     os.close(w)
     chunks: list[bytes] = []
-    deadline = time.monotonic() + seconds
+    cpu = _cpu_seconds(pid) is not None
+    deadline = time.monotonic() + (seconds * WALL_FACTOR if cpu else seconds)
     finished = False
     try:
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
+            used = _cpu_seconds(pid) if cpu else None
+            if left <= 0 or (used is not None and used >= seconds):
                 raise HardTimeout(f"over {seconds:g} s (stopped)")
-            ready, _, _ = select.select([r], [], [], left)
+            wait = left if not cpu else min(left, max(0.02, (seconds - (used or 0.0)) / 4))
+            ready, _, _ = select.select([r], [], [], wait)
             if ready:
                 chunk = os.read(r, 1 << 20)
                 if not chunk:
