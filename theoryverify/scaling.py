@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats
 
 from .standards import require_min_points
-from .verdicts import Verdict, holds, inconclusive, refuted
+from .verdicts import Status, Verdict, error, holds, inconclusive, refuted
 
 #: the one verdict rule for asymptotic-rate claims (rendered in every verdict's details).
 RULE = ("HOLDS if the grid has >= {min_points} points, the fits on the lower and upper halves of the grid agree "
@@ -224,12 +224,98 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
 SCALES = ("linear", "log", "log10")
 
 
+#: how ``constant=`` declares the statement's constant (:func:`check_rate`).
+CONSTANTS = ("printed", "hidden")
+
+CONSTANT_RULE = ("Printed constant (constant='printed'): the fitted coefficient C = geometric mean over the grid of "
+                 "measured/predicted (the predicted values carry the printed constant or closed form), with its "
+                 "{confidence:.0%} bootstrap CI over grid points, must lie within a factor (1 + {margin:g}) of 1 "
+                 "(theta: CI inside [1/(1+m), 1+m]; big_o: CI upper limit <= 1+m; omega: CI lower limit >= 1/(1+m)); "
+                 "a CI entirely on the wrong side refutes (a correct exponent with a wrong constant is a false "
+                 "statement); otherwise inconclusive. constant='hidden' (Θ/O hide it) or not declared: the "
+                 "constant is not tested, and the verdict says so.")
+
+
+def constant_fit(ratio, seed: int, confidence: float = 0.95, n_resamples: int = 2000) -> tuple[float, float, float]:
+    """(C, CI low, CI high) for the coefficient C of measured ≈ C·predicted from ``ratio`` = measured/predicted,
+    (points,) or (points, seeds): C = exp(mean over points of the mean log ratio), CI by a paired bootstrap over
+    grid points (percentile)."""
+    r = np.abs(np.asarray(ratio, dtype=float))
+    lr = np.mean(np.log(r), axis=1) if r.ndim == 2 else np.log(r)
+    c = float(np.mean(lr))
+    if lr.size < 2 or np.ptp(lr) == 0:
+        return math.exp(c), math.exp(c), math.exp(c)
+    res = _bootstrap((lr,), np.mean, vectorized=True, n_resamples=n_resamples, confidence_level=confidence,
+                     method="percentile", random_state=np.random.default_rng(seed))
+    dist = np.asarray(res.bootstrap_distribution, dtype=float)
+    alpha = (1.0 - confidence) / 2.0
+    lo, hi = np.quantile(dist, [alpha, 1.0 - alpha])
+    return math.exp(c), math.exp(min(float(lo), c)), math.exp(max(float(hi), c))
+
+
+def _constant_status(c: tuple[float, float, float], bound: str, m: float) -> str:
+    """'holds' | 'refuted' | 'inconclusive' for the coefficient's CI against 1 within a factor (1 + m)."""
+    _, lo, hi = c
+    top, bottom = 1.0 + m, 1.0 / (1.0 + m)
+    if bound == "big_o":
+        return "holds" if hi <= top else "refuted" if lo > top else "inconclusive"
+    if bound == "omega":
+        return "holds" if lo >= bottom else "refuted" if hi < bottom else "inconclusive"
+    return "holds" if bottom <= lo and hi <= top else "refuted" if hi < bottom or lo > top else "inconclusive"
+
+
+def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: int, confidence: float,
+                   margin: float, bound: str, param: str, x) -> Verdict:
+    """The exponent verdict ``v`` with the constant rule (:data:`CONSTANT_RULE`) applied and recorded."""
+    if constant is None or constant == "hidden":
+        why = ("hidden in Θ/O by the statement" if constant == "hidden" else
+               "not declared printed (check_rate(..., constant='printed') tests it)")
+        note = f"constant not tested ({why})"
+        fit = {**dict(v.details["fit"]), "constant": {"tested": False, "declared": constant, "why": why}}
+        return replace(v, evidence=f"{v.evidence}; {note}", details={**dict(v.details), "fit": fit})
+    if predicted is None:
+        return error(v.method, "constant='printed' needs the predicted values with the printed constant "
+                     "(predicted=...)", **dict(v.details))
+    c = _constant_status(const := constant_fit(ratio, seed + 7919, confidence), bound, margin)
+    C, lo, hi = const
+    rule = CONSTANT_RULE.format(confidence=confidence, margin=margin)
+    record = {"tested": True, "declared": "printed", "coefficient": C, "ci": [lo, hi], "margin": margin,
+              "bound": bound, "status": c, "rule": rule}
+    details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
+    text = f"printed constant: C = measured/predicted = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+    if v.status is Status.HOLDS and c == "refuted":
+        ce = {"fitted_coefficient": C, "coefficient": "C (measured / printed)", "ci": [lo, hi], "predicted": 1.0,
+              "margin": margin, "param": param, "grid": np.asarray(x, float).tolist()}
+        return refuted(v.method + " + printed constant", f"the exponent agrees but the printed constant does not: "
+                       f"{text}; {v.evidence}", ce, **details)
+    if v.status is Status.HOLDS and c == "inconclusive":
+        return inconclusive(v.method + " + printed constant", f"exponent agrees, printed constant not resolved: "
+                            f"{text}; {v.evidence}", **details)
+    return replace(v, evidence=f"{v.evidence}; {text} [{c}]", details=details)
+
+
 def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
                      predicted=None, max_spread: float = 4.0, min_points: int = 4,
                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
-                     bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
+                     bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
+                     constant: str | None = None, constant_margin: float = 0.1, seed: int = 0) -> Verdict:
     """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0) to a
-    fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`)."""
+    fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`), then :data:`CONSTANT_RULE` (``constant``:
+    see :func:`check_rate`)."""
+    if constant is not None and constant not in CONSTANTS:
+        raise ValueError(f"constant must be one of {CONSTANTS} or None")
+    v = _exponent_verdict(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
+                          max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
+                          bound=bound, scale=scale, fixed=fixed)
+    sweep = v.details["sweep"]
+    return _with_constant(v, constant=constant, predicted=predicted, ratio=sweep["ratio"], seed=seed,
+                          confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
+
+
+def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
+                      predicted=None, max_spread: float = 4.0, min_points: int = 4,
+                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
+                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
     require_min_points(min_points)
     if bound not in BOUNDS:
         raise ValueError(f"bound must be one of {BOUNDS}")
@@ -318,17 +404,24 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
                log_power: float = 0.0, max_spread: float = 4.0, confidence: float = 0.95,
                n_resamples: int = 2000, min_points: int = 4, what: str = "y",
                extra: Mapping | None = None, refutable: str = "both", bound: str = "theta",
-               scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
+               scale: str = "linear", fixed: Mapping | None = None, constant: str | None = None,
+               constant_margin: float = 0.1) -> Verdict:
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
-    (:data:`ONE_SIDED_RULE`).
+    (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`.
 
     ``y``: positive values, (points,) or (points, seeds).  ``predicted``: the claimed values at x (with
     their constant) if the claim has one; otherwise the ratio is taken against the law with constant 1.
+    ``constant``: ``"printed"`` when the statement prints its constant or a closed form — the fitted coefficient
+    (measured/predicted) is then tested with its CI against 1 within a factor 1 + ``constant_margin`` (a wrong
+    constant refutes even when the exponent agrees); ``"hidden"`` when Θ/O hides it; ``None`` (the default,
+    the behaviour before the rule) leaves it untested.  Either of the last two says "constant not tested" in the
+    verdict; the ratio-spread test of :data:`RULE` still applies.
     """
     fit = fit_power_law(x, y, seed, confidence, n_resamples, log_power=log_power, law=law)
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
-                            refutable=refutable, bound=bound, scale=scale, fixed=fixed)
+                            refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
+                            constant_margin=constant_margin, seed=seed)
 
 
 @dataclass(frozen=True)
