@@ -6,7 +6,8 @@ details hold their parts' JSON) are read the same way.  Checks record their evid
 - ``details["configurations"]``: an explicit list of the configurations (parameter name → value) the
   verdict rests on;
 - ``details["sweep"]``: a sweep over one parameter (``param``, grid ``x``; :func:`scaling.sweep_details`),
-  with ``details["sweep"]["fixed"]`` the parameters held fixed along it;
+  with ``details["sweep"]["fixed"]`` the parameters held fixed along it and ``details["sweep"]["declared"]`` the
+  statement's parameters that vary along it (name → value per grid point; e.g. N for a fit in 1/N);
 - ``details["fixed"]``: parameters held fixed for everything at this level (:func:`with_fixed`);
 - ``details["coverage"]``: per parameter, what a search covered (``{"values": [...]}`` or ``{"min", "max",
   "distinct"}``, or ``"symbolic"`` for a proof over the parameter's whole domain);
@@ -155,7 +156,9 @@ def _level(node: Mapping[str, Any], inherited: Mapping[str, Any], *, counterexam
     sweep = details.get("sweep")
     if isinstance(sweep, Mapping) and sweep.get("x") is not None and sweep.get("param"):
         sfixed = {**fixed, **dict(sweep.get("fixed") or {})}
-        return [{**sfixed, str(sweep["param"]): x} for x in sweep["x"]]
+        along = dict(sweep.get("declared") or {})
+        return [{**sfixed, str(sweep["param"]): x, **{k: v[i] for k, v in along.items() if i < len(v)}}
+                for i, x in enumerate(sweep["x"])]
     ce = node.get("counterexample") if counterexample else None
     if ce:
         point = {k: v for k, v in ce.items() if k not in META_KEYS and _scalar(v)}

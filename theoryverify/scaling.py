@@ -204,9 +204,45 @@ def rule_text(min_points: int = 4, confidence: float = 0.95, max_spread: float =
                        refutable=REFUTABLE[refutable])
 
 
+#: a swept variable that is a simple function of one declared parameter: (pattern, its name's group, inverse map)
+_UNDERLYING = (
+    (r"1/(?P<n>[^\W\d]\w*)", lambda x: 1.0 / x),
+    (r"(?P<n>[^\W\d]\w*)\^\(?-1\)?", lambda x: 1.0 / x),
+    (r"1/(?:√(?P<n>[^\W\d]\w*)|sqrt\((?P<m>[^\W\d]\w*)\))", lambda x: 1.0 / x ** 2),
+    (r"(?:√(?P<n>[^\W\d]\w*)|sqrt\((?P<m>[^\W\d]\w*)\))", lambda x: x ** 2),
+    (r"(?:e\^(?P<n>[^\W\d]\w*)|exp\((?P<m>[^\W\d]\w*)\))", np.log),
+    (r"(?:log|ln)\(1/(?P<n>[^\W\d]\w*)\)", lambda x: np.exp(-x)),
+    (r"(?:log|ln)\((?P<n>[^\W\d]\w*)\)", np.exp),
+)
+
+
+def underlying(param: str, x) -> dict[str, list[float]]:
+    """The declared parameter behind a swept variable that is a simple function of it ("1/N" → N = 1/x,
+    "e^p" → p = log x, "log(1/T)" → T = e^(−x), "√m" → m = x², ...), with its value at each grid point; {} when
+    ``param`` is a plain name or no simple function of one."""
+    import re
+
+    text = str(param).replace(" ", "")
+    for pattern, inverse in _UNDERLYING:
+        m = re.fullmatch(pattern, text)
+        if m:
+            with np.errstate(all="ignore"):
+                vals = inverse(np.asarray(x, dtype=float))
+            if np.all(np.isfinite(vals)):
+                name = next(v for v in m.groupdict().values() if v)
+                return {name: [float(f"{v:.12g}") for v in vals]}  # 1/0.001 → 1000, not 999.9999999999999
+    return {}
+
+
 def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of: str | None = None, *,
-                  scale: str = "linear", fixed: Mapping | None = None) -> dict:
-    """The ``details["sweep"]`` record of a sweep (see the module docstring for ``scale`` and ``fixed``)."""
+                  scale: str = "linear", fixed: Mapping | None = None,
+                  declared: Mapping | None = None) -> dict:
+    """The ``details["sweep"]`` record of a sweep (see the module docstring for ``scale`` and ``fixed``).
+
+    ``declared``: the statement's parameters that vary along the sweep, name → their value at each grid point
+    (e.g. ``{"N": Ns}`` for a fit in 1/N), so that hypotheses reading them can be checked whatever the fit
+    variable.  A swept variable that is a simple function of one parameter (``param="1/N"``, ``"e^p"``,
+    ``"log(1/T)"``, ...) records that parameter automatically (:func:`underlying`)."""
     if scale not in SCALES:
         raise ValueError(f"scale must be one of {SCALES}")
     out = {"param": param, "x": [float(t) for t in np.asarray(x, float)],
@@ -218,6 +254,16 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
         out["scale"] = scale
     if fixed:
         out["fixed"] = {str(k): v for k, v in dict(fixed).items()}
+    along: dict[str, list] = {}
+    if scale == "linear":
+        along.update({k: v for k, v in underlying(param, out["x"]).items() if k not in (fixed or {})})
+    for name, vals in dict(declared or {}).items():
+        vals = np.asarray(vals, dtype=object).reshape(-1).tolist()
+        if len(vals) != len(out["x"]):
+            raise ValueError(f"declared parameter {name!r} has {len(vals)} values for {len(out['x'])} grid points")
+        along[str(name)] = vals
+    if along:
+        out["declared"] = along
     return out
 
 
@@ -298,7 +344,8 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                      predicted=None, max_spread: float = 4.0, min_points: int = 4,
                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
-                     constant: str | None = None, constant_margin: float = 0.1, seed: int = 0) -> Verdict:
+                     constant: str | None = None, constant_margin: float = 0.1, seed: int = 0,
+                     declared: Mapping | None = None) -> Verdict:
     """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0) to a
     fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`), then :data:`CONSTANT_RULE` (``constant``:
     see :func:`check_rate`)."""
@@ -306,7 +353,7 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
         raise ValueError(f"constant must be one of {CONSTANTS} or None")
     v = _exponent_verdict(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                           max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
-                          bound=bound, scale=scale, fixed=fixed)
+                          bound=bound, scale=scale, fixed=fixed, declared=declared)
     sweep = v.details["sweep"]
     return _with_constant(v, constant=constant, predicted=predicted, ratio=sweep["ratio"], seed=seed,
                           confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
@@ -315,7 +362,8 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
 def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
                       predicted=None, max_spread: float = 4.0, min_points: int = 4,
                       what: str = "y", extra: Mapping | None = None, refutable: str = "both",
-                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
+                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
+                      declared: Mapping | None = None) -> Verdict:
     require_min_points(min_points)
     if bound not in BOUNDS:
         raise ValueError(f"bound must be one of {BOUNDS}")
@@ -337,7 +385,7 @@ def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, 
     law = {"power": f"{what} ≈ C·{param}^b" + (f"·log(1/{param})^{fit.log_power:g}" if fit.log_power else ""),
            "exp": f"{what} ≈ C·exp(b/{param})"}[fit.law]
     details = {
-        "sweep": sweep_details(param, x, y, pred, ratio, ratio_of, scale=scale, fixed=fixed),
+        "sweep": sweep_details(param, x, y, pred, ratio, ratio_of, scale=scale, fixed=fixed, declared=declared),
         "fit": {"exponent": fit.exponent, "ci": [lo, hi], "confidence": fit.confidence, "predicted_exponent": p,
                 "margin": m, "local_slopes": list(fit.local_slopes), "subwindow": list(fit.subwindow),
                 "rule": rule, "law": law, "family": fit.law, "prefactor": fit.prefactor,
@@ -405,7 +453,7 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
                n_resamples: int = 2000, min_points: int = 4, what: str = "y",
                extra: Mapping | None = None, refutable: str = "both", bound: str = "theta",
                scale: str = "linear", fixed: Mapping | None = None, constant: str | None = None,
-               constant_margin: float = 0.1) -> Verdict:
+               constant_margin: float = 0.1, declared: Mapping | None = None) -> Verdict:
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
     (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`.
 
@@ -421,7 +469,7 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
                             refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
-                            constant_margin=constant_margin, seed=seed)
+                            constant_margin=constant_margin, seed=seed, declared=declared)
 
 
 @dataclass(frozen=True)
@@ -471,7 +519,8 @@ LIMIT_RULE = ("HOLDS if the grid has >= {min_points} points and the {confidence:
 def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, margin: float, seed: int, *,
                       index: int = 0, degree: int = 1, param: str = "x", what: str = "y",
                       confidence: float = 0.95, n_resamples: int = 2000, min_points: int = 4,
-                      extra: Mapping | None = None, scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
+                      extra: Mapping | None = None, scale: str = "linear", fixed: Mapping | None = None,
+                      declared: Mapping | None = None) -> Verdict:
     """Decide "coefficient ``index`` of y(x) ≈ a0 + a1·x + … equals ``predicted``" (index 0: the limit as
     x → 0, e.g. a converged value as T → 0) by :data:`LIMIT_RULE`.  Details follow the sweep/fit schema
     with ``fit["exponent"]`` holding the fitted coefficient."""
@@ -484,7 +533,7 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
     rule = LIMIT_RULE.format(min_points=min_points, confidence=confidence)
     poly = " + ".join(["a0", f"a1·{param}"] + [f"a{k}·{param}^{k}" for k in range(2, degree + 1)])
     details = {
-        "sweep": sweep_details(param, x, y, scale=scale, fixed=fixed),
+        "sweep": sweep_details(param, x, y, scale=scale, fixed=fixed, declared=declared),
         "fit": {"exponent": a, "ci": [lo, hi], "confidence": confidence, "predicted_exponent": p, "margin": m,
                 "family": "polynomial",
                 "local_slopes": [float(s) for s in np.diff(y) / np.diff(x)], "subwindow": None, "rule": rule,
