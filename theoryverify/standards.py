@@ -304,6 +304,20 @@ def judge_refutation(conditions: Sequence[Condition], verdict: Verdict, rate_cla
     return downgrade(verdict, "span", why)
 
 
+def _deciding_spans(vjson: Mapping[str, Any], spans: list[tuple[str, Span]]) -> list[tuple[str, Span]]:
+    """The grids of a refutation's deciding part (named by its counterexample's ``part``): those at or below it,
+    else those of the nearest enclosing level that has one."""
+    dp = PART_SEP.join(deciding_path(vjson))
+    if not dp:
+        return []
+    below = [(p, s) for p, s in spans if p == dp or p.startswith(dp + PART_SEP)]
+    if below:
+        return below
+    above = [(p, s) for p, s in spans if dp.startswith(p + PART_SEP) or not p]
+    depth = max((len(p) for p, _ in above), default=-1)
+    return [(p, s) for p, s in above if len(p) == depth]
+
+
 def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
     """The span rule for a pass, and the span note on every verdict with a rate sweep (refutations are judged by
     :func:`judge_refutation`)."""
@@ -315,9 +329,17 @@ def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
                              "span cannot be checked")
         return verdict
     narrow = min(spans, key=lambda ps: (-1 if ps[1].decades is None else ps[1].decades))
-    note = narrow[1].text() if len(spans) == 1 else f"narrowest of {len(spans)} grids: {narrow[1].text()}"
+    deciding = _deciding_spans(vjson, spans) if verdict.status is Status.REFUTED and len(spans) > 1 else []
+    if deciding:  # the line names the grid the refutation rests on, not the narrowest of the claim's grids
+        path, span = min(deciding, key=lambda ps: (-1 if ps[1].decades is None else ps[1].decades))
+        note = (f"decided on {('[' + path + '] ') if path else ''}{span.text()} ({len(deciding)} of {len(spans)} "
+                f"grids; narrowest of all: {narrow[1].text()}{' [' + narrow[0] + ']' if narrow[0] else ''})")
+    else:
+        note = narrow[1].text() if len(spans) == 1 else f"narrowest of {len(spans)} grids: {narrow[1].text()}"
     info = {"spans": [{"part": p or None, "param": s.param, "decades": s.decades, "points": s.points,
                        "measure": s.measure} for p, s in spans], "rule": std.rules()["span"]}
+    if deciding:
+        info["deciding"] = [{"part": p or None, "param": s.param, "decades": s.decades} for p, s in deciding]
     verdict = _with_note(verdict, note, "grid_span", info)
     if verdict.status is not Status.HOLDS:
         return verdict
