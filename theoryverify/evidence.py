@@ -1,5 +1,8 @@
 """What a verdict's evidence rests on: its configurations, its sweeps and the values each parameter took.
 
+Each level's evidence is read as objects (:func:`theoryverify.evidence_types.read`): the typed record a check
+attached, completed by the conventional keys below (so older verdicts read the same).
+
 Read off a verdict's JSON form (``Verdict.to_json()``), so that nested parts of a combined verdict (whose
 details hold their parts' JSON) are read the same way.  Checks record their evidence in ``details``:
 
@@ -23,6 +26,7 @@ import math
 from dataclasses import replace
 from typing import Any, Iterator, Mapping
 
+from .evidence_types import read
 from .verdicts import PART_SEP, Verdict, plain
 
 #: counterexample keys that describe the evidence rather than a parameter value.
@@ -106,9 +110,9 @@ def sweeps(vjson: Mapping[str, Any], inherited: Mapping[str, Any] | None = None,
     """(path, sweep, fit, fixed) for the sweep at this level and in every supporting part below it."""
     details = vjson.get("details") or {}
     fixed = _fixed(details, inherited or {})
-    sweep = details.get("sweep")
-    if isinstance(sweep, Mapping) and sweep.get("x") is not None:
-        yield path, sweep, details.get("fit") or {}, {**fixed, **dict(sweep.get("fixed") or {})}
+    typed = read(details)
+    if "sweep" in typed:
+        yield path, details["sweep"], details.get("fit") or {}, {**fixed, **dict(typed["sweep"].fixed)}
     for name, sub in supporting(vjson).items():
         yield from sweeps(sub, fixed, f"{path}{PART_SEP if path else ''}{name}")
 
@@ -150,18 +154,13 @@ def level_configurations(node: Mapping[str, Any], inherited: Mapping[str, Any] |
 def _level(node: Mapping[str, Any], inherited: Mapping[str, Any], *, counterexample: bool) -> list[dict[str, Any]]:
     details = node.get("details") or {}
     fixed = _fixed(details, inherited)
-    explicit = details.get("configurations")
-    if explicit:
-        return [{**fixed, **dict(c)} for c in explicit]
-    sweep = details.get("sweep")
-    if isinstance(sweep, Mapping) and sweep.get("x") is not None and sweep.get("param"):
-        sfixed = {**fixed, **dict(sweep.get("fixed") or {})}
-        along = dict(sweep.get("declared") or {})
-        return [{**sfixed, str(sweep["param"]): x, **{k: v[i] for k, v in along.items() if i < len(v)}}
-                for i, x in enumerate(sweep["x"])]
-    ce = node.get("counterexample") if counterexample else None
-    if ce:
-        point = {k: v for k, v in ce.items() if k not in META_KEYS and _scalar(v)}
+    typed = read(details, node.get("counterexample") if counterexample else None)
+    if "configurations" in typed:
+        return [{**fixed, **dict(c)} for c in typed["configurations"].configs]
+    if "sweep" in typed and typed["sweep"].parameter:
+        return typed["sweep"].configurations(fixed)
+    if "counterexample" in typed:
+        point = {k: v for k, v in typed["counterexample"].point.items() if k not in META_KEYS and _scalar(v)}
         return [{**fixed, **point}]
     return [dict(fixed)] if fixed else []
 
@@ -174,7 +173,8 @@ def coverage(vjson: Mapping[str, Any]) -> dict[str, Any]:
     symbolic: set[str] = set()
 
     def visit(node: Mapping[str, Any]) -> None:
-        cov = (node.get("details") or {}).get("coverage") or {}
+        typed = read(node.get("details") or {})
+        cov = typed["coverage"].parameters if "coverage" in typed else {}
         for name, c in cov.items():
             if c == "symbolic":
                 symbolic.add(name)

@@ -35,6 +35,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from .evidence_types import CouldHaveFailed, Fit as FitRecord, Sweep as SweepRecord, attach
 from .standards import require_min_points
 from .verdicts import Status, Verdict, error, holds, inconclusive, refuted
 
@@ -355,8 +356,24 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                           max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
                           bound=bound, scale=scale, fixed=fixed, declared=declared)
     sweep = v.details["sweep"]
-    return _with_constant(v, constant=constant, predicted=predicted, ratio=sweep["ratio"], seed=seed,
-                          confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
+    v = _with_constant(v, constant=constant, predicted=predicted, ratio=sweep["ratio"], seed=seed,
+                       confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
+    const = (v.details.get("fit") or {}).get("constant") or {}
+    side = {"theta": f"outside [{predicted_exponent:g} − {margin:g}, {predicted_exponent:g} + {margin:g}]",
+            "omega": f"above {predicted_exponent:g} + {margin:g}", "big_o": f"below {predicted_exponent:g} − {margin:g}"}
+    return _typed(v, CouldHaveFailed("test power", f"a fitted exponent with its {fit.confidence:.0%} CI {side[bound]} "
+                                     f"(refutable side: {refutable}) would refute"
+                                     + ("; so would a printed constant off by more than a factor "
+                                        f"{1 + constant_margin:g}" if const.get("tested") else
+                                        "; the constant is not tested")))
+
+
+def _typed(v: Verdict, *more) -> Verdict:
+    """``v`` with its sweep and fit attached as typed evidence (:mod:`theoryverify.evidence_types`)."""
+    items = [SweepRecord.from_details(v.details["sweep"])] if "sweep" in v.details else []
+    if v.details.get("fit"):
+        items.append(FitRecord.from_details(v.details["fit"]))
+    return attach(v, *items, *more)
 
 
 def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
@@ -543,12 +560,14 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
     }
     method = f"polynomial fit (degree {degree}) over {len(x)} {param} values, bootstrap {confidence:.0%} CI"
     summary = f"a{index} = {a:.6g} (CI [{lo:.6g}, {hi:.6g}]; predicted {p:.6g} ± {m:g})"
+    power = CouldHaveFailed("test power", f"a fitted a{index} with its {confidence:.0%} CI outside [{p:.6g} − {m:g}, "
+                                          f"{p:.6g} + {m:g}] would refute")
     if len(x) < min_points:
-        return inconclusive(method, f"too few grid points ({len(x)} < {min_points}): " + summary, **details)
+        return _typed(inconclusive(method, f"too few grid points ({len(x)} < {min_points}): " + summary, **details))
     if hi < p - m or lo > p + m:
         ce = {"fitted_coefficient": a, "coefficient": f"a{index}", "ci": [lo, hi], "predicted": p, "margin": m,
               "param": param, "grid": x.tolist(), "values": y.tolist()}
-        return refuted(method, "CI excludes the predicted value: " + summary, ce, **details)
+        return _typed(refuted(method, "CI excludes the predicted value: " + summary, ce, **details))
     if p - m <= lo and hi <= p + m:
-        return holds(method, summary, **details)
-    return inconclusive(method, "CI not inside the margin: " + summary, **details)
+        return _typed(holds(method, summary, **details), power)
+    return _typed(inconclusive(method, "CI not inside the margin: " + summary, **details))

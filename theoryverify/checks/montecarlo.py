@@ -40,6 +40,7 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
+from ..evidence_types import CouldHaveFailed, Sampling, attach
 from ..verdicts import Verdict, error, holds, inconclusive, refuted
 
 Sampler = Callable[[np.random.Generator, int], Any]
@@ -278,8 +279,12 @@ def _mean_family(blocks: list[dict], confidence: float, correction: str, what: s
                if k == 1 else
                f"all {k} expectations agree; largest |t| = {abs(rw['t']):.3g} at {rw['name']} "
                f"(mean {rw['mean']:.6g}, claimed {rw['expected']:.6g}, ± {rw['half_width']:.3g})")
-    return holds(method, f"{summary} ({level:.4g} interval{'s' if k > 1 else ''}, half-width ≤ resolution; "
-                 f"no rejection at {alpha:g}; {test}, n = {n}; {tail_note})", **details)
+    v = holds(method, f"{summary} ({level:.4g} interval{'s' if k > 1 else ''}, half-width ≤ resolution; "
+              f"no rejection at {alpha:g}; {test}, n = {n}; {tail_note})", **details)
+    hw = max(r["half_width"] for r in out_rows)
+    return attach(v, Sampling(n, test, correction, confidence, tail),
+                  CouldHaveFailed("test power", f"a bias of about twice the largest interval half-width ({2 * hw:.3g}) "
+                                                f"in any of the {k} expectations would be rejected (and replicated)"))
 
 
 def _replicate(blocks, rows, rejected, p_adj, alpha, level, method, test, n, details, correction, what) -> Verdict:
@@ -517,6 +522,9 @@ def check_mc_bound(event_fn: Sampler, p: Any, seed: int, *, op: str = "<=", n: i
                             f"({counts[i]} of {n} trials)", **details)
     i = int(np.argmax([g / r for g, r in zip(gap, res)]))
     word = "upper" if op == "<=" else "lower"
-    return holds(method, f"P({labels[i]}) {sym} {bound[i]:.6g}: {counts[i]} of {n} trials, one-sided {level:.4g} "
+    return attach(holds(method, f"P({labels[i]}) {sym} {bound[i]:.6g}: {counts[i]} of {n} trials, one-sided {level:.4g} "
                  f"{word} limit {limit[i]:.6g} (within resolution {res[i]:.3g} of the bound)"
-                 + (f"; all {k} events, {test}" if k > 1 else f"; {test}"), **details)
+                 + (f"; all {k} events, {test}" if k > 1 else f"; {test}"), **details),
+                  Sampling(n, test, correction, confidence),
+                  CouldHaveFailed("test power", f"a probability beyond the bound by more than the resolution "
+                                                f"({float(np.max(res)):.3g}) would be rejected (and replicated)"))
