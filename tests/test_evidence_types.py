@@ -114,3 +114,11 @@ def test_a_symbolic_proof_is_its_own_evidence():
     assert claim(lambda ctx: proved("symbolic: factor", "exact law"), kind=Kind.RATE).run().verdict.status \
         is Status.PROVED
     assert claim(lambda ctx: proved("by hand", "trust me")).run().verdict.status is Status.INCONCLUSIVE
+
+
+def test_lemmas_are_main_results_only_when_registered_so():
+    bare = lambda ctx: holds("exact", "all 16 families")
+    assert claim(bare, location="Lemma 3").run().verdict.status is Status.HOLDS
+    main_lemma = claim(bare, location="Lemma 3", main=True).run()
+    assert main_lemma.verdict.status is Status.INCONCLUSIVE and "records no evidence" in main_lemma.verdict.evidence
+    assert claim(bare, location="Theorem 2", main=False).run().verdict.status is Status.HOLDS

@@ -46,9 +46,9 @@ HYPOTHESES_RULE = ("Every configuration the evidence rests on is checked against
                    "refutation with evidence outside them 'fails outside the stated hypotheses' (shown, not counted "
                    "as a finding) and a pass with evidence outside them is inconclusive; evidence that does not "
                    "record a parameter a hypothesis reads is an error of the claim.")
-MAIN_RESULT_RULE = ("A pass (holds/proved) of a main result (a rate claim, or a claim located at a theorem, "
-                    "proposition, corollary or lemma) must record evidence the standards read: a sweep, fit, "
-                    "configurations, coverage, fixed parameters, convergence diagnostics, a Monte-Carlo test, "
+MAIN_RESULT_RULE = ("A pass (holds/proved) of a main result (a rate claim, a claim located at a theorem, "
+                    "proposition or corollary, or one registered main=True: a main lemma, a phase duration) must "
+                    "record evidence the standards read: a sweep, fit, configurations, coverage, fixed parameters, convergence diagnostics, a Monte-Carlo test, "
                     "typed evidence (theoryverify.evidence_types), or a symbolic proof naming its algebra, in some "
                     "part it rests on; otherwise it is inconclusive. Every main pass records what it quantifies over "
                     "(over=), the ranges covered, and how its check could have failed (details['main_result']).")
@@ -447,13 +447,17 @@ def apply_convergence(converges: bool, verdict: Verdict) -> Verdict:
     return downgrade(verdict, "convergence", f"run has not converged{where}: {conv.get('summary', '')}".rstrip(": "))
 
 
-#: locations of main results (besides every rate claim): a theorem, proposition, corollary or lemma
-MAIN_LOCATION = re.compile(r"^\s*(Theorem|Thm|Proposition|Prop|Corollary|Cor|Lemma|Lem)\b\.?", re.IGNORECASE)
+#: locations of main results (besides every rate claim): a theorem, proposition or corollary.  A lemma is a main
+#: result only when its claim says so (``main=True``): the engine cannot tell a main lemma from an auxiliary one.
+MAIN_LOCATION = re.compile(r"^\s*(Theorem|Thm|Proposition|Prop|Corollary|Cor)\b\.?", re.IGNORECASE)
 #: a proved verdict's method that names its algebra (a symbolic proof is its own evidence)
 ALGEBRA = re.compile(r"symbolic|sympy|algebra|exact|enumerat|closed form|rational", re.IGNORECASE)
 
 
 def is_main_result(claim: Any) -> bool:
+    declared = getattr(claim, "main", None)
+    if declared is not None:
+        return bool(declared)
     return str(getattr(claim.kind, "value", claim.kind)) == "rate" or bool(MAIN_LOCATION.match(claim.location or ""))
 
 
