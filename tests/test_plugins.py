@@ -194,7 +194,8 @@ def sweep(ctx):
             variants={"full": tv.Variant(params={"n": 30}, tags=frozenset({"slow"}))})
 def rate(ctx):
     want = 3 if ctx.profile == "quick" else 30
-    return tv.holds("params", str(ctx.params)) if ctx.params["n"] == want else tv.refuted("params", "", {"n": 0})
+    return (tv.holds("params", str(ctx.params), configurations=[dict(ctx.params)]) if ctx.params["n"] == want
+            else tv.refuted("params", "", {"n": 0}))
 '''
 
 

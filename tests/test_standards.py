@@ -259,3 +259,28 @@ def test_unconverged_run_cannot_pass():
 def test_still_descending_curve_is_not_converged_even_without_an_optimum():
     assert not diagnose(np.linspace(1.0, 0.5, 100))["converged"]
     assert diagnose(np.r_[np.linspace(1.0, 0.5, 50), np.full(50, 0.5)])["converged"]
+
+
+# --- the verdict line names the deciding grid (issue 27, item 6) ---------------------------------------------
+
+def test_a_refutation_names_the_grid_it_rests_on_not_the_narrowest():
+    def check(ctx):
+        wide = np.array([4.0, 8, 16, 32, 64, 128])  # 1.51 decades in K: y = K^3 against a predicted K^2
+        narrow = np.array([1.0, 1.5, 2.0, 2.5, 3.0, 4.0])  # 0.60 decades in Delta, passing
+        return combine({
+            "Delta sweep": scaling.check_rate(narrow, narrow ** 2, 2.0, 0.1, 1, param="Delta"),
+            "K sweep": scaling.check_rate(wide, wide ** 3, 2.0, 0.1, 1, param="K"),
+        })
+    r = claim(check, expect=Status.REFUTED, finding=Finding.ERRATUM, reason="planted").run()
+    assert r.verdict.status is Status.REFUTED, r.verdict.evidence
+    ev = r.verdict.evidence
+    assert "decided on [K sweep] grid spans 1.51 decades in K" in ev, ev
+    assert "1 of 2 grids" in ev and "narrowest of all: grid spans 0.60 decades in Delta [Delta sweep]" in ev
+    assert r.verdict.details["grid_span"]["deciding"][0]["param"] == "K"
+    # a pass over several grids still names its narrowest (every grid must meet the rule)
+    def passing(ctx):
+        k = np.array([4.0, 8, 16, 32, 64, 128])
+        return combine({"a": scaling.check_rate(k, k ** 2, 2.0, 0.1, 1, param="K"),
+                        "b": scaling.check_rate(k * 10, (k * 10) ** 2, 2.0, 0.1, 1, param="N")})
+    p = claim(passing).run()
+    assert p.verdict.status is Status.HOLDS and "narrowest of 2 grids" in p.verdict.evidence

@@ -6,7 +6,8 @@ from theoryverify.verdicts import Status, holds, inconclusive
 
 def check(ctx):
     n = ctx.params["n"]
-    return holds("m", f"n = {n}") if n >= 10 else inconclusive("m", f"only n = {n}")
+    # a main result (Thm 1) passes only on recorded evidence: the configuration it ran
+    return holds("m", f"n = {n}", configurations=[{"n": n}]) if n >= 10 else inconclusive("m", f"only n = {n}")
 
 
 def make(**kw):

@@ -127,6 +127,9 @@ class Claim:
     source: str = ""  # "path/to/module.py:LINE" of the registration
     module: str = ""  # the module that registered the claim (its source closure keys cached results)
     profile: str | None = None  # a claim that always runs under this profile (a Variant with its own id)
+    #: a main result (standards.MAIN_RESULT_RULE)?  None: inferred — every rate claim and every claim located at a
+    #: theorem, proposition or corollary; a main lemma or phase duration says main=True
+    main: bool | None = None
 
     def __post_init__(self) -> None:
         from .findings import validate
@@ -302,7 +305,7 @@ class ClaimSet:
             over: tuple[Over, ...] | list[Over] = (), converges: bool = False, standards: Standards | None = None,
             choices: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
-            tags: frozenset[str] | set[str] = frozenset()) -> Callable[[Check], Check]:
+            tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None) -> Callable[[Check], Check]:
         """Register the decorated check as claim ``<paper>.<short_id>`` (see :class:`Claim` for the fields).
         The claim records where it was registered (``source``: file and line) and its module."""
         caller = sys._getframe(1)
@@ -318,7 +321,7 @@ class ClaimSet:
                 despite_reconstruction=despite_reconstruction, supports=tuple(supports),
                 conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards,
                 params=dict(params or {}), variants=dict(variants or {}), threads=threads, source=source,
-                module=module))
+                module=module, main=main))
             return check
         return register
 

@@ -1,12 +1,16 @@
 """What a verdict's evidence rests on: its configurations, its sweeps and the values each parameter took.
 
+Each level's evidence is read as objects (:func:`theoryverify.evidence_types.read`): the typed record a check
+attached, completed by the conventional keys below (so older verdicts read the same).
+
 Read off a verdict's JSON form (``Verdict.to_json()``), so that nested parts of a combined verdict (whose
 details hold their parts' JSON) are read the same way.  Checks record their evidence in ``details``:
 
 - ``details["configurations"]``: an explicit list of the configurations (parameter name → value) the
   verdict rests on;
 - ``details["sweep"]``: a sweep over one parameter (``param``, grid ``x``; :func:`scaling.sweep_details`),
-  with ``details["sweep"]["fixed"]`` the parameters held fixed along it;
+  with ``details["sweep"]["fixed"]`` the parameters held fixed along it and ``details["sweep"]["declared"]`` the
+  statement's parameters that vary along it (name → value per grid point; e.g. N for a fit in 1/N);
 - ``details["fixed"]``: parameters held fixed for everything at this level (:func:`with_fixed`);
 - ``details["coverage"]``: per parameter, what a search covered (``{"values": [...]}`` or ``{"min", "max",
   "distinct"}``, or ``"symbolic"`` for a proof over the parameter's whole domain);
@@ -22,6 +26,7 @@ import math
 from dataclasses import replace
 from typing import Any, Iterator, Mapping
 
+from .evidence_types import read
 from .verdicts import PART_SEP, Verdict, plain
 
 #: counterexample keys that describe the evidence rather than a parameter value.
@@ -105,9 +110,9 @@ def sweeps(vjson: Mapping[str, Any], inherited: Mapping[str, Any] | None = None,
     """(path, sweep, fit, fixed) for the sweep at this level and in every supporting part below it."""
     details = vjson.get("details") or {}
     fixed = _fixed(details, inherited or {})
-    sweep = details.get("sweep")
-    if isinstance(sweep, Mapping) and sweep.get("x") is not None:
-        yield path, sweep, details.get("fit") or {}, {**fixed, **dict(sweep.get("fixed") or {})}
+    typed = read(details)
+    if "sweep" in typed:
+        yield path, details["sweep"], details.get("fit") or {}, {**fixed, **dict(typed["sweep"].fixed)}
     for name, sub in supporting(vjson).items():
         yield from sweeps(sub, fixed, f"{path}{PART_SEP if path else ''}{name}")
 
@@ -149,16 +154,13 @@ def level_configurations(node: Mapping[str, Any], inherited: Mapping[str, Any] |
 def _level(node: Mapping[str, Any], inherited: Mapping[str, Any], *, counterexample: bool) -> list[dict[str, Any]]:
     details = node.get("details") or {}
     fixed = _fixed(details, inherited)
-    explicit = details.get("configurations")
-    if explicit:
-        return [{**fixed, **dict(c)} for c in explicit]
-    sweep = details.get("sweep")
-    if isinstance(sweep, Mapping) and sweep.get("x") is not None and sweep.get("param"):
-        sfixed = {**fixed, **dict(sweep.get("fixed") or {})}
-        return [{**sfixed, str(sweep["param"]): x} for x in sweep["x"]]
-    ce = node.get("counterexample") if counterexample else None
-    if ce:
-        point = {k: v for k, v in ce.items() if k not in META_KEYS and _scalar(v)}
+    typed = read(details, node.get("counterexample") if counterexample else None)
+    if "configurations" in typed:
+        return [{**fixed, **dict(c)} for c in typed["configurations"].configs]
+    if "sweep" in typed and typed["sweep"].parameter:
+        return typed["sweep"].configurations(fixed)
+    if "counterexample" in typed:
+        point = {k: v for k, v in typed["counterexample"].point.items() if k not in META_KEYS and _scalar(v)}
         return [{**fixed, **point}]
     return [dict(fixed)] if fixed else []
 
@@ -171,7 +173,8 @@ def coverage(vjson: Mapping[str, Any]) -> dict[str, Any]:
     symbolic: set[str] = set()
 
     def visit(node: Mapping[str, Any]) -> None:
-        cov = (node.get("details") or {}).get("coverage") or {}
+        typed = read(node.get("details") or {})
+        cov = typed["coverage"].parameters if "coverage" in typed else {}
         for name, c in cov.items():
             if c == "symbolic":
                 symbolic.add(name)

@@ -29,14 +29,15 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats
 
+from .evidence_types import CouldHaveFailed, Fit as FitRecord, Sweep as SweepRecord, attach
 from .standards import require_min_points
-from .verdicts import Verdict, holds, inconclusive, refuted
+from .verdicts import Status, Verdict, error, holds, inconclusive, refuted
 
 #: the one verdict rule for asymptotic-rate claims (rendered in every verdict's details).
 RULE = ("HOLDS if the grid has >= {min_points} points, the fits on the lower and upper halves of the grid agree "
@@ -204,9 +205,45 @@ def rule_text(min_points: int = 4, confidence: float = 0.95, max_spread: float =
                        refutable=REFUTABLE[refutable])
 
 
+#: a swept variable that is a simple function of one declared parameter: (pattern, its name's group, inverse map)
+_UNDERLYING = (
+    (r"1/(?P<n>[^\W\d]\w*)", lambda x: 1.0 / x),
+    (r"(?P<n>[^\W\d]\w*)\^\(?-1\)?", lambda x: 1.0 / x),
+    (r"1/(?:√(?P<n>[^\W\d]\w*)|sqrt\((?P<m>[^\W\d]\w*)\))", lambda x: 1.0 / x ** 2),
+    (r"(?:√(?P<n>[^\W\d]\w*)|sqrt\((?P<m>[^\W\d]\w*)\))", lambda x: x ** 2),
+    (r"(?:e\^(?P<n>[^\W\d]\w*)|exp\((?P<m>[^\W\d]\w*)\))", np.log),
+    (r"(?:log|ln)\(1/(?P<n>[^\W\d]\w*)\)", lambda x: np.exp(-x)),
+    (r"(?:log|ln)\((?P<n>[^\W\d]\w*)\)", np.exp),
+)
+
+
+def underlying(param: str, x) -> dict[str, list[float]]:
+    """The declared parameter behind a swept variable that is a simple function of it ("1/N" → N = 1/x,
+    "e^p" → p = log x, "log(1/T)" → T = e^(−x), "√m" → m = x², ...), with its value at each grid point; {} when
+    ``param`` is a plain name or no simple function of one."""
+    import re
+
+    text = str(param).replace(" ", "")
+    for pattern, inverse in _UNDERLYING:
+        m = re.fullmatch(pattern, text)
+        if m:
+            with np.errstate(all="ignore"):
+                vals = inverse(np.asarray(x, dtype=float))
+            if np.all(np.isfinite(vals)):
+                name = next(v for v in m.groupdict().values() if v)
+                return {name: [float(f"{v:.12g}") for v in vals]}  # 1/0.001 → 1000, not 999.9999999999999
+    return {}
+
+
 def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of: str | None = None, *,
-                  scale: str = "linear", fixed: Mapping | None = None) -> dict:
-    """The ``details["sweep"]`` record of a sweep (see the module docstring for ``scale`` and ``fixed``)."""
+                  scale: str = "linear", fixed: Mapping | None = None,
+                  declared: Mapping | None = None) -> dict:
+    """The ``details["sweep"]`` record of a sweep (see the module docstring for ``scale`` and ``fixed``).
+
+    ``declared``: the statement's parameters that vary along the sweep, name → their value at each grid point
+    (e.g. ``{"N": Ns}`` for a fit in 1/N), so that hypotheses reading them can be checked whatever the fit
+    variable.  A swept variable that is a simple function of one parameter (``param="1/N"``, ``"e^p"``,
+    ``"log(1/T)"``, ...) records that parameter automatically (:func:`underlying`)."""
     if scale not in SCALES:
         raise ValueError(f"scale must be one of {SCALES}")
     out = {"param": param, "x": [float(t) for t in np.asarray(x, float)],
@@ -218,18 +255,132 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
         out["scale"] = scale
     if fixed:
         out["fixed"] = {str(k): v for k, v in dict(fixed).items()}
+    along: dict[str, list] = {}
+    if scale == "linear":
+        along.update({k: v for k, v in underlying(param, out["x"]).items() if k not in (fixed or {})})
+    for name, vals in dict(declared or {}).items():
+        vals = np.asarray(vals, dtype=object).reshape(-1).tolist()
+        if len(vals) != len(out["x"]):
+            raise ValueError(f"declared parameter {name!r} has {len(vals)} values for {len(out['x'])} grid points")
+        along[str(name)] = vals
+    if along:
+        out["declared"] = along
     return out
 
 
 SCALES = ("linear", "log", "log10")
 
 
+#: how ``constant=`` declares the statement's constant (:func:`check_rate`).
+CONSTANTS = ("printed", "hidden")
+
+CONSTANT_RULE = ("Printed constant (constant='printed'): the fitted coefficient C = geometric mean over the grid of "
+                 "measured/predicted (the predicted values carry the printed constant or closed form), with its "
+                 "{confidence:.0%} bootstrap CI over grid points, must lie within a factor (1 + {margin:g}) of 1 "
+                 "(theta: CI inside [1/(1+m), 1+m]; big_o: CI upper limit <= 1+m; omega: CI lower limit >= 1/(1+m)); "
+                 "a CI entirely on the wrong side refutes (a correct exponent with a wrong constant is a false "
+                 "statement); otherwise inconclusive. constant='hidden' (Θ/O hide it) or not declared: the "
+                 "constant is not tested, and the verdict says so.")
+
+
+def constant_fit(ratio, seed: int, confidence: float = 0.95, n_resamples: int = 2000) -> tuple[float, float, float]:
+    """(C, CI low, CI high) for the coefficient C of measured ≈ C·predicted from ``ratio`` = measured/predicted,
+    (points,) or (points, seeds): C = exp(mean over points of the mean log ratio), CI by a paired bootstrap over
+    grid points (percentile)."""
+    r = np.abs(np.asarray(ratio, dtype=float))
+    lr = np.mean(np.log(r), axis=1) if r.ndim == 2 else np.log(r)
+    c = float(np.mean(lr))
+    if lr.size < 2 or np.ptp(lr) == 0:
+        return math.exp(c), math.exp(c), math.exp(c)
+    res = _bootstrap((lr,), np.mean, vectorized=True, n_resamples=n_resamples, confidence_level=confidence,
+                     method="percentile", random_state=np.random.default_rng(seed))
+    dist = np.asarray(res.bootstrap_distribution, dtype=float)
+    alpha = (1.0 - confidence) / 2.0
+    lo, hi = np.quantile(dist, [alpha, 1.0 - alpha])
+    return math.exp(c), math.exp(min(float(lo), c)), math.exp(max(float(hi), c))
+
+
+def _constant_status(c: tuple[float, float, float], bound: str, m: float) -> str:
+    """'holds' | 'refuted' | 'inconclusive' for the coefficient's CI against 1 within a factor (1 + m)."""
+    _, lo, hi = c
+    top, bottom = 1.0 + m, 1.0 / (1.0 + m)
+    if bound == "big_o":
+        return "holds" if hi <= top else "refuted" if lo > top else "inconclusive"
+    if bound == "omega":
+        return "holds" if lo >= bottom else "refuted" if hi < bottom else "inconclusive"
+    return "holds" if bottom <= lo and hi <= top else "refuted" if hi < bottom or lo > top else "inconclusive"
+
+
+def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: int, confidence: float,
+                   margin: float, bound: str, param: str, x) -> Verdict:
+    """The exponent verdict ``v`` with the constant rule (:data:`CONSTANT_RULE`) applied and recorded."""
+    if constant is None or constant == "hidden":
+        why = ("hidden in Θ/O by the statement" if constant == "hidden" else
+               "not declared printed (check_rate(..., constant='printed') tests it)")
+        note = f"constant not tested ({why})"
+        fit = {**dict(v.details["fit"]), "constant": {"tested": False, "declared": constant, "why": why}}
+        return replace(v, evidence=f"{v.evidence}; {note}", details={**dict(v.details), "fit": fit})
+    if predicted is None:
+        return error(v.method, "constant='printed' needs the predicted values with the printed constant "
+                     "(predicted=...)", **dict(v.details))
+    c = _constant_status(const := constant_fit(ratio, seed + 7919, confidence), bound, margin)
+    C, lo, hi = const
+    rule = CONSTANT_RULE.format(confidence=confidence, margin=margin)
+    record = {"tested": True, "declared": "printed", "coefficient": C, "ci": [lo, hi], "margin": margin,
+              "bound": bound, "status": c, "rule": rule}
+    details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
+    text = f"printed constant: C = measured/predicted = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+    if v.status is Status.HOLDS and c == "refuted":
+        ce = {"fitted_coefficient": C, "coefficient": "C (measured / printed)", "ci": [lo, hi], "predicted": 1.0,
+              "margin": margin, "param": param, "grid": np.asarray(x, float).tolist()}
+        return refuted(v.method + " + printed constant", f"the exponent agrees but the printed constant does not: "
+                       f"{text}; {v.evidence}", ce, **details)
+    if v.status is Status.HOLDS and c == "inconclusive":
+        return inconclusive(v.method + " + printed constant", f"exponent agrees, printed constant not resolved: "
+                            f"{text}; {v.evidence}", **details)
+    return replace(v, evidence=f"{v.evidence}; {text} [{c}]", details=details)
+
+
 def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
                      predicted=None, max_spread: float = 4.0, min_points: int = 4,
                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
-                     bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
+                     bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
+                     constant: str | None = None, constant_margin: float = 0.1, seed: int = 0,
+                     declared: Mapping | None = None) -> Verdict:
     """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0) to a
-    fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`)."""
+    fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`), then :data:`CONSTANT_RULE` (``constant``:
+    see :func:`check_rate`)."""
+    if constant is not None and constant not in CONSTANTS:
+        raise ValueError(f"constant must be one of {CONSTANTS} or None")
+    v = _exponent_verdict(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
+                          max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
+                          bound=bound, scale=scale, fixed=fixed, declared=declared)
+    sweep = v.details["sweep"]
+    v = _with_constant(v, constant=constant, predicted=predicted, ratio=sweep["ratio"], seed=seed,
+                       confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
+    const = (v.details.get("fit") or {}).get("constant") or {}
+    side = {"theta": f"outside [{predicted_exponent:g} − {margin:g}, {predicted_exponent:g} + {margin:g}]",
+            "omega": f"above {predicted_exponent:g} + {margin:g}", "big_o": f"below {predicted_exponent:g} − {margin:g}"}
+    return _typed(v, CouldHaveFailed("test power", f"a fitted exponent with its {fit.confidence:.0%} CI {side[bound]} "
+                                     f"(refutable side: {refutable}) would refute"
+                                     + ("; so would a printed constant off by more than a factor "
+                                        f"{1 + constant_margin:g}" if const.get("tested") else
+                                        "; the constant is not tested")))
+
+
+def _typed(v: Verdict, *more) -> Verdict:
+    """``v`` with its sweep and fit attached as typed evidence (:mod:`theoryverify.evidence_types`)."""
+    items = [SweepRecord.from_details(v.details["sweep"])] if "sweep" in v.details else []
+    if v.details.get("fit"):
+        items.append(FitRecord.from_details(v.details["fit"]))
+    return attach(v, *items, *more)
+
+
+def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",
+                      predicted=None, max_spread: float = 4.0, min_points: int = 4,
+                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
+                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
+                      declared: Mapping | None = None) -> Verdict:
     require_min_points(min_points)
     if bound not in BOUNDS:
         raise ValueError(f"bound must be one of {BOUNDS}")
@@ -251,7 +402,7 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
     law = {"power": f"{what} ≈ C·{param}^b" + (f"·log(1/{param})^{fit.log_power:g}" if fit.log_power else ""),
            "exp": f"{what} ≈ C·exp(b/{param})"}[fit.law]
     details = {
-        "sweep": sweep_details(param, x, y, pred, ratio, ratio_of, scale=scale, fixed=fixed),
+        "sweep": sweep_details(param, x, y, pred, ratio, ratio_of, scale=scale, fixed=fixed, declared=declared),
         "fit": {"exponent": fit.exponent, "ci": [lo, hi], "confidence": fit.confidence, "predicted_exponent": p,
                 "margin": m, "local_slopes": list(fit.local_slopes), "subwindow": list(fit.subwindow),
                 "rule": rule, "law": law, "family": fit.law, "prefactor": fit.prefactor,
@@ -318,17 +469,24 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
                log_power: float = 0.0, max_spread: float = 4.0, confidence: float = 0.95,
                n_resamples: int = 2000, min_points: int = 4, what: str = "y",
                extra: Mapping | None = None, refutable: str = "both", bound: str = "theta",
-               scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
+               scale: str = "linear", fixed: Mapping | None = None, constant: str | None = None,
+               constant_margin: float = 0.1, declared: Mapping | None = None) -> Verdict:
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
-    (:data:`ONE_SIDED_RULE`).
+    (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`.
 
     ``y``: positive values, (points,) or (points, seeds).  ``predicted``: the claimed values at x (with
     their constant) if the claim has one; otherwise the ratio is taken against the law with constant 1.
+    ``constant``: ``"printed"`` when the statement prints its constant or a closed form — the fitted coefficient
+    (measured/predicted) is then tested with its CI against 1 within a factor 1 + ``constant_margin`` (a wrong
+    constant refutes even when the exponent agrees); ``"hidden"`` when Θ/O hides it; ``None`` (the default,
+    the behaviour before the rule) leaves it untested.  Either of the last two says "constant not tested" in the
+    verdict; the ratio-spread test of :data:`RULE` still applies.
     """
     fit = fit_power_law(x, y, seed, confidence, n_resamples, log_power=log_power, law=law)
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
-                            refutable=refutable, bound=bound, scale=scale, fixed=fixed)
+                            refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
+                            constant_margin=constant_margin, seed=seed, declared=declared)
 
 
 @dataclass(frozen=True)
@@ -378,7 +536,8 @@ LIMIT_RULE = ("HOLDS if the grid has >= {min_points} points and the {confidence:
 def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, margin: float, seed: int, *,
                       index: int = 0, degree: int = 1, param: str = "x", what: str = "y",
                       confidence: float = 0.95, n_resamples: int = 2000, min_points: int = 4,
-                      extra: Mapping | None = None, scale: str = "linear", fixed: Mapping | None = None) -> Verdict:
+                      extra: Mapping | None = None, scale: str = "linear", fixed: Mapping | None = None,
+                      declared: Mapping | None = None) -> Verdict:
     """Decide "coefficient ``index`` of y(x) ≈ a0 + a1·x + … equals ``predicted``" (index 0: the limit as
     x → 0, e.g. a converged value as T → 0) by :data:`LIMIT_RULE`.  Details follow the sweep/fit schema
     with ``fit["exponent"]`` holding the fitted coefficient."""
@@ -391,7 +550,7 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
     rule = LIMIT_RULE.format(min_points=min_points, confidence=confidence)
     poly = " + ".join(["a0", f"a1·{param}"] + [f"a{k}·{param}^{k}" for k in range(2, degree + 1)])
     details = {
-        "sweep": sweep_details(param, x, y, scale=scale, fixed=fixed),
+        "sweep": sweep_details(param, x, y, scale=scale, fixed=fixed, declared=declared),
         "fit": {"exponent": a, "ci": [lo, hi], "confidence": confidence, "predicted_exponent": p, "margin": m,
                 "family": "polynomial",
                 "local_slopes": [float(s) for s in np.diff(y) / np.diff(x)], "subwindow": None, "rule": rule,
@@ -401,12 +560,14 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
     }
     method = f"polynomial fit (degree {degree}) over {len(x)} {param} values, bootstrap {confidence:.0%} CI"
     summary = f"a{index} = {a:.6g} (CI [{lo:.6g}, {hi:.6g}]; predicted {p:.6g} ± {m:g})"
+    power = CouldHaveFailed("test power", f"a fitted a{index} with its {confidence:.0%} CI outside [{p:.6g} − {m:g}, "
+                                          f"{p:.6g} + {m:g}] would refute")
     if len(x) < min_points:
-        return inconclusive(method, f"too few grid points ({len(x)} < {min_points}): " + summary, **details)
+        return _typed(inconclusive(method, f"too few grid points ({len(x)} < {min_points}): " + summary, **details))
     if hi < p - m or lo > p + m:
         ce = {"fitted_coefficient": a, "coefficient": f"a{index}", "ci": [lo, hi], "predicted": p, "margin": m,
               "param": param, "grid": x.tolist(), "values": y.tolist()}
-        return refuted(method, "CI excludes the predicted value: " + summary, ce, **details)
+        return _typed(refuted(method, "CI excludes the predicted value: " + summary, ce, **details))
     if p - m <= lo and hi <= p + m:
-        return holds(method, summary, **details)
-    return inconclusive(method, "CI not inside the margin: " + summary, **details)
+        return _typed(holds(method, summary, **details), power)
+    return _typed(inconclusive(method, "CI not inside the margin: " + summary, **details))

@@ -8,7 +8,9 @@ min_decades=1.5)``), never loosen them (:meth:`Standards.tightened` raises).  Th
 - :data:`HYPOTHESES_RULE` — the evidence lies inside the statement's hypotheses (:mod:`theoryverify.conditions`);
 - :data:`SPAN_RULE` — rate claims and fitted laws rest on grids spanning at least a decade;
 - :data:`QUANTIFIER_RULE` — a statement quantified over parameters is tested at several values of each;
-- :data:`CONVERGENCE_RULE` — a run that claims convergence shows it (:mod:`theoryverify.convergence`).
+- :data:`CONVERGENCE_RULE` — a run that claims convergence shows it (:mod:`theoryverify.convergence`);
+- :data:`MAIN_RESULT_RULE` — a main result's pass records evidence, what it ranges over and how it could have
+  failed (:mod:`theoryverify.evidence_types`).
 
 A verdict that fails a rule becomes *inconclusive*, says why in its evidence, and keeps what the check alone
 concluded under ``details["downgraded"]``.
@@ -16,6 +18,7 @@ concluded under ``details["downgraded"]``.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
@@ -24,6 +27,7 @@ import numpy as np
 from .conditions import Condition, Over, violations
 from .evidence import (configurations, coverage, deciding_path, level_configurations, node_at, refuting_paths,
                        supporting, sweeps)
+from .evidence_types import read as read_typed, records_evidence
 from .verdicts import PART_SEP
 from .verdicts import Status, Verdict, error, plain
 
@@ -42,6 +46,12 @@ HYPOTHESES_RULE = ("Every configuration the evidence rests on is checked against
                    "refutation with evidence outside them 'fails outside the stated hypotheses' (shown, not counted "
                    "as a finding) and a pass with evidence outside them is inconclusive; evidence that does not "
                    "record a parameter a hypothesis reads is an error of the claim.")
+MAIN_RESULT_RULE = ("A pass (holds/proved) of a main result (a rate claim, a claim located at a theorem, "
+                    "proposition or corollary, or one registered main=True: a main lemma, a phase duration) must "
+                    "record evidence the standards read: a sweep, fit, configurations, coverage, fixed parameters, convergence diagnostics, a Monte-Carlo test, "
+                    "typed evidence (theoryverify.evidence_types), or a symbolic proof naming its algebra, in some "
+                    "part it rests on; otherwise it is inconclusive. Every main pass records what it quantifies over "
+                    "(over=), the ranges covered, and how its check could have failed (details['main_result']).")
 CONVERGENCE_RULE = ("A run that claims convergence passes only if its diagnostics show it: the distance to the derived "
                     "optimum within its tolerance (and the gradient norm within its tolerance, when given) and a last "
                     "stretch of the loss curve that has stopped moving.")
@@ -84,7 +94,7 @@ class Standards:
     def rules(self) -> dict[str, str]:
         kw = {f.name: getattr(self, f.name) for f in fields(self)}
         return {"span": SPAN_RULE.format(**kw), "quantifier": QUANTIFIER_RULE.format(**kw),
-                "hypotheses": HYPOTHESES_RULE, "convergence": CONVERGENCE_RULE}
+                "hypotheses": HYPOTHESES_RULE, "convergence": CONVERGENCE_RULE, "main_result": MAIN_RESULT_RULE}
 
 
 STANDARDS = Standards()
@@ -304,6 +314,20 @@ def judge_refutation(conditions: Sequence[Condition], verdict: Verdict, rate_cla
     return downgrade(verdict, "span", why)
 
 
+def _deciding_spans(vjson: Mapping[str, Any], spans: list[tuple[str, Span]]) -> list[tuple[str, Span]]:
+    """The grids of a refutation's deciding part (named by its counterexample's ``part``): those at or below it,
+    else those of the nearest enclosing level that has one."""
+    dp = PART_SEP.join(deciding_path(vjson))
+    if not dp:
+        return []
+    below = [(p, s) for p, s in spans if p == dp or p.startswith(dp + PART_SEP)]
+    if below:
+        return below
+    above = [(p, s) for p, s in spans if dp.startswith(p + PART_SEP) or not p]
+    depth = max((len(p) for p, _ in above), default=-1)
+    return [(p, s) for p, s in above if len(p) == depth]
+
+
 def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
     """The span rule for a pass, and the span note on every verdict with a rate sweep (refutations are judged by
     :func:`judge_refutation`)."""
@@ -315,9 +339,17 @@ def apply_span(verdict: Verdict, rate_claim: bool, std: Standards) -> Verdict:
                              "span cannot be checked")
         return verdict
     narrow = min(spans, key=lambda ps: (-1 if ps[1].decades is None else ps[1].decades))
-    note = narrow[1].text() if len(spans) == 1 else f"narrowest of {len(spans)} grids: {narrow[1].text()}"
+    deciding = _deciding_spans(vjson, spans) if verdict.status is Status.REFUTED and len(spans) > 1 else []
+    if deciding:  # the line names the grid the refutation rests on, not the narrowest of the claim's grids
+        path, span = min(deciding, key=lambda ps: (-1 if ps[1].decades is None else ps[1].decades))
+        note = (f"decided on {('[' + path + '] ') if path else ''}{span.text()} ({len(deciding)} of {len(spans)} "
+                f"grids; narrowest of all: {narrow[1].text()}{' [' + narrow[0] + ']' if narrow[0] else ''})")
+    else:
+        note = narrow[1].text() if len(spans) == 1 else f"narrowest of {len(spans)} grids: {narrow[1].text()}"
     info = {"spans": [{"part": p or None, "param": s.param, "decades": s.decades, "points": s.points,
                        "measure": s.measure} for p, s in spans], "rule": std.rules()["span"]}
+    if deciding:
+        info["deciding"] = [{"part": p or None, "param": s.param, "decades": s.decades} for p, s in deciding]
     verdict = _with_note(verdict, note, "grid_span", info)
     if verdict.status is not Status.HOLDS:
         return verdict
@@ -415,6 +447,63 @@ def apply_convergence(converges: bool, verdict: Verdict) -> Verdict:
     return downgrade(verdict, "convergence", f"run has not converged{where}: {conv.get('summary', '')}".rstrip(": "))
 
 
+#: locations of main results (besides every rate claim): a theorem, proposition or corollary.  A lemma is a main
+#: result only when its claim says so (``main=True``): the engine cannot tell a main lemma from an auxiliary one.
+MAIN_LOCATION = re.compile(r"^\s*(Theorem|Thm|Proposition|Prop|Corollary|Cor)\b\.?", re.IGNORECASE)
+#: a proved verdict's method that names its algebra (a symbolic proof is its own evidence)
+ALGEBRA = re.compile(r"symbolic|sympy|algebra|exact|enumerat|closed form|rational", re.IGNORECASE)
+
+
+def is_main_result(claim: Any) -> bool:
+    declared = getattr(claim, "main", None)
+    if declared is not None:
+        return bool(declared)
+    return str(getattr(claim.kind, "value", claim.kind)) == "rate" or bool(MAIN_LOCATION.match(claim.location or ""))
+
+
+def _evidence_kinds(vjson: Mapping[str, Any]) -> list[str]:
+    """The kinds of evidence this verdict and the parts it rests on record (typed or conventional)."""
+    details = vjson.get("details") or {}
+    kinds = list(read_typed(details, vjson.get("counterexample")))
+    if records_evidence(details) and not kinds:
+        kinds.append("conventional")
+    if vjson.get("status") == "proved" and ALGEBRA.search(str(vjson.get("method") or "")):
+        kinds.append("proof")
+    for sub in supporting(vjson).values():
+        kinds += [k for k in _evidence_kinds(sub) if k not in kinds]
+    return list(dict.fromkeys(kinds))
+
+
+def _could_have_failed(vjson: Mapping[str, Any], path: str = "") -> list[str]:
+    typed = read_typed(vjson.get("details") or {})
+    out = []
+    if "could_have_failed" in typed:
+        out.append((f"[{path}] " if path else "") + typed["could_have_failed"].text())
+    for name, sub in supporting(vjson).items():
+        out += _could_have_failed(sub, f"{path}{PART_SEP if path else ''}{name}")
+    return out
+
+
+def apply_main_result(claim: Any, verdict: Verdict) -> Verdict:
+    """:data:`MAIN_RESULT_RULE`: a main result's pass without evidence is inconclusive; every main pass records
+    ``over``, the ranges covered and how the check could have failed (``details["main_result"]``)."""
+    if verdict.status not in (Status.HOLDS, Status.PROVED) or not is_main_result(claim):
+        return verdict
+    vjson = verdict.to_json()
+    kinds = _evidence_kinds(vjson)
+    cov = coverage(vjson)
+    failed = _could_have_failed(vjson)
+    record = {"over": [o.label() for o in claim.over] or None,
+              "ranges": {k: cov[k] for k in sorted(cov)} or None,
+              "could_have_failed": failed[:6] or None, "evidence": kinds, "rule": MAIN_RESULT_RULE}
+    if not kinds:
+        return downgrade(verdict, "main_result", "a main result's pass records no evidence (no sweep, fit, "
+                         "configurations, coverage, fixed parameters, Monte-Carlo test, typed evidence or proof "
+                         "naming its algebra), so nothing shows what it ranges over or that it could have failed",
+                         main_result=record)
+    return replace(verdict, details={**dict(verdict.details), "main_result": record})
+
+
 def enforce(claim: Any, verdict: Verdict) -> Verdict:
     """Apply every evidence rule to ``verdict`` (a claim's raw verdict).  Errors and 'not checkable here'
     pass through unchanged."""
@@ -430,4 +519,7 @@ def enforce(claim: Any, verdict: Verdict) -> Verdict:
     v = apply_quantifiers(claim.over, v, std)
     if v.status is Status.ERROR:
         return v
-    return apply_convergence(claim.converges, v)
+    v = apply_convergence(claim.converges, v)
+    if v.status is Status.ERROR:
+        return v
+    return apply_main_result(claim, v)

@@ -15,6 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ..roundoff import fmt_error
+from ..evidence_types import CouldHaveFailed, attach
 from ..verdicts import Verdict, holds, inconclusive, plain, refuted
 from .containers import ShapeMismatch, pair_entries
 from .search import search
@@ -66,6 +67,8 @@ def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], An
     if finite < 5:
         return inconclusive("float64 agreement", f"only {finite} finite comparisons", tried=res.tried)
     max_err = max(res.worst_score, 0.0) * rtol
-    return holds(f"{names[0]} vs {names[1]}, float64 ({finite} draws)",
-                 f"{finite} drawn points; max rel. error {fmt_error(max_err)} ≤ tol {rtol:g}",
-                 float_points=finite, max_error=max_err, tolerance=rtol, coverage=res.coverage())
+    v = holds(f"{names[0]} vs {names[1]}, float64 ({finite} draws)",
+              f"{finite} drawn points; max rel. error {fmt_error(max_err)} ≤ tol {rtol:g}",
+              float_points=finite, max_error=max_err, tolerance=rtol, coverage=res.coverage())
+    return attach(v, CouldHaveFailed("search", f"a relative error > {rtol:g} between {names[0]} and {names[1]} "
+                                               f"at any of the {finite} drawn points would refute"))

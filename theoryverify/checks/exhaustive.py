@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from ..evidence_types import CouldHaveFailed, attach
 from ..verdicts import Verdict, holds, inconclusive, plain, proved, refuted
 
 Outcome = tuple[bool, dict[str, Any]]  # (ok, what was observed)
@@ -26,8 +27,10 @@ def check_cases(cases: Iterable[tuple[str, Any]], predicate: Callable[[Any], Out
     if n == 0:
         return inconclusive(f"{arith} case evaluation", f"no {what} to check")
     if exhaustive and exact:
-        return proved(f"exhaustive exact enumeration ({n} {what})", f"all {n} {what} checked exactly",
-                      cases=n)
+        return attach(proved(f"exhaustive exact enumeration ({n} {what})", f"all {n} {what} checked exactly",
+                             cases=n), CouldHaveFailed("search", f"any one of the {n} {what} failing the predicate "
+                                                                 f"would refute"))
     scope = "all" if exhaustive else "sampled"
-    return holds(f"{arith} evaluation on {scope} {n} {what}", f"all {n} {scope} {what} satisfy it ({arith})",
-                 cases=n)
+    return attach(holds(f"{arith} evaluation on {scope} {n} {what}", f"all {n} {scope} {what} satisfy it ({arith})",
+                        cases=n), CouldHaveFailed("search", f"any one of the {n} {what} failing the predicate "
+                                                            f"would refute"))

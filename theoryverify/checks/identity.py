@@ -25,6 +25,7 @@ from ..numeric import compile_float, exact_value, high_precision, relative_error
 from ..roundoff import fmt_error
 from ..seeds import pyrandom
 from ..timelimit import bounded
+from ..evidence_types import CouldHaveFailed, Proof, attach
 from ..verdicts import Verdict, error, holds, inconclusive, proved, refuted
 from .containers import Entry, ShapeMismatch, pair_entries
 from .search import search
@@ -133,10 +134,14 @@ def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float
     shape = _shape_note(entries)
     if all(hows):
         how = "/".join(sorted(set(hows)))  # type: ignore[arg-type]
-        return proved(f"symbolic: {how}", f"lhs − rhs simplifies to 0 ({how}){shape}; "
-                      f"{n_exact} rational points agree (exact or 50 digits)", exact_points=n_exact,
-                      entries=len(entries), domain=domain.describe(),
-                      coverage={str(s): "symbolic" for s in domain.symbols})
+        v = proved(f"symbolic: {how}", f"lhs − rhs simplifies to 0 ({how}){shape}; "
+                   f"{n_exact} rational points agree (exact or 50 digits)", exact_points=n_exact,
+                   entries=len(entries), domain=domain.describe(),
+                   coverage={str(s): "symbolic" for s in domain.symbols})
+        return attach(v, Proof(f"SymPy {how} of lhs − rhs to 0", tuple(str(s) for s in domain.symbols)),
+                      CouldHaveFailed("by construction", f"an identity of algebra: lhs − rhs simplifies to 0 by "
+                                      f"{how} over the whole domain (the {n_exact} exact rational points, which "
+                                      f"would refute any non-identity, agree)"))
     open_entries = [e for e, h in zip(entries, hows) if not h]
     return float_points(open_entries, domain, seed, rtol=rtol, n=n_float, n_exact=n_exact, shape=shape)
 
@@ -199,9 +204,12 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
         return inconclusive("float64 points", f"only {finite} finite evaluations", tried=res.tried)
     max_err = max([res.worst_score, *corner_scores, 0.0]) * rtol
     nb = len(corner_scores)
-    return holds(f"exact rationals ({n_exact}) + float64 ({finite}" + (f" + {nb} boundary" if nb else "") + ")",
+    v = holds(f"exact rationals ({n_exact}) + float64 ({finite}" + (f" + {nb} boundary" if nb else "") + ")",
                  f"{n_exact} rational points (exact or 50 digits) and {finite} float64 points"
                  + (f" + {nb} boundary points" if nb else "") + f"{shape}; max rel. error {fmt_error(max_err)} "
                  f"≤ tol {rtol:g}", exact_points=n_exact, float_points=finite, boundary_points=nb,
                  max_error=max_err, tolerance=rtol, nonfinite=res.nonfinite, domain=domain.describe(),
                  coverage=res.coverage(domain.symbols))
+    return attach(v, CouldHaveFailed("search", f"any of the {n_exact} exact and {finite} float64 points (boundary "
+                                               f"included) with relative error > {rtol:g}, confirmed at 50 digits, "
+                                               f"would refute"))

@@ -19,6 +19,7 @@ from scipy.optimize import minimize
 from ..domains import Domain
 from ..numeric import compile_float, high_precision
 from ..roundoff import fmt_signed
+from ..evidence_types import CouldHaveFailed, attach
 from ..verdicts import Verdict, error, holds, inconclusive, refuted
 from .identity import _point
 from .search import search
@@ -109,12 +110,15 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
     if corner_worst is not None and corner_min < min_slack:
         min_slack, worst = float(corner_min), corner_worst
     redo = f" ({rounding} re-evaluated at 50 digits)" if rounding else ""
-    return holds(f"{nb} boundary points + Hypothesis search ({finite}) + {polished} local optimisations",
+    v = holds(f"{nb} boundary points + Hypothesis search ({finite}) + {polished} local optimisations",
                  f"no violation in {nb} boundary{redo} + {finite} float64 points + {polished} polished starts on "
                  f"{domain.describe()}; min slack {fmt_signed(min_slack)}", float_points=finite,
                  boundary_points=nb, boundary_rounding=rounding, min_slack=min_slack, tolerance=tol,
                  worst_point=_point(worst) if worst else None, domain=domain.describe(),
                  coverage=res.coverage(domain.symbols))
+    return attach(v, CouldHaveFailed("search", f"a violation at any of the {nb} boundary, {finite} float64 or "
+                                               f"{polished} locally minimised points (slack < −{tol:g}, confirmed at "
+                                               f"50 digits) would refute"))
 
 
 def lhs_rhs(a: float, op: str, b: float) -> str:

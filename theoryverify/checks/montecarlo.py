@@ -12,7 +12,11 @@ samples, by a statistical test at a stated confidence, never by eyeballing a sam
   test per event (``scipy.stats.binomtest``) with its Clopper–Pearson interval, and the same correction.
 
 Verdicts:
-- ``refuted``: some component is rejected at the stated level; the counterexample names the component, the
+- ``refuted``: some component is rejected at the stated level *and* the rejection survives
+  :data:`REPLICATION_RULE` (an independent replication batch from a second seed stream rejects it too; for a
+  heavy-tailed sample, excess kurtosis above :data:`HEAVY_TAIL_KURTOSIS`, the median-of-means bound must also
+  exclude the claimed value); a rejection that does not replicate is ``inconclusive``, saying so. The
+  counterexample names the component, the
   estimate, the interval that excludes the claimed value, the statistic (t, or the count) and the adjusted
   p-value, with the test and the sample size;
 - ``holds``: no rejection *and* every interval is narrower than the stated ``resolution`` (an absence of
@@ -21,17 +25,22 @@ Verdicts:
   with the sample size that would);
 - ``error``: the sampler broke (wrong shape, non-finite values, an exception).
 
-Deterministic given the seed: the sampler receives a ``numpy.random.Generator`` made from it.
+Every mean verdict states its tail diagnostic (``details["tail_diagnostic"]``: the sample excess kurtosis).
+Several settings of one claim share one multiplicity correction through :func:`check_mc_means`.
+
+Deterministic given the seed: the sampler receives a ``numpy.random.Generator`` made from it (the replication
+batch one made from :func:`replication_seed`).
 """
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import sympy as sp
 from scipy import stats
 
+from ..evidence_types import CouldHaveFailed, Sampling, attach
 from ..verdicts import Verdict, error, holds, inconclusive, refuted
 
 Sampler = Callable[[np.random.Generator, int], Any]
@@ -58,7 +67,7 @@ def adjust_pvalues(pvalues: Sequence[float], method: str = "holm") -> np.ndarray
     return out
 
 
-def draw_samples(sample_fn: Sampler, seed: int, n: int, batch: int | None, what: str) -> np.ndarray:
+def draw_samples(sample_fn: Sampler, seed: int | np.random.SeedSequence, n: int, batch: int | None, what: str) -> np.ndarray:
     """``n`` samples as an [n, k] float array (raises ValueError with a one-line reason); the sampler receives
     ``numpy.random.default_rng(seed)``.  Shared with the step checker's Monte-Carlo fallback
     (:mod:`theoryverify.check.sampling`)."""
@@ -139,6 +148,228 @@ def _fmt_interval(lo: float, hi: float) -> str:
     return f"[{lo:.6g}, {hi:.6g}]"
 
 
+#: excess kurtosis above which a sample counts as heavy-tailed: a refutation then also needs the median-of-means
+#: bound (a Gaussian has 0, an exponential 6, a χ²(1) 12; the issue's per-prompt gradients ≈ 440).
+HEAVY_TAIL_KURTOSIS = 10.0
+
+REPLICATION_RULE = ("A sampling refutation stands only if an independent replication batch (the same n, drawn from "
+                    "a second seed stream derived deterministically from the first) rejects the same component in "
+                    "the same direction at the same corrected level; and, where the sample is heavy-tailed (excess "
+                    "kurtosis > {kurt:g}), only if the median-of-means estimate of both batches, with its own "
+                    "distribution-free bound |MoM − μ| ≤ σ·√(32·ln(1/δ)/N) at δ = α/k, also excludes the claimed "
+                    "value. Otherwise: inconclusive, with the reason.").format(kurt=HEAVY_TAIL_KURTOSIS)
+
+
+def replication_seed(seed: int, setting: int = 0) -> np.random.SeedSequence:
+    """The replication stream of ``seed``: a spawned child of its seed sequence (statistically independent of
+    ``default_rng(seed)``, and the same on every run)."""
+    return np.random.SeedSequence(int(seed), spawn_key=(int(setting), 1))
+
+
+def setting_seed(seed: int, setting: int) -> np.random.SeedSequence:
+    """The primary stream of setting ``setting`` of a family drawn by :func:`check_mc_means`."""
+    return np.random.SeedSequence(int(seed), spawn_key=(int(setting), 0))
+
+
+def _stream_label(s: Any) -> Any:
+    if isinstance(s, np.random.SeedSequence):
+        return {"entropy": int(s.entropy), "spawn_key": list(s.spawn_key)}
+    return s
+
+
+def excess_kurtosis(x: np.ndarray) -> np.ndarray:
+    """Sample excess kurtosis per column (0 for a Gaussian; 0 for a constant column)."""
+    d = x - x.mean(axis=0)
+    m2 = np.mean(d ** 2, axis=0)
+    m4 = np.mean(d ** 4, axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        k = np.where(m2 > 0, m4 / np.where(m2 > 0, m2, 1.0) ** 2 - 3.0, 0.0)
+    return k
+
+
+def median_of_means(x: np.ndarray, delta: float) -> tuple[float, float, int]:
+    """(median-of-means estimate, its bound, blocks) for one column ``x``: K = ⌈8·ln(1/δ)⌉ consecutive blocks;
+    with probability ≥ 1 − δ, |MoM − μ| ≤ σ·√(32·ln(1/δ)/N) (Lugosi–Mendelson), σ estimated by the sample
+    standard deviation of all N values.  The bound needs only a finite variance, not light tails."""
+    n = x.size
+    blocks = max(1, min(n, int(math.ceil(8.0 * math.log(1.0 / delta)))))
+    means = [float(np.mean(b)) for b in np.array_split(x, blocks)]
+    sd = float(np.std(x, ddof=1)) if n > 1 else 0.0
+    return float(np.median(means)), sd * math.sqrt(32.0 * math.log(1.0 / delta) / n), blocks
+
+
+def _ttests(x: np.ndarray, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    k = x.shape[1]
+    mean = x.mean(axis=0)
+    se = x.std(axis=0, ddof=1) / math.sqrt(x.shape[0])
+    t_stat, pvals = np.empty(k), np.empty(k)
+    for i in range(k):
+        if se[i] > 0:
+            r = stats.ttest_1samp(x[:, i], mu[i])
+            t_stat[i], pvals[i] = float(r.statistic), float(r.pvalue)
+        else:  # a constant sample: its mean is exact (up to rounding)
+            same = abs(mean[i] - mu[i]) <= 1e-12 * max(1.0, abs(mu[i]))
+            t_stat[i], pvals[i] = (0.0, 1.0) if same else (math.copysign(math.inf, mean[i] - mu[i]), 0.0)
+    return t_stat, pvals
+
+
+def _mean_family(blocks: list[dict], confidence: float, correction: str, what: str) -> Verdict:
+    """The t-tests of every component of every setting in ``blocks`` under one multiplicity correction, with the
+    replication (and, for heavy tails, median-of-means) rule before any refutation.  A block: ``label`` (the
+    setting, or None), ``x`` (primary samples), ``mu``, ``res``, ``names``, ``redraw`` (→ replication samples),
+    ``stream``/``replication_stream`` (seed labels)."""
+    alpha = 1.0 - confidence
+    rows, xs, mus = [], [], []
+    for b in blocks:
+        t_stat, pvals = _ttests(b["x"], b["mu"])
+        kurt = excess_kurtosis(b["x"])
+        for i in range(b["x"].shape[1]):
+            name = b["names"][i] if b["label"] is None else f"{b['label']}: {b['names'][i]}"
+            rows.append({"name": name, "block": len(xs), "col": i, "t": float(t_stat[i]), "p": float(pvals[i]),
+                         "kurtosis": float(kurt[i])})
+        xs.append(b["x"])
+        mus.append(b["mu"])
+    k = len(rows)
+    p_adj = adjust_pvalues([r["p"] for r in rows], correction)
+    level = 1.0 - alpha / k  # simultaneous (Bonferroni) intervals
+    out_rows = []
+    for r, pa in zip(rows, p_adj):
+        b, i = blocks[r["block"]], r["col"]
+        x = b["x"][:, i]
+        n = x.size
+        mean = float(x.mean())
+        half = float(stats.t.ppf(1.0 - alpha / (2 * k), n - 1) * x.std(ddof=1) / math.sqrt(n))
+        out_rows.append({"name": r["name"], "mean": mean, "expected": float(b["mu"][i]),
+                         "interval": [mean - half, mean + half], "half_width": half, "resolution": float(b["res"][i]),
+                         "t": r["t"], "p": r["p"], "p_adjusted": float(pa), "rejected": bool(pa <= alpha),
+                         "kurtosis": r["kurtosis"], "heavy_tailed": bool(r["kurtosis"] > HEAVY_TAIL_KURTOSIS)})
+    n_all = sorted({b["x"].shape[0] for b in blocks})
+    n = n_all[0] if len(n_all) == 1 else n_all
+    settings = len(blocks)
+    family = f"{k} components" + (f" of {settings} settings" if settings > 1 else "")
+    test = (f"one-sample t-test (two-sided), {correction.capitalize()} correction over {family}"
+            if k > 1 else "one-sample t-test (two-sided)")
+    method = f"Monte Carlo: {test}, n = {n}, confidence {confidence:g}"
+    tail = {"statistic": "sample excess kurtosis (0 for a Gaussian)", "threshold": HEAVY_TAIL_KURTOSIS,
+            "max": max(r["kurtosis"] for r in out_rows),
+            "heavy_tailed": [r["name"] for r in out_rows if r["heavy_tailed"]]}
+    details = dict(test=test, n=n, confidence=confidence, interval_level=level, correction=correction,
+                   components=out_rows, tail_diagnostic=tail, replication_rule=REPLICATION_RULE,
+                   seed=_stream_label(blocks[0]["stream"]))
+    if settings > 1:
+        details["settings"] = [{"setting": b["label"], "stream": _stream_label(b["stream"]), "n": b["x"].shape[0]}
+                               for b in blocks]
+    tail_note = f"max excess kurtosis {tail['max']:.3g}"
+    rejected = [j for j in range(k) if p_adj[j] <= alpha]
+    if rejected:
+        return _replicate(blocks, out_rows, rejected, p_adj, alpha, level, method, test, n, details, correction, what)
+    wide = [j for j in range(k) if out_rows[j]["half_width"] > out_rows[j]["resolution"]]
+    if wide:
+        ratio = max((out_rows[j]["half_width"] / out_rows[j]["resolution"]) ** 2 for j in wide)
+        need = int(math.ceil(max(n_all) * ratio))
+        j = max(wide, key=lambda q: out_rows[q]["half_width"] / out_rows[q]["resolution"])
+        r = out_rows[j]
+        return inconclusive(method, f"too few samples to resolve E[{r['name']}] to ±{r['resolution']:.3g}: no "
+                            f"rejection, but the {level:.4g} interval {_fmt_interval(*r['interval'])} has half-width "
+                            f"{r['half_width']:.3g} (about {need} samples would resolve it)", samples_needed=need,
+                            **details)
+    worst = int(np.argmax([abs(r["t"]) for r in out_rows]))
+    r0, rw = out_rows[0], out_rows[worst]
+    summary = (f"E[{r0['name']}] = {r0['expected']:.6g}: sample mean {r0['mean']:.6g} ± {r0['half_width']:.3g}"
+               if k == 1 else
+               f"all {k} expectations agree; largest |t| = {abs(rw['t']):.3g} at {rw['name']} "
+               f"(mean {rw['mean']:.6g}, claimed {rw['expected']:.6g}, ± {rw['half_width']:.3g})")
+    v = holds(method, f"{summary} ({level:.4g} interval{'s' if k > 1 else ''}, half-width ≤ resolution; "
+              f"no rejection at {alpha:g}; {test}, n = {n}; {tail_note})", **details)
+    hw = max(r["half_width"] for r in out_rows)
+    return attach(v, Sampling(n, test, correction, confidence, tail),
+                  CouldHaveFailed("test power", f"a bias of about twice the largest interval half-width ({2 * hw:.3g}) "
+                                                f"in any of the {k} expectations would be rejected (and replicated)"))
+
+
+def _replicate(blocks, rows, rejected, p_adj, alpha, level, method, test, n, details, correction, what) -> Verdict:
+    """The replication rule (:data:`REPLICATION_RULE`) for the components the primary batch rejected."""
+    k = len(rows)
+    reps, pooled = [], []
+    try:
+        for b in blocks:
+            xr = b["redraw"]()
+            if xr.shape != b["x"].shape:
+                raise ValueError(f"the {what} returned shape {xr.shape} in the replication batch, not {b['x'].shape}")
+            reps.append(xr)
+            pooled.append(np.concatenate([b["x"], xr], axis=0))
+    except ValueError as exc:
+        return error("Monte Carlo mean", str(exc))
+    rep_t, rep_p = [], []
+    for b, xr in zip(blocks, reps):
+        t, p = _ttests(xr, b["mu"])
+        rep_t += list(t)
+        rep_p += list(p)
+    rep_adj = adjust_pvalues(rep_p, correction)
+    delta = alpha / k
+    survivors, reasons = [], []
+    for j in sorted(rejected, key=lambda q: p_adj[q]):
+        r = rows[j]
+        blk = blocks[_block_of(blocks, j)]
+        col = _col_of(blocks, j)
+        same_side = math.copysign(1.0, rep_t[j]) == math.copysign(1.0, r["t"])
+        rep = {"t": float(rep_t[j]), "p_adjusted": float(rep_adj[j]), "stream": _stream_label(blk["replication_stream"]),
+               "rejected": bool(rep_adj[j] <= alpha and same_side)}
+        r["replication"] = rep
+        if not rep["rejected"]:
+            reasons.append((j, f"the primary batch rejects E[{r['name']}] = {r['expected']:.6g} (t = {r['t']:.3g}, "
+                            f"adjusted p = {p_adj[j]:.3g}) but an independent replication batch does not (t = "
+                            f"{rep_t[j]:.3g}, adjusted p = {rep_adj[j]:.3g}{'' if same_side else ', other side'})"))
+            continue
+        if r["heavy_tailed"] or excess_kurtosis(reps[_block_of(blocks, j)][:, [col]])[0] > HEAVY_TAIL_KURTOSIS:
+            mom, bound, nb = median_of_means(pooled[_block_of(blocks, j)][:, col], delta)
+            r["median_of_means"] = {"estimate": mom, "bound": bound, "blocks": nb, "delta": delta,
+                                    "n": int(pooled[_block_of(blocks, j)].shape[0])}
+            if abs(mom - r["expected"]) <= bound:
+                reasons.append((j, f"E[{r['name']}] is rejected by both batches, but the sample is heavy-tailed "
+                                f"(excess kurtosis {r['kurtosis']:.3g} > {HEAVY_TAIL_KURTOSIS:g}) and the "
+                                f"median-of-means estimate {mom:.6g} ± {bound:.3g} (its distribution-free bound at "
+                                f"δ = {delta:.3g}) does not exclude {r['expected']:.6g}"))
+                continue
+        survivors.append(j)
+    details["replication"] = {"rule": REPLICATION_RULE, "checked": [rows[j]["name"] for j in rejected],
+                              "survived": [rows[j]["name"] for j in survivors]}
+    if not survivors:
+        j, why = reasons[0]
+        return inconclusive(method, f"not refuted on sampling alone: {why}"
+                            + (f" ({len(reasons)} rejected components, none replicated)" if len(reasons) > 1 else ""),
+                            **details)
+    j = survivors[0]
+    r = rows[j]
+    iv = _fmt_interval(*r["interval"])
+    extra = (f"; median-of-means {r['median_of_means']['estimate']:.6g} ± {r['median_of_means']['bound']:.3g} "
+             f"excludes it too" if "median_of_means" in r else "")
+    ce = {"component": r["name"], "claimed": r["expected"], "sample_mean": r["mean"], "interval": r["interval"],
+          "interval_level": level, "t": r["t"], "p_adjusted": float(p_adj[j]), "n": n, "test": test,
+          "replication_t": r["replication"]["t"], "replication_p_adjusted": r["replication"]["p_adjusted"],
+          "kurtosis": r["kurtosis"]}
+    return refuted(method, f"E[{r['name']}] ≠ {r['expected']:.6g}: sample mean {r['mean']:.6g}, {level:.4g} interval "
+                   f"{iv} excludes it (t = {r['t']:.3g}, adjusted p = {p_adj[j]:.3g} ≤ {alpha:g}; {test}, n = {n}); "
+                   f"an independent replication batch agrees (t = {r['replication']['t']:.3g}, adjusted p = "
+                   f"{r['replication']['p_adjusted']:.3g}){extra}; excess kurtosis {r['kurtosis']:.3g}", ce, **details)
+
+
+def _block_of(blocks: list[dict], j: int) -> int:
+    for q, b in enumerate(blocks):
+        if j < b["x"].shape[1]:
+            return q
+        j -= b["x"].shape[1]
+    raise IndexError(j)
+
+
+def _col_of(blocks: list[dict], j: int) -> int:
+    for b in blocks:
+        if j < b["x"].shape[1]:
+            return j
+        j -= b["x"].shape[1]
+    raise IndexError(j)
+
+
 def check_mc_mean(sample_fn: Sampler, expected: Any, seed: int, *, n: int = 20_000, confidence: float = 0.99,
                   resolution: Any = None, correction: str = "holm", names: Sequence[str] | None = None,
                   batch: int | None = None) -> Verdict:
@@ -147,68 +378,48 @@ def check_mc_mean(sample_fn: Sampler, expected: Any, seed: int, *, n: int = 20_0
     ``sample_fn(rng, n)`` returns ``n`` independent draws of X: shape (n,) or (n, k).  ``expected``: one value,
     or k values.  ``resolution``: the largest confidence-interval half-width that counts as resolving a
     component (absolute; one value or k; default 1% of max(1, |expected|)).  ``correction``: ``"holm"`` or
-    ``"bonferroni"``.  See the module docstring for the verdicts."""
+    ``"bonferroni"``.  A rejection is a refutation only under :data:`REPLICATION_RULE` (a second, independent
+    batch from :func:`replication_seed`; median-of-means for heavy tails).  See the module docstring."""
+    return check_mc_means({None: (sample_fn, expected)}, seed, n=n, confidence=confidence, resolution=resolution,
+                          correction=correction, names=names, batch=batch)
+
+
+def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]], seed: int, *, n: int = 20_000,
+                   confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
+                   names: Sequence[str] | None = None, batch: int | None = None) -> Verdict:
+    """Decide "E[X_s] = expected_s" for several settings s of one claim (``settings``: name → (sampler,
+    expected)) under ONE multiplicity correction over every component of every setting, so that the chance of
+    refuting a true claim is at most 1 − confidence however many settings it tries.  Setting number i draws
+    from :func:`setting_seed` (seed, i); its replication batch from :func:`replication_seed` (seed, i).  (A single
+    setting keyed None draws from ``default_rng(seed)``: :func:`check_mc_mean`.)  ``resolution`` and ``names``
+    apply to every setting."""
     try:
         alpha = _confidence(confidence)
         if correction not in CORRECTIONS:
             raise ValueError(f"unknown correction {correction!r} (use one of {CORRECTIONS})")
         if int(n) < 2:
             raise ValueError("n must be at least 2")
-        x = _draw(sample_fn, seed, int(n), batch, "sampler")
-        k = x.shape[1]
-        mu = _vector(expected, k, "expected value")
-        res = _resolution(resolution, mu, 0.01)
-        labels = _names(names, k)
+        if not settings:
+            raise ValueError("no settings to sample")
+        blocks = []
+        single = list(settings) == [None]
+        for i, (label, spec) in enumerate(settings.items()):
+            if not (isinstance(spec, tuple) and len(spec) == 2 and callable(spec[0])):
+                raise ValueError(f"setting {label!r} must be a (sampler, expected value) pair")
+            fn, expected = spec
+            stream = seed if single else setting_seed(seed, i)
+            rstream = replication_seed(seed, i)
+            x = _draw(fn, stream, int(n), batch, "sampler")
+            k = x.shape[1]
+            mu = _vector(expected, k, "expected value")
+            blocks.append({"label": None if single else str(label), "x": x, "mu": mu,
+                           "res": _resolution(resolution, mu, 0.01), "names": _names(names, k), "stream": stream,
+                           "replication_stream": rstream,
+                           "redraw": (lambda fn=fn, rstream=rstream: _draw(fn, rstream, int(n), batch, "sampler"))})
     except ValueError as exc:
         return error("Monte Carlo mean", str(exc))
-    n = x.shape[0]
-    mean = x.mean(axis=0)
-    sd = x.std(axis=0, ddof=1)
-    se = sd / math.sqrt(n)
-    t_stat = np.empty(k)
-    pvals = np.empty(k)
-    for i in range(k):
-        if se[i] > 0:
-            r = stats.ttest_1samp(x[:, i], mu[i])
-            t_stat[i], pvals[i] = float(r.statistic), float(r.pvalue)
-        else:  # a constant sample: its mean is exact (up to rounding)
-            same = abs(mean[i] - mu[i]) <= 1e-12 * max(1.0, abs(mu[i]))
-            t_stat[i], pvals[i] = (0.0, 1.0) if same else (math.copysign(math.inf, mean[i] - mu[i]), 0.0)
-    p_adj = adjust_pvalues(pvals, correction)
-    level = 1.0 - alpha / k  # simultaneous (Bonferroni) intervals
-    half = stats.t.ppf(1.0 - alpha / (2 * k), n - 1) * se
-    test = (f"one-sample t-test (two-sided), {correction.capitalize()} correction over {k} components"
-            if k > 1 else "one-sample t-test (two-sided)")
-    method = f"Monte Carlo: {test}, n = {n}, confidence {confidence:g}"
-    rows = [{"name": labels[i], "mean": float(mean[i]), "expected": float(mu[i]),
-             "interval": [float(mean[i] - half[i]), float(mean[i] + half[i])], "half_width": float(half[i]),
-             "resolution": float(res[i]), "t": float(t_stat[i]), "p": float(pvals[i]),
-             "p_adjusted": float(p_adj[i]), "rejected": bool(p_adj[i] <= alpha)} for i in range(k)]
-    details = dict(test=test, n=n, confidence=confidence, interval_level=level, correction=correction,
-                   components=rows, seed=seed)
-    rejected = [i for i in range(k) if p_adj[i] <= alpha]
-    if rejected:
-        i = min(rejected, key=lambda j: p_adj[j])
-        row = rows[i]
-        iv = _fmt_interval(*row["interval"])
-        return refuted(method, f"E[{labels[i]}] ≠ {mu[i]:.6g}: sample mean {mean[i]:.6g}, {level:.4g} interval {iv} "
-                       f"excludes it (t = {t_stat[i]:.3g}, adjusted p = {p_adj[i]:.3g} ≤ {alpha:g}; {test}, n = {n})",
-                       {"component": labels[i], "claimed": float(mu[i]), "sample_mean": float(mean[i]),
-                        "interval": row["interval"], "interval_level": level, "t": float(t_stat[i]),
-                        "p_adjusted": float(p_adj[i]), "n": n, "test": test}, **details)
-    wide = [i for i in range(k) if half[i] > res[i]]
-    if wide:
-        need = int(math.ceil(n * max((half[i] / res[i]) ** 2 for i in wide)))
-        i = max(wide, key=lambda j: half[j] / res[j])
-        return inconclusive(method, f"too few samples to resolve E[{labels[i]}] to ±{res[i]:.3g}: no rejection, but "
-                            f"the {level:.4g} interval {_fmt_interval(*rows[i]['interval'])} has half-width "
-                            f"{half[i]:.3g} (about {need} samples would resolve it)", samples_needed=need, **details)
-    worst = int(np.argmax(np.abs(t_stat)))
-    summary = (f"E[{labels[0]}] = {mu[0]:.6g}: sample mean {mean[0]:.6g} ± {half[0]:.3g}" if k == 1 else
-               f"all {k} expectations agree; largest |t| = {abs(t_stat[worst]):.3g} at {labels[worst]} "
-               f"(mean {mean[worst]:.6g}, claimed {mu[worst]:.6g}, ± {half[worst]:.3g})")
-    return holds(method, f"{summary} ({level:.4g} interval{'s' if k > 1 else ''}, half-width ≤ resolution; "
-                 f"no rejection at {alpha:g}; {test}, n = {n})", **details)
+    del alpha
+    return _mean_family(blocks, confidence, correction, "sampler")
 
 
 def check_mc_bound(event_fn: Sampler, p: Any, seed: int, *, op: str = "<=", n: int = 20_000,
@@ -269,15 +480,36 @@ def check_mc_bound(event_fn: Sampler, p: Any, seed: int, *, op: str = "<=", n: i
     details = dict(test=test, n=n, confidence=confidence, interval_level=level, correction=correction,
                    events=rows, seed=seed)
     rejected = [i for i in range(k) if p_adj[i] <= alpha]
-    if rejected:
-        i = min(rejected, key=lambda j: p_adj[j])
+    if rejected:  # the replication rule: an independent batch must reject the same event
+        rstream = replication_seed(seed, 0)
+        try:
+            xr = _draw(event_fn, rstream, n, batch, "event function")
+        except ValueError as exc:
+            return error("Monte Carlo bound", str(exc))
+        rcounts = xr.sum(axis=0).astype(int)
+        rep_adj = adjust_pvalues([float(stats.binomtest(int(rcounts[i]), n, float(bound[i]), alternative=against)
+                                        .pvalue) for i in range(k)], correction)
+        for i in range(k):
+            rows[i]["replication"] = {"count": int(rcounts[i]), "p_adjusted": float(rep_adj[i]),
+                                      "stream": _stream_label(rstream), "rejected": bool(rep_adj[i] <= alpha)}
+        details["replication"] = {"rule": REPLICATION_RULE, "checked": [labels[i] for i in rejected],
+                                  "survived": [labels[i] for i in rejected if rep_adj[i] <= alpha]}
+        kept = [i for i in rejected if rep_adj[i] <= alpha]
+        if not kept:
+            i = min(rejected, key=lambda j: p_adj[j])
+            return inconclusive(method, f"not refuted on sampling alone: the primary batch rejects P({labels[i]}) "
+                                f"{sym} {bound[i]:.6g} ({counts[i]} of {n} trials, adjusted p = {p_adj[i]:.3g}) but "
+                                f"an independent replication batch does not ({rcounts[i]} of {n}, adjusted p = "
+                                f"{rep_adj[i]:.3g})", **details)
+        i = min(kept, key=lambda j: p_adj[j])
         iv = refute_ci[i]
         side = (f"lower limit {iv[0]:.6g} > {bound[i]:.6g}" if op == "<=" else
                 f"upper limit {iv[1]:.6g} < {bound[i]:.6g}")
         return refuted(method, f"P({labels[i]}) {sym} {bound[i]:.6g} is false: {counts[i]} of {n} trials "
                        f"({counts[i] / n:.6g}); one-sided {level:.4g} Clopper–Pearson {side} (adjusted p = "
-                       f"{p_adj[i]:.3g} ≤ {alpha:g})",
-                       {"event": labels[i], "claimed": f"P {sym} {bound[i]:.6g}", "count": int(counts[i]), "n": n,
+                       f"{p_adj[i]:.3g} ≤ {alpha:g}); an independent replication batch agrees ({rcounts[i]} of {n}, "
+                       f"adjusted p = {rep_adj[i]:.3g})",
+                       {"event": labels[i], "replication_count": int(rcounts[i]), "claimed": f"P {sym} {bound[i]:.6g}", "count": int(counts[i]), "n": n,
                         "estimate": counts[i] / n, "interval": iv, "interval_level": level,
                         "p_adjusted": float(p_adj[i]), "test": test}, **details)
     limit = [support_ci[i][1] if op == "<=" else support_ci[i][0] for i in range(k)]
@@ -290,6 +522,9 @@ def check_mc_bound(event_fn: Sampler, p: Any, seed: int, *, op: str = "<=", n: i
                             f"({counts[i]} of {n} trials)", **details)
     i = int(np.argmax([g / r for g, r in zip(gap, res)]))
     word = "upper" if op == "<=" else "lower"
-    return holds(method, f"P({labels[i]}) {sym} {bound[i]:.6g}: {counts[i]} of {n} trials, one-sided {level:.4g} "
+    return attach(holds(method, f"P({labels[i]}) {sym} {bound[i]:.6g}: {counts[i]} of {n} trials, one-sided {level:.4g} "
                  f"{word} limit {limit[i]:.6g} (within resolution {res[i]:.3g} of the bound)"
-                 + (f"; all {k} events, {test}" if k > 1 else f"; {test}"), **details)
+                 + (f"; all {k} events, {test}" if k > 1 else f"; {test}"), **details),
+                  Sampling(n, test, correction, confidence),
+                  CouldHaveFailed("test power", f"a probability beyond the bound by more than the resolution "
+                                                f"({float(np.max(res)):.3g}) would be rejected (and replicated)"))

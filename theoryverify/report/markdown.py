@@ -22,7 +22,8 @@ GENERATED_PREFIX = "Generated: "
 
 #: why a verdict was made inconclusive by an evidence rule (details["downgraded"]["rule"]) -> section heading
 RULE_HEADINGS = {"span": "grid too narrow or too few points", "quantifier": "too few configurations",
-                 "convergence": "run not converged", "hypotheses": "evidence outside the stated hypotheses"}
+                 "convergence": "run not converged", "hypotheses": "evidence outside the stated hypotheses",
+                 "main_result": "a main result's pass that records no evidence"}
 
 
 def cell(text: Any, width: int | None = None) -> str:
@@ -267,6 +268,40 @@ def claims_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
                           "evidence"], rows) + [""]
 
 
+def _ranges(ranges: Mapping[str, Any] | None) -> str:
+    if not ranges:
+        return "—"
+    out = []
+    for name, c in list(ranges.items())[:6]:
+        if c == "symbolic":
+            out.append(f"{name}: symbolic")
+        elif isinstance(c, Mapping) and c.get("min") is not None:
+            out.append(f"{name} ∈ [{fmt(c['min'])}, {fmt(c['max'])}] ({c.get('distinct', '?')} values)")
+        elif isinstance(c, Mapping):
+            out.append(f"{name}: {c.get('distinct', '?')} values")
+    return "; ".join(out) + ("; …" if len(ranges) > 6 else "")
+
+
+def main_results_section(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Beside each main result's pass: what it quantifies over (``over=``), the ranges its evidence covered, and
+    how the check could have failed (``details["main_result"]``, :data:`theoryverify.standards.MAIN_RESULT_RULE`)."""
+    rows = []
+    for r in results:
+        rec = (r.get("details") or {}).get("main_result")
+        if not rec or r["status"] not in ("holds", "proved"):
+            continue
+        failed = rec.get("could_have_failed") or ["not recorded"]
+        rows.append([f"[`{r['id']}`](#{anchor(r['id'])})", f"**{r['status']}**",
+                     cell(", ".join(rec.get("over") or []) or "not declared", 120), cell(_ranges(rec.get("ranges")), 200),
+                     cell("; ".join(failed), 300)])
+    if not rows:
+        return []
+    return ["## Main results: what each pass covers and how it could have failed", "",
+            "A main result (a theorem, proposition, corollary, lemma or rate) passes only on evidence the standards "
+            "read (`theoryverify/standards.py`, MAIN_RESULT_RULE).", ""] + \
+        table(["claim", "verdict", "over", "ranges covered", "could it have failed"], rows) + [""]
+
+
 #: at most this many sweeps of one claim are tabulated (the JSON rows hold every one)
 MAX_SWEEPS_SHOWN = 8
 
@@ -362,7 +397,7 @@ def locations_section(results: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
                images: Mapping[str, str], gallery: Mapping[str, Sequence[str]] | None = None) -> str:
-    lines = header(paper, run) + summary(results) + claims_table(results) + \
+    lines = header(paper, run) + summary(results) + claims_table(results) + main_results_section(results) + \
         bounds_section(results, images) + plots_section(results, images, gallery or {}) + \
         reproduction_section(results) + locations_section(results)
     return "\n".join(lines).rstrip() + "\n"

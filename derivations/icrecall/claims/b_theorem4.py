@@ -436,7 +436,8 @@ def opt_pairwise_verdict(ctx, n_starts: int | None = None, ts=OPT_TS, tol: float
                  + ", ".join(f"{line[Tv][0]:.6f} (T={Tv})" for Tv in ts) + f" ≠ ¼; the starts reached it in {reached} "
                  f"of {len(best)} (T, face/simplex) combinations" + (f" (not reached, only higher local minima: "
                                                                      f"{', '.join(missed)})" if missed else ""),
-                 starts=res.tried, best=summary, not_reached=missed)
+                 starts=res.tried, best=summary, not_reached=missed,
+                 configurations=[{"T": Tv, "face": face} for Tv, face in sorted(best)])
 
 
 # --- ICR-T4-unique-crit ----------------------------------------------------------------------

@@ -1,0 +1,61 @@
+"""check_rate tests a printed constant (issue 27, item 2): with ``constant="printed"`` the fitted coefficient
+(measured/predicted) is tested with its CI against the printed constant — a 2×-off constant is refuted although
+the exponent agrees; a constant hidden in Θ/O (or not declared) is not tested and the verdict says so."""
+import numpy as np
+import pytest
+
+from theoryverify.scaling import check_rate
+from theoryverify.verdicts import Status
+
+T = np.geomspace(1e-3, 1e-1, 8)
+
+
+def measured(c, noise=0.02, seed=0):
+    rng = np.random.default_rng(seed)
+    return c * T ** -2.0 * np.exp(noise * rng.standard_normal(T.size))
+
+
+def test_right_printed_constant_holds():
+    v = check_rate(T, measured(3.0), -2.0, 0.1, seed=1, predicted=3.0 * T ** -2.0, param="T", constant="printed")
+    assert v.status is Status.HOLDS, v.evidence
+    rec = v.details["fit"]["constant"]
+    assert rec["tested"] and rec["ci"][0] <= 3.0 / 3.0 <= rec["ci"][1] and "printed constant" in v.evidence
+
+
+@pytest.mark.parametrize("off", [2.0, 0.5])
+def test_planted_two_times_off_constant_is_refuted(off):
+    # the statement prints 3·T^-2 but the quantity is 3·off·T^-2: the exponent agrees, the constant does not
+    v = check_rate(T, measured(3.0 * off), -2.0, 0.1, seed=2, predicted=3.0 * T ** -2.0, param="T",
+                   constant="printed")
+    assert v.status is Status.REFUTED, v.evidence
+    ce = v.counterexample
+    assert ce["fitted_coefficient"] == pytest.approx(off, rel=0.05) and not ce["ci"][0] <= 1.0 <= ce["ci"][1]
+    assert "printed constant does not" in v.evidence
+
+
+def test_default_and_hidden_constants_are_not_tested_and_say_so():
+    y, pred = measured(6.0), 3.0 * T ** -2.0
+    plain = check_rate(T, y, -2.0, 0.1, seed=3, predicted=pred, param="T")  # default: the behaviour before
+    assert plain.status is Status.HOLDS and "constant not tested" in plain.evidence
+    assert plain.details["fit"]["constant"] == {"tested": False, "declared": None,
+                                                "why": "not declared printed (check_rate(..., constant='printed') "
+                                                       "tests it)"}
+    hidden = check_rate(T, y, -2.0, 0.1, seed=3, param="T", constant="hidden")
+    assert hidden.status is Status.HOLDS and "hidden in Θ/O" in hidden.evidence
+
+
+def test_one_sided_printed_constant():
+    # "y ≤ 3·T^-2" (big_o with a printed constant): 2× above is refuted, 2× below holds
+    pred = 3.0 * T ** -2.0
+    over = check_rate(T, measured(6.0), -2.0, 0.1, seed=4, predicted=pred, param="T", bound="big_o",
+                      constant="printed")
+    under = check_rate(T, measured(1.5), -2.0, 0.1, seed=4, predicted=pred, param="T", bound="big_o",
+                       constant="printed")
+    assert over.status is Status.REFUTED and under.status is Status.HOLDS, (over.evidence, under.evidence)
+
+
+def test_printed_without_predicted_is_an_error_not_a_traceback():
+    v = check_rate(T, measured(3.0), -2.0, 0.1, seed=5, constant="printed")
+    assert v.status is Status.ERROR and "predicted" in v.evidence
+    with pytest.raises(ValueError):
+        check_rate(T, measured(3.0), -2.0, 0.1, seed=5, constant="shown")

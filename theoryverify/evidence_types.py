@@ -1,0 +1,247 @@
+"""Typed evidence: what a verdict rests on, as small objects the checks build and the standards read.
+
+The standards used to find a verdict's evidence by key conventions on its ``details`` (``"sweep"``, ``"fixed"``,
+``"configurations"``, ``"coverage"``, ...), so a check that named a key differently fell silently outside them.
+Here each kind of evidence is a frozen dataclass:
+
+- :class:`Sweep` — one swept parameter: its grid, the span in decades, what was held fixed, the statement's
+  parameters that vary along it (``declared``);
+- :class:`Fit` — a fitted law: its coefficient (exponent or constant), interval, prediction and sub-windows;
+- :class:`Configurations` — explicit configurations (parameter → value) the verdict rests on;
+- :class:`Counterexample` — a refutation's point;
+- :class:`Coverage` — per parameter, what a search covered (values, a range, or ``"symbolic"``);
+- :class:`Proof` — an identity proved by algebra, naming the algebra (a tautology is *proved*, never *holds*);
+- :class:`Sampling` — a Monte-Carlo test: sample size, test, correction, tail diagnostic;
+- :class:`CouldHaveFailed` — why the check could have failed: a planted twin that fails, the power of the test,
+  or the reason it is true by construction.
+
+Checks attach them with :func:`attach`.  They serialise to the same JSON ``details`` as before: a sweep, a fit,
+configurations and coverage into their conventional keys (one form, never two that could disagree), the other
+kinds under ``details["typed_evidence"]``, so reports and older readers stay correct.  :func:`read` gives a
+verdict level's evidence as objects, whichever way a check recorded it — the one reading path of
+:mod:`theoryverify.evidence` and :mod:`theoryverify.standards`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Mapping, Sequence
+
+from .verdicts import Verdict, plain
+
+#: the details key of the typed record
+KEY = "typed_evidence"
+
+#: the kinds of could-have-failed records
+FAIL_KINDS = ("planted twin", "test power", "search", "by construction")
+
+
+def _decades(values: Sequence[Any], scale: str) -> float | None:
+    xs = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
+    if len(xs) < 2:
+        return 0.0 if xs else None
+    if scale == "log":
+        return (max(xs) - min(xs)) / math.log(10)
+    if scale == "log10":
+        return max(xs) - min(xs)
+    if min(xs) <= 0:
+        return None
+    return math.log10(max(xs) / min(xs))
+
+
+class _Typed:
+    kind: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return plain({f.name: getattr(self, f.name) for f in fields(self)})  # type: ignore[arg-type]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]):
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in dict(data).items() if k in names})
+
+
+@dataclass(frozen=True)
+class Sweep(_Typed):
+    parameter: str
+    values: tuple
+    span_decades: float | None = None
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    declared: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    scale: str = "linear"
+    kind = "sweep"
+
+    def configurations(self, inherited: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """One configuration per grid point: the fixed parameters, the swept one, and the declared ones."""
+        base = {**dict(inherited or {}), **dict(self.fixed)}
+        return [{**base, self.parameter: x, **{k: v[i] for k, v in self.declared.items() if i < len(v)}}
+                for i, x in enumerate(self.values)]
+
+    @classmethod
+    def from_details(cls, sweep: Mapping[str, Any]) -> "Sweep":
+        scale = str(sweep.get("scale") or "linear")
+        values = tuple(sweep.get("x") or ())
+        return cls(str(sweep.get("param") or ""), values, _decades(values, scale), dict(sweep.get("fixed") or {}),
+                   dict(sweep.get("declared") or {}), scale)
+
+
+@dataclass(frozen=True)
+class Fit(_Typed):
+    law: str
+    coefficient: float | None
+    interval: tuple | None = None
+    predicted: float | None = None
+    margin: float | None = None
+    subwindows: tuple | None = None
+    family: str | None = None
+    kind = "fit"
+
+    @classmethod
+    def from_details(cls, fit: Mapping[str, Any]) -> "Fit":
+        ci = fit.get("ci")
+        sub = fit.get("subwindow")
+        return cls(str(fit.get("law") or ""), fit.get("exponent"), tuple(ci) if ci else None,
+                   fit.get("predicted_exponent"), fit.get("margin"), tuple(sub) if sub else None, fit.get("family"))
+
+
+@dataclass(frozen=True)
+class Configurations(_Typed):
+    configs: tuple
+    kind = "configurations"
+
+
+@dataclass(frozen=True)
+class Counterexample(_Typed):
+    point: Mapping[str, Any]
+    kind = "counterexample"
+
+
+@dataclass(frozen=True)
+class Coverage(_Typed):
+    parameters: Mapping[str, Any]
+    kind = "coverage"
+
+
+@dataclass(frozen=True)
+class Proof(_Typed):
+    algebra: str
+    over: tuple = ()
+    kind = "proof"
+
+
+@dataclass(frozen=True)
+class Sampling(_Typed):
+    n: Any
+    test: str
+    correction: str | None = None
+    confidence: float | None = None
+    tail: Mapping[str, Any] | None = None
+    kind = "sampling"
+
+
+@dataclass(frozen=True)
+class CouldHaveFailed(_Typed):
+    """How the check could have failed: ``how`` is one of :data:`FAIL_KINDS`; ``detail`` says it in words (the
+    planted twin and how it fails, the smallest error the test would catch, or why it is true by construction)."""
+
+    how: str
+    detail: str
+    kind = "could_have_failed"
+
+    def __post_init__(self) -> None:
+        if self.how not in FAIL_KINDS:
+            raise ValueError(f"could-have-failed: how must be one of {FAIL_KINDS}, got {self.how!r}")
+
+    def text(self) -> str:
+        return f"{self.how}: {self.detail}"
+
+
+TYPES = {t.kind: t for t in (Sweep, Fit, Configurations, Counterexample, Coverage, Proof, Sampling, CouldHaveFailed)}
+
+
+#: kinds serialised into the conventional keys of ``details`` (the one JSON form that reports and older readers
+#: know); the others live under ``details["typed_evidence"]``
+CONVENTIONAL = {"sweep": "sweep", "fit": "fit", "configurations": "configurations", "coverage": "coverage"}
+
+
+def _conventional(item: _Typed, old: Mapping[str, Any] | None) -> Any:
+    old = dict(old or {}) if isinstance(old, Mapping) else {}
+    if isinstance(item, Sweep):
+        out = {**old, "param": item.parameter, "x": list(item.values)}
+        if item.fixed:
+            out["fixed"] = {**dict(old.get("fixed") or {}), **dict(item.fixed)}
+        if item.declared:
+            out["declared"] = {**dict(old.get("declared") or {}), **{k: list(v) for k, v in item.declared.items()}}
+        if item.scale != "linear":
+            out["scale"] = item.scale
+        return plain(out)
+    if isinstance(item, Fit):
+        new = {"law": item.law, "exponent": item.coefficient, "ci": item.interval, "predicted_exponent": item.predicted,
+               "margin": item.margin, "subwindow": item.subwindows, "family": item.family}
+        return plain({**old, **{k: v for k, v in new.items() if v is not None}})
+    if isinstance(item, Configurations):
+        return plain([dict(c) for c in item.configs])
+    if isinstance(item, Coverage):
+        return plain({**old, **dict(item.parameters)})
+    raise TypeError(type(item).__name__)
+
+
+def attach(verdict: Verdict, *items: _Typed) -> Verdict:
+    """``verdict`` with ``items`` recorded: sweeps, fits, configurations and coverage in their conventional keys
+    (merged with what is there), the other kinds under ``details["typed_evidence"]``; the record's
+    ``"attached"`` lists every kind a check attached."""
+    details = dict(verdict.details or {})
+    record = dict(details.get(KEY) or {})
+    attached = list(record.get("attached") or [])
+    for item in items:
+        if not isinstance(item, _Typed):
+            raise TypeError(f"not typed evidence: {type(item).__name__}")
+        if item.kind in CONVENTIONAL:
+            details[CONVENTIONAL[item.kind]] = _conventional(item, details.get(CONVENTIONAL[item.kind]))
+        else:
+            record[item.kind] = item.to_json()
+        if item.kind not in attached:
+            attached.append(item.kind)
+    record["attached"] = attached
+    details[KEY] = record
+    return replace(verdict, details=details)
+
+
+def read(details: Mapping[str, Any], counterexample: Mapping[str, Any] | None = None) -> dict[str, _Typed]:
+    """One verdict level's evidence as objects (kind → object), from its conventional keys (``sweep``, ``fit``,
+    ``configurations``, ``coverage``, the counterexample, ``could_have_failed``) and the typed record."""
+    out: dict[str, _Typed] = {}
+    sweep = details.get("sweep")
+    if isinstance(sweep, Mapping) and sweep.get("x") is not None:
+        out["sweep"] = Sweep.from_details(sweep)
+    fit = details.get("fit")
+    if isinstance(fit, Mapping) and fit:
+        out["fit"] = Fit.from_details(fit)
+    configs = details.get("configurations")
+    if configs and isinstance(configs, (list, tuple)) and all(isinstance(c, Mapping) for c in configs):
+        out["configurations"] = Configurations(tuple(dict(c) for c in configs))
+    cov = details.get("coverage")
+    if isinstance(cov, Mapping) and cov:
+        out["coverage"] = Coverage(dict(cov))
+    if counterexample:
+        out["counterexample"] = Counterexample(dict(counterexample))
+    cf = details.get("could_have_failed")
+    if isinstance(cf, Mapping) and cf.get("how") in FAIL_KINDS:
+        out["could_have_failed"] = CouldHaveFailed(str(cf["how"]), str(cf.get("detail") or ""))
+    record = details.get(KEY)
+    for kind, data in (dict(record) if isinstance(record, Mapping) else {}).items():
+        if kind in TYPES and kind not in CONVENTIONAL and isinstance(data, Mapping):
+            try:
+                out[kind] = TYPES[kind].from_json(data)
+            except (TypeError, ValueError):
+                continue
+    return out
+
+
+#: conventional keys (beside the typed ones) that are evidence of what a pass rests on
+EVIDENCE_KEYS = ("fixed", "convergence", "components", "events", "exact_points", "float_points", "cases")
+
+
+def records_evidence(details: Mapping[str, Any]) -> bool:
+    """Does this level record any evidence, typed or conventional?"""
+    return bool(read(details)) or any(details.get(k) for k in EVIDENCE_KEYS)
