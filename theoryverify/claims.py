@@ -127,6 +127,7 @@ class Claim:
     source: str = ""  # "path/to/module.py:LINE" of the registration
     module: str = ""  # the module that registered the claim (its source closure keys cached results)
     profile: str | None = None  # a claim that always runs under this profile (a Variant with its own id)
+    cause: str | None = None  # the root cause a finding shares with others (the report groups its cards by it)
 
     def __post_init__(self) -> None:
         from .findings import validate
@@ -264,6 +265,7 @@ class Result:
             "readings": c.readings.to_json() if c.readings else None,
             "despite_reconstruction": c.despite_reconstruction,
             "supports": list(c.supports),
+            "cause": c.cause,
             "hypotheses": [h.to_json() for h in c.conditions],
             "over": [o.to_json() for o in c.over],
             "outside_hypotheses": self.outside_hypotheses,
@@ -302,7 +304,7 @@ class ClaimSet:
             over: tuple[Over, ...] | list[Over] = (), converges: bool = False, standards: Standards | None = None,
             choices: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
-            tags: frozenset[str] | set[str] = frozenset()) -> Callable[[Check], Check]:
+            tags: frozenset[str] | set[str] = frozenset(), cause: str | None = None) -> Callable[[Check], Check]:
         """Register the decorated check as claim ``<paper>.<short_id>`` (see :class:`Claim` for the fields).
         The claim records where it was registered (``source``: file and line) and its module."""
         caller = sys._getframe(1)
@@ -318,7 +320,7 @@ class ClaimSet:
                 despite_reconstruction=despite_reconstruction, supports=tuple(supports),
                 conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards,
                 params=dict(params or {}), variants=dict(variants or {}), threads=threads, source=source,
-                module=module))
+                module=module, cause=cause))
             return check
         return register
 

@@ -52,6 +52,8 @@ class Card:
     outside_hypotheses: bool = False
     supports: tuple[str, ...] = ()  # proof_gap: the statement claims whose proof has the gap
     ids: tuple[str, ...] = field(default=())  # every id of the card (the card's own first)
+    cause: str | None = None  # the root cause the claim declares (``ClaimSet.add(cause=...)``): cards group by it
+    rows: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)  # the merged rows
 
     @property
     def is_finding(self) -> bool:
@@ -221,7 +223,8 @@ def card(rows: Sequence[Mapping[str, Any]], seed: int | None = None) -> Card:
         why_class=_why_class(shown, cls), readings=_readings(shown), command=command(shown, seed),
         shown_id=shown["id"], twins=tuple((r["id"], r["status"]) for r in rows if r is not shown),
         outside_hypotheses=bool(shown.get("outside_hypotheses")), supports=tuple(shown.get("supports") or ()),
-        ids=tuple([base["id"]] + [r["id"] for r in rows if r is not base]))
+        ids=tuple([base["id"]] + [r["id"] for r in rows if r is not base]),
+        cause=next((r["cause"] for r in (shown, *rows) if r.get("cause")), None), rows=tuple(rows))
 
 
 def cards(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list[Card]:
