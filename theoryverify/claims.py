@@ -204,7 +204,8 @@ class Claim:
         ctx = base.for_claim(self.id, self.params_for(base.profile))
         start = time.perf_counter()
         try:
-            with _threads(self.threads if ctx.device == "cpu" else None):
+            from .checks.search import hypotheses  # a shrunk counterexample stays inside them
+            with _threads(self.threads if ctx.device == "cpu" else None), hypotheses(self.conditions):
                 verdict = self.check(ctx)
         except Unavailable as why:
             verdict = inconclusive("not checkable here", f"input unavailable: {why}", unavailable=str(why))
