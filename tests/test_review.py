@@ -17,7 +17,7 @@ def rows():
         *twins(),  # Theorem 1 (no section named: stays first), the full twin refutes with the stronger evidence
         row("typo", finding="typo", location="Lemma 5 proof, App. B", statement="v4 = v5",
             reason="v2 = v4 is meant"),
-        row("late", location="Theorem 4, App. C", statement="T = Θ(log K)", reason="T grows like K, not log K",
+        row("late", location="Theorem 4, App. C", statement="T = Θ(log K)", reason="T grows like K, not log K (typo)",
             counterexample={"K": 8, "T": 40.5},
             hypotheses=[{"text": "K ≥ 2", "needs": ["K"], "location": "Assumption 1", "constants": {}}]),
         row("amb", finding="reading", location="Sec. 3", statement="r is the argmax", reason="ties break it",
@@ -40,12 +40,13 @@ def test_points_are_numbered_major_first_in_the_papers_order_without_ids():
     assert "an argmax (holds)" in text  # the other reading's status, without its id
     assert "exponent 1.62" in text and text.count("Theorem 1.") == 1  # twins: one point, the stronger evidence
     assert "demo." not in text and "python -m theoryverify verify" not in text  # no internal ids
+    assert "log K (typo)" not in text  # a short id the author cited, left out
 
 
 def test_ids_on_request():
     text = review.markdown(PAPER, rows(), RUN, ids=True)
     assert "`python -m theoryverify verify --claim demo.t1-full --profile full --seed 1` (claim `demo.t1`)" in text
-    assert "holds: demo.amb-set" in text
+    assert "holds: demo.amb-set" in text and "not log K (typo)" in text
 
 
 def test_latex_output_escapes_and_numbers_on():
