@@ -232,7 +232,10 @@ def cards(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list
     within each, the paper's order of the rows."""
     made = [card(g, seed) for g in group_twins(results)]
     order = {c: i for i, c in enumerate(CLASSES)}
-    return sorted(made, key=lambda c: order.get(c.finding, len(order)))  # stable: the rows' order within a class
+    causes = {k: i for i, k in enumerate(dict.fromkeys(c.cause for c in made if c.cause))}
+    # stable: within a class, the cards of one declared root cause together (first cause first), then the rest,
+    # each in the rows' order
+    return sorted(made, key=lambda c: (order.get(c.finding, len(order)), causes.get(c.cause, len(causes))))
 
 
 def finding_counts(made: Sequence[Card]) -> Counter:
