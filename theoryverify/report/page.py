@@ -24,11 +24,12 @@ import re
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..evidence import sweeps
+from ..evidence import supporting, sweeps
 from ..findings import Finding
 from ..locations import location_refs, ref_key
 from ..standards import STANDARDS
-from .cards import ASIDE, CLASSES, NO_FINDING, Card, cards, clauses, finding_counts, full_value, status_counts
+from .cards import (ASIDE, CLASSES, NO_FINDING, Card, brief, cards, clauses, decisive, finding_counts, full_value,
+                    status_counts)
 from .markdown import FINDINGS, RULE_HEADINGS, STATUSES, anchor, header, table
 
 #: inline text longer than this (characters) goes into a collapsible block, whole
@@ -340,6 +341,15 @@ def coverage(c: Card) -> str:
     the parameters it quantifies over."""
     shown = next((r for r in c.rows if r["id"] == c.shown_id), None) or {}
     parts = [oneline(shown.get("method") or "")]
+    names = list(supporting(shown))
+    if names:
+        parts.append("parts: " + ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else ""))
+    drawn = (shown.get("details") or {}).get("coverage")
+    if isinstance(drawn, Mapping):
+        ranges = [f"{k} = {_span(v['min'], v['max'])} ({v['distinct']} values)" for k, v in drawn.items()
+                  if isinstance(v, Mapping) and {"min", "max", "distinct"} <= set(v)]
+        if ranges:
+            parts.append("drawn " + "; ".join(ranges))
     grids = []
     for path, sweep, fit, _fixed in sweeps(shown):
         xs = [x for x in sweep.get("x") or [] if isinstance(x, (int, float))]
@@ -358,6 +368,9 @@ def coverage(c: Card) -> str:
         parts.append("over " + ", ".join(over))
     if c.twins:
         parts.append("also " + ", ".join(f"`{i.split('.', 1)[-1]}` {s}" for i, s in c.twins))
+    key = brief(decisive(shown.get("evidence") or ""))
+    if key:
+        parts.append(f"decided by: {oneline(key)}")
     return "; ".join(p for p in parts if p)
 
 
