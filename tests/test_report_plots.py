@@ -124,3 +124,15 @@ def test_the_quantity_comes_from_the_claim():
     assert plots.quantity(r, r["details"]["sweep"], r["details"]["fit"]) == "T_f^1"
     r["statement"] = "grows quickly"
     assert plots.quantity(r, {}, {}) == "the quantity of Prop. 2"
+
+
+def test_a_narrow_log_axis_has_several_distinct_tick_labels():
+    """1.00 to 1.02 on a log axis: four labels that differ (not one "1", not "1.005×10⁰")."""
+    r = power_row()
+    sweep = r["details"]["sweep"]
+    sweep["measured"] = [1.0 + 0.004 * i for i in range(len(sweep["x"]))]
+    sweep["predicted"] = None
+    fig = plots.rate_figure(r)
+    fig.canvas.draw()
+    labels = [t.get_text() for t in fig.axes[0].yaxis.get_ticklabels() if t.get_visible() and t.get_text()]
+    assert len(set(labels)) >= 3 and plots.problems(fig, r) == []

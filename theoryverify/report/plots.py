@@ -126,13 +126,17 @@ def _thin_ticks(ax, fig) -> None:
 
 
 def _short_log_ticks(axis, lo: float, hi: float) -> None:
-    """A log axis spanning under 1.2 decades has one power of ten or none to label: label 4 values across it
-    (2 significant digits) instead."""
+    """A log axis spanning under 1.2 decades has one power of ten or none to label: label 4 values inside it
+    instead, with as few significant digits as tell them apart."""
     if lo <= 0 or hi <= lo or math.log10(hi / lo) >= 1.2:
         return
-    vals = sorted({float(f"{v:.2g}") for v in np.geomspace(lo, hi, 4)})
+    raw = np.geomspace(lo, hi, 6)[1:-1]  # 4 values inside the axis
+    for digits in range(2, 7):  # as few significant digits as tell them apart
+        vals = sorted({float(f"{v:.{digits}g}") for v in raw})
+        if len(vals) == len(raw):
+            break
     axis.set_major_locator(ticker.FixedLocator(vals))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: f"{v:.2g}"))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos, d=digits: f"{v:.{d}g}"))
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
