@@ -56,3 +56,23 @@ def test_an_inequality_refutation_is_shrunk_within_its_tolerance():
     ce = v.counterexample
     assert sp.Rational(ce["eta"]).q <= 100 and sp.Rational(ce["x"]).q <= 10
     assert eta.subs(eta, ce["eta"]) * ce["x"] > sp.Rational(1, 20) and v.details["slack"] < 0
+
+
+def test_a_claim_passes_its_hypotheses_to_the_shrinker():
+    """Run as a claim with the hypothesis x ≥ 6/5: the simplest failing point (x = 1) is outside it, so the
+    reported point keeps x ≥ 6/5 and the refutation stands inside the hypotheses."""
+    claims = tv.ClaimSet("demo")
+    keep = Condition("x ≥ 1.2", lambda c: c["x"] >= 1.2, ("x",))
+
+    @claims.add("remark", location="Remark 2", statement="(1 − ηx)² = 1 − ηx²", kind=tv.Kind.IDENTITY,
+                expect=Status.REFUTED, finding="typo", reason="slip", conditions=[keep])
+    def remark(ctx):
+        return tv.check_identity(LHS, RHS, DOMAIN, ctx.seed)
+
+    (claim,) = list(claims)
+    got = claim.run(tv.RunContext(seed=3)).to_json()
+    assert got["status"] == "refuted" and not got["outside_hypotheses"]
+    ce = got["counterexample"]
+    assert sp.Rational(ce["x"]) >= sp.Rational(6, 5)
+    outside_a_claim = tv.check_identity(LHS, RHS, DOMAIN, 3).counterexample
+    assert outside_a_claim["x"] == 1 and outside_a_claim["eta"] == sp.Rational(1, 10)  # what x ≥ 6/5 ruled out

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
@@ -139,24 +138,26 @@ def examples(strategy: st.SearchStrategy, seed: int, n: int) -> list[Any]:
     return out
 
 
-#: the claim's hypotheses while its check runs (None: the check runs outside a claim, e.g. in a test)
-_HYPOTHESES: ContextVar[Sequence[Any] | None] = ContextVar("theoryverify_hypotheses", default=None)
+#: the claim's hypotheses while its check runs (None: the check runs outside a claim, e.g. in a test).  A module
+#: global, not a context variable, so that a check's own worker threads (a threaded sweep) see them too; claims
+#: run one at a time in a process (parallel runs use processes: :mod:`theoryverify.dispatch`)
+_HYPOTHESES: list[Sequence[Any] | None] = [None]
 
 
 @contextmanager
 def hypotheses(conditions: Sequence[Any]):
     """The claim's hypotheses (:class:`theoryverify.conditions.Condition`) for :func:`shrunk` while a check runs."""
-    token = _HYPOTHESES.set(tuple(conditions))
+    _HYPOTHESES.append(tuple(conditions))
     try:
         yield
     finally:
-        _HYPOTHESES.reset(token)
+        _HYPOTHESES.pop()
 
 
 def _inside(config: Mapping[str, Any]) -> bool:
     """No hypothesis of the running claim is violated at ``config`` (one it cannot read is not a violation:
     the evidence rules judge that on the reported point, as on the point first found)."""
-    conds = _HYPOTHESES.get()
+    conds = _HYPOTHESES[-1]
     if not conds:
         return True
     from ..conditions import violations
