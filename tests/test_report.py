@@ -22,11 +22,12 @@ def _without_generated(text: str) -> str:
 def test_same_seed_gives_byte_identical_markdown(tmp_path):
     _build(tmp_path, "a", "s1")
     _build(tmp_path, "b", "s2")  # separate stores: both computed from scratch
-    for name in ("icrecall.md", "icrecall.html", "index.md"):  # the HTML page is written beside the Markdown
+    for name in ("icrecall.md", "icrecall.html", "icrecall.json", "index.md"):  # HTML and JSON beside the page
         a = (tmp_path / "a" / name).read_text()
         b = (tmp_path / "b" / name).read_text()
         assert a != "" and _without_generated(a) == _without_generated(b)
-        assert sum(l.startswith(markdown.GENERATED_PREFIX) for l in a.splitlines()) == 1
+        assert sum(l.startswith(markdown.GENERATED_PREFIX) for l in a.splitlines()) == (name != "icrecall.json")
+    assert (tmp_path / "a" / "icrecall.json").read_bytes() == (tmp_path / "b" / "icrecall.json").read_bytes()
 
 
 SYNTHETIC = {

@@ -138,3 +138,12 @@ def test_the_registrys_profile_twins_are_merged_and_nothing_else():
     by_id = {r["id"]: g for g in groups for r in g}
     if "knowledge.p1-balance-full" in by_id:  # another statement (Lemma 14), registered apart: not a twin
         assert len(by_id["knowledge.p1-balance-full"]) == 1
+
+
+def test_cards_of_one_declared_root_cause_come_together_within_their_class():
+    rows = [row("a", cause="orthonormal features assumed"), row("b"), row("c", cause="orthonormal features assumed"),
+            row("t", finding="typo")]
+    made = cards.cards(rows)
+    assert [c.id.split(".")[1] for c in made] == ["a", "c", "b", "t"]
+    assert made[0].cause == "orthonormal features assumed" and made[2].cause is None
+    assert "Root cause: orthonormal features assumed" in html.card_html(made[0])

@@ -130,6 +130,7 @@ class Claim:
     #: a main result (standards.MAIN_RESULT_RULE)?  None: inferred — every rate claim and every claim located at a
     #: theorem, proposition or corollary; a main lemma or phase duration says main=True
     main: bool | None = None
+    cause: str | None = None  # the root cause a finding shares with others (the report groups its cards by it)
 
     def __post_init__(self) -> None:
         from .findings import validate
@@ -206,7 +207,8 @@ class Claim:
         ctx = base.for_claim(self.id, self.params_for(base.profile))
         start = time.perf_counter()
         try:
-            with _threads(self.threads if ctx.device == "cpu" else None):
+            from .checks.search import hypotheses  # a shrunk counterexample stays inside them
+            with _threads(self.threads if ctx.device == "cpu" else None), hypotheses(self.conditions):
                 verdict = self.check(ctx)
         except Unavailable as why:
             verdict = inconclusive("not checkable here", f"input unavailable: {why}", unavailable=str(why))
@@ -267,6 +269,7 @@ class Result:
             "readings": c.readings.to_json() if c.readings else None,
             "despite_reconstruction": c.despite_reconstruction,
             "supports": list(c.supports),
+            "cause": c.cause,
             "hypotheses": [h.to_json() for h in c.conditions],
             "over": [o.to_json() for o in c.over],
             "outside_hypotheses": self.outside_hypotheses,
@@ -305,7 +308,8 @@ class ClaimSet:
             over: tuple[Over, ...] | list[Over] = (), converges: bool = False, standards: Standards | None = None,
             choices: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
-            tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None) -> Callable[[Check], Check]:
+            tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None,
+            cause: str | None = None) -> Callable[[Check], Check]:
         """Register the decorated check as claim ``<paper>.<short_id>`` (see :class:`Claim` for the fields).
         The claim records where it was registered (``source``: file and line) and its module."""
         caller = sys._getframe(1)
@@ -321,7 +325,7 @@ class ClaimSet:
                 despite_reconstruction=despite_reconstruction, supports=tuple(supports),
                 conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards,
                 params=dict(params or {}), variants=dict(variants or {}), threads=threads, source=source,
-                module=module, main=main))
+                module=module, main=main, cause=cause))
             return check
         return register
 

@@ -8,7 +8,8 @@ says so.  Progress goes to stderr (:mod:`theoryverify.resume`).  ``papers`` list
 each, whether its text and catalogue were found with the recorded checksum (:mod:`theoryverify.inputs`).
 ``new-paper NAME --dir DIR`` writes a paper package in the uniform layout (:mod:`theoryverify.scaffold`);
 ``diff OLD.json NEW.json`` lists the verdicts that changed between two ``verify --json`` runs
-(:mod:`theoryverify.diffing`).
+(:mod:`theoryverify.diffing`); ``review --paper ID [--latex]`` writes the paper's findings as a referee report
+(:mod:`theoryverify.report.review`).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from .progress import note
 from .seeds import DEFAULT_SEED
 from .store import Store
 
-COMMANDS = ("verify", "list", "locations", "papers", "new-paper", "diff")
+COMMANDS = ("verify", "list", "locations", "papers", "new-paper", "diff", "review")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("old")
     diff.add_argument("new")
     diff.add_argument("--json", action="store_true", help="print the changes as JSON")
+    from .report import review
+    review.add_arguments(sub.add_parser("review", help="a paper's findings as a referee report (Markdown, or "
+                                                       "LaTeX with --latex)"))
     return parser
 
 
@@ -103,6 +107,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "diff":
             from . import diffing
             return diffing.main(args)
+        if args.command == "review":
+            from .report import review
+            return review.main(args)
         return _claims_command(args)
     except TheoryverifyError as exc:
         return _error(exc)

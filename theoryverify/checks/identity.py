@@ -28,7 +28,7 @@ from ..timelimit import bounded
 from ..evidence_types import CouldHaveFailed, Proof, attach
 from ..verdicts import Verdict, error, holds, inconclusive, proved, refuted
 from .containers import Entry, ShapeMismatch, pair_entries
-from .search import search
+from .search import search, shrunk
 
 SIMPLIFIERS = (
     ("expand", sp.expand),
@@ -130,7 +130,7 @@ def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float
         if refutation is not None:
             if hows[i]:  # a symbolic proof contradicted by an exact point is an engine bug
                 return error("symbolic vs exact", f"simplifier {hows[i]} said 0 but an exact point disagrees")
-            return refutation
+            return shrunk(refutation, e.lhs, "==", e.rhs, domain)  # a short fraction, not a drawn one
     shape = _shape_note(entries)
     if all(hows):
         how = "/".join(sorted(set(hows)))  # type: ignore[arg-type]
@@ -176,10 +176,10 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
         scale = max(1.0, abs(float(high_precision(e.rhs, p))))
         f_l, f_r = compile_float(e.lhs, domain.symbols), compile_float(e.rhs, domain.symbols)
         if abs(float(hi)) / scale > rtol:
-            return refuted("float64 search + 50-digit confirmation",
-                           f"relative error {abs(float(hi)) / scale:.3g} > {rtol:g} (confirmed at 50 digits)",
-                           {**_entry_key(e.label), **_point(p), "lhs": f_l(p), "rhs": f_r(p)}, tolerance=rtol,
-                           domain=domain.describe())
+            return shrunk(refuted("float64 search + 50-digit confirmation",
+                                  f"relative error {abs(float(hi)) / scale:.3g} > {rtol:g} (confirmed at 50 digits)",
+                                  {**_entry_key(e.label), **_point(p), "lhs": f_l(p), "rhs": f_r(p)}, tolerance=rtol,
+                                  domain=domain.describe()), e.lhs, "==", e.rhs, domain, rtol=rtol)
         return None
 
     corners = domain.boundary_points()

@@ -22,7 +22,7 @@ from ..roundoff import fmt_signed
 from ..evidence_types import CouldHaveFailed, attach
 from ..verdicts import Verdict, error, holds, inconclusive, refuted
 from .identity import _point
-from .search import search
+from .search import search, shrunk
 
 OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
 
@@ -57,10 +57,11 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
     def confirmed(point) -> Verdict | None:
         exact = high_precision(slack, point)
         if (exact <= 0) if strict else (exact < -tol):
-            return refuted("boundary points + Hypothesis search + local optimiser, 50-digit confirmation",
-                           f"violated: {lhs_rhs(f_l(point), op, f_r(point))} (slack {float(exact):.3g})",
-                           {**_point(point), "lhs": f_l(point), "rhs": f_r(point)},
-                           slack=float(exact), domain=domain.describe())
+            return shrunk(refuted("boundary points + Hypothesis search + local optimiser, 50-digit confirmation",
+                                  f"violated: {lhs_rhs(f_l(point), op, f_r(point))} (slack {float(exact):.3g})",
+                                  {**_point(point), "lhs": f_l(point), "rhs": f_r(point)},
+                                  slack=float(exact), domain=domain.describe()), lhs, op, rhs, domain,
+                          tol=0.0 if strict else tol)
         return None
 
     corners = domain.boundary_points()

@@ -5,13 +5,20 @@ Reproducibility: recent Hypothesis releases seed generation with numeric and str
 every *local* module loaded in the process, so the examples drawn for one claim would depend on which other
 modules happen to be imported (one paper or four; a pytest session or a report run).  :func:`search` switches
 that pool off while it runs (:func:`_without_local_constants`), so the same seed draws the same examples
-whatever else is loaded."""
+whatever else is loaded.
+
+A refutation found at an exact point (a rational drawn from the domain, a confirmed float) is shrunk before it
+is reported (:func:`shrunk`, issue 28): the step checker's shrinker (:mod:`theoryverify.check.shrink`) looks for
+small integers and short fractions where the statement still fails (decided exactly or at 50 digits) inside the
+domain, and a simpler point is kept only if it also satisfies the claim's hypotheses (:func:`hypotheses`, set by
+the claim around its check), so η = 63410682753376587/1152921504606846976 is reported as a short fraction and
+the refutation stays inside the statement's hypotheses; the point first found is kept in the details."""
 from __future__ import annotations
 
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping, Sequence
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
@@ -129,3 +136,135 @@ def examples(strategy: st.SearchStrategy, seed: int, n: int) -> list[Any]:
     with _without_local_constants():
         hseed(seed)(collect)()
     return out
+
+
+#: the claim's hypotheses while its check runs (None: the check runs outside a claim, e.g. in a test).  A module
+#: global, not a context variable, so that a check's own worker threads (a threaded sweep) see them too; claims
+#: run one at a time in a process (parallel runs use processes: :mod:`theoryverify.dispatch`)
+_HYPOTHESES: list[Sequence[Any] | None] = [None]
+
+
+@contextmanager
+def hypotheses(conditions: Sequence[Any]):
+    """The claim's hypotheses (:class:`theoryverify.conditions.Condition`) for :func:`shrunk` while a check runs."""
+    _HYPOTHESES.append(tuple(conditions))
+    try:
+        yield
+    finally:
+        _HYPOTHESES.pop()
+
+
+def _inside(config: Mapping[str, Any]) -> bool:
+    """No hypothesis of the running claim is violated at ``config`` (one it cannot read is not a violation:
+    the evidence rules judge that on the reported point, as on the point first found)."""
+    conds = _HYPOTHESES[-1]
+    if not conds:
+        return True
+    from ..conditions import violations
+
+    def number(v):
+        try:
+            return float(v) if hasattr(v, "is_Rational") else v
+        except (TypeError, ValueError):
+            return v
+    return not any(not v.missing for v in violations(conds, [{k: number(v) for k, v in config.items()}]))
+
+
+def _complexity(value: Any) -> int:
+    """How simple a value is, as the shrinker orders its candidates: |numerator| + denominator of the exact
+    rational (a float by its shortest decimal); a value that is no rational counts as very complex."""
+    import sympy as sp
+    try:
+        r = sp.nsimplify(value, rational=True) if isinstance(value, float) else sp.sympify(value)
+        return int(abs(r.p) + r.q) if r.is_Rational else 10**30
+    except (TypeError, ValueError, AttributeError, sp.SympifyError):
+        return 10**30
+
+
+#: a safety cap only: the shrinker stops when no coordinate gets simpler (each 50-digit evaluation is bounded by
+#: CPU time), so the shrunk point does not depend on the machine's load
+SHRINK_CAP_SECONDS = 30.0
+
+
+def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float | None = None,
+           seconds: float = SHRINK_CAP_SECONDS):
+    """``verdict`` (a refutation of ``lhs OP rhs`` at a point of ``domain``, its counterexample keyed by the
+    symbols' names) with the point shrunk to simpler values where the check's own criterion still fails —
+    ``lhs − rhs ≠ 0`` (``==``), the relative error above ``rtol`` (a float identity check), or the slack below
+    ``−tol`` (an inequality) — inside the domain and the running claim's hypotheses.  Unchanged when no simpler
+    such point is found, or it is not a refutation at a point.  The evidence and both sides are re-evaluated at
+    the new point; ``details["shrunk_from"]`` keeps the point first found."""
+    from ..verdicts import Status
+    ce = dict(verdict.counterexample or {})
+    names = {str(s): s for s in domain.symbols}
+    if verdict.status is not Status.REFUTED or not names or not set(names) <= set(ce):
+        return verdict
+    import sympy as sp
+
+    from ..check import shrink as sh
+    from ..numeric import exact_value
+    try:
+        start = {s: sp.nsimplify(ce[n], rational=True) if isinstance(ce[n], float) else sp.sympify(ce[n])
+                 for n, s in names.items()}
+    except (TypeError, ValueError, sp.SympifyError):
+        return verdict
+    L, R = sp.sympify(lhs), sp.sympify(rhs)
+    if rtol is not None:  # relative error above rtol: |L − R| ≤ rtol·max(1, |R|) fails
+        test = (sp.Abs(L - R), "<=", rtol * sp.Max(1, sp.Abs(R)))
+    elif op in ("<=", ">=") and tol:
+        test = (L - tol if op == "<=" else L + tol, op, R)
+    else:
+        test = (L, op, R)
+    config = lambda point: {**ce, **{str(s): v for s, v in point.items()}}  # noqa: E731
+    best = sh.shrink(*test, domain, start, seconds)
+    if best is not None and not _inside(config(best)):
+        best = _shrink_inside(*test, domain, start, seconds, config, sh)
+    if best is None or sum(map(_complexity, best.values())) >= sum(map(_complexity, (ce[n] for n in names))):
+        return verdict
+    sides = sh.sides_at(L, R, best)
+    diff = exact_value(L - R, best)
+    value = diff if diff.is_Rational else sp.N(diff, 6)
+    if rtol is not None:
+        rel = abs(float(sp.N(diff, 30))) / max(1.0, abs(float(sp.N(sides["rhs"], 30))))
+        evidence = f"relative error {rel:.3g} > {rtol:g} (confirmed at 50 digits)"
+    elif op == "==":
+        evidence = f"lhs − rhs = {value} ≠ 0" + (" exactly" if diff.is_Rational else " (50 digits)")
+    else:
+        evidence = f"violated: lhs = {sides['lhs']} {op} rhs = {sides['rhs']} is false (lhs − rhs = {value})"
+    point = {str(s): v for s, v in sorted(best.items(), key=lambda kv: str(kv[0]))}
+    details = {**dict(verdict.details or {}), "shrunk_from": {n: ce[n] for n in names},
+               "shrunk": "the point first found, shrunk to simpler values where the check still fails, inside "
+                         "the domain and the claim's hypotheses"}
+    if "difference" in details:
+        details["difference"] = value
+    if "slack" in details and op not in ("==",):
+        details["slack"] = float(sp.N(exact_value(R - L if op in ("<=", "<") else L - R, best), 30))
+    first = ", ".join(f"{n} = {ce[n]}" for n in names)
+    return replace(verdict, evidence=f"{evidence} (shrunk; first found at {first})",
+                   counterexample={**ce, **point, "lhs": sides["lhs"], "rhs": sides["rhs"]}, details=details)
+
+
+def _shrink_inside(lhs, op, rhs, domain, start, budget, config, sh):
+    """The shrinker's coordinate moves (its candidates, simplest first) accepting only points inside the
+    running claim's hypotheses; None when no move is accepted."""
+    import time
+
+    import sympy as sp
+    from fractions import Fraction
+    deadline = time.monotonic() + budget
+    owner = {s: v for v in domain.variables for s in v.symbols}
+    current, moved = dict(start), False
+    for sym in domain.symbols:
+        value = current[sym]
+        if not value.is_Rational:
+            continue
+        here = Fraction(int(value.p), int(value.q))
+        for cand in sh._candidates(here):
+            if cand == here or time.monotonic() > deadline:
+                break
+            trial = {**current, sym: sp.Rational(cand.numerator, cand.denominator)}
+            if sh._admits(owner[sym], sym, cand, current) and _inside(config(trial)) \
+                    and sh.violates(lhs, op, rhs, trial):
+                current, moved = trial, True
+                break
+    return current if moved else None

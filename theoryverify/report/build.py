@@ -8,7 +8,6 @@ import json
 import datetime as _dt
 import time
 from importlib import metadata
-from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -16,7 +15,7 @@ from .. import catalogue, dispatch, environment, inputs, registry, resume
 from ..claims import Claim, RunContext
 from ..progress import note
 from ..store import Store
-from . import html, markdown, plots
+from . import cards, html, markdown, page, plots
 
 PREFIX = "theoryverify.report"  # the name on the report's stderr lines
 
@@ -56,25 +55,22 @@ def gpu_sized(paper_id: str, profile: str, device: str, only: Sequence[str] = ()
 
 def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: Path) -> dict[str, Any]:
     img_dir = out / paper.id
-    images: dict[str, str] = {}  # the sweep plot shown in the bounds-vs-empirics section
     gallery: dict[str, list[str]] = {}  # every plot of a claim
     for r in results:
-        made = plots.plots_for(r, img_dir)
-        gallery[r["id"]] = [f"{paper.id}/{p.name}" for p in made]
-        sweep = [p for p in gallery[r["id"]] if p.endswith("_sweep.png")]
-        if sweep:
-            images[r["id"]] = sweep[0]
+        gallery[r["id"]] = [f"{paper.id}/{p.name}" for p in plots.plots_for(r, img_dir)]
     cov = catalogue.coverage(paper.spec, (r.get("catalogue_id") for r in results))
     run = dict(run, coverage=cov.line() if cov else f"unknown (catalogue `{paper.spec}` not found; set "
                f"{catalogue.SPEC_DIR_ENV})", paper_version=paper_version(paper.id))
-    page = markdown.paper_page(vars(paper), run, results, images, gallery)
-    (out / f"{paper.id}.md").write_text(page, encoding="utf-8")
+    # the page read in five minutes (finding cards, passes by section, glossary), and every row whole beside it
+    (out / f"{paper.id}.md").write_text(page.paper_page(vars(paper), run, results, gallery), encoding="utf-8")
+    (out / f"{paper.id}.json").write_text(page.rows_json(results), encoding="utf-8")
     # the same rows as one self-contained page with finding cards and filters (issue 28), figures inlined
     (out / f"{paper.id}.html").write_text(html.paper_html(vars(paper), run, results, gallery, out), encoding="utf-8")
-    counts = Counter(r["status"] for r in results)
-    findings = Counter(markdown.finding_of(r) for r in results if r["status"] == "refuted")
-    row = {"id": paper.id, "title": paper.title, "n": len(results), "counts": counts, "findings": findings,
-           "errata": findings.get("erratum", 0), "outside": sum(bool(r.get("outside_hypotheses")) for r in results)}
+    made = cards.cards(results)  # counted by distinct claim: a profile twin pair is one claim, one finding
+    findings = cards.finding_counts(made)
+    row = {"id": paper.id, "title": paper.title, "n": len(made), "rows": len(results),
+           "counts": cards.status_counts(made), "findings": findings, "errata": findings.get("erratum", 0),
+           "outside": sum(c.outside_hypotheses for c in made)}
     unavailable = sum(bool(r.get("unavailable")) for r in results)
     if unavailable:  # only then: an index made with every input has no such key (and no such column)
         row["unavailable"] = unavailable

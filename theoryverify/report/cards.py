@@ -52,6 +52,8 @@ class Card:
     outside_hypotheses: bool = False
     supports: tuple[str, ...] = ()  # proof_gap: the statement claims whose proof has the gap
     ids: tuple[str, ...] = field(default=())  # every id of the card (the card's own first)
+    cause: str | None = None  # the root cause the claim declares (``ClaimSet.add(cause=...)``): cards group by it
+    rows: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)  # the merged rows
 
     @property
     def is_finding(self) -> bool:
@@ -221,7 +223,8 @@ def card(rows: Sequence[Mapping[str, Any]], seed: int | None = None) -> Card:
         why_class=_why_class(shown, cls), readings=_readings(shown), command=command(shown, seed),
         shown_id=shown["id"], twins=tuple((r["id"], r["status"]) for r in rows if r is not shown),
         outside_hypotheses=bool(shown.get("outside_hypotheses")), supports=tuple(shown.get("supports") or ()),
-        ids=tuple([base["id"]] + [r["id"] for r in rows if r is not base]))
+        ids=tuple([base["id"]] + [r["id"] for r in rows if r is not base]),
+        cause=next((r["cause"] for r in (shown, *rows) if r.get("cause")), None), rows=tuple(rows))
 
 
 def cards(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list[Card]:
@@ -229,7 +232,10 @@ def cards(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list
     within each, the paper's order of the rows."""
     made = [card(g, seed) for g in group_twins(results)]
     order = {c: i for i, c in enumerate(CLASSES)}
-    return sorted(made, key=lambda c: order.get(c.finding, len(order)))  # stable: the rows' order within a class
+    causes = {k: i for i, k in enumerate(dict.fromkeys(c.cause for c in made if c.cause))}
+    # stable: within a class, the cards of one declared root cause together (first cause first), then the rest,
+    # each in the rows' order
+    return sorted(made, key=lambda c: (order.get(c.finding, len(order)), causes.get(c.cause, len(causes))))
 
 
 def finding_counts(made: Sequence[Card]) -> Counter:

@@ -60,6 +60,7 @@ def card_html(c: Card, figures: Sequence[str] = ()) -> str:
            f'<h3><span class="loc">{e(c.location)}</span> · <code>{e(c.id)}</code> '
            f'<span class="badge">{e(c.status)}</span>'
            + (f' <span class="badge">{e(c.finding)}</span>' if c.finding != NO_FINDING else "") + "</h3>",
+           (f'<p class="cause">Root cause: {e(c.cause)}</p>' if c.cause else ""),
            f"<blockquote>{e(c.quote)}</blockquote>",
            f'<p class="wrong">{e(c.wrong)}</p>', "<dl>"]
     if c.counterexample:

@@ -410,8 +410,9 @@ def index_page(run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str
     if run.get("missing_inputs"):  # only then: a report made with every input has no such line
         lines.append("- Missing inputs (this report differs from one made with them; see `python -m theoryverify "
                      "papers`): " + "; ".join(cell(m) for m in run["missing_inputs"]))
-    lines += ["", "Refuted claims are counted by finding class; only `erratum` says the paper is wrong "
-              "(see `docs/verdicts.md`).", ""]
+    lines += ["", "Claims and findings are counted by distinct claim (a claim and its profile twin, e.g. `x` and "
+              "`x-full`, count once); refuted claims are counted by finding class; only `erratum` says the paper is "
+              "wrong (see `docs/verdicts.md`). Each paper's rows, whole, are in `<paper>.json`.", ""]
     runs = {(r.get("run") or {}).get("commit", run["commit"]) + " " + (r.get("run") or {}).get("generated", "")
             for r in rows}
     several = len(runs) > 1  # rows written by separate runs (a profile folder built paper by paper)

@@ -1,0 +1,293 @@
+"""``python -m theoryverify review --paper X [--latex] [--ids]``: a paper's findings as a referee report
+(issue 28, item 3).
+
+Why: the report pages are for the people who run the checks; a reviewer or the paper's authors want points they
+can paste into a review.  Each distinct finding (profile twins merged, :mod:`.cards`) becomes one numbered
+point: where it is, the paper's words, what is wrong, the evidence (the counterexample or fit, with the
+hypotheses it satisfies, or the decisive measurement), and the class in plain words, with the other readings and
+what they cost for a finding of one reading.  Major points (errors, readings, experiments) come first, minor
+ones (proof gaps, typos) after; within each, the paper's order.  No internal claim id or command unless
+``--ids``.  Markdown by default, a LaTeX ``enumerate`` with ``--latex``.
+
+The rows come from the results store shared with ``verify`` and the report (the claims the report's profile
+selects; missing ones are computed), or from a ``verify --json`` file (``--rows``, e.g. ``reports/quick/X.json``).
+The output depends only on the rows: no time, no machine; the same rows give the same bytes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from .. import profiles, registry, resume
+from ..claims import RunContext
+from ..devices import resolve_device
+from ..errors import TheoryverifyError
+from ..locations import location_refs
+from ..store import Store
+from .cards import Card, cards, clauses
+from .page import compact_value, oneline
+
+#: the class of a finding in plain words, for a referee report
+PLAIN = {
+    "erratum": "Error: the statement is false as the authors plausibly meant it, within its stated hypotheses.",
+    "reading": "Ambiguity: the statement is false under one plausible reading; the other readings are named below.",
+    "not_reproducible": "Reproducibility: the experiment cannot be reproduced from the stated information.",
+    "reconstruction": "On a reconstruction: the paper's own object is not given, and the check fails on our "
+                      "reconstruction of it; this is not evidence that the paper is wrong.",
+    "proof_gap": "Gap in a proof: a step is wrong, but the statement it supports is not refuted.",
+    "typo": "Typo: a slip in a display whose intended meaning is evident; it changes no conclusion.",
+    "unclassified": "Refuted, not yet classified: to be confirmed before it is reported.",
+}
+MAJOR = ("erratum", "reading", "not_reproducible", "reconstruction", "unclassified")
+MINOR = ("proof_gap", "typo")
+
+
+class BadRows(TheoryverifyError):
+    """A ``--rows`` file that cannot be read as ``verify --json`` rows of the paper."""
+
+
+def section_key(location: str) -> tuple | None:
+    """Where a location sits in the paper: main text (its first Section) before the appendices (their letter),
+    or None when it names neither."""
+    for ref in location_refs(location):
+        kind, _, num = ref.partition(" ")
+        parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in num.split("."))
+        if kind == "Section":
+            return (0, parts)
+        if kind == "Appendix":
+            return (1, parts)
+    return None
+
+
+def paper_order(made: Sequence[Card]) -> list[Card]:
+    """The cards in the paper's order: by the section or appendix their location names; a location that names
+    neither ("Lemma 5 proof") stays beside the claim registered before it (the registry keeps each paper's claims
+    in reading order), and ties keep the registry's order."""
+    keyed, last = [], (0, ())
+    for i, c in enumerate(made):
+        last = section_key(c.location) or last
+        keyed.append((last, i, c))
+    return [c for _k, _i, c in sorted(keyed, key=lambda t: (t[0], t[1]))]
+
+
+def findings(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list[Card]:
+    """The distinct findings inside the hypotheses: major first, then minor, each in the paper's order."""
+    made = [c for c in cards(results, seed) if c.is_finding and not c.outside_hypotheses]
+    ordered = paper_order([c for c in made if c.finding not in MINOR])
+    return ordered + paper_order([c for c in made if c.finding in MINOR])
+
+
+def _evidence(c: Card) -> str:
+    shown = next((r for r in c.rows if r["id"] == c.shown_id), {})
+    ce = shown.get("counterexample") or {}
+    parts = []
+    if ce:
+        parts.append("Counterexample: " + "; ".join(f"{k} = {compact_value(v, k)}" for k, v in ce.items()
+                                                     if k != "part") + ".")
+    if c.fit:
+        parts.append(f"Fit: {c.fit}.")
+    if c.hypotheses:
+        parts.append("It satisfies the hypotheses: " + "; ".join(c.hypotheses) + ".")
+    if not parts or oneline(c.evidence) not in oneline(c.wrong):
+        parts.append(f"Measured: {oneline(c.evidence)}")
+    return " ".join(oneline(p) for p in parts)
+
+
+def _readings(c: Card) -> str:
+    if not c.readings:
+        return ""
+    (tested, _status), *others = c.readings
+    return (f"Reading tested: {oneline(tested)}. Other readings: " +
+            ("; ".join(f"{oneline(k)} ({oneline(v)})" for k, v in others) or "none named") + ".")
+
+
+def point(c: Card, ids: bool = False, known: frozenset[str] = frozenset()) -> dict[str, str]:
+    """One point's parts, in the order a referee writes them."""
+    out = {"where": oneline(c.location), "words": oneline(c.quote), "wrong": oneline(c.wrong),
+           "evidence": _evidence(c), "class": PLAIN.get(c.finding, c.finding)}
+    readings = _readings(c)
+    if readings:
+        out["readings"] = readings
+    if ids:
+        out["reproduce"] = c.command
+        out["claim"] = c.id
+        return out
+    paper = c.id.split(".", 1)[0]
+    return {k: without_ids(v, paper, known) for k, v in out.items()}
+
+
+def known_ids(paper: str, results: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    """The short ids of the paper's claims (registered and in the rows): what an author's text may cite."""
+    ids = {str(r["id"]).split(".", 1)[-1] for r in results}
+    try:
+        ids |= {c.id.split(".", 1)[-1] for c in registry.claims(paper=paper)}
+    except TheoryverifyError:
+        pass
+    return frozenset(i for i in ids if len(i) > 1)
+
+
+def without_ids(text: str, paper: str, known: frozenset[str] = frozenset()) -> str:
+    """``text`` without the paper's internal claim ids: "holds: icrecall.x" -> "holds"; "(see icrecall.x)" and
+    "(l6-limit)" (a short id the paper has) left out; a bare id -> "another check"."""
+    if known:
+        short = "|".join(re.escape(i) for i in sorted(known, key=len, reverse=True))
+        text = re.sub(rf"\s*\((?:see\s+|cf\.\s+)?(?:{short})(?:\s*,\s*(?:{short}))*\)", "", text)
+        text = re.sub(rf"(?<![\w.-])(?:{short})(?![\w-])", "another check", text)
+    ident = rf"\b{re.escape(paper)}\.[\w-]+(?:\.[\w-]+)*"
+    text = re.sub(rf"\s*\((?:see\s+)?{ident}(?:\s*,\s*{ident})*\)", "", text)
+    text = re.sub(rf"\s*:\s*{ident}(?:\s*,\s*{ident})*", "", text)
+    return re.sub(ident, "another check", text)
+
+
+def _header(paper: Mapping[str, str], made: Sequence[Card], total: int, run: Mapping[str, Any]) -> tuple[str, str]:
+    major = sum(c.finding not in MINOR for c in made)
+    return (f"Referee report: {paper['title']}",
+            f"Points found by checking {total} claims of the paper symbolically and numerically "
+            f"(`python -m theoryverify review --paper {paper['id']}`, profile {run['profile']}, seed {run['seed']}): "
+            f"{major} major and {len(made) - major} minor. Each point quotes the paper, says what is wrong, gives "
+            "the evidence and its class.")
+
+
+def markdown(paper: Mapping[str, str], results: Sequence[Mapping[str, Any]], run: Mapping[str, Any],
+             ids: bool = False) -> str:
+    made = findings(results, run.get("seed"))
+    known = known_ids(paper["id"], results)
+    title, intro = _header(paper, made, len(cards(results)), run)
+    lines = [f"# {title}", "", intro, ""]
+    if not made:
+        return "\n".join(lines + ["No finding: every checked claim holds, is proved, or is inconclusive.", ""])
+    n = 0
+    for heading, group in (("Major points", [c for c in made if c.finding not in MINOR]),
+                           ("Minor points", [c for c in made if c.finding in MINOR])):
+        if not group:
+            continue
+        lines += [f"## {heading}", ""]
+        for c in group:
+            n += 1
+            p = point(c, ids, known)
+            lines += [f"{n}. **{p['where']}.** The paper states: “{p['words']}”", "",
+                      f"   *What is wrong.* {p['wrong']}", "", f"   *Evidence.* {p['evidence']}", "",
+                      f"   *Class.* {p['class']}" + (f" {p['readings']}" if "readings" in p else ""), ""]
+            if ids:
+                lines += [f"   *Reproduce.* `{p['reproduce']}` (claim `{p['claim']}`)", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+                  "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}"}
+#: common symbols of the findings as LaTeX math (any other character is left for a Unicode engine: XeLaTeX)
+_LATEX_SYMBOLS = {"Θ": r"\Theta", "Ω": r"\Omega", "Σ": r"\Sigma", "Δ": r"\Delta", "ε": r"\varepsilon",
+                  "δ": r"\delta", "η": r"\eta", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "λ": r"\lambda",
+                  "μ": r"\mu", "σ": r"\sigma", "τ": r"\tau", "φ": r"\varphi", "ψ": r"\psi", "π": r"\pi",
+                  "≤": r"\le", "≥": r"\ge", "≠": r"\neq", "≈": r"\approx", "→": r"\to", "∝": r"\propto",
+                  "∈": r"\in", "∉": r"\notin", "×": r"\times", "·": r"\cdot", "−": "-", "±": r"\pm", "√": r"\sqrt{}",
+                  "∞": r"\infty", "²": "^2", "³": "^3", "⁴": "^4", "¹": "^1", "⁻": "^-", "…": r"\dots",
+                  "½": r"\tfrac12", "′": "'", "″": "''", "ᵀ": "^T", "ℛ": r"\mathcal{R}", "𝓡": r"\mathcal{R}"}
+
+
+def latex_escape(text: str) -> str:
+    """Plain text as LaTeX: the special characters escaped, the common math symbols in math mode."""
+    out = []
+    for ch in text:
+        if ch in _LATEX_SPECIAL:
+            out.append(_LATEX_SPECIAL[ch])
+        elif ch in _LATEX_SYMBOLS:
+            out.append(f"\\ensuremath{{{_LATEX_SYMBOLS[ch]}}}")
+        else:
+            out.append(ch)
+    return "".join(out).replace("“", "``").replace("”", "''")
+
+
+def latex(paper: Mapping[str, str], results: Sequence[Mapping[str, Any]], run: Mapping[str, Any],
+          ids: bool = False) -> str:
+    made = findings(results, run.get("seed"))
+    known = known_ids(paper["id"], results)
+    title, intro = _header(paper, made, len(cards(results)), run)
+    x = latex_escape
+    lines = [f"% {x(title)}", f"% Generated by python -m theoryverify review --paper {paper['id']} --latex; "
+             "symbols outside the common set need a Unicode engine (XeLaTeX, LuaLaTeX).",
+             f"\\section*{{{x(title)}}}", x(intro.replace("`", "")), ""]
+    if not made:
+        return "\n".join(lines + ["No finding: every checked claim holds, is proved, or is inconclusive.", ""])
+    first = True
+    for heading, group in (("Major points", [c for c in made if c.finding not in MINOR]),
+                           ("Minor points", [c for c in made if c.finding in MINOR])):
+        if not group:
+            continue
+        lines += [f"\\subsection*{{{heading}}}", "\\begin{enumerate}" + (
+            "" if first else "\\setcounter{enumi}{" + str(sum(c.finding not in MINOR for c in made)) + "}")]
+        first = False
+        for c in group:
+            p = point(c, ids, known)
+            lines += [f"\\item \\textbf{{{x(p['where'])}.}} The paper states: ``{x(p['words'])}''",
+                      f"\\emph{{What is wrong.}} {x(p['wrong'])}", f"\\emph{{Evidence.}} {x(p['evidence'])}",
+                      f"\\emph{{Class.}} {x(p['class'])}" + (f" {x(p['readings'])}" if "readings" in p else "")]
+            if ids:
+                lines.append(f"\\emph{{Reproduce.}} \\texttt{{{x(p['reproduce'])}}} (claim \\texttt{{{x(p['claim'])}}})")
+            lines.append("")
+        lines += ["\\end{enumerate}", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _rows_from(path: Path, paper: str) -> list[dict[str, Any]]:
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BadRows(f"cannot read {path} as `verify --json` rows: {exc}") from None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and "id" in r and "status" in r for r in rows):
+        raise BadRows(f"{path} is not a list of `verify --json` rows")
+    mine = [r for r in rows if r.get("paper", str(r["id"]).split(".")[0]) == paper]
+    if not mine:
+        raise BadRows(f"{path} holds no row of paper {paper!r}")
+    return mine
+
+
+def _rows_run(paper: str, profile: str, seed: int, device: str, fresh: bool) -> list[dict[str, Any]]:
+    from .build import select  # the claims the report of this profile runs
+    profiles.load()
+    ctx = RunContext(seed=seed, profile=profile, device=device)
+    run = resume.ClaimRun(select(paper, profile, (), device), ctx, Store(resume.STORE_ROOT), fresh=fresh,
+                          prefix="theoryverify review")
+    return run.compute(run.items, desc=paper)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--paper", required=True, help="paper id (e.g. icrecall)")
+    p.add_argument("--latex", action="store_true", help="LaTeX (an enumerate per part) instead of Markdown")
+    p.add_argument("--ids", action="store_true", help="name each point's claim id and the command reproducing it")
+    p.add_argument("--profile", choices=["quick", "full"], default="quick")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="cpu")
+    p.add_argument("--fresh", action="store_true", help="ignore the results store")
+    p.add_argument("--rows", type=Path, default=None,
+                   help="read the rows from a `verify --json` file (e.g. reports/quick/X.json) instead of running")
+    p.add_argument("--out", type=Path, default=None, help="write to this file instead of stdout")
+
+
+def main(args: argparse.Namespace) -> int:
+    """The command (a :class:`TheoryverifyError` becomes the CLI's one-line error, exit 2)."""
+    from ..seeds import DEFAULT_SEED
+    papers = registry.papers()
+    if args.paper not in papers:
+        registry.claims(paper=args.paper)  # raises the registry's one-line reason (unknown id, or failed load)
+        raise BadRows(f"unknown paper {args.paper!r}")
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    try:
+        device = resolve_device(args.device)
+    except ValueError as exc:
+        raise BadRows(str(exc)) from None
+    results = (_rows_from(args.rows, args.paper) if args.rows else
+               _rows_run(args.paper, args.profile, seed, device, args.fresh))
+    run = {"profile": results[0].get("profile") or args.profile if args.rows else args.profile, "seed": seed}
+    text = (latex if args.latex else markdown)(vars(papers[args.paper]), results, run, args.ids)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return 0
+
+
+__all__ = ["PLAIN", "findings", "latex", "latex_escape", "main", "markdown", "paper_order", "point", "section_key"]
