@@ -199,12 +199,12 @@ def l6_limit(ctx):
     return combine(parts, method="Lemma 6 limit:")
 
 
-LMIN_GRID = [0.02, 0.015, 0.01, 0.0075, 0.005, 0.0025]
+LMIN_GRID = [0.02, 0.015, 0.01, 0.0075, 0.005, 0.0025, 0.00125, 0.000625]  # 1.5 decades (issue 27)
 LMIN_SPEC = [0.2, 0.1, 0.05, 0.025, 0.02, 0.01, 0.005]
 
 
 @CLAIMS.add("l6-lmin", location="Lemma 6, text and proof, App. B", kind=Kind.RATE, catalogue_id="ICR-L6-lmin",
-            expect=Status.INCONCLUSIVE,  # T grid 0.02…0.0025 spans 0.90 decades (< 1)
+            # issue 27: the T grid now reaches 0.000625 (1.5 decades; was 0.90, inconclusive by the span rule)
             statement="λ_min(∇²L1(θ̃,T)) ≲ −1/T: −λ_min = Ω(1/T) at the saddle (fitted exponent −1 ± 0.1 on "
                       "T ≤ 0.02; ratio to the printed leading term 1/(8T) of −f″(0) bounded), λ_min ≤ f″(0) along "
                       "ε̃ = ½(1,1,−1,−1,0,0), on the face and with the 6-dim proxy θ5 = θ6 = −40",
@@ -467,15 +467,16 @@ def l10_lmin(ctx):
     return combine(parts, method="Lemma 10 λ_min:")
 
 
-NONCONF_T = [0.01, 0.005, 0.0025, 0.00125]
+NONCONF_T = [0.01, 0.005, 0.0025, 0.00125, 0.000625]  # 1.2 decades (issue 27)
 EPS_TILDE = np.array([1, 1, -1, -1, 0, 0]) / 2  # Lemma 10 proof: ε̃ = ½(1, 1, −1, −1, 0, 0)
 
 
 @CLAIMS.add("l10-nonconf-curv", location="Eq. (25), Lemma 10 proof, App. C", kind=Kind.RATE,
-            catalogue_id="ICR-L10-nonconf-curv", expect=Status.INCONCLUSIVE,  # T grid spans 0.90 decades (< 1)
+            catalogue_id="ICR-L10-nonconf-curv",  # issue 27: T grid to 0.000625 (1.2 decades; was 0.90)
             statement="For every non-confusing sequence Z, at the post-Stage-1 point θ̃, |f″_{ε̃,θ̃}(0, Z)| = o(1/T), "
                       "tested as max_Z |f″(0, Z)| = O(T^{−1/2}·log(1/T)) (the printed order of term I in (25)) over "
-                      "T = 0.01…0.00125, F-greedy(6)",
+                      "T = 0.01…0.000625, F-greedy(6); the measured decay is far faster than the bound (fitted "
+                      "exponent ≈ 12: exponentially small), so the pass shows the bound, not its tightness",
             choices={**L10_CHOICES,
                      "dataset": "the whole F-greedy(6, seed 0) population (p_conf = 0.4); θ̃ from Stage 1 on it",
                      "f″": "exact per-sequence formula along ε̃ = ½(1,1,−1,−1,0,0) (general_n.second_directional)",

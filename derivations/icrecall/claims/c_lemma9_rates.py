@@ -233,11 +233,11 @@ def l9_taylor(ctx):
 
 # --- |v5 − v_i| and |v1 + v3 + v5 − ½| ------------------------------------------------------------------
 
-P_MIS_GRID = (0.125, 0.25, 0.5, 0.75, 1.0)
+P_MIS_GRID = (0.0625, 0.125, 0.25, 0.5, 0.75, 1.0)  # 1.2 decades (issue 27)
 
 
 @CLAIMS.add("L9-v5gap", location="Lemma 9 proof, App. C", kind=Kind.RATE, catalogue_id="ICR-L9-v5gap",
-            expect=Status.INCONCLUSIVE,  # p_mis grid spans 0.90 decades (< 1)
+            # issue 27: p_mis grid from 0.0625 (1.2 decades; was 0.90, inconclusive by the span rule)
             statement="After Stage 1: min_{i≠5}|v5 − v_i| = Θ(p_mis·η1/T) (exponent 1 in p_mis at fixed η1, "
                       "exponent 1 in η1 at fixed p_mis), and |v1 + v3 + v5 − ½| ≲ η1²/T² (exponent 2 in η1)",
             choices={**CHOICES, "p_mis grid": str(P_MIS_GRID) + " (same mismatched pool, all compositions)",
