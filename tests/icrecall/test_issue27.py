@@ -25,3 +25,14 @@ def test_otime_refuted_only_with_the_polynomial_radius():
 def test_eq21_printed_bound_refuted_intended_not():
     assert L9.eq21_printed_bound_check().status is Status.REFUTED
     assert L9.eq21_printed_bound_check(intended=True).status is Status.HOLDS
+
+
+def test_l11_p999_part_can_fail(monkeypatch):
+    """Lemma 11 at its own threshold: a family whose C2 grows as T ↓ (planted) makes the part inconclusive."""
+    fam = {"F-aff": {"median C2 needed by T·log n": {0.001: 1.0, 0.00316: 1.0}, "all grid points pass": True,
+                     "C2 needed grows as T ↓ (> 2× over the grid)": False, "decades of T·log n covered": 1.0}}
+    monkeypatch.setattr(T3, "constants_points", lambda seed: ({"grid": []}, {"grid": []}))
+    monkeypatch.setattr(T3, "family_constants", lambda *a, **k: fam)
+    assert T3.l11_p999_verdict().status is Status.HOLDS
+    fam["F-aff"]["C2 needed grows as T ↓ (> 2× over the grid)"] = True
+    assert T3.l11_p999_verdict().status is Status.INCONCLUSIVE
