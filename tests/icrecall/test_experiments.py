@@ -74,3 +74,8 @@ def test_second_step_verdict():
     assert C.second_verdict(ok).status is Status.HOLDS
     ok["b"] = {"acc2": [1.0, 0.99], "min_acc2": [1.0, 0.0]}
     assert C.second_verdict(ok).status is Status.INCONCLUSIVE
+    assert C.second_verdict(ok, can_refute=True).status is Status.INCONCLUSIVE  # within 2 s.e.: noise
+    ok["c"] = {"acc2": [0.45, 0.5, 0.41], "min_acc2": [0.0, 0.0, 0.0]}  # far below perfect on every seed
+    assert C.second_verdict(ok).status is Status.INCONCLUSIVE  # the quick smoke run cannot refute
+    v = C.second_verdict(ok, can_refute=True)  # the full profile: one rule with Figure 3
+    assert v.status is Status.REFUTED and v.counterexample["configuration"] == "c"

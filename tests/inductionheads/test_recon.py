@@ -22,6 +22,8 @@ def test_layer2_mask_is_recorded_where_the_constructions_use_it():
 def test_refuted_claims_are_classified():
     # issue 17 re-audit: da7-infinite-rank (Def. A.7's uniform Lipschitz bounds force finite rank) joins the three
     expected = {"pc-thm44": Finding.TYPO, "pc-thm55-c3": Finding.PROOF_GAP, "t43-norm": Finding.PROOF_GAP,
-                "da7-infinite-rank": Finding.READING}
+                "da7-infinite-rank": Finding.READING,
+                # issue 27: Lemma D.6 as its words survive (x = (1,1), y = (0,0), f = e^{-t})
+                "ld6-karamata-literal": Finding.READING}
     got = {c.id.split(".", 1)[1]: c.finding for c in registry.claims(paper="inductionheads") if c.finding}
     assert got == expected

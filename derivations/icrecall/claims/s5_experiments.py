@@ -344,29 +344,60 @@ def attention_claim(ctx) -> Verdict:
 
 # --- ICR-E-second-perfect --------------------------------------------------------------------------
 
-SECOND_CRIT = ("CHECK (spec): step-2 argmax accuracy = 1 on every test sequence for every configuration and seed run; "
-               "HOLDS if so; a configuration below 1 makes the verdict INCONCLUSIVE (not REFUTED), because the failing "
-               "runs depend on choices the paper leaves open (|D|, steps, trained block)")
+SECOND_CRIT = ("CHECK (spec): step-2 argmax accuracy = 1 on every test sequence for every configuration and seed run. "
+               "One rule with Figure 3 (FIG3_CRIT, issue 27): HOLDS if every run is perfect; in the full profile "
+               "REFUTED (not_reproducible: the runs rest on settings the paper leaves open — |D|, steps, trained "
+               "block, recorded in choices) if some configuration's mean over seeds is below 1 by more than 2 standard "
+               "errors of that mean; INCONCLUSIVE if a miss is within 2 s.e., and for every miss of the under-trained "
+               "quick smoke run (it cannot refute)")
 
 
-def second_verdict(runs: dict[str, dict]) -> Verdict:
+def second_verdict(runs: dict[str, dict], can_refute: bool = False) -> Verdict:
+    """SECOND_CRIT; ``can_refute=False`` (the quick smoke run) turns a miss into INCONCLUSIVE."""
     table = {k: {"acc2 per seed": r["acc2"], "min per-sequence acc2": r["min_acc2"]} for k, r in runs.items()}
     bad = {k: v for k, v in table.items() if min(v["acc2 per seed"]) < 1.0}
     ev = "; ".join(f"{k}: acc2 {np.round(v['acc2 per seed'], 3).tolist()}" for k, v in table.items())
-    if bad:
-        return inconclusive("step-2 test accuracy over the Section-5 runs", f"{len(bad)}/{len(table)} runs below "
-                            f"perfect: {ev}", table=plain(table), criterion=SECOND_CRIT)
-    return holds("step-2 test accuracy over the Section-5 runs", f"perfect in all {len(table)} runs: {ev}",
-                 table=plain(table), criterion=SECOND_CRIT)
+    method = "step-2 test accuracy over the Section-5 runs"
+    if not bad:
+        return holds(method, f"perfect in all {len(table)} runs: {ev}", table=plain(table), criterion=SECOND_CRIT)
+    clear = {}
+    for k, v in bad.items():
+        a = np.asarray(v["acc2 per seed"], float)
+        se = float(a.std() / np.sqrt(len(a))) if len(a) > 1 else 0.0
+        if 1.0 - a.mean() > 2 * se and len(a) > 1:
+            clear[k] = {"mean acc2": float(a.mean()), "2 s.e.": 2 * se}
+    summary = f"{len(bad)}/{len(table)} runs below perfect ({len(clear)} beyond 2 s.e.): {ev}"
+    if clear and can_refute:
+        k = next(iter(clear))
+        return refuted(method, summary, {"configuration": k, **clear[k]}, table=plain(table), criterion=SECOND_CRIT,
+                       beyond_noise=clear)
+    return inconclusive(method, summary + ("" if can_refute else " (a quick run cannot refute; see "
+                                                                 "E-second-perfect-full)"),
+                        table=plain(table), criterion=SECOND_CRIT, beyond_noise=clear)
+
+
+SECOND_STATEMENT = ("The second decoding step consistently achieves perfect test accuracy across all hyperparameter "
+                    "settings and random seeds")
 
 
 @CLAIMS.add("E-second-perfect", location="Section 5 (after Figure 3)", kind=Kind.REPRODUCTION,
             catalogue_id="ICR-E-second-perfect", expect=Status.INCONCLUSIVE, choices={**COMMON, "runs": "quick runs "
             "with the configurations of E-fig3-8samples (F-agl(4), |D| = 32) and E-fig2a (own seed)", "criterion": SECOND_CRIT},
-            statement="The second decoding step consistently achieves perfect test accuracy across all hyperparameter "
-                      "settings and random seeds",
-            params={"runs": "quick"},
-            variants={"full": tv.Variant(params={"runs": "full"}, tags={"slow"}, id="E-second-perfect-full")})
+            statement=SECOND_STATEMENT, params={"runs": "quick"})
+@CLAIMS.add("E-second-perfect-full", location="Section 5 (after Figure 3)", kind=Kind.REPRODUCTION,
+            catalogue_id="ICR-E-second-perfect", statement=SECOND_STATEMENT, tags={"slow"}, expect=Status.REFUTED,
+            finding=Finding.NOT_REPRODUCIBLE,
+            # issue 27: was inconclusive by a rule of its own while E-fig3-8samples-full, on the same kind of runs, was
+            # not_reproducible; one rule now (SECOND_CRIT = FIG3_CRIT's): a full-profile miss beyond 2 s.e. is a
+            # not_reproducible refutation. A registration of its own (a Variant cannot carry a finding class).
+            reason="depends on unstated settings: with the full W^KQ (Adam 1e-3, init 0, 600 steps) 15 of 28 "
+                   "configurations fall short of perfect step-2 accuracy (F-paper(8,64) at |D| = 2, 4, 8: 0.41-0.59 on every "
+                   "seed shown in the committed report), far beyond seed noise; the text of Sec. 5 states neither the trained block, the "
+                   "number of steps, T nor |D| of the runs it summarises",
+            choices={**COMMON, "runs": "the full Figure-3 grids (full W^KQ and position block; F-paper(8,64) and "
+                     "F-agl(8), |D| ∈ {2,…,64}, 10 seeds) and the Figure 2(a), 2(b), 4(a), 2(a)-position configurations, "
+                     "trained with this claim's own seed", "criterion": SECOND_CRIT},
+            params={"runs": "full"})
 def e_second(ctx):
     """Step-2 test accuracy over Section-5 runs, every run trained here with this claim's own seed (quick: the
     E-fig3-8samples F-agl(4), |D| = 32 and E-fig2a smoke configurations; full: the full Figure-3 grids (full W^KQ and
@@ -378,7 +409,7 @@ def e_second(ctx):
             runs[f"fig3 F-agl(4) |D|={c.n_train}"] = X.cached_experiment(c, ctx.seed, ctx.device)
         for name, c in (("fig2a", FIG2A_QUICK),):
             runs[name] = X.cached_experiment(c, ctx.seed, ctx.device)
-        return second_verdict(runs)
+        return second_verdict(runs, can_refute=False)
     store = "icrecall.E-second-perfect-full"
     for name, cfgs in fig3_configs(False).items():
         for c, p in zip(cfgs, _run_points(store, cfgs, ctx.seed, ctx.device, True)):
@@ -388,4 +419,4 @@ def e_second(ctx):
             runs[f"fig3 (position block) {name} |D|={c.n_train}"] = p
     for name, c in (("fig2a", FIG2A), ("fig2b", FIG2B), ("fig4a", FIG4A), ("fig2a (position block)", FIG2A_POS)):
         runs[name] = _run_points(store, [c], ctx.seed, ctx.device, True)[0]
-    return second_verdict(runs)
+    return second_verdict(runs, can_refute=True)

@@ -21,6 +21,8 @@ from ..experiments.markers import sign_changes
 from ..experiments.runs import BASE, SIGMAS, choices, ih_run
 from ..model import head2
 
+from .. import hypotheses as HYP  # noqa: E402
+
 CLAIMS = ClaimSet("inductionheads")
 
 P1_QUICK = [(a, w) for a in (0.1, 0.5, 0.9) for w in (0.05, 0.2, 0.4)]
@@ -96,7 +98,8 @@ _RC_P1 = dict(reading="thresholds (lost) read as: P1.1 v2 >= beta = 1-alpha* (v2
                                            "full profile: alpha* in {0.1..0.9} x w* in {0.05..0.4} x sigma in "
                                            "{1e-2,1e-4,1e-6} (135 reduced-ODE trajectories)"),
             over=(tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
-                  tv.Over("w", 0.0, 0.5, text="w* in (0, 1/2) (RC-13: the derived admissible range)")),
+                  tv.Over("w", 0.0, 0.5, text="w* in (0, 1/2) (RC-13: the derived admissible range)")), conditions=HYP.for_over((tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
+                  tv.Over("w", 0.0, 0.5, text="w* in (0, 1/2) (RC-13: the derived admissible range)"))),
             params={"grid": tuple(P1_QUICK)},
             variants={"full": Variant(params={"grid": tuple(P1_FULL)}, tags={"slow"}, id="c2-P1-full")})
 def c2_p1(ctx):
@@ -130,7 +133,9 @@ def turn_verdict(alpha, w, L, sigmas, seed, predicted=None):
                                  "x {0.1,0.3,0.45} x {25, 100, 400}, sigma in {1e-2,...,1e-6}"),
             over=(tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
                   tv.Over("w", 0.0, 0.5, text="w* in (0, 1/2) (RC-13: the derived admissible range)"),
-                  tv.Over("L", 3.0, math.inf, scale="log", integer=True, text="long sequences L (>= 3)")),
+                  tv.Over("L", 3.0, math.inf, scale="log", integer=True, text="long sequences L (>= 3)")), conditions=HYP.for_over((tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
+                  tv.Over("w", 0.0, 0.5, text="w* in (0, 1/2) (RC-13: the derived admissible range)"),
+                  tv.Over("L", 3.0, math.inf, scale="log", integer=True, text="long sequences L (>= 3)"))),
             # re-audit (issue 17): the quick sweep runs at the seven (alpha*, w*, L) of t55-plateau (base point only before)
             params={"configs": ((0.5, 0.3, 100), (0.2, 0.3, 100), (0.8, 0.3, 100), (0.5, 0.1, 100), (0.5, 0.45, 100),
                                 (0.5, 0.3, 25), (0.5, 0.3, 400)), "sigmas": SIGMAS},

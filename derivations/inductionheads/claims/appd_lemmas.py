@@ -19,7 +19,8 @@ import numpy as np
 import sympy as sp
 from hypothesis import strategies as st
 
-from theoryverify import (ClaimSet, Domain, Interval, Kind, Variant, Verdict, check_identity, combine, holds,
+from theoryverify import (ClaimSet, Domain, Finding, Interval, Kind, Readings, Status, Variant, Verdict, check_identity,
+                          combine, holds,
                           inconclusive, proved, refuted, search)
 
 from ..experiments.support import fmt_signed
@@ -426,10 +427,75 @@ def ld6_karamata(ctx) -> Verdict:
                "def_D5_condition_2": "equal totals (majorisation) suffices for convex f with uniform weights; "
                                      "with only the weak inequality (or non-uniform weights) f must be "
                                      "non-decreasing: the surviving text ('convex f', 'weakly majorizes') is "
-                                     "refuted as a reading unless the lost conditions add monotonicity",
+                                     "refuted as a reading unless the lost conditions add monotonicity "
+                                     "(registered as a reading finding: inductionheads.ld6-karamata-literal)",
                "later_use": "not checkable: no use of Lemma D.6 survives in the extracted text"}
     underpowered = [k for k, c in ctrl.items() if c.status.value != "refuted"]
     if underpowered and v.holds:
         return inconclusive("random draws + Hypothesis", f"controls not refuted (underpowered): {underpowered}",
                             **details)
     return replace(v, details=details)
+
+
+# --- Lemma D.6 as its words survive (issue 27): a reading finding ---------------------------------------------
+
+#: the witness: x = (1, 1) weakly majorises y = (0, 0) (partial sums 1 ≥ 0, totals 2 ≥ 0), uniform weights (they
+#: satisfy any ordering condition on the weights), f(t) = e^{−t} convex (decreasing)
+LD6_WITNESS = {"x": (1, 1), "y": (0, 0), "w": (1, 1), "f": "exp(-t)"}
+
+
+def ld6_literal_check(witness: dict = LD6_WITNESS) -> Verdict:
+    """Σ w_i f(x_[i]) ≥ Σ w_i f(y_[i]) at one exact instance of the surviving words of Lemma D.6 (convex f, x weakly
+    majorises y with Def. D.5's cond. 2 read as Σx ≥ Σy, non-negative weights): SymPy evaluates both sides exactly;
+    the instance's hypotheses (weak majorisation, convexity, weights) are checked, not assumed."""
+    t = sp.symbols("t", real=True)
+    f = sp.sympify(witness["f"], locals={"t": t})
+    x, y, w = (np.array(witness[k], float) for k in ("x", "y", "w"))
+    convex = sp.simplify(sp.diff(f, t, 2))
+    hyps = {"x weakly majorises y (Def. D.5, cond. 2 as Σx ≥ Σy)": D.weakly_majorises(x, y, "weak"),
+            "f convex (f'' ≥ 0 everywhere)": bool(sp.ask(sp.Q.nonnegative(convex), sp.Q.real(t))) or
+            bool(convex.is_nonnegative), "weights non-negative": bool(np.all(w >= 0))}
+    xs, ys = sorted(witness["x"], reverse=True), sorted(witness["y"], reverse=True)
+    lhs = sum(sp.Integer(wi) * f.subs(t, xi) for wi, xi in zip(witness["w"], xs))
+    rhs = sum(sp.Integer(wi) * f.subs(t, yi) for wi, yi in zip(witness["w"], ys))
+    gap = sp.nsimplify(lhs - rhs)
+    det = {"witness": dict(witness), "hypotheses of the instance": hyps, "lhs Σ w f(x)": str(lhs),
+           "rhs Σ w f(y)": str(rhs), "lhs − rhs": str(sp.simplify(gap)), "lhs ≈": float(lhs), "rhs ≈": float(rhs)}
+    method = "exact evaluation (SymPy) at one instance of the surviving hypotheses"
+    if not all(hyps.values()):
+        return inconclusive(method, f"the instance does not satisfy the hypotheses: {hyps}", **det)
+    if bool(gap < 0):
+        return refuted(method, f"Σ w f(x) = {lhs} ≈ {float(lhs):.4g} < Σ w f(y) = {rhs} ≈ {float(rhs):.4g} with "
+                               f"x = {witness['x']}, y = {witness['y']}, w = {witness['w']}, f = {witness['f']}",
+                       {**{k: (list(v) if isinstance(v, tuple) else v) for k, v in witness.items()},
+                        "lhs": float(lhs), "rhs": float(rhs)}, **det)
+    return proved(method, f"Σ w f(x) − Σ w f(y) = {sp.simplify(gap)} ≥ 0 at this instance (not a proof of the lemma)",
+                  **det)
+
+
+@CLAIMS.add("ld6-karamata-literal", location="Def. D.5, Lemma D.6 (App. D)", kind=Kind.INEQUALITY,
+            catalogue_id="IH-LD6-karamata",
+            statement="Lemma D.6 as its words survive: for convex f, x weakly majorising y (Def. D.5; 'weakly' read as "
+                      "Σx ≥ Σy in cond. 2) and non-negative weights (their ordering condition lost; uniform weights "
+                      "satisfy any), Σ w_i f(x_[i]) ≥ Σ w_i f(y_[i]). Checked exactly at x = (1,1), y = (0,0), w = (1,1), "
+                      "f = e^{-t}.",
+            expect=Status.REFUTED, finding=Finding.READING,
+            reason="as its words survive (convex f, weak majorisation with Σx ≥ Σy, non-negative weights) Lemma D.6 is "
+                   "false: x = (1,1), y = (0,0), w = (1,1), f = e^{-t} gives 2/e ≈ 0.736 < 2; it holds with equal "
+                   "totals (Karamata) or with f also non-decreasing (Tomić–Weyl), the readings ld6-karamata passes",
+            readings=Readings(
+                tested="the surviving words of Lemma D.6: 'Let f be a convex function … If x weakly majorizes y … and "
+                       "w are non-negative weights such that […]' with Def. D.5 cond. 2 an inequality of totals "
+                       "(weak majorisation) and any weight-ordering condition that equal weights satisfy",
+                others={"Def. D.5 cond. 2 an equality of totals (majorisation), convex f, uniform weights (Karamata)":
+                        "holds: inductionheads.ld6-karamata",
+                        "weak majorisation, f convex and non-decreasing, non-increasing weights (Tomić–Weyl)":
+                        "holds: inductionheads.ld6-karamata",
+                        "weak majorisation, convex f, non-increasing weights (the same words with a random search)":
+                        "refuted: ld6-karamata's control reading (must be refuted there)"}),
+            despite_reconstruction="the witness has uniform weights and x ≥ y componentwise, so it meets every "
+                                   "reconstruction of the lost weight condition and of Def. D.5 cond. 1; only reading "
+                                   "cond. 2 as an equality (the other reading, which holds) excludes it",
+            choices=_rc("RC-18", witness="x = (1,1), y = (0,0), w = (1,1), f(t) = e^{-t}: exact (SymPy)"))
+def ld6_karamata_literal(ctx) -> Verdict:
+    return ld6_literal_check()

@@ -305,7 +305,7 @@ def position_profile(n: int = 3, m: int = 6, L: int = 24, b_max: float = 2.0, se
     return out
 
 
-@CLAIMS.add("t43-norm", location="Proof of Thm 4.3, App. A.2 (v3 Thm C.2, Step 1; R2 verbatim)", kind=Kind.IDENTITY,
+@CLAIMS.add("t43-norm", location="Proof of Thm 4.3, App. A.2 (Step 1 as printed in the paper's v3, quoted verbatim by reviewer R2)", kind=Kind.IDENTITY,
             catalogue_id="IH-T43-norm", expect=Status.REFUTED, finding=Finding.PROOF_GAP,
             supports=("inductionheads.t43-rate",),
             reason="proof step (v3 Thm C.2 Step 1, R2 verbatim): the value scale Σ_{f=0}^{H_i} e^{-β(f-1)} does not "

@@ -37,6 +37,8 @@ from ..model import alibi, stage1
 from ..model import torch_model as M
 from ..model.recon import record
 
+from .. import hypotheses as HYP  # noqa: E402
+
 CLAIMS = ClaimSet("inductionheads")
 
 _p = sp.Symbol("p", real=True)
@@ -276,7 +278,9 @@ L53_SPREAD = ((0.05, 30, 1e-2), (0.95, 30, 1e-2), (0.5, 10, 1e-2), (0.5, 120, 1e
                       "σ ∈ {1e-1, …, 1e-6}, one moved at a time; log-t window scaled by 1/A_∞).",
             over=(tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
                   tv.Over("sigma", 0.0, 1.0, scale="log", text="small initialisation sigma_init"),
-                  tv.Over("L", 3.0, math.inf, scale="log", integer=True, text="sequence length L >= 3")),
+                  tv.Over("L", 3.0, math.inf, scale="log", integer=True, text="sequence length L >= 3")), conditions=HYP.for_over((tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
+                  tv.Over("sigma", 0.0, 1.0, scale="log", text="small initialisation sigma_init"),
+                  tv.Over("L", 3.0, math.inf, scale="log", integer=True, text="sequence length L >= 3"))),
             choices=_L53_CHOICES,
             params={"autograd_L": 12, "constant_Ls": (30,), "constant_n": 50_000, "flow_Ls": (30,), "duration": False},
             variants={"full": Variant(params={"autograd_L": 30, "constant_Ls": (30, 60), "constant_n": 200_000,

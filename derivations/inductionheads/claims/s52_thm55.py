@@ -23,6 +23,8 @@ from ..experiments.runs import BASE, GD, SIGMAS, base_run, choices, g4_run, gd_s
 from ..model import head1, head2
 from ..model import torch_model as TM
 
+from .. import hypotheses as HYP  # noqa: E402
+
 CLAIMS = ClaimSet("inductionheads")
 
 def _trajectory_details(tr, mk) -> dict:
@@ -103,7 +105,7 @@ PHASE1_FULL = dict(base=True, Ls=(100, 1000, 3000, 10_000), sigmas_at_L=(3e-2, 1
                                  "vs alpha* in {0.05,...,0.9} (exponent -1); full profile: sigma-coefficient at L=10^4 "
                                  "for sigma in {3e-2,...,3e-4} (1/L < sigma << 1); L-coefficient at sigma=1e-8 for L in "
                                  "{1e2,1e3,3e3,1e4}; alpha* in {0.03,...,0.9} on L in {400, 3200}"),
-            over=(tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),),
+            over=(tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),), conditions=HYP.for_over((tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),)),
             params=PHASE1_QUICK,
             variants={"full": Variant(params=PHASE1_FULL, tags={"slow"}, id="t55-phaseI-full")})
 def t55_phase1(ctx):
@@ -197,7 +199,7 @@ OVER_SECTION5 = (tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
                       "t55-plateau-exact-full and alt-exact-gd-full (coefficient c_σ/(1-w*²)²). Full profile: "
                       "exponents of the log(1/σ) coefficient in L, 1-α*, w* and the plateau/Phase-I ratio along each "
                       "driver." + " Verdict on the reconstruction (RC-1, RC-5, RC-6, RC-7, RC-8, RC-9, RC-10, RC-11, RC-12, RC-13, RC-17, RC-19).",
-            over=OVER_SECTION5,
+            over=OVER_SECTION5, conditions=HYP.for_over(OVER_SECTION5),
             choices=choices(reading="observation time = T_IH(0.5); asymptotics in sigma -> 0 at fixed (alpha*, w*, L), "
                                     "L enters only through N = L-2 under RC-12 (time rescaling t/N is exact)",
                             grid="sigma in {1e-1,...,1e-6} (8 values) at (alpha*, w*, L) = base (0.5, 0.3, 100), "
@@ -310,7 +312,7 @@ def expgrowth_verdict(alpha, w, L, sigma, rel=0.02, factor=1.0):
                                     "between T_sat and T_k(0.05); rate within 2%",
                             grid="base point at sigma in {1e-2, 1e-3, 1e-4}; the other six (alpha*, w*, L) of "
                                  "t55-plateau at sigma = 1e-3"),
-            over=OVER_SECTION5)
+            over=OVER_SECTION5, conditions=HYP.for_over(OVER_SECTION5))
 def t55_expgrowth(ctx):
     # re-audit (issue 17): the six other (alpha*, w*, L) of t55-plateau's sweeps too (it was the base point only)
     a, w, L = BASE["alpha"], BASE["w"], BASE["L"]
@@ -335,7 +337,7 @@ def t55_expgrowth(ctx):
                                  "in sigma (derived 0) and W/T_IH(0.5) strictly decreasing in log(1/sigma); full profile "
                                  "adds: sigma=1e-3; L in {25,...,800}; alpha* in {0.5,0.7,0.8,0.9,0.95} (1-alpha*: 1 decade; full-profile "
                                  "re-audit, issue 17: 0.9 alone spanned 0.70 decades); w* reported"),
-            over=OVER_SECTION5,
+            over=OVER_SECTION5, conditions=HYP.for_over(OVER_SECTION5),
             params={"configs": SWEEP_CONFIGS, "Ls": None, "alphas": None, "ws": None},
             variants={"full": Variant(params={"Ls": (25, 50, 100, 200, 400, 800),
                                               "alphas": (0.5, 0.7, 0.8, 0.9, 0.95), "ws": (0.05, 0.1, 0.2, 0.3, 0.4)},
@@ -416,7 +418,7 @@ def leading_order(coeffs) -> int:
                             variant_full="reviewer check (full profile): a quadratic positional route p = p_a p_b "
                                          "(absolute PE entering query and key), both factors initialised at sigma; base "
                                          "point (L = 100), sigma in {1e-2,...,1e-8}"),
-            over=OVER_SECTION5,
+            over=OVER_SECTION5, conditions=HYP.for_over(OVER_SECTION5),
             params={"reviewer_route": False},
             variants={"full": Variant(params={"reviewer_route": True}, tags={"slow"}, id="t55-timescale-full")})
 def t55_timescale(ctx):
@@ -530,7 +532,7 @@ def conv_ih_verdict(alpha, w, L, sigma, seed, factor=1.0, rel=0.02):
                       "flow at (√w*, 1-α*); the runs converge to that fixed point (diagnostics: final L_IH, gradient "
                       "norm, distance to (w*, 1-α*))."
                       + " Verdict on the reconstruction (RC-1, RC-5, RC-6, RC-7, RC-8, RC-9, RC-10, RC-11, RC-12, RC-13, RC-17, RC-19).",
-            over=OVER_SECTION5, converges=True,
+            over=OVER_SECTION5, conditions=HYP.for_over(OVER_SECTION5), converges=True,
             choices=choices(reading="rate of the loss = 2 x parameter-distance rate",
                             grid="the seven (alpha*, w*, L) of t55-plateau (L in {25, 100, 400}), sigma = 1e-3; rate "
                                  "within 2%; converged: final L_IH <= 1e-9 L_IH(0), |(dk/dt, dv2/dt)| <= 1e-8"))
