@@ -321,6 +321,15 @@ READINGS = [
     ("The constraint on the term $b$ can be equivalently expressed as\n\\[ \\sum_{i=1}^d y_i^2 \\le y_0^2 \\]\n", "kind",
      "hypothesis"),
     ("The rate under its side condition:\n\\[ \\log(1 + x) \\le x \\quad \\text{for } x > -1 \\]\n", "kind", "step"),
+    # referee 4: a display after "… such that $$…$$ and" continues the sentence (a hypothesis too); an "Assumption"
+    # heading outside an environment; "\\text{, as } \\rho \\in (0,1]" is why a step holds, not a factor
+    ("\\begin{proposition}\nAssume (A1), and if $F$, $G$ satisfy that there are $L$, $M$ such that\n"
+     "$$|F(x) - F(y)| \\ge L |x - y|$$ and\n$$|G(x) - G(y)| \\ge M |x - y|,$$\nthen $R \\le 1$.\n\\end{proposition}\n",
+     "kind", "hypothesis"),
+    ("\\noindent\\textbf{Assumption (A1).} The weights are Lipschitz, i.e., there is $L$ such that\n"
+     "\\[ |w(x) - w(y)| \\le L |x - y| \\]\n", "kind", "hypothesis"),
+    ("We have\n\\begin{align*}\n\\sqrt{\\rho c} &< \\frac{c}{4} \\text{, as }\\rho\\in (0,1].\n\\end{align*}\n", "read_as",
+     "sqrt(rho * c) < c / 4$"),
     # Wealth_{t-1} used as a factor: Wealth_{t-1}(1 + β g) is a product, and the identity is proved
     ("\\[ W_0 + \\beta Wealth_{t-1} g_t = Wealth_{t-1}(1 + \\beta g_t) + W_0 - Wealth_{t-1} \\]\n", "status", "proved"),
     # alpha_1^{(t)} multiplied elsewhere: alpha_1^{(t)}(Xi - 1) is a product, not ambiguous

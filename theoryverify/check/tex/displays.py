@@ -76,6 +76,7 @@ class Display:
     scope: tuple[tuple[str, int], ...]  # enclosing theorem-like environments (name, start), outermost first
     prose: str = ""  # up to 300 characters of text before the display
     after: str = ""  # up to 120 characters of text after it
+    end_pos: int = 0  # offset just after its closing delimiter
     chains: list[Chain] = field(default_factory=list)
     conditions: list[Segment] = field(default_factory=list)
     skip: bool = False
@@ -131,7 +132,10 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
             body = text[body_start:m.start()]
             env = {"\\[": "displaymath", "$$": "$$"}.get(name, name)
             prose = _prose(text[max(doc.body_start, start - 400, last_end):start])
+            if out and re.fullmatch(r"\W*(?:and|or|as well as)\W*", prose) and out[-1].end_pos == last_end:
+                prose = _prose(out[-1].prose + " ⟨display⟩ " + prose)  # "… such that $$…$$ and $$…$$": one sentence
             out.append(Display(env, start, body_start, body, tuple(stack), prose, _prose(text[m.end():m.end() + 160])))
+            out[-1].end_pos = m.end()
             open_env = None
             last_end = m.end()
     return out
@@ -299,6 +303,8 @@ def _role(word: str, current: str) -> str:
     for w in WHERE_WORDS:
         if word == w or word.startswith(w + " "):
             return "where"
+    if re.fullmatch(r"as(?! well)(?: [a-z]+)?", word):  # "\\text{, as } \\rho \\in (0,1]": why it holds, an assumption
+        return "condition"
     for w in CONDITION_WORDS:
         if word == w or word.startswith(w + " ") or word.endswith(" " + w):
             return "condition"

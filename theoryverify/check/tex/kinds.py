@@ -49,6 +49,7 @@ GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show t
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
 CONCLUSION_CUE = re.compile(r"\b(?:then|we have|(?:the following|it) holds?|it follows|the following)\b", re.I)
+HEADED_ASSUMPTION = re.compile(r"\\(?:textbf|textit|emph|textsc|paragraph\*?)\s*\{\s*(?:Assumption|Condition|Hypothesis)\b")
 HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given|provided|whenever|let)\b", re.I)
 NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
@@ -151,6 +152,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
         return "hypothesis", f"inside an {inner} environment"
+    if HEADED_ASSUMPTION.search(prose) and derived_at < 0:
+        return "hypothesis", "under an 'Assumption' heading"
     if inner == "definition":
         return "definition", "inside a definition environment"
     if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
