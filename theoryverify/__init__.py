@@ -43,6 +43,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
     "check_flow_converges": ("flows", "check_flow_converges"),
+    "check_tex_chain": ("texsteps", "check_tex_chain"),
     # domains and strategies
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
     "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),

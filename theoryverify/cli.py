@@ -6,7 +6,8 @@ option) with a one-line error; 130 interrupted (Ctrl-C: every finished claim is 
 with the report, and the next run resumes from them).  Without ``--paper``/``--claim`` it runs every paper and
 says so.  Progress goes to stderr (:mod:`theoryverify.resume`).  ``papers`` lists the installed papers and, for
 each, whether its text and catalogue were found with the recorded checksum (:mod:`theoryverify.inputs`).
-``new-paper NAME --dir DIR`` writes a paper package in the uniform layout (:mod:`theoryverify.scaffold`);
+``new-paper NAME --dir DIR [--from-tex PAPER.tex]`` writes a paper package in the uniform layout
+(:mod:`theoryverify.scaffold`; drafted from the paper's LaTeX with ``--from-tex``: :mod:`theoryverify.fromtex`);
 ``diff OLD.json NEW.json`` lists the verdicts that changed between two ``verify --json`` runs
 (:mod:`theoryverify.diffing`).
 """
@@ -66,7 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
                                   "were found (by checksum)")
     new = sub.add_parser("new-paper", help="write a new paper package in the uniform layout")
     new.add_argument("name", help="the paper id = its package name (a Python identifier, lower case)")
-    new.add_argument("--dir", default=".", help="the folder to create the package folder in (default: .)")
+    new.add_argument("--dir", "--out", dest="dir", default=".",
+                     help="the folder to create the package folder in (default: .)")
+    new.add_argument("--from-tex", metavar="PAPER.tex", default=None,
+                     help="draft the package from the paper's LaTeX: its numbered displays in printed/, its theorems "
+                          "as claim stubs, its derivation chains as step-check claims, and a catalogue")
     new.add_argument("--title", default=None, help="the paper's title")
     diff = sub.add_parser("diff", help="verdicts that changed between two `verify --json` outputs")
     diff.add_argument("old")

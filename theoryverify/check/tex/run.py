@@ -56,6 +56,9 @@ class Relation:
     counterexample: dict | None = None
     readings: list[str] | None = None
     first_wrong: bool = False
+    #: the reader's link (its two terms as syntax trees, or why they cannot be read); kept for tools that build on
+    #: the reading (``new-paper --from-tex``), never in the JSON row
+    link: Link | None = field(default=None, repr=False, compare=False)
 
     def row(self) -> dict:
         out = {"file": self.file, "line": self.line, "latex": self.latex, "read_as": self.read_as,
@@ -396,7 +399,7 @@ class Paper:
         f, line = self.doc.where(link.pos)
         latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
         rel = Relation(f, line, _short(latex), read_as, status, kind, reason, chain_id, list(assumptions),
-                       pos=link.pos)
+                       pos=link.pos, link=link)
         self.relations.append(rel)
         return rel
 
