@@ -150,9 +150,7 @@ def _numbers(env: str, body: str, counter: list[int], per_section: bool) -> list
 
 def read(tex: str | Path) -> Draft:
     """Read ``tex`` with the LaTeX reader and collect the draft (nothing written, nothing checked)."""
-    from .check.build import DisplayBuilder
     from .check.parser import BadInput
-    from .check.tex.reading import plain
     from .check.tex.run import Paper
 
     tex = Path(tex)
@@ -179,12 +177,29 @@ def read(tex: str | Path) -> Draft:
                 rels_by_display.setdefault(k, []).append(rel)
                 break
     counter, taken = [0], set()
-    entries: list[Entry] = []
-    numbered = 0
     first_of_chain: dict[int, object] = {}
     for rel in paper.relations:
         first_of_chain.setdefault(rel.chain, rel)
     display_of_chain: dict[int, str] = {}
+    from .check import build
+    old_powers, build.REAL_POWERS = build.REAL_POWERS, True  # x^alpha with a real alpha, as the reader checks it
+    try:
+        entries, numbered = _entries(paper, rels_by_display, counter, taken, per_section, section_of,
+                                     display_of_chain)
+    finally:
+        build.REAL_POWERS = old_powers
+    statements = _statements(paper, taken)
+    chains = _chains(paper, first_of_chain, display_of_chain, taken)
+    return Draft(doc.main, doc.root, list(doc.files), [t for _, t in sections], entries, statements, chains, numbered)
+
+
+def _entries(paper, rels_by_display, counter, taken, per_section, section_of, display_of_chain):
+    from .check.build import DisplayBuilder
+    from .check.tex.reading import plain
+
+    doc = paper.doc
+    entries: list[Entry] = []
+    numbered = 0
     for k, d in enumerate(paper.displays):
         labels = LABEL_RE.findall(d.body)
         nums = _numbers(d.env, d.body, counter, per_section)
@@ -219,10 +234,7 @@ def read(tex: str | Path) -> Draft:
         for rel in rels:
             display_of_chain.setdefault(rel.chain, entry.name)
         entries.append(entry)
-    statements = _statements(paper, taken)
-    chains = _chains(paper, first_of_chain, display_of_chain, taken)
-    root = doc.root
-    return Draft(doc.main, root, list(doc.files), [t for _, t in sections], entries, statements, chains, numbered)
+    return entries, numbered
 
 
 def _theorem_kinds(text: str) -> dict[str, str]:
