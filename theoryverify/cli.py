@@ -6,8 +6,7 @@ option) with a one-line error; 130 interrupted (Ctrl-C: every finished claim is 
 with the report, and the next run resumes from them).  Without ``--paper``/``--claim`` it runs every paper and
 says so.  Progress goes to stderr (:mod:`theoryverify.resume`).  ``papers`` lists the installed papers and, for
 each, whether its text and catalogue were found with the recorded checksum (:mod:`theoryverify.inputs`).
-``new-paper NAME --dir DIR [--from-tex PAPER.tex]`` writes a paper package in the uniform layout
-(:mod:`theoryverify.scaffold`; drafted from the paper's LaTeX with ``--from-tex``: :mod:`theoryverify.fromtex`);
+``new-paper NAME --dir DIR`` writes a paper package in the uniform layout (:mod:`theoryverify.scaffold`);
 ``diff OLD.json NEW.json`` lists the verdicts that changed between two ``verify --json`` runs
 (:mod:`theoryverify.diffing`).
 """

@@ -1,4 +1,7 @@
-"""``python -m theoryverify new-paper NAME --dir DIR [--title T]``: write a new paper package in the uniform layout.
+"""``python -m theoryverify new-paper NAME --dir DIR [--title T] [--from-tex PAPER.tex]``: write a new paper package
+in the uniform layout (``--out`` is another name for ``--dir``).  With ``--from-tex`` the package is drafted from the
+paper's LaTeX (:mod:`theoryverify.fromtex`): its numbered displays in ``printed/``, its theorems as claim stubs, its
+derivation chains as step-check claims, and a catalogue.
 
 ``DIR/NAME`` becomes an installable project (``pyproject.toml`` declaring the ``theoryverify.papers`` entry
 point, a README, a ``.gitignore``) holding the package ``NAME`` — ``printed/``, ``model/``, ``experiments/``,

@@ -23,7 +23,7 @@ from scipy.optimize import minimize
 from ..domains import Domain
 from ..numeric import compile_float, high_precision
 from ..roundoff import fmt_signed
-from ..verdicts import Verdict, error, holds, inconclusive, proved, refuted
+from ..verdicts import Verdict, error, holds, inconclusive, refuted
 from .identity import _point
 from .search import search
 
@@ -153,6 +153,7 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
     strict = op in ("<", ">")
     how = sign_analysis(slack, strict, domain)
     if how:
+        from ..verdicts import proved
         return proved("sign analysis", f"{how}; on {domain.describe()}", domain=domain.describe(),
                       coverage=_proved_coverage(domain))
     f_slack = compile_float(slack, domain.symbols)
