@@ -506,7 +506,8 @@ def render(draft: Draft, name: str, base: dict[str, str], title: str) -> dict[st
     files[init] = re.sub(r"ORDER = \[[^\]]*\]", f"ORDER = {order!r}", files[init])
     pinit = f"{name}/__init__.py"
     files[pinit] = files[pinit].replace(f'file="{name}.txt"', f'file={("tex/" + draft.main)!r}').replace(
-        f"# the paper's text: in {name}/paper/", f"# the paper's LaTeX: in {name}/paper/")
+        f"# the paper's text: in {name}/paper/", f"# the paper's LaTeX: in {name}/paper/").replace(
+        "\n)\n", "\n    reads_text=True,  # the step claims read the LaTeX: its checksum keys their stored results\n)\n")
     files["pyproject.toml"] = files["pyproject.toml"].replace('"spec/*", "paper/*"', '"spec/*", "paper/*", "paper/tex/**/*"')
     files[f"{name}/spec/{name}.md"] = catalogue(draft, title, prefix)
     files["tests/test_drafted.py"] = _test_module(name)
