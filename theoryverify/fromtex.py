@@ -60,10 +60,13 @@ class Entry:
     relations: list[tuple[str, sp.Basic, sp.Basic]] = field(default_factory=list)  # (op, lhs, rhs)
     unread: list[str] = field(default_factory=list)  # why a relation (or the display) was not transcribed
     relation_status: list[str] = field(default_factory=list)  # the reader's status of each relation
+    opaque: dict[str, str] = field(default_factory=dict)  # placeholder name -> the LaTeX the reader did not read
+    caveats: list[str] = field(default_factory=list)  # how the reading differs from the paper (vectors as scalars)
 
     @property
     def transcribed(self) -> bool:
-        return bool(self.relations) and not self.unread
+        """Every relation transcribed, with nothing left opaque."""
+        return bool(self.relations) and not self.unread and not self.opaque
 
 
 @dataclass
@@ -100,7 +103,7 @@ class Draft:
 
     def counts(self) -> dict[str, int]:
         return {"numbered_or_labelled": self.numbered, "transcribed": sum(e.transcribed for e in self.entries),
-                "partly": sum(bool(e.relations) and bool(e.unread) for e in self.entries),
+                "partly": sum(bool(e.relations) and not e.transcribed for e in self.entries),
                 "todo": sum(not e.relations for e in self.entries), "statements": len(self.statements),
                 "chains": len(self.chains)}
 
@@ -231,6 +234,14 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
                                     f"{' '.join(str(exc).split())[:120]})")
                 continue
             entry.relations.append((link.op, lhs, rhs))
+            for parser in (link.lhs.parser, link.rhs.parser):
+                if parser is None:
+                    continue
+                entry.opaque.update(parser.opaque)
+                for what in sorted(parser.vector_ops):
+                    note = f"{what} read in one dimension (vector and matrix products commute in this SymPy form)"
+                    if note not in entry.caveats:
+                        entry.caveats.append(note)
         for rel in rels:
             display_of_chain.setdefault(rel.chain, entry.name)
         entries.append(entry)
@@ -400,9 +411,13 @@ def printed_module(draft: Draft, section: int) -> str | None:
         body += ["", "", f"def {e.name}():", f"    {_string(doc)}"]
         for why in e.unread:
             body.append(f"    # TODO not transcribed here: {' '.join(why.split())[:200]}")
+        for atom, latex in e.opaque.items():
+            body.append(f"    # TODO {atom} stands for {' '.join(latex.split())[:160]} (not read: an opaque symbol)")
+        for note in e.caveats:
+            body.append(f"    # NOTE {note}")
         body += [f"    return {ret}", "", meta]
-    title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else "before the first section"
-    head = [f'"""{_doc_title(title)} as printed: each numbered or labelled display, as the LaTeX reader reads it',
+    title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
+    head = [f'"""{_doc_title(title) if title else "The text before the first section"} as printed: each numbered or labelled display, as the LaTeX reader reads it',
             "(drafted by new-paper --from-tex; check each against the PDF, then build what it should equal in model/).",
             '"""', *code.header(), "", "#: display name -> its labels, equation numbers, FILE:LINE and LaTeX source",
             "SOURCE: dict[str, dict] = {}"]
