@@ -11,7 +11,8 @@ import pytest
 
 import theoryverify as tv
 
-MODULES = ["theoryverify", "theoryverify.texsteps", "theoryverify.environment", "theoryverify.checks.inequality"]
+MODULES = ["theoryverify", "theoryverify.texsteps", "theoryverify.environment", "theoryverify.checks.inequality",
+           "theoryverify.ranges"]
 
 
 def _public_objects():
