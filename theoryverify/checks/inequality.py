@@ -50,6 +50,22 @@ def _signed_symbol(v) -> tuple[sp.Symbol, sp.Expr] | None:
     from fractions import Fraction
 
     from ..domains import Fixed, IntegerRange, Interval, LogUniform
+    from ..check.variables import RealGroup
+    if isinstance(v, RealGroup):  # the step checker's variables: (bound, closed) or None
+        if len(v.symbols) != 1 or v.bounds or v.relations:
+            return None
+        (L, Lc), (H, Hc) = v.lo[0], v.hi[0]
+        x = v.symbols[0]
+
+        def exact(b):
+            return sp.Rational(Fraction(b)) if isinstance(b, float) else sp.sympify(b)
+        if L is not None and exact(L) >= 0:
+            return x, exact(L) + sp.Symbol(f"{x}_d", **({"nonnegative": True} if Lc else {"positive": True}))
+        if H is not None and exact(H) <= 0:
+            return x, exact(H) - sp.Symbol(f"{x}_d", **({"nonnegative": True} if Hc else {"positive": True}))
+        return x, sp.Symbol(f"{x}_d", real=True)
+    if not hasattr(v, "symbol"):
+        return None
     if isinstance(v, Fixed):
         return v.symbol, sp.nsimplify(v.value, rational=True)
     name = f"{v.symbol}_d"
