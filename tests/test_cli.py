@@ -78,3 +78,23 @@ def test_the_report_names_the_paper_a_claim_belongs_to(capsys):
     assert err.count("\n") == 1 and "belongs to paper 'icrecall', not 'knowledge'" in err
     assert report(["--claim", "icrecall.tabel2"]) == 2
     assert "closest: icrecall.table2" in capsys.readouterr().err
+
+
+def test_repeated_claim_runs_each_one_once_in_order(monkeypatch, capsys, tmp_path):
+    from theoryverify import registry, resume
+    from theoryverify.claims import Claim, Kind
+    from theoryverify.verdicts import proved
+
+    made = {cid: Claim(id=f"icrecall.{cid}", paper="icrecall", location="nowhere", statement=cid,
+                       kind=Kind.IDENTITY, check=lambda ctx: proved("planted", "planted")) for cid in ("a", "b")}
+    asked = []
+
+    def claims(paper=None, claim=None):
+        asked.append(claim)
+        return [made[claim.split(".")[-1]]]
+    monkeypatch.setattr(registry, "claims", claims)
+    monkeypatch.setattr(resume, "STORE_ROOT", tmp_path / "store")
+    assert cli.main(["verify", "--claim", "icrecall.a", "--claim", "icrecall.b", "--claim", "icrecall.a",
+                     "--json", "--fresh"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == ["icrecall.a", "icrecall.b"] and asked == ["icrecall.a", "icrecall.b", "icrecall.a"]

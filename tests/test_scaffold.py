@@ -44,6 +44,18 @@ def test_the_package_has_the_uniform_layout_and_valid_files():
     assert files["README.md"].startswith("# On \"quoted\" titles \\\\ with\\_underscores \\*and\\* stars\n")
 
 
+def test_the_readme_names_the_variables_the_report_and_papers_name():
+    from theoryverify import catalogue, inputs
+
+    files = scaffold.render_paper(NAME)
+    text = files["README.md"] + files[f"{NAME}/__init__.py"]
+    named = {inputs.Input.variable.fget(type("I", (), {"kind": k})()) for k in ("text", "catalogue")}
+    assert named == {catalogue.PAPERS_DIR_ENV, catalogue.SPEC_DIR_ENV}
+    for var in named:
+        assert f"${var}" in text
+    assert catalogue.PAPERS_PATH_ENV not in text and catalogue.SPEC_PATH_ENV not in text
+
+
 @pytest.mark.parametrize("name", ["Bad", "my-paper", "1paper", "class", "match", "json", "sympy",
                                   "theoryverify", "tests", "icrecall", "trailing_", "", "a" * 65])
 def test_invalid_names_are_refused_with_one_line(name, tmp_path, capsys):

@@ -1,6 +1,7 @@
 """docs/tutorial.md is executed as written: every ``console`` block's ``$`` commands run in order in a fresh
 folder, with a fresh virtual environment's ``python`` first on the PATH (layered on this one: tests/venvs.py),
-and every ``python`` block whose first line is ``# file: PATH`` is written to PATH first.  A command passes
+and every ``python`` block whose first line is ``# file: PATH`` (a ``latex`` block: ``% file: PATH``) is written to
+PATH first.  A command passes
 when it exits 0, or with the code a trailing ``# exit N`` comment names."""
 from __future__ import annotations
 
@@ -15,16 +16,16 @@ import pytest
 from venvs import clean_env, layered_venv
 
 TUTORIAL = Path(__file__).resolve().parent.parent / "docs" / "tutorial.md"
-BLOCK = re.compile(r"```(console|python)\n(.*?)```", re.S)
+BLOCK = re.compile(r"```(console|python|latex)\n(.*?)```", re.S)
 
 
 def steps(text: str) -> list[tuple[str, str]]:
     """("file", path + content) and ("run", command) steps, in the tutorial's order."""
     out = []
     for kind, body in BLOCK.findall(text):
-        if kind == "python":
+        if kind in ("python", "latex"):
             first, _, rest = body.partition("\n")
-            m = re.fullmatch(r"# file: (\S+)", first.strip())
+            m = re.fullmatch(r"(?:#|%) file: (\S+)", first.strip())
             if m:
                 out.append(("file", m.group(1) + "\n" + rest))
         else:

@@ -9,6 +9,33 @@ imported on first use, so ``import theoryverify`` stays light.
 The engine knows no paper.  Papers are plugins (entry point group ``theoryverify.papers``, see
 :mod:`theoryverify.registry`); ``python -m theoryverify new-paper NAME --dir DIR`` writes a new one in the
 uniform layout, and ``docs/tutorial.md`` walks through it.
+
+The main calls, each returning a :class:`Verdict` (``proved``, ``holds``, ``refuted`` with a counterexample, or
+``inconclusive`` and why) — every check can fail:
+
+>>> import sympy as sp, theoryverify as tv
+>>> x, N = sp.symbols("x N")
+>>> tv.check_identity((x + 1)**2, x**2 + 2*x + 1, tv.Domain([tv.Interval(x, -3, 3)]), seed=0).status.value
+'proved'
+>>> tv.check_identity((x + 1)**2, x**2 + 1, tv.Domain([tv.Interval(x, -3, 3)]), seed=0).status.value
+'refuted'
+>>> tv.check_inequality(1 + 2/N, ">", 0, tv.Domain([tv.Interval(N, 1, 100)]), seed=0).method
+'sign analysis'
+>>> import numpy as np
+>>> n = np.array([10.0, 20, 40, 80, 160, 320])
+>>> tv.check_rate(n, 3.0 / n, predicted_exponent=-1.0, margin=0.1, seed=0, param="n").status.value
+'holds'
+>>> tv.check_rate(n, 3.0 / n**2, predicted_exponent=-1.0, margin=0.1, seed=0, param="n").status.value
+'refuted'
+
+A paper registers each checkable statement as a claim (``python -m theoryverify verify`` runs them):
+
+>>> CLAIMS = tv.ClaimSet("mypaper")
+>>> @CLAIMS.add("eq1", location="Eq. (1)", statement="(x + 1)^2 = x^2 + 2x + 1", kind=tv.Kind.IDENTITY)
+... def eq1(ctx: tv.RunContext) -> tv.Verdict:
+...     return tv.check_identity((x + 1)**2, x**2 + 2*x + 1, tv.Domain([tv.Interval(x, -3, 3)]), ctx.seed)
+>>> [claim.id for claim in CLAIMS], CLAIMS.claims[0].run(tv.RunContext(seed=0)).verdict.status.value
+(['mypaper.eq1'], 'proved')
 """
 from __future__ import annotations
 
@@ -44,6 +71,8 @@ _API: dict[str, tuple[str, str | None]] = {
     "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
     "check_flow_converges": ("flows", "check_flow_converges"),
+    "check_tex_chain": ("texsteps", "check_tex_chain"),
+    "settings": ("ranges", "settings"), "check_over": ("ranges", "check_over"),
     # domains and strategies
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
     "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),

@@ -35,6 +35,11 @@ class Unavailable(TheoryverifyError):
 
 
 class Kind(str, Enum):
+    """What kind of statement a claim checks (the report groups and describes claims by it).
+
+    >>> Kind("inequality") is Kind.INEQUALITY, str(Kind.RATE)
+    (True, 'rate')
+    """
     IDENTITY = "identity"
     INEQUALITY = "inequality"
     AUTOGRAD = "autograd"
@@ -292,6 +297,8 @@ class ClaimSet:
     >>> @CLAIMS.add("eq4", location="Eq. (4), App. B", statement="...", kind=Kind.IDENTITY,
     ...             catalogue_id="ICR-B-eq4")
     ... def eq4(ctx): ...
+    >>> [c.id for c in CLAIMS], CLAIMS.claims[0].catalogue_id
+    (['icrecall.eq4'], 'ICR-B-eq4')
 
     The registry collects the ``CLAIMS`` ClaimSet of every ``claims_*`` module.
     """

@@ -1,6 +1,6 @@
 """``python -m theoryverify <command>``: verify, list, locations, papers, new-paper, diff.
 
-``verify [--paper ID] [--claim ID] [--json] [--debug] [--fresh] [--jobs N | --scheduler ADDRESS]``: exit codes 0
+``verify [--paper ID] [--claim ID ...] [--json] [--debug] [--fresh] [--jobs N | --scheduler ADDRESS]``: exit codes 0
 every verdict is what the registry expects; 1 some verdict differs; 2 bad input (unknown paper or claim id, bad
 option) with a one-line error; 130 interrupted (Ctrl-C: every finished claim is kept in the results store, shared
 with the report, and the next run resumes from them).  Without ``--paper``/``--claim`` it runs every paper and
@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     verify = sub.add_parser("verify", help="run registered claims and print their verdicts")
     verify.add_argument("--paper", help="paper id (e.g. icrecall)")
-    verify.add_argument("--claim", help="claim id (e.g. icrecall.table2) or catalogue id")
+    verify.add_argument("--claim", action="append", default=[],
+                        help="claim id (e.g. icrecall.table2) or catalogue id; repeatable (each one runs)")
     verify.add_argument("--json", action="store_true", help="print a JSON list of results")
     verify.add_argument("--seed", type=int, default=DEFAULT_SEED)
     verify.add_argument("--profile", choices=["quick", "full"], default="quick")
@@ -67,7 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
                                   "were found (by checksum)")
     new = sub.add_parser("new-paper", help="write a new paper package in the uniform layout")
     new.add_argument("name", help="the paper id = its package name (a Python identifier, lower case)")
-    new.add_argument("--dir", default=".", help="the folder to create the package folder in (default: .)")
+    new.add_argument("--dir", "--out", dest="dir", default=".",
+                     help="the folder to create the package folder in (default: .)")
+    new.add_argument("--from-tex", metavar="PAPER.tex", default=None,
+                     help="draft the package from the paper's LaTeX: its numbered displays in printed/, its theorems "
+                          "as claim stubs, its derivation chains as step-check claims, and a catalogue")
     new.add_argument("--title", default=None, help="the paper's title")
     diff = sub.add_parser("diff", help="verdicts that changed between two `verify --json` outputs")
     diff.add_argument("old")
@@ -115,8 +120,22 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return _error(exc)
 
 
+def _selected(paper: str | None, claims: Sequence[str]) -> list:
+    """The claims ``--paper``/``--claim`` select: with several ``--claim``, each one's, in the order given and
+    once each (an unknown one is an error, never dropped)."""
+    if not claims:
+        return registry.claims(paper=paper)
+    out, seen = [], set()
+    for cid in claims:
+        for c in registry.claims(paper=paper, claim=cid):
+            if c.id not in seen:
+                seen.add(c.id)
+                out.append(c)
+    return out
+
+
 def _claims_command(args: argparse.Namespace) -> int:
-    selected = registry.claims(paper=args.paper, claim=getattr(args, "claim", None))
+    selected = _selected(args.paper, getattr(args, "claim", None) or [])
     if args.command == "list":
         for c in selected:
             print(f"{c.id}\t{c.catalogue_id or '-'}\t{c.kind.value}\t{c.location}\t{c.source}")

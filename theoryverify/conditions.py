@@ -75,18 +75,39 @@ def _cmp(name: str, op: str, bound: float, text: str | None, location: str) -> C
 
 
 def at_least(name: str, bound: float, *, text: str | None = None, location: str = "") -> Condition:
+    """The hypothesis ``name ≥ bound`` on a claim's configurations (``conditions=`` of ``ClaimSet.add``).
+
+    >>> c = at_least("N", 2, location="Thm 1")
+    >>> c.text, c.evaluate({"N": 3}), c.evaluate({"N": 1})
+    ('N ≥ 2', True, False)
+    """
     return _cmp(name, ">=", bound, text, location)
 
 
 def above(name: str, bound: float, *, text: str | None = None, location: str = "") -> Condition:
+    """The hypothesis ``name > bound``.
+
+    >>> above("eta", 0).evaluate({"eta": 0.0})
+    False
+    """
     return _cmp(name, ">", bound, text, location)
 
 
 def at_most(name: str, bound: float, *, text: str | None = None, location: str = "") -> Condition:
+    """The hypothesis ``name ≤ bound``.
+
+    >>> at_most("eta", 0.5, text="η ≤ 1/2").text
+    'η ≤ 1/2'
+    """
     return _cmp(name, "<=", bound, text, location)
 
 
 def below(name: str, bound: float, *, text: str | None = None, location: str = "") -> Condition:
+    """The hypothesis ``name < bound``.
+
+    >>> below("k", 0.5).evaluate({"k": 0.25})
+    True
+    """
     return _cmp(name, "<", bound, text, location)
 
 

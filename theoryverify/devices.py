@@ -3,6 +3,12 @@ from __future__ import annotations
 
 
 def resolve_device(name: str = "auto") -> str:
+    """``"cpu"`` or ``"cuda"`` for ``--device`` (``auto``: CUDA when available); asking for CUDA where there is none
+    is a ValueError (a one-line error in the front-ends).
+
+    >>> resolve_device("cpu")
+    'cpu'
+    """
     import torch
 
     if name == "auto":

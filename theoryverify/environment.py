@@ -32,6 +32,39 @@ def git_commit(root: Path | None = None) -> str:
     return (sha + ("+dirty" if dirty else "")) if sha else "unknown"
 
 
+def _toplevel(folder: Path) -> Path | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, text=True,
+                             timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(out).resolve() if out else None
+
+
+def paper_commit(folder: Path | str) -> str | None:
+    """The git commit (``+dirty`` when tracked files changed) of the repository holding a paper package's
+    ``folder`` — None when the package is not in a git repository, or is in the engine's own (whose commit every
+    report records already).  A report of an author's paper then says which version of the paper's code it ran.
+
+    >>> paper_commit("/") is None
+    True
+    """
+    folder = Path(folder).resolve()
+    if not folder.is_dir():
+        return None
+    top = _toplevel(folder)
+    if top is None or top == _toplevel(Path(__file__).resolve().parent):
+        return None
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=top, capture_output=True,
+                             text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!reports"],
+                               cwd=top, capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (sha + ("+dirty" if dirty else "")) if sha else None
+
+
 def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     """The CPU's model name, for the report header: Linux's ``/proc/cpuinfo`` "model name" (where
     ``platform.processor()`` is usually empty), else ``platform.processor()``, else "unknown"."""

@@ -131,13 +131,36 @@ def claim_modules(pkg: ModuleType) -> list[str]:
     sub = f"{pkg.__name__}.claims"
     if importlib.util.find_spec(sub) is not None:
         claims_pkg = importlib.import_module(sub)
-        order = list(getattr(claims_pkg, "ORDER", []))
+        order = getattr(claims_pkg, "ORDER", [])
+        if not isinstance(order, (list, tuple)) or not all(isinstance(m, str) for m in order):
+            raise RegistrationError(f"{sub}.ORDER must be a list of module names (e.g. ORDER = [\"s1_main\"]), "
+                                    f"not {order!r}"[:200])
         found = sorted(m.name for m in pkgutil.iter_modules(getattr(claims_pkg, "__path__", [])))
-        names += [f"{sub}.{m}" for m in order + [m for m in found if m not in order]]
+        absent = [m for m in order if m not in found]
+        if absent:
+            raise RegistrationError(f"{sub}.ORDER names {', '.join(map(repr, absent))}, but {sub} has no such module "
+                                    f"(its modules: {', '.join(found) or 'none'})")
+        names += [f"{sub}.{m}" for m in list(dict.fromkeys(order)) + [m for m in found if m not in order]]
     if hasattr(pkg, "__path__"):
         names += [f"{pkg.__name__}.{m.name}" for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name)
                   if m.name.startswith("claims_")]
     return names
+
+
+def _import_claims(name: str) -> ModuleType:
+    """Import one claim module; a module that raises while its claims are registered is one line saying where
+    (the file and line of the innermost frame in the module) and what, never a traceback."""
+    try:
+        return importlib.import_module(name)
+    except (RegistrationError, TheoryverifyError) as exc:
+        raise RegistrationError(f"{name}: {' '.join(str(exc).split())}") from None
+    except Exception as exc:  # noqa: BLE001 - the author's module: report where, not a traceback
+        import traceback
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if "theoryverify" not in Path(f.filename).parts
+                  or name.split(".")[0] in Path(f.filename).parts]
+        where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+        raise RegistrationError(f"cannot register the claims of {name}{where}: {type(exc).__name__}: "
+                                f"{' '.join(str(exc).split())}"[:400]) from None
 
 
 @lru_cache(maxsize=None)
@@ -145,7 +168,7 @@ def _paper_claims(paper_id: str) -> tuple[Claim, ...]:
     pkg = paper_modules()[paper_id]
     out: list[Claim] = []
     for name in claim_modules(pkg):
-        claim_set = getattr(importlib.import_module(name), "CLAIMS", None)
+        claim_set = getattr(_import_claims(name), "CLAIMS", None)
         if isinstance(claim_set, ClaimSet):
             out.extend(x for c in claim_set for x in c.expanded())
     ids = [c.id for c in out]

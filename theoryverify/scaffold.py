@@ -1,4 +1,7 @@
-"""``python -m theoryverify new-paper NAME --dir DIR [--title T]``: write a new paper package in the uniform layout.
+"""``python -m theoryverify new-paper NAME --dir DIR [--title T] [--from-tex PAPER.tex]``: write a new paper package
+in the uniform layout (``--out`` is another name for ``--dir``).  With ``--from-tex`` the package is drafted from the
+paper's LaTeX (:mod:`theoryverify.fromtex`): its numbered displays in ``printed/``, its theorems as claim stubs, its
+derivation chains as step-check claims, and a catalogue.
 
 ``DIR/NAME`` becomes an installable project (``pyproject.toml`` declaring the ``theoryverify.papers`` entry
 point, a README, a ``.gitignore``) holding the package ``NAME`` — ``printed/``, ``model/``, ``experiments/``,
@@ -134,12 +137,38 @@ def write_paper(name: str, folder: Path | str = ".", title: str | None = None) -
 
 def main(args: argparse.Namespace) -> int:
     """The ``new-paper`` command (see the module docstring); errors are raised as :class:`ScaffoldError`."""
+    if getattr(args, "from_tex", None):
+        return _main_from_tex(args)
     try:
         target, written = write_paper(args.name, args.dir, args.title)
     except OSError as exc:
         raise ScaffoldError(f"cannot write {Path(args.dir) / args.name}: {exc.strerror or exc}") from None
     n_lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in written)
     print(f"wrote {target} ({len(written)} files, {n_lines} lines): the paper {args.name!r} in the uniform layout")
+    _next(args, target)
+    return 0
+
+
+def _main_from_tex(args: argparse.Namespace) -> int:
+    """``new-paper NAME --from-tex PAPER.tex``: the package drafted from the LaTeX (:mod:`theoryverify.fromtex`),
+    and what the reader managed: displays transcribed, statements stubbed, chains registered."""
+    from . import fromtex
+
+    try:
+        target, draft, n_files = fromtex.write(args.name, args.from_tex, args.dir, args.title)
+    except OSError as exc:
+        raise ScaffoldError(f"cannot write {Path(args.dir) / args.name}: {exc.strerror or exc}") from None
+    c = draft.counts()
+    print(f"wrote {target} ({n_files} files): the paper {args.name!r} drafted from {args.from_tex}")
+    print(f"  {c['numbered_or_labelled']} numbered or labelled displays: {c['transcribed']} transcribed into printed/, "
+          f"{c['partly']} partly, {c['todo']} as TODOs (with the reason)")
+    print(f"  {c['statements']} theorem-like statements as claim stubs (inconclusive: not yet checked); "
+          f"{c['chains']} derivation chains as step-check claims; the catalogue in {args.name}/spec/{args.name}.md")
+    _next(args, target)
+    return 0
+
+
+def _next(args: argparse.Namespace, target: Path) -> None:
     print("next:")
     for line in (f"pip install -e {target}",
                  f"python -m theoryverify verify --paper {args.name}",
@@ -147,4 +176,3 @@ def main(args: argparse.Namespace) -> int:
                  f'python -m theoryverify.check --context {args.name}.main "diff(L, w) == (w*x - y)*x"',
                  f"cd {target} && python -m pytest -m theorems"):
         print(f"  {line}")
-    return 0

@@ -167,7 +167,7 @@ def _inequality(lhs, op, rhs, domain, seed, float_only) -> Verdict:
     exact = _exact_ends(lhs, op, rhs, domain, seed)
     if exact is not None:
         return _shrunk(exact, lhs, op, rhs, domain)
-    v = check_inequality(lhs, op, rhs, domain, seed)
+    v = check_inequality(lhs, op, rhs, domain, seed, prove=False)  # its own prover ran above
     if v.status is Status.INCONCLUSIVE and op in ("<", ">") and "not confirmed" in v.evidence:
         v = _strict_ties(lhs, op, rhs, domain, seed, v)
     if v.status is Status.INCONCLUSIVE and "not confirmed" in v.evidence:
@@ -205,7 +205,7 @@ def _strict_ties(lhs, op, rhs, domain, seed, v: Verdict) -> Verdict:
     violation either, the strict one holds as far as the search can tell (an exact tie would have been
     confirmed at 50 digits and refuted)."""
     from ..checks.inequality import check_inequality
-    weak = check_inequality(lhs, "<=" if op == "<" else ">=", rhs, domain, seed)
+    weak = check_inequality(lhs, "<=" if op == "<" else ">=", rhs, domain, seed, prove=False)
     if weak.status is not Status.HOLDS:
         return v
     return holds(weak.method + "; float64 ties re-checked at 50 digits",
@@ -220,7 +220,7 @@ def _relative(lhs, op, rhs, domain, seed, v: Verdict) -> Verdict:
     confirmed at 50 digits.  Only a clean pass replaces the inconclusive verdict."""
     from ..checks.inequality import check_inequality
     scale = 1 + sp.Abs(lhs) + sp.Abs(rhs)
-    again = check_inequality(lhs / scale, op, rhs / scale, domain, seed)
+    again = check_inequality(lhs / scale, op, rhs / scale, domain, seed, prove=False)
     if again.status is not Status.HOLDS:
         return v
     return holds(again.method + "; slack relative to the sides' size",

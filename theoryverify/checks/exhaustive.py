@@ -17,6 +17,16 @@ Outcome = tuple[bool, dict[str, Any]]  # (ok, what was observed)
 
 def check_cases(cases: Iterable[tuple[str, Any]], predicate: Callable[[Any], Outcome], *,
                 exhaustive: bool, what: str = "cases", exact: bool = True) -> Verdict:
+    """Check ``predicate`` on each ``(label, case)``; the first failure refutes (its label and what was observed).
+    Every case passing is *proved* only when the cases are ``exhaustive`` and evaluated ``exact``ly, else it holds.
+
+    >>> from fractions import Fraction
+    >>> cases = [(f"n={n}", n) for n in range(1, 6)]
+    >>> check_cases(cases, lambda n: (Fraction(1, n) <= 1, {}), exhaustive=True).status.value
+    'proved'
+    >>> check_cases(cases, lambda n: (n * n < 10, {"n2": n * n}), exhaustive=True).counterexample["case"]
+    'n=4'
+    """
     arith = "exact" if exact else "float"
     n = 0
     for label, case in cases:

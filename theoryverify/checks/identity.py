@@ -108,7 +108,18 @@ def exact_points(diff: sp.Expr, domain: Domain, seed: int, n: int,
 def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float = 1e-12,
                    n_rational: int = 12, n_float: int | None = None,
                    symbolic_seconds: float = 3.0, try_symbolic: bool = True) -> Verdict:
-    """Decide ``lhs == rhs`` for every point of ``domain`` (see the module docstring)."""
+    """Decide ``lhs == rhs`` for every point of ``domain`` (see the module docstring): proved when the difference
+    simplifies to 0 (and exact points agree), refuted by an exact counterexample, else holds on the points tried.
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> w, x = sp.symbols("w x")
+    >>> domain = tv.Domain([tv.Interval(w, -3, 3), tv.Interval(x, -3, 3)])
+    >>> tv.check_identity(sp.diff((w*x)**2 / 2, w), w * x**2, domain, seed=0).status.value
+    'proved'
+    >>> v = tv.check_identity(sp.diff((w*x)**2 / 2, w), 2 * w * x**2, domain, seed=0)
+    >>> v.status.value, sorted(v.counterexample)[:2]
+    ('refuted', ['lhs', 'rhs'])
+    """
     try:
         entries = pair_entries(lhs, rhs, symbolic=True)
     except ShapeMismatch as mismatch:

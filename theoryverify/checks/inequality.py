@@ -1,7 +1,11 @@
 """Inequality checks: ``lhs OP rhs`` (OP in <=, <, >=, >) on a domain.
 
-No symbolic proof is attempted: the check first evaluates the slack on the boundary of the domain's closed
-parts (interval endpoints, simplex vertices and edge midpoints, the corners of the box:
+First a cheap exact proof is tried (:func:`sign_analysis`, the step checker's prover in
+:mod:`theoryverify.check.prove`): for one variable, exact sign analysis of a rational slack on its interval; else
+SymPy's sign assumptions after each variable is rewritten as a symbol with the signs its domain gives it
+(``N ∈ [1, 100]`` → ``N = 1 + y``, ``y ≥ 0``), so ``1 + 2/N > 0`` is *proved*, not sampled.  A slack it cannot
+sign is searched numerically, as before; the prover never refutes.  Otherwise the check evaluates the slack on the
+boundary of the domain's closed parts (interval endpoints, simplex vertices and edge midpoints, the corners of the box:
 :meth:`Domain.boundary_points`), then searches for a counterexample with Hypothesis (``target()`` on the
 negated slack), then polishes the worst points with a local optimiser (scipy, in the domain's unconstrained
 coordinates).  A float violation is re-checked at 50 digits before it is reported.  The verdict names the
@@ -41,8 +45,123 @@ def _scalar(x, side: str) -> sp.Expr:
     return sp.sympify(x)
 
 
+def _signed_symbol(v) -> tuple[sp.Symbol, sp.Expr] | None:
+    """(the domain variable's symbol, an expression for it in a fresh symbol whose SymPy assumptions the domain
+    implies), or None for a kind of variable that gives no sign."""
+    from fractions import Fraction
+
+    from ..domains import Fixed, IntegerRange, Interval, LogUniform
+    from ..check.variables import RealGroup
+    if isinstance(v, RealGroup):  # the step checker's variables: (bound, closed) or None
+        if len(v.symbols) != 1 or v.bounds or v.relations:
+            return None
+        (L, Lc), (H, Hc) = v.lo[0], v.hi[0]
+        x = v.symbols[0]
+
+        def exact(b):
+            return sp.Rational(Fraction(b)) if isinstance(b, float) else sp.sympify(b)
+        if L is not None and exact(L) >= 0:
+            return x, exact(L) + sp.Symbol(f"{x}_d", **({"nonnegative": True} if Lc else {"positive": True}))
+        if H is not None and exact(H) <= 0:
+            return x, exact(H) - sp.Symbol(f"{x}_d", **({"nonnegative": True} if Hc else {"positive": True}))
+        return x, sp.Symbol(f"{x}_d", real=True)
+    if not hasattr(v, "symbol"):
+        return None
+    if isinstance(v, Fixed):
+        return v.symbol, sp.nsimplify(v.value, rational=True)
+    name = f"{v.symbol}_d"
+    if isinstance(v, IntegerRange):
+        lo = sp.Integer(v.lo)
+        return v.symbol, lo + sp.Symbol(name, integer=True, nonnegative=True)
+    if isinstance(v, (Interval, LogUniform)):
+        lo, hi = Fraction(v.lo), Fraction(v.hi)
+        lo_closed, hi_closed = getattr(v, "closed", (True, True))
+        if lo >= 0:
+            y = sp.Symbol(name, nonnegative=True) if lo_closed else sp.Symbol(name, positive=True)
+            return v.symbol, sp.Rational(lo.numerator, lo.denominator) + y
+        if hi <= 0:
+            y = sp.Symbol(name, nonnegative=True) if hi_closed else sp.Symbol(name, positive=True)
+            return v.symbol, sp.Rational(hi.numerator, hi.denominator) - y
+        return v.symbol, sp.Symbol(name, real=True)
+    return None
+
+
+def _proved_coverage(domain: Domain) -> dict[str, dict]:
+    """What a proof on ``domain`` covered, per variable, in the search's format (min, max, distinct values capped
+    at 1000): every value of its range — read by the quantifier rule like a search's coverage, so a proof on a
+    narrower range than the claim declares is caught as a search's would be."""
+    from ..domains import Fixed, IntegerRange
+    out = {}
+    for v in domain.variables:
+        if len(getattr(v, "symbols", ())) != 1 or not hasattr(v, "symbol"):
+            continue
+        if isinstance(v, Fixed):
+            out[str(v.symbol)] = {"min": float(v.value), "max": float(v.value), "distinct": 1}
+        elif isinstance(v, IntegerRange):
+            out[str(v.symbol)] = {"min": v.lo, "max": v.hi, "distinct": min(1000, v.hi - v.lo + 1)}
+        elif hasattr(v, "lo") and hasattr(v, "hi"):
+            out[str(v.symbol)] = {"min": float(v.lo), "max": float(v.hi), "distinct": 1000}
+    return out
+
+
+def sign_analysis(slack: sp.Expr, strict: bool, domain: Domain, seconds: float = 0.5) -> str | None:
+    """How ``slack > 0`` (``strict``) or ``slack ≥ 0`` was proved on every point of ``domain``, or None (not
+    decided: never a refutation).  One variable with an interval: the step checker's exact sign analysis of a
+    rational slack; otherwise SymPy's sign assumptions after every variable is rewritten with the signs its domain
+    gives it (the user's own symbol assumptions are not trusted: the domain is what is checked).
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> N = sp.Symbol("N")
+    >>> sign_analysis(1 + 2 / N, True, tv.Domain([tv.Interval(N, 1, 100)]))[:27]
+    'exact sign analysis of the '
+    >>> sign_analysis(1 - 2 / N, True, tv.Domain([tv.Interval(N, 1, 100)])) is None
+    True
+    """
+    from ..check import prove as P
+    from ..timelimit import bounded
+
+    syms = slack.free_symbols
+    if not syms or not syms <= set(domain.symbols):
+        return None
+    if len(syms) == 1:
+        (x,) = syms
+        how = bounded(lambda: P._univariate(slack, x, strict, P._interval(domain, x)), seconds, cpu=True)
+        if how:
+            return how
+    subst = {}
+    for v in domain.variables:
+        got = _signed_symbol(v) if len(getattr(v, "symbols", ())) == 1 else None
+        if got is not None:
+            subst[got[0]] = got[1]
+    if not syms <= set(subst):
+        return None  # a variable whose domain gives no sign (a simplex, a matrix): not decided here
+
+    def signed() -> str | None:
+        s = slack.xreplace(subst)
+        for form in (s, sp.factor(s), sp.together(s)):
+            if (form.is_positive if strict else form.is_nonnegative) is True:
+                shown = ", ".join(f"{k} = {w}" for k, w in subst.items() if k in syms)
+                return (f"SymPy's sign assumptions: the slack is {'positive' if strict else 'nonnegative'} with "
+                        f"{shown} (the signs the domain gives)")
+        return None
+    return bounded(signed, seconds, cpu=True)
+
+
 def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: int, *,
-                     tol: float = 1e-12, n_float: int | None = None, polish: int = 5) -> Verdict:
+                     tol: float = 1e-12, n_float: int | None = None, polish: int = 5,
+                     prove: bool = True) -> Verdict:
+    """Decide ``lhs OP rhs`` (OP one of ``<=``, ``<``, ``>=``, ``>``) on every point of ``domain``: proved by sign
+    analysis where that is exact, else refuted by a counterexample confirmed at 50 digits, else holds on the points
+    searched (see the module docstring).  ``prove=False`` skips the sign analysis (the search tiers alone).
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> N = sp.Symbol("N")
+    >>> tv.check_inequality(1 + 2 / N, ">", 0, tv.Domain([tv.Interval(N, 1, 100)]), seed=0).status.value
+    'proved'
+    >>> v = tv.check_inequality(1 / (N + 2), ">=", 1 / N, tv.Domain([tv.Interval(N, 1, 100)]), seed=0)
+    >>> v.status.value, sorted(v.counterexample)[:1]
+    ('refuted', ['N'])
+    """
     if op not in OPS:
         return error("inequality", f"unknown operator {op!r}")
     lhs, rhs = _scalar(lhs, "lhs"), _scalar(rhs, "rhs")
@@ -50,6 +169,11 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
     if domain.covers(slack):
         return error("domain", f"symbols without a declared domain: {sorted(map(str, domain.covers(slack)))}")
     strict = op in ("<", ">")
+    how = sign_analysis(slack, strict, domain) if prove else None
+    if how:
+        from ..verdicts import proved
+        return proved("sign analysis", f"{how}; on {domain.describe()}", domain=domain.describe(),
+                      coverage=_proved_coverage(domain))
     f_slack = compile_float(slack, domain.symbols)
     violated = (lambda s: s <= 0.0) if strict else (lambda s: s < -tol)
     f_l, f_r = compile_float(lhs, domain.symbols), compile_float(rhs, domain.symbols)

@@ -23,13 +23,17 @@ code_version = resume.code_version  # the hash that keys a stored result (kept h
 
 
 def paper_version(paper_id: str) -> str:
-    """The version of the distribution that ships the paper package (or "unversioned")."""
-    name = registry.module_of(paper_id).__name__.split(".")[0]
+    """The version of the distribution that ships the paper package (or "unversioned"), and the git commit of the
+    repository that holds the package when that is not the engine's."""
+    module = registry.module_of(paper_id)
+    name = module.__name__.split(".")[0]
+    commit = next(filter(None, (environment.paper_commit(f) for f in getattr(module, "__path__", []))), None)
+    at = f", git commit {commit}" if commit else ""  # the paper's own repository, when not the engine's
     try:
         dists = metadata.packages_distributions().get(name, [])
-        return f"{dists[0]} {metadata.version(dists[0])}" if dists else "unversioned"
+        return (f"{dists[0]} {metadata.version(dists[0])}" if dists else "unversioned") + at
     except (metadata.PackageNotFoundError, IndexError):
-        return "unversioned"
+        return "unversioned" + at
 
 
 def select(paper_id: str, profile: str, only: Sequence[str] = (), device: str = "cpu") -> list[Claim]:

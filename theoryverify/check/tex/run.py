@@ -56,6 +56,9 @@ class Relation:
     counterexample: dict | None = None
     readings: list[str] | None = None
     first_wrong: bool = False
+    #: the reader's link (its two terms as syntax trees, or why they cannot be read); kept for tools that build on
+    #: the reading (``new-paper --from-tex``), never in the JSON row
+    link: Link | None = field(default=None, repr=False, compare=False)
 
     def row(self) -> dict:
         out = {"file": self.file, "line": self.line, "latex": self.latex, "read_as": self.read_as,
@@ -417,7 +420,7 @@ class Paper:
         f, line = self.doc.where(link.pos)
         latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
         rel = Relation(f, line, _short(latex), read_as, status, kind, reason, chain_id, list(assumptions),
-                       pos=link.pos)
+                       pos=link.pos, link=link)
         self.relations.append(rel)
         return rel
 
@@ -871,9 +874,10 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
         key = (tuple(base), defs)
         if key not in sessions:
             if context != "free":
-                if base:
-                    raise BadInput(f"in the step context {context}, unspecified functions and the paper's "
-                                   "assumptions cannot be declared")
+                if functions:
+                    raise BadInput(f"in the step context {context}, unspecified functions cannot be declared")
+                # the paper's assumptions are not the context's domains: the context's domains are searched, and a
+                # refutation stands only where its counterexample satisfies them (see _outside_assumptions)
                 s = Session(context, [], seed=DEFAULT_SEED if seed is None else seed, timeout=timeout,
                             define=SPECIAL_DEFINES)
             else:
@@ -900,7 +904,7 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
     try:
         for job in jobs:
             current_defs[0] = job.defs
-            out.append(_one(job, session_for, seed, timeout, fn_decl))
+            out.append(_one(job, session_for, seed, timeout, fn_decl, context))
     finally:
         build.REAL_POWERS = old
     return out
@@ -929,7 +933,37 @@ def _symbolic_only(job: Job, s) -> dict:
 STATEMENT_OP = {"=": "==", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}  # a link's relation in the step language
 
 
-def _one(job: Job, session_for, seed, timeout, fn_decl) -> dict:
+def _outside_assumptions(s, assumptions: tuple[str, ...], ce: dict) -> str | None:
+    """In a paper's step context: the first of the paper's assumptions that the counterexample ``ce`` does not
+    satisfy, or that cannot be evaluated there (then the refutation is not reported: the context's domain is wider
+    than the paper's), or None when it satisfies all of them."""
+    import sympy as sp
+    from ..build import Builder
+    from ..parser import parse_assumption
+    values = {str(k): v for k, v in ce.items()}
+    for text in assumptions:
+        try:
+            node = parse_assumption(text)
+            if not isinstance(node, ast.Compare):
+                return text
+            b = Builder(s.scope, latex=True)
+            terms = [b.build_scalar(t) for t in (node.left, *node.comparators)]
+            terms = [sp.sympify(t).subs({x: values[str(x)] for x in sp.sympify(t).free_symbols if str(x) in values})
+                     for t in terms]
+            for (a, c), op in zip(zip(terms, terms[1:]), node.ops):
+                if (a - c).free_symbols:
+                    return text
+                d = sp.N(a - c, 30)
+                ok = {ast.Lt: d < 0, ast.LtE: d <= 0, ast.Gt: d > 0, ast.GtE: d >= 0, ast.Eq: d == 0,
+                      ast.NotEq: d != 0}.get(type(op))
+                if ok is not True and ok is not sp.true:
+                    return text
+        except Exception:  # noqa: BLE001 - an assumption that cannot be evaluated there: not satisfied
+            return text
+    return None
+
+
+def _one(job: Job, session_for, seed, timeout, fn_decl, context: str = "free") -> dict:
     from ..latex import to_statement
     op = STATEMENT_OP[job.op]
     try:
@@ -938,6 +972,13 @@ def _one(job: Job, session_for, seed, timeout, fn_decl) -> dict:
         if job.caveats.unknowns:
             return _symbolic_only(job, s)
         v = s.check_parsed(st)
+        if context != "free" and job.assumptions and v.status.value == "refuted":
+            outside = _outside_assumptions(s, job.assumptions, dict(v.counterexample or {}))
+            if outside is not None:
+                ce = ", ".join(f"{k} = {_short_num(x)}" for k, x in (v.counterexample or {}).items())
+                return {"status": "inconclusive", "method": v.verdict.method,
+                        "evidence": f"false in the context {context} at {ce}, where the paper's assumption "
+                                    f"{outside!r} does not hold: not decided under the paper's assumptions"}
     except BadInput as exc:
         return {"status": "error", "evidence": " ".join(str(exc).split())}
     except Exception as exc:  # the check itself broke: never a verdict

@@ -1,0 +1,54 @@
+"""Build the API reference of ``theoryverify`` with pdoc: ``python docs/api.py OUT_DIR`` (``pip install -e .[dev]``).
+
+Every warning pdoc gives (a name in ``__all__`` that does not resolve, a docstring it cannot render, a module that
+fails to import) is an error: the build exits 1 with the warning, so the reference cannot silently lose a page.
+``tests/test_api_docs.py`` runs it (CI runs that test).  The public names that ``import theoryverify`` loads on
+first use (``tv.check_identity`` …) are resolved before pdoc reads the package, so the reference documents them
+where a paper author finds them: as attributes of ``theoryverify``.  Command-line entry points (``__main__``
+modules) and the GPU sweep runner's worker are left out: importing them runs them.
+"""
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+EXCLUDE = ["!theoryverify.__main__", "!theoryverify.check.__main__", "!theoryverify.report.__main__",
+           "!theoryverify.gpu.__main__", "!theoryverify.templates"]
+
+
+def build(out: Path) -> list[Path]:
+    """Write the reference into ``out``; return the pages written (warnings raise)."""
+    import pdoc
+    import pdoc.render
+
+    import theoryverify
+    import theoryverify.check
+
+    for name in theoryverify.__all__:  # the lazy public API, resolved so pdoc sees it
+        getattr(theoryverify, name)
+    for name in theoryverify.check.__all__:
+        theoryverify.check.__dict__.setdefault(name, getattr(theoryverify.check, name))
+    pdoc.render.configure(docformat="restructuredtext", show_source=False,
+                          footer_text=f"theoryverify {theoryverify.__version__}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pdoc.pdoc("theoryverify", *EXCLUDE, output_directory=out)
+    return sorted(out.rglob("*.html"))
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        sys.stderr.write("usage: python docs/api.py OUT_DIR\n")
+        return 2
+    try:
+        pages = build(Path(argv[0]))
+    except Exception as exc:  # noqa: BLE001 - a warning turned error, or a module that does not import
+        sys.stderr.write(f"api reference: {type(exc).__name__}: {' '.join(str(exc).split())}\n")
+        return 1
+    print(f"api reference: {len(pages)} pages in {argv[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,45 @@
+"""Declared ranges generate the settings: ``tv.check_over`` checks a claim at the corners, a sweep of each parameter
+and seeded draws of its declared ``over=`` ranges, records them as the evidence's configurations, and the quantifier
+rule accepts that evidence (no hand-written loop); a planted false statement is refuted at a generated setting."""
+from __future__ import annotations
+
+import sympy as sp
+
+import theoryverify as tv
+
+OVER = (tv.Over("N", 1, 1000, scale="log", integer=True), tv.Over("d", 1, 64, integer=True))
+N, d = sp.symbols("N d", positive=True)
+
+
+def _at(setting, lhs, op, rhs):
+    """A sign check at one setting (exact)."""
+    value = sp.nsimplify((rhs - lhs) if op == "<=" else (lhs - rhs)).subs({N: setting["N"], d: setting["d"]})
+    if value >= 0:
+        return tv.proved("exact", f"{value} >= 0")
+    return tv.refuted("exact", f"slack {value} < 0", dict(setting))
+
+
+def _claim(check):
+    claims = tv.ClaimSet("p")
+    claims.add("c", location="Thm 1", statement="for all N, d", kind=tv.Kind.INEQUALITY, over=OVER)(check)
+    return claims.claims[0]
+
+
+def test_generated_settings_satisfy_the_quantifier_rule():
+    true = _claim(lambda ctx: tv.check_over(OVER, lambda s: _at(s, d / (N + d), "<=", 1), ctx.seed))
+    v = true.run(tv.RunContext(seed=0)).verdict
+    assert v.status is tv.Status.PROVED, v
+    configs = v.details["configurations"]
+    assert {c["N"] for c in configs} >= {1, 1000} and {c["d"] for c in configs} >= {1, 64}
+    assert tv.settings(OVER, 0) == tv.settings(OVER, 0) and tv.settings(OVER, 0) != tv.settings(OVER, 1)
+
+
+def test_a_planted_false_statement_is_refuted_at_a_generated_setting():
+    false = _claim(lambda ctx: tv.check_over(OVER, lambda s: _at(s, d / N, "<=", 1), ctx.seed))  # false: d > N
+    v = false.run(tv.RunContext(seed=0)).verdict
+    assert v.status is tv.Status.REFUTED and v.counterexample["part"].startswith("N=1, d=64"), v
+
+
+def test_one_setting_is_not_enough():
+    single = _claim(lambda ctx: tv.with_fixed(_at({"N": 10, "d": 2}, d / (N + d), "<=", 1), N=10, d=2))
+    assert single.run(tv.RunContext(seed=0)).verdict.status is tv.Status.INCONCLUSIVE

@@ -1,0 +1,580 @@
+"""``python -m theoryverify new-paper NAME --from-tex paper.tex``: a paper package drafted from the paper's LaTeX.
+
+The LaTeX reader (:mod:`theoryverify.check.tex`) reads every display; from its reading this module writes, on top
+of the uniform layout of :mod:`theoryverify.scaffold`:
+
+- ``printed/`` — every numbered or labelled display as a function returning the reader's SymPy expression (one
+  relation: ``Eq``/``Le``/… unevaluated; a chain: the tuple of its relations), with its label, equation number,
+  ``FILE:LINE`` and LaTeX source in ``SOURCE``; a display the reader cannot read is a commented ``TODO`` with the
+  reason.  One module per ``\\section``.  The code is printed from SymPy objects (never ``eval``-ed text): names
+  are the reader's, numbers exact (``S(1)/2``).
+- ``claims/statements.py`` — every theorem, lemma, proposition and corollary as a claim stub with its statement
+  quoted and its location set, expected ``inconclusive`` (``not yet checked``) until its check is written;
+- ``claims/steps.py`` — every derivation chain with a step the reader can check, as a claim checked by
+  :func:`theoryverify.texsteps.check_tex_chain` (so ``verify`` checks the paper's derivations from the first run);
+- ``spec/NAME.md`` — the catalogue: one id per numbered display and per theorem-like statement;
+- ``paper/tex/`` — a copy of the paper's LaTeX files (what the step claims read).
+
+Equation numbers are counted in order (``equation`` one, ``align``/``gather`` one per row without ``\\nonumber``,
+``\\tag`` as written); with ``\\numberwithin``/``\\counterwithin`` they are not given (the label and line are).
+"""
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sympy as sp
+from sympy.printing.str import StrPrinter
+
+from .errors import TheoryverifyError
+
+THEOREMS = ("theorem", "lemma", "proposition", "corollary")
+NUMBERED_ONE = {"equation", "multline", "dmath"}
+NUMBERED_ROWS = {"align", "gather", "eqnarray", "flalign", "alignat", "xalignat", "xxalignat", "IEEEeqnarray"}
+RELATIONS = {"=": "Eq", ":=": "Eq", "=:": "Eq", "<": "Lt", "<=": "Le", ">": "Gt", ">=": "Ge", "!=": "Ne"}
+LABEL_RE = re.compile(r"\\label\s*\{([^{}]{1,80})\}")
+TAG_RE = re.compile(r"\\tag\*?\s*\{([^{}]{1,40})\}")
+NOTAG_RE = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
+SECTION_RE = re.compile(r"\\section\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]{0,120})\}")
+PER_SECTION_RE = re.compile(r"\\(?:numberwithin|counterwithin)\s*\{equation\}")
+NEWTHEOREM_RE = re.compile(r"\\(?:newtheorem|declaretheorem|spnewtheorem)\s*\*?\s*\{([^{}]{1,40})\}\s*"
+                           r"(?:\[[^\]]*\]\s*)?\{([^{}]{1,40})\}")
+
+
+class FromTexError(TheoryverifyError, ValueError):
+    """The LaTeX cannot be drafted from (front-ends print it on one line, exit 2)."""
+
+
+@dataclass
+class Entry:
+    """One numbered or labelled display: what ``printed/`` gets for it."""
+    name: str  # the Python function name
+    labels: list[str]
+    numbers: list[str]
+    where: str  # FILE:LINE of the display
+    latex: str
+    section: int
+    relations: list[tuple[str, sp.Basic, sp.Basic]] = field(default_factory=list)  # (op, lhs, rhs)
+    unread: list[str] = field(default_factory=list)  # why a relation (or the display) was not transcribed
+    relation_status: list[str] = field(default_factory=list)  # the reader's status of each relation
+    opaque: dict[str, str] = field(default_factory=dict)  # placeholder name -> the LaTeX the reader did not read
+    caveats: list[str] = field(default_factory=list)  # how the reading differs from the paper (vectors as scalars)
+
+    @property
+    def transcribed(self) -> bool:
+        """Every relation transcribed, with nothing left opaque."""
+        return bool(self.relations) and not self.unread and not self.opaque
+
+
+@dataclass
+class Statement:
+    """A theorem, lemma, proposition or corollary."""
+    name: str
+    kind: str  # theorem | lemma | proposition | corollary
+    label: str | None
+    where: str
+    text: str  # its LaTeX source, as written
+
+
+@dataclass
+class ChainClaim:
+    """A derivation chain the step checker reads: ``where`` is its first relation."""
+    name: str
+    where: str
+    ops: set[str]
+    display: str | None  # the printed entry of its display, if numbered or labelled
+    latex: str
+
+
+@dataclass
+class Draft:
+    """What the reader found in the paper, ready to be written."""
+    main: str  # the main file, relative to the paper's folder
+    root: Path
+    files: list[str]
+    sections: list[str]
+    entries: list[Entry]
+    statements: list[Statement]
+    chains: list[ChainClaim]
+    numbered: int  # numbered or labelled displays
+
+    def counts(self) -> dict[str, int]:
+        return {"numbered_or_labelled": self.numbered, "transcribed": sum(e.transcribed for e in self.entries),
+                "partly": sum(bool(e.relations) and not e.transcribed for e in self.entries),
+                "todo": sum(not e.relations for e in self.entries), "statements": len(self.statements),
+                "chains": len(self.chains)}
+
+
+# --- reading ---------------------------------------------------------------------------------------------------
+
+def _ident(text: str, prefix: str = "eq") -> str:
+    out = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    if not out or not out[0].isalpha():
+        out = f"{prefix}_{out}".rstrip("_")
+    return out[:48].rstrip("_")
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    out, k = name, 2
+    while out in taken or out in RESERVED_NAMES:
+        out, k = f"{name}_{k}", k + 1
+    taken.add(out)
+    return out
+
+
+RESERVED_NAMES = {"SOURCE", "sp", "S", "Symbol", "Function", "Eq", "Le", "Lt", "Ge", "Gt", "Ne"}
+
+
+def _numbers(env: str, body: str, counter: list[int], per_section: bool) -> list[str]:
+    """The equation numbers a display gets (and advances ``counter``)."""
+    from .check.tex import displays as D
+
+    base, starred = env.rstrip("*"), env.endswith("*")
+    tags = TAG_RE.findall(body)
+    if starred or base not in NUMBERED_ONE | NUMBERED_ROWS:
+        return [f"({t})" for t in tags]
+    if base in NUMBERED_ONE:
+        rows = [body]
+    else:
+        rows = [r for _, r in D._top_level_split(body, "\\\\") if r.strip()]
+    out = []
+    for row in rows:
+        tag = TAG_RE.search(row)
+        if tag:
+            out.append(f"({tag.group(1)})")
+        elif not NOTAG_RE.search(row):
+            counter[0] += 1
+            out.append("" if per_section else f"({counter[0]})")
+    return out
+
+
+def read(tex: str | Path) -> Draft:
+    """Read ``tex`` with the LaTeX reader and collect the draft (nothing written, nothing checked)."""
+    from .check.parser import BadInput
+    from .check.tex.run import Paper
+
+    tex = Path(tex)
+    if not tex.is_file():
+        raise FromTexError(f"--from-tex {tex}: no such file")
+    try:
+        paper = Paper([str(tex)])
+        paper.read()
+    except BadInput as exc:
+        raise FromTexError(f"--from-tex {tex}: {' '.join(str(exc).split())}") from None
+    doc = paper.doc
+    text = doc.text
+    per_section = bool(PER_SECTION_RE.search(text))
+    sections = [(m.start(), m.group(1)) for m in SECTION_RE.finditer(text, doc.body_start)]
+
+    def section_of(pos: int) -> int:
+        return sum(1 for s, _ in sections if s <= pos)
+
+    rels_by_display: dict[int, list] = {}
+    spans = [(d.body_start, d.body_start + len(d.body)) for d in paper.displays]
+    for rel in paper.relations:
+        for k, (a, b) in enumerate(spans):
+            if a <= rel.pos < b:
+                rels_by_display.setdefault(k, []).append(rel)
+                break
+    counter, taken = [0], set()
+    first_of_chain: dict[int, object] = {}
+    for rel in paper.relations:
+        first_of_chain.setdefault(rel.chain, rel)
+    display_of_chain: dict[int, str] = {}
+    from .check import build
+    old_powers, build.REAL_POWERS = build.REAL_POWERS, True  # x^alpha with a real alpha, as the reader checks it
+    try:
+        entries, numbered = _entries(paper, rels_by_display, counter, taken, per_section, section_of,
+                                     display_of_chain)
+    finally:
+        build.REAL_POWERS = old_powers
+    statements = _statements(paper, taken)
+    chains = _chains(paper, first_of_chain, display_of_chain, taken)
+    return Draft(doc.main, doc.root, list(doc.files), [t for _, t in sections], entries, statements, chains, numbered)
+
+
+def _entries(paper, rels_by_display, counter, taken, per_section, section_of, display_of_chain):
+    from .check.build import DisplayBuilder
+    from .check.tex.reading import plain
+
+    doc = paper.doc
+    entries: list[Entry] = []
+    numbered = 0
+    for k, d in enumerate(paper.displays):
+        labels = LABEL_RE.findall(d.body)
+        nums = _numbers(d.env, d.body, counter, per_section)
+        if not labels and not nums:
+            continue
+        numbered += 1
+        f, line = doc.where(d.start)
+        base = _ident(labels[0]) if labels else (f"eq{nums[0].strip('()')}" if nums and nums[0] else f"eq_l{line}")
+        entry = Entry(_unique(_ident(base), taken), labels, [n for n in nums if n], f"{f}:{line}",
+                      " ".join(LABEL_RE.sub("", d.body).split()), section_of(d.start))
+        rels = rels_by_display.get(k, [])
+        if not rels:
+            entry.unread.append("the reader found no relation in it (an expression or a construct it does not know)")
+        for rel in rels:
+            entry.relation_status.append(rel.status)
+            link = rel.link
+            if rel.status == "unreadable" or link is None or not link.readable:
+                entry.unread.append(f"{rel.file}:{rel.line}: {' '.join((rel.reason or 'cannot be read').split())}")
+                continue
+            fam: dict[str, int] = {}
+            try:
+                fns = paper.names.defined | {f for p in (link.lhs.parser, link.rhs.parser) if p for f in p.applied}
+                lhs = DisplayBuilder().build(plain(link.lhs.node, fns, fam))
+                rhs = DisplayBuilder().build(plain(link.rhs.node, fns, fam))
+                if not all(isinstance(x, sp.Basic) for x in (lhs, rhs)):
+                    raise TypeError("not a SymPy expression")
+            except Exception as exc:  # noqa: BLE001 - a term SymPy cannot build is a TODO with the reason
+                entry.unread.append(f"{rel.file}:{rel.line}: no SymPy expression ({type(exc).__name__}: "
+                                    f"{' '.join(str(exc).split())[:120]})")
+                continue
+            entry.relations.append((link.op, lhs, rhs))
+            for parser in (link.lhs.parser, link.rhs.parser):
+                if parser is None:
+                    continue
+                entry.opaque.update(parser.opaque)
+                for what in sorted(parser.vector_ops):
+                    note = f"{what} read in one dimension (vector and matrix products commute in this SymPy form)"
+                    if note not in entry.caveats:
+                        entry.caveats.append(note)
+        for rel in rels:
+            display_of_chain.setdefault(rel.chain, entry.name)
+        entries.append(entry)
+    return entries, numbered
+
+
+def _theorem_kinds(text: str) -> dict[str, str]:
+    """Environment name → theorem | lemma | proposition | corollary (``\\newtheorem{thm}{Theorem}`` included)."""
+    out = {k: k for k in THEOREMS}
+    for env, title in NEWTHEOREM_RE.findall(text):
+        word = title.strip().lower()
+        if word in THEOREMS:
+            out[env.strip()] = word
+    return out
+
+
+def _statements(paper, taken: set[str]) -> list[Statement]:
+    doc = paper.doc
+    kinds = _theorem_kinds(doc.text)
+    out, counts = [], {}
+    for name, start, end in paper.spans:
+        kind = kinds.get(name) or kinds.get(name.lower())
+        if kind is None:
+            continue
+        counts[kind] = counts.get(kind, 0) + 1
+        f, line = doc.where(start)
+        f_end, line_end = doc.where(max(start, end - 1))
+        source = _source_lines(doc.root / f, line, line_end) if f_end == f else None
+        body = source if source is not None else doc.text[start:end]
+        label = LABEL_RE.search(doc.text[start:end])
+        base = _ident(label.group(1), kind) if label else f"{kind}_{counts[kind]}"
+        out.append(Statement(_unique(base, taken), kind, label.group(1) if label else None, f"{f}:{line}",
+                             body.strip()))
+    return out
+
+
+def _source_lines(path: Path, first: int, last: int) -> str | None:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return "\n".join(lines[first - 1:last]) if 0 < first <= last <= len(lines) else None
+
+
+def _chains(paper, first_of_chain: dict, display_of_chain: dict, taken: set[str]) -> list[ChainClaim]:
+    """The chains with at least one step the checker will run (a job), named by their display or line."""
+    checked = {paper.relations[j.index].chain for j in paper.jobs}
+    out = []
+    for chain in sorted(checked):
+        first = first_of_chain[chain]
+        rels = [r for r in paper.relations if r.chain == chain]
+        stem = display_of_chain.get(chain) or _ident(f"{Path(first.file).stem}_l{first.line}")
+        name = _unique(f"steps_{stem}", taken)
+        latex = " ".join(" ".join(r.latex.split()) for r in rels[:1])
+        if len(rels) > 1:
+            latex += " …"
+        out.append(ChainClaim(name, f"{first.file}:{first.line}", {r.link.op for r in rels if r.link is not None},
+                              display_of_chain.get(chain), latex[:300]))
+    return out
+
+
+# --- SymPy expressions as Python source ------------------------------------------------------------------------
+
+class _Printer(StrPrinter):
+    """SymPy's printer with exact fractions written ``S(1)/2`` (Python would make ``1/2`` a float); integers plain."""
+
+    def __init__(self) -> None:
+        super().__init__({"order": "none"})
+
+    def _print_Rational(self, expr) -> str:
+        return f"S({expr.p})/{expr.q}" if expr.q != 1 else str(expr.p)
+
+    def _print_Float(self, expr) -> str:  # a decimal as printed, exactly (Float is SymPy's)
+        return f"Float({str(expr)!r})"
+
+
+class _Code:
+    """The symbols and functions a printed module declares, and the SymPy names it imports."""
+
+    def __init__(self) -> None:
+        self.symbols: set[str] = set()
+        self.functions: set[str] = set()
+        self.imports: set[str] = {"Eq", "S"}
+
+    def expr(self, e: sp.Basic) -> str:
+        """Python source that builds ``e`` (SymPy's printer; checked name by name, else ``srepr``)."""
+        text = _Printer().doprint(e)
+        symbols = {s.name for s in e.free_symbols | e.atoms(sp.Symbol) if isinstance(s, sp.Symbol)}
+        functions = {type(f).__name__ for f in e.atoms(sp.core.function.AppliedUndef)}
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            return self._srepr(e)
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        imports = (names - symbols - functions) | (called - functions)
+        bad = (symbols & functions) or any(not hasattr(sp, n) for n in imports) or \
+            ((symbols | functions) & (imports | self.imports | RESERVED_NAMES)) or \
+            any(isinstance(n, ast.Constant) and isinstance(n.value, float) for n in ast.walk(tree))
+        clash = (symbols & self.functions) | (functions & self.symbols)
+        if bad or clash or any(keyword_like(n) for n in symbols | functions):
+            return self._srepr(e)
+        self.symbols |= symbols
+        self.functions |= functions
+        self.imports |= imports
+        return text
+
+    def _srepr(self, e: sp.Basic) -> str:
+        text = sp.srepr(e)
+        tree = ast.parse(text, mode="eval")
+        self.imports |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and hasattr(sp, n.id)}
+        return text
+
+    def header(self) -> list[str]:
+        out = [f"from sympy import {', '.join(sorted(self.imports | {'Function', 'Symbol'}))}", ""]
+        for s in sorted(self.symbols):
+            out.append(f"{s} = Symbol({s!r})")
+        for f in sorted(self.functions):
+            out.append(f"{f} = Function({f!r})")
+        return out
+
+
+def keyword_like(name: str) -> bool:
+    import keyword
+    return keyword.iskeyword(name) or keyword.issoftkeyword(name) or not name.isidentifier()
+
+
+def _relation(code: _Code, op: str, lhs: sp.Basic, rhs: sp.Basic) -> str:
+    cls = RELATIONS.get(op)
+    left, right = code.expr(lhs), code.expr(rhs)
+    if cls is None:  # ≈, ∼, ∝ …: no SymPy relation; the two sides and the relation's name
+        return f"({left}, {op!r}, {right})"
+    code.imports.add(cls)
+    return f"{cls}({left}, {right}, evaluate=False)"
+
+
+def _string(text: str) -> str:
+    """A Python literal for ``text``: a raw triple-quoted string where that is exact, else ``repr``."""
+    if '"""' not in text and not text.endswith(("\\", '"')) and "\r" not in text:
+        return 'r"""' + text + '"""'
+    return repr(text)
+
+
+def _comment(text: str, width: int = 110) -> list[str]:
+    flat = " ".join(text.split())
+    return [f"#   {flat[i:i + width]}" for i in range(0, min(len(flat), 4 * width), width)] or ["#"]
+
+
+def printed_module(draft: Draft, section: int) -> str | None:
+    """The ``printed/`` module of one section (None when it has no entry)."""
+    entries = [e for e in draft.entries if e.section == section]
+    if not entries:
+        return None
+    code = _Code()
+    body: list[str] = []
+    for e in entries:
+        where = ", ".join(filter(None, [f"Eq. {', '.join(e.numbers)}" if e.numbers else "",
+                                        f"label {', '.join(e.labels)}" if e.labels else "", e.where]))
+        meta = (f'SOURCE["{e.name}"] = {{"labels": {e.labels!r}, "numbers": {e.numbers!r}, "location": {e.where!r}, '
+                f'"latex": {_string(e.latex)}}}')
+        if not e.relations:
+            body += ["", "", f"# TODO {e.name} ({where}): not transcribed — {e.unread[0]}", *_comment(e.latex), meta]
+            continue
+        rels = [_relation(code, op, lhs, rhs) for op, lhs, rhs in e.relations]
+        ret = rels[0] if len(rels) == 1 else "(\n        " + ",\n        ".join(rels) + ",\n    )"
+        doc = f"{where} (read by theoryverify.check.tex; the LaTeX is in SOURCE)."
+        body += ["", "", f"def {e.name}():", f"    {_string(doc)}"]
+        for why in e.unread:
+            body.append(f"    # TODO not transcribed here: {' '.join(why.split())[:200]}")
+        for atom, latex in e.opaque.items():
+            body.append(f"    # TODO {atom} stands for {' '.join(latex.split())[:160]} (not read: an opaque symbol)")
+        for note in e.caveats:
+            body.append(f"    # NOTE {note}")
+        body += [f"    return {ret}", "", meta]
+    title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
+    head = [f'"""{_doc_title(title) if title else "The text before the first section"} as printed: each numbered or labelled display, as the LaTeX reader reads it',
+            "(drafted by new-paper --from-tex; check each against the PDF, then build what it should equal in model/).",
+            '"""', *code.header(), "", "#: display name -> its labels, equation numbers, FILE:LINE and LaTeX source",
+            "SOURCE: dict[str, dict] = {}"]
+    return "\n".join(head + body) + "\n"
+
+
+def _doc_title(title: str) -> str:
+    flat = " ".join(title.replace('"""', "").replace("\\", "").split())[:80]
+    return f"Section {flat!r}" if flat else "Section"
+
+
+def section_module(draft: Draft, section: int) -> str:
+    title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
+    slug = _ident(title, "s")[:24].rstrip("_") if title else "front"
+    return f"s{section}_{slug}" if not slug.startswith("s_") else f"s{section}{slug[1:]}"
+
+
+# --- claims and catalogue ----------------------------------------------------------------------------------------
+
+def _catalogue_id(prefix: str, name: str) -> str:
+    return f"{prefix}-{name.replace('_', '-')}"
+
+
+def statements_module(draft: Draft, paper: str, prefix: str) -> str:
+    lines = ['"""The paper\'s theorems, lemmas, propositions and corollaries, each a claim stub with its statement',
+             "quoted (drafted by new-paper --from-tex).  Each is expected inconclusive — not yet checked — until its",
+             'check is written: then drop ``expect``/``reason`` and return the check\'s verdict."""',
+             "import theoryverify as tv", "", f"CLAIMS = tv.ClaimSet({paper!r})",
+             "NOT_YET = tv.inconclusive(\"not yet checked\", \"no check written for this statement yet\")"]
+    for s in draft.statements:
+        kind = "INEQUALITY" if re.search(r"\\(?:le|leq|ge|geq|lesssim|gtrsim)(?![A-Za-z])|[<>]", s.text) else "IDENTITY"
+        location = f"{s.kind.capitalize()}{' ' + s.label if s.label else ''}, {s.where}"
+        lines += ["", "", f"@CLAIMS.add({s.name!r}, location={location!r}, kind=tv.Kind.{kind},",
+                  f"            catalogue_id={_catalogue_id(prefix, s.name)!r}, expect=tv.Status.INCONCLUSIVE,",
+                  "            reason=\"not yet checked\",",
+                  f"            statement={_string(s.text)})",
+                  f"def {s.name}(ctx: tv.RunContext) -> tv.Verdict:",
+                  "    return NOT_YET"]
+    return "\n".join(lines) + "\n"
+
+
+def steps_module(draft: Draft, paper: str, prefix: str) -> str:
+    lines = ['"""The paper\'s derivation chains, each checked by the LaTeX reader\'s step checker on the copy of the',
+             "paper in paper/tex (drafted by new-paper --from-tex): a refuted step is the chain's first wrong step.",
+             '"""', "from pathlib import Path", "", "import theoryverify as tv", "",
+             f"CLAIMS = tv.ClaimSet({paper!r})",
+             f"TEX = Path(__file__).resolve().parent.parent / \"paper\" / \"tex\" / {draft.main!r}", "", "",
+             "def _chain(where: str):", "    def check(ctx: tv.RunContext) -> tv.Verdict:",
+             "        return tv.check_tex_chain(TEX, where, ctx.seed)", "    return check"]
+    seen: set[str] = set()
+    for c in draft.chains:
+        kind = "IDENTITY" if c.ops <= {"=", ":=", "=:"} else "INEQUALITY"
+        cat = ""
+        if c.display and c.display not in seen:
+            seen.add(c.display)
+            cat = f", catalogue_id={_catalogue_id(prefix, c.display)!r}"
+        lines += ["", f"CLAIMS.add({c.name!r}, location={c.where!r}, kind=tv.Kind.{kind}{cat},",
+                  f"           statement={('the derivation chain ' + c.latex)!r})(_chain({c.where!r}))"]
+    return "\n".join(lines) + "\n"
+
+
+def catalogue(draft: Draft, title: str, prefix: str) -> str:
+    out = [f"# {title}: claim catalogue", "",
+           "One id per numbered or labelled display and per theorem-like statement (drafted by new-paper --from-tex).",
+           "", "## Displays", ""]
+    for e in draft.entries:
+        nums = f" Eq. {', '.join(e.numbers)}" if e.numbers else ""
+        lab = f" `{', '.join(e.labels)}`" if e.labels else ""
+        state = "transcribed" if e.transcribed else ("partly transcribed" if e.relations else "TODO")
+        out.append(f"- **{_catalogue_id(prefix, e.name)}**{nums}{lab} ({e.where}; {state})")
+    out += ["", "## Statements", ""]
+    for s in draft.statements:
+        lab = f" `{s.label}`" if s.label else ""
+        out.append(f"- **{_catalogue_id(prefix, s.name)}** {s.kind}{lab} ({s.where})")
+    return "\n".join(out) + "\n"
+
+
+def prefix_of(name: str) -> str:
+    return re.sub(r"[^A-Z0-9]", "", name.upper())[:12] or "P"
+
+
+# --- writing ----------------------------------------------------------------------------------------------------
+
+def render(draft: Draft, name: str, base: dict[str, str], title: str) -> dict[str, str]:
+    """The scaffold's files ``base`` with the drafted ones in place of its example claim and display."""
+    prefix = prefix_of(name)
+    files = {k: v for k, v in base.items() if not k.endswith(("printed/s1_main.py", "claims/s1_main.py",
+                                                              "tests/test_planted.py"))}
+    order = []
+    for section in sorted({e.section for e in draft.entries}):
+        text = printed_module(draft, section)
+        if text:
+            files[f"{name}/printed/{section_module(draft, section)}.py"] = text
+    if draft.statements:
+        files[f"{name}/claims/statements.py"] = statements_module(draft, name, prefix)
+        order.append("statements")
+    if draft.chains:
+        files[f"{name}/claims/steps.py"] = steps_module(draft, name, prefix)
+        order.append("steps")
+    init = f"{name}/claims/__init__.py"
+    files[init] = re.sub(r"ORDER = \[[^\]]*\]", f"ORDER = {order!r}", files[init])
+    pinit = f"{name}/__init__.py"
+    files[pinit] = files[pinit].replace(f'file="{name}.txt"', f'file={("tex/" + draft.main)!r}').replace(
+        f"# the paper's text: in {name}/paper/", f"# the paper's LaTeX: in {name}/paper/").replace(
+        "\n)\n", "\n    reads_text=True,  # the step claims read the LaTeX: its checksum keys their stored results\n)\n")
+    files["pyproject.toml"] = files["pyproject.toml"].replace('"spec/*", "paper/*"', '"spec/*", "paper/*", "paper/tex/**/*"')
+    files[f"{name}/spec/{name}.md"] = catalogue(draft, title, prefix)
+    files["tests/test_drafted.py"] = _test_module(name)
+    return files
+
+
+def _test_module(name: str) -> str:
+    return f'''"""The drafted package: every printed display builds, every claim is registered with a location."""
+import importlib
+import pkgutil
+
+import theoryverify as tv
+
+import {name}.printed
+
+
+def test_every_printed_display_builds():
+    for mod in pkgutil.iter_modules({name}.printed.__path__):
+        module = importlib.import_module(f"{name}.printed.{{mod.name}}")
+        for entry, source in module.SOURCE.items():
+            assert source["location"] and source["latex"]
+            if hasattr(module, entry):
+                assert getattr(module, entry)() is not None
+
+
+def test_every_claim_has_a_location():
+    for claim in tv.registry.claims(paper={name!r}):
+        assert claim.location and claim.statement
+'''
+
+
+def write(name: str, tex: str | Path, folder: Path | str = ".", title: str | None = None) -> tuple[Path, Draft, int]:
+    """Write the drafted package ``folder/name``; return it, the draft and the number of files written."""
+    from . import scaffold
+
+    scaffold._check_spelling(name)
+    target = Path(folder) / name
+    if Path(folder).exists() and not Path(folder).is_dir():
+        raise scaffold.ScaffoldError(f"--out {folder} is not a folder")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise scaffold.ScaffoldError(f"{target} already exists and is not an empty folder")
+    draft = read(tex)
+    title = title or name
+    files = render(draft, name, scaffold.render_paper(name, title), title)
+    for rel, text in files.items():
+        path = target / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for rel in draft.files:  # the paper's own files, for the step claims (inside its folder only)
+        src = (draft.root / rel).resolve()
+        if src.is_file() and src.is_relative_to(draft.root.resolve()):
+            dst = target / name / "paper" / "tex" / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+    return target, draft, len(files) + len(draft.files)

@@ -1,0 +1,96 @@
+"""A derivation chain of a paper's LaTeX, checked as a claim: ``tv.check_tex_chain(tex, "main.tex:41", seed)``.
+
+``python -m theoryverify new-paper NAME --from-tex paper.tex`` registers every chain of steps the LaTeX reader
+(:mod:`theoryverify.check.tex`) finds as a claim whose check is this function, so that ``verify`` checks the
+paper's derivations from the first run.  The chain is named by where its first relation is (``FILE:LINE``, as
+the reader prints it); the paper is read once per process (per file and modification time) and only the named
+chain is checked.  The verdict is the chain's:
+
+- refuted — a step is refuted (the reader's first wrong step, with its counterexample);
+- proved / holds — every step is proved / proved or holds (definitions and other non-steps are not checked);
+- inconclusive — otherwise, with each undecided step and why (unreadable, ambiguous, not decided), or when no
+  chain starts at that line any more (the paper was edited: regenerate or fix the line).
+
+Every check can fail: a wrong step planted in the LaTeX is refuted (``tests/test_fromtex.py``).
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from .check.parser import BadInput
+from .errors import TheoryverifyError
+from .verdicts import Verdict, inconclusive, proved, refuted
+from .verdicts import holds as holds_verdict
+
+METHOD = "the LaTeX reader's step checker"
+_CACHE: dict[tuple[str, int, int], object] = {}
+_LOCK = threading.Lock()
+
+
+def _paper(tex: Path, seed: int):
+    from .check.tex.run import Paper
+
+    key = (str(tex.resolve()), tex.stat().st_mtime_ns, seed)
+    with _LOCK:
+        if key not in _CACHE:
+            paper = Paper([str(tex)], seed=seed)
+            paper.read()
+            _CACHE.clear()  # one paper at a time: a fresh read replaces an edited one
+            _CACHE[key] = paper
+        return _CACHE[key]
+
+
+def chain_relations(tex: str | Path, where: str, seed: int = 0) -> list:
+    """The reader's relations (:class:`theoryverify.check.tex.run.Relation`) of the chain whose first relation is
+    at ``where`` (``FILE:LINE``), checked; [] when no chain starts there."""
+    tex = Path(tex)
+    if not tex.is_file():
+        raise TheoryverifyError(f"the paper's LaTeX {tex} is missing")
+    try:
+        paper = _paper(tex, seed)
+    except BadInput as exc:
+        raise TheoryverifyError(f"{tex}: {' '.join(str(exc).split())}") from None
+    first: dict[int, object] = {}
+    for rel in paper.relations:
+        first.setdefault(rel.chain, rel)
+    chains = {c for c, rel in first.items() if f"{rel.file}:{rel.line}" == where}
+    if not chains:
+        return []
+    file, line = where.rsplit(":", 1)
+    with _LOCK:
+        paper.check(jobs=1, only={(file, int(line))})
+    return [r for r in paper.relations if r.chain in chains]
+
+
+def check_tex_chain(tex: str | Path, where: str, seed: int = 0) -> Verdict:
+    """The verdict of the derivation chain at ``where`` (``FILE:LINE``) of the LaTeX file ``tex`` (see the module
+    docstring).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "p.tex").write_text("We have\\n\\\\begin{equation}\\n(a+b)^2 = a^2 + b^2\\n\\\\end{equation}\\n")
+    >>> check_tex_chain(folder / "p.tex", "p.tex:3").status.value
+    'refuted'
+    """
+    rels = chain_relations(tex, where, seed)
+    if not rels:
+        return inconclusive(METHOD, f"no derivation chain starts at {where} (was the paper edited? regenerate the "
+                                    "claim or fix its line)")
+    steps = [r for r in rels if r.kind == "step" and r.status != "not_a_step"]
+    shown = [f"{r.file}:{r.line}: {r.status}" for r in steps]
+    wrong = next((r for r in steps if r.status == "refuted"), None)
+    if wrong is not None:
+        ce = dict(wrong.counterexample or {}) or {"at": f"{wrong.file}:{wrong.line}"}
+        return refuted(METHOD, f"{wrong.file}:{wrong.line}: {wrong.latex} — read as {wrong.read_as}: {wrong.reason}",
+                       ce, steps=shown)
+    if not steps:
+        return inconclusive(METHOD, f"the chain at {where} has no derivation step (its relations are "
+                                    f"{', '.join(sorted({r.kind for r in rels}))})", steps=shown)
+    if all(r.status == "proved" for r in steps):
+        return proved(METHOD, f"{len(steps)} step(s) proved", steps=shown)
+    if all(r.status in ("proved", "holds") for r in steps):
+        return holds_verdict(METHOD, f"{len(steps)} step(s) proved or hold", steps=shown)
+    open_ = [r for r in steps if r.status not in ("proved", "holds")]
+    why = "; ".join(f"{r.file}:{r.line} {r.status}: {' '.join((r.reason or '').split())[:160]}" for r in open_[:3])
+    return inconclusive(METHOD, f"{len(open_)} of {len(steps)} step(s) not decided — {why}", steps=shown)
