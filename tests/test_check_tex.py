@@ -330,6 +330,16 @@ READINGS = [
      "\\[ |w(x) - w(y)| \\le L |x - y| \\]\n", "kind", "hypothesis"),
     ("We have\n\\begin{align*}\n\\sqrt{\\rho c} &< \\frac{c}{4} \\text{, as }\\rho\\in (0,1].\n\\end{align*}\n", "read_as",
      "sqrt(rho * c) < c / 4$"),
+    # V_{gcn} first written here defines it (its own key, not V's); a theorem written with thmtools' restatable or
+    # a \newtheorem{thm} is a statement; "is simply computed as" defines; a footnote is not the sentence
+    ("We use $\\mathbf{V}_0$.\n\\[ \\mathbf{V}_{\\text{gcn}} = \\mathbf{A}_{\\text{gcn}} \\mathbf{W}_{\\text{gcn}} \\]\n",
+     "kind", "definition"),
+    ("\\begin{restatable}{thm}{impr}\nAfter an update,\n\\begin{equation*}\na_{t+1} - a_t < b_{t+1} - b_t\n"
+     "\\end{equation*}\n\\end{restatable}\n", "kind", "goal"),
+    ("$g_t$. It is simply computed as\n\\[ \\beta^* = \\arg\\max_{\\beta} \\prod_{t=1}^n (1 + g_t \\beta) \\]\n", "kind",
+     "definition"),
+    ("Define $W$ as the one that satisfies\\footnote{Hence, we define it for positive x. See above.}\n"
+     "\\[ x = W(x) \\exp(W(x)) \\]\n", "kind", "definition"),
     # Wealth_{t-1} used as a factor: Wealth_{t-1}(1 + β g) is a product, and the identity is proved
     ("\\[ W_0 + \\beta Wealth_{t-1} g_t = Wealth_{t-1}(1 + \\beta g_t) + W_0 - Wealth_{t-1} \\]\n", "status", "proved"),
     # alpha_1^{(t)} multiplied elsewhere: alpha_1^{(t)}(Xi - 1) is a product, not ambiguous

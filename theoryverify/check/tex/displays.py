@@ -29,7 +29,7 @@ INNER_OPEN = re.compile(r"\\begin\s*\{(split|aligned|gathered|alignedat|multline
                         r"(\s*\{\d+\})?|\\end\s*\{(split|aligned|gathered|alignedat|multlined)\}")
 THEOREM_LIKE = {"theorem", "lemma", "proposition", "corollary", "claim", "fact", "conjecture", "observation",
                 "definition", "assumption", "condition", "hypothesis", "remark", "example", "proof", "problem",
-                "property", "setting"}
+                "property", "setting", "restatable"}
 TOKEN_RE = re.compile(r"\\begin\s*\{([^{}]{1,40})\}|\\end\s*\{([^{}]{1,40})\}|\\\\|\\\[|\\\]|\$\$|\\\$|"
                       r"\\newtheorem\s*\*?\s*\{([^{}]{1,40})\}")
 RELATION_HINT = re.compile(r"(?<![\\a-zA-Z])[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq|approx|simeq|"
@@ -141,8 +141,12 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
     return out
 
 
+FOOTNOTE = re.compile(r"\\footnote\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}")
+
+
 def _prose(text: str) -> str:
-    return " ".join(text.split())[-300:]
+    """The prose's last 300 characters, footnotes left out (a footnote is not the sentence the display ends)."""
+    return " ".join(FOOTNOTE.sub(" ", text).split())[-300:]
 
 
 # --- rows, cells, segments ---------------------------------------------------------------------------

@@ -41,7 +41,7 @@ PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
-                       r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\bwe use\b|\bintroduce\b|"
+                       r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b)[^.]{0,200}$", re.I)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show that|we will (?:show|prove)|"
@@ -100,6 +100,21 @@ CONSTRAINT_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:s\.\s*t\.|s
                            r"\\subjectto", re.I)
 
 
+ENV_PREFIXES = (("restatable", "theorem"), ("thm", "theorem"), ("theo", "theorem"), ("lem", "lemma"),
+                ("prop", "proposition"), ("cor", "corollary"), ("clm", "claim"), ("assum", "assumption"),
+                ("asm", "assumption"), ("asp", "assumption"), ("hyp", "hypothesis"), ("cond", "condition"),
+                ("defn", "definition"), ("dfn", "definition"), ("def", "definition"))
+
+
+def env_kind(name: str) -> str:
+    """The standard name of a theorem-like environment: ``thm``, ``lem``, ``restatable`` (thmtools), ``assump`` …
+    are the paper's own names for theorem, lemma, theorem, assumption."""
+    low = name.lower().rstrip("*")
+    if low in STATEMENT_ENVS or low in HYPOTHESIS_ENVS or low in ("definition", "proof", "remark", "example"):
+        return low
+    return next((kind for prefix, kind in ENV_PREFIXES if low.startswith(prefix)), low)
+
+
 def last_sentence(prose: str) -> str:
     """The prose since the last full stop before a display (``e.g.``/``i.e.`` are not full stops)."""
     p = re.sub(r"\b(e\.g|i\.e|cf|resp|w\.r\.t|w\.p|a\.s|et al)\.", lambda m: m.group(0).replace(".", "·"), prose)
@@ -120,7 +135,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
     derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence)  # "… where w is …, we have": a result
-    envs = [name.lower() for name, _ in scope]
+    envs = [env_kind(name) for name, _ in scope]
     inner = envs[-1] if envs else ""
     if op == "=:":
         return "definition", "'=:' defines the right side"

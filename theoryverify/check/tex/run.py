@@ -20,6 +20,7 @@ from ..macros import ExpansionError, MacroTable
 from ..parser import BadInput, Definition, unparse
 from . import displays as D
 from .kinds import DEFINITION_OPS, classify
+from .grammar import _key
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, lhs_shape, names_in, plain, read_chain)
@@ -455,8 +456,13 @@ class Paper:
                 recursion = _recursion(link.lhs.node, link.rhs.node)
             first_use = False
             if base and link.index == 0:
-                key = base
+                key = _key(link.lhs.node) if isinstance(link.lhs.node, ast.Subscript) else base  # V_{gcn}: its own key
+                key = key or base
                 first = self.names.first_at(key)
+                deriv = re.fullmatch(r"(\w+?)(?:prime|dot)", base)
+                if deriv and self.names.first_at(deriv.group(1)) is not None and \
+                        self.names.first_at(deriv.group(1)) < (link.lhs.tokens[0].pos if link.lhs.tokens else 0):
+                    first = None  # g'(q) after g: the derivative of a known function is computed, not defined
                 tok = link.lhs.tokens[0] if link.lhs.tokens else None  # a command token's pos is where it ends
                 first_use = tok is not None and first is not None and first >= tok.pos - 2 - len(tok.text)
             kind, why = classify(link.op, link.lhs.latex, link.rhs.latex, first_in_chain=link.index == 0,
@@ -575,8 +581,8 @@ class Paper:
                 d = Definition(f"{fn}({', '.join(params)}) := {unparse(r)}", fn, r, params)
             else:
                 l = plain(lhs, self.names.defined, fam)
-                if not isinstance(l, ast.Name):
-                    return
+                if not isinstance(l, ast.Name) or any(isinstance(n, ast.Name) and n.id == l.id for n in ast.walk(r)):
+                    return  # x = W(x) e^{W(x)} defines W implicitly, not x
                 d = Definition(f"{l.id} := {unparse(r)}", l.id, r)
         except BadInput:
             return
