@@ -34,7 +34,7 @@ from ..experiments.verdicts import (FAMILY_RULE, bounded, bounded_below, explici
 from ..model.asymptotics import PATH_K_EPS, PATH_SHARP_EDGE, THETA, Delta, K, L, O, Order, delta, eps, eta
 from ..model.bookkeeping import attention_bullet_steps, compared, premise, text_step, verdict_from_steps
 from ..printed import proofs as pp
-from ..printed.hypotheses import K_EPS, K_EPS_CHOICE
+from ..printed.hypotheses import K_EPS, K_EPS_CHOICE, FLAT_PATH_HYPOTHESES
 
 CLAIMS = tv.ClaimSet("iclnonlinear")
 MARGIN, SPREAD = 0.15, 10.0
@@ -225,7 +225,7 @@ ERR_43 = ("T(ε) is not Θ(T_f^*) " + PATH_WHERE + ": with ε absolute (App. D.3
 CLAIMS.add("p3-tfstar", location="Prop. 3; Sec. 5.2; App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-P3-Tfstar",
            statement="T_f^* = Θ(K log(K/ε)/(η δ² L² Δ²)): T(ε)/T_f^* bounded above and below as K → ∞"
                      " — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
-           conditions=(K_EPS,), choices=CH_43,
+           conditions=FLAT_PATH_HYPOTHESES, choices=CH_43,
            # re-audit (issue 16): decided along the admissible path (1.2 decades of K in quick), not the K = 4 sweeps
            # referee (s23): erratum stands — a Θ duration (spec: RATE) fails under both ε readings: absolute, the O
            # side (K^1.75, re-derived independently to K = 1024 and at N = 40K⁴, 400K³, K = 10/ε, δ = 1.3δ_min);
@@ -355,7 +355,7 @@ CLAIMS.add("p3-qrate", location="Prop. 3; App. D.2", kind=tv.Kind.RATE, catalogu
                      "bounded above at the window start (T1 or C·T_f^1) and away from 0 at its end T_f^* — decided "
                      "along the admissible path (ε = 2/K, N = 40K³, L = cK); the window mean and the K = 4 sweeps are "
                      "reported",
-           conditions=(K_EPS,), choices={**CH_44, "reading": "per step (the proof's: Lemma 7 states g_k for every t "
+           conditions=FLAT_PATH_HYPOTHESES, choices={**CH_44, "reading": "per step (the proof's: Lemma 7 states g_k for every t "
                                          "of Phase II and App. D.2 sums it); the window mean is reported (circular)"},
            # re-audit (issue 16) had decided the window mean over [T1, T_f^*] and left it inconclusive (one law in
            # quick; the uniform law's sub-windows differ in full). issue 27 (second referee): decided on the per-step
@@ -725,7 +725,10 @@ def t1_parts(P: dict, seed: int) -> dict[str, Verdict]:
                                                  for C in first["one_minus_abar_at_CTf"]},
                        "spec_rate_rule_K_exponent_0": {"status": theta.status.value, "evidence": theta.evidence,
                                                        "fit": theta.details.get("fit")}}),
-                [{"K": int(k), "eps": 2.0 / k, "c": float(lab["c"])} for k in x])
+                [{"K": int(k), "eps": 2.0 / k, "c": float(lab["c"]), "N": (lambda d: d["N"] if d["N"] is not None
+                                                                              else float("inf"))(P["K"][str(int(k))]),
+                  "delta": P["K"][str(int(k))]["delta"], "Delta": DELTA, "law_in_F": lab["law"] in A.LAWS_IN_F}
+                 for k in x])
     return parts
 
 
@@ -752,7 +755,7 @@ CLAIMS.add("t1", location="Theorem 1; App. D.3", kind=tv.Kind.RATE, catalogue_id
            statement="Flat regime: with at most T_f^* = Θ(K log(K/ε)/(ηδ²L²Δ²)) iterations L(P;Q) ≤ O(ε²) "
                      "(admissible path, R = T(ε)/T_f^* bounded in K; full: K ∈ {4..128}, c ∈ {0.1, 0.3, 1}, two task "
                      "laws, N = 40K³)",
-           conditions=(K_EPS,), choices=CH_51,
+           conditions=FLAT_PATH_HYPOTHESES, choices=CH_51,
            # re-audit (issue 16): the quick path now spans K = 8…128 (1.2 decades) and decides as the full one does.
            # issue 27 (second referee): one rule for t1, t2, p3-tfstar and p4-tsstar — the reading the paper's own
            # proof uses is the primary reading. App. D.3 multiplies (1 − Attn_k)² = O(ε²δ²) by L²Δ² = O(1/δ²) to get

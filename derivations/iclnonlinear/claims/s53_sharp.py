@@ -29,7 +29,7 @@ from ..model.asymptotics import (DEFAULT_DIRECTIONS, Order, PATH_K_EPS, PATH_SHA
                                  L, O, delta, eps, eta)
 from ..model.bookkeeping import attention_bullet_steps, compared, premise, text_step, verdict_from_steps
 from ..printed import proofs as pp
-from ..printed.hypotheses import K_EPS, K_EPS_CHOICE
+from ..printed.hypotheses import K_EPS, K_EPS_CHOICE, SHARP_PATH_HYPOTHESES
 
 CLAIMS = tv.ClaimSet("iclnonlinear")
 MARGIN, SPREAD = 0.15, 10.0
@@ -342,7 +342,7 @@ CLAIMS.add("s53-ts1", location="Sec. 5.3", kind=tv.Kind.RATE, catalogue_id="ICLN
            choices={**TS1_CHOICES, "decides": "the admissible path, T_s^1 := first t with g_k ≤ C·δ²L²Δ²ε/K (the "
                                               "Phase-III rate of Prop. 4), C ∈ {1, 10}; refuted only if every C "
                                               "refutes"},
-           conditions=(K_EPS,),
+           conditions=SHARP_PATH_HYPOTHESES,
            # issue 27 (second referee): the earlier verdict rested on the flat Phase-I end (Ā ≥ 1/2) while Sec. 5.3 ends
            # the sharp Phase I at T_f^*, and its summary line described the K = 4 N sweep, which did not decide it.
            # Now decided on the end Sec. 5.3 describes (fast growth giving way to Phase III's rate), along the path.
@@ -431,7 +431,7 @@ CLAIMS.add("p4-tsstar", location="Prop. 4", kind=tv.Kind.RATE, catalogue_id="ICL
            statement="T_s^* = Θ(K log(KLΔ/ε)/(η ε δ² L² Δ²)): T(ε)/T_s^* bounded as K → ∞ along the admissible path "
                      "(ε = 2/K, N = 40K³, L = cK, c ∈ {3, 10}) and as L grows at K = 4, ε = 2/K, one η; the K = 4 ε "
                      "and N sweeps are reported",
-           choices=P4_CHOICES, conditions=(K_EPS,),
+           choices=P4_CHOICES, conditions=SHARP_PATH_HYPOTHESES,
            # re-audit (issue 16): the admissible path (1.2 decades of K in quick) decides as the full profile does
            # referee (s23): erratum stands — the Θ duration fails under both ε readings: absolute, the O side
            # (K^0.75–0.8, re-derived independently to K = 1024 and at N = 40K⁴, K = 10/ε, δ = 1.3δ_min); relative, the
@@ -512,7 +512,7 @@ CLAIMS.add("p4-qrate", location="Prop. 4", kind=tv.Kind.RATE, catalogue_id="ICLN
                      "K = 4 sweeps are reported",
            choices={**COMMON, **TAIL_CHOICES, "note": QR_NOTE,
                     "reading": "per step (the proof's: Lemma 9 states g_k for every t of Phase III and App. E.1 sums "
-                               "it); the window mean is reported (circular)"}, conditions=(K_EPS,),
+                               "it); the window mean is reported (circular)"}, conditions=SHARP_PATH_HYPOTHESES,
            # re-audit (issue 16) had decided the window mean over [T_f^*, T_s^*] and left it inconclusive (one law in
            # quick; the uniform law's sub-windows differ in full). issue 27 (second referee): decided on the per-step
            # reading the proof uses. The full profile's path was not re-run in this session (830 s); its expectation
@@ -816,7 +816,7 @@ CLAIMS.add("t2", location="Thm 2", kind=tv.Kind.RATE, catalogue_id="ICLN-T2",
            statement="For L = Ω(1/(Δδ)), N = Ω(K³), K ≥ Θ(1/ε): L(P;Q) = O(ε²) within T_s^* iterations "
                      "(admissible path c ∈ {3, 10} across K, ε² absolute and relative to l(0); L family at fixed η, "
                      "K = 4; the K = 4 ε sweep is reported)",
-           choices=T2_CHOICES, conditions=(K_EPS,),
+           choices=T2_CHOICES, conditions=SHARP_PATH_HYPOTHESES,
            # re-audit (issue 16): the admissible path (1.2 decades of K in quick) decides as the full profile does
            # Referee (s23): the relative reading is tested along the same path and holds — R_rel = T_rel/T_s^* falls
            # like K^−1.5 (c = 3, 10; independently re-derived to K = 1024, and at N = 40K⁴, δ = 1.3δ_min).
