@@ -12,7 +12,7 @@ import theoryverify as tv
 from ..experiments import ood_sweeps as O
 from ..experiments import training as T
 from ..experiments.protocol import GIVEN_P1, choices, p1_choices, prop1
-from ..experiments.pt_runs import (BASE, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, default_run, learns, qa_argmax,
+from ..experiments.pt_runs import (M_D_SCOPE, BASE, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, default_run, learns, qa_argmax,
                                    recon_sweep)
 from ..model import transformer as model
 from ..model.setup import Recon
@@ -199,7 +199,7 @@ _L18_REASON = ("on the reconstruction ((236)–(237) lost; read as 'argmax F([s_
                "Remark 2's surviving words: 'Absent this token during inference, the model falters in producing "
                "accurate answers'): "
                "at μ_c = 3 the pre-FT model already answers 84% of Q&A prompts; the relation fraction is 0–0.52 in the "
-               "18 swept runs that learn the facts and reaches 0.76–1 only where PT stays ≥ H + 0.06 (flips with μ_c)")
+               "18 swept runs that learn the facts and reaches 0.76–1 only where PT stays ≥ H + 0.06 (flips with μ_c)" + "; m, d: " + M_D_SCOPE)
 _L18_READINGS = tv.Readings(
     tested="before FT the argmax of F([s_i, f]) is a relation token for every pair i",
     others={"weaker (Remark 2, the authors' favour): without r the pre-FT model falters, i.e. answers few Q&A prompts":
