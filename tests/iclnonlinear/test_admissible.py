@@ -135,3 +135,18 @@ def test_planted_steady_rate_per_step_reading_can_hold_and_fail():
             d["at"]["1*Tf"]["gdiag"] = [float(F)]
         parts = steady_rate_parts(P, 0, False, ["T1", "1*Tf1"], "1*Tf", form, "F")
         assert tv.combine(parts).status is expect, parts
+
+
+def test_declared_path_hypotheses_hold_on_the_path_and_fail_off_it():
+    """Issue 27 item 5: the standing hypotheses are conditions the engine evaluates; the admissible path's
+    configurations lie inside every one, and a configuration that breaks one (N = 10K³, c = LΔδ = 3 for the flat
+    regime, δ = 2/K, Δ = 10, a law outside F) is outside exactly that one."""
+    from derivations.iclnonlinear.printed import hypotheses as H
+    K = 16
+    ok = {"K": K, "eps": 2.0 / K, "N": 40 * K ** 3, "delta": 1 / (np.sqrt(2) * K), "c": 1.0, "L": float(K),
+          "Delta": np.sqrt(2), "law_in_F": True}
+    assert all(c.evaluate(ok) for c in H.FLAT_PATH_HYPOTHESES)
+    assert all(c.evaluate(dict(ok, c=3.0)) for c in H.SHARP_PATH_HYPOTHESES)
+    for bad, cond in ((dict(ok, N=10 * K ** 3), H.N_K3), (dict(ok, c=3.0), H.FLAT_L), (dict(ok, delta=2.0 / K), H.DELTA_K),
+                      (dict(ok, Delta=10.0), H.DELTA_O1), (dict(ok, law_in_F=False), H.TASKS_IN_F)):
+        assert [c.text for c in H.FLAT_PATH_HYPOTHESES if not c.evaluate(bad)] == [cond.text]
