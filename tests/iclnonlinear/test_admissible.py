@@ -115,3 +115,38 @@ def test_planted_relative_eps_time_growing_faster_than_T_s_star_is_refuted():
                               "N": None, "delta": 1 / (np.sqrt(2) * k), "T_sstar": [Ts], "T_rel": [factor[j] * Ts]}
         parts = A.bound_parts(P, 0, True, lambda d, i: d["T_rel"][i] / d["T_sstar"][i], "planted R_rel")
         assert [v.status for v in parts.values()] == [expect]
+
+
+def test_planted_steady_rate_per_step_reading_can_hold_and_fail():
+    """p3-qrate / p4-qrate decide the per-step reading of a 'steady rate Θ(F)': η g_k/F bounded at the window start
+    (start constant free) and away from 0 at its end.  A planted η g_k = F at every read-out holds; one that is K^1.5
+    times F at both starts (what the model gives at the Phase-II start) is refuted."""
+    from derivations.iclnonlinear.claims.s52_flat_phase2 import steady_rate_parts
+    K = np.array(KS, float)
+    form = lambda d, i: d["eta"][i] * A.gap_scale(d, i) / d["K"]  # noqa: E731
+    for start_factor, expect in ((np.ones_like(K), tv.Status.HOLDS), (K ** 1.5, tv.Status.REFUTED)):
+        P = _path({"T1": np.ones_like(K), "1*Tf1": np.ones_like(K), "1*Tf": np.ones_like(K)})
+        for j, k in enumerate(KS):
+            d = P["K"][str(k)]
+            d["eta"] = [1.0]
+            F = A.gap_scale(d, 0) / k
+            for st in ("T1", "1*Tf1"):
+                d["at"][st]["gdiag"] = [float(F * start_factor[j])]
+            d["at"]["1*Tf"]["gdiag"] = [float(F)]
+        parts = steady_rate_parts(P, 0, False, ["T1", "1*Tf1"], "1*Tf", form, "F")
+        assert tv.combine(parts).status is expect, parts
+
+
+def test_declared_path_hypotheses_hold_on_the_path_and_fail_off_it():
+    """Issue 27 item 5: the standing hypotheses are conditions the engine evaluates; the admissible path's
+    configurations lie inside every one, and a configuration that breaks one (N = 10K³, c = LΔδ = 3 for the flat
+    regime, δ = 2/K, Δ = 10, a law outside F) is outside exactly that one."""
+    from derivations.iclnonlinear.printed import hypotheses as H
+    K = 16
+    ok = {"K": K, "eps": 2.0 / K, "N": 40 * K ** 3, "delta": 1 / (np.sqrt(2) * K), "c": 1.0, "L": float(K),
+          "Delta": np.sqrt(2), "law_in_F": True}
+    assert all(c.evaluate(ok) for c in H.FLAT_PATH_HYPOTHESES)
+    assert all(c.evaluate(dict(ok, c=3.0)) for c in H.SHARP_PATH_HYPOTHESES)
+    for bad, cond in ((dict(ok, N=10 * K ** 3), H.N_K3), (dict(ok, c=3.0), H.FLAT_L), (dict(ok, delta=2.0 / K), H.DELTA_K),
+                      (dict(ok, Delta=10.0), H.DELTA_O1), (dict(ok, law_in_F=False), H.TASKS_IN_F)):
+        assert [c.text for c in H.FLAT_PATH_HYPOTHESES if not c.evaluate(bad)] == [cond.text]

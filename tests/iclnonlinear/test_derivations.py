@@ -111,3 +111,15 @@ def test_symmetric_row_invariant_in_the_simulator(N):
     tr = D.simulate([st], 30, keep_tables=True, device="cpu")
     held(C.check_invariant([({"N": N}, np.sqrt(2.0) * np.eye(4), tr.t, tr.tables["q"][:, 0])],
                            C.inv_symmetric_row, "symmetric row"))
+
+
+def test_eq12_L_homogeneity_is_proved_and_a_planted_non_quadratic_form_is_refuted():
+    """eq12-L-exponent is an algebraic identity (g_k quadratic in f = LΔu): proved on the model; a planted L³ or an
+    additive term is refuted (the check could fail)."""
+    import numpy as np
+    from derivations.iclnonlinear.claims import s51_gradients as G2
+    from theoryverify import Status
+    Ls = np.geomspace(0.01, 10.0, 8)
+    assert G2.l_homogeneity(lambda L: G2.g1_scaled_orthogonal(3.0, L), Ls).status is Status.PROVED
+    assert G2.l_homogeneity(lambda L: 0.7 * L ** 3, Ls).status is Status.REFUTED
+    assert G2.l_homogeneity(lambda L: 0.7 * L ** 2 + 1e-6, Ls).status is Status.REFUTED

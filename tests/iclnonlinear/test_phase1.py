@@ -94,6 +94,10 @@ def test_offtrend_verdict_refutes_a_rising_pair_and_ignores_inadmissible():
     assert C.offtrend_verdict([_run(0), _run(2)]).status == Status.REFUTED
     assert C.offtrend_verdict([_run(0), _run(2, admissible=False)]).status == Status.HOLDS
     assert C.offtrend_verdict([_run(0, row_mean=0.2)]).status == Status.REFUTED
+    # issue 27: a raw rise that the row-centred logits (the softmax's gauge) do not share is no counterexample
+    shifted = dict(_run(2), pairs_increasing_raw_and_centred=0)
+    assert C.offtrend_verdict([_run(0), shifted]).status == Status.HOLDS
+    assert C.offtrend_verdict([_run(0), dict(_run(2), pairs_increasing_raw_and_centred=2)]).status == Status.REFUTED
 
 
 def test_in_F_batch_equals_in_F():

@@ -121,6 +121,7 @@ def test_claim51_parts_refute_growing_R_and_accept_bounded_R():
     Ks = [8, 16, 32, 64, 128]
     def stub(R):
         return {"K": {str(K): {"labels": [{"c": 1.0, "law": "iid-normal", "L": float(K)}], "T_abs": [r * 100.0],
+                                "N": None, "delta": 1 / (np.sqrt(2) * K),
                                 "T_rel": [r * 100.0], "T_fstar": [100.0], "T1": [10.0],
                                 "one_minus_abar_at_CTf": {"1": [0.1]}} for K, r in zip(Ks, R)}}
     refuted(C.combine(C.t1_parts(stub([K ** 2.0 for K in Ks]), SEED)))

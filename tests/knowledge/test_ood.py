@@ -133,3 +133,27 @@ def test_halluc_pt_gate_drops_runs_whose_pretraining_failed():
     kept, dropped = Hc.pt_gate(runs, {0: True, 1: False})
     assert [x[3] for x in kept] == ["r00", "r01"] and dropped == [1]
     assert Hc.pt_gate(runs, {0: True, 1: True}) == (runs, [])
+
+
+def test_necessity_decision_holds_when_uncovered_pairs_fail_and_refutes_a_planted_leak():
+    """t2-coverage-law-given-p1 decides necessity only: 0 of 112 uncovered pairs answered holds; a planted model
+    answering 40 % of them is refuted; 3 of 40 (CI straddling the thresholds) is inconclusive."""
+    assert C.necessity_decision(np.zeros(112), np.ones(10)).status is Status.HOLDS
+    leak = np.r_[np.ones(45), np.zeros(67)]
+    assert C.necessity_decision(leak).status is Status.REFUTED
+    assert C.necessity_decision(np.r_[np.ones(3), np.zeros(37)]).status is Status.INCONCLUSIVE
+    assert C.necessity_decision([]).status is Status.INCONCLUSIVE
+
+
+def test_bound_over_C_states_the_best_constant_and_never_refutes_on_one_C():
+    """Thm 2(2)'s condition constant C is existential: a violation at small Ñ_f with the bound met at the two
+    largest holds with the best constant stated; a violation at the largest tested Ñ_f is inconclusive, never
+    refuted (no C on the grid), however large the violation."""
+    met = [{"N_ft": 8, "K": 3, "R": 6, "errors": [0.7, 0.8, 0.6, 0.7]},
+           {"N_ft": 32, "K": 3, "R": 6, "errors": [0.0, 0.0, 0.0, 0.0]},
+           {"N_ft": 48, "K": 3, "R": 6, "errors": [0.0, 0.0, 0.0, 0.0]}]
+    v = C.bound_over_C(met)
+    assert v.status is Status.HOLDS and np.isclose(v.details["best_C"], C.c_needed(8, 3, 6))
+    bad = [dict(p, errors=[0.9, 0.9, 0.9, 0.9]) for p in met]
+    assert C.bound_over_C(bad).status is Status.INCONCLUSIVE
+    assert C.bound_over_C(met[:2]).status is Status.INCONCLUSIVE      # one point inside C*'s region only

@@ -37,6 +37,10 @@ ADMISSIBLE_PATH = {
 #: U[−√3σ, √3σ], which is in F with the constant 2√3·L (c → 2√3c, still a constant); "iid-uniform" is U[−½, ½]·LΔ,
 #: Lipschitz exactly L.
 
+#: the path's task laws that are in F (Eq. 4): U[−½, ½]·LΔ is Lipschitz exactly L; the i.i.d. normal law gives the same
+#: runs as the bounded U[−√3σ, √3σ] (the runs depend on D_f only through E[ffᵀ] = σ²I), in F with constant 2√3·L
+LAWS_IN_F = frozenset({"iid-uniform", "iid-normal"})
+
 #: the admissible path's count samples are drawn from this seed (one dataset shared by every claim that reads it)
 PATH_SEED = 0
 
@@ -66,7 +70,7 @@ def path_series(P: Mapping, c: float, law: str, key) -> tuple[np.ndarray, np.nda
         Ks.append(int(Kk))
         ys.append(key(d, i))
         cfgs.append({"K": int(Kk), "eps": d["eps"], "N": d["N"] if d["N"] is not None else float("inf"), "c": c,
-                     "L": d["labels"][i]["L"], "delta": d["delta"]})
+                     "L": d["labels"][i]["L"], "delta": d["delta"], "Delta": DELTA, "law_in_F": law in LAWS_IN_F})
     return np.array(Ks, float), np.array(ys, float), cfgs
 
 

@@ -192,7 +192,7 @@ def _at(tr: D.Trajectory, b: int, T: int) -> dict:
 #: spec claim 28 grids (full) and the CI sub-grids
 FULL = {"K": (4, 8, 16, 32, 64, 128, 256), "L": (0.1, 0.2, 0.4, 1.0, 1.5, 2.0), "eta": (0.01, 0.03, 0.1, 0.3, 1.0),
         "Delta": (1.0, 1.5, 2.0, 3.0, 4.0), "Delta_scaled": (1.0, 1.5, 2.0, 3.0, 4.0), "K_params": 4,
-        "K_finite": (4, 8, 16, 32, 64, 128), "K_finite_other": 64, "M": 16, "seeds": 10}
+        "K_finite": (4, 8, 16, 32, 64, 128), "K_finite_other": 128, "M": 16, "seeds": 10}
 QUICK = {"K": (6, 8, 12, 16, 24), "L": (0.6, 1.0, 1.5, 2.0), "eta": (0.1, 0.2, 0.5, 1.0),
          "Delta": (1.0, 1.5, 2.0, 3.0, 4.0), "Delta_scaled": (2.5, 3.0, 3.5, 4.0), "K_params": 4,
          "K_finite": (6, 8, 12, 16, 24), "M": 16, "seeds": 10}
@@ -298,7 +298,7 @@ def by_K(rows, key) -> tuple[np.ndarray, np.ndarray]:
 
 # --- non-i.i.d. task laws (claim 31) ----------------------------------------------------------------
 
-LAWS = ("iid-normal", "iid-uniform", "cos-projection", "cos-sum")
+LAWS = ("iid-normal", "iid-uniform", "cos-projection", "cos-sum", "point-mass")
 COS_C = 0.5
 
 
@@ -345,6 +345,12 @@ def admissible_tasks(law: str, V: np.ndarray, M: int, rng: np.random.Generator) 
     c_nd = 0.1 when fewer than M of max_draws draws pass (recorded); the cos-sum reading is deterministic and
     judged at its own Lipschitz constant on V.  Returns (tasks, info{acceptance, c_nd, admissible})."""
     L = OFF["L"]
+    if law == "point-mass":                       # one fixed task drawn once (i.i.d. normal values), kept if in F
+        for _ in range(OFF["max_draws"]):
+            f = draw_tasks("iid-normal", V, L, 1, rng)[0]
+            if in_F_batch(f[None, :], V, L, OFF["c_nd"])[0]:
+                return np.tile(f, (M, 1)), {"acceptance": None, "c_nd": OFF["c_nd"], "admissible": True}
+        return np.tile(f, (M, 1)), {"acceptance": 0.0, "c_nd": None, "admissible": False}
     if law == "cos-sum":
         f = G.cosine_task(V, L, COS_C, "sum", rng)
         Lf = G.lipschitz_on_V(f, V)
@@ -390,8 +396,15 @@ def offtrend_runs(K: int, seed: int, geoms=GEOMS, laws=LAWS, max_steps: int | No
         sgn = np.sign(np.where(np.abs(dq) > 1e-12 * scale, dq, 0.0))
         changes = (np.abs(np.diff(sgn, axis=0)) == 2).sum(0)                # strict sign flips of the increments
         row_mean = qo.mean(-1)
+        # the softmax sees a query row only up to a constant: the attention-controlling logits are row-centred
+        # (q_{k,k'} − mean_j q_{k,j}); for orthonormal features GD keeps every row sum 0, so both coincide
+        qc = (q - q.mean(-1, keepdims=True))[:, off].reshape(len(q), K, K - 1)
+        both_up = (qo[-1] > 0) & (qc[-1] > 0)
         out.append({**s.label, "eta": s.eta, "T1": T, "window_end": len(q) - 1, "pairs": int(off.sum()),
                     "pairs_increasing_over_phase1": int((qo[-1] > 0).sum()),
+                    "pairs_increasing_raw_and_centred": int(both_up.sum()),
+                    "max_q_off_at_T1_where_centred_also_up": float(qo[-1][both_up].max()) if both_up.any() else None,
+                    "max_centred_q_off_at_T1": float(qc[-1].max()),
                     "pairs_ever_positive": int((qo > 1e-14).any(0).sum()),
                     "max_q_off_at_T1": float(qo[-1].max()), "min_q_off_at_T1": float(qo[-1].min()),
                     "row_mean_off_at_T1": row_mean[-1].tolist(),

@@ -245,8 +245,12 @@ def path_data(cfg: Mapping, seed: int) -> dict:
         l0 = initial_loss(settings)
         tf = np.array([PM.T_fstar(K, s.eta, d["L"], SQRT2, delta, eps) for s, d in zip(settings, lab)])
         ts = np.array([PM.T_sstar(K, s.eta, d["L"], SQRT2, delta, eps) for s, d in zip(settings, lab)])
+        # Sec. 5.3's sharp Phase I ends when q_k's fast growth gives way to Phase III's rate Θ(ηδ²L²Δ²ε/K) (Prop. 4):
+        # Ts1_C = the first t with g_k ≤ C·δ²L²Δ²ε/K, C ∈ {1, 10} (g_k starts far above it: Θ(L²Δ²/K²))
+        phase3 = np.array([delta ** 2 * d["L"] ** 2 * SQRT2 ** 2 * eps / K for d in lab])
         ev = {"T1": ("abar", ">=", 0.5), "T1_logK": ("qdiag", ">=", float(np.log(K))),
-              "abs": ("loss", "<=", np.full(len(settings), eps ** 2)), "rel": ("loss", "<=", eps ** 2 * l0)}
+              "abs": ("loss", "<=", np.full(len(settings), eps ** 2)), "rel": ("loss", "<=", eps ** 2 * l0),
+              "Ts1_C1": ("gdiag", "<=", phase3), "Ts1_C10": ("gdiag", "<=", 10 * phase3)}
         t_min = float(max(cfg["C"]) * max(tf.max(), ts.max()))
         run = stretched(settings, 1e18, n0=cfg["n0"], n_seg=cfg["n_seg"], events=ev, t_min=t_min)
         T1, Ta = run.hits["T1"], run.hits["abs"]
@@ -267,6 +271,7 @@ def path_data(cfg: Mapping, seed: int) -> dict:
             "K": K, "labels": lab, "delta": delta, "eps": eps, "N": N, "l0": l0.tolist(),
             "eta": [s.eta for s in settings], "T_abs": Ta.tolist(), "T_rel": run.hits["rel"].tolist(),
             "T_fstar": tf.tolist(), "T_sstar": ts.tolist(), "T_f1": tf1.tolist(), "T1": T1.tolist(), "T1_logK": run.hits["T1_logK"].tolist(),
+            "Ts1_C1": run.hits["Ts1_C1"].tolist(), "Ts1_C10": run.hits["Ts1_C10"].tolist(),
             "one_minus_abar_at_CTf": {str(C): (1 - run.at("abar", C * tf)).tolist() for C in cfg["C"]},
             "at": at, "window": {m: {k: v.tolist() for k, v in d.items()} for m, d in win.items()},
             "rate": mean_rate(run, T1, Ta).tolist(), "schedule": run.schedule}

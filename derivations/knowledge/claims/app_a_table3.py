@@ -279,7 +279,8 @@ def check_context_norms(cfgs, archs, seed: int = 0, runs=None) -> tv.Verdict:
                    "with L − H = 0.21; 0.88 at ‖c‖ = 1 with L − H = 0.002); uniform attention + MLP fails only at "
                    "‖c‖ = 3 and only in the simplified-architecture reading. Paper, App. A: 'we extend the above "
                    "three-token dataset to a five-token … dataset, described in Section 3, under which 'uniform "
-                   "attention + MLP' fails to acquire and extract knowledge while our simplified transformer can'",
+                   "attention + MLP' fails to acquire and extract knowledge while our simplified transformer can'" + "; m, d: held at the reconstruction's single values, not swept "
+                   "(issue 27): how far the finding reaches over Condition 1's m and d is untested",
             readings=tv.Readings(
                 tested="the 5-token variant in App. A's own setting: Gaussian embeddings, the table's sizes (ours: N = 20, "
                        "d = 32, lost), the simplified model trained by GD lr 0.5 and fine-tuned on W",

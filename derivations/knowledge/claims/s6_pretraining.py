@@ -19,7 +19,7 @@ from .. import printed
 from ..experiments import pretrained as P
 from ..experiments import training as T
 from ..experiments.pt_pass import EARLY_SEEDS, EARLY_SIZES, early_sweep
-from ..experiments.pt_runs import (BASE, ETAS, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, H_of, default_run,
+from ..experiments.pt_runs import (M_D_SCOPE, BASE, ETAS, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, H_of, default_run,
                                    learns, pt_outputs, recon_sweep, state_at, trace)
 from ..model import data
 from ..model import transformer as model
@@ -78,7 +78,7 @@ FILTER_SIZES = (5, 10, 20, 50)   # quick: N_f spans 1 decade (PT to T_1 = 50 ste
                    "the attention scores … satisfy: (15)') and the reading 'both input types': "
                    "α_c([c,s_i]) = 0.33 > τ = 0.05 at T_1 (0.33 at the end of PT) at the default, 0.19–0.81 in all 18 "
                    "swept runs that learn the facts (μ_c ∈ 2–5, κ ∈ 1–2, 3 schedules, 3 seeds); [c,s_i,r] is "
-                   "filtered (p1-filter-csr)",
+                   "filtered (p1-filter-csr)" + "; m, d: " + M_D_SCOPE,
             choices={**BASE, "reading": f"(15) on [c,s_i] inputs (the prose does not say which); τ = {TAU_C}; t = T_1; "
                                         "full: 'learns the facts' = answer accuracy 1 and L_min − H ≤ 0.05",
                      "grid (full)": str(SWEEP_GRID), "seeds (full)": str(SWEEP_SEEDS)},
@@ -284,7 +284,7 @@ def check_ratio(ctx: tv.RunContext, C: float = THETA1, fn=ratio_at_T1) -> tv.Ver
                    "≤ 0.22 in all 18 swept runs that learn the facts (the answer needs s, not r: α_r decays); min α_r is "
                    "already 0.061 at T_1 and 0.137 at T_2, so no choice of the lost Stage-III length rescues it. Paper "
                    "(Lemma 16's proof): 'by Lemma 14 statements 1 and 2, the attention scores of tokens [lost] and [lost] "
-                   "are at least 0.3'; (172)–(173) lost",
+                   "are at least 0.3'; (172)–(173) lost" + "; m, d: " + M_D_SCOPE,
             readings=tv.Readings(tested="the two tokens are s_i and r on [c, s_i, r] (both ≥ 0.3)",
                                  others={"only the subject's score α_s ≥ 0.3 (s carries the answer)":
                                          "holds at the default (min α_s = 0.392 in Stage III), not registered: the "
