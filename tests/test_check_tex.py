@@ -397,3 +397,19 @@ def test_where_at_the_end_of_a_row_carries_to_the_next(tmp_path, capsys):
     assert kinds[(4, "u = v")] == "definition", rows
     last = [r for r in rows if r["latex"] == "u = v + 1"][0]
     assert last["status"] != "refuted", last  # u = v only when k ≤ l: not substituted
+
+
+def test_the_reported_error_is_the_one_that_decided(tmp_path, capsys):
+    """Referee 5's V11: 'max rel. error 1.13e-11 ≤ tol 1e-12' was printed where float64 cancellation at a boundary
+    point was resolved at 50 digits; the message now reports the 50-digit error and says how many such points."""
+    import re
+    rows = _one(tmp_path, capsys, r"\[ \frac{n}{2}\left((1 - \delta^{\frac 1{\alpha}})\log \frac{1 - \delta^{\frac 1{\alpha}}}"
+                r"{1 + \delta^{\frac 1{\alpha}}} + (1 + \delta^{\frac 1{\alpha}})\log \frac{1 + \delta^{\frac 1{\alpha}}}"
+                r"{1 - \delta^{\frac 1{\alpha}}}\right) = n\delta^{\frac 1{\alpha}}\log \frac{1 + \delta^{\frac 1{\alpha}}}"
+                r"{1 - \delta^{\frac 1{\alpha}}} \]" + "\n")
+    reason = rows[0]["reason"]
+    m = re.search(r"max rel\. error ([<≈]?\s*[0-9.e+-]+) ≤ tol ([0-9.e+-]+)", reason)
+    if m:  # a sampled pass: its stated error is within its stated tolerance
+        err = float(m.group(1).lstrip("<≈ "))
+        assert err <= float(m.group(2)), reason
+    assert rows[0]["status"] in ("proved", "holds"), reason
