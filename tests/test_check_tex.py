@@ -340,6 +340,10 @@ READINGS = [
      "definition"),
     ("Define $W$ as the one that satisfies\\footnote{Hence, we define it for positive x. See above.}\n"
      "\\[ x = W(x) \\exp(W(x)) \\]\n", "kind", "definition"),
+    # a bare e where the paper never uses e as a name is Euler's number (log(T/e) with \\exp elsewhere) …
+    ("$\\exp(x)$.\n\\[ \\log(T / e) = \\log T - 1 \\]\n", "status", "proved"),
+    # … and a name where the paper sets it ("e = y - x"): the residual, not Euler's number
+    ("Let\n\\[ e = y - x \\]\n", "read_as", "evar = y - x"),
     # Wealth_{t-1} used as a factor: Wealth_{t-1}(1 + β g) is a product, and the identity is proved
     ("\\[ W_0 + \\beta Wealth_{t-1} g_t = Wealth_{t-1}(1 + \\beta g_t) + W_0 - Wealth_{t-1} \\]\n", "status", "proved"),
     # alpha_1^{(t)} multiplied elsewhere: alpha_1^{(t)}(Xi - 1) is a product, not ambiguous

@@ -106,8 +106,9 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             if key in ("e", "eprime", "estar"):
                 if re.match(r"\s*\^\s*(?:\{|[^*'])", text[end:end + 4]) and key == "e":
                     ev.e_power = True
-                elif re.match(r"\s*(?:_|\(|\\left\s*\(|')", text[end:end + 8]) or key != "e":
-                    ev.e_name = True
+                elif re.match(r"\s*(?:_|\(|\\left\s*\(|')", text[end:end + 8]) or key != "e" or \
+                        re.match(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq)", text[end:end + 12]):
+                    ev.e_name = True  # e_i, e(t), e', or "e = y - Xw": a name
             lab = SUP_LABEL.match(text, end)  # X^{(t)}_i: an upper label, not a power
             if lab:
                 end = lab.end()
@@ -200,8 +201,10 @@ class Names:
 
     @property
     def euler_e(self) -> bool:
-        """A bare e is Euler's number where the paper writes e^{…} and never uses e as a name (e_i, e(t))."""
-        return self.ev.e_power and not self.ev.e_name
+        """A bare e is Euler's number where the paper never uses e as a name (e_i, e(t), e'): in ``\\log(T/e)`` or
+        ``1/e`` a theorist means the constant, whether or not the paper also writes ``e^{…}`` (``\\exp`` is
+        common).  Declared ``% theoryverify: scalar e`` it is a name."""
+        return not self.ev.e_name and "e" not in self.declared_scalars
 
     @property
     def e_both(self) -> bool:

@@ -292,6 +292,8 @@ class Plain(ast.NodeTransformer):
         return ast.Name(id=_safe(f"{node.value.id}_{index_label(idx)}"), ctx=ast.Load())
 
     def visit_Name(self, node: ast.Name):
+        if node.id == "e":  # the grammar keeps "e" only for Euler's number (a name e is "evar" already)
+            return ast.Name(id="E", ctx=ast.Load())
         if node.id in self.RESERVED and node.id != "pi":
             return ast.Name(id=self.RESERVED[node.id], ctx=ast.Load())
         from ..functions import FUNCTIONS
