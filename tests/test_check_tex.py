@@ -344,6 +344,14 @@ READINGS = [
     ("$\\exp(x)$.\n\\[ \\log(T / e) = \\log T - 1 \\]\n", "status", "proved"),
     # … and a name where the paper sets it ("e = y - x"): the residual, not Euler's number
     ("Let\n\\[ e = y - x \\]\n", "read_as", "evar = y - x"),
+    # referee 5: "has the explicit parametrization", "gives rise to the following \\textit{distance}" define;
+    # "\\forall t, ‖C(t)‖ < …" is the display's relation (t is what it ranges over); H_2 ≤ H_1 is no range of a name
+    ("Use $\\gamma(s)$. The geodesic has the explicit parametrization\n\\[ \\gamma(t) = \\cosh(t) p + q \\]\n", "kind",
+     "definition"),
+    ("Use $\\delta_R(X, Y)$. This gives rise to the following \\textit{Riemannian distance},\n"
+     "\\[ \\delta_R(A, B) = \\log(A B) \\]\n", "kind", "definition"),
+    ("Therefore, we get\n\\[ \\forall t, c(t) < c(t) + 4\\epsilon \\]\n", "kind", "step"),
+    ("It is known that\n\\[ H_2 \\le H_1 \\]\n", "kind", "step"),
     # Wealth_{t-1} used as a factor: Wealth_{t-1}(1 + β g) is a product, and the identity is proved
     ("\\[ W_0 + \\beta Wealth_{t-1} g_t = Wealth_{t-1}(1 + \\beta g_t) + W_0 - Wealth_{t-1} \\]\n", "status", "proved"),
     # alpha_1^{(t)} multiplied elsewhere: alpha_1^{(t)}(Xi - 1) is a product, not ambiguous

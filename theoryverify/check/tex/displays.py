@@ -343,6 +343,12 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
         if len(pieces) == 1:
             out.append(s)
             continue
+        if s.role == "condition" and s.word.startswith("for all") and not RELATION_HINT.search(pieces[0][1]) and \
+                "\\in" not in pieces[0][1] and RELATION_HINT.search(t[pieces[1][0]:]):
+            # "\forall t, \|C(t)\| < \|B(t)\| + 4\epsilon": the quantifier ranges over t; the relation is the display's
+            out.append(Segment(pieces[0][1], s.pos + pieces[0][0], "condition", s.word))
+            out.append(Segment(t[pieces[1][0]:], s.pos + pieces[1][0], "main", ""))
+            continue
         # merge pieces so that each one that is kept has a relation; a piece without one joins the previous one
         merged: list[list] = []
         for off, p in pieces:

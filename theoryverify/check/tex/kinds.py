@@ -41,7 +41,10 @@ PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
-                       r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|\bwe use\b|\bintroduce\b|"
+                       r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
+                       r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
+                       r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
+                       r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b)[^.]{0,200}$", re.I)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show that|we will (?:show|prove)|"
@@ -70,7 +73,7 @@ OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|fu
 # "we have", "we obtain", "this gives": what follows is derived, not defined (when it comes after the last
 # definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
-                           r"gives?|giving|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
+                           r"gives?(?! rise)|giving(?! rise)|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
                            r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|then)(?:\b|(?<=\.))", re.I)
@@ -90,6 +93,8 @@ AFTER_DESCRIBES = re.compile(r"^\W{0,3}(?:is|are) (?:called|known as|referred to
 LHS_HEAD = re.compile(r"^\s*(?:\\(?:mathbf|boldsymbol|bm|hat|widehat|tilde|widetilde|bar|overline|mathcal)\s*\{?\s*)?"
                       r"(\\(?:" + "|".join(GREEK) + r")|[A-Za-z])(?![A-Za-z])")
 HEADING_RE = re.compile(r"\\(?:sub)*(?:section|paragraph)\s*\*?\s*\{[^{}]*\}\W*$|^\W*$")
+NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
+INDEX_NAME = re.compile(r"^\s*[ijklmnst]\s*$")
 RANGE_TERM = re.compile(r"^\s*-?(?:\d+(?:\.\d+)?|[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]*\}?)?\s*$")
 STATEMENT_ENVS = {"theorem", "lemma", "proposition", "corollary", "claim", "fact", "conjecture", "observation",
                   "problem"}
@@ -117,6 +122,7 @@ def env_kind(name: str) -> str:
 
 def last_sentence(prose: str) -> str:
     """The prose since the last full stop before a display (``e.g.``/``i.e.`` are not full stops)."""
+    prose = re.sub(r"\\(?:textit|textbf|emph|textsc|textrm|text|mathrm)\s*\{([^{}$]*)\}", r"\1", prose)  # \emph{distance}
     p = re.sub(r"\b(e\.g|i\.e|cf|resp|w\.r\.t|w\.p|a\.s|et al)\.", lambda m: m.group(0).replace(".", "·"), prose)
     parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\\])", p)
     return parts[-1] if parts else p
@@ -173,7 +179,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "definition", "inside a definition environment"
     if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
         return "hypothesis", "the prose states it as an assumption or a condition"
-    if op in ("<", ">", "<=", ">=") and RANGE_TERM.match(lhs_text) and RANGE_TERM.match(rhs_text):
+    if op in ("<", ">", "<=", ">=") and RANGE_TERM.match(lhs_text) and RANGE_TERM.match(rhs_text) and \
+            (NUMBER.match(lhs_text) or NUMBER.match(rhs_text) or INDEX_NAME.match(lhs_text) or
+             INDEX_NAME.match(rhs_text)):  # 1 ≤ k, t ≤ T; not H_2 ≤ H_1 (a fact about two quantities)
         return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
