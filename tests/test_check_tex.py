@@ -352,6 +352,10 @@ READINGS = [
      "\\[ \\delta_R(A, B) = \\log(A B) \\]\n", "kind", "definition"),
     ("Therefore, we get\n\\[ \\forall t, c(t) < c(t) + 4\\epsilon \\]\n", "kind", "step"),
     ("It is known that\n\\[ H_2 \\le H_1 \\]\n", "kind", "step"),
+    # λ_min(·) where the paper applies λ_max(·): a map too, not ambiguous; "assigning (…) into (…)" derives
+    ("We have $\\lambda_{\\max}(A)$ and $\\lambda_{\\max}(B + C)$.\n\\[ \\lambda_{\\min}(A) \\le \\lambda_{\\min}(A) + 1 \\]\n",
+     "status", ("inconclusive", "proved", "holds")),
+    ("Writing $i=0$ separately and assigning (3) into (4),\n\\[ y = 2 a + b \\]\n", "kind", "step"),
     # Wealth_{t-1} used as a factor: Wealth_{t-1}(1 + β g) is a product, and the identity is proved
     ("\\[ W_0 + \\beta Wealth_{t-1} g_t = Wealth_{t-1}(1 + \\beta g_t) + W_0 - Wealth_{t-1} \\]\n", "status", "proved"),
     # alpha_1^{(t)} multiplied elsewhere: alpha_1^{(t)}(Xi - 1) is a product, not ambiguous

@@ -73,7 +73,7 @@ OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|fu
 # "we have", "we obtain", "this gives": what follows is derived, not defined (when it comes after the last
 # definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
-                           r"gives?(?! rise)|giving(?! rise)|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
+                           r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
                            r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|then)(?:\b|(?<=\.))", re.I)

@@ -257,6 +257,9 @@ class Names:
             return "scalar"
         if len(ev.args.get(key, ())) >= 2:
             return "function"
+        word = re.fullmatch(r"([A-Za-z]+)_(min|max|inf|sup)", key)
+        if word and any(self.kind(f"{word.group(1)}_{w}") == "function" for w in ("min", "max") if w != word.group(2)):
+            return "function"  # λ_min(·) where the paper applies λ_max(·): the same kind of map
         return None
 
     def may_vary(self, key: str) -> bool:
