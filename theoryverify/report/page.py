@@ -301,8 +301,12 @@ def findings_section(made: Sequence[Card], numbers: Mapping[str, str], glossary:
 
 
 def _line(c: Card, text: str) -> str:
+    """One line: the location, the claim's full id (what ``verify --claim`` takes) and where its code is (one hop from
+    the id to the code), then ``text``."""
+    shown = next((r for r in c.rows if r.get("id") == c.shown_id), None) or (c.rows[0] if c.rows else {})
+    source = f" (`{shown['source']}`)" if shown.get("source") else ""
     return f"- [{oneline(c.location)}](#{anchor(c.id)}) " + "".join(f'<a id="{anchor(i)}"></a>' for i in c.ids) \
-        + f" `{c.id.split('.', 1)[-1]}` — {text}"
+        + f" `{c.id}`{source} — {text}"
 
 
 def _rule_of(c: Card) -> tuple[str, Mapping[str, Any]] | None:
