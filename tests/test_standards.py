@@ -156,6 +156,21 @@ def test_deciding_part_of_a_combined_refutation_is_the_one_checked():
         return combine({"pass": inside, "fail": refuted("m", "fails", {"K": 40, "eps": 0.1})})
     r = claim(check, kind=Kind.INEQUALITY, conditions=(K_EPS,)).run()
     assert r.verdict.status is Status.REFUTED
+    assert "standards: )" not in r.verdict.evidence  # never an empty "decides" clause (p3-qrate showed one)
+
+
+def test_a_leaf_inside_the_deciding_part_keeps_the_deciding_evidence():
+    """p3-qrate: the counterexample names a group whose refuted leaf is the one judged; that leaf is inside the
+    deciding part, so the verdict keeps its evidence (it had gained an empty '(decides: …: )' clause)."""
+    from dataclasses import replace
+
+    def check(ctx):
+        group = combine({"start T1": refuted("m", "fails at K = 40", {"K": 40, "eps": 0.1})})
+        top = combine({"path c=1": group})
+        return replace(top, counterexample={**(top.counterexample or {}), "part": "path c=1"})
+    r = claim(check, kind=Kind.INEQUALITY, conditions=(K_EPS,)).run()
+    assert r.verdict.status is Status.REFUTED, r.verdict.evidence
+    assert "decides:" not in r.verdict.evidence and "standards: )" not in r.verdict.evidence, r.verdict.evidence
 
 
 def test_a_later_refuted_part_inside_the_hypotheses_decides():

@@ -290,13 +290,15 @@ def judge_refutation(conditions: Sequence[Condition], verdict: Verdict, rate_cla
     path, kind, why, info = judged[-1]
     if kind == "ok":
         ce = dict(verdict.counterexample or {})
-        if path and list(path) != deciding_path(vjson):  # a later refuted part is the one that meets the standards
+        decider = deciding_path(vjson)
+        if path and list(path[:len(decider)]) != decider:  # a later refuted part (not one inside the deciding part)
             leaf, _ = node_at(vjson, path)
             ce = {"part": PART_SEP.join(path), **{k: v for k, v in (leaf.get("counterexample") or {}).items()
                                                    if k != "part"}}
             skipped = "; ".join(f"[{PART_SEP.join(p)}] {w}" for p, _, w, _ in judged[:-1])
-            verdict = replace(verdict, evidence=f"[{PART_SEP.join(path)}] {leaf.get('evidence')} (decides: the parts "
-                              f"before it do not meet the evidence standards: {skipped})")
+            why_this = (f"decides: the parts before it do not meet the evidence standards: {skipped}" if skipped
+                        else "decides: the first refuted part")  # never an empty clause
+            verdict = replace(verdict, evidence=f"[{PART_SEP.join(path)}] {leaf.get('evidence')} ({why_this})")
         if conditions:
             ce["hypotheses"] = {lab: "satisfied" for lab in info.get("hypotheses", [])}
             verdict = _with_note(replace(verdict, counterexample=ce), "inside the stated hypotheses ("
