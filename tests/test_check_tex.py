@@ -342,6 +342,7 @@ READINGS = [
      "\\[ x = W(x) \\exp(W(x)) \\]\n", "kind", "definition"),
     # a bare e where the paper never uses e as a name is Euler's number (log(T/e) with \\exp elsewhere) …
     ("$\\exp(x)$.\n\\[ \\log(T / e) = \\log T - 1 \\]\n", "status", "proved"),
+    ("$\\exp(x)$.\n\\[ \\log(T / e) = \\log T - 2 \\]\n", "status", "refuted"),  # its planted twin
     # … and a name where the paper sets it ("e = y - x"): the residual, not Euler's number
     ("Let\n\\[ e = y - x \\]\n", "read_as", "evar = y - x"),
     # referee 5: "has the explicit parametrization", "gives rise to the following \\textit{distance}" define;
