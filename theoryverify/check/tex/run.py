@@ -460,8 +460,8 @@ class Paper:
                 key = key or base
                 first = self.names.first_at(key)
                 deriv = re.fullmatch(r"(\w+?)(?:prime|dot)", base)
-                if deriv and self.names.first_at(deriv.group(1)) is not None and \
-                        self.names.first_at(deriv.group(1)) < (link.lhs.tokens[0].pos if link.lhs.tokens else 0):
+                of = self.names.first_at(deriv.group(1)) if deriv else None
+                if of is not None and of < (link.lhs.tokens[0].pos if link.lhs.tokens else 0):
                     first = None  # g'(q) after g: the derivative of a known function is computed, not defined
                 tok = link.lhs.tokens[0] if link.lhs.tokens else None  # a command token's pos is where it ends
                 first_use = tok is not None and first is not None and first >= tok.pos - 2 - len(tok.text)
