@@ -152,9 +152,14 @@ def test_verify_runs_the_drafted_package_and_refutes_the_planted_wrong_step(draf
     assert proc.returncode == 1, proc.stderr  # the planted wrong step differs from what the registry expects
     import json
     rows = {r["id"].split(".", 1)[1]: r for r in json.loads(proc.stdout)}
-    assert {k: r["status"] for k, r in rows.items()} == {
+    # A step is proved when its symbolic proof finishes inside its CPU-time budget and otherwise holds (sampled);
+    # on a loaded CI machine the sign-analysis proof of `(a-b)^2 >= 0` (steps_paper_l34) once fell back to sampling,
+    # so that chain may be either; every other status is exact.
+    status = {k: r["status"] for k, r in rows.items()}
+    assert status.pop("steps_paper_l34") in ("proved", "holds")
+    assert status == {
         "lem_amgm": "inconclusive", "theorem_1": "inconclusive", "steps_eq_grad": "proved", "steps_eq_square": "proved", "steps_eq_square_2": "proved",
-        "steps_eq_wrong": "refuted", "steps_paper_l34": "proved", "steps_eq_int": "proved"}
+        "steps_eq_wrong": "refuted", "steps_eq_int": "proved"}
     assert rows["lem_amgm"]["as_expected"] and rows["steps_eq_grad"]["as_expected"]
     assert rows["steps_eq_wrong"]["counterexample"]
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=root,
