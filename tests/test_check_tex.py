@@ -372,7 +372,41 @@ READINGS = [
      "where $A_{t-1} = \\exp(x / a)$ and $S(x) = \\frac{1}{1 + \\exp(-x)}$.\n", "status", "proved"),
     ("Let $a > 0$, $2 a x$.\n\\[ \\frac{A_{t-1}-1}{A_{t-1}+1} = 2 S\\left(\\frac{x}{a}\\right) - 2 \\]\n"
      "where $A_{t-1} = \\exp(x / a)$ and $S(x) = \\frac{1}{1 + \\exp(-x)}$.\n", "status", "refuted"),
+    # a name set equal to a set-builder defines the set (its \forall inside the braces is the set's own)
+    ("That is,\n\\[ S = \\{ f : \\partial f \\in L \\forall |a| \\le k \\} \\]\n", "kind", "definition"),
+    # θ^{i}_{n+1} (a coordinate i) on the left: an update, whatever the superscript is
+    ("We rewrite the rule\n\\[ \\theta^{i}_{n+1} = \\theta^{i}_n + \\gamma_n a_n \\]\n", "kind", "update"),
+    # symbolic powers: exp(c log A) = A^c and A^a A^b = A^(a+b) (principal branch, no sign assumed) are proved,
+    # their planted twins are not
+    ("Hence\n\\[ \\exp(-2\\frac{\\rho\\log(\\psi T)}{2 n} n) \\le \\frac{1}{(\\psi T)^{\\rho}} \\]\n",
+     "status", "proved"),
+    ("Hence\n\\[ \\exp(-2\\frac{\\rho\\log(\\psi T)}{2 n} n) \\le \\frac{1}{(\\psi T)^{2\\rho}} \\]\n",
+     "status", ("refuted", "inconclusive")),
+    ("Hence\n\\[ \\frac{b n (q - q^2)^{1 - \\delta}}{n (q - q^2)^{1 - \\delta} + (q - q^2)^{\\delta} \\lambda} = "
+     "\\frac{b n}{n + (q - q^2)^{2\\delta - 1} \\lambda} \\]\n", "status", "proved"),
+    ("Hence\n\\[ \\frac{b n (q - q^2)^{1 - \\delta}}{n (q - q^2)^{1 - \\delta} + (q - q^2)^{\\delta} \\lambda} = "
+     "\\frac{b n}{n + (q - q^2)^{2\\delta} \\lambda} \\]\n", "status", "refuted"),
 ]
+
+
+def test_spans_are_not_cut_inside_brackets_or_across_placeholder_delimiters(tmp_path, capsys):
+    rows = _one(tmp_path, capsys, "Then\n\\[ W = e + \\langle g, w \\rangle \\ge f(\\|g\\|, \\|w\\|) \\]\n")
+    assert [r["latex"] for r in rows][:1] == ["W = e + \\langle g, w\\rangle"], rows
+    rows = _one(tmp_path, capsys, "We have\n\\begin{align*}\n& \\lim_{n \\to \\infty} P \\left( \\left| a_n \\right."
+                "\\right. \\\\\n&\\left.\\left. - b_n \\right| > \\epsilon \\right) = 0.\n\\end{align*}\n")
+    assert len(rows) == 1 and rows[0]["latex"].startswith("\\lim"), rows
+    rows = _one(tmp_path, capsys, "The group is\n\\[ G := \\{Q : (Q x)_1 > 0 \\text{ for all } x \\text{ with } x_1 > 0\\}. \\]\n")
+    assert len(rows) == 1 and rows[0]["kind"] == "definition", rows
+
+
+def test_a_chain_that_ends_by_naming_a_new_constant_defines_it(tmp_path, capsys):
+    text = ("Hence we have\n\\begin{align*}\n|a - b| &\\le \\epsilon |c| + \\epsilon |d| \\\\\n&= \\epsilon C_2\n"
+            "\\end{align*}\nand so $C_2 > 0$.\n")
+    rows = _one(tmp_path, capsys, text)
+    assert [(r["line"], r["kind"]) for r in rows] == [(3, "step"), (4, "definition")], rows
+    # a constant the paper wrote before is no definition: the last link stays a step (and its error is refuted)
+    rows = _one(tmp_path, capsys, "Let $C_2 = 2$.\n\\begin{align*}\nc &\\le 2 c \\\\\n&= c C_2 + 1\n\\end{align*}\n")
+    assert rows[-1]["kind"] == "step", rows
 
 
 @pytest.mark.parametrize("text,field,want", READINGS, ids=[f"{r[1]}-{r[2]}-{i}" for i, r in enumerate(READINGS)])
@@ -430,3 +464,25 @@ def test_the_reported_error_is_the_one_that_decided(tmp_path, capsys):
         err = float(m.group(1).lstrip("<≈ "))
         assert err <= float(m.group(2)), reason
     assert rows[0]["status"] in ("proved", "holds"), reason
+
+
+def test_readings_settled_by_the_paper_elsewhere(tmp_path, capsys):
+    # d^p(x, x_i): two arguments make d a function (no p-fold iterate takes two); σ^2_max(P) = σ_max(P)²
+    rows = _one(tmp_path, capsys, "Let $(M, d)$ be a manifold and\n\\[ g(x) = \\sum_{i=1}^n w_i d^p(x, x_i) \\]\n"
+                "and $\\sigma_{\\max}(Q)$ with\n\\[ h = \\sigma^2_{\\max}(P) + \\sigma_{\\max}(P) \\]\n")
+    assert rows[0]["read_as"] == "g(x) = Sum(w[i] * d(x, x[i]) ** p, (i, 1, n))", rows
+    assert rows[1]["read_as"] == "h = sigma_smax(P) ** 2 + sigma_smax(P)", rows
+    # μ((⋃ …)): a set function applied, through the doubled brackets
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\mu\\left(\\left(\\bigcup_{t} X(t) \\Delta \\bigcup_{t} Y(t)\\right)\\right) \\le c \\]\n")
+    assert rows[0]["read_as"].startswith("mu(⟦"), rows
+    # the same definition written again (another layer, same formula) restates it: no step
+    rows = _one(tmp_path, capsys, "Let\n\\begin{equation}\nV_0 = A_0 W_0 B_0\n\\end{equation}\nThen for the next layer\n"
+                "\\begin{equation}\nV_0 = A_0 W_0 B_0\n\\end{equation}\n")
+    assert [r["kind"] for r in rows] == ["definition", "definition"] and "restates" in rows[1]["reason"], rows
+    # Ȧ written: A depends on t, no "constant in t?" ambiguity (and no verdict on an unspecified derivative)
+    text = ("Under gradient flow $\\dot{\\bm{A}} = -G$ and\n\\begin{equation}\n\\|{\\bm{A}}\\|_F \\cdot "
+            "\\frac{d}{dt}(\\|{\\bm{A}}\\|_F) = 0.5\\frac{d}{dt}(\\|{\\bm{A}}\\|_F^2)\n\\end{equation}\n")
+    rows = _one(tmp_path, capsys, text)
+    assert rows[0]["status"] == "inconclusive" and "depend on t" in rows[0]["reason"], rows
+    rows = _one(tmp_path, capsys, text.replace("$\\dot{\\bm{A}} = -G$", "$G$"))
+    assert rows[0]["status"] == "ambiguous", rows

@@ -139,14 +139,30 @@ REWRITES = (((sp.tanh, sp.sinh, sp.cosh, sp.sin, sp.cos), "rewrite(exp) + cancel
             ((sp.Max, sp.Min, sp.Heaviside, sp.Piecewise, sp.Abs), "rewrite(Piecewise) + piecewise_fold + simplify",
              lambda d: sp.simplify(sp.piecewise_fold(d.rewrite(sp.Piecewise)))))
 REWRITE_SECONDS = 0.6
+# Symbolic powers and exponentials: exp(c·log A) = A^c and A^a·A^b = A^(a+b) are identities of the principal branch
+# (valid for every A ≠ 0, whatever its sign), so these rewrites never assume a sign; SymPy's simplify misses them
+# in ratios such as x^(1−δ)/(n x^(1−δ) + x^δ λ) = 1/(n + x^(2δ−1) λ).  (Logarithms of products are never split:
+# log(ab) = log a + log b needs signs.)
+POWER_REWRITES = (("rewrite(exp) + simplify", lambda d: sp.simplify(d.rewrite(sp.exp))),
+                  ("together + expand + powsimp + cancel", lambda d: sp.cancel(sp.powsimp(sp.expand(sp.together(d))))))
+
+
+def _symbolic_powers(d: sp.Expr) -> bool:
+    return d.has(sp.exp) or any(not p.exp.is_Integer for p in d.atoms(sp.Pow))
 
 
 def _rewritten_zero(d: sp.Expr) -> str | None:
-    """SymPy's simplifiers miss identities between hyperbolic functions and exponentials (tanh(x) = 2σ(2x) − 1)
-    and between Max/relu/Abs/Heaviside pieces; rewriting first proves them.  Tried only when such functions occur."""
+    """SymPy's simplifiers miss identities between hyperbolic functions and exponentials (tanh(x) = 2σ(2x) − 1),
+    between Max/relu/Abs/Heaviside pieces, and between symbolic powers (see ``POWER_REWRITES``); rewriting first
+    proves them.  Tried only when such functions occur."""
     from ..timelimit import bounded
     for kinds, name, fn in REWRITES:
         if d.has(*kinds):
+            out = bounded(lambda: fn(d), REWRITE_SECONDS, cpu=True)
+            if out is not None and out == 0:
+                return name
+    if _symbolic_powers(d):
+        for name, fn in POWER_REWRITES:
             out = bounded(lambda: fn(d), REWRITE_SECONDS, cpu=True)
             if out is not None and out == 0:
                 return name
@@ -159,6 +175,11 @@ def _inequality(lhs, op, rhs, domain, seed, float_only) -> Verdict:
     if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
         raise BadInput("inequalities compare numbers; compare a norm, a trace or an entry of a matrix")
     slack = slack_expr(lhs, rhs, op)
+    if not float_only and op in ("<=", ">=") and _symbolic_powers(slack):
+        how = _rewritten_zero(slack)
+        if how and not _quick_violation(lhs, op, rhs, domain, seed):
+            return proved(f"symbolic: {how}", f"the two sides are equal ({how}: lhs − rhs simplifies to 0)",
+                          domain=domain.describe(), proof=how)
     if not float_only:
         how = prove(slack, op in ("<", ">"), domain)
         if how and not _quick_violation(lhs, op, rhs, domain, seed):

@@ -189,6 +189,9 @@ def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
     body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), display.body)
     body = re.sub(r"\\(?:nonumber|notag)\b", lambda m: " " * len(m.group(0)), body)
+    # "\left( … \right.\right. \\ & \left.\left. … \right)": one expression broken over two rows (LaTeX's
+    # placeholder delimiters): the rows are joined, the placeholders and the break become spaces (offsets kept)
+    body = MULTILINE_DELIMS.sub(lambda m: " " * len(m.group(0)), body)
     paired = display.env.rstrip("*") in PAIRED or re.search(r"\\begin\s*\{(aligned|split|alignedat)", display.body)
     out = []
     for off, row in _top_level_split(body, "\\\\"):
@@ -206,6 +209,19 @@ def rows(display: Display) -> list[tuple[int, str]]:
         else:
             out.append((display.body_start + off, blank))
     return out
+
+
+MULTILINE_DELIMS = re.compile(r"(?:\\right\s*\.\s*)+\\\\(?:\s*\[[^\]]*\])?\s*&?\s*(?:\\left\s*\.\s*)+")
+BRACKET_CMD = re.compile(r"\\(?:(\{|langle(?![A-Za-z])|lbrace(?![A-Za-z]))|(\}|rangle(?![A-Za-z])|rbrace(?![A-Za-z])))")
+
+
+def _bracket_cmd(text: str, i: int) -> tuple[int, int] | None:
+    """(+1 or −1, length) when a bracket command (``\\{``, ``\\langle``, ``\\lbrace`` and their closers) starts
+    at ``i``."""
+    m = BRACKET_CMD.match(text, i)
+    if not m:
+        return None
+    return (1 if m.group(1) else -1), m.end() - i
 
 
 STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf)\s*\{|"
@@ -249,6 +265,11 @@ def segments(row: str, pos: int) -> list[Segment]:
             env += 1
         elif c == "\\" and row.startswith("\\end", i):
             env -= 1
+        bracket = _bracket_cmd(row, i) if c == "\\" else None
+        if bracket:  # a set-builder \{ … \} or \langle … \rangle: prose inside it is the set's own, not a cut
+            depth += bracket[0]
+            i += bracket[1]
+            continue
         if c != "\\" or depth > 0 or env > 0:
             i += 1
             continue
@@ -332,6 +353,8 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
                 env += 1
             elif c == "\\" and t.startswith("\\end", i):
                 env -= 1
+            if c == "\\" and t.startswith(("\\langle", "\\rangle"), i):  # ⟨g_t, w_t⟩: its comma is no cut
+                depth += 1 if t[i + 1] == "l" else -1
             if c in "{([":
                 depth += 1
             elif c in "})]":

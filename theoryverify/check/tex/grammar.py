@@ -274,7 +274,10 @@ class PaperParser(LatexParser):
         if key in self.functions:
             return ast.Call(func=_name(_flat(node)), args=self._paren_args(), keywords=[])
         verdict = self.names.kind(key) if self.names is not None else None
-        inner = self.peek(2 if self.at("\\left", "\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") else 1).text
+        k = 0
+        while self.peek(k).text in ("(", "\\left", "\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big"):
+            k += 1  # μ((⋃ …)): the first thing inside the brackets
+        inner = self.peek(k).text
         if inner in ("\\bigcup", "\\bigcap", "\\cup", "\\cap", "\\emptyset", "\\varnothing"):
             verdict = "function"  # E(⋃_τ X(τ)), μ(A ∪ B): a set function applied to a set, not a product
         if verdict == "scalar":
@@ -813,11 +816,22 @@ class PaperParser(LatexParser):
                     self.applied.add(name + "inv")  # F^{-1}(u): the inverse function
                     return ast.Call(func=_name(name + "inv"), args=args, keywords=[])
                 call = ast.Call(func=_name(name), args=args, keywords=[])
-                if isinstance(exponent, ast.Constant):
-                    self.applied.add(name)  # f^2(x) = f(x)^2
+                if isinstance(exponent, ast.Constant) or len(args) >= 2:
+                    self.applied.add(name)  # f^2(x) = f(x)^2; d^p(x, y) = d(x, y)^p (no p-fold iterate takes 2 args)
                 else:
-                    self.ambiguous.add(name)  # lambda_i^p(X): the p-th power of lambda_i(X), or a function lambda_i^p?
+                    self.ambiguous.add(name)  # T^k(x): the k-th power of T(x), or T applied k times?
                 return _bin(call, ast.Pow(), exponent)
+            if self._called_next():  # d^p(x, y) with no evidence on d: several arguments make it a function
+                save = self.i
+                try:
+                    args = self._paren_args()
+                except BadInput:
+                    args = []
+                if len(args) >= 2:
+                    name = _flat(base)
+                    self.applied.add(name)
+                    return _bin(ast.Call(func=_name(name), args=args, keywords=[]), ast.Pow(), exponent)
+                self.i = save
         return _bin(base, ast.Pow(), exponent)
 
     def _called_next(self) -> bool:
@@ -870,6 +884,8 @@ class PaperParser(LatexParser):
             base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
                 ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
                               ctx=ast.Load())
+            if isinstance(node.right, ast.Constant) and self._called_next():
+                base = self._maybe_call(base)  # \sigma^2_{\max}(P) = σ_max(P)², as σ_max(P) is read elsewhere
             return ast.BinOp(left=base, op=ast.Pow(), right=node.right)
         if isinstance(node, ast.Name) and self.toks[start].text == "{":
             self.next()

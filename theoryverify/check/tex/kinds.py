@@ -133,6 +133,9 @@ def _last(pattern: re.Pattern, text: str) -> int:
     return ends[-1] if ends else -1
 
 
+SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
+
+
 def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
              lhs_first_use: bool, after: str = "") -> tuple[str, str]:
@@ -159,6 +162,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "asymptotic", "'\\sim' (asymptotically equal)"
     if op in ("\\ne", "\\neq"):
         return "hypothesis", "'≠' states a condition"
+    if op == "=" and first_in_chain and NAME_LIKE.match(lhs_text) and SET_BUILDER.match(rhs_text):
+        return "definition", "a name set equal to a set-builder {… : …} defines the set"
     if role == "constraint" or CONSTRAINT_RE.search(display_text):
         return "constraint", "a row of an optimisation problem (s.t.)"
     if role == "where":

@@ -366,4 +366,9 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
         return True, bool(re.search(r"[A-Za-z]\+1\b", text)), node.value.id
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return True, False, node.func.id
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Subscript):
+        # θ^{i}_{n+1} read as (θ_{n+1})^i: whatever the superscript is (a coordinate or a power), t+1 in the
+        # index makes the display an update of θ, never a step
+        _, plus_one, base = lhs_shape(node.left)
+        return False, plus_one, base
     return False, False, None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..macros import ExpansionError, MacroTable
 from ..parser import BadInput, Definition, unparse
+from ..latex import GREEK
 from . import displays as D
 from .kinds import DEFINITION_OPS, classify
 from .grammar import _key
@@ -262,6 +263,7 @@ class Paper:
             self.defined_names = set()
             self.applied_functions: set[str] = set()
             self.families: dict[str, int] = {}
+            self.definition_texts: dict[str, int] = {}  # a definition's text → where it was first written
             self._read_all()
             defined_fns = {d.name for d in self.definitions if d.params}
             if defined_fns <= self.names.defined:
@@ -417,6 +419,26 @@ class Paper:
         if d.params:
             self.names.defined.add(d.name)
 
+    def _introduced(self, link: Link) -> str | None:
+        """A name (plain or indexed by a number: ``C_2``) that the right side of ``link`` writes for the first time
+        in the paper and the left side does not contain, or None."""
+        if link.rhs.node is None or not link.rhs.tokens or link.lhs.node is None:
+            return None
+        start = link.rhs.tokens[0].pos - 2 - len(link.rhs.tokens[0].text)
+        left = {_key(n) for n in ast.walk(link.lhs.node) if isinstance(n, (ast.Name, ast.Subscript))}
+        for node in ast.walk(link.rhs.node):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                    isinstance(node.slice, ast.Constant):
+                key = _key(node)
+            elif isinstance(node, ast.Name) and len(node.id) > 1 and node.id[0].isupper():
+                key = node.id  # a multi-letter capitalised name (Cst); not a plain x, which proofs reuse freely
+            else:
+                continue
+            first = self.names.first_at(key)
+            if key not in left and first is not None and first >= start:
+                return key
+        return None
+
     def _add(self, display, link: Link, chain_id, status, kind, reason, assumptions, read_as=None) -> Relation:
         f, line = self.doc.where(link.pos)
         latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
@@ -469,9 +491,20 @@ class Paper:
                                  role=chain.role, display_text=display_text, prose=display.prose,
                                  scope=display.scope, lhs_index_plus_one=plus_one, recursion=recursion,
                                  lhs_is_name=is_name, lhs_first_use=first_use, after=display.after)
+            written = " ".join(f"{link.lhs.latex} {link.op} {link.rhs.latex}".split())
+            if kind == "step" and is_name and link.index == 0 and len(reading.links) == 1 and \
+                    written in self.definition_texts:
+                f, line = self.doc.where(self.definition_texts[written])
+                kind, why = "definition", f"restates the definition at {f}:{line} word for word"
+            if kind == "step" and link.op == "=" and link is reading.links[-1] and link.index > 0:
+                new = self._introduced(link)
+                if new:  # "… ≤ … = ε C_2": the chain ends by naming a constant it writes for the first time
+                    kind, why = "definition", f"names {new} (its first appearance): defines it, not a step"
             if defined_before and link.op == "=" and is_name and kind in ("step", "goal"):
                 kind, why = "definition", "a := b = …: gives the value of the name the previous link defines"
             defined_before = link.op in DEFINITION_OPS
+            if kind == "definition":
+                self.definition_texts.setdefault(written, link.pos)
             if not link.readable:
                 if kind != "step":
                     rel = self._add(display, link, chain_id, "not_a_step", kind, why + "; " + (link.error or ""),
@@ -520,6 +553,9 @@ class Paper:
                 rel.readings = [read_as, f"{', '.join(sorted(labels))} read as labelled names"]
                 continue
             dt = self._total_derivative_issue(parsers)
+            if dt and dt[3]:
+                self._add(display, link, chain_id, "inconclusive", kind, dt[0], assumptions, read_as)
+                continue
             if dt:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, dt[0], assumptions, read_as)
                 rel.readings = [f"{read_as}  (other names constant in {dt[1]})",
@@ -548,7 +584,7 @@ class Paper:
         r = Product().visit(copy.deepcopy(link.rhs.node))
         return f"{unparse(l)} {link.op} {unparse(r)}"
 
-    def _total_derivative_issue(self, parsers) -> tuple[str, str, str] | None:
+    def _total_derivative_issue(self, parsers) -> tuple[str, str, str, bool] | None:
         for p in parsers:
             for var, operand in p.total_derivatives:
                 fam: dict[str, int] = {}
@@ -560,8 +596,26 @@ class Paper:
                 others = {n for n in others if n not in self.defined_names and self.names.may_vary(n)}
                 if others:
                     shown = ", ".join(sorted(others)[:4])
+                    if all(self._dotted(n) for n in others):  # Ȧ written: A is a function of t, settled
+                        return (f"d/d{var} of an expression with {shown}, which depend on {var} (the paper writes "
+                                f"their derivatives, {', '.join(sorted(self._dotted(n) for n in others)[:4])}): "
+                                f"derivatives of unspecified functions of {var} are not decided", var, shown, True)
                     return (f"d/d{var} of an expression with {shown}: constant in {var}, or functions of {var}? "
-                            "(declare with '% theoryverify: assume' or write the dependence)", var, shown)
+                            "(declare with '% theoryverify: assume' or write the dependence)", var, shown, False)
+        return None
+
+    def _dotted(self, name: str) -> str | None:
+        """The name of ``name``'s time derivative (``Adot`` for ``Abf``, as in ``\\dot{\\bm A}``) when the paper
+        writes it, else None."""
+        base = re.sub(r"(?:bf|cal|bb|frak)$", "", name)
+        for key in dict.fromkeys((f"{name}dot", f"{base}dot", f"{base}bfdot")):
+            if self.names.first_at(key) is not None:
+                return key
+        letter = f"\\{base}" if base in GREEK.values() else base
+        if re.fullmatch(r"\\?[A-Za-z]+", letter) and re.search(
+                r"\\dot\s*\{?\s*\{?\s*(?:\\(?:bm|mathbf|boldsymbol)\s*\{?\s*)?" + re.escape(letter) + r"(?![A-Za-z])",
+                self.doc.text):
+            return f"{base}dot"  # \dot{\bm{A}}: the evidence keeps the bold name only
         return None
 
     def _define(self, link: Link, scope=None) -> None:
