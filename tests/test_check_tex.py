@@ -404,6 +404,8 @@ def test_a_chain_that_ends_by_naming_a_new_constant_defines_it(tmp_path, capsys)
             "\\end{align*}\nand so $C_2 > 0$.\n")
     rows = _one(tmp_path, capsys, text)
     assert [(r["line"], r["kind"]) for r in rows] == [(3, "step"), (4, "definition")], rows
+    rows = _one(tmp_path, capsys, text.replace("\\epsilon C_2\n", "\\epsilon C_2 > 0\n"))
+    assert [(r["line"], r["kind"]) for r in rows] == [(3, "step"), (4, "definition"), (4, "step")], rows
     # a constant the paper wrote before is no definition: the last link stays a step (and its error is refuted)
     rows = _one(tmp_path, capsys, "Let $C_2 = 2$.\n\\begin{align*}\nc &\\le 2 c \\\\\n&= c C_2 + 1\n\\end{align*}\n")
     assert rows[-1]["kind"] == "step", rows

@@ -496,9 +496,9 @@ class Paper:
                     written in self.definition_texts:
                 f, line = self.doc.where(self.definition_texts[written])
                 kind, why = "definition", f"restates the definition at {f}:{line} word for word"
-            if kind == "step" and link.op == "=" and link is reading.links[-1] and link.index > 0:
+            if kind == "step" and link.op == "=" and link.index > 0:
                 new = self._introduced(link)
-                if new:  # "… ≤ … = ε C_2": the chain ends by naming a constant it writes for the first time
+                if new:  # "… ≤ … = ε C_2 (> 0)": the chain names a constant it writes for the first time
                     kind, why = "definition", f"names {new} (its first appearance): defines it, not a step"
             if defined_before and link.op == "=" and is_name and kind in ("step", "goal"):
                 kind, why = "definition", "a := b = …: gives the value of the name the previous link defines"
