@@ -488,3 +488,15 @@ def test_readings_settled_by_the_paper_elsewhere(tmp_path, capsys):
     assert rows[0]["status"] == "inconclusive" and "depend on t" in rows[0]["reason"], rows
     rows = _one(tmp_path, capsys, text.replace("$\\dot{\\bm{A}} = -G$", "$G$"))
     assert rows[0]["status"] == "ambiguous", rows
+
+
+def test_a_definition_by_cases_written_inline_reads_both_cases(tmp_path, capsys):
+    rows = _one(tmp_path, capsys, "and let\n\\begin{align}\n F_k =\n \\sum_{i=1}^k p_i \\text{ if } k \\leq l \\text{ and }\n"
+                "   \\sum_{i=k}^K p_i \\text{ if } k > l.\n\\end{align}\n")
+    assert len(rows) == 1 and rows[0]["kind"] == "definition" and rows[0]["assumptions"] == [], rows
+    assert "(i, 1, k)" in rows[0]["read_as"] and "(i, k, K)" in rows[0]["read_as"], rows
+    rows = _one(tmp_path, capsys, "Let\n\\[ g(x) = x^2 \\text{ if } x > 0 \\text{ and } 0 \\text{ otherwise}. \\]\n")
+    assert "indicator(x > 0)" in rows[0]["read_as"], rows
+    # one case with its condition stays a relation with an assumption
+    rows = _one(tmp_path, capsys, "Then\n\\[ 2 x \\ge x \\text{ if } x > 0 \\]\n")
+    assert rows[0]["assumptions"] == ["x > 0"] and rows[0]["status"] == "proved", rows

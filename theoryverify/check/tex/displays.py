@@ -420,7 +420,7 @@ def chains(display: Display) -> None:
     current: Chain | None = None
     pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
     for k, (pos, row) in enumerate(rows(display)):
-        for seg in segments(row, pos):
+        for seg in _inline_cases(segments(row, pos)):
             seg.row = k
             bare = re.sub(r"\\(?:nonumber|notag|label\s*\{[^{}]*\})|\\[,;:!]|\\quad|\\qquad", "", seg.text)
             if not bare.strip() or not re.search(r"[A-Za-z0-9\\]", bare):
@@ -446,6 +446,69 @@ def chains(display: Display) -> None:
                 continue
             current = Chain([seg], "main")
             display.chains.append(current)
+
+
+def _inline_cases(segs: list[Segment]) -> list[Segment]:
+    """``F_k = A \\text{ if } k \\le l \\text{ and } B \\text{ if } k > l`` (or ``… B \\text{ otherwise}``): a
+    definition by cases written inline becomes one ``cases`` block, so that both cases are read and neither case's
+    condition becomes an assumption of the display.  The relation keeps its position."""
+    out: list[Segment] = []
+    i = 0
+    while i < len(segs):
+        s = segs[i]
+        pieces: list[tuple[str, str]] = []
+        j = i + 1
+        if s.role in ("main", "also") and top_relation(s.text) and j < len(segs) and \
+                segs[j].role == "condition" and segs[j].word == "if" and top_relation(segs[j].text):
+            value = _after_relation(s.text)
+            cond = segs[j].text
+            j += 1
+            while j < len(segs) and segs[j].role == "condition" and segs[j].word in ("and", "or", "") and \
+                    not top_relation(segs[j].text):
+                pieces.append((value, cond))
+                value = segs[j].text
+                nxt = segs[j + 1] if j + 1 < len(segs) else None
+                if nxt is not None and nxt.role == "condition" and nxt.word == "if" and top_relation(nxt.text):
+                    cond, j = nxt.text, j + 2
+                elif nxt is None or nxt.word == "otherwise":
+                    cond, j = "\\text{otherwise}", j + (1 if nxt is None else 2)
+                    pieces.append((value, cond))
+                    value = None
+                    break
+                else:
+                    pieces = []
+                    break
+            if value is not None and pieces:
+                pieces.append((value, cond))
+        if len(pieces) >= 2:
+            head = s.text[:len(s.text) - len(_after_relation(s.text))]
+            body = " \\\\ ".join(f"{v.strip().rstrip('.,')} & {c.strip().rstrip('.,')}" for v, c in pieces)
+            out.append(Segment(f"{head} \\begin{{cases}} {body} \\end{{cases}}", s.pos, s.role, s.word, s.row))
+            i = j
+            continue
+        out.append(s)
+        i += 1
+    return out
+
+
+def _after_relation(text: str) -> str:
+    """The text after the last top-level relation of ``text``."""
+    last = -1
+    depth, i = 0, 0
+    while i < len(text):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth <= 0:
+            m = RELATION_HINT.match(text, i)
+            if m and (c != "\\" or m.start() == i):
+                last = m.end()
+                i = m.end()
+                continue
+        i += 1
+    return text[last:] if last >= 0 else text
 
 
 def environment_spans(text: str, names: set[str], start: int = 0) -> list[tuple[str, int, int]]:
