@@ -45,8 +45,16 @@ class GpuResult:
     cpu: dict = field(default_factory=dict)
     agrees_with_cpu: bool | None = None
     notes: list[str] = field(default_factory=list)
+    #: the row key holding the paper's law (default "predicted"), whether the figure scales it by the best
+    #: constant ("best": Θ/O hides the constant) or draws it as recorded (None), and the row key of a derived law
+    #: drawn beside it (None: none)
+    law_column: str | None = None
+    law_constant: str | None = None
+    derived_column: str | None = None
 
     def __post_init__(self) -> None:
+        if self.law_constant not in (None, "best"):
+            raise ValueError(f"GpuResult.law_constant must be None or 'best', got {self.law_constant!r}")
         if self.verdict not in VERDICTS:
             raise ValueError(f"GpuResult.verdict must be one of {VERDICTS}, got {self.verdict!r}")
 

@@ -132,18 +132,32 @@ def _thin_ticks(ax, fig) -> None:
 
 
 def _short_log_ticks(axis, lo: float, hi: float) -> None:
-    """A log axis spanning under 1.2 decades has one power of ten or none to label: label 4 values inside it
+    """A log axis with one power of ten or none inside it (it spans under two decades): label 4 values inside it
     instead, with as few significant digits as tell them apart."""
-    if lo <= 0 or hi <= lo or math.log10(hi / lo) >= 1.2:
-        return
+    if lo <= 0 or hi <= lo or math.floor(math.log10(hi)) - math.ceil(math.log10(lo)) >= 1:
+        return  # two powers of ten inside the axis label it
     raw = np.geomspace(lo, hi, 6)[1:-1]  # 4 values inside the axis
     for digits in range(2, 7):  # as few significant digits as tell them apart
         vals = sorted({float(f"{v:.{digits}g}") for v in raw})
         if len(vals) == len(raw):
             break
     axis.set_major_locator(ticker.FixedLocator(vals))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos, d=digits: f"{v:.{d}g}"))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos, d=digits: _tick(v, d)))
     axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def _log_ticks(ax, axes: str = "xy") -> None:
+    """Enough labelled ticks on each log axis of ``ax`` named in ``axes`` (:func:`_short_log_ticks`)."""
+    for name, axis, which, lim in (("x", ax.xaxis, ax.get_xscale(), ax.get_xlim()),
+                                   ("y", ax.yaxis, ax.get_yscale(), ax.get_ylim())):
+        if which == "log" and name in axes:
+            _short_log_ticks(axis, *lim)
+
+
+def _tick(v: float, digits: int) -> str:
+    """``v`` to ``digits`` significant digits, whole numbers below a million written out (33000, not 3.3e+04)."""
+    r = float(f"{v:.{digits}g}")
+    return str(int(r)) if 1 <= abs(r) < 1e6 and r == int(r) else f"{v:.{digits}g}"
 
 
 def _overlapping(axis, renderer) -> bool:
@@ -274,10 +288,7 @@ def rate_figure(result: Mapping[str, Any], sweep: Mapping[str, Any] | None = Non
     ax.legend(fontsize=7)
     fig.text(0.01, -0.01, renderable(_caption(result, sweep, fit, shown_x, seeds, real)), fontsize=7, va="top",
              ha="left", transform=fig.transFigure)
-    for axis, which in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
-        if which == "log":
-            lo_, hi_ = (ax.get_xlim() if axis is ax.xaxis else ax.get_ylim())
-            _short_log_ticks(axis, lo_, hi_)
+    _log_ticks(ax)
     fig.tight_layout()
     _thin_ticks(ax, fig)
     fig._theoryverify_law = law_drawn  # what :func:`problems` may expect
@@ -289,10 +300,11 @@ def _draw_references(ax, details: Mapping[str, Any], figure: str) -> None:
     """The thresholds (a labelled horizontal line for a level, a vertical one for a time or size) and the paper's
     reported values (red stars, labelled with their source) that the row records for ``figure``."""
     ths, reps = references(details, figure)
-    for t in ths:
+    for i, t in enumerate(ths):  # told apart by colour and dash when there are several
         label = renderable(t.get("label") or f"threshold {_num(t['value'])}")
         line = ax.axvline if t.get("axis") == "x" else ax.axhline
-        line(stable(t["value"]), color="C3", linestyle="-.", linewidth=1, gid=THRESHOLD, label=label)
+        line(stable(t["value"]), color=("C3", "C6", "C8", "C9")[i % 4], linestyle=("-.", "--", ":", "-")[i % 4],
+             linewidth=1.2, gid=THRESHOLD, label=label)
     for i, r in enumerate(reps):
         px, py = _stable([p[0] for p in r["points"]]), _stable([p[1] for p in r["points"]])
         src = f" ({r['source']})" if r.get("source") else ""
@@ -434,7 +446,9 @@ def trajectory_figure(result: Mapping[str, Any]):
     ax.set_title(renderable(_title(result)), fontsize=9)
     ax.legend(fontsize=7)
     if traj.get("boundaries"):
-        fig.text(0.01, -0.01, renderable("dotted: phase boundaries detected in the run"), fontsize=7, va="top")
+        fig.text(0.01, -0.01, renderable(traj.get("boundaries_label") or "dotted: phase boundaries detected in the run"),
+                 fontsize=7, va="top")
+    _log_ticks(ax)
     fig.tight_layout()
     _thin_ticks(ax, fig)
     fig._theoryverify_kind = "trajectory"
@@ -448,7 +462,7 @@ def trajectory_plot(result: Mapping[str, Any], path: Path) -> bool:
 
 def curve_figure(result: Mapping[str, Any]):
     """A reproduction's measured curve (a band where it records a spread ``yerr``), the paper's reported values
-    over it, and the thresholds its criterion is about."""
+    over it, and the thresholds its criterion is about; the legend below the axes."""
     details = result["details"]
     curve = details["curve"]
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
@@ -457,18 +471,23 @@ def curve_figure(result: Mapping[str, Any]):
         err = _stable(curve["yerr"])
         ax.fill_between(x, np.asarray(y) - err, np.asarray(y) + err, alpha=0.25, color="C0", gid=BAND,
                         label=renderable(curve.get("yerr_label") or "± one standard deviation over seeds"))
-    ax.plot(x, y, "o-", gid=MEASURED, label=renderable(curve.get("label", "this reproduction")))
+    ax.plot(x, y, "o-", markersize=6 if len(x) <= 20 else 2.5, gid=MEASURED,
+            label=renderable(curve.get("label", "this reproduction")))
     _draw_references(ax, details, "curve")
     ax.set_xlabel(renderable(curve.get("xlabel", "x")))
     ax.set_ylabel(renderable(curve.get("ylabel") or quantity(result, {}, {})))
     if curve.get("logx"):
         ax.set_xscale("log")
+        if 2 <= len(x) <= 10 and min(x) > 0:  # few grid points: label each one
+            ax.xaxis.set_major_locator(ticker.FixedLocator(list(x)))
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: _tick(v, 3)))
+            ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     if curve.get("logy"):
         ax.set_yscale("log")
     ax.set_title(renderable(_title(result)), fontsize=9)
-    ax.legend(fontsize=7)
-    if curve.get("caption"):
-        fig.text(0.01, -0.01, renderable(textwrap.fill(str(curve["caption"]), 95)), fontsize=7, va="top")
+    # below the axes: inside, it could hide a reported value
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+    _log_ticks(ax, "y" if curve.get("logx") and 2 <= len(x) <= 10 and min(x) > 0 else "xy")
     fig.tight_layout()
     _thin_ticks(ax, fig)
     fig._theoryverify_kind = "curve"
