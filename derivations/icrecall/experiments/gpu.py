@@ -355,7 +355,7 @@ def sweep(ctx: "tv.GpuContext", predicted: float = PREDICTED, margin: float = MA
     return tv.GpuResult(law=LAW, x_name="T", y_name="k* (Stage-2 steps to p(r*)/p(r2) ≥ 10 on every confusing "
                         "sequence)", rows=rows, verdict=verdict, reason=f"{reason}. {rule}",
                         predicted_exponent=predicted, fit=fit, span_decades=_span(Ts, np.ones((len(Ts), 1))),
-                        cpu=dict(CPU), agrees_with_cpu=agrees, notes=notes)
+                        cpu=dict(CPU), agrees_with_cpu=agrees, notes=notes, law_constant="best")
 
 
 def run(ctx: "tv.GpuContext") -> "tv.GpuResult":

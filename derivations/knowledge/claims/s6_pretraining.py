@@ -102,7 +102,9 @@ def check_filter(ctx: tv.RunContext, tau: float = TAU_C, recon: Recon = REC) -> 
     tr = trace(default_run(recon)[0])
     details = {"trajectory": {"x": tr["t"].tolist(), "series": {"max α_c [c,s_i]": tr["alpha_c_2"].tolist(),
                                                                "max α_c [c,s_i,r]": tr["alpha_c_3"].tolist()},
-                              "boundaries": list(STAGES[:2])},
+                              "boundaries": list(STAGES[:2]), "ylabel": "max_i α_c (attention on c)",
+                              "boundaries_label": "dotted: the ends of Stages I and II (T_1, T_2)",
+                              "thresholds": [{"value": tau, "label": f"τ = {tau} (the reading of 'small')"}]},
                "alpha_c_end_of_PT": float(tr[f"alpha_c_{which}"][-1])}
     method = f"PT to T_1 = {STAGES[0]} (three-stage GD), max over the {len(a)} inputs {inp} of α_c"
     if worst <= tau:
