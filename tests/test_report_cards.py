@@ -154,3 +154,11 @@ def test_cards_of_one_declared_root_cause_come_together_within_their_class():
     assert [c.id.split(".")[1] for c in made] == ["a", "c", "b", "t"]
     assert made[0].cause == "orthonormal features assumed" and made[2].cause is None
     assert "Root cause: orthonormal features assumed" in html.card_html(made[0])
+
+
+def test_a_readings_cost_is_on_the_html_card():
+    readings = {"tested": "per step", "others": {"window mean": "holds: demo.ok"},
+                "costs": {"window mean": "only on average"}}
+    (c,) = cards.cards([row("r", finding="reading", reason="fails per step", readings=readings)])
+    assert c.reading_costs == (("window mean", "only on average"),)
+    assert "window mean — <em>holds: demo.ok</em>; <strong>costs:</strong> only on average</li>" in html.card_html(c)
