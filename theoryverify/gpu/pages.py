@@ -46,12 +46,13 @@ def _positive(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
 
 
-def figure_of(result: dict, claim: str):
+def figure_of(result: dict, claim: str, declared: dict | None = None):
     """The figure of a result's plain rows (None under two points), drawn as the report draws a rate claim
     (:mod:`theoryverify.report.plots`): per group (``family``, ``part`` or ``series``) the measurement, the
     range over seeds as a band where a row records ``per_seed``, the paper's law from the column ``law_column``
     (default ``predicted``; with ``law_constant`` "best" scaled by the best constant, where Θ/O hides it) and a
-    derived law from ``derived_column`` when the result names one; the y axis named by the quantity and wrapped,
+    derived law from ``derived_column`` — the conventions the sweep declares (``declared``: its
+    :attr:`~theoryverify.gpu.sweep.GpuSweep.figure`), which a result's own keys override; the y axis named by the quantity and wrapped,
     the verdict in the title, the fit, span and law in the caption."""
     import matplotlib
 
@@ -62,9 +63,10 @@ def figure_of(result: dict, claim: str):
     from ..report import plots
 
     x_name, rows = result["x_name"], result["rows"]
-    law_col = result.get("law_column") or "predicted"
-    derived_col = result.get("derived_column")
-    best = result.get("law_constant") == "best"
+    conv = {**(declared or {}), **{k: result[k] for k in ("law_column", "law_constant", "derived_column") if k in result}}
+    law_col = conv.get("law_column") or "predicted"
+    derived_col = conv.get("derived_column")
+    best = conv.get("law_constant") == "best"
     groups: dict = {}
     for row in rows:
         if _positive(row.get(x_name)) and _positive(row.get("measured")):
@@ -120,9 +122,9 @@ def figure_of(result: dict, claim: str):
     return fig
 
 
-def figure(result: dict, claim: str, path: Path) -> str | None:
+def figure(result: dict, claim: str, path: Path, declared: dict | None = None) -> str | None:
     """The figure of :func:`figure_of`, written to ``path``; its file name, or None when there is none."""
-    fig = figure_of(result, claim)
+    fig = figure_of(result, claim, declared)
     if fig is None:
         return None
     from ..report.plots import _save
@@ -148,7 +150,7 @@ def _rates(sp: dict, peaks: dict) -> list[str]:
     return out
 
 
-def sweep_section(paper: str, sw: dict, meta: dict, out: Path) -> list[str]:
+def sweep_section(paper: str, sw: dict, meta: dict, out: Path, declared: dict | None = None) -> list[str]:
     """One sweep's section, from its plain record (Outcome.as_dict(), also what the JSON file holds)."""
     lines = [f"## {sw['sweep']} — {sw['title']}", "",
              f"- Extends: `{sw['claim']}` ({sw['location']}); budget {sw['budget_s']:.1f} s, wall {sw['wall_s']:.1f} s"]
@@ -180,16 +182,17 @@ def sweep_section(paper: str, sw: dict, meta: dict, out: Path) -> list[str]:
         lines.append(f"- Precision ({pr['label']}): float32 vs float64, max relative difference {_g(pr['max_rel_diff'], 3)} over {pr['n']} values")
     for n in r.get("notes", []):
         lines.append(f"- Note: {n}")
-    fig = figure(r, sw["claim"], out / paper / f"{sw['sweep']}.png")
+    fig = figure(r, sw["claim"], out / paper / f"{sw['sweep']}.png", declared)
     if fig:
         lines += ["", f"![{sw['sweep']}]({paper}/{fig})"]
     return lines + [""]
 
 
-def paper_page(paper: str, sweeps: list[dict], meta: dict, out: Path) -> str:
+def paper_page(paper: str, sweeps: list[dict], meta: dict, out: Path, declared: dict | None = None) -> str:
+    """``declared``: sweep name -> the figure conventions its registration declares (:func:`declared_figures`)."""
     page = [f"# GPU sweeps — {paper}", ""] + _header(meta) + [""]
     for sw in sweeps:
-        page += sweep_section(paper, sw, meta, out)
+        page += sweep_section(paper, sw, meta, out, (declared or {}).get(sw["sweep"]))
     return "\n".join(page)
 
 
@@ -206,6 +209,18 @@ INDEX_HEAD = ["| paper | sweep | extends | GPU verdict | CPU verdict | agreement
               "| wall (s) | run (commit, time) |", "|---|---|---|---|---|---|---|---|---|---|"]
 
 
+def declared_figures(paper: str) -> dict[str, dict]:
+    """Sweep name -> the figure conventions its registration declares now (empty when the paper's sweeps cannot
+    be loaded: the figure then draws the recorded "predicted" column as the law)."""
+    from .runner import NoSweeps, discover
+
+    try:
+        found, _missing = discover(paper)
+    except NoSweeps:
+        return {}
+    return {s.name: dict(s.figure) for s in found.get(paper, [])}
+
+
 def rebuild(out: Path) -> list[Path]:
     """index.md, the paper pages and their figures again from the per-paper JSON files in ``out`` (no sweep runs): for a report
     assembled from several runs (a paper rerun alone); every row names the run it came from."""
@@ -217,7 +232,7 @@ def rebuild(out: Path) -> list[Path]:
         data = json.loads(f.read_text())
         paper = f.stem
         metas.append(data["meta"])
-        (out / f"{paper}.md").write_text(paper_page(paper, data["sweeps"], data["meta"], out))
+        (out / f"{paper}.md").write_text(paper_page(paper, data["sweeps"], data["meta"], out, declared_figures(paper)))
         written.append(out / f"{paper}.md")
         for sw in data["sweeps"]:
             rows.append(_index_row(paper, sw, data["meta"]))
@@ -241,7 +256,8 @@ def write(outcomes: Iterable[Outcome], missing: dict[str, str], meta: dict, out:
     for o in outcomes:
         by_paper.setdefault(o.paper, []).append(o)
     for paper, os_ in by_paper.items():
-        (out / f"{paper}.md").write_text(paper_page(paper, [o.as_dict() for o in os_], meta, out))
+        (out / f"{paper}.md").write_text(paper_page(paper, [o.as_dict() for o in os_], meta, out,
+                                                    {o.sweep.name: dict(o.sweep.figure) for o in os_}))
         (out / f"{paper}.json").write_text(json.dumps({"meta": meta, "sweeps": [o.as_dict() for o in os_]}, indent=1,
                                                       ensure_ascii=False))
         written += [out / f"{paper}.md", out / f"{paper}.json"]

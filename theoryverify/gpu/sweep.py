@@ -11,11 +11,15 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field, is_dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 VERDICTS = ("holds", "refuted", "inconclusive")
+
+
+#: the keys of :attr:`GpuSweep.figure`
+FIGURE_KEYS = ("law_column", "law_constant", "derived_column")
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,18 @@ class GpuSweep:
     location: str
     title: str
     run: Callable[["GpuContext"], "GpuResult"]
+    #: how the figure draws the rows (declared with the sweep, so a report rebuilt from an older run's JSON draws
+    #: it the same way): "law_column", the row key of the paper's law (default "predicted"); "law_constant",
+    #: "best" to scale it by the best constant where Θ/O hides it (default: as recorded); "derived_column", the
+    #: row key of a derived law drawn beside it
+    figure: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.figure) - set(FIGURE_KEYS)
+        if unknown:
+            raise ValueError(f"GpuSweep.figure: unknown keys {sorted(unknown)} (known: {', '.join(FIGURE_KEYS)})")
+        if self.figure.get("law_constant") not in (None, "best"):
+            raise ValueError(f"GpuSweep.figure: law_constant must be 'best' or absent, got {self.figure['law_constant']!r}")
 
 
 @dataclass
@@ -45,16 +61,8 @@ class GpuResult:
     cpu: dict = field(default_factory=dict)
     agrees_with_cpu: bool | None = None
     notes: list[str] = field(default_factory=list)
-    #: the row key holding the paper's law (default "predicted"), whether the figure scales it by the best
-    #: constant ("best": Θ/O hides the constant) or draws it as recorded (None), and the row key of a derived law
-    #: drawn beside it (None: none)
-    law_column: str | None = None
-    law_constant: str | None = None
-    derived_column: str | None = None
 
     def __post_init__(self) -> None:
-        if self.law_constant not in (None, "best"):
-            raise ValueError(f"GpuResult.law_constant must be None or 'best', got {self.law_constant!r}")
         if self.verdict not in VERDICTS:
             raise ValueError(f"GpuResult.verdict must be one of {VERDICTS}, got {self.verdict!r}")
 
