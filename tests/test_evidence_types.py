@@ -122,3 +122,20 @@ def test_lemmas_are_main_results_only_when_registered_so():
     main_lemma = claim(bare, location="Lemma 3", main=True).run()
     assert main_lemma.verdict.status is Status.INCONCLUSIVE and "records no evidence" in main_lemma.verdict.evidence
     assert claim(bare, location="Theorem 2", main=False).run().verdict.status is Status.HOLDS
+
+
+def test_thresholds_and_reported_values_are_references_not_evidence():
+    """A threshold or the paper's reported values say what a figure must draw; no verdict rests on them, so a
+    level that records only them still records no evidence (the standards cannot be met by naming τ)."""
+    from theoryverify.evidence_types import Reported, Threshold, records_evidence, references
+    v = attach(holds("m", "e"), Threshold(0.05, "τ = 0.05"), Threshold(50, "T_1", axis="x", figure="trajectory"),
+               Reported(((30, 0.6), (110, 0.1)), "Fig. 1(b)"))
+    assert not records_evidence(v.details) and read(v.details) == {}
+    ths, reps = references(v.details, "trajectory")
+    assert [t["value"] for t in ths] == [0.05, 50.0] and ths[1]["axis"] == "x"
+    assert reps == [{"points": [(30, 0.6), (110, 0.1)], "source": "Fig. 1(b)"}]
+    assert [t["value"] for t in references(v.details, "curve")[0]] == [0.05]
+    for bad in (lambda: Threshold(float("nan"), "x"), lambda: Threshold(1, "x", axis="z"),
+                lambda: Threshold(1, "x", figure="table"), lambda: Reported(((1,),), "s"), lambda: Reported((), "s")):
+        with pytest.raises(ValueError):
+            bad()

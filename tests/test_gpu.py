@@ -132,3 +132,56 @@ def test_rebuild_reproduces_the_pages_from_the_json_and_refuses_an_empty_folder(
     empty.mkdir()
     assert main(["--rebuild", str(empty)]) == 2
     assert "no <paper>.json" in capsys.readouterr().err
+
+
+# --- the GPU figure (issue 28, item 4): the paper's law, not the derived closed form, drawn as the law -------------
+
+def _p2_t1_like():
+    """Measured ∝ K² (the derived law, recorded as "predicted"), the paper's Θ(K log K) in the column "K ln K"."""
+    rows = [{"part": "N→∞", "K": K, "measured": float(K * K), "predicted": float(K * K), "K ln K": K * math.log(K),
+             "per_seed": [K * K * 0.98, K * K * 1.02]} for K in (8, 32, 128, 512)]
+    return tv.GpuResult(law="Θ(K log K)", x_name="K", y_name="c0·T1 (Phase-I steps, rescaled by the step-size factor c0)",
+                        rows=rows, verdict="refuted", reason="planted", predicted_exponent=0.0,
+                        fit={"exponent": 0.8, "ci": [0.7, 0.9], "n_points": 4}, span_decades=1.8).as_dict()
+
+
+def _lines(fig):
+    ax = fig.axes[0]
+    return {a.get_gid(): a for a in [*ax.lines, *ax.collections] if a.get_gid()}
+
+
+def test_the_gpu_figure_draws_the_papers_law_with_its_best_constant_and_the_derived_law_apart():
+    from theoryverify.report import plots
+    declared = {"law_column": "K ln K", "law_constant": "best", "derived_column": "predicted"}
+    fig = pages.figure_of(_p2_t1_like(), "demo.p2-t1", declared)
+    assert plots.problems(fig, {"status": "refuted"}) == []
+    gids = _lines(fig)
+    assert {plots.MEASURED, plots.BAND, plots.LAW, plots.DERIVED} <= set(gids)
+    K, law = gids[plots.LAW].get_data()
+    ratio = np.asarray(law) / (np.asarray(K) * np.log(K))
+    assert np.allclose(ratio, ratio[0]) and "best constant" in gids[plots.LAW].get_label()
+    # the law misses the measurement (K² against K ln K): the figure shows why the title says refuted
+    assert max(abs(np.log(np.asarray(law) / np.asarray(K, float) ** 2))) > 1.0
+    assert all(len(line) <= 40 for line in fig.axes[0].get_ylabel().split("\n"))  # wrapped, never cut
+    assert "refuted" in fig.axes[0].get_title() and "exponent b = 0.8" in fig.texts[0].get_text()
+
+
+def test_the_gpu_figure_without_a_law_column_draws_predicted_as_the_law():
+    from theoryverify.report import plots
+    fig = pages.figure_of(_p2_t1_like(), "demo.p2-t1")
+    gids = _lines(fig)
+    assert plots.DERIVED not in gids and list(gids[plots.LAW].get_data()[1]) == [64.0, 1024.0, 16384.0, 262144.0]
+    with pytest.raises(ValueError, match="law_constant"):
+        tv.GpuSweep("s", "demo.c", "Thm 1", "t", lambda ctx: None, figure={"law_constant": "fitted"})
+    with pytest.raises(ValueError, match="unknown keys"):
+        tv.GpuSweep("s", "demo.c", "Thm 1", "t", lambda ctx: None, figure={"law": "K"})
+
+
+def test_a_rebuilt_page_draws_the_law_its_sweep_declares_now(tmp_path):
+    """--rebuild from an older run's JSON (no conventions recorded): the registered sweep's ``figure`` applies, so
+    iclnonlinear's p2-t1 figure draws K ln K, not the derived law, as the paper's."""
+    from theoryverify.report import plots
+    declared = pages.declared_figures("iclnonlinear")
+    assert declared["p2-t1-K"] == {"law_column": "K ln K", "law_constant": "best", "derived_column": "predicted"}
+    fig = pages.figure_of(_p2_t1_like(), "iclnonlinear.p2-t1", declared["p2-t1-K"])
+    assert {plots.LAW, plots.DERIVED} <= set(_lines(fig))

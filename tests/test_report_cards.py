@@ -81,7 +81,14 @@ def test_long_evidence_and_long_counterexamples_are_never_cut():
 def test_what_is_wrong_puts_the_decisive_number_first():
     r = row("w", evidence="[part A] mean α = 0.977 at step 50; after 1 step: 0.976", reason="α leaves 1/2 at once")
     (c,) = cards.cards([r])
-    assert c.wrong == "[part A] mean α = 0.977 at step 50 — α leaves 1/2 at once"
+    assert c.wrong == "mean α = 0.977 at step 50 [part A] — α leaves 1/2 at once"
+    # a chain of explanations ending in the comparison: the comparison first, a long part label left to the evidence
+    long_label = "O side: T_s^1 [g_k ≤ C·δ²L²Δ²ε/K] / T_f^* (= T_s^1, Sec. 5.3) bounded"
+    chain = (f"[C = 1, path c=3] [{long_label}] ratio diverges along the family: O(1/K^0): b = -0.66 (CI [-0.73, "
+             "-0.57]; predicted 0 ± 0.15)")
+    assert cards.number_first(chain) == ("b = -0.66 (CI [-0.73, -0.57]; predicted 0 ± 0.15) [C = 1, path c=3]: ratio "
+                                         "diverges along the family: O(1/K^0)")
+    assert cards.number_first("per-row means all < 0: False") == "per-row means all < 0: False"  # not a chain
     assert cards.decisive("no number here; still none") == ""
     # a "; " inside brackets does not end a clause; a clause that compares numbers beats one that only holds one
     fit = "b = 2 (CI [2, 2]; predicted 2 ± 0.15)"
@@ -147,3 +154,11 @@ def test_cards_of_one_declared_root_cause_come_together_within_their_class():
     assert [c.id.split(".")[1] for c in made] == ["a", "c", "b", "t"]
     assert made[0].cause == "orthonormal features assumed" and made[2].cause is None
     assert "Root cause: orthonormal features assumed" in html.card_html(made[0])
+
+
+def test_a_readings_cost_is_on_the_html_card():
+    readings = {"tested": "per step", "others": {"window mean": "holds: demo.ok"},
+                "costs": {"window mean": "only on average"}}
+    (c,) = cards.cards([row("r", finding="reading", reason="fails per step", readings=readings)])
+    assert c.reading_costs == (("window mean", "only on average"),)
+    assert "window mean — <em>holds: demo.ok</em>; <strong>costs:</strong> only on average</li>" in html.card_html(c)

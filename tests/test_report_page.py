@@ -103,3 +103,42 @@ def test_the_index_and_the_json_beside_the_page_count_distinct_findings(tmp_path
     index = markdown.index_page(RUN, [got])
     assert "| Demo | 2 |" in index and "counted by distinct claim" in index
     assert "…" not in (tmp_path / "icrecall.md").read_text()
+
+
+def test_a_long_counterexample_shows_its_point_on_the_line_and_names_a_zero_matrix():
+    """The reader sees where the counterexample is (Q = 0, the initialisation; its scalars) without opening a
+    block; the arrays follow, whole."""
+    ce = {"K": 2, "N": 2, "task_law": "cos-projection", "Q": [[-0.0, 0.0], [0.0, -0.0]],
+          "V": [[-1.0744561701, -0.28154327487] * 8, [0.0130934453, 0.6224284438] * 8], "note": "y" * 200,
+          "min g_k / scale": -0.00012036}
+    lines = page.counterexample_lines(ce)
+    assert lines[0].startswith("- **Counterexample:** K = 2; N = 2; task_law = cos-projection; "
+                               "Q = 0 (a 2×2 zero matrix); min g_k / scale = -0.0001204 (and V, note: below)")
+    rest = "\n".join(lines[1:])
+    assert "<details>" in rest and "y" * 200 in rest and "V = [[-1.074" in rest and "Q = " not in rest
+    assert page.counterexample_lines({"K": 2, "Q": [[0.0]]}) == ["- **Counterexample:** K = 2; Q = 0 (a 1×1 zero matrix)"]
+
+
+def test_what_each_reading_costs_is_on_the_card_and_its_absence_is_said_for_a_main_result():
+    readings = {"tested": "per step", "others": {"window mean": "holds: demo.ok"},
+                "costs": {"window mean": "the statement holds only on average; Lemma 7's per-step bound still fails"}}
+    text = _page([row("r", finding="reading", location="Prop. 3", reason="fails per step", readings=readings)])
+    assert ("- **What each reading costs:** window mean — the statement holds only on average; Lemma 7's per-step "
+            "bound still fails") in text
+    assert "what each costs the paper" in text  # the class's heading says what its cards show
+    bare = {"tested": "per step", "others": {"window mean": "holds: demo.ok"}}
+    text = _page([row("r", finding="reading", location="Theorem 2", reason="fails per step", readings=bare)])
+    assert "- **What each reading costs:** not stated by the claim" in text
+    text = _page([row("r", finding="reading", location="Lemma 5", reason="fails per step", readings=bare)])
+    assert "What each reading costs" not in text  # not a main result: nothing to flag
+
+
+def test_a_readings_cost_must_name_a_reading():
+    import pytest
+
+    from theoryverify.findings import Readings, RegistrationError
+    r = Readings("per step", {"window mean": "holds"}, costs={"window mean": "weaker"})
+    assert r.to_json()["costs"] == {"window mean": "weaker"}
+    assert "costs" not in Readings("per step", {"window mean": "holds"}).to_json()  # older rows stay byte-identical
+    with pytest.raises(RegistrationError, match="names no reading"):
+        Readings("per step", {"window mean": "holds"}, costs={"window average": "weaker"})

@@ -136,3 +136,80 @@ def test_a_narrow_log_axis_has_several_distinct_tick_labels():
     fig.canvas.draw()
     labels = [t.get_text() for t in fig.axes[0].yaxis.get_ticklabels() if t.get_visible() and t.get_text()]
     assert len(set(labels)) >= 3 and plots.problems(fig, r) == []
+
+
+# --- thresholds and reported values on every kind of figure (issue 28, item 4) -----------------------------------
+
+def trajectory_row(**extra):
+    """α_c against t with τ = 0.05 the claim is about (p1-filter-cs's shape), recorded on the trajectory."""
+    t = list(range(0, 60, 5))
+    return {"id": "demo.filter", "location": "Prop. 1 (15)", "statement": "max α_c ≤ τ", "status": "refuted",
+            "details": {"trajectory": {"x": t, "series": {"max α_c [c,s_i]": [1 / 3 - 0.001 * i for i in t]},
+                                       "boundaries": [50], "ylabel": "max α_c", **extra}}}
+
+
+def curve_row(**extra):
+    """A reproduction: the loss curve against epochs with the paper's reported values (Fig. 1's prose)."""
+    return {"id": "demo.fig1", "location": "Fig. 1", "statement": "loss ≈ 0.6 by t = 30", "status": "refuted",
+            "details": {"curve": {"x": [0, 30, 110, 200], "y": [1.0, 0.08, 0.02, 0.01], "yerr": [0, .01, .01, .01],
+                                  "xlabel": "epoch t", "ylabel": "prediction loss", "logy": True, **extra}}}
+
+
+def _remove(fig, gid):
+    [a.remove() for a in [*fig.axes[0].lines, *fig.axes[0].collections] if a.get_gid() == gid]
+
+
+@pytest.mark.parametrize("make, row", [
+    (plots.trajectory_figure, lambda: trajectory_row(thresholds=[{"value": 0.05, "label": "τ = 0.05"}])),
+    (plots.curve_figure, lambda: curve_row(thresholds=[{"value": 50, "label": "t = 50", "axis": "x"}])),
+])
+def test_a_threshold_recorded_but_not_drawn_is_a_problem(make, row):
+    r = row()
+    fig = make(r)
+    assert plots.problems(fig, r) == []
+    assert plots.THRESHOLD in _gids(fig)
+    _remove(fig, plots.THRESHOLD)
+    assert "a threshold the claim is about is not drawn" in plots.problems(fig, r)
+
+
+def test_a_vertical_threshold_is_a_vertical_line():
+    r = curve_row(thresholds=[{"value": 50, "label": "t = 50", "axis": "x"}])
+    x, _y = _gids(plots.curve_figure(r))[plots.THRESHOLD].get_data()
+    assert list(x) == [50, 50]
+
+
+def test_reported_values_recorded_but_not_drawn_are_a_problem():
+    r = curve_row(paper_points=[[30, 0.6], [110, 0.1]])
+    fig = plots.curve_figure(r)
+    assert plots.problems(fig, r) == []
+    stars = _gids(fig)[plots.REPORTED]
+    assert [list(map(float, v)) for v in stars.get_data()] == [[30.0, 110.0], [0.6, 0.1]]
+    _remove(fig, plots.REPORTED)
+    assert "the paper's reported values are not drawn" in plots.problems(fig, r)
+
+
+def test_a_curve_with_a_spread_needs_its_band():
+    r = curve_row()
+    fig = plots.curve_figure(r)
+    assert plots.problems(fig, r) == []
+    _remove(fig, plots.BAND)
+    assert "no band over seeds" in plots.problems(fig, r)
+
+
+def test_typed_references_are_drawn_on_their_figure_only():
+    """A typed Threshold for the trajectory and a Reported for every figure: the trajectory draws both; a sweep of
+    the same row draws the reported values but not the trajectory's threshold."""
+    from theoryverify import evidence_types as et
+    from theoryverify.verdicts import refuted
+    r = trajectory_row()
+    v = et.attach(refuted("m", "e", {"t": 50}, **r["details"]), et.Threshold(0.05, "τ = 0.05", figure="trajectory"),
+                  et.Reported(((10, 0.2),), "Fig. 1"))
+    r["details"] = dict(v.details)
+    fig = plots.trajectory_figure(r)
+    assert plots.problems(fig, r) == []
+    assert {plots.THRESHOLD, plots.REPORTED} <= set(_gids(fig))
+    assert "Fig. 1" in _gids(fig)[plots.REPORTED].get_label()
+    _remove(fig, plots.THRESHOLD)
+    assert plots.problems(fig, r) == ["a threshold the claim is about is not drawn"]
+    ths, reps = et.references(r["details"], "sweep")
+    assert ths == [] and len(reps) == 1

@@ -74,3 +74,11 @@ def test_the_command_reads_rows_and_bad_input_is_one_line_exit_2(tmp_path, capsy
             code = exc.code
         err = capsys.readouterr().err
         assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_what_the_other_reading_costs_is_in_the_point():
+    r = row("amb", finding="reading", location="Theorem 2", statement="r is the argmax", reason="ties break it",
+            readings={"tested": "the unique argmax", "others": {"an argmax": "holds: demo.amb-set"},
+                      "costs": {"an argmax": "Theorem 2 then names a set, not a token"}})
+    text = review.markdown(PAPER, [r], RUN)
+    assert "If read as an argmax: Theorem 2 then names a set, not a token." in text

@@ -59,6 +59,9 @@ _API: dict[str, tuple[str, str | None]] = {
     "at_least": ("conditions", "at_least"), "at_most": ("conditions", "at_most"), "above": ("conditions", "above"),
     "below": ("conditions", "below"), "STANDARDS": ("standards", "STANDARDS"), "Standards": ("standards", "Standards"),
     "with_fixed": ("evidence", "with_fixed"), "diagnose": ("convergence", "diagnose"),
+    # references a figure draws (not evidence): a threshold the claim is about, the paper's reported values
+    "Threshold": ("evidence_types", "Threshold"), "Reported": ("evidence_types", "Reported"),
+    "attach": ("evidence_types", "attach"),
     "check_converged": ("convergence", "check_converged"),
     # checks
     "check_identity": ("checks", "check_identity"), "check_inequality": ("checks", "check_inequality"),

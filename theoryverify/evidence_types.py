@@ -15,6 +15,11 @@ Here each kind of evidence is a frozen dataclass:
 - :class:`CouldHaveFailed` — why the check could have failed: a planted twin that fails, the power of the test,
   or the reason it is true by construction.
 
+Two more records are *references*, not evidence (no verdict rests on them, so they never count towards the
+standards): :class:`Threshold` — a value the claim is about (τ = 0.05 in "α_c ≤ τ"), and :class:`Reported` — the
+paper's reported values a reproduction is compared with.  The report's figures draw both (:func:`references`
+collects them), and a figure that omits one is a problem (:func:`theoryverify.report.plots.problems`).
+
 Checks attach them with :func:`attach`.  They serialise to the same JSON ``details`` as before: a sweep, a fit,
 configurations and coverage into their conventional keys (one form, never two that could disagree), the other
 kinds under ``details["typed_evidence"]``, so reports and older readers stay correct.  :func:`read` gives a
@@ -156,6 +161,112 @@ class CouldHaveFailed(_Typed):
         return f"{self.how}: {self.detail}"
 
 
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+#: the figures of a row (the ``details`` key each is drawn from)
+FIGURES = ("sweep", "trajectory", "curve")
+
+
+@dataclass(frozen=True)
+class Threshold(_Typed):
+    """A value the claim is about, drawn as a labelled line: ``axis`` "y" a horizontal line at ``value`` (a level
+    such as τ in "α_c ≤ τ"), "x" a vertical one (a time or size such as T_1); ``figure`` names the figure it
+    belongs on (one of :data:`FIGURES`; None: every figure of the row)."""
+
+    value: float
+    label: str
+    axis: str = "y"
+    figure: str | None = None
+    kind = "threshold"
+
+    def __post_init__(self) -> None:
+        if not _finite(self.value):
+            raise ValueError(f"threshold: value must be a finite number, got {self.value!r}")
+        if self.axis not in ("x", "y"):
+            raise ValueError(f"threshold: axis must be 'x' or 'y', got {self.axis!r}")
+        if self.figure is not None and self.figure not in FIGURES:
+            raise ValueError(f"threshold: figure must be one of {FIGURES} or None, got {self.figure!r}")
+
+
+@dataclass(frozen=True)
+class Reported(_Typed):
+    """The paper's reported values, as (x, y) points, and where it reports them (``source``: "Fig. 1(a)",
+    "Table 3", "Sec. 6 prose"); drawn over a reproduction's measurement."""
+
+    points: tuple
+    source: str
+    figure: str | None = None
+    kind = "reported"
+
+    def __post_init__(self) -> None:
+        pts = tuple(tuple(p) for p in self.points)
+        if not pts or any(len(p) != 2 or not all(_finite(v) for v in p) for p in pts):
+            raise ValueError(f"reported: points must be (x, y) pairs of finite numbers, got {self.points!r}")
+        if self.figure is not None and self.figure not in FIGURES:
+            raise ValueError(f"reported: figure must be one of {FIGURES} or None, got {self.figure!r}")
+        object.__setattr__(self, "points", pts)
+
+
+#: reference kinds (not evidence) and the list in the typed record that holds them
+REFERENCES = {"threshold": "thresholds", "reported": "reported"}
+
+
+def _spec_thresholds(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    raw = spec.get("thresholds") or ([spec["threshold"]] if spec.get("threshold") is not None else [])
+    out = []
+    for t in raw if isinstance(raw, (list, tuple)) else [raw]:
+        if isinstance(t, Mapping) and _finite(t.get("value")):
+            out.append({"value": float(t["value"]), "label": t.get("label"), "axis": t.get("axis") or "y"})
+        elif _finite(t):
+            out.append({"value": float(t), "label": None, "axis": "y"})
+    return out
+
+
+def _spec_reported(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    pts = [tuple(p) for p in spec.get("paper_points") or [] if isinstance(p, (list, tuple)) and len(p) == 2
+           and all(_finite(v) for v in p)]
+    if pts:
+        out.append({"points": pts, "source": None})
+    rep = spec.get("reported")
+    for r in (rep if isinstance(rep, (list, tuple)) else [rep] if rep else []):
+        if isinstance(r, Mapping):
+            pts = [tuple(p) for p in r.get("points") or [] if isinstance(p, (list, tuple)) and len(p) == 2
+                   and all(_finite(v) for v in p)]
+            if pts:
+                out.append({"points": pts, "source": r.get("source")})
+    return out
+
+
+def references(details: Mapping[str, Any], figure: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The thresholds ({"value", "label", "axis"}) and reported values ({"points", "source"}) that the row's
+    ``figure`` (one of :data:`FIGURES`) must draw: those its own record names (``details[figure]["thresholds"]``,
+    ``["threshold"]``, ``["paper_points"]``, ``["reported"]``) and the typed ones for that figure or for every
+    figure."""
+    spec = details.get(figure)
+    spec = spec if isinstance(spec, Mapping) else {}
+    ths, reps = _spec_thresholds(spec), _spec_reported(spec)
+    record = details.get(KEY)
+    record = record if isinstance(record, Mapping) else {}
+    for data in record.get("thresholds") or []:
+        try:
+            t = Threshold.from_json(data)
+        except (TypeError, ValueError):
+            continue
+        if t.figure in (None, figure):
+            ths.append({"value": float(t.value), "label": t.label, "axis": t.axis})
+    for data in record.get("reported") or []:
+        try:
+            r = Reported.from_json(data)
+        except (TypeError, ValueError):
+            continue
+        if r.figure in (None, figure):
+            reps.append({"points": list(r.points), "source": r.source})
+    return ths, reps
+
+
 TYPES = {t.kind: t for t in (Sweep, Fit, Configurations, Counterexample, Coverage, Proof, Sampling, CouldHaveFailed)}
 
 
@@ -188,7 +299,8 @@ def _conventional(item: _Typed, old: Mapping[str, Any] | None) -> Any:
 
 def attach(verdict: Verdict, *items: _Typed) -> Verdict:
     """``verdict`` with ``items`` recorded: sweeps, fits, configurations and coverage in their conventional keys
-    (merged with what is there), the other kinds under ``details["typed_evidence"]``; the record's
+    (merged with what is there), thresholds and reported values appended to the lists ``"thresholds"`` and
+    ``"reported"`` of ``details["typed_evidence"]``, the other kinds under it by kind; the record's
     ``"attached"`` lists every kind a check attached."""
     details = dict(verdict.details or {})
     record = dict(details.get(KEY) or {})
@@ -198,6 +310,8 @@ def attach(verdict: Verdict, *items: _Typed) -> Verdict:
             raise TypeError(f"not typed evidence: {type(item).__name__}")
         if item.kind in CONVENTIONAL:
             details[CONVENTIONAL[item.kind]] = _conventional(item, details.get(CONVENTIONAL[item.kind]))
+        elif item.kind in REFERENCES:  # several of each: a list, never counted as evidence by :func:`read`
+            record[REFERENCES[item.kind]] = [*list(record.get(REFERENCES[item.kind]) or []), item.to_json()]
         else:
             record[item.kind] = item.to_json()
         if item.kind not in attached:

@@ -74,14 +74,27 @@ class Readings:
 
     ``others`` maps each other plausible reading to its status, e.g. ``{"attention on [c, s_i, r]": "holds:
     knowledge.p1-filter"}`` (a claim id after a colon is checked to exist) or ``"untested: needs the lost
-    constant"``.
+    constant"``.  ``costs`` maps a reading (word for word) to what adopting it costs the paper ("the statement
+    then holds, but Lemma 7's per-step bound, which its proof uses, does not").
     """
 
     tested: str
     others: Mapping[str, str] = field(default_factory=dict)
+    #: per reading (the tested one or another), what adopting it costs the paper: what the statement loses, or
+    #: which step of a proof it leaves unsupported — what a reviewer needs to weigh a finding of one reading
+    costs: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = [k for k in self.costs if k != self.tested and k not in self.others]
+        if unknown:
+            raise RegistrationError(f"readings: a cost names no reading: {unknown[0]!r} (name the tested reading or "
+                                    "one of the others, word for word)")
 
     def to_json(self) -> dict:
-        return {"tested": self.tested, "others": dict(self.others)}
+        out = {"tested": self.tested, "others": dict(self.others)}
+        if self.costs:
+            out["costs"] = dict(self.costs)
+        return out
 
     def cited_claims(self) -> list[str]:
         """Claim ids named in the statuses (``"holds: paper.claim-id"``): dotted words after the first colon

@@ -7,6 +7,8 @@ its confidence interval, the span of the grid, its verdict and whether it agrees
 from __future__ import annotations
 
 import json
+import math
+import textwrap
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -40,42 +42,94 @@ def _header(meta: dict) -> list[str]:
     return lines
 
 
-def figure(result: dict, claim: str, path: Path) -> str | None:
-    """Measured (points) against predicted (line) on log-log axes, from a result's plain rows."""
-    x_name, rows = result["x_name"], result["rows"]
-    pts = [(row.get(x_name), row.get("measured"), row.get("predicted")) for row in rows]
-    pts = [(x, m, p) for x, m, p in pts if isinstance(x, (int, float)) and isinstance(m, (int, float)) and x > 0 and m > 0]
-    if len(pts) < 2:
-        return None
+def _positive(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+
+
+def figure_of(result: dict, claim: str, declared: dict | None = None):
+    """The figure of a result's plain rows (None under two points), drawn as the report draws a rate claim
+    (:mod:`theoryverify.report.plots`): per group (``family``, ``part`` or ``series``) the measurement, the
+    range over seeds as a band where a row records ``per_seed``, the paper's law from the column ``law_column``
+    (default ``predicted``; with ``law_constant`` "best" scaled by the best constant, where Θ/O hides it) and a
+    derived law from ``derived_column`` — the conventions the sweep declares (``declared``: its
+    :attr:`~theoryverify.gpu.sweep.GpuSweep.figure`), which a result's own keys override; the y axis named by the quantity and wrapped,
+    the verdict in the title, the fit, span and law in the caption."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import numpy as np
 
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    from ..report import plots
+
+    x_name, rows = result["x_name"], result["rows"]
+    conv = {**(declared or {}), **{k: result[k] for k in ("law_column", "law_constant", "derived_column") if k in result}}
+    law_col = conv.get("law_column") or "predicted"
+    derived_col = conv.get("derived_column")
+    best = conv.get("law_constant") == "best"
     groups: dict = {}
     for row in rows:
-        key = next((str(row[k]) for k in ("family", "part", "series") if k in row), "")
-        groups.setdefault(key, []).append(row)
-    for key, grp in groups.items():
-        g = sorted([(r[x_name], r["measured"], r.get("predicted")) for r in grp
-                    if isinstance(r.get(x_name), (int, float)) and isinstance(r.get("measured"), (int, float))
-                    and r[x_name] > 0 and r["measured"] > 0])
-        if not g:
-            continue
-        line = ax.loglog([p[0] for p in g], [p[1] for p in g], "o", label=f"measured {key}".strip())[0]
-        pred = [(x, p) for x, _, p in g if isinstance(p, (int, float)) and p > 0]
-        if pred:
-            ax.loglog([p[0] for p in pred], [p[1] for p in pred], "-", color=line.get_color(), alpha=0.6,
-                      label=f"predicted {key}".strip())
-    ax.set_xlabel(x_name)
-    ax.set_ylabel(result["y_name"])
-    ax.set_title(f"{claim}: {result['verdict']}", fontsize=9)
+        if _positive(row.get(x_name)) and _positive(row.get("measured")):
+            key = next((str(row[k]) for k in ("family", "part", "series") if k in row), "")
+            groups.setdefault(key, []).append(row)
+    if sum(len(g) for g in groups.values()) < 2:
+        return None
+    fig, ax = plt.subplots(figsize=(6.0, 4.2))
+    for i, (key, grp) in enumerate(groups.items()):
+        grp = sorted(grp, key=lambda r: r[x_name])
+        color, tag = f"C{i}", (f" ({key})" if key else "")
+        xs = np.array([float(r[x_name]) for r in grp])
+        ys = np.array([float(r["measured"]) for r in grp])
+        seeds = [[float(v) for v in r["per_seed"] if _positive(v)] if isinstance(r.get("per_seed"), list) else []
+                 for r in grp]
+        if any(len(s_) > 1 for s_ in seeds):
+            lo = [min(s_) if s_ else y for s_, y in zip(seeds, ys)]
+            hi = [max(s_) if s_ else y for s_, y in zip(seeds, ys)]
+            ax.fill_between(xs, lo, hi, color=color, alpha=0.2, gid=plots.BAND,
+                            label=f"range over {max(len(s_) for s_ in seeds)} seeds{tag}")
+        ax.plot(xs, ys, "o", color=color, gid=plots.MEASURED, label=plots.renderable(f"measured{tag}"))
+        law = [(x, float(r[law_col])) for x, r in zip(xs, grp) if _positive(r.get(law_col))]
+        if law:
+            lx, lv = np.array([p_[0] for p_ in law]), np.array([p_[1] for p_ in law])
+            c = float(np.exp(np.mean(np.log(ys[np.isin(xs, lx)] / lv)))) if best else 1.0
+            what = f"paper's law{tag}" + (f" × {c:.3g} (best constant; Θ/O hides it)" if best else "")
+            ax.plot(lx, c * lv, "--", color="k" if len(groups) == 1 else color, gid=plots.LAW,
+                    label=plots.renderable(what))
+        der = [(x, float(r[derived_col])) for x, r in zip(xs, grp) if derived_col and _positive(r.get(derived_col))]
+        if der:
+            ax.plot([p_[0] for p_ in der], [p_[1] for p_ in der], ":", color=color, linewidth=2, gid=plots.DERIVED,
+                    label=plots.renderable(f"derived law{tag}"))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(plots.renderable(x_name))
+    ax.set_ylabel(plots.renderable(textwrap.fill(str(result["y_name"]), 40)), fontsize=9)
+    ax.set_title(plots.renderable(textwrap.fill(f"{claim}: {result['verdict']}", 70)), fontsize=9)
     ax.legend(fontsize=7)
+    fit = result.get("fit") or {}
+    parts = []
+    if fit.get("exponent") is not None:
+        ci = fit.get("ci") or [None, None]
+        parts.append(f"fit: exponent b = {_g(fit['exponent'])} (95 % CI [{_g(ci[0])}, {_g(ci[1])}], "
+                     f"{fit.get('n_points', '?')} points); the paper: {_g(result.get('predicted_exponent'))}")
+    if result.get("span_decades") is not None:
+        parts.append(f"grid: {_g(result['span_decades'], 3)} decades in {x_name}")
+    parts.append(f"law: {result.get('law', '')}")
+    fig.text(0.01, -0.01, plots.renderable("\n".join(textwrap.fill(p_, 100) for p_ in parts)), fontsize=7, va="top",
+             ha="left", transform=fig.transFigure)
+    plots._log_ticks(ax)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    plots._thin_ticks(ax, fig)
+    return fig
+
+
+def figure(result: dict, claim: str, path: Path, declared: dict | None = None) -> str | None:
+    """The figure of :func:`figure_of`, written to ``path``; its file name, or None when there is none."""
+    fig = figure_of(result, claim, declared)
+    if fig is None:
+        return None
+    from ..report.plots import _save
+
+    _save(fig, path)
     return path.name
 
 
@@ -96,7 +150,7 @@ def _rates(sp: dict, peaks: dict) -> list[str]:
     return out
 
 
-def sweep_section(paper: str, sw: dict, meta: dict, out: Path) -> list[str]:
+def sweep_section(paper: str, sw: dict, meta: dict, out: Path, declared: dict | None = None) -> list[str]:
     """One sweep's section, from its plain record (Outcome.as_dict(), also what the JSON file holds)."""
     lines = [f"## {sw['sweep']} — {sw['title']}", "",
              f"- Extends: `{sw['claim']}` ({sw['location']}); budget {sw['budget_s']:.1f} s, wall {sw['wall_s']:.1f} s"]
@@ -128,16 +182,17 @@ def sweep_section(paper: str, sw: dict, meta: dict, out: Path) -> list[str]:
         lines.append(f"- Precision ({pr['label']}): float32 vs float64, max relative difference {_g(pr['max_rel_diff'], 3)} over {pr['n']} values")
     for n in r.get("notes", []):
         lines.append(f"- Note: {n}")
-    fig = figure(r, sw["claim"], out / paper / f"{sw['sweep']}.png")
+    fig = figure(r, sw["claim"], out / paper / f"{sw['sweep']}.png", declared)
     if fig:
         lines += ["", f"![{sw['sweep']}]({paper}/{fig})"]
     return lines + [""]
 
 
-def paper_page(paper: str, sweeps: list[dict], meta: dict, out: Path) -> str:
+def paper_page(paper: str, sweeps: list[dict], meta: dict, out: Path, declared: dict | None = None) -> str:
+    """``declared``: sweep name -> the figure conventions its registration declares (:func:`declared_figures`)."""
     page = [f"# GPU sweeps — {paper}", ""] + _header(meta) + [""]
     for sw in sweeps:
-        page += sweep_section(paper, sw, meta, out)
+        page += sweep_section(paper, sw, meta, out, (declared or {}).get(sw["sweep"]))
     return "\n".join(page)
 
 
@@ -154,6 +209,18 @@ INDEX_HEAD = ["| paper | sweep | extends | GPU verdict | CPU verdict | agreement
               "| wall (s) | run (commit, time) |", "|---|---|---|---|---|---|---|---|---|---|"]
 
 
+def declared_figures(paper: str) -> dict[str, dict]:
+    """Sweep name -> the figure conventions its registration declares now (empty when the paper's sweeps cannot
+    be loaded: the figure then draws the recorded "predicted" column as the law)."""
+    from .runner import NoSweeps, discover
+
+    try:
+        found, _missing = discover(paper)
+    except NoSweeps:
+        return {}
+    return {s.name: dict(s.figure) for s in found.get(paper, [])}
+
+
 def rebuild(out: Path) -> list[Path]:
     """index.md, the paper pages and their figures again from the per-paper JSON files in ``out`` (no sweep runs): for a report
     assembled from several runs (a paper rerun alone); every row names the run it came from."""
@@ -165,7 +232,7 @@ def rebuild(out: Path) -> list[Path]:
         data = json.loads(f.read_text())
         paper = f.stem
         metas.append(data["meta"])
-        (out / f"{paper}.md").write_text(paper_page(paper, data["sweeps"], data["meta"], out))
+        (out / f"{paper}.md").write_text(paper_page(paper, data["sweeps"], data["meta"], out, declared_figures(paper)))
         written.append(out / f"{paper}.md")
         for sw in data["sweeps"]:
             rows.append(_index_row(paper, sw, data["meta"]))
@@ -189,7 +256,8 @@ def write(outcomes: Iterable[Outcome], missing: dict[str, str], meta: dict, out:
     for o in outcomes:
         by_paper.setdefault(o.paper, []).append(o)
     for paper, os_ in by_paper.items():
-        (out / f"{paper}.md").write_text(paper_page(paper, [o.as_dict() for o in os_], meta, out))
+        (out / f"{paper}.md").write_text(paper_page(paper, [o.as_dict() for o in os_], meta, out,
+                                                    {o.sweep.name: dict(o.sweep.figure) for o in os_}))
         (out / f"{paper}.json").write_text(json.dumps({"meta": meta, "sweeps": [o.as_dict() for o in os_]}, indent=1,
                                                       ensure_ascii=False))
         written += [out / f"{paper}.md", out / f"{paper}.json"]

@@ -11,11 +11,15 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field, is_dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 VERDICTS = ("holds", "refuted", "inconclusive")
+
+
+#: the keys of :attr:`GpuSweep.figure`
+FIGURE_KEYS = ("law_column", "law_constant", "derived_column")
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,18 @@ class GpuSweep:
     location: str
     title: str
     run: Callable[["GpuContext"], "GpuResult"]
+    #: how the figure draws the rows (declared with the sweep, so a report rebuilt from an older run's JSON draws
+    #: it the same way): "law_column", the row key of the paper's law (default "predicted"); "law_constant",
+    #: "best" to scale it by the best constant where Θ/O hides it (default: as recorded); "derived_column", the
+    #: row key of a derived law drawn beside it
+    figure: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.figure) - set(FIGURE_KEYS)
+        if unknown:
+            raise ValueError(f"GpuSweep.figure: unknown keys {sorted(unknown)} (known: {', '.join(FIGURE_KEYS)})")
+        if self.figure.get("law_constant") not in (None, "best"):
+            raise ValueError(f"GpuSweep.figure: law_constant must be 'best' or absent, got {self.figure['law_constant']!r}")
 
 
 @dataclass

@@ -53,6 +53,7 @@ class Card:
     supports: tuple[str, ...] = ()  # proof_gap: the statement claims whose proof has the gap
     ids: tuple[str, ...] = field(default=())  # every id of the card (the card's own first)
     cause: str | None = None  # the root cause the claim declares (``ClaimSet.add(cause=...)``): cards group by it
+    reading_costs: tuple[tuple[str, str], ...] = ()  # (reading, what adopting it costs the paper)
     rows: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)  # the merged rows
 
     @property
@@ -165,9 +166,59 @@ def _fit_line(r: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: a part label longer than this is left out of a headline (the evidence and the counterexample's "part" name it)
+LABEL = 40
+
+
+def _labels(clause: str) -> tuple[list[str], str]:
+    """The leading "[part]" labels of a clause (brackets balanced: "[O side: T [g ≤ C] / T*]" is one) and the
+    rest."""
+    labels, rest = [], clause.lstrip()
+    while rest.startswith("["):
+        depth = 0
+        for i, ch in enumerate(rest):
+            depth += (ch == "[") - (ch == "]")
+            if depth == 0:
+                break
+        else:
+            break
+        labels.append(rest[1:i].strip())
+        rest = rest[i + 1:].lstrip()
+    return labels, rest
+
+
+def _segments(text: str) -> list[str]:
+    """``text`` split at ": " outside brackets."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in _OPEN) - (ch in _CLOSE)
+        if ch == ":" and depth <= 0 and text[i + 1:i + 2] == " ":
+            out.append(text[start:i].strip())
+            start = i + 1
+    out.append(text[start:].strip())
+    return [x for x in out if x]
+
+
+def number_first(clause: str) -> str:
+    """The decisive clause of a combined check with its number first: the leading part labels ("[path c=3] [O
+    side: …]") moved after the comparison (a label over :data:`LABEL` characters left out: the evidence and the
+    counterexample's "part" name it), and a comparison that ends a chain of ": " explanations ("ratio diverges …:
+    O(1/K^0): b = -0.66 (CI …)") moved to the front.  A clause without labels is returned as it is."""
+    labels, rest = _labels(clause)
+    segs = _segments(rest)
+    last = segs[-1] if segs else ""
+    if not (re.search(r"\d", last) and _RELATION.search(last)):  # not a chain ending in the comparison
+        last, segs = rest, [rest]
+    if not labels:  # "inconclusive: grid spans …" and the like read well as they are
+        return clause
+    head = last + "".join(f" [{lab}]" for lab in labels if len(lab) <= LABEL)
+    return head + (": " + ": ".join(segs[:-1]) if len(segs) > 1 else "")
+
+
 def _wrong(r: Mapping[str, Any]) -> str:
-    """One sentence on what is wrong (a refutation) or what the verdict rests on (any other row)."""
-    number = brief(decisive(r.get("evidence") or ""))
+    """One sentence on what is wrong (a refutation) or what the verdict rests on (any other row), the decisive
+    number first (:func:`number_first`)."""
+    number = brief(number_first(decisive(r.get("evidence") or "")))
     if r["status"] == "refuted" and r.get("reason"):
         reason = r["reason"].strip()
         return f"{number} — {reason}" if number and number not in reason else reason
@@ -224,7 +275,9 @@ def card(rows: Sequence[Mapping[str, Any]], seed: int | None = None) -> Card:
         shown_id=shown["id"], twins=tuple((r["id"], r["status"]) for r in rows if r is not shown),
         outside_hypotheses=bool(shown.get("outside_hypotheses")), supports=tuple(shown.get("supports") or ()),
         ids=tuple([base["id"]] + [r["id"] for r in rows if r is not base]),
-        cause=next((r["cause"] for r in (shown, *rows) if r.get("cause")), None), rows=tuple(rows))
+        cause=next((r["cause"] for r in (shown, *rows) if r.get("cause")), None),
+        reading_costs=tuple((str(k), str(v)) for k, v in ((shown.get("readings") or {}).get("costs") or {}).items()),
+        rows=tuple(rows))
 
 
 def cards(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list[Card]:

@@ -81,7 +81,9 @@ def card_html(c: Card, figures: Sequence[str] = ()) -> str:
             f'<a href="#{e(anchor(s))}"><code>{e(s)}</code></a>' for s in c.supports) + "</dd>")
     if c.readings:
         out.append("<dt>Readings (the tested one, then the others with their status)</dt><dd><ul>" + "".join(
-            f"<li>{e(reading)} — <em>{e(status)}</em></li>" for reading, status in c.readings) + "</ul></dd>")
+            f"<li>{e(reading)} — <em>{e(status)}</em>" + (f"; <strong>costs:</strong> {e(dict(c.reading_costs)[reading])}"
+                                                        if reading in dict(c.reading_costs) else "") + "</li>"
+            for reading, status in c.readings) + "</ul></dd>")
     out.append(f"<dt>Reproduce</dt><dd><code>{e(c.command)}</code></dd>")
     if c.twins:
         out.append("<dt>Also checked as</dt><dd>" + ", ".join(f"<code>{e(i)}</code> ({e(s)})" for i, s in c.twins)

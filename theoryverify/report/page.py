@@ -176,6 +176,52 @@ def compact_value(x: Any, key: Any = None) -> str:
     return full_value(x, key)
 
 
+#: a counterexample coordinate shown on the card's line itself is at most this long (longer ones go below)
+SHORT_VALUE = 80
+
+
+def _zero_array(x: Any) -> str | None:
+    """"a 2×2 zero matrix" for a nested list of zeros (the point a reader must see: Q = 0, the initialisation),
+    else None."""
+    if hasattr(x, "tolist") and not isinstance(x, (list, tuple)):
+        x = x.tolist()
+    shape, level = [], x
+    while isinstance(level, (list, tuple)) and level:
+        shape.append(len(level))
+        level = level[0]
+    if not shape:
+        return None
+
+    def zeros(v: Any) -> bool:
+        if isinstance(v, (list, tuple)):
+            return all(zeros(u) for u in v)
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0
+
+    if not zeros(x):
+        return None
+    return f"0 (a {'×'.join(map(str, shape))} zero {'matrix' if len(shape) == 2 else 'array'})"
+
+
+def counterexample_lines(ce: Mapping[str, Any]) -> list[str]:
+    """A counterexample whole: inline when short; when long, its scalar coordinates (and any all-zero array, named
+    so: "Q = 0 (a 2×2 zero matrix)") on the line itself — the point a reader checks against the hypotheses — and
+    the other coordinates (arrays, mappings) below it, in a collapsible block when long."""
+    pairs = [(str(k), _zero_array(v) or compact_value(v, k)) for k, v in ce.items()]
+    whole = "; ".join(f"{k} = {v}" for k, v in pairs)
+    if len(oneline(whole)) <= LONG:
+        return [f"- **Counterexample:** {oneline(whole)}"]
+    plain = [(k, v) for (k, v), raw in zip(pairs, ce.values()) if len(v) <= SHORT_VALUE and (
+        _zero_array(raw) or not isinstance(raw, (list, tuple, Mapping)) and not hasattr(raw, "tolist"))]
+    rest = [k for k, _v in pairs if k not in dict(plain)]
+    if not plain:
+        return _collapsible("Counterexample", whole)
+    head = "; ".join(f"{k} = {v}" for k, v in plain)
+    if not rest:
+        return [f"- **Counterexample:** {oneline(head)}"]
+    return [f"- **Counterexample:** {oneline(head)} (and {', '.join(rest)}: below)"] + _collapsible(
+        "Counterexample, the rest", "; ".join(f"{k} = {v}" for k, v in pairs if k in rest))
+
+
 def class_link(cls: str) -> str:
     return f"[{cls}](#class-{cls})" if cls != NO_FINDING else cls
 
@@ -197,8 +243,8 @@ def card_lines(c: Card, number: str, glossary: Glossary, figures: Sequence[str] 
              f"**What is wrong:** {glossary.shorten(c.wrong)}", ""]
     if c.counterexample:
         shown = next((r for r in c.rows if r["id"] == c.shown_id), {}).get("counterexample") or {}
-        pairs = [(str(k), compact_value(v, k)) for k, v in shown.items()] if shown else list(c.counterexample)
-        lines += _collapsible("Counterexample", "; ".join(f"{k} = {v}" for k, v in pairs))
+        lines += counterexample_lines(shown) if shown else _collapsible(
+            "Counterexample", "; ".join(f"{k} = {v}" for k, v in c.counterexample))
     if c.fit:
         lines.append(f"- **Fit:** {oneline(c.fit)}")
     if c.hypotheses:
@@ -216,6 +262,7 @@ def card_lines(c: Card, number: str, glossary: Glossary, figures: Sequence[str] 
         (tested, status), *others = c.readings
         lines.append(f"- **Reading tested:** {oneline(tested)} ({status}). **Other readings:** " + (
             "; ".join(f"{oneline(k)} — *{oneline(v)}*" for k, v in others) or "none named"))
+        lines += cost_lines(c)
     also = (" (also checked as " + ", ".join(f"`{i}`: {s}" for i, s in c.twins) + f"; shown: `{c.shown_id}`)"
             if c.twins else "")
     lines.append(f"- **Reproduce:** `{c.command}`{also}")
@@ -228,6 +275,16 @@ def card_lines(c: Card, number: str, glossary: Glossary, figures: Sequence[str] 
     for f in figures:
         lines += [f"![{c.id}]({f})", ""]
     return lines
+
+
+def cost_lines(c: Card) -> list[str]:
+    """What each reading costs the paper, as the claim states it; for a main result refuted under one reading
+    whose claim states no cost, that it is not stated (a reviewer cannot weigh the finding without it)."""
+    if c.reading_costs:
+        return ["- **What each reading costs:** " + "; ".join(f"{oneline(k)} — {oneline(v)}" for k, v in c.reading_costs)]
+    if c.finding == "reading" and c.is_finding and is_main(c):
+        return ["- **What each reading costs:** not stated by the claim (only the readings' status is)"]
+    return []
 
 
 def _summary(results: Sequence[Mapping[str, Any]], made: Sequence[Card], numbers: Mapping[str, str],
@@ -288,6 +345,10 @@ def findings_section(made: Sequence[Card], numbers: Mapping[str, str], glossary:
         if not group:
             continue
         lines += [f'### {_CLASS_HEADING.get(cls, cls)} ({len(group)}) <a id="findings-{cls}"></a>', ""]
+        if cls == "reading":
+            lines += ["Each card names the reading tested, the other readings with their status, and what each "
+                      "costs the paper where the claim states it: a finding of this class is only as strong as the "
+                      "other readings are costly.", ""]
         cause = None
         for c in group:
             if c.cause != cause and c.cause:

@@ -10,8 +10,12 @@ item 4).
   fit, span and seeds in the caption;
 - trajectories (``details["trajectory"]`` = {"x", "series", "boundaries", "ylabel", "thresholds"}) with the phase
   boundaries dotted;
-- reproductions (``details["curve"]`` = {"x", "y", "label", "paper_points", "xlabel", "ylabel"}) with the paper's
-  reported values overlaid.
+- reproductions (``details["curve"]`` = {"x", "y", "yerr", "label", "paper_points", "xlabel", "ylabel", "logx",
+  "logy"}) with the paper's reported values overlaid.
+
+Every figure draws the thresholds its row records (labelled lines) and the paper's reported values (stars): those in
+its own record and the typed references (:class:`theoryverify.evidence_types.Threshold`, ``Reported``), collected
+by :func:`theoryverify.evidence_types.references`.
 
 Every text is made renderable by the bundled font (:func:`renderable`: a glyph it lacks, such as 𝓡, becomes
 mathtext), tick labels never overlap (:func:`_thin_ticks`), and :func:`problems` reads a figure's objects and
@@ -38,11 +42,13 @@ import numpy as np  # noqa: E402
 from matplotlib import font_manager, ticker  # noqa: E402
 from matplotlib.ft2font import FT2Font  # noqa: E402
 
+from ..evidence_types import references  # noqa: E402
 from ..roundoff import stable  # noqa: E402
 
 PNG_METADATA = {"Software": None}  # no version string or timestamp in the file
 #: the gid of each part of a rate figure, which :func:`problems` looks for
-MEASURED, BAND, LAW, FIT, DERIVED, THRESHOLD = "measured", "seed-band", "paper-law", "fit", "derived-law", "threshold"
+MEASURED, BAND, LAW, FIT, DERIVED, THRESHOLD, REPORTED = ("measured", "seed-band", "paper-law", "fit", "derived-law",
+                                                         "threshold", "reported")
 #: a y label that names no quantity
 GENERIC_LABELS = frozenset({"", "measured", "y", "value", "values"})
 
@@ -126,18 +132,32 @@ def _thin_ticks(ax, fig) -> None:
 
 
 def _short_log_ticks(axis, lo: float, hi: float) -> None:
-    """A log axis spanning under 1.2 decades has one power of ten or none to label: label 4 values inside it
+    """A log axis with one power of ten or none inside it (it spans under two decades): label 4 values inside it
     instead, with as few significant digits as tell them apart."""
-    if lo <= 0 or hi <= lo or math.log10(hi / lo) >= 1.2:
-        return
+    if lo <= 0 or hi <= lo or math.floor(math.log10(hi)) - math.ceil(math.log10(lo)) >= 1:
+        return  # two powers of ten inside the axis label it
     raw = np.geomspace(lo, hi, 6)[1:-1]  # 4 values inside the axis
     for digits in range(2, 7):  # as few significant digits as tell them apart
         vals = sorted({float(f"{v:.{digits}g}") for v in raw})
         if len(vals) == len(raw):
             break
     axis.set_major_locator(ticker.FixedLocator(vals))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos, d=digits: f"{v:.{d}g}"))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos, d=digits: _tick(v, d)))
     axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def _log_ticks(ax, axes: str = "xy") -> None:
+    """Enough labelled ticks on each log axis of ``ax`` named in ``axes`` (:func:`_short_log_ticks`)."""
+    for name, axis, which, lim in (("x", ax.xaxis, ax.get_xscale(), ax.get_xlim()),
+                                   ("y", ax.yaxis, ax.get_yscale(), ax.get_ylim())):
+        if which == "log" and name in axes:
+            _short_log_ticks(axis, *lim)
+
+
+def _tick(v: float, digits: int) -> str:
+    """``v`` to ``digits`` significant digits, whole numbers below a million written out (33000, not 3.3e+04)."""
+    r = float(f"{v:.{digits}g}")
+    return str(int(r)) if 1 <= abs(r) < 1e6 and r == int(r) else f"{v:.{digits}g}"
 
 
 def _overlapping(axis, renderer) -> bool:
@@ -256,9 +276,7 @@ def rate_figure(result: Mapping[str, Any], sweep: Mapping[str, Any] | None = Non
     dense = (np.geomspace(shown_x.min(), shown_x.max(), 60) if shown_x.min() > 0
              else np.linspace(shown_x.min(), shown_x.max(), 60))
     law_drawn = _draw_laws(ax, sweep, fit, xs, shown_x, mid, dense, scale, loglog, kept)
-    for t in _thresholds(sweep):
-        ax.axhline(t["value"], color="C3", linestyle="-.", linewidth=1, gid=THRESHOLD,
-                   label=renderable(t.get("label") or f"threshold {_num(t['value'])}"))
+    _draw_references(ax, details if sweep is details.get("sweep") else {"sweep": sweep}, "sweep")
     if loglog:
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -270,26 +288,29 @@ def rate_figure(result: Mapping[str, Any], sweep: Mapping[str, Any] | None = Non
     ax.legend(fontsize=7)
     fig.text(0.01, -0.01, renderable(_caption(result, sweep, fit, shown_x, seeds, real)), fontsize=7, va="top",
              ha="left", transform=fig.transFigure)
-    for axis, which in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
-        if which == "log":
-            lo_, hi_ = (ax.get_xlim() if axis is ax.xaxis else ax.get_ylim())
-            _short_log_ticks(axis, lo_, hi_)
+    _log_ticks(ax)
     fig.tight_layout()
     _thin_ticks(ax, fig)
     fig._theoryverify_law = law_drawn  # what :func:`problems` may expect
+    fig._theoryverify_kind = "sweep"
     return fig
 
 
-def _thresholds(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The thresholds a claim is about, as {"value", "label"} (a number alone is a value)."""
-    raw = spec.get("thresholds") or ([spec["threshold"]] if spec.get("threshold") is not None else [])
-    out = []
-    for t in raw if isinstance(raw, (list, tuple)) else [raw]:
-        if isinstance(t, Mapping) and isinstance(t.get("value"), (int, float)):
-            out.append({"value": float(t["value"]), "label": t.get("label")})
-        elif isinstance(t, (int, float)) and not isinstance(t, bool):
-            out.append({"value": float(t), "label": None})
-    return out
+def _draw_references(ax, details: Mapping[str, Any], figure: str) -> None:
+    """The thresholds (a labelled horizontal line for a level, a vertical one for a time or size) and the paper's
+    reported values (red stars, labelled with their source) that the row records for ``figure``."""
+    ths, reps = references(details, figure)
+    for i, t in enumerate(ths):  # told apart by colour and dash when there are several
+        label = renderable(t.get("label") or f"threshold {_num(t['value'])}")
+        line = ax.axvline if t.get("axis") == "x" else ax.axhline
+        line(stable(t["value"]), color=("C3", "C6", "C8", "C9")[i % 4], linestyle=("-.", "--", ":", "-")[i % 4],
+             linewidth=1.2, gid=THRESHOLD, label=label)
+    for i, r in enumerate(reps):
+        px, py = _stable([p[0] for p in r["points"]]), _stable([p[1] for p in r["points"]])
+        src = f" ({r['source']})" if r.get("source") else ""
+        ax.plot(px, py, "*", color="C3" if i == 0 else f"C{4 + i}", markersize=11, markeredgecolor="k",
+                markeredgewidth=0.5, linestyle="none", gid=REPORTED, label=renderable(f"the paper's reported values{src}"),
+                zorder=5)
 
 
 def _draw_laws(ax, sweep, fit, xs, shown_x, mid, dense, scale, loglog, kept) -> bool:
@@ -351,11 +372,14 @@ def expects_law(sweep: Mapping[str, Any], fit: Mapping[str, Any]) -> bool:
 
 
 def problems(fig, result: Mapping[str, Any] | None = None, sweep: Mapping[str, Any] | None = None) -> list[str]:
-    """What a stand-alone rate figure lacks, read from its matplotlib objects: a named x and y axis (not
-    "measured"), the measurement, the paper's law when the sweep records one, the band when there are several
-    seeds, the verdict in the title, a caption, thresholds the sweep names, tick labels that do not overlap."""
+    """What a stand-alone figure lacks, read from its matplotlib objects: a named x and y axis (not "measured"),
+    the measurement, the verdict in the title, tick labels that do not overlap, every threshold and every reported
+    value the row records for this figure (:func:`theoryverify.evidence_types.references`); for a rate figure also
+    the paper's law when the sweep records one, the band when there are several seeds, and a caption.  The
+    figure's kind ("sweep", "trajectory", "curve") is the one its maker recorded (a rate figure otherwise)."""
     out = []
     ax = fig.axes[0]
+    kind = getattr(fig, "_theoryverify_kind", "sweep")
     if ax.get_xlabel().strip().lower() in GENERIC_LABELS:
         out.append("x axis unnamed")
     if ax.get_ylabel().strip().lower() in GENERIC_LABELS:
@@ -363,21 +387,29 @@ def problems(fig, result: Mapping[str, Any] | None = None, sweep: Mapping[str, A
     gids = [a.get_gid() for a in [*ax.lines, *ax.collections]]
     if MEASURED not in gids:
         out.append("no measurement")
-    details = (result or {}).get("details") or {}
-    sweep = sweep if sweep is not None else details.get("sweep") or {}
+    details = dict((result or {}).get("details") or {})
     fit = details.get("fit") or {}
-    if sweep and expects_law(sweep, fit) and LAW not in gids:
-        out.append("the paper's law is not drawn")
-    if sweep:
-        _, per = _grid(sweep)
-        if per and max(len(y) for y in per) > 1 and BAND not in gids:
-            out.append("no band over seeds")
-        if _thresholds(sweep) and THRESHOLD not in gids:
-            out.append("a threshold the claim is about is not drawn")
+    if kind == "sweep":
+        if sweep is not None and sweep is not details.get("sweep"):
+            details = {"sweep": sweep}  # another sweep than the row's own: its own references only, as drawn
+        sweep = details.get("sweep") or {}
+        if sweep and expects_law(sweep, fit) and LAW not in gids:
+            out.append("the paper's law is not drawn")
+        if sweep:
+            _, per = _grid(sweep)
+            if per and max(len(y) for y in per) > 1 and BAND not in gids:
+                out.append("no band over seeds")
+        if not any(t.get_text().strip() for t in fig.texts):
+            out.append("no caption")
+    elif kind == "curve" and (details.get("curve") or {}).get("yerr") and BAND not in gids:
+        out.append("no band over seeds")
+    ths, reps = references(details, kind)
+    if len(ths) > gids.count(THRESHOLD):
+        out.append("a threshold the claim is about is not drawn")
+    if len(reps) > gids.count(REPORTED):
+        out.append("the paper's reported values are not drawn")
     if result and str(result.get("status", "")) not in ax.get_title():
         out.append("no verdict in the title")
-    if not any(t.get_text().strip() for t in fig.texts):
-        out.append("no caption")
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     if _overlapping(ax.xaxis, renderer) or _overlapping(ax.yaxis, renderer):
@@ -395,51 +427,75 @@ def rate_plot(result: Mapping[str, Any], path: Path) -> bool:
 
 # --- trajectories and reproductions -----------------------------------------------------------------------------
 
-def trajectory_plot(result: Mapping[str, Any], path: Path) -> bool:
-    traj = result["details"]["trajectory"]
+def trajectory_figure(result: Mapping[str, Any]):
+    """A run's trajectories against time, the phase boundaries dotted, the row's thresholds and reported values."""
+    details = result["details"]
+    traj = details["trajectory"]
     x = _stable(traj["x"])
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
     names = sorted(traj["series"])
     for name in names:
-        ax.plot(x, _stable(traj["series"][name]), label=renderable(name))
+        ax.plot(x, _stable(traj["series"][name]), label=renderable(name), gid=MEASURED)
     for b in traj.get("boundaries", []):
         ax.axvline(stable(b), color="k", linestyle=":", linewidth=1)
-    for t in _thresholds(traj):
-        ax.axhline(t["value"], color="C3", linestyle="-.", linewidth=1, gid=THRESHOLD,
-                   label=renderable(t.get("label") or f"threshold {_num(t['value'])}"))
+    _draw_references(ax, details, "trajectory")
+    if traj.get("logy"):
+        ax.set_yscale("log")
     ax.set_xlabel(renderable(traj.get("xlabel", "step")))
     ax.set_ylabel(renderable(traj.get("ylabel") or (names[0] if len(names) == 1 else ", ".join(names))))
     ax.set_title(renderable(_title(result)), fontsize=9)
     ax.legend(fontsize=7)
     if traj.get("boundaries"):
-        fig.text(0.01, -0.01, renderable("dotted: phase boundaries detected in the run"), fontsize=7, va="top")
+        fig.text(0.01, -0.01, renderable(traj.get("boundaries_label") or "dotted: phase boundaries detected in the run"),
+                 fontsize=7, va="top")
+    _log_ticks(ax)
     fig.tight_layout()
     _thin_ticks(ax, fig)
-    _save(fig, path)
+    fig._theoryverify_kind = "trajectory"
+    return fig
+
+
+def trajectory_plot(result: Mapping[str, Any], path: Path) -> bool:
+    _save(trajectory_figure(result), path)
     return True
 
 
-def curve_plot(result: Mapping[str, Any], path: Path) -> bool:
-    curve = result["details"]["curve"]
+def curve_figure(result: Mapping[str, Any]):
+    """A reproduction's measured curve (a band where it records a spread ``yerr``), the paper's reported values
+    over it, and the thresholds its criterion is about; the legend below the axes."""
+    details = result["details"]
+    curve = details["curve"]
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
-    ax.plot(_stable(curve["x"]), _stable(curve["y"]), "o-", gid=MEASURED,
+    x, y = _stable(curve["x"]), _stable(curve["y"])
+    if curve.get("yerr") is not None and len(curve["yerr"]) == len(curve["y"]):
+        err = _stable(curve["yerr"])
+        ax.fill_between(x, np.asarray(y) - err, np.asarray(y) + err, alpha=0.25, color="C0", gid=BAND,
+                        label=renderable(curve.get("yerr_label") or "± one standard deviation over seeds"))
+    ax.plot(x, y, "o-", markersize=6 if len(x) <= 20 else 2.5, gid=MEASURED,
             label=renderable(curve.get("label", "this reproduction")))
-    pts = curve.get("paper_points") or []
-    if pts:
-        px, py = _stable([p[0] for p in pts]), _stable([p[1] for p in pts])
-        ax.plot(px, py, "r*", markersize=10, gid=LAW, label="the paper's reported values")
-    for t in _thresholds(curve):
-        ax.axhline(t["value"], color="C3", linestyle="-.", linewidth=1, gid=THRESHOLD,
-                   label=renderable(t.get("label") or f"threshold {_num(t['value'])}"))
+    _draw_references(ax, details, "curve")
     ax.set_xlabel(renderable(curve.get("xlabel", "x")))
     ax.set_ylabel(renderable(curve.get("ylabel") or quantity(result, {}, {})))
     if curve.get("logx"):
         ax.set_xscale("log")
+        if 2 <= len(x) <= 10 and min(x) > 0:  # few grid points: label each one
+            ax.xaxis.set_major_locator(ticker.FixedLocator(list(x)))
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: _tick(v, 3)))
+            ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    if curve.get("logy"):
+        ax.set_yscale("log")
     ax.set_title(renderable(_title(result)), fontsize=9)
-    ax.legend(fontsize=7)
+    # below the axes: inside, it could hide a reported value
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+    _log_ticks(ax, "y" if curve.get("logx") and 2 <= len(x) <= 10 and min(x) > 0 else "xy")
     fig.tight_layout()
     _thin_ticks(ax, fig)
-    _save(fig, path)
+    fig._theoryverify_kind = "curve"
+    return fig
+
+
+def curve_plot(result: Mapping[str, Any], path: Path) -> bool:
+    _save(curve_figure(result), path)
     return True
 
 

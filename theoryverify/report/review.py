@@ -100,8 +100,9 @@ def _readings(c: Card) -> str:
     if not c.readings:
         return ""
     (tested, _status), *others = c.readings
+    costs = "".join(f" If read as {oneline(k)}: {oneline(v)}." for k, v in c.reading_costs)
     return (f"Reading tested: {oneline(tested)}. Other readings: " +
-            ("; ".join(f"{oneline(k)} ({oneline(v)})" for k, v in others) or "none named") + ".")
+            ("; ".join(f"{oneline(k)} ({oneline(v)})" for k, v in others) or "none named") + "." + costs)
 
 
 def point(c: Card, ids: bool = False, known: frozenset[str] = frozenset()) -> dict[str, str]:

@@ -189,8 +189,11 @@ CLAIMS.add("gk-sign-general", location="Sec. 5.1, after Lemma 2", kind=tv.Kind.I
            catalogue_id="ICLN-L2-gk-sign", statement=SIGN + " — general features",
            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
            reason="Sec. 5.1's 'g_k is always non-negative' fails for the non-orthogonal features the paper claims to "
-                  "cover: g_k = Σ_{c,m}G_kc G_km H_cm mixes other query classes (min g_k/(mean f²·max|G|²) ≈ −3e-5, far "
-                  "above rounding, at a drawn Q); it is also negative on the GD path from Q = 0 (gk-sign-gd-general)",
+                  "cover: g_k = Σ_{c,m}G_kc G_km H_cm mixes other query classes. The shrunk counterexample is at Q = 0 "
+                  "(GD's initialisation), K = 2, N = 2, d = 2, Δ = L = 1, one cos-projection task (Sec. 6's task law): "
+                  "min_k g_k = −1.2e-4 in units of mean f²·max|G|² (g's natural size, G = VᵀV; dimensionless, the "
+                  "check's tolerance is 1e-12), so a sign error, not rounding; g_k is also negative on the GD path "
+                  "from Q = 0 (gk-sign-gd-general)",
            choices={"Q": "arbitrary (N(0, s²) entries, s ∈ [0, 2])"}, params={"geometry": "general"})(check_gk_sign)
 
 

@@ -424,7 +424,11 @@ CLAIMS.add("p3-offrate", location="Prop. 3 / Lemma 7", kind=tv.Kind.INEQUALITY, 
                        "uniform law's parts are inconclusive — at K = 4 its window ends at 1.3·T1 — while its ratio "
                        "stays in 0.55–0.71 up to K = 1024 in the referee's re-derivation)",
                        "Lemma 7's explicit 'for any t' bound |g_{k,n}^{(t)}| = O(δ²L²Δ²/K²)":
-                       "refuted: iclnonlinear.l7"})))(p3_offrate)
+                       "refuted: iclnonlinear.l7"},
+               costs={"'rate' as the window mean |Δq_{k,k'}|/(T_f^* − T1), the reading p3-qrate is decided by":
+                      "Prop. 3's sentence then holds, but only on average over Phase II, a weaker "
+                      "statement than the per-step rate; and Lemma 7 (App. D.2), which states the per-step bound, "
+                      "still fails at the window start (l7): an argument through it needs an averaged Lemma 7"})))(p3_offrate)
 
 
 ERR_48 = ("Lemma 7's |g_{k,n}| = O(δ²L²Δ²/K²) fails at the start of Phase II (T1, or C·T_f^1 for any C of the grid): "

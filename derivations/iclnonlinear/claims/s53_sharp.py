@@ -332,7 +332,7 @@ TS1_ERR = ("Sec. 5.3's sharp Phase I does not end at T_f^* " + PATH_WHERE + ": i
            "growth rate has fallen to Prop. 4's Phase-III rate, g_k ≤ C·δ²L²Δ²ε/K — is T_s^1/T_f^* ∝ K^0.7 for C = 1 "
            "(0.58 → 3.6, K = 8…128) and K^0.46 for C = 10 (0.10 → 0.35): the Phase-III rate is reached at t ≍ "
            "K²/(ηCc²) (loss tail ≈ const/(ηt)), T_f^* = K log(K/ε)/(ηc²), so the ratio grows like K/log K for every "
-           "fixed C. The flat Phase-I end (Ā ≥ ½) is K^1.4 earlier than T_f^* (reported)")
+           "fixed C. The flat Phase-I end (Ā ≥ ½) is K^1.4 earlier than T_f^* (reported beside, not deciding)")
 
 
 CLAIMS.add("s53-ts1", location="Sec. 5.3", kind=tv.Kind.RATE, catalogue_id="ICLN-S53-Ts1",
@@ -591,7 +591,11 @@ CLAIMS.add("p4-offrate", location="Prop. 4", kind=tv.Kind.INEQUALITY, catalogue_
                others={"'rate' as the window mean |Δq_{k,k'}|/(T_s^* − T_f^*), the reading p4-qrate is decided by":
                        "holds: bounded along the same path (this claim's 'window mean' parts)",
                        "Lemma 9's explicit 'for any t' g_k = Θ(δ²L²Δ²ε/K)":
-                       "refuted: iclnonlinear.l9-gk"})))(p4_offrate)
+                       "refuted: iclnonlinear.l9-gk"},
+               costs={"'rate' as the window mean |Δq_{k,k'}|/(T_s^* − T_f^*), the reading p4-qrate is decided by":
+                      "Prop. 4's sentence then holds, but only on average over Phase III, a weaker "
+                      "statement than the per-step rate; and Lemma 9 (App. E.1), which states the per-step bound, "
+                      "still fails at the window start (l9-gk): an argument through it needs an averaged Lemma 9"})))(p4_offrate)
 
 
 # === 59 / 62: attention at T_s^* ============================================================

@@ -16,6 +16,7 @@ loss reading) when every target holds for the seed-mean curve of that option.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Callable, Mapping
 
 import numpy as np
@@ -284,7 +285,23 @@ def e1(ctx):
         runs += _network(ctx)
         models += " + Sec. 6 network (Adam)"
     rows, ok = options_meeting(runs, flat_targets if which == "flat" else sharp_targets)
-    return repro_verdict(f"Fig. 1 {which} (L = {L})", rows, ok, models, loss_bound_note(L) + _xcheck(ctx.seed))
+    v = repro_verdict(f"Fig. 1 {which} (L = {L})", rows, ok, models, loss_bound_note(L) + _xcheck(ctx.seed))
+    return tv.attach(replace(v, details={**v.details, "curve": fig1_curve(runs[0], L)}),
+                     tv.Reported(FIG1_REPORTED[which], "the prose on Fig. 1", figure="curve"))
+
+
+#: the values the prose on Fig. 1 reports, (epoch, loss): overlaid on the report's figure of the first run option
+FIG1_REPORTED = {"flat": ((40, 1.0),), "sharp": ((30, 0.6), (110, 0.1))}
+
+
+def fig1_curve(run: dict, L: float, every: int = 5) -> dict:
+    """details["curve"] for the report: one run option's seed-mean loss (mean over k) every ``every`` epochs, on a
+    log y axis (the analysed model's loss lies 10²–10³ below the prose's values), with the 'near zero' reading."""
+    c = loss_curve(run, L, "mean_k")
+    t = list(range(0, len(c), every))
+    return {"x": t, "y": [float(c[i]) for i in t], "xlabel": "epoch t", "ylabel": "prediction loss (MSE, mean over k)",
+            "label": f"{run['model']}, {run['geometry']} / {run['reading']}, η {run.get('etas')}: seed-mean loss",
+            "logy": True, "thresholds": [{"value": NEAR_ZERO, "label": f"'near zero' read as {NEAR_ZERO}"}]}
 
 
 def _xcheck(seed: int, steps: int = 30) -> str:

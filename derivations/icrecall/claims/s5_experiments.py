@@ -151,7 +151,11 @@ def fig3_verdict(families: dict[str, list[Config]], points: dict[str, list[dict]
         if curve is None:
             curve = {"x": xs, "y": mean, "yerr": sd, "label": f"{name}: mean first-step acc (ceiling {ceil:.3f})",
                      "xlabel": "number of fine-tuning samples |D|", "ylabel": "first-step test accuracy",
-                     "logx": True, "paper_points": [], "ceiling": ceil}
+                     "logx": True, "paper_points": [], "ceiling": ceil, "yerr_label": "± one sd over seeds",
+                     "thresholds": [{"value": 0.9 * ceil, "label": f"0.9 × Bayes ceiling = {0.9 * ceil:.3f} (criterion)"},
+                                    {"value": plateau - 0.05, "label": f"plateau − 0.05 = {plateau - 0.05:.3f} "
+                                                                       "(criterion)"},
+                                    {"value": 8, "axis": "x", "label": "|D| = 8 (the paper's '8 samples')"}]}
     details = {"table": plain(table), "curve": curve, "criterion": FIG3_CRIT}
     summary = "; ".join(f"{k}: acc@8 {v['acc@8']:.3f}, plateau {v['plateau']:.3f}, ceiling {v['Bayes ceiling']:.3f}"
                         for k, v in table.items())

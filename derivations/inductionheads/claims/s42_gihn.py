@@ -248,7 +248,13 @@ def check_a7_infinite_rank(lip_C: float = 10.0) -> Verdict:
                         "consistent; the decay bullet is then vacuous and Step IV's optimisation over r is moot "
                         "(r = rank g leaves the FFN term, M^{-1/2} at the Barron rate), so Thm 4.4's bound still holds",
                         "the bounds may grow with k (not uniform)": "untested: Step II's FFN error for the first r bases "
-                        "then grows with r and the rate M^{-beta/(1+2beta)} of t44-rate must be re-derived"}),
+                        "then grows with r and the rate M^{-beta/(1+2beta)} of t44-rate must be re-derived"},
+                costs={"only the bases with sigma_k > 0 are bounded: A.7 holds for finite-rank g":
+                       "Thm 4.4 then covers finite-rank g only: its bound still holds, but its decay bullet says "
+                       "nothing and Step IV's trade-off over the rank r, which gives the theorem its rate, is moot",
+                       "the bounds may grow with k (not uniform)":
+                       "the class is no longer empty, but Thm 4.4's rate is unproved until Step II is redone with "
+                       "bounds that grow with the basis index"}),
             despite_reconstruction="the argument uses the surviving words only: l.276 'orthonormal bases' and l.286 "
                                    "'Lipschitz norms of the POD bases are all uniformly bounded', on a bounded token "
                                    "domain (the FFN approximation of each basis in Step II needs one); RC-14 fixes only "

@@ -45,7 +45,9 @@ def check_ptloss(ctx: tv.RunContext | None = None, eps: float = EPS_LOSS, H_fn=H
     det = {"H": H, "min_gap": float(gap.min()), "final_gap": float(gap[-1]),
            "configurations": [{"eps": eps, "T": STAGES[2], "seed": SIZES["seed"], "N_f": kn.N_f, "mu_c": rec.mu_c,
                                "kappa": rec.kappa}],
-           "trajectory": {"x": tr["t"].tolist(), "series": {"L − H": gap.tolist()}, "boundaries": list(STAGES[:2])}}
+           "trajectory": {"x": tr["t"].tolist(), "series": {"L − H": gap.tolist()}, "boundaries": list(STAGES[:2]),
+                          "boundaries_label": "dotted: the ends of Stages I and II (T_1, T_2)", "ylabel": "L(θ_t) − H", "logy": bool(gap.min() > 0),
+                          "thresholds": [{"value": eps, "label": f"ε = {eps}"}]}}
     method = f"three-stage PT to T = {STAGES[2]}; L(θ_t) vs H = K N_f log K / (2(K N_f + N_r)) (model/entropy.py)"
     k = int(gap.argmin())
     if gap.min() < -1e-9:

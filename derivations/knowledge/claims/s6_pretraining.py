@@ -102,7 +102,9 @@ def check_filter(ctx: tv.RunContext, tau: float = TAU_C, recon: Recon = REC) -> 
     tr = trace(default_run(recon)[0])
     details = {"trajectory": {"x": tr["t"].tolist(), "series": {"max α_c [c,s_i]": tr["alpha_c_2"].tolist(),
                                                                "max α_c [c,s_i,r]": tr["alpha_c_3"].tolist()},
-                              "boundaries": list(STAGES[:2])},
+                              "boundaries": list(STAGES[:2]), "ylabel": "max_i α_c (attention on c)",
+                              "boundaries_label": "dotted: the ends of Stages I and II (T_1, T_2)",
+                              "thresholds": [{"value": tau, "label": f"τ = {tau} (the reading of 'small')"}]},
                "alpha_c_end_of_PT": float(tr[f"alpha_c_{which}"][-1])}
     method = f"PT to T_1 = {STAGES[0]} (three-stage GD), max over the {len(a)} inputs {inp} of α_c"
     if worst <= tau:
@@ -303,7 +305,8 @@ def check_floor(ctx: tv.RunContext | None = None, floor: float = FLOOR) -> tv.Ve
     s_min, r_min = tr["alpha_s_min"][s3], tr["alpha_r_min"][s3]
     det = {"trajectory": {"x": tr["t"].tolist(), "series": {"min α_s": tr["alpha_s_min"].tolist(),
                                                            "min α_r": tr["alpha_r_min"].tolist()},
-                          "boundaries": list(STAGES[:2])}}
+                          "boundaries": list(STAGES[:2]), "boundaries_label": "dotted: the ends of Stages I and II (T_1, T_2)",
+                          "thresholds": [{"value": floor, "label": f"Lemma 14's floor {floor} (Stage III)"}]}}
     method = f"three-stage PT; min over inputs [c,s_i,r] and Stage-III records (t ≥ {STAGES[1]}) of α_s, α_r"
     worst = min(("α_s", s_min), ("α_r", r_min), key=lambda x: x[1].min())
     if worst[1].min() >= floor:
@@ -361,7 +364,8 @@ def check_slot(ctx: tv.RunContext | None = None, eps: float = EPS_SLOT) -> tv.Ve
     det = {"relation_mass_min_T1": float(mass.min()), "argmax_is_relation_T1": float(am_rel.mean()),
            "first_t_mass_ge_1-eps": t_rel, "first_recorded_t_filtered": t_filter,
            "trajectory": {"x": tr["t"].tolist(), "series": {"min_i Σ_r p_r([c,s_i])": tr["relation_mass_min"].tolist()},
-                          "boundaries": list(STAGES[:2])}}
+                          "boundaries": list(STAGES[:2]), "boundaries_label": "dotted: the ends of Stages I and II (T_1, T_2)",
+                          "thresholds": [{"value": 1 - eps, "label": f"1 − ε = {1 - eps:g} (Prop. 2 (17))"}]}}
     method = f"PT to T_1 = {STAGES[0]}; min_i Σ_r p_r([c,s_i]) and the argmax class on [c,s_i]"
     if float(mass.min()) >= 1 - eps:
         return tv.holds(method, f"min_i Σ_r p_r = {float(mass.min()):.3g} ≥ 1 − {eps} at T_1", **det)
@@ -419,7 +423,8 @@ def check_facts(ctx: tv.RunContext | None = None, eps: float = EPS_FACT, rel_tol
     det = {"t_answer_acc_ge_0.99": t_acc, "min_p_answer_T2": float(pa.min()), "max_dev_relation_T2": float(dev.max()),
            "trajectory": {"x": tr["t"].tolist(), "series": {"min p_a([c,s_i,r])": tr["answer_prob_min"].tolist(),
                                                            "answer accuracy": tr["answer_acc"].tolist()},
-                          "boundaries": list(STAGES[:2])}}
+                          "boundaries": list(STAGES[:2]), "boundaries_label": "dotted: the ends of Stages I and II (T_1, T_2)",
+                          "thresholds": [{"value": 1 - eps, "label": f"1 − ε = {1 - eps:g} (Prop. 2 (18))"}]}}
     method = f"PT to T_2 = {STAGES[1]}; p_a on [c,s_i,r], p_r (r ∈ R_i) on [c,s_i] of frequent pairs"
     parts = {}
     parts["p_a → 1"] = (tv.holds(method, f"min p_a = {float(pa.min()):.3g} ≥ 1 − {eps}; accuracy ≥ 0.99 from t = {t_acc}")
