@@ -376,6 +376,8 @@ READINGS = [
     ("That is,\n\\[ S = \\{ f : \\partial f \\in L \\forall |a| \\le k \\} \\]\n", "kind", "definition"),
     # θ^{i}_{n+1} (a coordinate i) on the left: an update, whatever the superscript is
     ("We rewrite the rule\n\\[ \\theta^{i}_{n+1} = \\theta^{i}_n + \\gamma_n a_n \\]\n", "kind", "update"),
+    # SR_{AugUCB}: one quantity with an algorithm's label, not S·R[A, u, g, …]; x_{ij} keeps its two indices
+    ("We show\n\\[ SR_{AugUCB} \\le 2 x_{ij} + R_{EClusUCB} \\]\n", "read_as", "SR[AugUCB] <= 2 * x[i, j] + R[EClusUCB]$"),
     # symbolic powers: exp(c log A) = A^c and A^a A^b = A^(a+b) (principal branch, no sign assumed) are proved,
     # their planted twins are not
     ("Hence\n\\[ \\exp(-2\\frac{\\rho\\log(\\psi T)}{2 n} n) \\le \\frac{1}{(\\psi T)^{\\rho}} \\]\n",

@@ -208,6 +208,12 @@ class PaperParser(LatexParser):
         while self.peek(j).kind == "letter" and len(self.peek(j).text) == 1 or \
                 (self.peek(j).kind == "cmd" and self.peek(j).text[1:] in GREEK):  # x_{ij}; p_{r1} is one label
             j += 1
+        run = "".join(self.peek(k).text for k in range(1, j))
+        if t.text == "{" and j > 3 and self.peek(j).text == "}" and all(self.peek(k).kind == "letter"
+                                                                        for k in range(1, j)) and \
+                sum(c.isupper() for c in run) >= 2:  # R_{AugUCB}: an algorithm's label, not indices A, u, g, …
+            self.i += j + 1
+            return _name(run)
         if t.text == "{" and j > 2 and self.peek(j).text == "}":  # x_{ij}: indices i and j
             self.next()
             parts = []

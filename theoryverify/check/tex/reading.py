@@ -84,6 +84,30 @@ TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 WORD_RE = re.compile(r"^[A-Z][a-z]{2,}$")
 
 
+def _label_run(toks: list[Token], k: int) -> str | None:
+    """The letters of ``{…}`` starting at ``toks[k]`` when they are an algorithm's label (``{EClusUCB}``,
+    ``{AugUCB}``: three or more letters, two or more of them capitals), else None."""
+    if k >= len(toks) or toks[k].text != "{":
+        return None
+    run = []
+    for t in toks[k + 1:]:
+        if t.text == "}":
+            break
+        if t.kind != "letter":
+            return None
+        run.append(t.text)
+    word = "".join(run)
+    return word if len(word) >= 3 and sum(c.isupper() for c in word) >= 2 else None
+
+
+def _labelled_capitals(toks: list[Token], i: int, j: int) -> bool:
+    """``SR_{EClusUCB}``: capitals written together with an algorithm's label as subscript name one quantity (the
+    simple regret of EClusUCB), not S times R."""
+    word = "".join(t.text for t in toks[i:j + 1])
+    return 2 <= len(word) <= 4 and word.isupper() and j + 2 < len(toks) and toks[j + 1].text == "_" and \
+        _label_run(toks, j + 2) is not None
+
+
 def _words(toks: list[Token]) -> list[Token]:
     """Letters written together as a word (``Tr``, ``Regret``, ``Wealth``) are one name, not a product of letters;
     a capital followed by two or more small letters is a word, ``Ax`` / ``xy`` stay products."""
@@ -99,7 +123,7 @@ def _words(toks: list[Token]) -> list[Token]:
                 out.append(Token("cmd", "\\" + word, t.pos))
                 i = j + 1
                 continue
-            if j > i and (word in WORDS or WORD_RE.match(word)):
+            if j > i and (word in WORDS or WORD_RE.match(word) or _labelled_capitals(toks, i, j)):
                 out.append(Token("letter", word, t.pos))
                 i = j + 1
                 continue
