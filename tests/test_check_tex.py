@@ -378,6 +378,9 @@ READINGS = [
     ("We rewrite the rule\n\\[ \\theta^{i}_{n+1} = \\theta^{i}_n + \\gamma_n a_n \\]\n", "kind", "update"),
     # SR_{AugUCB}: one quantity with an algorithm's label, not S·R[A, u, g, …]; x_{ij} keeps its two indices
     ("We show\n\\[ SR_{AugUCB} \\le 2 x_{ij} + R_{EClusUCB} \\]\n", "read_as", "SR[AugUCB] <= 2 * x[i, j] + R[EClusUCB]$"),
+    # F^-(x), L^- |x - y|, w^+(p): a sign written as a superscript labels the name (TeX sets it alone), no power
+    ("Then\n\\[ |F^- (x) - F^- (y)| \\ge L^- |x - y| \\]\n", "read_as",
+     "Abs(Fminus(x) - Fminus(y)) >= Lminus * Abs(x - y)$"),
     # symbolic powers: exp(c log A) = A^c and A^a A^b = A^(a+b) (principal branch, no sign assumed) are proved,
     # their planted twins are not
     ("Hence\n\\[ \\exp(-2\\frac{\\rho\\log(\\psi T)}{2 n} n) \\le \\frac{1}{(\\psi T)^{\\rho}} \\]\n",
@@ -502,3 +505,14 @@ def test_a_definition_by_cases_written_inline_reads_both_cases(tmp_path, capsys)
     # one case with its condition stays a relation with an assumption
     rows = _one(tmp_path, capsys, "Then\n\\[ 2 x \\ge x \\text{ if } x > 0 \\]\n")
     assert rows[0]["assumptions"] == ["x > 0"] and rows[0]["status"] == "proved", rows
+
+
+def test_a_defect_of_the_reader_costs_one_side_not_the_paper(tmp_path, capsys, monkeypatch):
+    from theoryverify.check.tex import grammar
+
+    def broken(self):
+        raise TypeError("planted defect")
+    monkeypatch.setattr(grammar.PaperParser, "_frac", broken)
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\frac{a}{b} = c \\]\nand\n\\[ 2 a = a + a \\]\n")
+    assert rows[0]["status"] == "unreadable" and "the reader failed: TypeError" in rows[0]["reason"], rows
+    assert rows[1]["status"] == "proved", rows

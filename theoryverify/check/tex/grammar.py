@@ -143,8 +143,8 @@ class PaperParser(LatexParser):
                 continue
             if self.at("^") and self.peek(1).text in PRIME_MARKS and self.peek(1).kind != "num":
                 mark = self.peek(1).text
-                if mark in ("+", "-") and self.peek(2).kind not in ("end",) and self.peek(2).text not in ("}", ")"):
-                    break
+                if mark in ("+", "-") and self.peek(2).kind == "num":
+                    break  # x^-1 (TeX sets x^{-}1; read as x^{-1}, what its author meant); F^-(x), L^- |x|: labels
                 self.i += 2
                 name += PRIME_MARKS[mark]
                 continue

@@ -255,6 +255,8 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
             term.error = " ".join(str(exc).replace("LaTeX: ", "").split())
         except RecursionError:
             term.error = "nested too deeply"
+        except Exception as exc:  # a defect of the reader: this side is unreadable, never the whole paper
+            term.error = f"not read (the reader failed: {type(exc).__name__})"
     reading = ChainReading()
     k = 0
     for i, op in enumerate(ops):
