@@ -87,7 +87,7 @@ _API: dict[str, tuple[str, str | None]] = {
     # step contexts, results store, seeds, errors
     "StepContext": ("stepcontext", "StepContext"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
     "softmax_reparametrisation": ("stepcontext", "softmax_reparametrisation"),
-    "Store": ("store", "Store"), "sweep": ("store", "sweep"), "closure_version": ("closure", "closure_version"),
+    "Store": ("store", "Store"), "sweep": ("store", "sweep"), "shared_sweep": ("shared_sweeps", "shared_sweep"), "closure_version": ("closure", "closure_version"),
     "code_key": ("closure", "code_key"),
     "rng": ("seeds", "rng"), "derive_seed": ("seeds", "derive_seed"),
     "TheoryverifyError": ("errors", "TheoryverifyError"),
