@@ -73,7 +73,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
     "check_flow_converges": ("flows", "check_flow_converges"),
     "check_tex_chain": ("texsteps", "check_tex_chain"),
-    "settings": ("ranges", "settings"), "check_over": ("ranges", "check_over"),
+    "settings": ("ranges", "settings"), "grid": ("ranges", "grid"), "check_over": ("ranges", "check_over"),
     # domains and strategies
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
     "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),
