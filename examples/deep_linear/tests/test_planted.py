@@ -8,11 +8,11 @@ import sympy as sp
 import theoryverify as tv
 from theoryverify.shared_sweeps import forget
 from deeplinear.claims import s21_timescales
-from deeplinear.claims.s2_dynamics import _weights_and_data, balance, examples, mean_rule
+from deeplinear.claims.s2_dynamics import _weights_and_data, balance, mean_rule
 from deeplinear.claims.s21_exact import DOMAIN
 from deeplinear.claims.s21_timescales import in_order
 from deeplinear.experiments.flow import learning_time, run
-from deeplinear.experiments.teacher import random_init, teacher
+from deeplinear.experiments.teacher import examples, random_init, teacher
 from deeplinear.model.symbolic import mode_reduction, numeric_gradients
 from deeplinear.model.torch_net import autograd_gradients, example_loss
 from deeplinear.printed import MODE_ODE_RHS, TRAJECTORY, W21, W32, Sigma11, Sigma31, s, t, tau, u, u0

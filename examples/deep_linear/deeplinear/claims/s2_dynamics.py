@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import theoryverify as tv
 
 from ..experiments.flow import run
-from ..experiments.teacher import random_init, teacher
+from ..experiments.teacher import SIGMA11, examples, random_init, teacher
 from ..model.symbolic import mode_reduction, numeric_gradients
 from ..model.torch_net import autograd_gradients, example_loss
 from ..printed import MEAN_RULE, MODE_ODE_RHS, W21, W32, Sigma11, Sigma31, s, u
@@ -32,29 +32,12 @@ def _weights_and_data(sizes):
             kind=tv.Kind.AUTOGRAD, params={"sizes": (3, 2, 3, 4), "n": 60},
             variants={"full": tv.Variant(params={"n": 400}, tags={"slow"})})
 def grad_autograd(ctx):
-    sizes = tuple(ctx.params["sizes"])
+    sizes, names = tuple(ctx.params["sizes"]), ("dL/dW21", "dL/dW32")
     sympy_grads = numeric_gradients(*sizes)
-
-    def derived(x):
-        g1, g2 = sympy_grads(*x)
-        return {"dL/dW21": g1, "dL/dW32": g2}
-
-    def reference(x):
-        g1, g2 = autograd_gradients(*x)
-        return {"dL/dW21": g1, "dL/dW32": g2}
-
-    return tv.check_agreement(derived, reference, _weights_and_data(sizes), ctx.seed, rtol=1e-10,
-                              n=ctx.params["n"], names=("sympy", "autograd"),
+    return tv.check_agreement(lambda x: dict(zip(names, sympy_grads(*x))),
+                              lambda x: dict(zip(names, autograd_gradients(*x))), _weights_and_data(sizes), ctx.seed,
+                              rtol=1e-10, n=ctx.params["n"], names=("sympy", "autograd"),
                               describe=lambda x: dict(zip(("W21", "W32", "X", "Y"), (m.tolist() for m in x))))
-
-
-SIGMA11 = np.diag([1.0, 0.5, 2.0])  # input correlation of the sampled data (3 inputs, 2 hidden units, 3 outputs)
-
-
-def examples(task, rng, n):
-    """n examples (x, y): x ~ N(0, Σ11), y = Σ31 Σ11⁻¹ x + noise, so that E[y xᵀ] = Σ31."""
-    x = rng.standard_normal((n, 3)) * np.sqrt(np.diag(SIGMA11))
-    return x, x @ np.linalg.solve(SIGMA11, task.sigma31.T) + 0.1 * rng.standard_normal((n, 3))
 
 
 def mean_rule(rule, task):
