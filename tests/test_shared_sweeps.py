@@ -6,6 +6,7 @@ import importlib
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 import theoryverify as tv
@@ -100,6 +101,10 @@ def test_a_function_closing_over_another_value_is_another_sweep():
     assert tv.shared_sweep(make(3), [{"s": 1}], name="factory") == [3]
     assert tv.shared_sweep(make(2), [{"s": 1}], name="factory") == [2]
     assert len(CALLS) == 2
+    weights = np.arange(3.0)
+    assert tv.shared_sweep(make(weights), [{"s": 1}], name="factory") == [[0.0, 1.0, 2.0]]
+    assert tv.shared_sweep(make(weights + 1), [{"s": 1}], name="factory") == [[1.0, 2.0, 3.0]]
+    assert len(CALLS) == 4
 
 
 def test_a_store_shares_points_between_processes_and_runs(tmp_path):

@@ -26,6 +26,8 @@ import types
 from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
+import numpy as np
+
 from .store import Store, key_digest, sweep
 from .verdicts import plain
 
@@ -79,6 +81,9 @@ def _feed(h, obj: Any, depth: int) -> None:
         for v in obj:
             _feed(h, v, depth + 1)
         h.update(b")")
+    elif hasattr(obj, "dtype") and hasattr(obj, "shape"):  # an array or tensor: its bytes, not a printed list
+        a = np.asarray(obj.detach().cpu() if hasattr(obj, "detach") else obj)
+        h.update(f"{a.dtype}{a.shape}".encode() + np.ascontiguousarray(a).tobytes())
     elif isinstance(obj, (types.ModuleType, type)) or callable(obj):
         h.update(f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', getattr(obj, '__name__', ''))}"
                  .encode())
