@@ -130,3 +130,17 @@ def test_bad_input_is_a_one_line_error():
     for loss, closed, sampler, at in cases:
         v = tv.check_mc_gradient(loss, closed, sampler, at, 0, n=100)
         assert v.status is tv.Status.ERROR and "\n" not in v.evidence, v.evidence
+
+
+def test_a_loss_with_a_jump_is_not_refuted_on_a_biased_pathwise_gradient():
+    # L(θ) = P(z < θ) = Φ(θ): the true gradient is the normal density, but each per-sample gradient of 1{z < θ} is 0
+    step = lambda th, z: (z < th).to(torch.float64) + 0.0 * th
+    density = lambda th: math.exp(-th ** 2 / 2) / math.sqrt(2 * math.pi)
+    v = tv.check_mc_gradient(step, density, normal, 0.3, DEFAULT_SEED)
+    assert v.status is tv.Status.INCONCLUSIVE and "not differentiable along the samples" in v.evidence, v.evidence
+    assert not v.details["interchange"]["agrees"]
+
+
+def test_the_interchange_diagnostic_lets_a_smooth_refutation_stand():
+    v = tv.check_mc_gradient(smoothed, lambda th: smoothed_grad(th, 1.02), gaussian3, THETA, DEFAULT_SEED, n=100_000)
+    assert v.status is tv.Status.REFUTED and v.details["interchange"]["agrees"], v.details.get("interchange")
