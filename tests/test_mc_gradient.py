@@ -138,9 +138,13 @@ def test_a_loss_with_a_jump_is_not_refuted_on_a_biased_pathwise_gradient():
     density = lambda th: math.exp(-th ** 2 / 2) / math.sqrt(2 * math.pi)
     v = tv.check_mc_gradient(step, density, normal, 0.3, DEFAULT_SEED)
     assert v.status is tv.Status.INCONCLUSIVE and "not differentiable along the samples" in v.evidence, v.evidence
-    assert not v.details["interchange"]["agrees"]
+    assert not v.details["interchange"]["checked"][0]["agrees"]
+    zero = tv.check_mc_gradient(step, lambda th: 0.0, normal, 0.3, DEFAULT_SEED)  # what the samples alone suggest
+    assert zero.status is tv.Status.INCONCLUSIVE and "per-sample test says holds" in zero.evidence, zero.evidence
 
 
 def test_the_interchange_diagnostic_lets_a_smooth_refutation_stand():
     v = tv.check_mc_gradient(smoothed, lambda th: smoothed_grad(th, 1.02), gaussian3, THETA, DEFAULT_SEED, n=100_000)
-    assert v.status is tv.Status.REFUTED and v.details["interchange"]["agrees"], v.details.get("interchange")
+    assert v.status is tv.Status.REFUTED and v.details["interchange"]["checked"][0]["agrees"], v.details
+    ok = tv.check_mc_gradient(smoothed, smoothed_grad, gaussian3, THETA, DEFAULT_SEED, n=100_000)
+    assert ok.status is tv.Status.HOLDS and len(ok.details["interchange"]["checked"]) == 3
