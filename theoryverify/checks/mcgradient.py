@@ -117,7 +117,9 @@ def check_mc_gradient(loss: Callable, expected: Callable[[Any], Any], sample: Ca
     them.  Every θ is tried under ONE correction; ``n``, ``confidence``, ``resolution`` (the largest interval
     half-width that resolves a component; default 1 % of max(1, |expected|)), ``correction`` and ``batch`` are
     those of :func:`~theoryverify.checks.montecarlo.check_mc_means`, whose verdicts and replication rule apply
-    (heavy-tailed gradients are refuted only where the median-of-means bound agrees).
+    (heavy-tailed gradients are refuted only where the median-of-means bound agrees), and a verdict stands only
+    where per-sample gradients agree with finite differences of the sampled loss (:data:`INTERCHANGE_RULE`: a loss
+    with a jump in θ is inconclusive, never refuted or passed on a biased pathwise gradient).
 
     >>> import numpy as np, torch, theoryverify as tv
     >>> loss = lambda th, z: torch.exp(th * z)                # L(θ) = E exp(θz) = exp(θ²/2), z ~ N(0, 1)
