@@ -12,7 +12,8 @@ import pytest
 import theoryverify as tv
 
 MODULES = ["theoryverify", "theoryverify.texsteps", "theoryverify.environment", "theoryverify.checks.inequality",
-           "theoryverify.ranges"]
+           "theoryverify.ranges", "theoryverify.checks.mcgradient",
+           "theoryverify.shared_sweeps", "theoryverify.claims"]
 
 
 def _public_objects():
@@ -48,7 +49,8 @@ def test_public_names_examples_run():
         if found:
             names.append(name)
         tests += found
-    for name in ("check_identity", "check_inequality", "ClaimSet", "check_cases", "at_least", "check_tex_chain"):
+    for name in ("check_identity", "check_inequality", "ClaimSet", "check_cases", "at_least", "check_tex_chain",
+                 "check_mc_gradient", "shared_sweep"):
         assert name in names, f"{name} has no example in its docstring"
     _run(tests)
 

@@ -23,7 +23,7 @@ from venvs import clean_env, layered_venv
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "deep_linear"
-CLAIM_IDS = {"deeplinear.grad-autograd", "deeplinear.mode-ode", "deeplinear.balance-conserved",
+CLAIM_IDS = {"deeplinear.grad-autograd", "deeplinear.grad-expected", "deeplinear.mode-ode", "deeplinear.balance-conserved",
              "deeplinear.trajectory", "deeplinear.travel-time", "deeplinear.t-learn", "deeplinear.mode-order",
              "deeplinear.t-learn-planted"}
 

@@ -1,5 +1,6 @@
 """docs/tutorial.md is executed as written: every ``console`` block's ``$`` commands run in order in a fresh
-folder, with a fresh virtual environment's ``python`` first on the PATH (layered on this one: tests/venvs.py),
+folder, with a fresh virtual environment's ``python`` first on the PATH (layered on this one: tests/venvs.py) and this
+checkout first on ``PYTHONPATH``,
 and every ``python`` block whose first line is ``# file: PATH`` (a ``latex`` block: ``% file: PATH``) is written to
 PATH first.  A command passes
 when it exits 0, or with the code a trailing ``# exit N`` comment names."""
@@ -46,7 +47,8 @@ def test_the_tutorial_runs_as_written(tmp_path):
     python = layered_venv(tmp_path / "venv")
     work = tmp_path / "work"
     work.mkdir()
-    env = clean_env(PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    # the checkout under test first on the path (as tests/test_example.py does): its engine, not an installed one
+    env = clean_env(PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}", PYTHONPATH=str(TUTORIAL.parents[1]))
     for kind, payload in steps(TUTORIAL.read_text(encoding="utf-8")):
         if kind == "file":
             path, _, content = payload.partition("\n")

@@ -71,11 +71,12 @@ _API: dict[str, tuple[str, str | None]] = {
     "prove_nonpositive": ("invariants", "prove_nonpositive"),
     "check_mc_mean": ("checks.montecarlo", "check_mc_mean"), "check_mc_bound": ("checks.montecarlo", "check_mc_bound"),
     "check_mc_means": ("checks.montecarlo", "check_mc_means"),
+    "check_mc_gradient": ("checks.mcgradient", "check_mc_gradient"),
     "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
     "check_flow_converges": ("flows", "check_flow_converges"),
     "check_tex_chain": ("texsteps", "check_tex_chain"),
-    "settings": ("ranges", "settings"), "check_over": ("ranges", "check_over"),
+    "settings": ("ranges", "settings"), "grid": ("ranges", "grid"), "check_over": ("ranges", "check_over"),
     # domains and strategies
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
     "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),
@@ -89,7 +90,7 @@ _API: dict[str, tuple[str, str | None]] = {
     # step contexts, results store, seeds, errors
     "StepContext": ("stepcontext", "StepContext"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
     "softmax_reparametrisation": ("stepcontext", "softmax_reparametrisation"),
-    "Store": ("store", "Store"), "sweep": ("store", "sweep"), "closure_version": ("closure", "closure_version"),
+    "Store": ("store", "Store"), "sweep": ("store", "sweep"), "shared_sweep": ("shared_sweeps", "shared_sweep"), "closure_version": ("closure", "closure_version"),
     "code_key": ("closure", "code_key"),
     "rng": ("seeds", "rng"), "derive_seed": ("seeds", "derive_seed"),
     "TheoryverifyError": ("errors", "TheoryverifyError"),

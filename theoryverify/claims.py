@@ -79,9 +79,24 @@ class RunContext:
     profile: str = "quick"  # "quick" (CPU, small grids) or "full" (broad sweeps)
     device: str = "cpu"
     params: Mapping[str, Any] = field(default_factory=dict)
+    #: the run's seed before it was derived for this claim (None: ``seed`` is the run's seed)
+    run_seed: int | None = None
 
     def for_claim(self, claim_id: str, params: Mapping[str, Any] | None = None) -> "RunContext":
-        return RunContext(derive_seed(self.seed, claim_id), self.profile, self.device, dict(params or {}))
+        return RunContext(derive_seed(self.seed, claim_id), self.profile, self.device, dict(params or {}),
+                          self.seed if self.run_seed is None else self.run_seed)
+
+    def shared_seed(self, name: str) -> int:
+        """The seed of the shared sweep ``name`` (:func:`theoryverify.shared_sweeps.shared_sweep`): derived from the
+        run's seed and the name, not from the claim, so that every claim reading the sweep draws the same points
+        (and ``--seed`` still changes them).
+
+        >>> import theoryverify as tv
+        >>> a, b = tv.RunContext(seed=1).for_claim("p.x"), tv.RunContext(seed=1).for_claim("p.x-planted")
+        >>> a.seed == b.seed, a.shared_seed("times") == b.shared_seed("times")
+        (False, True)
+        """
+        return derive_seed(self.seed if self.run_seed is None else self.run_seed, "shared sweep", name)
 
 
 SAME = "same"  # a Variant field that keeps the claim's own value

@@ -64,6 +64,22 @@ def _middle(o: Over):
     return _value(o, math.sqrt(lo * hi) if o.scale == "log" else (lo + hi) / 2)
 
 
+def grid(over: Over, n: int = 6) -> list:
+    """``n`` values of one declared parameter across its range, ends included: geometric on a log scale (so they
+    span the declared decades), evenly spaced on a linear one, whole numbers (deduplicated) for an ``integer``
+    range — the grid of a rate sweep or of a family of settings, without a hand-written ``geomspace``.
+
+    >>> from theoryverify import Over
+    >>> [round(v, 3) for v in grid(Over("s", 0.25, 8.0, scale="log"), 4)]
+    [0.25, 0.794, 2.52, 8.0]
+    >>> grid(Over("d", 1, 100, scale="log", integer=True), 5)
+    [1, 3, 10, 32, 100]
+    """
+    if n < 1:
+        raise ValueError(f"grid: n must be at least 1, got {n}")
+    return _grid(over, n)
+
+
 def settings(over: Sequence[Over], seed: int, *, n: int = 6, draws: int = 8) -> list[dict[str, Any]]:
     """The settings a claim over ``over`` is checked at (see the module docstring): corners, a sweep of each
     parameter with the others at their middle (``n`` points), then ``draws`` seeded random points; each once, in

@@ -6,14 +6,16 @@ import numpy as np
 import sympy as sp
 
 import theoryverify as tv
-from deeplinear.claims.s2_dynamics import _weights_and_data, balance
+from theoryverify.shared_sweeps import forget
+from deeplinear.claims import s21_timescales
+from deeplinear.claims.s2_dynamics import _weights_and_data, balance, mean_rule
 from deeplinear.claims.s21_exact import DOMAIN
 from deeplinear.claims.s21_timescales import in_order
 from deeplinear.experiments.flow import learning_time, run
-from deeplinear.experiments.teacher import random_init, teacher
+from deeplinear.experiments.teacher import examples, random_init, teacher
 from deeplinear.model.symbolic import mode_reduction, numeric_gradients
-from deeplinear.model.torch_net import autograd_gradients
-from deeplinear.printed import MODE_ODE_RHS, TRAJECTORY, s, t, tau, u, u0
+from deeplinear.model.torch_net import autograd_gradients, example_loss
+from deeplinear.printed import MODE_ODE_RHS, TRAJECTORY, W21, W32, Sigma11, Sigma31, s, t, tau, u, u0
 
 SEED = 1234
 
@@ -31,6 +33,15 @@ def test_agreement_refutes_a_gradient_with_a_wrong_sign():
         return {"dL/dW21": g1, "dL/dW32": g2}
 
     v = tv.check_agreement(planted, reference, _weights_and_data(sizes), SEED, n=30)
+    assert v.status is tv.Status.REFUTED, v.evidence
+
+
+def test_mc_gradient_refutes_a_mean_rule_without_the_input_correlation():
+    task = teacher([3.0, 1.0, 0.3], SEED)
+    at = [dict(zip(("W21", "W32"), random_init(3, 2, 3, 0.5, SEED + k))) for k in range(2)]
+    planted = (W32.T * (Sigma31 - W32 * W21), (Sigma31 - W32 * W21) * W21.T)  # Σ11 dropped
+    v = tv.check_mc_gradient(example_loss, mean_rule(planted, task), lambda rng, n: examples(task, rng, n), at, SEED,
+                             n=20_000, resolution=0.2)
     assert v.status is tv.Status.REFUTED, v.evidence
 
 
@@ -94,3 +105,18 @@ def test_the_planted_erratum_is_registered_as_refuted_typo():
     assert claim.expect is tv.Status.REFUTED and claim.finding is tv.Finding.TYPO
     result = claim.run()
     assert result.verdict.status is tv.Status.REFUTED and result.as_expected
+
+
+def test_the_planted_twin_reads_the_claims_sweep(monkeypatch):
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return learning_time(*args, **kwargs)
+
+    forget()  # points other tests computed
+    monkeypatch.setattr(s21_timescales, "learning_time", counted)
+    assert tv.registry.get("deeplinear.t-learn").run().verdict.status is tv.Status.HOLDS
+    computed = len(calls)
+    assert tv.registry.get("deeplinear.t-learn-planted").run().verdict.status is tv.Status.REFUTED
+    assert computed == 12 and len(calls) == computed  # the twin's six points were all in the claim's sweep

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 import theoryverify as tv
 
 from ..experiments.flow import run
-from ..experiments.teacher import random_init, teacher
+from ..experiments.teacher import SIGMA11, examples, random_init, teacher
 from ..model.symbolic import mode_reduction, numeric_gradients
-from ..model.torch_net import autograd_gradients
-from ..printed import MODE_ODE_RHS, s, u
+from ..model.torch_net import autograd_gradients, example_loss
+from ..printed import MEAN_RULE, MODE_ODE_RHS, W21, W32, Sigma11, Sigma31, s, u
 
 CLAIMS = tv.ClaimSet("deeplinear")
 
@@ -32,20 +32,31 @@ def _weights_and_data(sizes):
             kind=tv.Kind.AUTOGRAD, params={"sizes": (3, 2, 3, 4), "n": 60},
             variants={"full": tv.Variant(params={"n": 400}, tags={"slow"})})
 def grad_autograd(ctx):
-    sizes = tuple(ctx.params["sizes"])
+    sizes, names = tuple(ctx.params["sizes"]), ("dL/dW21", "dL/dW32")
     sympy_grads = numeric_gradients(*sizes)
-
-    def derived(x):
-        g1, g2 = sympy_grads(*x)
-        return {"dL/dW21": g1, "dL/dW32": g2}
-
-    def reference(x):
-        g1, g2 = autograd_gradients(*x)
-        return {"dL/dW21": g1, "dL/dW32": g2}
-
-    return tv.check_agreement(derived, reference, _weights_and_data(sizes), ctx.seed, rtol=1e-10,
-                              n=ctx.params["n"], names=("sympy", "autograd"),
+    return tv.check_agreement(lambda x: dict(zip(names, sympy_grads(*x))),
+                              lambda x: dict(zip(names, autograd_gradients(*x))), _weights_and_data(sizes), ctx.seed,
+                              rtol=1e-10, n=ctx.params["n"], names=("sympy", "autograd"),
                               describe=lambda x: dict(zip(("W21", "W32", "X", "Y"), (m.tolist() for m in x))))
+
+
+def mean_rule(rule, task):
+    """The printed averaged rule as the mean gradient: −(τ dW21/dt, τ dW32/dt) at the given weights."""
+    rates = [sp.lambdify((W21, W32, Sigma11, Sigma31), r) for r in rule]
+    return lambda w: {k: -f(w["W21"], w["W32"], SIGMA11, task.sigma31) for k, f in zip(("W21", "W32"), rates)}
+
+
+@CLAIMS.add("grad-expected", location="Sec. 2, the learning rule averaged over examples (Σ11, Σ31)",
+            statement="Averaged over examples with input correlation Σ11 and input-output correlation Σ31, minus the "
+                      "per-example gradient of ½‖y − W32 W21 x‖² (torch autograd) is the printed W32ᵀ(Σ31 − W32 W21 "
+                      "Σ11) for W21 and (Σ31 − W32 W21 Σ11) W21ᵀ for W32", kind=tv.Kind.AUTOGRAD,
+            params={"weights": 2, "n": 40_000}, variants={"full": tv.Variant(params={"weights": 6, "n": 100_000},
+                                                                              tags={"slow"})})
+def grad_expected(ctx):
+    task = teacher([3.0, 1.0, 0.3], ctx.seed)
+    at = [dict(zip(("W21", "W32"), random_init(3, 2, 3, 0.5, ctx.seed + k))) for k in range(ctx.params["weights"])]
+    return tv.check_mc_gradient(example_loss, mean_rule(MEAN_RULE, task), lambda rng, n: examples(task, rng, n), at,
+                                ctx.seed, n=ctx.params["n"], resolution=0.1)
 
 
 @CLAIMS.add("mode-ode", location="Sec. 2.1, mode ODE τ du/dt = 2u(s − u) (balanced a = b), from the flow of Sec. 2",

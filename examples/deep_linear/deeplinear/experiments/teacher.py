@@ -1,5 +1,6 @@
 """The task and the starting points: a teacher correlation Σ31 = U S Vᵀ with chosen singular values and
-random singular vectors (inputs whitened, X = I, so Y = Σ31), and initial weights — balanced and aligned with
+random singular vectors (inputs whitened, X = I, so Y = Σ31), sampled examples with a given input correlation
+(for the averaged learning rule), and initial weights — balanced and aligned with
 the teacher's modes (the special initial conditions of Sec. 2.1) or small and random."""
 from __future__ import annotations
 
@@ -52,3 +53,13 @@ def random_init(n_in: int, n_hidden: int, n_out: int, scale: float, seed: int) -
     """Independent Gaussian weights of standard deviation ``scale``."""
     rng = tv.rng(seed)
     return scale * rng.standard_normal((n_hidden, n_in)), scale * rng.standard_normal((n_out, n_hidden))
+
+
+#: input correlation Σ11 of the sampled examples (3 inputs)
+SIGMA11 = np.diag([1.0, 0.5, 2.0])
+
+
+def examples(task: Teacher, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """n examples (x, y), one per row: x ~ N(0, Σ11), y = Σ31 Σ11⁻¹ x + noise, so that E[y xᵀ] = Σ31."""
+    x = rng.standard_normal((n, 3)) * np.sqrt(np.diag(SIGMA11))
+    return x, x @ np.linalg.solve(SIGMA11, task.sigma31.T) + 0.1 * rng.standard_normal((n, 3))

@@ -3,6 +3,10 @@ authors print them (notation kept: s a singular value of the input-output correl
 strength of the corresponding mode, u0 its initial value, uf a later value, τ = 1/λ the time constant of
 gradient descent with learning rate λ, ε a small initial strength).
 
+Transcribed (Sec. 2, the learning rule): averaged over the P examples, gradient descent with rate λ = 1/τ reads
+  τ dW21/dt = W32ᵀ (Σ31 − W32 W21 Σ11),   τ dW32/dt = (Σ31 − W32 W21 Σ11) W21ᵀ,
+with Σ11 = E[x xᵀ] the input correlation and Σ31 = E[y xᵀ] the input-output correlation.
+
 Transcribed (Sec. 2.1, "exact solutions to the dynamics of learning from special initial conditions"):
 
 - the mode ODE for balanced initial conditions a = b (so u = a² ≥ 0):      τ du/dt = 2u(s − u);
@@ -21,6 +25,13 @@ used in claim locations because the paper text is not shipped with this example 
 import sympy as sp
 
 s, tau, t, u, u0, uf, eps = sp.symbols("s tau t u u0 u_f epsilon", positive=True)
+
+n1, n2, n3 = sp.symbols("N1 N2 N3", integer=True, positive=True)  # input, hidden, output units
+W21, W32 = sp.MatrixSymbol("W21", n2, n1), sp.MatrixSymbol("W32", n3, n2)
+Sigma11, Sigma31 = sp.MatrixSymbol("Sigma11", n1, n1), sp.MatrixSymbol("Sigma31", n3, n1)
+
+#: τ dW21/dt and τ dW32/dt, the learning rule averaged over examples (Sec. 2)
+MEAN_RULE = (W32.T * (Sigma31 - W32 * W21 * Sigma11), (Sigma31 - W32 * W21 * Sigma11) * W21.T)
 
 #: τ du/dt for one mode with balanced initial conditions (Sec. 2.1)
 MODE_ODE_RHS = 2 * u * (s - u)

@@ -1,0 +1,277 @@
+"""Autograd of a sampled (Monte-Carlo) model against a closed form, as one call: :func:`check_mc_gradient`.
+
+A model defined by sampling — L(θ) = E_z[loss(θ, z)], a loss averaged over random data, prompts, noise or
+features — often has a printed closed form for its gradient ∇L(θ).  The per-sample gradients ∇_θ loss(θ, z_i),
+computed for a whole batch at once by ``torch.func.vmap(torch.func.grad(loss))``, are unbiased draws of ∇L(θ)
+(wherever differentiation and expectation commute: a loss differentiable in θ with an integrable dominating
+derivative), so "∇L(θ) = g(θ)" is a claim about the mean of a sampled vector and is decided by the engine's
+Monte-Carlo mean test (:func:`theoryverify.checks.montecarlo.check_mc_means`): a t-test per component, one
+multiplicity correction over every component of every θ tried, and a refutation only under its replication
+rule (an independent second batch rejects too, and for heavy-tailed gradients — excess kurtosis above
+:data:`~theoryverify.checks.montecarlo.HEAVY_TAIL_KURTOSIS` — the distribution-free median-of-means bound
+excludes the closed form as well).  No per-prompt gradient trick, no hand-written mean test.
+
+A loss with a jump in θ (an indicator, a sample-dependent branch) has per-sample gradients that do NOT estimate
+∇E[loss] (the derivative of E[1{z < θ}] is a density, its per-sample gradient is 0).  So before a verdict
+stands, per-sample gradients are compared with central finite differences of the same samples' losses — the refuted
+component, or a few components of each θ for a pass (:data:`INTERCHANGE_RULE`); where they disagree the verdict is
+inconclusive, saying why.
+
+Nothing here is specific to a model: ``loss`` is any torch function of (θ, one sample), θ a tensor or a dict of
+named tensors (weights of several layers), a sample any tensor or tuple/dict of tensors.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ..verdicts import Status, Verdict, error, inconclusive
+
+PER_SAMPLE = "per-sample gradients torch.func.vmap(torch.func.grad(loss))"
+
+
+def _is_point(value: Any) -> bool:
+    """One θ: a number, an array or tensor, or a dict of them (a list is a list of θ's)."""
+    return isinstance(value, (int, float, Mapping)) or hasattr(value, "shape")
+
+
+def _theta(point: Any):
+    """θ as float64 torch tensors (a dict stays a dict, in its key order) and as numpy (for ``expected``)."""
+    import torch
+
+    if isinstance(point, Mapping):
+        if not point:
+            raise ValueError("θ is an empty dict")
+        as_np = {str(k): np.asarray(v.detach().cpu() if hasattr(v, "detach") else v, dtype=float)
+                 for k, v in point.items()}
+        return {k: torch.as_tensor(v, dtype=torch.float64) for k, v in as_np.items()}, as_np
+    as_np = np.asarray(point.detach().cpu() if hasattr(point, "detach") else point, dtype=float)
+    return torch.as_tensor(as_np, dtype=torch.float64), as_np
+
+
+def _component_names(theta_np: Any) -> list[str]:
+    def one(name: str, a: np.ndarray) -> list[str]:
+        if a.ndim == 0:
+            return [f"dL/d{name}"]
+        return [f"dL/d{name}[{','.join(map(str, ix))}]" for ix in np.ndindex(a.shape)]
+
+    if isinstance(theta_np, dict):
+        return [n for k, a in theta_np.items() for n in one(k, a)]
+    return one("θ", theta_np)
+
+
+def _flat(value: Any, theta_np: Any, what: str, rows: int | None = None) -> np.ndarray:
+    """A gradient (per sample when ``rows``) with θ's structure, flattened to (rows, k) or (k,)."""
+    def leaf(v, shape, name):
+        a = np.asarray(v.detach().cpu() if hasattr(v, "detach") else v, dtype=float)
+        want = ((rows,) if rows is not None else ()) + tuple(shape)
+        if a.shape != want:
+            raise ValueError(f"the {what} for {name} has shape {a.shape}, θ's is {tuple(shape)}")
+        return a.reshape(rows, -1) if rows is not None else a.reshape(-1)
+
+    if isinstance(theta_np, dict):
+        if not isinstance(value, Mapping) or set(map(str, value)) != set(theta_np):
+            raise ValueError(f"the {what} must be a dict with θ's keys {sorted(theta_np)}")
+        value = {str(k): v for k, v in value.items()}
+        parts = [leaf(value[k], a.shape, k) for k, a in theta_np.items()]
+    else:
+        parts = [leaf(value, theta_np.shape, "θ")]
+    return np.concatenate(parts, axis=-1)
+
+
+def _batch(z: Any):
+    """The sampler's batch as torch tensors (float arrays as float64), keeping tuples and dicts."""
+    import torch
+
+    if isinstance(z, Mapping):
+        return {k: _batch(v) for k, v in z.items()}
+    if isinstance(z, (tuple, list)):
+        return tuple(_batch(v) for v in z)
+    if isinstance(z, torch.Tensor):
+        return z.to(torch.float64) if z.is_floating_point() else z
+    a = np.asarray(z)
+    return torch.as_tensor(a.astype(float) if a.dtype.kind == "f" else a)
+
+
+def _label(i: int, point: Any) -> str:
+    if isinstance(point, Mapping) and all(isinstance(v, (int, float)) for v in point.values()):
+        return ", ".join(f"{k}={v:g}" for k, v in point.items())
+    if isinstance(point, (int, float)):
+        return f"θ={point:g}"
+    return f"θ #{i}"
+
+
+def check_mc_gradient(loss: Callable, expected: Callable[[Any], Any], sample: Callable[[np.random.Generator, int], Any],
+                      at: Any, seed: int, *, n: int = 20_000, confidence: float = 0.99, resolution: Any = None,
+                      correction: str = "holm", batch: int | None = None,
+                      labels: Sequence[str] | None = None) -> Verdict:
+    """Decide "∇_θ E_z[loss(θ, z)] = expected(θ)" at each θ of ``at``, from per-sample autograd gradients.
+
+    ``loss(theta, z)``: a torch function returning a scalar for ONE sample ``z`` (θ a float64 tensor, or a dict of
+    them); ``sample(rng, n)``: ``n`` samples stacked along the first axis (a numpy array or tensor, or a
+    tuple/dict of them), drawn from the ``numpy.random.Generator`` it is given; ``expected(theta)``: the closed
+    form, with θ's structure (θ given as numpy arrays).  ``at``: one θ (a number, an array, a dict name → array),
+    or a list of θ's (e.g. ``tv.settings(over, seed)`` where the declared parameters are θ); ``labels`` names
+    them.  Every θ is tried under ONE correction; ``n``, ``confidence``, ``resolution`` (the largest interval
+    half-width that resolves a component; default 1 % of max(1, |expected|)), ``correction`` and ``batch`` are
+    those of :func:`~theoryverify.checks.montecarlo.check_mc_means`, whose verdicts and replication rule apply
+    (heavy-tailed gradients are refuted only where the median-of-means bound agrees), and a verdict stands only
+    where per-sample gradients agree with finite differences of the sampled loss (:data:`INTERCHANGE_RULE`: a loss
+    with a jump in θ is inconclusive, never refuted or passed on a biased pathwise gradient).
+
+    >>> import numpy as np, torch, theoryverify as tv
+    >>> loss = lambda th, z: torch.exp(th * z)                # L(θ) = E exp(θz) = exp(θ²/2), z ~ N(0, 1)
+    >>> normal = lambda rng, n: rng.standard_normal(n)
+    >>> v = tv.check_mc_gradient(loss, lambda th: th * np.exp(th**2 / 2), normal, [0.5, 1.0], seed=0, resolution=0.2)
+    >>> v.status.value                                        # the per-sample gradients z·exp(θz) are heavy-tailed
+    'holds'
+    >>> tv.check_mc_gradient(loss, lambda th: 2 * th * np.exp(th**2 / 2), normal, [0.5, 1.0], seed=0).status.value
+    'refuted'
+    """
+    name = "Monte Carlo gradient"
+    try:
+        import torch
+        from torch.func import grad, vmap
+
+        points = [at] if _is_point(at) else list(at)
+        if not points:
+            raise ValueError("no θ to check (`at` is empty)")
+        if labels is not None and len(labels) != len(points):
+            raise ValueError(f"{len(labels)} labels for {len(points)} values of θ")
+        per_sample = vmap(grad(loss), in_dims=(None, 0))
+        settings, names, infos = {}, None, []
+        for i, point in enumerate(points):
+            theta_t, theta_np = _theta(point)
+            here = _component_names(theta_np)
+            if names is not None and here != names:
+                raise ValueError("every θ in `at` must have the same structure and shape")
+            names = here
+            try:
+                closed = expected(theta_np if isinstance(theta_np, dict) else
+                                  (float(theta_np) if theta_np.ndim == 0 else theta_np))
+            except Exception as exc:  # the closed form's own failure, in one line
+                raise ValueError(f"the closed form raised {type(exc).__name__}: {exc}") from None
+            mu = _flat(closed, theta_np, "closed form")
+
+            def draws(rng, m, theta_t=theta_t, theta_np=theta_np):
+                with torch.no_grad():
+                    z = _batch(sample(rng, m))
+                return _flat(per_sample(theta_t, z), theta_np, "per-sample gradient", rows=m)
+
+            label = None if len(points) == 1 else (str(labels[i]) if labels is not None else _label(i, point))
+            settings[label] = (draws, mu)
+            infos.append((label, theta_t))
+    except ValueError as exc:
+        return error(name, str(exc))
+    except ImportError as exc:  # pragma: no cover - torch is a dependency
+        return error(name, f"needs torch with torch.func ({exc})")
+    from .montecarlo import check_mc_means
+
+    verdict = check_mc_means(settings, seed, n=n, confidence=confidence, resolution=resolution,
+                             correction=correction, names=names, batch=batch)
+    details = dict(verdict.details)
+    details["gradients"] = PER_SAMPLE
+    if len(points) > 1:
+        details["theta"] = [{"setting": lab, "theta": (p if isinstance(p, (int, float)) else
+                                                       _theta(p)[1] if not isinstance(p, Mapping) else
+                                                       {k: v for k, v in _theta(p)[1].items()})}
+                            for lab, p in zip(settings, points)]
+    method = f"autograd of a sampled model ({PER_SAMPLE}); {verdict.method}"
+    if verdict.status in (Status.REFUTED, Status.HOLDS):  # is the pathwise gradient an unbiased estimate here?
+        why = _interchange(loss, sample, infos, names, verdict.counterexample, seed, min(int(n), INTERCHANGE_N),
+                           details)
+        if why:
+            return inconclusive(method, f"the per-sample test says {verdict.status.value}, but {why}", **details)
+    return replace(verdict, method=method, details=details)
+
+
+#: samples used by the interchange diagnostic (the first of each checked setting's primary batch), and how many
+#: components of each setting it checks when no component is refuted
+INTERCHANGE_N = 20_000
+INTERCHANGE_COMPONENTS = 3
+
+INTERCHANGE_RULE = ("A verdict from per-sample gradients stands only if they agree with central finite differences "
+                    "of the same samples' losses (common random numbers, step h = 1e-2·max(1, |θ_j|)) — in the "
+                    "refuted component, or, for a pass, in up to {k} components of each θ: a mean per-sample "
+                    "difference beyond 4 standard errors + 1 % of max(1, |mean gradient|) means the loss is not "
+                    "differentiable along the samples (a jump in θ), where the pathwise gradient is a biased "
+                    "estimate of ∇E[loss]; the verdict is then inconclusive.").format(k=INTERCHANGE_COMPONENTS)
+
+
+def _targets(infos, names, counterexample) -> list[tuple[int, int]]:
+    """(setting, component) pairs to diagnose: the refuted one, or a few spread over every setting's components."""
+    if counterexample:
+        component = str(counterexample.get("component", ""))
+        return [(i, j) for i, (label, _) in enumerate(infos) for j, name in enumerate(names)
+                if component == (name if label is None else f"{label}: {name}")][:1]
+    spread = sorted({int(round(x)) for x in np.linspace(0, len(names) - 1, min(INTERCHANGE_COMPONENTS, len(names)))})
+    return [(i, j) for i in range(len(infos)) for j in spread]
+
+
+def _interchange(loss, sample, infos, names, counterexample, seed, n, details) -> str | None:
+    """None if per-sample gradients agree with finite differences of the sampled loss where checked (see
+    :data:`INTERCHANGE_RULE`); else why the verdict cannot stand.  Recorded in ``details['interchange']``."""
+    import torch
+    from torch.func import grad, vmap
+
+    from .montecarlo import setting_seed
+
+    per_loss, per_grad = vmap(loss, in_dims=(None, 0)), vmap(grad(loss), in_dims=(None, 0))
+    records, by_setting = [], {}
+    for i, j in _targets(infos, names, counterexample):
+        by_setting.setdefault(i, []).append(j)
+    for i, comps in by_setting.items():
+        label, theta_t = infos[i]
+        rng = np.random.default_rng(seed if len(infos) == 1 else setting_seed(seed, i))
+        with torch.no_grad():
+            z = _batch(sample(rng, n))
+        g_all = _flat(per_grad(theta_t, z), _numpy(theta_t), "per-sample gradient", rows=n)
+        flat, unflatten = _flatten(theta_t)
+        for j in comps:
+            h = 1e-2 * max(1.0, abs(float(flat[j])))
+            step = torch.zeros_like(flat)
+            step[j] = h
+            with torch.no_grad():
+                fd = (per_loss(unflatten(flat + step), z) - per_loss(unflatten(flat - step), z)) / (2 * h)
+            g = g_all[:, j]
+            d = np.asarray(fd.detach().cpu(), dtype=float).reshape(-1) - g
+            gap, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n))
+            tol = 4 * se + 1e-2 * max(1.0, abs(float(g.mean())))
+            records.append({"component": names[j] if label is None else f"{label}: {names[j]}", "h": h, "n": n,
+                            "mean_gradient": float(g.mean()), "finite_difference": float(g.mean()) + gap,
+                            "gap": gap, "tolerance": tol, "agrees": bool(abs(gap) <= tol)})
+    details["interchange"] = {"rule": INTERCHANGE_RULE, "checked": records}
+    bad = [r for r in records if not r["agrees"]]
+    if not bad:
+        return None
+    r = bad[0]
+    return (f"the per-sample gradients of {r['component']} (mean {r['mean_gradient']:.4g}) disagree with central "
+            f"differences of the same samples' losses ({r['finite_difference']:.4g}, h = {r['h']:.3g}): the loss "
+            f"is not differentiable along the samples (a jump in θ?), so the pathwise gradient need not estimate "
+            f"∇E[loss]")
+
+
+def _numpy(theta_t):
+    if isinstance(theta_t, dict):
+        return {k: v.detach().cpu().numpy() for k, v in theta_t.items()}
+    return theta_t.detach().cpu().numpy()
+
+
+def _flatten(theta_t):
+    """θ as one flat float64 vector, and the map back to θ's structure."""
+    import torch
+
+    if not isinstance(theta_t, dict):
+        shape = theta_t.shape
+        return theta_t.reshape(-1).clone(), lambda v: v.reshape(shape)
+    keys = list(theta_t)
+    sizes = [theta_t[k].numel() for k in keys]
+    shapes = [theta_t[k].shape for k in keys]
+    flat = torch.cat([theta_t[k].reshape(-1) for k in keys])
+
+    def unflatten(v):
+        parts = torch.split(v, sizes)
+        return {k: p.reshape(sh) for k, p, sh in zip(keys, parts, shapes)}
+    return flat, unflatten
