@@ -516,3 +516,39 @@ def test_a_defect_of_the_reader_costs_one_side_not_the_paper(tmp_path, capsys, m
     rows = _one(tmp_path, capsys, "Then\n\\[ \\frac{a}{b} = c \\]\nand\n\\[ 2 a = a + a \\]\n")
     assert rows[0]["status"] == "unreadable" and "the reader failed: TypeError" in rows[0]["reason"], rows
     assert rows[1]["status"] == "proved", rows
+
+
+def test_referee_six_readings(tmp_path, capsys):
+    # two relations joined by "\text{ and }" without spaces around "=" are two relations, not θ*·lim Σ_n
+    rows = _one(tmp_path, capsys, "Then,\n\\[ \\lim_{n\\to\\infty}\\mu_n=\\theta^* \\text{ and } "
+                "\\lim_{n\\to\\infty}\\Sigma_n=0 \\]\n")
+    assert len(rows) == 2 and "Sigma" not in rows[0]["latex"], rows
+    # Tr(·) applied on the right of a later link names no new constant
+    rows = _one(tmp_path, capsys, "We have\n\\begin{align}\na &\\le b + c \\\\\n&= Tr(B) + Tr(C)\n\\end{align}\n")
+    assert rows[-1]["kind"] == "step", rows
+    # a macro that discards its argument hides the displays inside it (across blank lines)
+    rows = _one(tmp_path, capsys, "\\documentclass{article}\n\\newcommand{\\ignore}[1]{}\n\\begin{document}\n"
+                "\\[ 2a = a + a \\]\n\\ignore{\nOld:\n\n\\[ 3a = a + a \\]\n}\n\\end{document}\n")
+    assert [r["line"] for r in rows] == [4], rows
+    # \sqrt{2\pi}\left(…): the bracket follows the root, π stays the constant
+    rows = _one(tmp_path, capsys, "Let\n\\[ f(x) = \\frac{1}{\\sqrt{2\\pi}}\\left(x + 1\\right) \\]\nand\n"
+                "\\[ \\sqrt{2/\\pi} \\le 1 \\]\n")
+    assert "pivar" not in rows[1]["read_as"] and rows[1]["status"] in ("proved", "holds"), rows
+    # θ^{(t)}_j and θ_j^{(t)} are one quantity
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\theta^{(t)}_j + \\theta_j^{(t)} = 2\\theta_j^{(t)} \\]\n")
+    assert rows[0]["status"] == "proved", rows
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\theta^{(t)}_j + \\theta_j^{(t)} = 3\\theta_j^{(t)} \\]\n")
+    assert rows[0]["status"] == "refuted", rows
+    # R_U^{e}: a labelled name, not a power of e
+    rows = _one(tmp_path, capsys, "Then\n\\[ R_U^{e} \\le R_L^{e} + 2 \\]\n")
+    assert rows[0]["read_as"].startswith("Rsup[U, e] <= Rsup[L, e]"), rows
+    # kinds: a lemma's conclusion "under the assumptions of Lemma 1" is its goal; "we can show that … is bounded
+    # by" opens a derivation; "α(n) = min … s.t. …" defines α, its s.t. row is a constraint
+    rows = _one(tmp_path, capsys, "\\begin{lemma}\nAssume $a > 0$.\nThen, under the assumptions of Lemma \\ref{b}:\n"
+                "\\begin{equation}\nz < 2 a\n\\end{equation}\n\\end{lemma}\n")
+    assert rows[0]["kind"] == "goal", rows
+    rows = _one(tmp_path, capsys, "Now, applying Fact 2, we can show that it is bounded above by,\n"
+                "\\begin{align*}\n2 a + a &\\leq 4 a\n\\end{align*}\n")
+    assert rows[0]["kind"] == "step", rows
+    rows = _one(tmp_path, capsys, "Compute\n\\[\\alpha(n_U) = \\min_{n_L} n_L \\text{ s. t. } R(n_L) \\le R(n_U),\\]\n")
+    assert [r["kind"] for r in rows] == ["definition", "constraint"], rows

@@ -160,6 +160,7 @@ class PaperParser(LatexParser):
         node: ast.expr = _name(base)
         name = self._decorations(base)
         node = _name(name)
+        sup_first = False  # θ^{(t)}_j: the subscript still comes first in the index, as in θ_j^{(t)}
         for _ in range(3):
             if self.at("_"):
                 self.next()
@@ -167,7 +168,8 @@ class PaperParser(LatexParser):
                 node = ast.Subscript(value=node, slice=idx, ctx=ast.Load())
                 if isinstance(node.value, ast.Subscript):  # x_{i}_{j}: one index tuple
                     inner = node.value
-                    node = ast.Subscript(value=inner.value, slice=ast.Tuple(elts=[inner.slice, idx], ctx=ast.Load()),
+                    elts = [idx, inner.slice] if sup_first else [inner.slice, idx]
+                    node = ast.Subscript(value=inner.value, slice=ast.Tuple(elts=elts, ctx=ast.Load()),
                                          ctx=ast.Load())
             elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(":
                 # theta^{(k)}: a superscript index, not a power
@@ -177,6 +179,7 @@ class PaperParser(LatexParser):
                 self.expect(")")
                 self.expect("}")
                 base_node = node.value if isinstance(node, ast.Subscript) else node
+                sup_first = not isinstance(node, ast.Subscript)
                 sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
                 node = ast.Subscript(value=sup, slice=idx, ctx=ast.Load()) if not isinstance(node, ast.Subscript) \
                     else ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, idx], ctx=ast.Load()),
@@ -795,6 +798,13 @@ class PaperParser(LatexParser):
             return _bin(_call("transpose", base), ast.Pow(), _num(-1))
         if self.at("{") and self.peek(1).text == "(" :
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
+        if isinstance(base, (ast.Name, ast.Subscript)):
+            word = self._superscript_label(base)
+            if word:  # Regret^{OCO}, R_U^{e}: a label of the name, no power
+                sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
+                idx = ast.Tuple(elts=[base.slice, _name(word)], ctx=ast.Load()) \
+                    if isinstance(base, ast.Subscript) else _name(word)
+                return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
         exponent = self.group_or_token()
@@ -839,6 +849,26 @@ class PaperParser(LatexParser):
                     return _bin(ast.Call(func=_name(name), args=args, keywords=[]), ast.Pow(), exponent)
                 self.i = save
         return _bin(base, ast.Pow(), exponent)
+
+    def _superscript_label(self, base: ast.expr) -> str | None:
+        """The label when the superscript at the cursor names a variant rather than a power — a group of capitals
+        (``^{OCO}``, ``^{UCB}``: two or more letters, two or more of them capitals) or a lone ``e`` on an indexed
+        name (``R_U^{e}``, not R_U to the power 2.718…) — with the cursor moved past it; else None."""
+        if self.at("{"):
+            k, run = 1, []
+            while self.peek(k).kind == "letter" and len(self.peek(k).text) == 1:
+                run.append(self.peek(k).text)
+                k += 1
+            word = "".join(run)
+            if self.peek(k).text == "}" and (len(word) >= 2 and sum(c.isupper() for c in word) >= 2 or
+                                             word == "e" and isinstance(base, ast.Subscript)):
+                self.i += k + 1
+                return word
+            return None
+        if self.at("e") and isinstance(base, ast.Subscript) and self.peek(1).text not in ("(", "{", "^", "_"):
+            self.next()
+            return "e"
+        return None
 
     def _called_next(self) -> bool:
         return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")

@@ -47,7 +47,7 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b)[^.]{0,200}$", re.I)
-GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|show that|we will (?:show|prove)|"
+GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|(?<!can )show that|we will (?:show|prove)|"
                       r"we prove|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
@@ -59,7 +59,9 @@ NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z
 HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
 RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|"
-                      r"(?:following|these) (?:two |three )?conditions? hold|under the (?:condition|assumption)|"
+                      r"(?:following|these) (?:two |three )?conditions? hold|"
+                      r"under the (?:condition|assumption)(?!s? (?:of|in) (?:lemma|theorem|proposition|corollary|section|"
+                      r"\\c?ref|eq))|"
                       r"is assumed|are assumed)", re.I)
 # definition cues that are never part of a goal's wording ("define X …, such that XY = …, and let")
 STRONG_DEF = re.compile(r"\b(?:define[sd]?|let|denote[sd]?|denoting|we write|notation)\b", re.I)
@@ -76,7 +78,8 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduc
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
-                           r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|then)(?:\b|(?<=\.))", re.I)
+                           r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
+                           r"(?:\b|(?<=\.))", re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
                      r"as follows|is the|be the|be)\b", re.I)
@@ -164,6 +167,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "'≠' states a condition"
     if op == "=" and first_in_chain and NAME_LIKE.match(lhs_text) and SET_BUILDER.match(rhs_text):
         return "definition", "a name set equal to a set-builder {… : …} defines the set"
+    if role != "constraint" and first_in_chain and op == "=" and lhs_is_name and OPTIMUM.match(rhs_text.lstrip()):
+        return "definition", "the left side is defined as the value of an optimisation problem (min/max … s.t. …)"
     if role == "constraint" or CONSTRAINT_RE.search(display_text):
         return "constraint", "a row of an optimisation problem (s.t.)"
     if role == "where":

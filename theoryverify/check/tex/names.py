@@ -31,6 +31,15 @@ SUFFIX = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tild
 DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
 SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
 SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
+def _opens(text: str, at: int, name_start: int) -> re.Match | None:
+    """A bracket opening right after a name (an application), through a ``}`` only where the name is braced
+    (``{\\bm x}(t)``): in ``\\sqrt{2\\pi}\\left(…`` the bracket follows the square root, not π."""
+    o = OPEN_RE.match(text, at)
+    if o and o.group(0).lstrip().startswith("}") and not text[:name_start].rstrip().endswith("{"):
+        return None
+    return o
+
+
 OPEN_RE = re.compile(r"\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
 MAP_RE = re.compile(r"\s*:\s*(?:\\mathbb\s*\{?\s*R|\\mathcal|\\R\b|[A-Z])[^=]{0,40}?\\(?:to|rightarrow|mapsto)")
 MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))\s*\^\s*"
@@ -101,7 +110,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 key += "prime" if "'" in d.group(0) or "prime" in d.group(0) else "star"
                 end = d.end()
             ev.first.setdefault(key, off + m.start())
-            if key == "pi" and (d or OPEN_RE.match(text, end)):  # pi' or pi(a|s); pi_theta is another name
+            if key == "pi" and (d or _opens(text, end, m.start())):  # pi' or pi(a|s); pi_theta is another name
                 ev.pi_name = True
             if key in ("e", "eprime", "estar"):
                 if re.match(r"\s*\^\s*(?:\{|[^*'])", text[end:end + 4]) and key == "e":
@@ -124,7 +133,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
             ev.first.setdefault(key, off + m.start())  # rho_{\min} is first written here, whatever rho was before
             index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top, C_n(X): an index
-            o = None if index else OPEN_RE.match(text, after)
+            o = None if index else _opens(text, after, m.start())
             if o:
                 close = _balanced(text, o.end() - 1)
                 if close > 0:

@@ -96,7 +96,7 @@ class Job:
 def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[int, int, str]]]:
     """The body with the paper's macros expanded block by block (a block: text between blank lines), the line
     structure kept; and (start, end, error) of the blocks that could not be expanded."""
-    text = doc.text
+    text = _discarded(doc.text, table, doc.body_start)
     head, body = text[:doc.body_start], text[doc.body_start:]
     out, errors, pos = [head], [], doc.body_start
     for block in re.split(r"(\n[ \t]*\n)", body):
@@ -128,6 +128,28 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
     # errors are recorded at offsets of the old text: map them to lines
     errs = [(doc.where(a)[1], doc.where(b)[1], e) for a, b, e in errors]
     return new, errs
+
+
+def _discarded(text: str, table: MacroTable, start: int) -> str:
+    """``\\newcommand{\\ignore}[1]{}``: a macro that discards its arguments hides them from the paper (drafts,
+    notes to co-authors), across blank lines too; they are blanked (lines kept) before anything is read."""
+    names = [n for n in table.names() if (m := table.get(n)) is not None and m.nparams >= 1 and not m.body.strip()
+             and m.delimited is None and m.default is None]
+    for name in names:
+        n = table.get(name).nparams
+        for m in reversed(list(re.finditer(re.escape(name) + r"(?![A-Za-z])", text[start:]))):
+            a = start + m.start()
+            end = a + len(name)
+            for _ in range(n):
+                k = end
+                while k < len(text) and text[k] in " \t\n":
+                    k += 1
+                if k >= len(text) or text[k] != "{":
+                    break
+                end = D._group_end(text, k)
+            else:
+                text = text[:a] + re.sub(r"[^\n]", " ", text[a:end]) + text[end:]
+    return text
 
 
 def _same_lines(text: str, n: int) -> str:
@@ -426,7 +448,10 @@ class Paper:
             return None
         start = link.rhs.tokens[0].pos - 2 - len(link.rhs.tokens[0].text)
         left = {_key(n) for n in ast.walk(link.lhs.node) if isinstance(n, (ast.Name, ast.Subscript))}
+        applied = {id(n.func) for n in ast.walk(link.rhs.node) if isinstance(n, ast.Call)}  # Tr(·) is no constant
         for node in ast.walk(link.rhs.node):
+            if id(node) in applied:
+                continue
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
                     isinstance(node.slice, ast.Constant):
                 key = _key(node)
