@@ -668,7 +668,7 @@ ATTN_ERR = ("Lemma 10's 1 − Attn_k(T_s^*) = O(εδ) fails " + PATH_WHERE + ": 
             "App. E.2 rests on this bullet; Attn_k = Ω(1/(1+εδ)) holds (trivially, as in p4-end)")
 
 
-CLAIMS.add("l10-attn", location="Lemma 10, bullets 2-3", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L10-attn",
+CLAIMS.add("l10-attn", main=True, location="Lemma 10, bullets 2-3", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L10-attn",
            statement="Attn_k(T_s^*) = Ω(1/(1+εδ)) and 1 − Attn_k(T_s^*) = O(εδ) — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
            choices={**END_CHOICES, "note": ATTN_NOTE}, conditions=(K_EPS,),
            # re-audit (issue 16): decided along the admissible path at t = T_s^*
