@@ -97,6 +97,19 @@ def test_wrong_g0_is_refuted():
     assert v.counterexample["N"] == 10
 
 
+
+def test_g0_monte_carlo_uses_one_correction_and_replicates():
+    """der-g0's Monte-Carlo part runs on check_mc_means (issue 27): one Holm correction over both N, the tail
+    diagnostic stated; a planted 2 % bias at N = 200 only is refuted, and the refutation names that N and its
+    replication batch."""
+    ok = C.g0_monte_carlo(0)
+    assert ok.status.value == "holds" and "Holm correction over 2 components of 2 settings" in ok.evidence
+    assert "kurtosis" in ok.evidence
+    bias = lambda K, N, r, s2: C.g0_formula(K, N, r, s2) * (1.02 if N == 200 else 1.0)
+    v = refuted(C.g0_monte_carlo(0, formula=bias))
+    assert v.counterexample["N"] == 200 and "replication_t" in v.counterexample
+
+
 def test_reduced_mc_refutes_a_wrong_reduced_time():
     """A reduced model with the wrong rate predicts wrong hitting times: the Monte Carlo comparison fails."""
     red, rows = C.mc_times(4, ((2000, 200),), (1.0, 32.0), seed=1)

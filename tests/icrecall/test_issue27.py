@@ -36,3 +36,14 @@ def test_l11_p999_part_can_fail(monkeypatch):
     assert T3.l11_p999_verdict().status is Status.HOLDS
     fam["F-aff"]["C2 needed grows as T ↓ (> 2× over the grid)"] = True
     assert T3.l11_p999_verdict().status is Status.INCONCLUSIVE
+
+
+def test_l6_lmin_tests_the_printed_constant():
+    """l6-lmin passes check_rate constant='printed' (the printed leading term 1/(8T) of −f″(0), one-sided Ω): it
+    holds at the printed 1/8, and a planted constant 2/8 (the exponent unchanged) is refuted."""
+    from derivations.icrecall.claims import b_rates as BR
+    from theoryverify import RunContext
+    ctx = RunContext(seed=3)
+    assert BR.l6_lmin(ctx).status is Status.HOLDS
+    bad = BR.l6_lmin(ctx, constant_scale=2.0)
+    assert bad.status is Status.REFUTED and "printed constant" in bad.evidence

@@ -99,6 +99,18 @@ def test_alpha_const_check_can_fail():
     assert L9R.l9_alpha_const(ctx_for(L9R.l9_alpha_const), scale=2.0).status is Status.REFUTED
 
 
+def test_alpha_const_covers_a_decade_of_T_and_a_T_drift_is_refuted():
+    """The 'c constant in T' part spans more than a decade of T (the span rule; it was 0.3 decades), and a
+    planted c ∝ T^0.02 drift (7 % over the grid) is refuted by the power-law fit of c against T itself."""
+    ctx = ctx_for(L9R.l9_alpha_const)
+    Ts = ctx.params["Ts"]
+    assert np.log10(max(Ts) / min(Ts)) >= 1.0
+    v = L9R.l9_alpha_const(ctx, drift=0.02)
+    assert v.status is Status.REFUTED
+    fit_parts = {k: p for k, p in v.details.items() if "c against T" in k}
+    assert fit_parts and all(p["status"] == "refuted" for p in fit_parts.values()), fit_parts
+
+
 def test_planted_remainder_exponent_is_refuted():
     prof = R.stage1_profile(_dataset(), L9R.T_P6, L9R.ETAS)
     bad = check_rate(L9R.ETAS, prof["residual"], 3, 0.1, CTX.seed, param="η1")

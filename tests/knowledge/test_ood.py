@@ -145,6 +145,17 @@ def test_necessity_decision_holds_when_uncovered_pairs_fail_and_refutes_a_plante
     assert C.necessity_decision([]).status is Status.INCONCLUSIVE
 
 
+def test_necessity_needs_power_a_model_that_answers_nothing_does_not_pass():
+    """Issue 27 (session 35): 0 uncovered pairs answered is no evidence when the same runs answer no covered pair
+    either — inconclusive (no power); with covered pairs of those runs answered it holds; a leak still refutes."""
+    v = C.necessity_decision(np.zeros(112), np.zeros(264), control=np.zeros(53))
+    assert v.status is Status.INCONCLUSIVE and "no power" in v.evidence
+    assert C.necessity_decision(np.zeros(112), np.ones(60), control=np.ones(30)).status is Status.HOLDS
+    assert C.necessity_decision(np.zeros(112), np.ones(60), control=np.zeros(30)).status is Status.INCONCLUSIVE
+    leak = np.r_[np.ones(45), np.zeros(67)]
+    assert C.necessity_decision(leak, control=np.zeros(30)).status is Status.REFUTED
+
+
 def test_bound_over_C_states_the_best_constant_and_never_refutes_on_one_C():
     """Thm 2(2)'s condition constant C is existential: a violation at small Ñ_f with the bound met at the two
     largest holds with the best constant stated; a violation at the largest tested Ñ_f is inconclusive, never

@@ -46,7 +46,8 @@ def upper_ratio(x, C=1.0):
     return population_loss(x) / (C * core) if core > 0 else 0.0
 
 
-@CLAIMS.add("lemma1-upper", location="Lemma 1, Eq. 11", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L1-upper",
+@CLAIMS.add("lemma1-upper", main=True,
+            location="Lemma 1, Eq. 11", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L1-upper",
             statement="L(P;Q) ≤ C·½ Σ_k E[1{x_q = v_k}(1 − Attn_k)²]·L²Δ² (the O(L²Δ²) reading), here with C = 1",
             choices={"L": "Lipschitz constant of f on V (max over the tasks)",
                      "Delta": "max pairwise feature distance (with the min distance C = (Δ_max/Δ_min)² works)"})

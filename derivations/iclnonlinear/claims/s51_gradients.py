@@ -261,7 +261,7 @@ def upper_ratios(x):
     return out
 
 
-@CLAIMS.add("eq12-13-upper", location="Lemma 2, Eqs. 12-13 (upper side of Θ)", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("eq12-13-upper", main=True, location="Lemma 2, Eqs. 12-13 (upper side of Θ)", kind=tv.Kind.INEQUALITY,
             catalogue_id="ICLN-L2-gkk-bound",
             statement="Orthonormal features: g_k ≤ C·E[1{x_q=v_k}Attn_k(1−Attn_k)²]L²Δ² and |g_{k,k'}| ≤ "
                       "C·E[1{x_q=v_k}Attn_{k'}(1−Attn_k)(1−Attn_{k'})]L²Δ², here with C = 1 — weaker than Lemma 2, "
@@ -412,7 +412,7 @@ def l_homogeneity(g_of_L, Ls, rtol: float = 1e-12) -> tv.Verdict:
 # issue 27 (second referee): the exponent 2 is an algebraic identity (g_k quadratic in f = LΔu); it was 'holds' by a
 # power-law fit. Now proved by the algebra, checked exactly on the grid (planted non-quadratic forms are refuted:
 # tests/iclnonlinear/test_derivations.py).
-@CLAIMS.add("eq12-L-exponent", location="Lemma 2, Eq. 12; Sec. 5.1", kind=tv.Kind.IDENTITY,
+@CLAIMS.add("eq12-L-exponent", main=True, location="Lemma 2, Eq. 12; Sec. 5.1", kind=tv.Kind.IDENTITY,
             catalogue_id="ICLN-L2-gk-theta",
             statement="At fixed attention and features, g_k ∝ L² (the L in Θ(L²Δ²)), tasks f = LΔu: an identity "
                       "(g_k is quadratic in the task values), proved by that algebra and checked exactly",

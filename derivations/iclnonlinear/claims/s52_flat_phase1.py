@@ -280,7 +280,7 @@ CLAIMS.add("p2-offrate", location="Prop. 2 (Sec. 5.2) / Lemma 4", kind=tv.Kind.I
                      "bounded across K"
                      " — symmetric model only (orthonormal features, uniform p, i.i.d. task values): weaker than the statement, which covers every task law in F and general features; a point-mass task law and non-orthonormal features were not run for it (issue 27; see p2-offtrend for the off-diagonal dynamics there)", choices=_profile_choices(),
            **_variants("p2-offrate", None, claim="offrate"))(off_rate)
-CLAIMS.add("l4-gkn", location="Lemma 4 (App. D.1)", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L4-gkn",
+CLAIMS.add("l4-gkn", main=True, location="Lemma 4 (App. D.1)", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L4-gkn",
            statement="|g_{k,n}| = O(L²Δ²/K²) in Phase I: max over Phase I of max_n |g_{k,n}|·K²/(L²Δ²) bounded "
                      "across K"
                      " — symmetric model only (orthonormal features, uniform p, i.i.d. task values): weaker than the statement, which covers every task law in F and general features; a point-mass task law and non-orthonormal features were not run for it (issue 27; see p2-offtrend for the off-diagonal dynamics there)", choices=_profile_choices(),
@@ -413,18 +413,18 @@ def l3_sym(ctx) -> Verdict:
     return _combine(parts, next(iter(parts)))
 
 
-CLAIMS.add("l3-b1", location="Lemma 3 (App. D.1)", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L3-b1",
+CLAIMS.add("l3-b1", main=True, location="Lemma 3 (App. D.1)", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L3-b1",
            statement="Attn_k = Ω(1/K) in Phase I: min over Phase I of K·Ā(t) (and of K·Attn_k per prompt at N = 40K³) "
                      "bounded below across K"
                      " — symmetric model only (orthonormal features, uniform p, i.i.d. task values): weaker than the statement, which covers every task law in F and general features; a point-mass task law and non-orthonormal features were not run for it (issue 27; see p2-offtrend for the off-diagonal dynamics there)", choices=_profile_choices(), **_variants("l3-b1", None))(l3_b1)
-CLAIMS.add("l3-b2", location="Lemma 3 (App. D.1)", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L3-b2",
+CLAIMS.add("l3-b2", main=True, location="Lemma 3 (App. D.1)", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L3-b2",
            statement="1 − Attn_k = Θ(1) in Phase I: min and max of 1 − Ā(t) over {1..T1} bounded away from 0 and ∞ "
                      "across K (each T1 definition; knee in the full variant)", choices=_profile_choices(),
            **_variants("l3-b2", None))(l3_b2)
-CLAIMS.add("l3-b3", location="Lemma 3 (App. D.1)", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L3-b3",
+CLAIMS.add("l3-b3", main=True, location="Lemma 3 (App. D.1)", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L3-b3",
            statement="Attn_n = Θ((1 − Attn_k)/K) = Θ(1/K), n ≠ k: K·Attn_n/(1 − Attn_k) and K·Attn_n within constants "
                      "across K over Phase I", choices=_profile_choices(), **_variants("l3-b3", None))(l3_b3)
-CLAIMS.add("l3-sym", location="Lemma 3 (App. D.1)", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L3-sym",
+CLAIMS.add("l3-sym", main=True, location="Lemma 3 (App. D.1)", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L3-sym",
            statement="q_{k,m} = Θ(q_k/K) in Phase I (Lemma 3 proof): K·q_{k,m}/q_k over Phase I across K, sign and "
                      "magnitude separately", choices=_profile_choices(),
            **_variants("l3-sym", Status.REFUTED, Finding.TYPO,

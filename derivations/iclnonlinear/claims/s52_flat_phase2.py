@@ -589,7 +589,8 @@ ERR_50 = ("Lemma 8's 1 − Attn_k(T_f^*+1) = O(εδ) fails " + PATH_WHERE + ": (
           "Attn_k = Ω(1/(1+εδ)) holds (trivially: Ā ≥ ½ after Phase I and εδ → 0)")
 
 
-CLAIMS.add("l8-attn", location="Lemma 8 (bullets 2-3), App. D.2", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L8-attn",
+CLAIMS.add("l8-attn", main=True,
+           location="Lemma 8 (bullets 2-3), App. D.2", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L8-attn",
            statement="At t = T_f^*+1: Attn_k = Ω(1/(1+εδ)) and 1 − Attn_k = O(εδ)",
            conditions=(K_EPS,), choices=CH_50,
            # re-audit (issue 16): decided along the admissible path at t = T_f^*+1
@@ -648,7 +649,7 @@ CH_47 = _choices(window="Phase II from its start (the sups of 1 − Ā and Attn_
                         "full adds K = 16, N ∈ {512..32768}, M = 2000")
 
 
-CLAIMS.add("l6", location="Lemma 6, App. D.2", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L6",
+CLAIMS.add("l6", main=True, location="Lemma 6, App. D.2", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L6",
            statement="Phase II: Attn_k = Ω(1/(1+δ)), 1 − Attn_k = O(δ), Attn_n = Θ(δ/K)", choices=CH_47,
            # re-audit (issue 16): decided along the admissible path with the start's constant free (T1, C·T_f^1)
            **_variants("l6", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, ERR_47))(l6)

@@ -672,7 +672,7 @@ ATTN_ERR = ("Lemma 10's 1 − Attn_k(T_s^*) = O(εδ) fails " + PATH_WHERE + ": 
             "App. E.2 rests on this bullet; Attn_k = Ω(1/(1+εδ)) holds (trivially, as in p4-end)")
 
 
-CLAIMS.add("l10-attn", location="Lemma 10, bullets 2-3", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L10-attn",
+CLAIMS.add("l10-attn", main=True, location="Lemma 10, bullets 2-3", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L10-attn",
            statement="Attn_k(T_s^*) = Ω(1/(1+εδ)) and 1 − Attn_k(T_s^*) = O(εδ) — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
            choices={**END_CHOICES, "note": ATTN_NOTE}, conditions=(K_EPS,),
            # re-audit (issue 16): decided along the admissible path at t = T_s^*
@@ -1071,7 +1071,14 @@ CMP_CHOICES = {**COMMON, "configuration": "paper: K = 4, N = 100 (M Monte-Carlo 
 CMP_NOTE = ("fails outside the stated hypotheses: the comparison of Thms 1–2 is made at K = 4 with ε ≤ 0.3 (Kε < 2); "
             "the check alone (one common η for all six L) finds the sharp set faster at the smallest ε of both grids; "
             "with regime-appropriate steps (η ∝ 1/L², the GD trajectories coincide in ηL²-time: see thr) the flat set "
-            "is not slower — to be tested with K ≥ 2/ε")
+            "is not slower — to be tested with K ≥ 2/ε. Session 35 (issue 27, 'decidable in minutes'), by hand, not in "
+            "the check: inside K ≥ 2/ε at K = 20, N = 100K³ (δ = 0.035 < 1/K), ε = 0.1 (Kε = 2), Δ = 3, one η "
+            "(reduced step 20 at L = 6 L_thr), 800 steps, M = 16 (92 s): on the relative grid the sharp L ∈ {1.5, 3, 6}·"
+            "L_thr reach ε = 0.5 at steps 449 / 113 / 29 and ε = 0.1 at — / 391 / 97, the flat L ∈ {0.1, 0.3, 0.9}·L_thr "
+            "none (sharp faster, as the exact ηL² invariance of thr implies at one η); on the absolute grid (the reading "
+            "the paper's proofs use, primary by the rule of t1/t2) no L reaches ε ≤ 0.5 (l(0) = 9.5 … 3.4e4), and the flat "
+            "runs would need ≳ 10⁵ steps (their reduced step is (L_f/L_s)² ≈ 1e-3 of the sharp one; ≈ 0.1 s per step "
+            "at K = 20): the primary reading is not decidable in minutes, so the verdict stays inconclusive")
 
 
 def t12_compare(ctx):

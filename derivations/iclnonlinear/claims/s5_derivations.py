@@ -11,6 +11,7 @@ torch autograd (model/torch_model.population_grad).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import sympy as sp
@@ -770,70 +771,82 @@ def g0_exact_autograd(cases=((2, 1), (2, 3), (3, 2), (3, 3), (4, 2)), rs=(1.0, 3
     return holds(method, f"{len(rows)} tables equal to the finite-N formula (max rel. error {fmt_error(worst)})", rows=rows)
 
 
-def g0_monte_carlo(seed: int, K=4, Ns=(10, 200), M=400, groups=8, r=1.5, sigma2=0.7, formula=g0_formula):
+def g0_monte_carlo(seed: int, K=4, Ns=(10, 200), M=400, groups=80, r=1.5, sigma2=0.7, formula=g0_formula):
     """Token-level autograd at Q = 0 on M sampled prompts of N tokens (each prompt scored for every query
-    class with weight p and every basis task √σ²e_j, so only the tokens are sampled); groups of M/groups
-    prompts give the standard error.  Agreement with the finite-N value within 4 SE; at the smallest N the
-    N → ∞ value must be excluded (the factor 1 − 1/N is visible)."""
+    class with weight p and every basis task √σ²e_j, so only the tokens are sampled), as ``groups`` i.i.d. draws
+    of M/groups prompts each.  Decided by :func:`theoryverify.check_mc_means` (issue 27: one Holm correction over
+    every N, a rejection must replicate on an independent batch, tail diagnostic stated) against the finite-N
+    value; the resolution is a quarter of the 1 − 1/N effect at the smallest N, and there the N → ∞ value must lie
+    outside the simultaneous interval (the factor 1 − 1/N is visible)."""
     import torch
+    from theoryverify.checks.montecarlo import check_mc_means
     from ..model.torch_model import weighted_loss
     V = r * np.eye(K)
-    out, ok = [], True
-    rng = np.random.default_rng(seed)
     cc, jj = np.meshgrid(np.arange(K), np.arange(K), indexing="ij")
     cc, jj = cc.ravel(), jj.ravel()                                     # every (query class, basis task)
-    for N in Ns:
-        est = []
-        m = M // groups
-        for _ in range(groups):
-            seq = np.repeat(rng.choice(K, size=(1, m, N)), K * K, axis=0).reshape(K * K * m, N)
-            c = np.repeat(cc, m)
-            j = np.repeat(jj, m)
-            F = math.sqrt(sigma2) * np.eye(K)[j]                          # Σ_j f fᵀ = σ²I
-            X = torch.as_tensor(V.T[seq], dtype=torch.float64)
-            y = torch.as_tensor(np.take_along_axis(F, seq, axis=1), dtype=torch.float64)
-            xq = torch.as_tensor(V.T[c], dtype=torch.float64)
-            tg = torch.as_tensor(F[np.arange(len(c)), c], dtype=torch.float64)
-            w = torch.full((len(c),), 1.0 / (K * m), dtype=torch.float64)
-            Q = torch.zeros(K, K, dtype=torch.float64, requires_grad=True)
-            (G,) = torch.autograd.grad(weighted_loss(Q, X, y, xq, tg, w), Q)
-            est.append(float(np.mean(np.diag(-(V.T @ G.numpy() @ V).T))))
-        est = np.array(est)
-        mean, se = float(est.mean()), float(est.std(ddof=1) / math.sqrt(groups))
-        fin = formula(K, N, r, sigma2)
-        inf = formula(K, None, r, sigma2)
-        z_fin, z_inf = (mean - fin) / se, (mean - inf) / se
-        row = dict(N=N, M=M, K=K, r=r, sigma2=sigma2, mc_mean=mean, se=se, finite_N=fin, N_inf=inf, z_finite=z_fin,
-                   z_inf=z_inf, seed=seed)
-        out.append(row)
-        if abs(z_fin) > 4:
-            return refuted("token-level autograd, Monte Carlo at Q = 0", f"N = {N}: MC {mean:.5g} ± {se:.2g} vs "
-                           f"finite-N formula {fin:.5g} (z = {z_fin:.3g})", row, rows=out)
-        if N == min(Ns):
-            ok &= abs(z_inf) > 4
-    method = "token-level autograd, Monte Carlo at Q = 0 (%d prompts per N, %d groups)" % (M, groups)
-    ev = "; ".join(f"N = {o['N']}: {o['mc_mean']:.5g} ± {o['se']:.2g} vs (N−1)/N·g∞ = {o['finite_N']:.5g} "
-                   f"(z = {o['z_finite']:.2g}), g∞ = {o['N_inf']:.5g} (z = {o['z_inf']:.2g})" for o in out)
-    return (holds if ok else inconclusive)(method, ev + ("" if ok else " — 1 − 1/N not resolved at small N"),
-                                           rows=out)
+    m = max(1, M // groups)
+
+    def sampler(N):
+        def draw(rng, n):
+            est = []
+            for _ in range(n):
+                seq = np.repeat(rng.choice(K, size=(1, m, N)), K * K, axis=0).reshape(K * K * m, N)
+                c = np.repeat(cc, m)
+                j = np.repeat(jj, m)
+                F = math.sqrt(sigma2) * np.eye(K)[j]                      # Σ_j f fᵀ = σ²I
+                X = torch.as_tensor(V.T[seq], dtype=torch.float64)
+                y = torch.as_tensor(np.take_along_axis(F, seq, axis=1), dtype=torch.float64)
+                xq = torch.as_tensor(V.T[c], dtype=torch.float64)
+                tg = torch.as_tensor(F[np.arange(len(c)), c], dtype=torch.float64)
+                w = torch.full((len(c),), 1.0 / (K * m), dtype=torch.float64)
+                Q = torch.zeros(K, K, dtype=torch.float64, requires_grad=True)
+                (G,) = torch.autograd.grad(weighted_loss(Q, X, y, xq, tg, w), Q)
+                est.append(float(np.mean(np.diag(-(V.T @ G.numpy() @ V).T))))
+            return np.array(est)
+        return draw
+
+    n0 = min(Ns)
+    fin0, inf0 = formula(K, n0, r, sigma2), formula(K, None, r, sigma2)
+    res = abs(fin0 - inf0) / 4 or 0.01 * abs(fin0)  # (a planted formula may equal g∞ at every N)
+    settings = {f"N={N}": (sampler(N), formula(K, N, r, sigma2)) for N in Ns}
+    v = check_mc_means(settings, seed, n=groups, resolution=res, names=["g_k(0)"])
+    comps = {c["name"].split(":")[0]: c for c in v.details.get("components", [])}
+    rows = [dict(N=N, M=m * groups, K=K, r=r, sigma2=sigma2, finite_N=formula(K, N, r, sigma2),
+                 N_inf=formula(K, None, r, sigma2), mc_mean=comps.get(f"N={N}", {}).get("mean"),
+                 interval=comps.get(f"N={N}", {}).get("interval"), seed=seed) for N in Ns]
+    if v.status.value == "refuted":
+        label = str((v.counterexample or {}).get("component", (v.counterexample or {}).get("name", "")))
+        N_bad = next((N for N in Ns if label.startswith(f"N={N}:") or label == f"N={N}"), None)
+        ce = {**dict(v.counterexample or {}), "N": N_bad if N_bad is not None else n0}
+        return replace(v, counterexample=ce, details={**dict(v.details), "rows": rows})
+    if v.status.value != "holds":
+        return replace(v, details={**dict(v.details), "rows": rows})
+    lo, hi = comps[f"N={n0}"]["interval"]
+    if lo <= inf0 <= hi:
+        return inconclusive(v.method, v.evidence + f" — 1 − 1/N not resolved at N = {n0}: g∞ = {inf0:.5g} inside "
+                                                   f"[{lo:.5g}, {hi:.5g}]", **{**dict(v.details), "rows": rows})
+    return replace(v, evidence=v.evidence + f"; at N = {n0} the N → ∞ value {inf0:.5g} lies outside the interval "
+                                            f"[{lo:.5g}, {hi:.5g}] (the factor 1 − 1/N is resolved)",
+                   details={**dict(v.details), "rows": rows})
 
 
 G0_STATEMENT = ("Symmetric setting at Q = 0: g_k⁽⁰⁾ = r⁴σ²(K−1)/K³ and g_(k,k')⁽⁰⁾ = −r⁴σ²/K³ (N → ∞); for prompt "
                 "length N exactly r⁴σ²(K−1)(N−1)/(K³N) (g = 0 at N = 1: uniform attention cannot move); with "
                 "σ² = (LΔ)² and r = Δ/√2: g_k⁽⁰⁾ = L²Δ⁶(K−1)/(4K³)")
 G0_CHOICES = {"exact": "K ∈ {2,3,4}, N ∈ {1,2,3}, r ∈ {1, 3/√2}, σ² = 0.7, exact enumeration, tolerance 1e-10",
-              "Monte Carlo": "K = 4, r = 1.5, σ² = 0.7, N ∈ {10, 200}, M = 400 prompts in 8 groups (SE), tasks "
-                             "exact (basis), query classes exact; pass: |z| ≤ 4 against the finite-N value, and "
-                             "|z| > 4 against N → ∞ at N = 10"}
+              "Monte Carlo": "K = 4, r = 1.5, σ² = 0.7, N ∈ {10, 200}, M = 400 prompts as 80 i.i.d. draws of 5, "
+                             "tasks exact (basis), query classes exact; check_mc_means (99%, one Holm correction "
+                             "over every N, replication batch, kurtosis stated) against the finite-N value, "
+                             "resolution ¼ of the 1 − 1/N effect at N = 10, where g∞ must lie outside the interval"}
 
 
 @CLAIMS.add("der-g0", location="Sec. 5.2 (derivation task)", kind=tv.Kind.IDENTITY, catalogue_id="ICLN-DER-g0",
             statement=G0_STATEMENT,
-            choices={**G0_CHOICES, "full": "exact: K ≤ 4, N ≤ 4; Monte Carlo: N ∈ {10, 100, 1000}, M = 2000 in 20 groups"},
+            choices={**G0_CHOICES, "full": "exact: K ≤ 4, N ≤ 4; Monte Carlo: N ∈ {10, 100, 1000}, M = 2000 as 400 draws of 5"},
             params={"exact_cases": None, "mc": {}},
             variants={"full": tv.Variant(
                 params={"exact_cases": [[K, N] for K in (2, 3, 4) for N in (1, 2, 3, 4) if K**N <= 256],
-                        "mc": {"Ns": [10, 100, 1000], "M": 2000, "groups": 20}}, tags={"slow"}, id="der-g0-full")})
+                        "mc": {"Ns": [10, 100, 1000], "M": 2000, "groups": 400}}, tags={"slow"}, id="der-g0-full")})
 def der_g0(ctx):
     p = ctx.params
     exact = {} if p["exact_cases"] is None else {"cases": tuple(tuple(c) for c in p["exact_cases"])}

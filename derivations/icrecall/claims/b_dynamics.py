@@ -158,7 +158,7 @@ def l5_flow_limit(T_grid: Sequence[float], eps: Sequence[float], target: Sequenc
                  f"floor); diagnostics: {convergence['summary']}", **details)
 
 
-@CLAIMS.add("L5-converge", location="Lemma 5, App. B; Sec. 4.1 'First stage'", kind=Kind.DYNAMICS,
+@CLAIMS.add("L5-converge", main=True, location="Lemma 5, App. B; Sec. 4.1 'First stage'", kind=Kind.DYNAMICS,
             catalogue_id="ICR-L5-converge",
             # expect was INCONCLUSIVE (CI grid at T ≥ 0.09, outside T < T*): the flow now covers
             # T ∈ [0.008, 0.08] (1 decade) in about 3 s, so the quick profile can decide it
@@ -279,7 +279,7 @@ def _escape_runs(ctx, T: np.ndarray, radius: np.ndarray, seeds: int, budget: int
     return k, res
 
 
-@CLAIMS.add("L6-escape", location="Lemma 6, App. B", kind=Kind.DYNAMICS, catalogue_id="ICR-L6-escape",
+@CLAIMS.add("L6-escape", main=True, location="Lemma 6, App. B", kind=Kind.DYNAMICS, catalogue_id="ICR-L6-escape",
             expect=Status.INCONCLUSIVE,  # T grid spans 0.40 decades (< 1)
             conditions=(IN_RANGE,), over=(OVER_T,),
             choices={**L6_CHOICES, "grid": "T ∈ {0.05, 0.04, 0.03, 0.02} (ρ = T³), ρ ∈ {1e-2,1e-3,1e-4,1e-5} "

@@ -447,7 +447,7 @@ def check_crit_solution(ctx, saddle=printed.SADDLE_V) -> Verdict:
 
 # --- the saddle and its directions -----------------------------------------------------------
 
-@CLAIMS.add("l5-saddle-point", location="Lemma 5 statement; Sec. 4.1 'First stage'", kind=Kind.IDENTITY,
+@CLAIMS.add("l5-saddle-point", main=True, location="Lemma 5 statement; Sec. 4.1 'First stage'", kind=Kind.IDENTITY,
             catalogue_id="ICR-L5-saddle-point",
             statement="ṽ = (¼, ¼, ¼, ¼, 0, 0) is a critical point of L1 on the face θ5 = θ6 = −∞ and a saddle "
                       "(directions of negative and of positive curvature), for every T > 0 checked",

@@ -300,7 +300,7 @@ def psi_parts(ctx, planted_factor: sp.Expr = sp.Integer(1), polish: int | None =
     }
 
 
-@CLAIMS.add("l8-psi", location="Lemma 8, statement and case analysis, App. B", kind=Kind.INEQUALITY,
+@CLAIMS.add("l8-psi", main=True, location="Lemma 8, statement and case analysis, App. B", kind=Kind.INEQUALITY,
             catalogue_id="ICR-L8-psi",
             statement="If l(r1) > Σ_r p1(r) l(r) and v5 = 0, then ψ = max{α, β, 1/α, 1/β} is strictly decreasing "
                       "under gradient flow on θ unless α = β = 1 (plus the proof's case implications)",

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
 import theoryverify as tv
+from theoryverify.evidence_types import CouldHaveFailed, Coverage, attach
 from theoryverify import check_cases
 from theoryverify import search
 from theoryverify import ClaimSet, Kind
@@ -393,12 +394,18 @@ def lemma12_verdict(seed: int, steps: int, n: int | None = None, bound=printed.l
                        {**info, "eta_factor": res.failure[2]})
     if res.tried < 5:
         return inconclusive("GD on drawn test functions", f"only {res.tried} problems")
-    return holds(f"GD on {res.tried} drawn problems, t ≤ {steps}",
-                 f"worst ratio (left / printed right) {res.worst_score + 1:.6g} ≤ 1 (tight: = 1 for a quadratic "
-                 f"with η = 1/ℓ at t = 1)", worst_ratio=res.worst_score + 1, problems=res.tried)
+    return attach(holds(f"GD on {res.tried} drawn problems, t ≤ {steps}",
+                        f"worst ratio (left / printed right) {res.worst_score + 1:.6g} ≤ 1 (tight: = 1 for a quadratic "
+                        f"with η = 1/ℓ at t = 1)", worst_ratio=res.worst_score + 1, problems=res.tried),
+                  # main lemma (issue 27): what the pass ranges over and how it could have failed
+                  Coverage({"functions": "convex quadratics (incl. rank-deficient), Σa_i cos x_i + ½b‖x‖²",
+                            "dimension": [1, 5], "η·ℓ": [0.1, 0.5, 1.0], "t": [1, steps], "problems": res.tried}),
+                  CouldHaveFailed("search", "any drawn problem and t with ‖x_t − x_0‖ or Σ‖x_{k+1} − x_k‖² above the "
+                                            "printed right side by a ratio > 1 + 1e-9 refutes (the bound is tight: "
+                                            "ratio 1 for a quadratic with η = 1/ℓ at t = 1)"))
 
 
-@CLAIMS.add("l12", location="Lemma 12, App. E", kind=Kind.INEQUALITY, catalogue_id="ICR-L12",
+@CLAIMS.add("l12", main=True, location="Lemma 12, App. E", kind=Kind.INEQUALITY, catalogue_id="ICR-L12",
             statement="For ℓ-smooth f and η ≤ 1/ℓ: ‖x_t − x_0‖ ≤ √(2t(f(x0) − f*)/ℓ), and (proof) "
                       "Σ_{k<t}‖x_{k+1} − x_k‖² ≤ 2(f(x0) − f*)/ℓ",
             choices={"functions": "convex quadratics (incl. rank-deficient) and nonconvex Σa_i cos x_i + ½b‖x‖², "

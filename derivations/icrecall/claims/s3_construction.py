@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 import theoryverify as tv
+from theoryverify.evidence_types import CouldHaveFailed, Coverage, attach
 from theoryverify import ClaimSet, Kind
 from theoryverify import Finding, Readings
 from theoryverify import rng
@@ -723,7 +724,8 @@ def l4_answers_equal(ctx):
                   "draws × 36 sequences (F-all3) and 30 draws × 1200 sequences (F-aff(5))", float_spread=worst)
 
 
-@CLAIMS.add("L4-acc13", location="Lemma 4 (App. B); Section 2.2", kind=Kind.IDENTITY, catalogue_id="ICR-L4-acc13",
+@CLAIMS.add("L4-acc13", main=True,
+            location="Lemma 4 (App. B); Section 2.2", kind=Kind.IDENTITY, catalogue_id="ICR-L4-acc13",
             choices={"draws": "100 full W^KQ, entries N(0, 9), T ∈ {1, 0.05}, all 36 sequences",
                      "training": "Adam (lr 1e-3, betas default) on the full W^KQ, 150 steps, T = 0.05, loss "
                                  "−log softmax(A_a f / T)[a3], train = 24 sampled sequences, test = all 36 "
@@ -771,8 +773,13 @@ def l4_acc13(ctx):
     if max(acc_ties, mean_p) > cap:
         return refuted("Adam on full W^KQ", f"test accuracy {acc_ties:.3f} / p(a3) {mean_p:.3f} > 1/3 + 1/√36",
                        {"acc": acc_ties, "p_a3": mean_p})
-    return holds("float64 full W^KQ draws + Adam training (torch_model)",
+    return attach(holds("float64 full W^KQ draws + Adam training (torch_model)",
                  f"every answer probability = 1/3 within {worst:.1e} (100 draws × 2 T × 36 sequences); after Adam: "
                  f"p(a3) = {mean_p:.6f}, tie-aware argmax acc = {acc_ties:.4f}, first-index argmax acc = "
                  f"{acc_first:.4f}; max |∂L/∂W^KQ| = {fmt_error(max_grad)}", prob_dev=worst, p_a3=mean_p,
-                 acc_ties=acc_ties, acc_first_index=acc_first, max_grad=max_grad)
+                 acc_ties=acc_ties, acc_first_index=acc_first, max_grad=max_grad),
+                  # main lemma (issue 27): what the pass ranges over and how it could have failed
+                  Coverage({"W^KQ": "100 full draws, entries N(0, 9), and one Adam-trained W^KQ (150 steps)",
+                            "T": [1.0, 0.05], "sequences": "all 36 of F-all3"}),
+                  CouldHaveFailed("test power", "an answer probability off 1/3 by more than 1e-12 on any draw, or an "
+                                                "Adam-trained test accuracy / p(a3) above 1/3 + 1/√36, refutes"))

@@ -317,7 +317,8 @@ def check_gauss(ctx, stated=None, stated_d4_domain=STATED_D4_DOMAIN, n_mc: int =
     return combine(parts, method="D.3/D.4 identities:")
 
 
-@CLAIMS.add("ld3-ld4-gauss", location="Lemmas D.3, D.4, App. D (used for Eqs. (19), (22))", kind=Kind.IDENTITY,
+@CLAIMS.add("ld3-ld4-gauss", main=True,
+            location="Lemmas D.3, D.4, App. D (used for Eqs. (19), (22))", kind=Kind.IDENTITY,
             catalogue_id="IH-LD3/LD4-gauss", choices=LD34_CHOICES,
             statement="Lemmas D.3/D.4 (contents lost; reading): D.3 E e^{bx} = e^{b²/2} and E e^{a x²/2} = "
                       "(1-a)^{-1/2} (a < 1); D.4 if |c| < 1 then E e^{cxz} = (1-c²)^{-1/2}; verdict on the "

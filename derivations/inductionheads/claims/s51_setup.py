@@ -271,7 +271,7 @@ L53_SPREAD = ((0.05, 30, 1e-2), (0.95, 30, 1e-2), (0.5, 10, 1e-2), (0.5, 120, 1e
               (0.5, 30, 1e-6))
 
 
-@CLAIMS.add("l53-stageI", location="Lemma 5.3, App. B", kind=Kind.DYNAMICS, catalogue_id="IH-L53-stageI",
+@CLAIMS.add("l53-stageI", main=True, location="Lemma 5.3, App. B", kind=Kind.DYNAMICS, catalogue_id="IH-L53-stageI",
             statement=_L53_STATEMENT + " Full profile: L ∈ {30, 60} to t = 1e9, and the Stage-I duration T_I (p1 = 1) "
                       "over σ ∈ {1e-1, 1e-2, 1e-3} × L ∈ {30, 60, 120} against the derived (e−1)/(σ α π_1(σ)). "
                       "The flow is checked for every α*, σ_init and L (α* ∈ {0.05, 0.5, 0.95}, L ∈ {10, 30, 120}, "

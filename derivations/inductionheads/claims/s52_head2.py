@@ -357,7 +357,7 @@ BAL_CHOICES = {**record("RC-8", "RC-9", "RC-10", "RC-11", "RC-12"), **{
 }}
 
 
-@CLAIMS.add("l54-balance", location="Lemma 5.4, Sec. 5.2; proof at the start of App. C (Lemma C.1)",
+@CLAIMS.add("l54-balance", main=True, location="Lemma 5.4, Sec. 5.2; proof at the start of App. C (Lemma C.1)",
             kind=Kind.DYNAMICS, catalogue_id="IH-L54-balance", choices=BAL_CHOICES,
             statement="In Training Stage II the head-2 DP parameters stay balanced (identity lost); derived: "
                       "w_K² - w_Q² is conserved by GF (per sample, exact softmax or RC-12, any frozen first "

@@ -7,6 +7,7 @@ import sympy as sp
 from scipy.stats import beta as beta_dist
 
 import theoryverify as tv
+from theoryverify.evidence_types import Configurations, CouldHaveFailed, attach
 
 CLAIMS = tv.ClaimSet("knowledge")
 t, s, n, dl, N, K, R = sp.symbols("t sigma n delta N K R", positive=True)
@@ -50,7 +51,7 @@ def check_anticonc(ctx, c=2):
     return tv.combine({"numeric": num, "proof": tv.holds("SymPy", f"d/dz(2z/√π − erf z) = {deriv} ≥ 0 and 0 at z = 0")})
 
 
-@CLAIMS.add("l2-tail", location="Lemma 2 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("l2-tail", main=True, location="Lemma 2 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
             catalogue_id="KX-L4-L7-maxgauss",
             statement="x ~ N(0, σ²): P(|x| ≥ t) = erfc(t/(σ√2)) ≤ 2 exp(−t²/(2σ²)) (the tail Lemmas 4 and 7 use)",
             choices={"domain": "t/σ ∈ [1e-3, 10]"})
@@ -66,7 +67,7 @@ def maxgauss_threshold():
     return s * sp.sqrt(2 * sp.log(2 * n / dl))
 
 
-@CLAIMS.add("l4-l7-maxgauss", location="Lemmas 4 and 7 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("l4-l7-maxgauss", main=True, location="Lemmas 4 and 7 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
             catalogue_id="KX-L4-L7-maxgauss",
             statement=("n i.i.d. N(0, σ²) entries: max_i |x_i| ≤ σ√(2 log(2n/δ)) w.p. ≥ 1 − δ (Lemma 7: "
                        "|⟨w_{j,l}⁽⁰⁾, x_v⟩| ≤ σ_0‖x_v‖√(2 log(·/δ)) for all j, l, v is this with σ = σ_0‖x_v‖)"),
@@ -91,7 +92,7 @@ def coverage_bound():
     return R * sp.exp(-N * K**2 / (2 * R**2))
 
 
-@CLAIMS.add("l6-l9-coverage", location="Lemmas 6 and 9 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("l6-l9-coverage", main=True, location="Lemmas 6 and 9 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
             catalogue_id="KX-L6-L9-coverage",
             statement=("N trials of K-without-replacement from 𝓡: every r is chosen ≥ NK/(2|𝓡|) times w.p. ≥ "
                        "1 − |𝓡| exp(−NK²/(2|𝓡|²)); hence N ≥ C|𝓡|² log(|𝓡|/δ)/K² suffices (C = 2)"),
@@ -120,7 +121,7 @@ def check_coverage(ctx, bound=coverage_bound):
 
 # --- Lemma 10 (activation at initialisation) ----------------------------------------------------
 
-@CLAIMS.add("l10-activation", location="Lemma 10 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("l10-activation", main=True, location="Lemma 10 (App. E; reconstructed)", kind=tv.Kind.INEQUALITY,
             catalogue_id="KX-L10-activation",
             statement=("at init every block has m/2 ± O(√(m log(·/δ))) active neurons for every token; the active "
                        "fraction is ≥ 1/4 w.p. ≥ 1 − d|V|e^{−m/8} (so once m ≥ C log(d|V|/δ))"),
@@ -143,4 +144,9 @@ def check_activation(ctx, floor: float = 0.25, grid=((8, 50), (16, 50), (64, 200
         parts[f"m={m}, d={d}"] = frequency_verdict(fails, trials, bound, f"P(min active fraction < {floor})",
                                                    {"m": m, "d": d, "tokens": tokens,
                                                     "min_fraction_seen": float(frac.min())})
-    return tv.combine(parts)
+    # main lemma (issue 27): what the pass ranges over and how it could have failed, as typed evidence
+    return attach(tv.combine(parts),
+                  Configurations(tuple({"m": m, "d": d, "tokens": tokens, "trials": trials} for m, d in grid)),
+                  CouldHaveFailed("test power", f"a failure frequency of 'some block has active fraction < {floor}' "
+                                                "significantly above the Hoeffding union bound at any (m, d) refutes "
+                                                "(frequency_verdict's binomial test)"))

@@ -86,7 +86,7 @@ def lemma4_draws(d: int, mu: float, sigmas=L4_SIGMAS, seeds: int = L4_SEEDS, del
                                    f"{det['largest_sigma0_within_tol']}", **det)
 
 
-@CLAIMS.add("l17-frozen-attn", location="Lemma 17 (233)–(235), App. G.1; Lemma 28", kind=tv.Kind.DYNAMICS,
+@CLAIMS.add("l17-frozen-attn", main=True, location="Lemma 17 (233)–(235), App. G.1; Lemma 28", kind=tv.Kind.DYNAMICS,
             catalogue_id="KX-L17-frozen-attn",
             statement="During full FT the attention on Q&A prompts [s, f] stays ≈ 1/2, because PT never updates Z's "
                       "f-query entries (they keep their init values, Lemma 4).",
@@ -207,7 +207,7 @@ _L18_READINGS = tv.Readings(
             "at μ_c = 4: the outcome flips with the lost μ_c, so the class stays reconstruction"})
 
 
-@CLAIMS.add("l18-preft-halluc", location="Lemma 18 (236)–(237), App. G.2; Remark 2", kind=tv.Kind.DYNAMICS,
+@CLAIMS.add("l18-preft-halluc", main=True, location="Lemma 18 (236)–(237), App. G.2; Remark 2", kind=tv.Kind.DYNAMICS,
             catalogue_id="KX-L18-preFT-halluc", expect=tv.Status.REFUTED, reason=_L18_REASON,
             finding=tv.Finding.RECONSTRUCTION, readings=_L18_READINGS,
             statement="Before FT, a Q&A prompt [s_i, f] predicts a relation token, not the answer (for all i); full "

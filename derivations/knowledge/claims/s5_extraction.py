@@ -239,8 +239,8 @@ COVERAGE_STATEMENT = ("after FT, the OOD accuracy on unseen pairs ≈ the fracti
 COVERAGE_READINGS = tv.Readings(
     tested="accuracy on unseen pairs ≈ the covered fraction: covered pairs are answered and uncovered ones fail",
     others={"covering is necessary only (uncovered pairs fail, App. G.5's mechanism)":
-            "holds given Prop. 1 (0 of 112 uncovered pairs answered; full: 0 of 496): "
-            "knowledge.t2-coverage-law-given-p1"})
+            "inconclusive given Prop. 1 (0 of 112 uncovered pairs answered, but the same runs answer 0 of 53 covered "
+            "pairs: no power): knowledge.t2-coverage-law-given-p1"})
 
 
 @CLAIMS.add("t2-coverage-law", location="abstract (v4), relation covering; App. G.4–G.5", expect=tv.Status.REFUTED,
@@ -263,41 +263,69 @@ def t2_coverage_law(ctx):
 #: necessity (uncovered pairs are not answered): holds if the exact binomial 95% upper bound on P(correct | uncovered)
 #: is at most NECESSITY_TOL, refuted if the 95% lower bound exceeds NECESSITY_REFUTE (thresholds are choices)
 NECESSITY_TOL, NECESSITY_REFUTE = 0.05, 0.2
+#: power control (issue 27, session 35): "uncovered pairs fail" says something only where the same FT runs do answer
+#: covered pairs — the 95% lower bound on P(correct | covered), over the runs that leave a pair uncovered, must reach
+#: NECESSITY_POWER; otherwise a model that answers nothing would pass, and the verdict is inconclusive
+NECESSITY_POWER = 0.2
 
 
-def necessity_decision(correct_unc, correct_cov=()) -> tv.Verdict:
+def _cp(k: int, n: int) -> tuple[float, float]:
+    """Exact (Clopper–Pearson) 95% interval for k successes in n trials."""
+    from scipy.stats import beta
+    lo = float(beta.ppf(0.025, k, n - k + 1)) if k > 0 else 0.0
+    hi = float(beta.ppf(0.975, k + 1, n - k)) if k < n else 1.0
+    return lo, hi
+
+
+def necessity_decision(correct_unc, correct_cov=(), control=None) -> tv.Verdict:
     """Covering is necessary: P(correct | uncovered) ≈ 0 after FT.  Exact (Clopper–Pearson) 95% bounds on the
     fraction of uncovered unseen pairs answered; P(correct | covered) is reported beside it (sufficiency is not
-    decided: the 'accuracy ≈ covered fraction' law is not in the stored text)."""
-    from scipy.stats import beta
+    decided: the 'accuracy ≈ covered fraction' law is not in the stored text).  ``control``: whether each covered
+    pair was answered, in the runs that leave some pair uncovered (default: ``correct_cov``) — a pass needs its 95%
+    lower bound ≥ NECESSITY_POWER (the same runs answer covered pairs, so the check could have failed)."""
     x = np.asarray(correct_unc, float)
     n, k = len(x), int(x.sum())
     if n == 0:
         return tv.inconclusive("uncovered pairs answered (exact binomial bounds)", "no uncovered pairs were drawn")
-    lo = float(beta.ppf(0.025, k, n - k + 1)) if k > 0 else 0.0
-    hi = float(beta.ppf(0.975, k + 1, n - k)) if k < n else 1.0
+    lo, hi = _cp(k, n)
     pc = float(np.mean(correct_cov)) if len(correct_cov) else None
+    ctl = np.asarray(correct_cov if control is None else control, float)
+    nc, kc = len(ctl), int(ctl.sum())
+    clo = _cp(kc, nc)[0] if nc else 0.0
     text = (f"{k} of {n} uncovered unseen pairs answered after FT (95% CI [{lo:.3f}, {hi:.3f}]; necessity: ≤ "
             f"{NECESSITY_TOL} holds, > {NECESSITY_REFUTE} refutes)"
-            + (f"; P(correct | covered) = {pc:.3f} over {len(correct_cov)} pairs (reported)" if pc is not None else ""))
-    det = {"uncovered_answered": k, "uncovered_pairs": n, "ci95": [lo, hi], "p_correct_covered": pc}
-    method = "uncovered pairs answered (exact binomial bounds)"
-    if hi <= NECESSITY_TOL:
-        return tv.holds(method, text, **det)
+            + (f"; P(correct | covered) = {pc:.3f} over {len(correct_cov)} pairs (reported)" if pc is not None else "")
+            + f"; power control: in the runs that leave a pair uncovered, {kc} of {nc} covered pairs answered (95% "
+              f"lower bound {clo:.3f}; ≥ {NECESSITY_POWER} needed for a pass)")
+    det = {"uncovered_answered": k, "uncovered_pairs": n, "ci95": [lo, hi], "p_correct_covered": pc,
+           "control_covered_answered": kc, "control_covered_pairs": nc, "control_ci95_lower": clo}
+    method = "uncovered pairs answered (exact binomial bounds), with a power control on covered pairs of the same runs"
     if lo > NECESSITY_REFUTE:
         return tv.refuted(method, text, {"uncovered_answered": k, "uncovered_pairs": n, "ci95_lower": lo}, **det)
+    if hi <= NECESSITY_TOL and clo >= NECESSITY_POWER:
+        return tv.holds(method, text, **det)
+    if hi <= NECESSITY_TOL:
+        return tv.inconclusive(method, "no power: the runs that leave a pair uncovered answer (almost) no covered pair "
+                                       "either, so a model that answers nothing would pass: " + text, **det)
     return tv.inconclusive(method, text, **det)
 
 
 def necessity_mode(rec, protocol: str) -> tv.Verdict:
-    """Necessity on the best post-FT iterate (t ≥ 1); the law's two parts (coverage_mode) are reported beside it."""
+    """Necessity on the best post-FT iterate (t ≥ 1), with the power control read from the runs that leave a pair
+    uncovered; the law's two parts (coverage_mode) are reported beside it."""
     runs = O.sweep_runs(rec, protocol)
-    cc, cu = [], []
+    cc, cu, ctl, where = [], [], [], []
     for s, rep, n, r, kn in runs:
         c = O.covered_pairs(kn, O.ood_pairs(kn))
         cc += r.correct[c].tolist()
         cu += r.correct[~c].tolist()
-    v = necessity_decision(np.array(cu), np.array(cc))
+        if (~c).any():
+            ctl += r.correct[c].tolist()
+            where.append({"pt_seed": s, "replicate": rep, "N_ft": n, "covered": int(c.sum()),
+                          "covered_answered": int(r.correct[c].sum()), "uncovered": int((~c).sum()),
+                          "uncovered_answered": int(r.correct[~c].sum())})
+    v = necessity_decision(np.array(cu), np.array(cc), np.array(ctl))
+    v.details["runs that leave a pair uncovered"] = where
     law = coverage_mode(rec, protocol)
     v.details["reported, not deciding: the 'accuracy ≈ covered fraction' law"] = {
         "status": law.status.value, "evidence": law.evidence,
@@ -316,16 +344,30 @@ NECESSITY_STATEMENT = ("covering is necessary: after FT, an unseen pair whose re
 # paper does not state, at an Ñ_f = 2 draw outside Thm 2(2)'s condition; the refutation is withdrawn. What the v4
 # abstract and App. G.5 do state — covering is necessary — is decided and holds (0 of 112 uncovered pairs answered;
 # full: 0 of 496); the law's parts are reported.
+# Session 35 (issue 27, "a pass on one configuration"): holds → inconclusive (no power). In every quick run that leaves
+# an unseen pair uncovered (Ñ_f = 1, 2 at |𝓡| = 6) the covered pairs of the same runs are answered 0 of 53 too: a model
+# that answers nothing passes. Further configurations tried (Prop. 1, PT seed 0, 4 FT subsets, T_FT = 200): η_FT = 40
+# (covered pairs at Ñ_f ≤ 2: 0 answered; Ñ_f = 16, all covered: 36 of 36), η_FT = 300 (0 of 76 covered answered at
+# Ñ_f ≤ 2), |𝓡| = 9 with η_FT = 40 and 300 (uncovered pairs at Ñ_f = 4, 8: 0 of 36 answered, but covered pairs at
+# those Ñ_f 0 of 116 too; only Ñ_f = 16, all covered, answers 20 of 36). Wherever FT extracts, D_FT already covers
+# every relation, and Thm 2(2)'s condition (Ñ_f ≥ C|𝓡|²log|𝓡|/K²: 7.2 at |𝓡| = 6, 19.8 at |𝓡| = 9, C = 1) is where
+# it does: necessity is not decidable on this reconstruction inside or near the condition.
 @CLAIMS.add("t2-coverage-law-given-p1", location="abstract (v4), relation covering; App. G.4–G.5; spec §5",
-            kind=tv.Kind.IDENTITY, catalogue_id="KX-T2-coverage-law", statement=NECESSITY_STATEMENT + GIVEN_P1,
+            kind=tv.Kind.IDENTITY, expect=tv.Status.INCONCLUSIVE, catalogue_id="KX-T2-coverage-law", statement=NECESSITY_STATEMENT + GIVEN_P1,
             choices=p1_choices(grid="Ñ_f ∈ {1,2,4,8,16}, 4 replicates, PT seed 0; full: 3 replicates × PT seeds 0–4, "
                                     "T_FT = 2000",
                                reading=f"necessity: exact 95% upper bound on P(correct | uncovered) ≤ {NECESSITY_TOL} "
                                        f"holds, lower bound > {NECESSITY_REFUTE} refutes; the law (accuracy ≈ covered "
-                                       "fraction, P(correct | covered) ≈ 1) reported",
+                                       "fraction, P(correct | covered) ≈ 1) reported; a pass also needs power: "
+                                       "in the runs that leave a pair uncovered, the 95% lower bound on P(correct | "
+                                       f"covered) ≥ {NECESSITY_POWER}, else inconclusive (no power)",
                                **{"could it have failed": "yes: a model that answers uncovered pairs (as the "
                                   "reconstructed PT model does without Prop. 1: 0.67, t2-coverage-law) is refuted; "
-                                  "planted in tests/knowledge/test_ood.py"}),
+                                  "planted in tests/knowledge/test_ood.py. A model that answers nothing cannot pass "
+                                  "(power control, also planted)",
+                                  "configurations tried": "quick: (K, |𝓡|, η_FT) = (3, 6, 10), Ñ_f 1–16, PT seed 0 "
+                                  "(decides); by hand, not in the claim (no power either): η_FT ∈ {40, 300}, |𝓡| = 9 "
+                                  "at η_FT ∈ {40, 300}, Ñ_f ∈ {4, 8, 16}"}),
             params=QUICK, variants={"full": tv.Variant(params=FULL, tags={"slow"},
                                                        id="t2-coverage-law-given-p1-full")})
 def t2_coverage_law_given_p1(ctx):

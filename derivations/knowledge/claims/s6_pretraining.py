@@ -276,7 +276,7 @@ def check_ratio(ctx: tv.RunContext, C: float = THETA1, fn=ratio_at_T1) -> tv.Ver
     return dataclasses.replace(v, evidence=f"α_s/α_r range at T_1 over inputs and seeds: {text}; " + v.evidence)
 
 
-@CLAIMS.add("l14-attn-floor", location="Lemma 14 (Stage III), App. F.4", kind=tv.Kind.DYNAMICS,
+@CLAIMS.add("l14-attn-floor", main=True, location="Lemma 14 (Stage III), App. F.4", kind=tv.Kind.DYNAMICS,
             catalogue_id="KX-P1-balance",
             statement="Throughout Stage III the attention scores of s and r on [c,s_i,r] are at least 0.3 (full "
                       "profile: with (16) and its 0.3 floor across the reconstruction sweep, 3 seeds).",
