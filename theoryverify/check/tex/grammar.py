@@ -802,8 +802,11 @@ class PaperParser(LatexParser):
             word = self._superscript_label(base)
             if word:  # Regret^{OCO}, R_U^{e}: a label of the name, no power
                 sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
-                idx = ast.Tuple(elts=[base.slice, _name(word)], ctx=ast.Load()) \
-                    if isinstance(base, ast.Subscript) else _name(word)
+                elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
+                if self.at("_"):  # Regret^{OCO}_n: the subscript after the label is the name's index too
+                    self.next()
+                    elts.insert(0, self._index_expr())
+                idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
                 return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None

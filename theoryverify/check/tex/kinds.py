@@ -136,6 +136,7 @@ def _last(pattern: re.Pattern, text: str) -> int:
     return ends[-1] if ends else -1
 
 
+INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*)?\\(?:l|c)?dots\b")
 SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
 
 
@@ -165,6 +166,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "asymptotic", "'\\sim' (asymptotically equal)"
     if op in ("\\ne", "\\neq"):
         return "hypothesis", "'≠' states a condition"
+    if op == "=" and re.fullmatch(r"\s*[a-zA-Z]\s*", lhs_text) and INDEX_RANGE.match(rhs_text):
+        return "hypothesis", "the range of an index (i = 1, …, n)"
     if op == "=" and first_in_chain and NAME_LIKE.match(lhs_text) and SET_BUILDER.match(rhs_text):
         return "definition", "a name set equal to a set-builder {… : …} defines the set"
     if role != "constraint" and first_in_chain and op == "=" and lhs_is_name and OPTIMUM.match(rhs_text.lstrip()):
