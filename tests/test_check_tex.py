@@ -552,3 +552,32 @@ def test_referee_six_readings(tmp_path, capsys):
     assert rows[0]["kind"] == "step", rows
     rows = _one(tmp_path, capsys, "Compute\n\\[\\alpha(n_U) = \\min_{n_L} n_L \\text{ s. t. } R(n_L) \\le R(n_U),\\]\n")
     assert [r["kind"] for r in rows] == ["definition", "constraint"], rows
+
+def test_values_set_in_the_prose_before_a_display(tmp_path, capsys):
+    """"Setting $p = 1 + \\delta$ and $\\tilde p = 1 - \\delta$, we have …" (issue 26, cpt-stochastic-opt): the
+    display's steps are read with the values the sentence before it sets, chained ("when $n = \\ell$, putting
+    $\\ell = …$ we get").  A true step is proved with them; a false one is refuted *as read* only (the prose may mean
+    its value otherwise, e.g. a half dropped), never reported as the paper's error; a step that does not use the
+    values keeps its own verdict."""
+    rows = _one(tmp_path, capsys,
+                "Setting $p = 1 + 2 b$ and $\\tilde p = 1 - 2 b$, we have\n\\[ p - \\tilde p = 4 b \\]\n"
+                "Setting $q = 1 + 2 b$ and $\\tilde q = 1 - 2 b$, we have\n\\[ q - \\tilde q = 2 b \\]\n"
+                "So when $n_{i} = \\ell_{i}$, putting the value of $\\ell_{i} = \\frac{2 a}{b}$ in $c$ we get,\n"
+                "\\begin{align*}\nc &= \\frac{a b}{n_{i}} \\\\\n&= \\frac{b^2}{2} \\\\\n&= \\frac{b^2}{2}\n"
+                "\\end{align*}\n"
+                "Setting $r = 2$, we have\n\\[ 3 s = 2 s \\]\n")
+    got = {r["line"]: r for r in rows}
+    assert got[2]["status"] == "proved", got[2]
+    assert "p = 1 + 2 b (set in the prose before the display)" in got[2]["assumptions"], got[2]
+    assert got[4]["status"] == "inconclusive", got[4]
+    assert got[4]["reason"].startswith("refuted as read with q = 1 + 2 b; \\tilde q = 1 - 2 b"), got[4]
+    assert got[8]["status"] == "proved", got[8]  # a b / (2 a / b) = b²/2: the chained value of n_i
+    assert got[12]["status"] == "refuted", got[12]  # r = 2 is not used: the step's own verdict
+    rows = _one(tmp_path, capsys,
+                "So when $n_{i} = \\ell_{i}$, putting the value of $\\ell_{i} = \\frac{2 a}{b}$ in $c$ we get,\n"
+                "\\begin{align*}\nc &= \\frac{a b}{n_{i}} \\\\\n&= \\frac{b}{2} \\\\\n&= \\frac{b}{2}\n"
+                "\\end{align*}\n")
+    got = {r["line"]: r for r in rows}
+    assert got[4]["status"] == "inconclusive" and got[4]["reason"].startswith("refuted as read with n_{i}"), got[4]
+    rows = _one(tmp_path, capsys, "We know that $r = 2$ and\n\\[ r + s = 2 + s \\]\n")
+    assert rows[0]["status"] == "refuted", rows  # "we know that" sets no value for the display

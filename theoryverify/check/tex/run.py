@@ -89,6 +89,7 @@ class Job:
     functions: tuple[str, ...] = ()
     defs: tuple[int, ...] = ()  # the definitions in scope (indices into Paper.definitions), in order
     over_reals: bool = False  # the display says "for all x in R": no reading restricts the names
+    prose_values: tuple[str, ...] = ()  # values set in the prose before the display that the step uses
 
 
 # --- reading the paper ------------------------------------------------------------------------------------
@@ -302,6 +303,7 @@ class Paper:
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
             subst, after_assume = self._after(display)
+            subst = self._before(display, subst)
             self._subst = subst
             chain_rows = {p.row for c in display.chains for p in c.parts}
             for chain in display.chains:
@@ -426,6 +428,55 @@ class Paper:
                 except BadInput:
                     pass
         return subst, assume
+
+    def _before(self, display: D.Display, subst: dict) -> dict:
+        """Values the sentence before the display sets ("Setting $p = 1 + \\delta$, we have"; see :mod:`.prose`),
+        merged under those stated after it: a plain name's value into the substitution returned, an indexed name's
+        (``n_{i} = \\ell_{m_i}``) into :attr:`_pre`.  Each value set there is named in :attr:`_prose_set`, so that a
+        refutation resting on it is reported as read only.  A value through a function, an unknown, a family or
+        the name itself is not used; values that name each other (``n = \\ell``, ``\\ell = …``) are resolved."""
+        from .prose import values_before
+        self._prose_set = {}
+        texts = values_before(display.prose)
+        if not texts:
+            return subst
+        plain_vals, pre_vals = {}, {}
+        for text in texts:
+            reading = read_chain([(text, display.start)], self.names, self.names.defined)
+            if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
+                continue
+            link = reading.links[0]
+            rp = link.rhs.parser
+            if link.op != "=" or link.rhs.node is None or (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+                continue
+            node = link.lhs.node
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+                key = ast.dump(node)
+                if key in self._pre or any(ast.dump(n) == key for n in ast.walk(link.rhs.node)):
+                    continue
+                pre_vals[key] = (node, None, link.rhs.node)
+                self._prose_set[key] = " ".join(text.split())
+                continue
+            fam: dict[str, int] = {}
+            try:
+                lhs, rhs = plain(node, set(), fam), plain(link.rhs.node, set(), fam)
+            except BadInput:
+                continue
+            if fam or not isinstance(lhs, ast.Name) or lhs.id in subst or lhs.id in names_in(rhs, set()):
+                continue
+            plain_vals[lhs.id] = rhs
+            self._prose_set[lhs.id] = " ".join(text.split())
+        for _ in range(3):  # n_i = ell_mi and ell_mi = …: each value in terms of the others' values
+            pre_vals = {k: (n, a, _substitute_pre(v, pre_vals)) for k, (n, a, v) in pre_vals.items()}
+            plain_vals = {k: _substitute(v, plain_vals) for k, v in plain_vals.items()}
+        for k in list(pre_vals):
+            if any(ast.dump(n) == k for n in ast.walk(pre_vals[k][2])):
+                del pre_vals[k], self._prose_set[k]  # circular: not a value
+        for k in list(plain_vals):
+            if k in names_in(plain_vals[k], set()):
+                del plain_vals[k], self._prose_set[k]
+        self._pre.update(pre_vals)
+        return {**plain_vals, **subst}
 
     def _plain_define(self, text: str, pos: int = 0) -> None:
         from ..parser import parse_definition
@@ -701,6 +752,7 @@ class Paper:
         try:
             lhs = plain(lhs_node, fns, fam)
             rhs = plain(rhs_node, fns, fam)
+            prose_values = self._prose_used(link, names_in(lhs, fns) | names_in(rhs, fns))
             subst = getattr(self, "_subst", {})
             if subst:
                 lhs, rhs = _substitute(lhs, subst), _substitute(rhs, subst)
@@ -737,15 +789,29 @@ class Paper:
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
+        prose_set = getattr(self, "_prose_set", {})
         rel.assumptions += [f"{k} = {unparse(v)} (stated after the display)" for k, v in
-                            getattr(self, "_subst", {}).items()]
-        rel.assumptions += [f"{unparse(node)} = {unparse(body)} (stated after the display)" for node, _, body in
-                            pre.values() if _uses(link, node)]
+                            getattr(self, "_subst", {}).items() if k not in prose_set]
+        rel.assumptions += [f"{unparse(node)} = {unparse(body)} (stated after the display)" for key, (node, _, body) in
+                            pre.items() if _uses(link, node) and key not in prose_set]
+        rel.assumptions += [f"{t} (set in the prose before the display)" for t in prose_values]
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions),
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
-                             self._in_scope(display), getattr(display, "over_reals", False)))
+                             self._in_scope(display), getattr(display, "over_reals", False), prose_values))
+
+    def _prose_used(self, link: Link, names: set[str]) -> tuple[str, ...]:
+        """The values set in the prose before the display (:meth:`_before`) that ``link`` uses."""
+        out = []
+        for key, text in getattr(self, "_prose_set", {}).items():
+            hit = key in names if not key.startswith("Subscript(") else \
+                any(ast.dump(n) == key for side in (link.lhs.node, link.rhs.node) if side is not None
+                    for n in ast.walk(side))
+            if hit:
+                out.append(text)
+        # a value used may be written through another (n = ell, ell = …): name them all
+        return tuple(getattr(self, "_prose_set", {}).values()) if out else ()
 
     # checking -----------------------------------------------------------------------------------------
     def check(self, jobs: int | None = None, progress=None, only: set | None = None) -> None:
@@ -806,6 +872,12 @@ class Paper:
                 rel.status = "inconclusive"
                 rel.reason = (f"false for some values (e.g. {_ce(res.get('counterexample'))}) but holds with {fav}: "
                               "the paper may assume it (say so with '% theoryverify: assume')")
+                return
+            if job.prose_values:  # the prose may mean its value otherwise (a half dropped): refuted as read only
+                rel.status = "inconclusive"
+                rel.reason = (f"refuted as read with {'; '.join(job.prose_values)} (set in the prose before the "
+                              f"display; the authors may mean it otherwise): {evidence}")[:500]
+                rel.counterexample = res.get("counterexample")
                 return
             rel.status = "refuted"
             dims = " (read in one dimension: a counterexample with d = 1)" if cav.vector else ""

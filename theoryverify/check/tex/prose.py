@@ -1,0 +1,52 @@
+"""Values the sentence before a display sets: "Setting $p = 1 + \\delta$ and $\\tilde p = 1 - \\delta$, we have".
+
+A theorist often fixes a name's value in the prose that leads into a display ("Setting …", "putting the value of
+$\\ell = …$ in $c$ we get", "When $n = \\ell$, …").  The steps of that display are meant with those values, so the
+checker substitutes them.  Only the last sentence before the display counts, only an inline equation whose words
+before it set a value (setting, putting, substituting, plugging, choosing, taking, letting, with, when; or "and"
+right after such an equation), and only when the sentence runs straight into the display ("we have", "we get",
+",", ":").  Prose is read less surely than a display, so a step refuted with such a value is reported as refuted
+*as read*, with the value named, never as the paper's error (see ``Paper._apply``).
+"""
+from __future__ import annotations
+
+import re
+
+MATH = re.compile(r"(?<!\\)\$([^$]{1,300}?)(?<!\\)\$|\\\((.{1,300}?)\\\)")
+SETS = re.compile(r"\b(?:setting|set|putting|put|substituting|plugging(?:\s+in)?|choosing|choose|taking|take|"
+                  r"letting|with|when)\b(?:\s+(?:the|a|value|values|of|in|that|now|again|here)\b)*[^.;$]{0,12}$",
+                  re.I)
+AND = re.compile(r"^\s*(?:,\s*)?(?:and|,)\s*$", re.I)
+LEADS_IN = re.compile(r"(?:\b(?:we|one)\s+(?:have|get|obtain|find|see|can\s+write)\b|\b(?:gives|yields)\b|[,:])"
+                      r"[\s,:]*$", re.I)
+SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z\\])")
+
+
+def values_before(prose: str) -> list[str]:
+    """The inline equations (their LaTeX) by which the last sentence of ``prose`` sets values for the display that
+    follows it; [] when the sentence does not lead into the display or sets nothing."""
+    if not prose or not LEADS_IN.search(prose):
+        return []
+    spans = [(m.start(), m.end(), m.group(1) if m.group(1) is not None else m.group(2)) for m in MATH.finditer(prose)]
+    start = 0  # the last sentence begins after the last full stop outside math
+    inside = [False] * len(prose)
+    for a, b, _ in spans:
+        for i in range(a, b):
+            inside[i] = True
+    for m in SENTENCE_END.finditer(prose):
+        if not inside[m.start()]:
+            start = m.end()
+    out: list[str] = []
+    prev_end, prev_set = start, False
+    for a, b, text in spans:
+        if a < start:
+            continue
+        words = prose[prev_end:a]
+        sets = bool(SETS.search(words)) or (prev_set and bool(AND.match(words)))
+        if sets and "=" in text and not re.search(r"[<>]|\\[lg]eq?\b|\\neq|\\in\b|\\approx|\\sim", text):
+            out.append(text)
+            prev_set = True
+        else:
+            prev_set = False
+        prev_end = b
+    return out
