@@ -145,10 +145,28 @@ def _case_columns(text: str) -> list[int]:
     return out
 
 
+def _dot_products(toks: list[Token]) -> list[Token]:
+    """``\\Delta_{i}.P_{i}``, ``\\delta_m.Q_m``: a period written between two factors, touching both, is a product
+    (no decimal point stands after a brace or a name); ``a.s.``, ``w.p.``, ``i.e.`` stay as they are."""
+    out = list(toks)
+    for i in range(1, len(toks) - 1):
+        prev, dot, nxt = toks[i - 1], toks[i], toks[i + 1]
+        if dot.text != "." or prev.pos + len(prev.text) != dot.pos or nxt.pos != dot.pos + 1:
+            continue
+        if not (prev.text in ("}", ")") or prev.kind == "letter") or nxt.kind not in ("letter", "cmd"):
+            continue
+        if nxt.kind == "letter" and len(nxt.text) == 1 and i + 2 < len(toks) and toks[i + 2].text == ".":
+            continue  # a.s., w.p., i.e.
+        if prev.kind == "letter" and len(prev.text) == 1 and (i < 2 or toks[i - 2].text in (".", "~")):
+            continue
+        out[i] = Token("cmd", "\\cdot", dot.pos)
+    return out
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
-    toks = _words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
-                   if t.kind != "end"])
+    toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
+                                 if t.kind != "end"]))
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
