@@ -384,6 +384,8 @@ READINGS = [
     # a period touching two factors is a product (\Delta_{i}.P_{i}); a decimal point and "a.s." are not
     ("Then\n\\[ S = \\sum_{i=1}^K \\Delta_{i}.P_{i} + 2.5 y \\]\n", "read_as",
      "S = Sum(Delta[i] * P[i], (i, 1, K)) + 2.5 * y$"),
+    # a hatted matrix stays a matrix: \hat{\bm C}\hat{\bm A} = \hat{\bm A}\hat{\bm C} is no scalar identity
+    ("Then\n\\[ \\hat{\\bm{C}} \\hat{\\bm{A}} = \\hat{\\bm{A}} \\hat{\\bm{C}} \\]\n", "status", "inconclusive"),
     # symbolic powers: exp(c log A) = A^c and A^a A^b = A^(a+b) (principal branch, no sign assumed) are proved,
     # their planted twins are not
     ("Hence\n\\[ \\exp(-2\\frac{\\rho\\log(\\psi T)}{2 n} n) \\le \\frac{1}{(\\psi T)^{\\rho}} \\]\n",

@@ -450,7 +450,11 @@ class PaperParser(LatexParser):
         if name in ACCENTS or name in EXTRA_ACCENTS:
             self.next()
             save = self.i
+            self._bold_inside = False
             word = self._accent_word()
+            if self._bold_inside:  # \hat{\bm{C}}: a hatted matrix is still a matrix (Cbfhat, never a commuting scalar)
+                self.vector_ops.add("bold symbol")
+                word += "bf"
             if word in ("E", "P", "Ebb", "Pbb") or (self.toks[save].text in ("\\mathbb",) and word in ("E", "P")):
                 self._skip_scripts()
                 if self.peek().text in ("[", "(") or self.at("\\left"):
@@ -530,6 +534,8 @@ class PaperParser(LatexParser):
             j += 1
         return word if word and self.peek(j).text == "}" else None
 
+    _bold_inside = False  # set by _accent_word when the accented name is bold
+
     def _accent_word(self) -> str:
         if self.at("{"):
             self.next()
@@ -548,6 +554,7 @@ class PaperParser(LatexParser):
                 elif t.kind == "cmd" and t.text[1:] in GREEK:
                     parts.append(GREEK[t.text[1:]])
                 elif t.kind == "cmd" and (t.text[1:] in ACCENTS or t.text[1:] in BOLD or t.text[1:] in ALPHABETS):
+                    self._bold_inside = self._bold_inside or t.text[1:] in BOLD
                     continue
                 elif t.text in ("{", "}"):
                     continue

@@ -94,6 +94,9 @@ class Job:
 
 # --- reading the paper ------------------------------------------------------------------------------------
 
+BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|prime)*$")  # Abf, Cbfhat
+
+
 def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[int, int, str]]]:
     """The body with the paper's macros expanded block by block (a block: text between blank lines), the line
     structure kept; and (start, end, error) of the blocks that could not be expanded."""
@@ -780,7 +783,7 @@ class Paper:
         (w_l, norms_l), (w_r, norms_r) = wrapped_only(lhs), wrapped_only(rhs)
         wrapped = (w_l | w_r) - (names_in(lhs, fns) - w_l) - (names_in(rhs, fns) - w_r)
         exposed = (cav.lhs_names | cav.rhs_names) - wrapped
-        if norms_l and norms_r and not any(n.split("_")[0].endswith("bf") for n in exposed):
+        if norms_l and norms_r and not any(BOLD_NAME.search(n.split("_")[0]) for n in exposed):
             cav.vector = [v for v in cav.vector if v not in ("norm", "bold symbol")]  # ‖A‖_F^i: a number
         nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
