@@ -83,7 +83,7 @@ def paper_digest(folder: Path | str) -> str:
     which version of the paper's code it ran: the same files give the same digest.
 
     >>> import tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp()); _ = (d / "a.py").write_text("x = 1\n")
+    >>> d = pathlib.Path(tempfile.mkdtemp()); _ = (d / "a.py").write_text("x = 1")
     >>> paper_digest(d) == paper_digest(d), len(paper_digest(d))
     (True, 12)
     """
