@@ -145,7 +145,7 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     total = time.perf_counter() - start_all
     run["generated"] = f"{now}; runtime {total:.1f} s (" + ", ".join(
-        f"{k} {v:.1f} s" if computed[k] else f"{k} reused from the results store" for k in timings) + ")"
+        f"{k} {timings[k]:.1f} s" if computed[k] else f"{k} reused from the results store" for k in timings) + ")"
     if not any(computed.values()):
         run["generated"] = f"{now}; {runtime_text(total, 0)}"
     if papers and not all(is_shipped(pid) for pid in papers):
