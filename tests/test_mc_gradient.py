@@ -148,3 +148,44 @@ def test_the_interchange_diagnostic_lets_a_smooth_refutation_stand():
     assert v.status is tv.Status.REFUTED and v.details["interchange"]["checked"][0]["agrees"], v.details
     ok = tv.check_mc_gradient(smoothed, smoothed_grad, gaussian3, THETA, DEFAULT_SEED, n=100_000)
     assert ok.status is tv.Status.HOLDS and len(ok.details["interchange"]["checked"]) == 3
+
+
+def test_settings_are_recorded_as_configurations_the_quantifier_standard_reads():
+    """at=tv.settings(over, seed) of a claim with over=: the settings are typed configurations, so a passing
+    check stays a pass under the quantifier standard (it was an error: 'records no value of it')."""
+    from theoryverify.standards import STANDARDS, apply_quantifiers
+
+    over = [tv.Over("theta", 0.2, 1.2), tv.Over("a", 0.5, 2.0, scale="log")]
+    loss = lambda th, z: th["a"] * torch.cos(th["theta"] + z)  # noqa: E731  L = a e^{-1/2} cos θ
+    grad = lambda th: {"theta": -th["a"] * math.exp(-0.5) * np.sin(th["theta"]),  # noqa: E731
+                       "a": math.exp(-0.5) * np.cos(th["theta"])}
+    at = tv.settings(over, DEFAULT_SEED, n=3, draws=2)
+    v = tv.check_mc_gradient(loss, grad, normal, at, DEFAULT_SEED, n=4000, resolution=0.1)
+    assert v.status is tv.Status.HOLDS, v.evidence
+    assert v.details["configurations"] == at and "theta" not in v.details
+    assert "configurations" in v.details["typed_evidence"]["attached"]
+    judged = apply_quantifiers(over, v, STANDARDS)
+    assert judged.status is tv.Status.HOLDS, judged.evidence
+    # planted: a θ without the settings' names records nothing, and the same standard says so
+    bare = tv.check_mc_gradient(exp_loss, exp_grad, normal, [0.5, 1.0], DEFAULT_SEED, n=4000, resolution=0.5)
+    assert apply_quantifiers(over[:1], bare, STANDARDS).status is tv.Status.ERROR
+
+
+def test_expected_as_sympy_with_its_symbols():
+    import sympy as sp
+
+    t, a = sp.symbols("theta a", positive=True)
+    L = a * sp.exp(t**2 / 2)  # the closed form of E[a exp(θz)]
+    loss = lambda th, z: th["a"] * torch.exp(th["theta"] * z)  # noqa: E731
+    at = [{"theta": 0.5, "a": 1.0}, {"theta": 1.0, "a": 2.0}]
+    good = {str(v): sp.diff(L, v) for v in (t, a)}
+    v = tv.check_mc_gradient(loss, good, normal, at, DEFAULT_SEED, resolution=0.5)
+    assert v.status is tv.Status.HOLDS, v.evidence
+    wrong = {str(v): sp.diff(2 * L, v) for v in (t, a)}  # planted: a factor 2
+    assert tv.check_mc_gradient(loss, wrong, normal, at, DEFAULT_SEED).status is tv.Status.REFUTED
+    # one expression for a scalar θ; a symbol θ does not give is one line
+    x = sp.Symbol("x")
+    assert tv.check_mc_gradient(exp_loss, x * sp.exp(x**2 / 2), normal, [0.5, 1.0], DEFAULT_SEED,
+                                resolution=0.5).status is tv.Status.HOLDS
+    bad = tv.check_mc_gradient(loss, {"theta": t * a * sp.Symbol("b"), "a": t}, normal, at, DEFAULT_SEED)
+    assert bad.status is tv.Status.ERROR and "no value of b" in bad.evidence

@@ -143,3 +143,22 @@ def test_bad_input_is_a_one_line_error(sampler, expected, text):
 def test_bound_needs_booleans():
     v = check_mc_bound(lambda rng, n: rng.standard_normal(n), 0.5, seed=0, n=100)
     assert v.status is Status.ERROR and "booleans" in v.evidence
+
+
+def test_mc_means_records_configurations_and_still_fails():
+    """check_mc_means(..., configurations=tv.settings(over, seed)): labelled by the configurations, recorded as
+    typed Configurations (the quantifier standard then covers the declared range); a wrong value at one setting
+    is refuted and named; mismatched lengths are one line."""
+    import theoryverify as tv
+    from theoryverify.standards import STANDARDS, apply_quantifiers
+
+    over = [tv.Over("mu", 0.5, 4.0)]
+    at = tv.settings(over, 0, n=4, draws=2)
+    pairs = [(lambda rng, m, c=c: rng.standard_normal(m) + c["mu"], c["mu"]) for c in at]
+    v = tv.check_mc_means(pairs, 0, configurations=at, resolution=0.05)
+    assert v.status is tv.Status.HOLDS, v.evidence
+    assert v.details["configurations"] == at and apply_quantifiers(over, v, STANDARDS).status is tv.Status.HOLDS
+    wrong = [(s, 1.2 * e if i == 2 else e) for i, (s, e) in enumerate(pairs)]  # planted: 20 % off at one setting
+    bad = tv.check_mc_means(wrong, 0, configurations=at, resolution=0.05)
+    assert bad.status is tv.Status.REFUTED and bad.counterexample["component"].startswith("mu=")
+    assert tv.check_mc_means(pairs[:2], 0, configurations=at).status is tv.Status.ERROR

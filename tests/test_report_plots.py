@@ -213,3 +213,17 @@ def test_typed_references_are_drawn_on_their_figure_only():
     assert plots.problems(fig, r) == ["a threshold the claim is about is not drawn"]
     ths, reps = et.references(r["details"], "sweep")
     assert ths == [] and len(reps) == 1
+
+
+def test_a_printed_constant_is_drawn_as_printed_not_rescaled():
+    """constant='printed': the claim tests the printed constant, so the figure draws it (×1), never the best one;
+    planted: the same row without the declaration draws the best constant."""
+    r = power_row()
+    r["details"]["fit"]["constant"] = {"tested": True, "declared": "printed", "coefficient": 2.0}
+    law = _gids(plots.rate_figure(r))[plots.LAW]
+    assert law.get_label() == "paper's law (its printed constant)"
+    K = np.array(r["details"]["sweep"]["x"])
+    assert np.allclose(np.sort(law.get_ydata()), np.sort(K * np.log(K)), rtol=1e-3)
+    plt.close("all")
+    del r["details"]["fit"]["constant"]
+    assert "best constant" in _gids(plots.rate_figure(r))[plots.LAW].get_label()

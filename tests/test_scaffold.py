@@ -56,6 +56,32 @@ def test_the_readme_names_the_variables_the_report_and_papers_name():
     assert catalogue.PAPERS_PATH_ENV not in text and catalogue.SPEC_PATH_ENV not in text
 
 
+def test_the_placeholder_model_is_named_in_one_file_only(tmp_path):
+    """Every other file imports the model through ``model/__init__.py`` as ``model``: replacing the placeholder
+    changes one line there (planted: a file that imports ``model.linear`` directly is caught)."""
+    import sys
+
+    files = scaffold.render_paper(NAME)
+    naming = sorted(rel for rel, text in files.items() if rel.endswith(".py") and "linear" in text
+                    and rel != f"{NAME}/model/linear.py")
+    assert naming == [f"{NAME}/model/__init__.py"], naming
+    planted = dict(files)
+    planted[f"{NAME}/contexts.py"] += "\nfrom .model import linear  # planted\n"
+    assert len([r for r, t in planted.items() if "linear" in t and r.endswith(".py")]) == 3
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    model = tmp_path / NAME / "model"
+    (model / "linear.py").rename(model / "mine.py")  # the author's own model module, under another name
+    init = (model / "__init__.py").read_text().replace("from .linear import", "from .mine import")
+    (model / "__init__.py").write_text(init)
+    code = (f"import theoryverify as tv; from {NAME}.claims.s1_main import is_gradient; "
+            f"from {NAME}.printed.s1_main import eq1; import {NAME}.contexts; "
+            "print(is_gradient(eq1(), 0).status.value, is_gradient(2 * eq1(), 0).status.value)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.stdout.split() == ["proved", "refuted"], out.stderr[-2000:]
+
+
 @pytest.mark.parametrize("name", ["Bad", "my-paper", "1paper", "class", "match", "json", "sympy",
                                   "theoryverify", "tests", "icrecall", "trailing_", "", "a" * 65])
 def test_invalid_names_are_refused_with_one_line(name, tmp_path, capsys):

@@ -3,7 +3,10 @@ folder, with a fresh virtual environment's ``python`` first on the PATH (layered
 checkout first on ``PYTHONPATH``,
 and every ``python`` block whose first line is ``# file: PATH`` (a ``latex`` block: ``% file: PATH``) is written to
 PATH first.  A command passes
-when it exits 0, or with the code a trailing ``# exit N`` comment names."""
+when it exits 0, or with the code a trailing ``# exit N`` comment names.  The tutorial's plain ``pip install -e``
+runs offline here: the test turns build isolation off and the index off through pip's environment variables
+(``PIP_NO_BUILD_ISOLATION=0`` — pip reads "0" as "no isolation" — and ``PIP_NO_INDEX=1``), the layered environment
+already holding setuptools."""
 from __future__ import annotations
 
 import os
@@ -39,6 +42,13 @@ def test_the_tutorial_has_files_and_commands():
     assert kinds.count("file") >= 3 and kinds.count("run") >= 8
 
 
+def test_the_install_line_is_the_plain_one():
+    """A fresh venv has no setuptools/wheel for --no-build-isolation ("invalid command 'bdist_wheel'"): the
+    tutorial's install line is plain ``pip install -e`` (the offline variant only in prose)."""
+    runs = [p for k, p in steps(TUTORIAL.read_text(encoding="utf-8")) if k == "run" and "pip install" in p]
+    assert runs and all("--no-build-isolation" not in p and "--no-index" not in p for p in runs), runs
+
+
 def test_the_tutorial_runs_as_written(tmp_path):
     try:
         metadata.distribution("theoryverify")
@@ -48,7 +58,8 @@ def test_the_tutorial_runs_as_written(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     # the checkout under test first on the path (as tests/test_example.py does): its engine, not an installed one
-    env = clean_env(PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}", PYTHONPATH=str(TUTORIAL.parents[1]))
+    env = clean_env(PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}", PYTHONPATH=str(TUTORIAL.parents[1]),
+                    PIP_NO_BUILD_ISOLATION="0", PIP_NO_INDEX="1")
     for kind, payload in steps(TUTORIAL.read_text(encoding="utf-8")):
         if kind == "file":
             path, _, content = payload.partition("\n")

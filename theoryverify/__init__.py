@@ -97,7 +97,7 @@ _API: dict[str, tuple[str, str | None]] = {
     # round-off-level printing and float/high-precision evaluation (so papers need no copies of their own)
     "NOISE_FLOOR": ("roundoff", "NOISE_FLOOR"), "fmt_error": ("roundoff", "fmt_error"),
     "fmt_signed": ("roundoff", "fmt_signed"), "compile_float": ("numeric", "compile_float"),
-    "high_precision": ("numeric", "high_precision"), "resolve_device": ("devices", "resolve_device"),
+    "high_precision": ("numeric", "high_precision"), "evaluate": ("numeric", "evaluate"), "resolve_device": ("devices", "resolve_device"),
     "plain": ("verdicts", "plain"),
     "check": ("check", None),
     # GPU sweeps (python -m theoryverify.gpu)

@@ -122,6 +122,71 @@ Check = Callable[[RunContext], Verdict]
 
 @dataclass(frozen=True)
 class Claim:
+    """One checkable statement of a paper and the check that decides it (registered with :meth:`ClaimSet.add`,
+    whose keyword arguments are these fields).  What the statement is:
+
+    - ``id``: ``"<paper>.<short id>"``, never changed once published; ``paper``: the paper's id;
+    - ``location``: where the paper states it (``"Thm. 2, Eq. (7)"``; "Theorem", "Proposition", "Corollary"
+      make it a main result); ``statement``: the statement in words/formulas, as the report quotes it;
+    - ``kind``: a :class:`Kind` (identity, inequality, autograd, rate, dynamics, reproduction);
+    - ``catalogue_id``: its id in the paper's claim catalogue (``**PREFIX-...**``), for coverage;
+    - ``check``: the function ``check(ctx: RunContext) -> Verdict`` (the decorated function).
+
+    What it quantifies over and assumes (the evidence standards read these):
+
+    - ``over``: the parameters the statement holds for, as :class:`~theoryverify.conditions.Over` ranges —
+      ``tv.settings(over, ctx.seed)`` / ``tv.check_over`` generate the settings, and a pass must record values
+      spanning each range (else it is downgraded; recording none is an error);
+    - ``conditions``: its hypotheses (``tv.at_least("N", 2)``...): a refutation outside them is no refutation;
+    - ``converges``: the statement asserts that a run converges (convergence diagnostics are then required);
+    - ``standards``: tightened :class:`~theoryverify.standards.Standards` for this claim only;
+    - ``main``: a main result (stricter evidence: it must say how it could have failed); None infers it from
+      ``kind`` (every rate) and ``location`` (theorem, proposition, corollary).
+
+    How it runs:
+
+    - ``params``: the check's parameters, read as ``ctx.params["..."]`` (grid sizes, sample counts);
+      ``variants``: per profile (``"full"``) a :class:`Variant` that replaces them (and the tags/expectation);
+    - ``tags``: ``{"slow"}`` (skipped by the quick profile), ``{"gpu"}``; ``threads``: torch/BLAS threads while
+      it runs (None leaves them alone); ``choices``: settings the paper leaves open that the check had to choose.
+
+    What is expected (a claim the checks refute stays registered, with its finding declared):
+
+    - ``expect``: None (proved or holds) or ``Status.REFUTED`` (then ``finding`` and ``reason`` are required);
+    - ``finding``: the refutation's class (:class:`~theoryverify.findings.Finding`: erratum, proof_gap, typo,
+      reading, reconstruction, not_reproducible); ``reason``: one line saying what is wrong;
+    - ``readings``: for a ``reading`` finding, :class:`~theoryverify.findings.Readings` (the tested reading and
+      the others with their status); ``despite_reconstruction``: why a refutation resting on reconstruction
+      choices still stands; ``supports``: for a ``proof_gap``, the ids of the claims whose proof has the gap;
+    - ``cause``: a root cause shared by several findings (the report groups their cards by it).
+
+    ``source``, ``module`` and ``profile`` are filled in by the registry.
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> x, n = sp.symbols("x n", positive=True)
+    >>> CLAIMS = tv.ClaimSet("demo")
+    >>> @CLAIMS.add("eq3", location="Thm. 1, Eq. (3)", kind=tv.Kind.INEQUALITY, statement="1/(n+1) ≤ 1/n",
+    ...             over=(tv.Over("n", 1, 1000, scale="log", integer=True),), params={"draws": 8})
+    ... def eq3(ctx):
+    ...     return tv.check_over([tv.Over("n", 1, 1000, scale="log", integer=True)],
+    ...                          lambda s: tv.holds("exact", "ok") if 1 / (s["n"] + 1) <= 1 / s["n"]
+    ...                          else tv.refuted("exact", "no", s), ctx.seed, draws=ctx.params["draws"])
+    >>> @CLAIMS.add("eq3-planted", location="Thm. 1, Eq. (3) (PLANTED)", kind=tv.Kind.IDENTITY,
+    ...             statement="(x+1)^2 = x^2 + 1", expect=tv.Status.REFUTED, finding=tv.Finding.TYPO,
+    ...             reason="planted: the cross term 2x is dropped")
+    ... def planted(ctx):
+    ...     return tv.check_identity((x + 1)**2, x**2 + 1, tv.Domain([tv.Interval(x, 0, 2)]), ctx.seed)
+    >>> [(c.id, c.main, c.expect) for c in CLAIMS]
+    [('demo.eq3', None, None), ('demo.eq3-planted', None, <Status.REFUTED: 'refuted'>)]
+    >>> CLAIMS.claims[1].check(tv.RunContext()).status.value
+    'refuted'
+    >>> tv.ClaimSet("demo").add("bad", location="Eq. 1", statement="s", kind=tv.Kind.IDENTITY,
+    ...                         expect=tv.Status.REFUTED)(lambda ctx: None)
+    Traceback (most recent call last):
+    ...
+    theoryverify.findings.RegistrationError: claim demo.bad: an expected refutation needs a finding class ...
+    """
+
     id: str
     paper: str
     location: str
@@ -332,8 +397,28 @@ class ClaimSet:
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
             tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None,
             cause: str | None = None) -> Callable[[Check], Check]:
-        """Register the decorated check as claim ``<paper>.<short_id>`` (see :class:`Claim` for the fields).
-        The claim records where it was registered (``source``: file and line) and its module."""
+        """Register the decorated check ``check(ctx) -> Verdict`` as claim ``<paper>.<short_id>``.
+
+        Required: ``location`` (where the paper states it), ``statement`` (as the report quotes it), ``kind``
+        (a :class:`Kind`).  The others, each described under :class:`Claim` (with a worked example):
+        ``catalogue_id``; ``over`` (declared ranges: the settings a pass must span), ``conditions``
+        (hypotheses), ``converges``, ``standards``, ``main``; ``params``, ``variants``, ``tags``, ``threads``,
+        ``choices``; ``expect`` with ``finding`` and ``reason`` (an expected refutation), ``readings``,
+        ``despite_reconstruction``, ``supports``, ``cause``.  An inconsistent declaration (a refutation without
+        its finding class or reason, a reading finding without readings...) raises a one-line
+        :class:`~theoryverify.findings.RegistrationError` here.  The claim records where it was registered
+        (``source``: file and line) and its module.
+
+        >>> import theoryverify as tv
+        >>> CLAIMS = tv.ClaimSet("demo")
+        >>> @CLAIMS.add("rate", location="Thm. 2", statement="the error decays as 1/N", kind=tv.Kind.RATE,
+        ...             over=(tv.Over("N", 10, 1e4, scale="log", integer=True),), params={"points": 6},
+        ...             variants={"full": tv.Variant(params={"points": 12}, tags=frozenset({"slow"}))})
+        ... def rate(ctx): ...
+        >>> c = CLAIMS.claims[0]
+        >>> c.id, c.params_for("quick"), c.params_for("full"), sorted(c.tags_for("full"))
+        ('demo.rate', {'points': 6}, {'points': 12}, ['slow'])
+        """
         caller = sys._getframe(1)
         module = caller.f_globals.get("__name__", "")
         source = f"{_module_path(module, caller.f_code.co_filename)}:{caller.f_lineno}"

@@ -125,6 +125,10 @@ class Over:
     text: str = ""
 
     def __post_init__(self) -> None:
+        from .domains import real_bound  # SymPy-number ends (sp.pi) become floats; anything else: one line
+
+        for end in ("lo", "hi"):
+            object.__setattr__(self, end, real_bound(getattr(self, end), f"Over({self.name!r}): {end}"))
         if self.scale not in ("linear", "log"):
             raise ValueError(f"Over({self.name!r}): scale must be 'linear' or 'log'")
         if not self.lo < self.hi:

@@ -99,6 +99,36 @@ def _ends(lo: float, hi: float, closed: tuple[bool, bool]) -> list[tuple[float, 
     return [(float(v),) for v, c in zip((lo, hi), closed) if c]
 
 
+def real_bound(value, what: str) -> float:
+    """A domain's end as a float: a Python or numpy number, or a SymPy number such as ``sp.pi`` or ``sp.Rational(1,
+    2)`` (converted with ``float``, so ``Interval(theta, 0, sp.pi)`` means θ ∈ [0, 3.141592653589793]); anything else
+    (a symbol, an expression with free symbols, a string) is refused in one line, when the domain is built.
+
+    >>> import sympy as sp
+    >>> real_bound(sp.pi, "hi")
+    3.141592653589793
+    >>> real_bound(sp.Symbol("n"), "hi")
+    Traceback (most recent call last):
+    ...
+    theoryverify.domains.DomainError: hi must be a real number (a SymPy number such as pi is converted), got n
+    """
+    if isinstance(value, bool):
+        raise DomainError(f"{what} must be a real number, got {value!r}")
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, np.generic) and np.isrealobj(value):
+        return value.item()
+    if isinstance(value, sp.Basic) and value.is_number and value.is_extended_real:
+        return int(value) if value.is_Integer else float(value)
+    raise DomainError(f"{what} must be a real number (a SymPy number such as pi is converted), got {value}")
+
+
+def _real_ends(obj, name: str) -> None:
+    """Convert (or refuse) a frozen domain's ``lo`` and ``hi`` in place (see :func:`real_bound`)."""
+    for end in ("lo", "hi"):
+        object.__setattr__(obj, end, real_bound(getattr(obj, end), f"{name}({obj.symbol}): {end}"))
+
+
 def _bracket(lo: float, hi: float, closed: tuple[bool, bool]) -> str:
     return ("[" if closed[0] else "(") + f"{lo:g}, {hi:g}" + ("]" if closed[1] else ")")
 
@@ -106,11 +136,19 @@ def _bracket(lo: float, hi: float, closed: tuple[bool, bool]) -> str:
 @dataclass(frozen=True)
 class Interval:
     """A real symbol in [lo, hi] (``closed``: whether each end belongs to the domain; open ends are not
-    searched as boundary points)."""
+    searched as boundary points).  The ends may be SymPy numbers (``sp.pi``): they are converted to floats here.
+
+    >>> import sympy as sp
+    >>> Interval(sp.Symbol("theta"), 0, sp.pi, closed=(False, False)).describe()
+    'theta ∈ (0, 3.14159)'
+    """
     symbol: sp.Symbol
     lo: float
     hi: float
     closed: tuple[bool, bool] = (True, True)
+
+    def __post_init__(self) -> None:
+        _real_ends(self, "Interval")
 
     def boundary_values(self):
         return _ends(self.lo, self.hi, self.closed)
@@ -147,11 +185,15 @@ class Interval:
 
 @dataclass(frozen=True)
 class LogUniform:
-    """A positive symbol spread over the decades of [lo, hi] (temperatures, step sizes)."""
+    """A positive symbol spread over the decades of [lo, hi] (temperatures, step sizes); SymPy-number ends are
+    converted to floats, as for :class:`Interval`."""
     symbol: sp.Symbol
     lo: float
     hi: float
     closed: tuple[bool, bool] = (True, True)
+
+    def __post_init__(self) -> None:
+        _real_ends(self, "LogUniform")
 
     def boundary_values(self):
         return _ends(self.lo, self.hi, self.closed)

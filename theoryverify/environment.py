@@ -65,6 +65,40 @@ def paper_commit(folder: Path | str) -> str | None:
     return (sha + ("+dirty" if dirty else "")) if sha else None
 
 
+def in_engine_repository(folder: Path | str) -> bool:
+    """Whether a paper package's ``folder`` lies in the engine's own git repository (a shipped example), whose
+    commit the report's "Git commit" line records."""
+    engine = _toplevel(Path(__file__).resolve().parent)
+    folder = Path(folder).resolve()
+    return folder.is_dir() and engine is not None and _toplevel(folder) == engine
+
+
+#: what the paper digest leaves out: generated files that do not change what the paper's code does
+_DIGEST_SKIP = ("__pycache__", ".egg-info", ".theoryverify-cache", "reports", ".git")
+
+
+def paper_digest(folder: Path | str) -> str:
+    """A digest (sha256, first 12 hex digits) of a paper package's files — their paths and bytes, in sorted order,
+    without caches, build metadata or reports — so a report of a package not under version control still says
+    which version of the paper's code it ran: the same files give the same digest.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp()); _ = (d / "a.py").write_text("x = 1")
+    >>> paper_digest(d) == paper_digest(d), len(paper_digest(d))
+    (True, 12)
+    """
+    import hashlib
+
+    folder = Path(folder).resolve()
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(folder)
+        if any(part.endswith(_DIGEST_SKIP) for part in rel.parts) or path.suffix in (".pyc", ".pyo"):
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
 def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     """The CPU's model name, for the report header: Linux's ``/proc/cpuinfo`` "model name" (where
     ``platform.processor()`` is usually empty), else ``platform.processor()``, else "unknown"."""

@@ -46,3 +46,41 @@ def relative_error(a: float, b: float) -> float:
     if not (np.isfinite(a) and np.isfinite(b)):
         return float("nan")
     return abs(a - b) / max(1.0, abs(b))
+
+
+def evaluate(expr: sp.Expr, setting: Mapping, **values: float) -> float:
+    """A printed display (a SymPy expression) as a float at one setting: its symbols are bound BY NAME to the
+    setting's entries (a dict ``name → value`` such as one of ``tv.settings(over, seed)``, or ``Symbol → value``;
+    keyword arguments add or override entries), extra entries are ignored, and a symbol the setting does not
+    give is an error naming it — so a claim compares a display with a simulation without hand-written
+    ``subs`` + ``float``.  Evaluated exactly first (each float as the rational it is, SymPy constants such as π
+    kept), then to float64; a non-real value is an error.
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> a, theta = sp.symbols("a theta", positive=True)
+    >>> tv.evaluate(a * (sp.pi - theta) / sp.pi, {"a": 2.0, "theta": 0.5, "d": 3})
+    1.6816901138162093
+    >>> tv.evaluate(a**2, {"theta": 1.0}, a=3)
+    9.0
+    >>> tv.evaluate(a * theta, {"a": 1.0})
+    Traceback (most recent call last):
+    ...
+    ValueError: evaluate: the setting gives no value of theta (it has a)
+    """
+    given = {str(k): v for k, v in dict(setting).items()}
+    given.update(values)
+    body = sp.sympify(expr)
+    missing = sorted(str(s) for s in body.free_symbols if str(s) not in given)
+    if missing:
+        raise ValueError(f"evaluate: the setting gives no value of {', '.join(missing)} "
+                         f"(it has {', '.join(sorted(given)) or 'nothing'})")
+    point = {}
+    for s in body.free_symbols:
+        v = given[str(s)]
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number, sp.Basic)):
+            raise ValueError(f"evaluate: the value of {s} must be a number, got {v!r}")
+        point[s] = sp.Rational(float(v)) if isinstance(v, (float, np.floating)) else sp.sympify(v)
+    value = complex(sp.N(body.xreplace(point), 30))
+    if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
+        raise ValueError(f"evaluate: the display is not real at this setting ({value})")
+    return float(value.real)

@@ -103,7 +103,78 @@ def _label(i: int, point: Any) -> str:
     return f"θ #{i}"
 
 
-def check_mc_gradient(loss: Callable, expected: Callable[[Any], Any], sample: Callable[[np.random.Generator, int], Any],
+def _symbolic(expected: Any) -> Callable[[Any], Any] | None:
+    """``expected`` given in SymPy — one expression (scalar θ, or an array θ of that shape), a dict name →
+    expression (a dict θ), or a list/tuple/Matrix of them — as a numpy function of θ; None if it is a callable.
+    Symbols are bound BY NAME: a dict θ's keys, or for a scalar/array θ the expressions' one free symbol."""
+    import sympy as sp
+
+    def is_sym(v):
+        return isinstance(v, (sp.Basic, sp.MatrixBase))
+
+    if callable(expected) and not is_sym(expected):
+        return None
+    if isinstance(expected, Mapping):
+        if not all(is_sym(v) or isinstance(v, (int, float)) for v in expected.values()):
+            raise ValueError("expected: a dict of SymPy expressions (θ's names → ∂L/∂name) or a callable")
+        parts = {str(k): sp.sympify(v) for k, v in expected.items()}
+    elif is_sym(expected) or (isinstance(expected, (list, tuple)) and expected and all(
+            is_sym(v) or isinstance(v, (int, float)) for v in expected)):
+        parts = sp.Array(expected) if isinstance(expected, (list, tuple, sp.MatrixBase)) else sp.sympify(expected)
+    else:
+        raise ValueError(f"expected must be a callable of θ or SymPy expressions, got {type(expected).__name__}")
+    exprs = list(parts.values()) if isinstance(parts, dict) else (list(parts) if isinstance(parts, sp.Array)
+                                                                  else [parts])
+    free = sorted({s for e in exprs for s in e.free_symbols}, key=str)
+    dummies = [sp.Dummy() for _ in free]  # no user-chosen name reaches generated code
+
+    def compiled(e):
+        return sp.lambdify(dummies, e.xreplace(dict(zip(free, dummies))), "numpy")
+
+    fns = ({k: compiled(e) for k, e in parts.items()} if isinstance(parts, dict) else
+           [compiled(e) for e in parts] if isinstance(parts, sp.Array) else compiled(parts))
+
+    def closed(theta):
+        if isinstance(theta, Mapping):
+            values = {k: v for k, v in theta.items()}
+        else:
+            if len(free) > 1:
+                raise ValueError(f"a θ without names binds one symbol, the closed form has {', '.join(map(str, free))}"
+                                 " (pass θ as a dict name → value)")
+            values = {str(free[0]): theta} if free else {}
+        missing = [str(x) for x in free if str(x) not in values]
+        if missing:
+            raise ValueError(f"θ gives no value of {', '.join(missing)} (it has {', '.join(values) or 'nothing'})")
+
+        if any(np.ndim(values[str(x)]) for x in free):
+            raise ValueError("a SymPy closed form needs θ as numbers (a scalar, or a dict name → number)")
+        args = [float(np.asarray(values[str(x)])) for x in free]
+
+        def value(fn):
+            return float(np.real_if_close(fn(*args)))
+
+        if isinstance(parts, dict):
+            return {k: value(fn) for k, fn in fns.items()}
+        if isinstance(parts, sp.Array):
+            return np.array([value(fn) for fn in fns], dtype=float).reshape(parts.shape)
+        return value(fns)
+    return closed
+
+
+def _plain_setting(point: Any) -> dict[str, Any] | None:
+    """A θ that is a setting (a dict name → number) as a configuration of the evidence; else None."""
+    if not isinstance(point, Mapping):
+        return None
+    out = {}
+    for k, v in point.items():
+        a = np.asarray(v.detach().cpu() if hasattr(v, "detach") else v)
+        if a.ndim != 0:
+            return None
+        out[str(k)] = a.item()
+    return out
+
+
+def check_mc_gradient(loss: Callable, expected: Any, sample: Callable[[np.random.Generator, int], Any],
                       at: Any, seed: int, *, n: int = 20_000, confidence: float = 0.99, resolution: Any = None,
                       correction: str = "holm", batch: int | None = None,
                       labels: Sequence[str] | None = None) -> Verdict:
@@ -111,10 +182,15 @@ def check_mc_gradient(loss: Callable, expected: Callable[[Any], Any], sample: Ca
 
     ``loss(theta, z)``: a torch function returning a scalar for ONE sample ``z`` (θ a float64 tensor, or a dict of
     them); ``sample(rng, n)``: ``n`` samples stacked along the first axis (a numpy array or tensor, or a
-    tuple/dict of them), drawn from the ``numpy.random.Generator`` it is given; ``expected(theta)``: the closed
-    form, with θ's structure (θ given as numpy arrays).  ``at``: one θ (a number, an array, a dict name → array),
-    or a list of θ's (e.g. ``tv.settings(over, seed)`` where the declared parameters are θ); ``labels`` names
-    them.  Every θ is tried under ONE correction; ``n``, ``confidence``, ``resolution`` (the largest interval
+    tuple/dict of them), drawn from the ``numpy.random.Generator`` it is given; ``expected``: the closed form of
+    the gradient, either a function ``expected(theta)`` with θ's structure (θ given as numpy arrays) or SymPy —
+    one expression for a scalar θ, a dict ``name → ∂L/∂name`` for a dict θ (e.g. ``{str(v): sp.diff(k, v) for v
+    in (theta, a)}`` for a printed display ``k``), a list for a vector θ — whose symbols are bound by name to θ's
+    entries (compiled once with ``lambdify``).  ``at``: one θ (a number, an array, a dict name → array), or a
+    list of θ's; ``labels`` names them.  Where the θ's are settings of named numbers — ``at=tv.settings(over,
+    seed)`` for a claim with ``over=`` — they are recorded as the evidence's configurations
+    (:class:`~theoryverify.evidence_types.Configurations`), so the quantifier standard sees every declared
+    parameter's values.  Every θ is tried under ONE correction; ``n``, ``confidence``, ``resolution`` (the largest interval
     half-width that resolves a component; default 1 % of max(1, |expected|)), ``correction`` and ``batch`` are
     those of :func:`~theoryverify.checks.montecarlo.check_mc_means`, whose verdicts and replication rule apply
     (heavy-tailed gradients are refuted only where the median-of-means bound agrees), and a verdict stands only
@@ -129,12 +205,25 @@ def check_mc_gradient(loss: Callable, expected: Callable[[Any], Any], sample: Ca
     'holds'
     >>> tv.check_mc_gradient(loss, lambda th: 2 * th * np.exp(th**2 / 2), normal, [0.5, 1.0], seed=0).status.value
     'refuted'
+
+    The closed form in SymPy, at the settings of declared ranges (recorded as configurations):
+
+    >>> import sympy as sp
+    >>> t = sp.Symbol("t")
+    >>> at = tv.settings([tv.Over("t", 0.5, 1.0)], seed=0, n=3, draws=0)
+    >>> v = tv.check_mc_gradient(lambda th, z: torch.exp(th["t"] * z), {"t": t * sp.exp(t**2 / 2)}, normal, at,
+    ...                          seed=0, resolution=0.2)
+    >>> v.status.value, [c["t"] for c in v.details["configurations"]]
+    ('holds', [0.5, 1.0, 0.75])
     """
     name = "Monte Carlo gradient"
     try:
         import torch
         from torch.func import grad, vmap
 
+        symbolic = _symbolic(expected)
+        if symbolic is not None:
+            expected = symbolic
         points = [at] if _is_point(at) else list(at)
         if not points:
             raise ValueError("no θ to check (`at` is empty)")
@@ -173,12 +262,16 @@ def check_mc_gradient(loss: Callable, expected: Callable[[Any], Any], sample: Ca
                              correction=correction, names=names, batch=batch)
     details = dict(verdict.details)
     details["gradients"] = PER_SAMPLE
-    if len(points) > 1:
+    configs = [_plain_setting(p) for p in points]
+    if len(points) > 1 and None in configs:  # θ's that are not settings of named numbers: recorded as they are
         details["theta"] = [{"setting": lab, "theta": (p if isinstance(p, (int, float)) else
                                                        _theta(p)[1] if not isinstance(p, Mapping) else
                                                        {k: v for k, v in _theta(p)[1].items()})}
                             for lab, p in zip(settings, points)]
     method = f"autograd of a sampled model ({PER_SAMPLE}); {verdict.method}"
+    if None not in configs:  # settings (tv.settings(over, seed)): configurations the evidence standards read
+        from ..evidence_types import Configurations, attach
+        details = attach(replace(verdict, details=details), Configurations(tuple(configs))).details
     if verdict.status in (Status.REFUTED, Status.HOLDS):  # is the pathwise gradient an unbiased estimate here?
         why = _interchange(loss, sample, infos, names, verdict.counterexample, seed, min(int(n), INTERCHANGE_N),
                            details)

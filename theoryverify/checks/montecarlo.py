@@ -379,20 +379,71 @@ def check_mc_mean(sample_fn: Sampler, expected: Any, seed: int, *, n: int = 20_0
     or k values.  ``resolution``: the largest confidence-interval half-width that counts as resolving a
     component (absolute; one value or k; default 1% of max(1, |expected|)).  ``correction``: ``"holm"`` or
     ``"bonferroni"``.  A rejection is a refutation only under :data:`REPLICATION_RULE` (a second, independent
-    batch from :func:`replication_seed`; median-of-means for heavy tails).  See the module docstring."""
+    batch from :func:`replication_seed`; median-of-means for heavy tails).  See the module docstring.
+
+    Choosing ``n`` and ``resolution``: the check *holds* only when the interval's half-width, about
+    z·σ/√n (z ≈ 2.6 at 99 %, more with several components), is below ``resolution`` — so the defaults (n =
+    20 000, 1 % of max(1, |E|)) resolve only samples whose standard deviation σ is below about
+    0.01·√20000/2.6 ≈ 0.5 times max(1, |E|); a quantity that fluctuates more than its mean does not.  Set ``resolution`` to the smallest error the claim must rule out
+    (e.g. 5 % of |E| for "the printed constant is right"; a wrong coefficient off by a factor 2 needs far
+    less), then ``n`` ≥ (z·σ/resolution)²; an *inconclusive* verdict says "about N samples would resolve it"
+    — rerun with that ``n`` (from a pilot run's σ).  A heavy tail (excess kurtosis in ``details
+    ["tail_diagnostic"]``) needs more.  For several settings of one claim use :func:`check_mc_means` (one
+    multiplicity correction over all of them, and the settings recorded as configurations), not one
+    ``check_mc_mean`` per setting.
+
+    >>> import theoryverify as tv
+    >>> two = lambda rng, m: rng.standard_normal(m) + 2.0                 # E = 2, σ = 1
+    >>> tv.check_mc_mean(two, 2.0, seed=0).status.value                   # half-width 0.019 ≤ 1 % of 2
+    'holds'
+    >>> tv.check_mc_mean(two, 2.0, seed=0, n=2_000).evidence.split(":")[0]  # 0.058 > 0.02: says how many
+    'too few samples to resolve E[X] to ±0.02'
+    >>> tv.check_mc_mean(two, 2.2, seed=0).status.value                   # a 10 % error is refuted
+    'refuted'
+    """
     return check_mc_means({None: (sample_fn, expected)}, seed, n=n, confidence=confidence, resolution=resolution,
                           correction=correction, names=names, batch=batch)
 
 
-def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]], seed: int, *, n: int = 20_000,
-                   confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
-                   names: Sequence[str] | None = None, batch: int | None = None) -> Verdict:
+def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[Sampler, Any]], seed: int, *,
+                   n: int = 20_000, confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
+                   names: Sequence[str] | None = None, batch: int | None = None,
+                   configurations: Sequence[Mapping[str, Any]] | None = None) -> Verdict:
     """Decide "E[X_s] = expected_s" for several settings s of one claim (``settings``: name → (sampler,
     expected)) under ONE multiplicity correction over every component of every setting, so that the chance of
     refuting a true claim is at most 1 − confidence however many settings it tries.  Setting number i draws
     from :func:`setting_seed` (seed, i); its replication batch from :func:`replication_seed` (seed, i).  (A single
     setting keyed None draws from ``default_rng(seed)``: :func:`check_mc_mean`.)  ``resolution`` and ``names``
-    apply to every setting."""
+    apply to every setting; choose ``n`` and ``resolution`` as :func:`check_mc_mean` says.
+
+    ``configurations``: the settings as parameter → value dicts (e.g. ``tv.settings(over, seed)`` of a claim
+    with ``over=``), one per entry of ``settings`` in order — then ``settings`` may be a plain list of (sampler,
+    expected) pairs, labelled by their configurations, and the configurations are recorded as typed evidence
+    (:class:`~theoryverify.evidence_types.Configurations`), which the quantifier standard reads.
+
+    >>> import theoryverify as tv
+    >>> at = tv.settings([tv.Over("mu", 0.5, 4.0)], seed=0, n=3, draws=0)
+    >>> pairs = [(lambda rng, m, c=c: rng.standard_normal(m) + c["mu"], c["mu"]) for c in at]
+    >>> v = tv.check_mc_means(pairs, seed=0, configurations=at, resolution=0.05)
+    >>> v.status.value, [c["mu"] for c in v.details["configurations"]]
+    ('holds', [0.5, 4.0, 2.25])
+    """
+    if configurations is not None:
+        configurations = [dict(c) for c in configurations]
+        if not isinstance(settings, Mapping):
+            settings = {", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in c.items()) or
+                        f"setting {i}": pair for i, (c, pair) in enumerate(zip(configurations, settings))} \
+                if len(configurations) == len(settings) else settings
+        if len(configurations) != len(settings):
+            return error("Monte Carlo mean", f"{len(configurations)} configurations for {len(settings)} settings")
+        verdict = check_mc_means(settings, seed, n=n, confidence=confidence, resolution=resolution,
+                                 correction=correction, names=names, batch=batch)
+        if verdict.status.value == "error":
+            return verdict
+        from ..evidence_types import Configurations
+        return attach(verdict, Configurations(tuple(configurations)))
+    if not isinstance(settings, Mapping):
+        settings = {f"setting {i}": pair for i, pair in enumerate(settings)}
     try:
         alpha = _confidence(confidence)
         if correction not in CORRECTIONS:

@@ -27,13 +27,36 @@ def paper_version(paper_id: str) -> str:
     repository that holds the package when that is not the engine's."""
     module = registry.module_of(paper_id)
     name = module.__name__.split(".")[0]
-    commit = next(filter(None, (environment.paper_commit(f) for f in getattr(module, "__path__", []))), None)
+    folders = list(getattr(module, "__path__", []))
+    commit = next(filter(None, (environment.paper_commit(f) for f in folders)), None)
     at = f", git commit {commit}" if commit else ""  # the paper's own repository, when not the engine's
+    if not commit and folders and not is_shipped(paper_id):  # no repository at all: say so, and which files ran
+        at = (", not under version control (files sha256 "
+              + "+".join(environment.paper_digest(f) for f in folders) + ")")
     try:
         dists = metadata.packages_distributions().get(name, [])
         return (f"{dists[0]} {metadata.version(dists[0])}" if dists else "unversioned") + at
     except (metadata.PackageNotFoundError, IndexError):
         return "unversioned" + at
+
+
+def is_shipped(paper_id: str) -> bool:
+    """Whether the paper package lies in the engine's own repository (an example it ships): then the report's
+    "Git commit" is the paper's too; otherwise that commit is only the engine's, and the header says so."""
+    module = registry.module_of(paper_id)
+    return any(environment.in_engine_repository(f) for f in getattr(module, "__path__", []))
+
+
+def engine_commit_label(paper_id: str) -> str:
+    """The header's name for the engine's commit: "Git commit" for a shipped paper, "Engine commit" (theoryverify
+    itself, not the paper) for an author's package."""
+    return "Git commit" if is_shipped(paper_id) else "Engine commit (theoryverify, not the paper)"
+
+
+def runtime_text(seconds: float, computed: int) -> str:
+    """The header's runtime: "reused from the results store" when no claim was computed (the run took no time
+    because nothing ran, which "runtime 0.0 s" hid)."""
+    return f"runtime {seconds:.1f} s" if computed else "every result reused from the results store"
 
 
 def select(paper_id: str, profile: str, only: Sequence[str] = (), device: str = "cpu") -> list[Claim]:
@@ -100,7 +123,7 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
     selected = {pid: select(pid, profile, only, device) for pid in papers}
     claim_run = resume.ClaimRun([c for pid in papers for c in selected[pid]], ctx, store, fresh=fresh, prefix=PREFIX)
     note(claim_run.first_line(), PREFIX)
-    rows, timings = [], {}
+    rows, timings, computed = [], {}, {}
     start_all = time.perf_counter()
     first = 0
     with dispatch.using(jobs, scheduler):
@@ -108,11 +131,13 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
             start = time.perf_counter()
             items = claim_run.items[first:first + len(selected[pid])]
             first += len(selected[pid])
+            before = claim_run.computed
             results = claim_run.compute(items, desc=pid, jobs=jobs, scheduler=scheduler, on_compute=on_compute)
             timings[pid] = time.perf_counter() - start
+            computed[pid] = claim_run.computed - before
             now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-            page_run = dict(run, generated=f"{now}; runtime {timings[pid]:.1f} s",
-                            not_run=gpu_sized(pid, profile, device, only))
+            page_run = dict(run, generated=f"{now}; {runtime_text(timings[pid], computed[pid])}",
+                            not_run=gpu_sized(pid, profile, device, only), commit_label=engine_commit_label(pid))
             if not only:  # a whole paper's page: figures of claims that no longer plot must not linger
                 for old in (out / pid).glob("*.png"):
                     old.unlink()
@@ -120,7 +145,11 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     total = time.perf_counter() - start_all
     run["generated"] = f"{now}; runtime {total:.1f} s (" + ", ".join(
-        f"{k} {v:.1f} s" for k, v in timings.items()) + ")"
+        f"{k} {timings[k]:.1f} s" if computed[k] else f"{k} reused from the results store" for k in timings) + ")"
+    if not any(computed.values()):
+        run["generated"] = f"{now}; {runtime_text(total, 0)}"
+    if papers and not all(is_shipped(pid) for pid in papers):
+        run["commit_label"] = "Engine commit (theoryverify)"
     for row in rows:
         row["run"] = {"commit": run["commit"], "generated": f"{now}"}
     listed = _with_earlier_rows(out, rows, run["profile"]) if not only else rows

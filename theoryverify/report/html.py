@@ -133,10 +133,11 @@ def locations_html(made: Sequence[Card]) -> str:
 
 
 def _run_html(paper: Mapping[str, str], run: Mapping[str, Any]) -> str:
-    items = [f"Paper: <code>{e(paper['file'])}</code> (id <code>{e(paper['id'])}</code>)",
+    items = [f"Paper: <code>{e(paper['file'])}</code> (id <code>{e(paper['id'])}</code>)"
+             + (f"; package: {e(run['paper_version'])}" if run.get("paper_version") else ""),
              f"Command: <code>{e(run['command'])}</code>",
              f"Profile: <code>{e(run['profile'])}</code>; seed: <code>{e(run['seed'])}</code>",
-             f"Git commit: <code>{e(run.get('commit', ''))}</code>"]
+             f"{e(run.get('commit_label') or 'Git commit')}: <code>{e(run.get('commit', ''))}</code>"]
     return ('<ul class="run">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>\n"
             f'<p class="run">\n{e(GENERATED_PREFIX + str(run.get("generated", "")))}\n</p>')  # a line of its own
 

@@ -149,7 +149,7 @@ def header(paper: Mapping[str, str], run: Mapping[str, Any]) -> list[str]:
              f"- Profile: `{run['profile']}`; seed: `{run['seed']}`",
              "- Device: " + ", ".join(f"{k}={v}" for k, v in dev.items()),
              "- Versions: " + ", ".join(f"{k} {v}" for k, v in run["versions"].items()),
-             f"- Git commit: `{run['commit']}`",
+             f"- {run.get('commit_label') or 'Git commit'}: `{run['commit']}`",
              f"{GENERATED_PREFIX}{run['generated']}"]
     if run.get("coverage"):
         lines.append(f"- Catalogue coverage: {run['coverage']}")
@@ -406,7 +406,7 @@ def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
 def index_page(run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
     lines = ["# theoryverify reports", "", f"- Command: `{run['command']}`",
              f"- Profile: `{run['profile']}`; seed: `{run['seed']}`; device: {run['device_info']['name']}",
-             f"- Git commit: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}"]
+             f"- {run.get('commit_label') or 'Git commit'}: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}"]
     if run.get("missing_inputs"):  # only then: a report made with every input has no such line
         lines.append("- Missing inputs (this report differs from one made with them; see `python -m theoryverify "
                      "papers`): " + "; ".join(cell(m) for m in run["missing_inputs"]))
