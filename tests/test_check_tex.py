@@ -586,3 +586,17 @@ def test_values_set_in_the_prose_before_a_display(tmp_path, capsys):
     assert got[4]["status"] == "inconclusive" and got[4]["reason"].startswith("refuted as read with n_{i}"), got[4]
     rows = _one(tmp_path, capsys, "We know that $r = 2$ and\n\\[ r + s = 2 + s \\]\n")
     assert rows[0]["status"] == "refuted", rows  # "we know that" sets no value for the display
+
+
+def test_referee_seven_readings(tmp_path, capsys):
+    # "Define v(q) = …": a definition even when v is read as a number elsewhere
+    rows = _one(tmp_path, capsys, "Form of the type. Define\n\\[\n  v(q) = n(q - q^2)^{1/2}\n\\]\nwhere $2 v q$.\n")
+    assert rows[0]["kind"] == "definition", rows
+    # "the following choices for utility and weight functions:" defines them (no function-or-product question)
+    rows = _one(tmp_path, capsys, "and uses the following choices for utility and weight functions:\n\\begin{align*}\n"
+                "u^+(x) &=  |x|^{\\sigma}, \\quad u^-(x) = \\lambda |x|^{\\sigma}\n\\end{align*}\n")
+    assert [r["kind"] for r in rows] == ["definition", "definition"], rows
+    # the consequent of ⇒ is derived from the antecedent the prose assumes
+    rows = _one(tmp_path, capsys, "From the assumption that the initial conditions are met,\n\\begin{equation}\n"
+                "a < 2 \\epsilon \\Rightarrow 2 a < 4 \\epsilon.\n\\end{equation}\n")
+    assert [r["kind"] for r in rows] == ["hypothesis", "step"], rows

@@ -143,8 +143,9 @@ REWRITE_SECONDS = 0.6
 # (valid for every A ≠ 0, whatever its sign), so these rewrites never assume a sign; SymPy's simplify misses them
 # in ratios such as x^(1−δ)/(n x^(1−δ) + x^δ λ) = 1/(n + x^(2δ−1) λ).  (Logarithms of products are never split:
 # log(ab) = log a + log b needs signs.)
-POWER_REWRITES = (("rewrite(exp) + simplify", lambda d: sp.simplify(d.rewrite(sp.exp))),
+POWER_REWRITES = (("rewrite(exp)", lambda d: sp.expand(d.rewrite(sp.exp))),
                   ("together + expand + powsimp + cancel", lambda d: sp.cancel(sp.powsimp(sp.expand(sp.together(d))))))
+POWER_SECONDS = 0.3  # each; cheap rewrites only (no simplify), so that a hard identity keeps its budget for the rest
 
 
 def _symbolic_powers(d: sp.Expr) -> bool:
@@ -163,7 +164,7 @@ def _rewritten_zero(d: sp.Expr) -> str | None:
                 return name
     if _symbolic_powers(d):
         for name, fn in POWER_REWRITES:
-            out = bounded(lambda: fn(d), REWRITE_SECONDS, cpu=True)
+            out = bounded(lambda: fn(d), POWER_SECONDS, cpu=True)
             if out is not None and out == 0:
                 return name
     return None

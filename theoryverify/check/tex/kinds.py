@@ -46,7 +46,7 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
-                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b)[^.]{0,200}$", re.I)
+                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b)[^.]{0,200}$", re.I)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|(?<!can )show that|we will (?:show|prove)|"
                       r"we prove|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)", re.I)
@@ -81,6 +81,7 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduc
                            r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
                            r"(?:\b|(?<=\.))", re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
+                     r"choices? (?:for|of)|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
                      r"as follows|is the|be the|be)\b", re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
@@ -136,6 +137,7 @@ def _last(pattern: re.Pattern, text: str) -> int:
     return ends[-1] if ends else -1
 
 
+CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9]+\}?)?\s*\(\s*(?:\\[A-Za-z]+|[a-z])\s*\)\s*$")
 INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*)?\\(?:l|c)?dots\b")
 SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
 
@@ -190,6 +192,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "under an 'Assumption' heading"
     if inner == "definition":
         return "definition", "inside a definition environment"
+    if role == "implied" and inner not in STATEMENT_ENVS:
+        return "step", "the consequent of ⇒ is derived from what precedes it"
     if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
         return "hypothesis", "the prose states it as an assumption or a condition"
     if op in ("<", ">", "<=", ">=") and RANGE_TERM.match(lhs_text) and RANGE_TERM.match(rhs_text) and \
@@ -213,6 +217,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     own = bool(head and re.search(re.escape(head.group(1)) + r"(?![A-Za-z])", rhs_text))  # phi(z) = z phi(1)
     if first_in_chain and op == "=" and lhs_is_name and AFTER_DESCRIBES.match(after):
         return "definition", "the display names an object the prose then describes"
+    lhs_is_name = lhs_is_name or bool(CALL_WRITTEN.match(lhs_text))  # "Define v(q) = …": v applied, whatever v is
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
