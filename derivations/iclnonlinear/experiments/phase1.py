@@ -193,7 +193,9 @@ def _at(tr: D.Trajectory, b: int, T: int) -> dict:
 FULL = {"K": (4, 8, 16, 32, 64, 128, 256), "L": (0.1, 0.2, 0.4, 1.0, 1.5, 2.0), "eta": (0.01, 0.03, 0.1, 0.3, 1.0),
         "Delta": (1.0, 1.5, 2.0, 3.0, 4.0), "Delta_scaled": (1.0, 1.5, 2.0, 3.0, 4.0), "K_params": 4,
         "K_finite": (4, 8, 16, 32, 64, 128), "K_finite_other": 128, "M": 16, "seeds": 10}
-QUICK = {"K": (6, 8, 12, 16, 24), "L": (0.6, 1.0, 1.5, 2.0), "eta": (0.1, 0.2, 0.5, 1.0),
+#: quick N → ∞ K grid: K = 64 added (issue 27) so the across-K family rules span 1.03 decades in 1/K (6…24 was 0.60,
+#: below the span rule); one more N → ∞ run of ~4,800 steps (~10–20 s), shared by every claim in one process
+QUICK = {"K": (6, 8, 12, 16, 24, 64), "L": (0.6, 1.0, 1.5, 2.0), "eta": (0.1, 0.2, 0.5, 1.0),
          "Delta": (1.0, 1.5, 2.0, 3.0, 4.0), "Delta_scaled": (2.5, 3.0, 3.5, 4.0), "K_params": 4,
          "K_finite": (6, 8, 12, 16, 24), "M": 16, "seeds": 10}
 BASE = {"eta": 1.0, "L": L_REF, "Delta": DELTA_REF}

@@ -76,10 +76,18 @@ def _table(grids: list[dict], consts: Z.Constants) -> dict:
 
 def quick_verdict(seed: int) -> Verdict:
     grids = Z.run_grid([("F-aff-half", p) for p in QUICK_P], QUICK_GRID, QUICK_SEEDS, QUICK, seed)
-    return Z.polylog_rule(QUICK_P, _dstar(grids, QUICK), seed, extra={
+    v = Z.polylog_rule(QUICK_P, _dstar(grids, QUICK), seed, extra={
         "grid": list(QUICK_GRID), "seeds": QUICK_SEEDS, "constants": QUICK.describe(), "runs": _table(grids, QUICK),
         "note": "quick: F-aff-half only, |D| ≤ 32, 4 seeds (≥ 90% = all 4); the spec-grid sweep with every reading "
-                "is icrecall.T1-polylog-full"})
+                "is icrecall.T1-polylog-full",
+        # issue 27 (measured on this CPU): the q = 11 point alone takes ~90 s, q = 23 more than 200 s
+        "what would decide it": "a growth law in n needs n over a decade (q = 5…≥ 50); the cost per q grows steeply "
+                                "(q = 11: ~90 s of CPU for |D| ≤ 32 × 4 seeds; q = 23: > 200 s, stopped), so no "
+                                "profile runs it: the full grid stops at q = 19 (0.58 decades)"})
+    if v.status is Status.REFUTED:
+        return v
+    return replace(v, evidence=v.evidence + "; a decade of n (q = 5…≥ 50) is out of reach on CPU (q = 11 ~90 s, "
+                   "q = 23 > 200 s); even T1-polylog-full stops at q = 19")
 
 
 # --- the full sweep (results store) ---------------------------------------------------------------
@@ -174,7 +182,8 @@ def full_verdict(seed: int, claim: str = "icrecall.T1-polylog-full") -> Verdict:
                       "11} (GF(8) for q = 8), T = 0.008/log n, |D| ∈ {2, …, 32}, 4 seeds)",
             choices={**CHOICES, "η2": "c2 = 320, C2 = 0.75 (quick: the horizon c2·C2 = 240 of -full in 8× fewer "
                                       "steps)"},
-            # the n grid (5…11) spans 0.34 decades: a growth law in n cannot be decided on it (span rule)
+            # the n grid (5…11) spans 0.34 decades: a growth law in n cannot be decided on it (span rule); a decade
+            # (q to ≥ 50) is out of reach: q = 11 costs ~90 s, q = 23 > 200 s (issue 27, measured)
             expect=Status.INCONCLUSIVE,
             params={"sweep": "quick"},
             variants={"full": tv.Variant(params={"sweep": "full"}, tags={"slow"}, id="T1-polylog-full")})
