@@ -600,3 +600,7 @@ def test_referee_seven_readings(tmp_path, capsys):
     rows = _one(tmp_path, capsys, "From the assumption that the initial conditions are met,\n\\begin{equation}\n"
                 "a < 2 \\epsilon \\Rightarrow 2 a < 4 \\epsilon.\n\\end{equation}\n")
     assert [r["kind"] for r in rows] == ["hypothesis", "step"], rows
+    # "remove arm i from B_m if" + display: the display is the condition, not a derivation step
+    rows = _one(tmp_path, capsys, "For each arm $i$, remove arm ${i}$ from $B_{m}$ if\n\\begin{align*}\n"
+                "\\hat{r}_{i} + c_i < \\tau - c_i\n\\end{align*}\n")
+    assert rows[0]["kind"] == "hypothesis", rows

@@ -192,6 +192,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "under an 'Assumption' heading"
     if inner == "definition":
         return "definition", "inside a definition environment"
+    if first_in_chain and re.search(r"\b(?:if|only if|when|whenever|unless)\s*[:,]?\s*$", sentence, re.I):
+        return "hypothesis", "the condition of the prose's 'if …' (remove arm i if …)"
     if role == "implied" and inner not in STATEMENT_ENVS:
         return "step", "the consequent of ⇒ is derived from what precedes it"
     if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
