@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import platform
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -53,6 +54,20 @@ def resolve_dtype(device: str, dtype: str | None) -> torch.dtype:
     return DTYPES[dtype or "float64"]
 
 
+def _set_deterministic_algorithms(mode: bool, warn_only: bool = False) -> None:
+    """``torch.use_deterministic_algorithms(mode, warn_only=...)`` without importing Inductor.
+
+    The public function also sets ``torch._inductor.config.deterministic`` (torch.compile's flag), and importing
+    Inductor for it costs about 1.7 s of CPU in every process that trains (each CLI run, each test worker).
+    Nothing here compiles, so the flag only matters once Inductor is loaded: then the public function is used,
+    as it is wherever torch lacks the internal setter."""
+    setter = getattr(torch._C, "_set_deterministic_algorithms", None)
+    if setter is None or "torch._inductor.config" in sys.modules:
+        torch.use_deterministic_algorithms(mode, warn_only=warn_only)
+    else:
+        setter(mode, warn_only=warn_only)
+
+
 @contextlib.contextmanager
 def deterministic(device: str, threads: int | None = 1):
     """TF32 off, deterministic algorithms on and (CPU) ``threads`` intra-op threads for the
@@ -64,13 +79,13 @@ def deterministic(device: str, threads: int | None = 1):
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cudnn.deterministic = True
-        torch.use_deterministic_algorithms(True, warn_only=True)
+        _set_deterministic_algorithms(True, warn_only=True)
         try:
             yield
         finally:
             (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, det,
              torch.backends.cudnn.deterministic) = saved
-            torch.use_deterministic_algorithms(det)
+            _set_deterministic_algorithms(det)
 
 
 def settings(device: str, dtype: torch.dtype, seed: int | None = None) -> dict[str, Any]:
