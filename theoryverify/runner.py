@@ -214,13 +214,20 @@ def train(loss: LossFn | None, params: Mapping[str, Any], *, steps: int | Any, l
         record(0)
         k = 0
         bar = progress(None, total=total, desc=desc, unit="step", mininterval=1.0)
+        # while every run is still within its budget the step rate is ``rate`` itself (rate · 1.0, bit for bit):
+        # shaped once here instead of at every step (the per-step tensor calls dominate these tiny problems)
+        all_active = int(budget.min())
+        full_rate = {name: _per_run(rate, v) for name, v in p.items()}
         while k < total and not done:
             g = gfun(p, cfg)
-            active = (budget > k).to(dt)
-            step_rate = rate * active
             updates = opt.direction(g, k) if opt else g
-            for name in p:
-                p[name] = p[name] - _per_run(step_rate, p[name]) * updates[name]
+            if k < all_active:
+                for name in p:
+                    p[name] = p[name] - full_rate[name] * updates[name]
+            else:
+                step_rate = rate * (budget > k).to(dt)
+                for name in p:
+                    p[name] = p[name] - _per_run(step_rate, p[name]) * updates[name]
             k += 1
             done = observe(k)
             if k % record_every == 0 or k == total or done:
