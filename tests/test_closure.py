@@ -73,3 +73,20 @@ def test_the_engine_is_in_a_paper_claim_s_closure():
     files = module_closure("derivations.icrecall.claims.s2_assumptions")
     assert any(f.endswith("theoryverify/standards.py") for f in files)
     assert any(f.endswith("theoryverify/verdicts.py") for f in files)
+
+
+def test_an_edited_file_is_read_again(tmp_path, monkeypatch):
+    """The parsed imports are cached per file version: a module that gains an import gains it in its closure."""
+    import os
+
+    pkg = tmp_path / "editpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("X = 1\n")
+    (pkg / "b.py").write_text("Y = 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module_closure.cache_clear()
+    assert [os.path.basename(f) for f in module_closure("editpkg.a")] == ["a.py"]
+    (pkg / "a.py").write_text("from . import b\nX = 1\n")
+    module_closure.cache_clear()
+    assert [os.path.basename(f) for f in module_closure("editpkg.a")] == ["__init__.py", "a.py", "b.py"]

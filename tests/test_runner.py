@@ -106,3 +106,26 @@ def test_gradient_flow_hitting_time_exact():
 def test_grid_product():
     g = runner.grid(T=[0.1, 0.2], seed=[0, 1, 2])
     assert len(g) == 6 and g[0] == {"T": 0.1, "seed": 0} and g[-1] == {"T": 0.2, "seed": 2}
+
+
+def test_deterministic_sets_and_restores_the_flags_without_inductor():
+    """deterministic() turns deterministic algorithms on (warn-only) and restores the previous state; it does
+    so without importing torch._inductor (1.7 s per process) when nothing else has."""
+    import subprocess
+    import sys
+
+    code = ("import sys, torch\n"
+            "from theoryverify import runner\n"
+            "assert not torch.are_deterministic_algorithms_enabled()\n"
+            "with runner.deterministic('cpu'):\n"
+            "    assert torch.are_deterministic_algorithms_enabled()\n"
+            "    assert torch.is_deterministic_algorithms_warn_only_enabled()\n"
+            "assert not torch.are_deterministic_algorithms_enabled()\n"
+            "print('torch._inductor' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+    before = torch.are_deterministic_algorithms_enabled()
+    with runner.deterministic("cpu"):
+        assert torch.are_deterministic_algorithms_enabled()
+    assert torch.are_deterministic_algorithms_enabled() == before

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import platform
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -53,6 +54,20 @@ def resolve_dtype(device: str, dtype: str | None) -> torch.dtype:
     return DTYPES[dtype or "float64"]
 
 
+def _set_deterministic_algorithms(mode: bool, warn_only: bool = False) -> None:
+    """``torch.use_deterministic_algorithms(mode, warn_only=...)`` without importing Inductor.
+
+    The public function also sets ``torch._inductor.config.deterministic`` (torch.compile's flag), and importing
+    Inductor for it costs about 1.7 s of CPU in every process that trains (each CLI run, each test worker).
+    Nothing here compiles, so the flag only matters once Inductor is loaded: then the public function is used,
+    as it is wherever torch lacks the internal setter."""
+    setter = getattr(torch._C, "_set_deterministic_algorithms", None)
+    if setter is None or "torch._inductor.config" in sys.modules:
+        torch.use_deterministic_algorithms(mode, warn_only=warn_only)
+    else:
+        setter(mode, warn_only=warn_only)
+
+
 @contextlib.contextmanager
 def deterministic(device: str, threads: int | None = 1):
     """TF32 off, deterministic algorithms on and (CPU) ``threads`` intra-op threads for the
@@ -64,13 +79,13 @@ def deterministic(device: str, threads: int | None = 1):
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cudnn.deterministic = True
-        torch.use_deterministic_algorithms(True, warn_only=True)
+        _set_deterministic_algorithms(True, warn_only=True)
         try:
             yield
         finally:
             (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, det,
              torch.backends.cudnn.deterministic) = saved
-            torch.use_deterministic_algorithms(det)
+            _set_deterministic_algorithms(det)
 
 
 def settings(device: str, dtype: torch.dtype, seed: int | None = None) -> dict[str, Any]:
@@ -199,13 +214,20 @@ def train(loss: LossFn | None, params: Mapping[str, Any], *, steps: int | Any, l
         record(0)
         k = 0
         bar = progress(None, total=total, desc=desc, unit="step", mininterval=1.0)
+        # while every run is still within its budget the step rate is ``rate`` itself (rate · 1.0, bit for bit):
+        # shaped once here instead of at every step (the per-step tensor calls dominate these tiny problems)
+        all_active = int(budget.min())
+        full_rate = {name: _per_run(rate, v) for name, v in p.items()}
         while k < total and not done:
             g = gfun(p, cfg)
-            active = (budget > k).to(dt)
-            step_rate = rate * active
             updates = opt.direction(g, k) if opt else g
-            for name in p:
-                p[name] = p[name] - _per_run(step_rate, p[name]) * updates[name]
+            if k < all_active:
+                for name in p:
+                    p[name] = p[name] - full_rate[name] * updates[name]
+            else:
+                step_rate = rate * (budget > k).to(dt)
+                for name in p:
+                    p[name] = p[name] - _per_run(step_rate, p[name]) * updates[name]
             k += 1
             done = observe(k)
             if k % record_every == 0 or k == total or done:

@@ -111,3 +111,19 @@ def test_escape_mechanism_check_can_fail():
     bad = scaling.check_coefficient(np.log(1 / radii), k * math.log1p(4 * T**2 * lam), 1.0, 0.05, 0, index=1)
     assert good.status is Status.HOLDS, good.evidence
     assert bad.status is Status.REFUTED and bad.counterexample
+
+
+def test_t2_face_runs_batched_over_T_equal_one_batch_per_T():
+    """T2-main runs its temperatures as one batch: each T's runs must equal those of a batch of their own,
+    bit for bit (same ξ, row-wise GD), so batching changes speed only."""
+    from derivations.icrecall.claims.b_dynamics import runs_of, t2_face_runs
+
+    Ts, seeds, steps = [0.08, 0.04], 2, 300
+    both = t2_face_runs(Ts, seeds, steps, seed=5)
+    for i, T in enumerate(Ts):
+        one, cut = t2_face_runs(T, seeds, steps, seed=5), runs_of(both, i, seeds)
+        assert one.record_steps == cut.record_steps
+        for name in ("theta", "omega"):
+            assert torch.equal(one.params[name], cut.params[name])
+        for name in ("v", "L1"):
+            assert torch.equal(one.records[name], cut.records[name])

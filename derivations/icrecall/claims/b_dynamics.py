@@ -439,13 +439,29 @@ def global_min_L1(T: float, starts: int, seed: int) -> float:
     return best
 
 
-def t2_face_runs(T: float, seeds: int, steps: int, seed: int, delta: float = 0.1, record: int = 200,
-                 eta_c: float = ETA_C):
-    """Algorithm 1 with t1 = ∞ at one T: Stage 2 from θ̃ (face) + ξ for ``seeds`` perturbations, η2 = eta_c·T²."""
-    rho = T**3 / math.log(1 / delta) ** 2
-    xi = np.stack([uniform_ball(run_rng(seed, "xi", repr(float(T)), s), 13, rho) for s in range(seeds)])
-    return stage2(np.tile(FACE_THETA, (seeds, 1)), np.zeros((seeds, 7)), xi, [T] * seeds, eta=eta_c * T**2,
-                  steps=steps, metrics=("v", "L1"), record_every=max(steps // record, 1))
+def t2_face_runs(T: float | Sequence[float], seeds: int, steps: int, seed: int, delta: float = 0.1,
+                 record: int = 200, eta_c: float = ETA_C):
+    """Algorithm 1 with t1 = ∞: Stage 2 from θ̃ (face) + ξ for ``seeds`` perturbations, η2 = eta_c·T².
+
+    ``T`` one temperature, or several run as one batch (runs T-major: the seeds of T[0], then of T[1], …;
+    :func:`runs_of` cuts out one T).  A run's ξ depends only on (seed, T, seed index) and the batched GD is
+    row-wise, so each T's runs are those of a batch of its own, bit for bit (tests/icrecall/test_dynamics.py);
+    one batch takes one Python-level step loop instead of one per T."""
+    Ts = [float(T)] if np.ndim(T) == 0 else [float(t) for t in T]
+    xi = np.stack([uniform_ball(run_rng(seed, "xi", repr(t), s), 13, t**3 / math.log(1 / delta) ** 2)
+                   for t in Ts for s in range(seeds)])
+    Tr = np.repeat(np.asarray(Ts), seeds)
+    eta = eta_c * Tr**2
+    return stage2(np.tile(FACE_THETA, (len(Tr), 1)), np.zeros((len(Tr), 7)), xi, Tr.tolist(),
+                  eta=eta if len(Ts) > 1 else float(eta[0]), steps=steps, metrics=("v", "L1"),
+                  record_every=max(steps // record, 1))
+
+
+def runs_of(res, i: int, seeds: int):
+    """The runs of the i-th temperature of a batched :func:`t2_face_runs` result, as a result of their own."""
+    sl = slice(i * seeds, (i + 1) * seeds)
+    return type(res)({k: v[sl] for k, v in res.params.items()}, {k: v[:, sl] for k, v in res.records.items()},
+                     res.record_steps, {k: v[sl] for k, v in res.hits.items()}, res.steps_run, res.settings)
 
 
 @CLAIMS.add("T2-main", location="Theorem 2 (Sec. 4.1) = Theorem 4 (App. B)", kind=Kind.DYNAMICS,
@@ -495,11 +511,16 @@ def t2_main(ctx) -> Verdict:
     # the main one (issue 27: the quick variant runs it at T = 0.02…0.008 so that the runs span a decade of T)
     runs += [(float(t), float(c), int(p["t2_large_c"])) for c in p.get("large_c", ())
              for t in p.get("large_c_T", T)]
+    batches: dict[tuple[float, int], list[float]] = {}  # runs with the same (η-constant, budget): one batch
+    for t, c, budget in runs:
+        batches.setdefault((c, budget), []).append(t)
+    if start == "face":
+        batched = {key: t2_face_runs(ts, seeds, key[1], ctx.seed, eta_c=key[0]) for key, ts in batches.items()}
     for t, c, budget in runs:
         a_star, L_star = line_minimiser(t)
         L_opt = L_star + float(p["optimum_shift"])  # optimum_shift ≠ 0 only in the planted-error test
         if start == "face":
-            s2 = t2_face_runs(t, seeds, budget, ctx.seed, eta_c=c)
+            s2 = runs_of(batched[(c, budget)], batches[(c, budget)].index(t), seeds)
         else:
             out = algorithm1([t], list(range(seeds)), seed=ctx.seed, eta1=[c * t**2], eta2=[c * t**2],
                              t1=int(p["t1"]), t2=budget, radius=[t**3], metrics=("v", "L1"),
