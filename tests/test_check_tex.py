@@ -604,3 +604,8 @@ def test_referee_seven_readings(tmp_path, capsys):
     rows = _one(tmp_path, capsys, "For each arm $i$, remove arm ${i}$ from $B_{m}$ if\n\\begin{align*}\n"
                 "\\hat{r}_{i} + c_i < \\tau - c_i\n\\end{align*}\n")
     assert rows[0]["kind"] == "hypothesis", rows
+    # Δt, Δw as increments where the paper never indexes or powers Δ; Δ_i t stays Δ_i times t
+    rows = _one(tmp_path, capsys, "We have\n\\[ x(t + \\Delta t) - x(t) = \\Delta t \\cdot v + \\Delta w \\]\n")
+    assert rows[0]["read_as"].startswith("x(t + Deltat) - x(t) = Deltat * v + Deltaw"), rows
+    rows = _one(tmp_path, capsys, "We have\n\\[ \\Delta_i t = 2 \\Delta t \\]\n")
+    assert rows[0]["read_as"].startswith("Delta[i] * t = 2 * Delta * t"), rows

@@ -332,6 +332,11 @@ class PaperParser(LatexParser):
         c = t.text
         name = c[1:]
         start = self.i
+        if c == "\\Delta" and getattr(self.names, "increments", False):
+            nxt = self.peek(1)
+            if nxt.kind == "letter" and len(nxt.text) == 1 or nxt.kind == "cmd" and nxt.text[1:] in GREEK:
+                self.i += 2  # Δt: one increment, not Δ times t (the paper never indexes or powers Δ)
+                return self._maybe_call(self._index("Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)))
         if c in OPAQUE_OPERATORS:
             self.next()
             if c == "\\arg" and self.at("\\min", "\\max"):

@@ -94,6 +94,7 @@ class Job:
 
 # --- reading the paper ------------------------------------------------------------------------------------
 
+INCREMENT = re.compile(r"\\Delta\s*(?:[A-Za-z](?![A-Za-z])|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
 BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|prime)*$")  # Abf, Cbfhat
 
 
@@ -204,6 +205,9 @@ class Paper:
             D.chains(d)
         self.names = self._names()
         self.names.random = self.random
+        # Δt, Δw, Δψ as increments: the paper writes Δ before a name several times and never indexes or powers Δ
+        body = self.doc.text[self.doc.body_start:]
+        self.names.increments = len(INCREMENT.findall(body)) >= 2 and not re.search(r"\\Delta\s*[_^]", body)
         self.relations: list[Relation] = []
         self.jobs: list[Job] = []
         self.definitions: list[Definition] = []
