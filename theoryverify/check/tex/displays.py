@@ -391,8 +391,9 @@ LEADING_RELATION = re.compile(r"^\s*(?:[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslan
                               r"doteq|stackrel|overset|underset|preceq|succeq|prec|succ|leftarrow|gets)(?![A-Za-z])|:=)")
 
 
-def top_relation(text: str) -> bool:
-    """A relation outside every bracket (``P(Y = 1)`` has none; ``a = P(Y = 1)`` has one)."""
+def _top_relation_ends(text: str):
+    """The end offset of each relation outside every bracket, left to right (``\\left``/``\\right`` and ``\\{``
+    ``\\}`` counted as brackets)."""
     depth = 0
     i, n = 0, len(text)
     while i < n:
@@ -411,9 +412,15 @@ def top_relation(text: str) -> bool:
         elif depth <= 0:
             m = RELATION_HINT.match(text, i)
             if m and (c != "\\" or m.start() == i):
-                return True
+                yield m.end()
+                i = m.end()
+                continue
         i += 1
-    return False
+
+
+def top_relation(text: str) -> bool:
+    """A relation outside every bracket (``P(Y = 1)`` has none; ``a = P(Y = 1)`` has one)."""
+    return next(_top_relation_ends(text), None) is not None
 
 
 def chains(display: Display) -> None:
@@ -494,22 +501,10 @@ def _inline_cases(segs: list[Segment]) -> list[Segment]:
 
 def _after_relation(text: str) -> str:
     """The text after the last top-level relation of ``text``."""
-    last = -1
-    depth, i = 0, 0
-    while i < len(text):
-        c = text[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif depth <= 0:
-            m = RELATION_HINT.match(text, i)
-            if m and (c != "\\" or m.start() == i):
-                last = m.end()
-                i = m.end()
-                continue
-        i += 1
-    return text[last:] if last >= 0 else text
+    last = None
+    for last in _top_relation_ends(text):
+        pass
+    return text[last:] if last is not None else text
 
 
 def environment_spans(text: str, names: set[str], start: int = 0) -> list[tuple[str, int, int]]:
