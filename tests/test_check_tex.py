@@ -466,10 +466,16 @@ def test_the_reported_error_is_the_one_that_decided(tmp_path, capsys):
     """Referee 5's V11: 'max rel. error 1.13e-11 ≤ tol 1e-12' was printed where float64 cancellation at a boundary
     point was resolved at 50 digits; the message now reports the 50-digit error and says how many such points."""
     import re
-    rows = _one(tmp_path, capsys, r"\[ \frac{n}{2}\left((1 - \delta^{\frac 1{\alpha}})\log \frac{1 - \delta^{\frac 1{\alpha}}}"
+    from theoryverify.check.tex.run import Paper, to_json
+    f = tmp_path / "r.tex"
+    f.write_text(r"\[ \frac{n}{2}\left((1 - \delta^{\frac 1{\alpha}})\log \frac{1 - \delta^{\frac 1{\alpha}}}"
                 r"{1 + \delta^{\frac 1{\alpha}}} + (1 + \delta^{\frac 1{\alpha}})\log \frac{1 + \delta^{\frac 1{\alpha}}}"
                 r"{1 - \delta^{\frac 1{\alpha}}}\right) = n\delta^{\frac 1{\alpha}}\log \frac{1 + \delta^{\frac 1{\alpha}}}"
                 r"{1 - \delta^{\frac 1{\alpha}}} \]" + "\n")
+    p = Paper([str(f)], timeout=30.0)  # a test of the message, not of speed: load-proof (this check sits near 3 s)
+    p.read()
+    p.check(jobs=1)
+    rows = to_json(p)["relations"]
     reason = rows[0]["reason"]
     m = re.search(r"max rel\. error ([<≈]?\s*[0-9.e+-]+) ≤ tol ([0-9.e+-]+)", reason)
     if m:  # a sampled pass: its stated error is within its stated tolerance
