@@ -615,3 +615,58 @@ def test_referee_seven_readings(tmp_path, capsys):
     assert rows[0]["read_as"].startswith("x(t + Deltat) - x(t) = Deltat * v + Deltaw"), rows
     rows = _one(tmp_path, capsys, "We have\n\\[ \\Delta_i t = 2 \\Delta t \\]\n")
     assert rows[0]["read_as"].startswith("Delta[i] * t = 2 * Delta * t"), rows
+
+
+def test_referee_seven_tails(tmp_path, capsys):
+    # a row with no relation is the left side of the next row's "&\qquad= …"; a row after one that ended with a
+    # comma starts a new expression
+    rows = _one(tmp_path, capsys, "We have\n\\begin{align}\n&a + b \\nonumber\\\\\n&\\qquad= b + a,\\label{x}\\\\\n"
+                "&2 c \\nonumber\\\\\n&\\qquad= 3 c\n\\end{align}\n")
+    assert [(r["latex"], r["status"]) for r in rows] == [("a + b = b + a", "proved"), ("2 c = 3 c", "refuted")], rows
+    # p ∈ (0, 1) is a number: αnp(…) is a product, not an ambiguous application
+    rows = _one(tmp_path, capsys, "Let the quantile $p \\in (0,1)$ be fixed. We have\n"
+                "\\[ y = \\alpha n p\\left((1 - \\epsilon) x\\right) \\]\n")
+    assert rows[0]["status"] != "ambiguous" and "p * (" in rows[0]["read_as"], rows
+    # a side condition t ∈ [0, 1] is assumed; without it the step is not decided on [0, 1]
+    rows = _one(tmp_path, capsys, "By AM-GM, we have\n\\[ \\lambda^t \\le (1-t) + t \\lambda \\qquad \\forall t \\in [0,1]. \\]\n")
+    assert rows[0]["assumptions"] == ["0 <= t <= 1"], rows
+    rows = _one(tmp_path, capsys, "We have\n\\[ t^2 \\le t \\qquad \\forall t \\in [0,1]. \\]\n")
+    assert rows[0]["status"] in ("proved", "holds"), rows
+    rows = _one(tmp_path, capsys, "We have\n\\[ t^2 \\le t \\qquad \\forall t \\in (1,2]. \\]\n")
+    assert rows[0]["status"] == "refuted", rows  # the condition read from the display, and still able to fail
+    # "there exists u … such that": the witness's property, a step (not a definition, not a goal)
+    rows = _one(tmp_path, capsys, "By the mean value theorem with $f(x) = \\sqrt{x}$, there exists a $u$ between $a$ "
+                "and $b$ such that\n\\begin{align}\n\\left| \\hat{a} - a \\right| &= \\left| c - d \\right|\n\\end{align}\n")
+    assert rows[0]["kind"] == "step", rows
+    # … unless a supposition provides it
+    rows = _one(tmp_path, capsys, "Suppose that the bounds are satisfied at $t=0$. In particular, $\\exists M_1$ such "
+                "that\n\\begin{equation}\n2\\epsilon<M_1\\epsilon^{0.75},\n\\end{equation}\n")
+    assert rows[0]["kind"] == "hypothesis", rows
+    # "The variance of the estimator is given by Var β = …": computed, not a definition
+    rows = _one(tmp_path, capsys, "The variance of the estimator is given by\n\\[ \\operatorname{Var}\\hat{\\beta}_j = "
+                "\\frac{1}{d^2} \\sigma^2 \\]\n")
+    assert rows[0]["kind"] == "step", rows
+    rows = _one(tmp_path, capsys, "The estimator is given by\n\\[ \\hat{\\beta}_j = \\frac{1}{d^2} \\sigma^2 \\]\n")
+    assert rows[0]["kind"] == "definition", rows
+    # a theorem's "…, assuming X, the update improves the objective by:" introduces its conclusion
+    rows = _one(tmp_path, capsys, "\\begin{theorem}\nGiven $\\varepsilon$, assuming $\\varepsilon' < \\varepsilon$, "
+                "the subquantile update improves the objective function in expectation by :\n\\begin{equation*}\n"
+                "\\mathbb{E}[f] = n(\\varepsilon - \\varepsilon')\n\\end{equation*}\n\\end{theorem}\n")
+    assert rows[0]["kind"] == "goal", rows
+    rows = _one(tmp_path, capsys, "\\begin{theorem}\nAssume that\n\\[ a \\le b \\]\nThen $a$.\n\\end{theorem}\n")
+    assert rows[0]["kind"] == "hypothesis", rows
+    # "Q = … \in G": names Q
+    rows = _one(tmp_path, capsys, "Let $x \\in \\mathbb{R}^3$. Then\n\\[ Q = I + 2 x x^\\top J \\in G_{\\mathcal{L}} . \\]\n")
+    assert rows[0]["kind"] == "definition", rows
+    # an identity in distribution is not an identity of numbers
+    rows = _one(tmp_path, capsys, "We have\n\\[ (Q_i \\theta)^2 = \\left(\\mathcal{N}\\left(0, \\sum_j \\xi_j^2\\right)\\right)^2 \\]\n")
+    assert rows[0]["kind"] == "probabilistic", rows
+
+
+def test_theorem_environments_declared_in_a_local_package(tmp_path, capsys):
+    (tmp_path / "mm.sty").write_text("\\newtheorem{prop}{Proposition}\n")
+    f = tmp_path / "m.tex"
+    f.write_text("\\documentclass{article}\n\\usepackage{mm}\n\\begin{document}\n\\begin{prop}\nLet $f$ be convex. "
+                 "In other words, we have that\n\\[ f(t) \\le (1-t) f(0) + t f(1) \\]\n\\end{prop}\n\\end{document}\n")
+    code, out = run(capsys, f)
+    assert out["relations"][0]["kind"] == "goal", out

@@ -443,17 +443,26 @@ def chains(display: Display) -> None:
                 if has_rel or RELATION_HINT.search(seg.text) or "\\in" in seg.text:  # x > 0, or "for all x \in R" (what the display ranges over)
                     display.conditions.append(seg)
                 continue
-            if seg.role in ("where", "constraint") or (seg.role in ("also", "implied") and has_rel):
+            starts_rel = bool(LEADING_RELATION.match(seg.text))
+            # "lhs \\ &\qquad= rhs": a relation after spacing continues the row before (its left side)
+            if seg.role in ("where", "constraint") or (seg.role == "implied" and has_rel) or \
+                    (seg.role == "also" and has_rel and not (starts_rel and current is not None)):
                 current = Chain([seg], seg.role if seg.role not in ("also",) else "main")
                 display.chains.append(current)
                 continue
-            starts_rel = bool(LEADING_RELATION.match(seg.text))
             starts_op = bool(LEADING_OPERATOR.match(seg.text))
-            if current is not None and (starts_rel or (starts_op and not has_rel) or not has_rel):
+            # "… < \infty, \\ & \lim …": a row after one that ended with a comma starts a new expression
+            ended = current is not None and re.search(r"[,;]\s*$", _bare(current.parts[-1].text))
+            if current is not None and (starts_rel or (starts_op and not has_rel) or (not has_rel and not ended)):
                 current.parts.append(seg)
                 continue
             current = Chain([seg], "main")
             display.chains.append(current)
+
+
+def _bare(text: str) -> str:
+    """A segment's text without labels, tags and spacing (what ends it)."""
+    return re.sub(r"\\(?:nonumber|notag|label\s*\{[^{}]*\}|tag\s*\{[^{}]*\})|\\[,;:!]|\\q?quad\b|~", "", text)
 
 
 def _inline_cases(segs: list[Segment]) -> list[Segment]:

@@ -38,6 +38,8 @@ ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|\\omega|\\mathcal\
 PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*(?:\\left|\\[bB]igg?[lr]?)?\s*"
                      r"(?:[\(\[]|\\\{|\\lbrace)|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
                      r"\\PP(?![A-Za-z])|(?<![A-Za-z\\_^{])P\s*(?:\\left|\\big|\\Big)?\s*[\(\[]")
+# "(Q_i θ)^2 = (N(0, σ^2))^2": a law used as a value, an identity in distribution (not one of numbers)
+LAW_VALUE = re.compile(r"\\mathcal\s*\{?\s*N\s*\}?\s*(?:_\s*\{?\s*\w+\s*\}?)?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(\s*[^;|,()]{1,40},")
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
@@ -139,6 +141,17 @@ def _last(pattern: re.Pattern, text: str) -> int:
 
 CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9]+\}?)?\s*\(\s*(?:\\[A-Za-z]+|[a-z])\s*\)\s*$")
 INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*)?\\(?:l|c)?dots\b")
+# "there exists a u between … such that": the display is the witness's property (not a goal)
+EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\bsuch that\W*$", re.I)
+SUPPOSED = re.compile(r"(?:^|[.!?]\s+)(?:suppose|assume)\b[^.]{0,300}\.\s+[^.]*$", re.I)
+# "The variance of the estimator is given by": an operator's value is computed, not defined
+OPERATOR_LHS = re.compile(r"^\s*(?:\\(?:operatorname|mathrm|text|textrm|rm)\s*\{?\s*(?:Var|Cov|Corr|E)\b|\\Var\b|\\Cov\b|"
+                          r"\\mathbb\s*\{?\s*(?:E|V)\b|\\E\b|(?:Var|Cov)\s*[\[(])")
+# "Q = … \in G": the display names Q and says where it lies
+NAMED_MEMBER = re.compile(r"\\in\s*(?:\\mathcal|\\mathbb|\\mathrm|[A-Z])[^=<>]{0,40}$")
+# "…, assuming X, the update improves the objective by:": the display is the statement's conclusion
+CONCLUSION_AFTER_CLAUSE = re.compile(r",\s*(?:the|this|our|then|we|it|each|every)\b[^,]{10,200}(?::|\bby|\bas follows|"
+                                     r"\bis|\bare|\bsatisf(?:y|ies))\s*:?\s*$", re.I)
 SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
 
 
@@ -184,6 +197,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "asymptotic", "O(·)/Θ/Ω/o or a limit"
     if PROB_RE.search(link_text):
         return "probabilistic", "a probability (P(…))"
+    if op == "=" and LAW_VALUE.search(link_text) and not re.search(r"\\mid|;", link_text):
+        return "probabilistic", "a law used as a value (N(…)): an identity in distribution"
     if PROB_PROSE.search(sentence) or PROB_PROSE.search(display_text):
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
@@ -207,6 +222,14 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
             AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and derived_at < 0:
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
+    exists = EXISTS_SUCH_THAT.search(sentence)
+    if exists:  # "there exists u … such that |â − a| = …": not a goal
+        # "Suppose …. In particular, ∃ M such that …", "if F satisfies that there is L such that": supposed
+        if SUPPOSED.search(prose) or re.search(r"\b(?:if|assume|assuming|suppose|provided)\b",
+                                               sentence[:exists.start()], re.I):
+            return "hypothesis", "the property of a witness that the supposition provides ('∃ … such that')"
+        if inner not in STATEMENT_ENVS:
+            return "step", "the property of a witness a cited result provides ('there exists … such that')"
     goal_cues = list(GOAL_CUE.finditer(sentence))
     goal_at = goal_cues[-1].end() if goal_cues else -1
     if first_in_chain and op == "=" and (lhs_is_name or NAME_LIKE.match(lhs_text)) and goal_cues and \
@@ -220,6 +243,10 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if first_in_chain and op == "=" and lhs_is_name and AFTER_DESCRIBES.match(after):
         return "definition", "the display names an object the prose then describes"
     lhs_is_name = lhs_is_name or bool(CALL_WRITTEN.match(lhs_text))  # "Define v(q) = …": v applied, whatever v is
+    if first_in_chain and op == "=" and lhs_is_name and NAMED_MEMBER.search(display_text.strip().rstrip(".,; ")):
+        return "definition", "the display names its left side and says where it lies (Q = … \\in G)"
+    if first_in_chain and op == "=" and OPERATOR_LHS.match(lhs_text) and _last(STRONG_DEF, sentence) < 0:
+        lhs_is_name = False  # "The variance of … is given by Var β = …": computed, not defined
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
@@ -236,7 +263,10 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
                 re.match(r"^\W*then\b", sentence, re.I):
             return "goal", conclusion
         said = _last(CONCLUSION_CUE, sentence)  # "Assume …, we have the following bounds hold for all t,"
-        if _last(HYP_CUE, sentence) > said:
+        hyp_at = _last(HYP_CUE, sentence)
+        if hyp_at >= 0 and CONCLUSION_AFTER_CLAUSE.search(sentence[hyp_at:]):
+            return "goal", conclusion  # "assuming ε' < ε, the update improves the objective by:"
+        if hyp_at > said:
             return "hypothesis", f"a hypothesis of the {inner}"
         if said >= 0:
             return "goal", conclusion

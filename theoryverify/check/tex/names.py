@@ -44,6 +44,9 @@ OPEN_RE = re.compile(r"\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
 MAP_RE = re.compile(r"\s*:\s*(?:\\mathbb\s*\{?\s*R|\\mathcal|\\R\b|[A-Z])[^=]{0,40}?\\(?:to|rightarrow|mapsto)")
 MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))\s*\^\s*"
                        r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
+# p \in (0, 1), t \in [0, T], x \in \mathbb{R} (no power), \in \mathbb{R}_{+}: a real number
+NUMBER_MEMBER = re.compile(r"\s*\\in\s*(?:(?:\\left\s*)?[\(\[]\s*-?(?:\d|\\infty)[^()\[\]]{0,30}?[\)\]]|"
+                           r"(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))(?!\s*\^))")
 FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
                          "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9])")
 # one number, or one name that is a time, a point or a matrix (z(0), z(t_1), e(t), phi(x), f(\theta^*), f_1(A)): a
@@ -69,6 +72,7 @@ class Evidence:
     e_power: bool = False  # e^{…} somewhere
     e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
     nabla_value: set[str] = field(default_factory=set)  # \nabla l_i \sum …: the gradient is a value, not a map
+    number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
 
 
 def key_of(m: re.Match) -> str:
@@ -148,6 +152,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.maps.add(key)
             if MEMBER_RE.match(text, after) and not index:
                 ev.vector.add(key)
+            if NUMBER_MEMBER.match(text, after) and not index:
+                ev.number.add(key)
             if not index and re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})",
                                       text[after:after + 12]):
                 ev.vector.add(key)
@@ -262,7 +268,7 @@ class Names:
         ev = self.ev
         if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic:
             return "function"  # nobody writes z(0) for z·0 or η(t) for η·t
-        if ev.factor.get(key, 0) >= 1:  # 2η, ηL, η^2: a number, even when η(1 - ηL) and η(a + b) both occur
+        if ev.factor.get(key, 0) >= 1 or key in ev.number:  # 2η, ηL, η^2, p ∈ (0, 1): a number, even when η(1 - ηL) and η(a + b) both occur
             return "scalar"
         if len(ev.args.get(key, ())) >= 2:
             return "function"

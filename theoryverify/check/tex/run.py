@@ -37,6 +37,26 @@ HOSTILE_ANYWHERE = re.compile(r"\\(write18|write|immediate|openout|openin|csname
 DEFAULT_TIMEOUT = 3.0
 SYMBOLIC_SECONDS = 1.0
 MAX_DISPLAY_CHARS = 50_000
+INTERVAL_MEMBER = re.compile(r"^\s*(?P<x>(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9]+\}?)?)\s*\\in\s*(?:\\left\s*)?"
+                             r"(?P<o>[\[(])(?P<a>[^,\[\]()]{1,30}),(?P<b>[^,\[\]()]{1,30})(?:\\right\s*)?(?P<c>[\])])"
+                             r"(?P<rest>(?:\s|\\[,;:! ]|\\q?quad\b)*[.,;]?\s*)$")
+
+
+def _interval_condition(text: str) -> str:
+    """``t \\in [0, 1]`` (a side condition) as ``0 \\le t \\le 1``; ``(a, b)`` open; anything else unchanged."""
+    m = INTERVAL_MEMBER.match(text)
+    if not m:
+        return text
+    lo = "<" if m.group("o") == "(" else "\\le"
+    hi = "<" if m.group("c") == ")" else "\\le"
+    parts = [f"{m.group('a')} {lo} {m.group('x')}"]
+    if not re.fullmatch(r"\s*\\infty\s*", m.group("b")):
+        parts.append(f"{hi} {m.group('b')}")
+    if re.fullmatch(r"\s*-\s*\\infty\s*", m.group("a")):
+        parts[0] = m.group("x")
+    return " ".join(parts) + " " * max(0, len(text) - len(" ".join(parts)))
+
+
 REALS_RE = re.compile(r"\\in\s*(?:\\mathbb\s*\{?\s*R\s*\}?|\\R|\\Re|\\reals)(?![A-Za-z^_])(?!\s*\^)")
 MAX_CHECKS = 4000
 SHAPE_RE = re.compile(r"\(\s*(?:\d+|[A-Za-z])\s*\\times\s*(?:\d+|[A-Za-z])\s*\)")
@@ -190,7 +210,8 @@ class Paper:
         self.doc, self.expansion_errors = expand_document(raw, table)
         self.assume = list(assume)
         self.seed, self.timeout = seed, timeout
-        self.theorem_names = D.theorem_names(raw.text)
+        # \newtheorem{prop}{Proposition} in the paper or in a local .sty it loads
+        self.theorem_names = D.theorem_names("\n".join([raw.text, *(text for _, text in raw.macro_texts)]))
         self.displays = D.find_displays(self.doc, self.theorem_names)
         self.spans = D.environment_spans(self.doc.text, {n.lower() for n in self.theorem_names} | self.theorem_names,
                                          self.doc.body_start)
@@ -354,7 +375,7 @@ class Paper:
         out, unread = [], []
         display.over_reals = any(REALS_RE.search(seg.text) for seg in conditions)
         for seg in conditions:
-            reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
+            reading = read_chain([(_interval_condition(seg.text), seg.pos)], self.names, self.names.defined)
             if not reading.error and not reading.links:
                 continue  # "for all x \in R", "for some t": no relation, nothing to assume
             if reading.error:
@@ -1292,12 +1313,26 @@ def _somewhere(job: Job, session_for) -> str | None:
     syms = sorted(slack.free_symbols | size.free_symbols, key=str)
     if not syms or len(syms) > 12:
         return None
+    bounds = _stated_bounds(job.assumptions)  # "∀ t ∈ (1, 2]": a point where it holds must be inside them
     rnd = random.Random(7)
     for _ in range(200):  # a fixed number of points, never a wall-clock budget: the same input, the same verdict
         point = {}
         for x in syms:
-            v = 10 ** rnd.uniform(-3, 3)
+            lo, hi = bounds.get(str(x), (None, None))
+            if lo is not None and hi is not None:
+                v = lo + (hi - lo) * rnd.uniform(0.001, 0.999)
+            else:
+                v = 10 ** rnd.uniform(-3, 3)
+                if lo is not None and v <= lo:
+                    v = lo + v
+                if hi is not None and v >= hi:
+                    v = hi - v if hi > 0 else hi - 1 - v
             point[x] = sp.Integer(max(1, round(v))) if x.is_integer else sp.Float(v, 60)
+            if x.is_integer and not ((lo is None or point[x] >= lo) and (hi is None or point[x] <= hi)):
+                point = None
+                break
+        if point is None:
+            continue
         try:  # 60 digits: a slack of -1e-25 relative is a failure, not a rounding tie
             val = slack.xreplace(point).evalf(60)
             scale = size.xreplace(point).evalf(60)
@@ -1315,6 +1350,21 @@ def _somewhere(job: Job, session_for) -> str | None:
             shown = ", ".join(f"{k} = {_short_num(point[k])}" for k in syms[:5])
             return f"some positive values (e.g. {shown}): a condition the paper may state elsewhere"
     return None
+
+
+def _stated_bounds(assumptions) -> dict[str, tuple[float | None, float | None]]:
+    """The numeric range each name's assumptions give (``1 < t <= 2`` → t: (1, 2)); names without one are absent."""
+    from ..assume import parse_assumptions
+    try:
+        decl = parse_assumptions(list(assumptions))
+    except Exception:
+        return {}
+    out: dict[str, tuple[float | None, float | None]] = {}
+    for name in set(decl.lo) | set(decl.hi):
+        lo = float(decl.lo[name][0]) if name in decl.lo else None
+        hi = float(decl.hi[name][0]) if name in decl.hi else None
+        out[name] = (lo, hi)
+    return out
 
 
 def _short_num(x) -> str:
