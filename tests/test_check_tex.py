@@ -670,3 +670,11 @@ def test_theorem_environments_declared_in_a_local_package(tmp_path, capsys):
                  "In other words, we have that\n\\[ f(t) \\le (1-t) f(0) + t f(1) \\]\n\\end{prop}\n\\end{document}\n")
     code, out = run(capsys, f)
     assert out["relations"][0]["kind"] == "goal", out
+
+
+def test_a_braced_argument_of_a_function_the_paper_applies(tmp_path, capsys):
+    # σ_max{Q} on a line where the paper writes σ_max(P): the braces are a slip for brackets; x{y} stays x·y
+    rows = _one(tmp_path, capsys, "We have\n\\[ a \\le 2\\sigma_{\\max}(P) b + \\sigma_{\\max}{Q} c \\]\nand\n"
+                "\\[ x{y} = 2 x y \\]\n")
+    assert "sigma_smax(Q) * c" in rows[0]["read_as"], rows
+    assert rows[1]["read_as"].startswith("x * y") and rows[1]["status"] == "refuted", rows

@@ -277,6 +277,14 @@ class PaperParser(LatexParser):
             node = _name(node)
         called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
             (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
+        if not called and self.at("{") and not self._value_next and self.names is not None and \
+                (_key(node) in self.functions or self.names.kind(_key(node)) == "function") and \
+                self.peek(1).kind == "letter" and self.peek(2).text == "}":
+            # σ_max{Q} where the paper applies σ_max(P): the braces are the paper's slip for brackets
+            name = _flat(node)
+            arg = self.group_or_token()
+            self.applied.add(name)
+            return ast.Call(func=_name(name), args=[arg], keywords=[])
         if not called or self._value_next:
             return node
         key = _key(node)
