@@ -678,3 +678,34 @@ def test_a_braced_argument_of_a_function_the_paper_applies(tmp_path, capsys):
                 "\\[ x{y} = 2 x y \\]\n")
     assert "sigma_smax(Q) * c" in rows[0]["read_as"], rows
     assert rows[1]["read_as"].startswith("x * y") and rows[1]["status"] == "refuted", rows
+
+
+def test_computed_left_sides_and_statement_hypotheses(tmp_path, capsys):
+    # a lemma's "…, i.e., d/dt(…) = 0" is its conclusion ("i.e." restates it), not a definition
+    rows = _one(tmp_path, capsys, "\\begin{lemma}\nWhen optimizing with GF the difference is conserved, i.e.,\n"
+                "\\begin{equation}\n\\frac{d}{dt}\\left(b^2 - c^2\\right) = 0\n\\end{equation}\n\\end{lemma}\n")
+    assert rows[0]["kind"] == "goal", rows
+    # "… can be simplified as follows: ∫… = …": an integral is computed, not defined
+    rows = _one(tmp_path, capsys, "The integral can be simplified as follows:\n\\begin{align}\n& \\int_0^{1} w(z) dz "
+                "\\nonumber\\\\\n& = \\sum_{j=0}^{n-1} \\xi_j.\n\\end{align}\n")
+    assert rows[0]["kind"] == "step", rows
+    # "The derivative of B with respect to time is given by Ḃ = …" is computed; "The gradient flow is given by θ̇ = …"
+    # defines the dynamics
+    rows = _one(tmp_path, capsys, "The derivative of $B$ with respect to time is given by,\n\\begin{equation}\n"
+                "\\dot{B} = - \\sum_{i=0}^{k-1} \\nabla \\ell_i C^\\top\n\\end{equation}\nThe gradient flow is given by\n"
+                "\\[ \\dot{\\theta} = - \\nabla L \\]\n")
+    assert [r["kind"] for r in rows] == ["step", "definition"], rows
+    # inside a corollary, "Suppose X, Z are jointly Gaussian with:" states a hypothesis, not a definition
+    rows = _one(tmp_path, capsys, "\\begin{corollary}\nSuppose $X$ and $Z$ are jointly Gaussian random variables with:\n"
+                "\\[ \\mathrm{Corr}(X, Z) = \\rho \\]\nThen $a$.\n\\end{corollary}\n")
+    assert rows[0]["kind"] == "hypothesis", rows
+    # an index range with any number of listed values
+    rows = _one(tmp_path, capsys, "The model is\n\\[ s_{t+1} = A s_t, \\quad t = 0, 1, 2, \\ldots \\]\n")
+    assert [r["kind"] for r in rows] == ["update", "hypothesis"], rows
+
+
+def test_implications_inside_a_goal_stay_the_goal(tmp_path, capsys):
+    # "then we need the following equality to hold: a = b ⇒ c = d": the consequent restates what is needed
+    rows = _one(tmp_path, capsys, "Then we need the following equality to hold:\n\\begin{equation}\n"
+                "a = 2 b \\implies a + c = 2 b + c\n\\end{equation}\n")
+    assert [r["kind"] for r in rows] == ["goal", "goal"], rows

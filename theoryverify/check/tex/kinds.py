@@ -80,8 +80,8 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduc
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
-                           r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
-                           r"(?:\b|(?<=\.))", re.I)
+                           r"i[.·]e[.·]|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
+                           r"(?:\b|(?<=[.·]))", re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"choices? (?:for|of)|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
@@ -140,13 +140,15 @@ def _last(pattern: re.Pattern, text: str) -> int:
 
 
 CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9]+\}?)?\s*\(\s*(?:\\[A-Za-z]+|[a-z])\s*\)\s*$")
-INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*)?\\(?:l|c)?dots\b")
+INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*){0,4}\\(?:l|c)?dots\b")
 # "there exists a u between … such that": the display is the witness's property (not a goal)
 EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\bsuch that\W*$", re.I)
 SUPPOSED = re.compile(r"(?:^|[.!?]\s+)(?:suppose|assume)\b[^.]{0,300}\.\s+[^.]*$", re.I)
 # "The variance of the estimator is given by": an operator's value is computed, not defined
 OPERATOR_LHS = re.compile(r"^\s*(?:\\(?:operatorname|mathrm|text|textrm|rm)\s*\{?\s*(?:Var|Cov|Corr|E)\b|\\Var\b|\\Cov\b|"
                           r"\\mathbb\s*\{?\s*(?:E|V)\b|\\E\b|(?:Var|Cov)\s*[\[(])")
+DERIVATIVE_LHS = re.compile(r"^\s*(?:\\dot\b|\\dot\s*\{|\\frac\s*\{\s*(?:d|\\partial)|\\partial|\\nabla)")
+DERIVATIVE_PROSE = re.compile(r"\b(?:(?:derivatives?|gradients?)\s+(?:of|with respect)\b|differentiat\w*)", re.I)
 # "Q = … \in G": the display names Q and says where it lies
 NAMED_MEMBER = re.compile(r"\\in\s*(?:\\mathcal|\\mathbb|\\mathrm|[A-Z])[^=<>]{0,40}$")
 # "…, assuming X, the update improves the objective by:": the display is the statement's conclusion
@@ -157,8 +159,9 @@ SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\
 
 def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
-             lhs_first_use: bool, after: str = "") -> tuple[str, str]:
-    """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display)."""
+             lhs_first_use: bool, after: str = "", lhs_opaque: bool = False) -> tuple[str, str]:
+    """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display; ``lhs_opaque``: the
+    left side is an integral, a sum, an expectation, a gradient … kept as written, not a name)."""
     link_text = f"{lhs_text} {rhs_text}"
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
@@ -203,13 +206,15 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
         return "hypothesis", f"inside an {inner} environment"
-    if HEADED_ASSUMPTION.search(prose) and derived_at < 0:
+    if HEADED_ASSUMPTION.search(prose) and \
+            _last(DERIVED_PROSE, re.sub(r"i[.·]e[.·]|namely|that is", " ", sentence, flags=re.I)) < 0:  # "i.e." restates
         return "hypothesis", "under an 'Assumption' heading"
     if inner == "definition":
         return "definition", "inside a definition environment"
     if first_in_chain and re.search(r"\b(?:if|only if|when|whenever|unless)\s*[:,]?\s*$", sentence, re.I):
         return "hypothesis", "the condition of the prose's 'if …' (remove arm i if …)"
-    if role == "implied" and inner not in STATEMENT_ENVS:
+    if role == "implied" and inner not in STATEMENT_ENVS and \
+            not (GOAL_PROSE.search(sentence) and derived_at <= _last(GOAL_CUE, sentence)):  # "we need: a ⇒ b"
         return "step", "the consequent of ⇒ is derived from what precedes it"
     if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
         return "hypothesis", "the prose states it as an assumption or a condition"
@@ -245,8 +250,14 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     lhs_is_name = lhs_is_name or bool(CALL_WRITTEN.match(lhs_text))  # "Define v(q) = …": v applied, whatever v is
     if first_in_chain and op == "=" and lhs_is_name and NAMED_MEMBER.search(display_text.strip().rstrip(".,; ")):
         return "definition", "the display names its left side and says where it lies (Q = … \\in G)"
-    if first_in_chain and op == "=" and OPERATOR_LHS.match(lhs_text) and _last(STRONG_DEF, sentence) < 0:
-        lhs_is_name = False  # "The variance of … is given by Var β = …": computed, not defined
+    if first_in_chain and op == "=" and (OPERATOR_LHS.match(lhs_text) or lhs_opaque or
+                                         DERIVATIVE_LHS.match(lhs_text) and DERIVATIVE_PROSE.search(sentence)) and \
+            _last(STRONG_DEF, sentence) < 0:
+        # "The variance of … is given by Var β = …", "The integral … can be simplified as follows: ∫… = …",
+        # "The derivative of B with respect to time is given by Ḃ = …": computed, not defined
+        lhs_is_name = False
+    if inner in STATEMENT_ENVS and _last(STRONG_DEF, sentence) < 0:
+        lhs_is_name = lhs_is_name and not HYP_PROSE.search(sentence)  # "Suppose X, Z are Gaussian with: Corr = ρ"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
