@@ -709,3 +709,15 @@ def test_implications_inside_a_goal_stay_the_goal(tmp_path, capsys):
     rows = _one(tmp_path, capsys, "Then we need the following equality to hold:\n\\begin{equation}\n"
                 "a = 2 b \\implies a + c = 2 b + c\n\\end{equation}\n")
     assert [r["kind"] for r in rows] == ["goal", "goal"], rows
+
+
+def test_claimed_and_proved_facts_are_not_goals(tmp_path, capsys):
+    rows = _one(tmp_path, capsys, "It is easy to show that\n\\[ a^2 + b^2 \\ge 2 a b \\]\nSince $y$ was arbitrary and "
+                "we proved\n\\[ c \\le 2 c \\]\nWe want to show that\n\\[ d \\le 3 d \\]\n")
+    assert [r["kind"] for r in rows] == ["step", "step", "goal"], rows
+    assert rows[0]["status"] in ("proved", "holds"), rows  # checked as a step (proved when the CPU allows)
+    # "∃ M_1, M_2 such that $$…$$ and $$…$$": both displays are the supposition's witnesses
+    rows = _one(tmp_path, capsys, "Suppose that the bounds hold. In particular, $\\exists M_1,M_2$ such that\n"
+                "\\begin{equation}\n2\\epsilon<M_1\\epsilon^{0.75},\n\\end{equation}\nand\n\\begin{equation}\n"
+                "2\\epsilon < M_2\\epsilon\n\\end{equation}\n")
+    assert [r["kind"] for r in rows] == ["hypothesis", "hypothesis"], rows

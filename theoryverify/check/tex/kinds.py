@@ -49,8 +49,9 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b)[^.]{0,200}$", re.I)
-GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|to show|(?<!can )show that|we will (?:show|prove)|"
-                      r"we prove|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
+GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
+                      r"(?<!can )(?<!easy to )(?<!simple to )(?<!hard to )show that|we will (?:show|prove)|"
+                      r"we prove(?!d)|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
 CONCLUSION_CUE = re.compile(r"\b(?:then|we have|(?:the following|it) holds?|it follows|the following)\b", re.I)
@@ -142,7 +143,8 @@ def _last(pattern: re.Pattern, text: str) -> int:
 CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9]+\}?)?\s*\(\s*(?:\\[A-Za-z]+|[a-z])\s*\)\s*$")
 INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*){0,4}\\(?:l|c)?dots\b")
 # "there exists a u between … such that": the display is the witness's property (not a goal)
-EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\bsuch that\W*$", re.I)
+EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\bsuch that"
+                              r"(?:\W*⟨display⟩\W*(?:and|or|as well as))*\W*$", re.I)
 SUPPOSED = re.compile(r"(?:^|[.!?]\s+)(?:suppose|assume)\b[^.]{0,300}\.\s+[^.]*$", re.I)
 # "The variance of the estimator is given by": an operator's value is computed, not defined
 OPERATOR_LHS = re.compile(r"^\s*(?:\\(?:operatorname|mathrm|text|textrm|rm)\s*\{?\s*(?:Var|Cov|Corr|E)\b|\\Var\b|\\Cov\b|"
