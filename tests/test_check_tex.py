@@ -721,3 +721,9 @@ def test_claimed_and_proved_facts_are_not_goals(tmp_path, capsys):
                 "\\begin{equation}\n2\\epsilon<M_1\\epsilon^{0.75},\n\\end{equation}\nand\n\\begin{equation}\n"
                 "2\\epsilon < M_2\\epsilon\n\\end{equation}\n")
     assert [r["kind"] for r in rows] == ["hypothesis", "hypothesis"], rows
+
+
+def test_sign_superscripted_names_gather_their_own_evidence(tmp_path, capsys):
+    # w^+ applied to two different arguments is a function (the evidence is keyed as the grammar keys it)
+    rows = _one(tmp_path, capsys, "We have\n\\[ a = w^+\\left(\\frac{j}{n}\\right) + w^+\\left(\\frac{n-j}{n}\\right) \\]\n")
+    assert rows[0]["status"] != "ambiguous" and "wplus(j / n)" in rows[0]["read_as"], rows

@@ -81,7 +81,7 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduc
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
-                           r"i[.·]e[.·]|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
+                           r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
                            r"(?:\b|(?<=[.·]))", re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"choices? (?:for|of)|"
@@ -259,7 +259,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         # "The derivative of B with respect to time is given by Ḃ = …": computed, not defined
         lhs_is_name = False
     if inner in STATEMENT_ENVS and _last(STRONG_DEF, sentence) < 0:
-        lhs_is_name = lhs_is_name and not HYP_PROSE.search(sentence)  # "Suppose X, Z are Gaussian with: Corr = ρ"
+        # a statement's display is its hypothesis or conclusion unless it says "let/define/denote": "Suppose X, Z
+        # are Gaussian with: Corr = ρ", "When optimizing with GF …, i.e., d/dt(…) = 0"
+        lhs_is_name = False
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"

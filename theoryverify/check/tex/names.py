@@ -29,6 +29,7 @@ SUFFIX = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tild
           "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathbf": "bf", "boldsymbol": "bf",
           "bm": "bf"}
 DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
+SIGN_SUP = re.compile(r"\s*\^\s*(?:[+-]|\{\s*[+-]\s*\})(?!\w)")
 SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
 SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
 def _opens(text: str, at: int, name_start: int) -> re.Match | None:
@@ -113,6 +114,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             if d:
                 key += "prime" if "'" in d.group(0) or "prime" in d.group(0) else "star"
                 end = d.end()
+            sign = SIGN_SUP.match(text, end)
+            if sign and not d:  # w^+, u^-: the paper's names w-plus and u-minus, as the grammar keys them
+                key += "plus" if "+" in sign.group(0) else "minus"
+                end = sign.end()
             ev.first.setdefault(key, off + m.start())
             if key == "pi" and (d or _opens(text, end, m.start())):  # pi' or pi(a|s); pi_theta is another name
                 ev.pi_name = True
