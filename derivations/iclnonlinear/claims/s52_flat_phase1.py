@@ -63,7 +63,9 @@ def _variants(short: str, default: Status | None, finding: Finding | None = None
 
 
 def _rate(x, y, p, seed, param="1/K", what="y", **kw) -> Verdict:
-    return check_rate(x, y, p, MARGIN, seed, param=param, max_spread=SPREAD, what=what, **kw)
+    """Every rate of Secs. 5.1–5.2 is a Θ/O/Ω statement: the constant is hidden unless a caller says otherwise."""
+    return check_rate(x, y, p, MARGIN, seed, param=param, max_spread=SPREAD, what=what,
+                      **{"constant": "hidden", **kw})
 
 
 def across_K_verdict(K, y, side: str, seed: int, what: str, **kw) -> Verdict:
