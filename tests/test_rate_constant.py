@@ -41,7 +41,42 @@ def test_default_and_hidden_constants_are_not_tested_and_say_so():
                                                 "why": "not declared printed (check_rate(..., constant='printed') "
                                                        "tests it)"}
     hidden = check_rate(T, y, -2.0, 0.1, seed=3, param="T", constant="hidden")
-    assert hidden.status is Status.HOLDS and "hidden in Θ/O" in hidden.evidence
+    assert hidden.status is Status.HOLDS and "constant hidden by Θ/O: only the exponent is tested" in hidden.evidence
+    assert hidden.details["fit"]["constant"]["declared"] == "hidden" and not hidden.details["fit"]["constant"]["tested"]
+    # the same 2×-off data: hidden does not test it (holds), printed does (refuted) — the declaration decides
+    printed = check_rate(T, y, -2.0, 0.1, seed=3, predicted=pred, param="T", constant="printed")
+    assert printed.status is Status.REFUTED, printed.evidence
+    elsewhere = check_rate(T, y, -2.0, 0.1, seed=3, predicted=pred, param="T", constant="elsewhere")
+    assert elsewhere.status is Status.HOLDS and "constant tested by another part of this claim" in elsewhere.evidence
+
+
+RATE_CALLS = {"check_rate", "verdict_from_fit"}
+
+
+def _undeclared_rate_calls():
+    """(file:line) of every check_rate / verdict_from_fit call in derivations/ without a ``constant=`` keyword
+    (or a ``**`` expansion that may carry it)."""
+    import ast
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1] / "derivations"
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            if name in RATE_CALLS and not any(k.arg in ("constant", None) for k in node.keywords):
+                out.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    return out
+
+
+def test_every_papers_rate_check_declares_its_constant():
+    """Issue 27, item 2: every rate/duration check of the shipped papers says whether its statement prints the
+    constant (tested), hides it in Θ/O/Ω (only the exponent is tested, and the verdict says so) or tests it in
+    another part of the claim — none is left to the silent default."""
+    assert _undeclared_rate_calls() == []
 
 
 def test_one_sided_printed_constant():

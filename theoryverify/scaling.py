@@ -271,16 +271,27 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
 SCALES = ("linear", "log", "log10")
 
 
-#: how ``constant=`` declares the statement's constant (:func:`check_rate`).
-CONSTANTS = ("printed", "hidden")
+#: how ``constant=`` declares the statement's constant (:func:`check_rate`): ``"printed"`` (tested here),
+#: ``"hidden"`` (Θ/O/Ω hide it: only the exponent is tested), ``"elsewhere"`` (printed, but another part of the
+#: same claim tests it, e.g. a bound check or a prefactor part: this fit tests the exponent only).
+CONSTANTS = ("printed", "hidden", "elsewhere")
+
+#: the verdict's note for each undeclared/untested constant (issue 27, item 2: "when it hides one in Θ/O, the
+#: verdict says so").
+CONSTANT_NOTES = {
+    "hidden": "constant hidden by Θ/O: only the exponent is tested",
+    "elsewhere": "constant tested by another part of this claim: this fit tests only the exponent",
+    None: "constant not tested (not declared printed (check_rate(..., constant='printed') tests it))",
+}
 
 CONSTANT_RULE = ("Printed constant (constant='printed'): the fitted coefficient C = geometric mean over the grid of "
                  "measured/predicted (the predicted values carry the printed constant or closed form), with its "
                  "{confidence:.0%} bootstrap CI over grid points, must lie within a factor (1 + {margin:g}) of 1 "
                  "(theta: CI inside [1/(1+m), 1+m]; big_o: CI upper limit <= 1+m; omega: CI lower limit >= 1/(1+m)); "
                  "a CI entirely on the wrong side refutes (a correct exponent with a wrong constant is a false "
-                 "statement); otherwise inconclusive. constant='hidden' (Θ/O hide it) or not declared: the "
-                 "constant is not tested, and the verdict says so.")
+                 "statement); otherwise inconclusive. constant='hidden' (Θ/O hide it), 'elsewhere' (another part of "
+                 "the claim tests it) or not declared: this fit does not test the constant, and the verdict says "
+                 "so.")
 
 
 def constant_fit(ratio, seed: int, confidence: float = 0.95, n_resamples: int = 2000) -> tuple[float, float, float]:
@@ -314,10 +325,11 @@ def _constant_status(c: tuple[float, float, float], bound: str, m: float) -> str
 def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: int, confidence: float,
                    margin: float, bound: str, param: str, x) -> Verdict:
     """The exponent verdict ``v`` with the constant rule (:data:`CONSTANT_RULE`) applied and recorded."""
-    if constant is None or constant == "hidden":
-        why = ("hidden in Θ/O by the statement" if constant == "hidden" else
-               "not declared printed (check_rate(..., constant='printed') tests it)")
-        note = f"constant not tested ({why})"
+    if constant != "printed":
+        why = {"hidden": "hidden in Θ/O by the statement",
+               "elsewhere": "printed; tested by another part of this claim, not by this fit"}.get(
+            constant, "not declared printed (check_rate(..., constant='printed') tests it)")
+        note = CONSTANT_NOTES[constant]
         fit = {**dict(v.details["fit"]), "constant": {"tested": False, "declared": constant, "why": why}}
         return replace(v, evidence=f"{v.evidence}; {note}", details={**dict(v.details), "fit": fit})
     if predicted is None:
@@ -478,9 +490,11 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     their constant) if the claim has one; otherwise the ratio is taken against the law with constant 1.
     ``constant``: ``"printed"`` when the statement prints its constant or a closed form — the fitted coefficient
     (measured/predicted) is then tested with its CI against 1 within a factor 1 + ``constant_margin`` (a wrong
-    constant refutes even when the exponent agrees); ``"hidden"`` when Θ/O hides it; ``None`` (the default,
-    the behaviour before the rule) leaves it untested.  Either of the last two says "constant not tested" in the
-    verdict; the ratio-spread test of :data:`RULE` still applies.
+    constant refutes even when the exponent agrees); ``"hidden"`` when Θ/O hides it (the verdict says "constant
+    hidden by Θ/O: only the exponent is tested"); ``"elsewhere"`` when the statement prints it but another part of
+    the same claim tests it; ``None`` (the default, the behaviour before the rule) leaves it untested and says
+    "constant not tested".  Every rate check of a paper's claim declares one (tests/test_rate_constant.py scans
+    derivations/); the ratio-spread test of :data:`RULE` still applies.
     """
     fit = fit_power_law(x, y, seed, confidence, n_resamples, log_power=log_power, law=law)
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,

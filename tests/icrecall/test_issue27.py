@@ -47,3 +47,18 @@ def test_l6_lmin_tests_the_printed_constant():
     assert BR.l6_lmin(ctx).status is Status.HOLDS
     bad = BR.l6_lmin(ctx, constant_scale=2.0)
     assert bad.status is Status.REFUTED and "printed constant" in bad.evidence
+
+
+def test_l10_lmin_planted_exponent_is_refuted_on_the_new_grid():
+    """l10-lmin's planted twin (issue 27): on the widened grids (T = 0.01…0.000625, p_conf = 1…1/16) a claimed
+    exponent −2 in T ("−λ_min/p_conf = Ω(1/T²)") is refuted — the measured one is ≈ −1 — so the pass could fail."""
+    from derivations.icrecall.claims import b_rates as BR
+    from theoryverify import RunContext
+    params = {"Ts": BR.L10_T, "pconfs": BR.L10_PCONF, "size": 256, "T_fixed": 0.0025}
+    assert min(params["Ts"]) == 0.000625 and min(params["pconfs"]) == 1 / 16
+    bad = BR.l10_lmin(RunContext(seed=0, params=params), t_exponent=-2.0)
+    assert bad.status is Status.REFUTED, bad.evidence
+    refuted_parts = [k for k, p in bad.details.items() if isinstance(p, dict) and p.get("status") == "refuted"]
+    assert refuted_parts and all(k.endswith("T sweep") for k in refuted_parts), refuted_parts
+    assert "wrong side" in bad.evidence
+    assert "planted twin" in str(bad.details)

@@ -205,7 +205,7 @@ def total_loss_reading(ctx):
     return check_rate(np.array(KS_BAD_ROW, float), [r["ratio"] for r in rows], 0.0, 0.15, ctx.seed, param="K",
                       what="(1 − Attn_1)/√L", max_spread=10.0,
                       extra={"family": "prop1.single_bad_row (N → ∞, p uniform, S = σ²I, rows 2..K at q_kk = 60, "
-                                       "row 1 at 0)", "points": rows})
+                                       "row 1 at 0)", "points": rows}, constant="hidden")
 
 
 def derived_attn_bound(ctx, const_scale=1.0, n=N_DRAWS):
@@ -234,7 +234,8 @@ def theorem_hypotheses_family(ctx, Ks=KS_FULL, M=1000, cache=True):
     v = check_rate(np.array(Ks, float), [p["gap_over_eps"] for p in pts], 0.0, 0.15, ctx.seed, param="K",
                    what="(1 − E[Attn_1|x_q=v_1])/ε at the first t with L ≤ ε²", max_spread=10.0,
                    extra={"points": pts, "family": "prop1.duplicate_K_point: f = LΔ(0,0,1,…,1), K orthonormal "
-                                                   "features, N = K³, ε = 1/K, swap-symmetric MC prompts"})
+                                                   "features, N = K³, ε = 1/K, swap-symmetric MC prompts"},
+                   constant="hidden")
     return v if ok else inconclusive("K family", "a point left the family's conditions", points=pts)
 
 
@@ -359,7 +360,7 @@ def prop1_pred_printed(ctx, with_delta: bool = False):
     if not member:
         raise AssertionError("family left F")
     return check_rate(np.array(DELTAS), ratios, 0.0, 0.15, ctx.seed, param="Δ",
-                      what="|Σ Attn_n(f_n−f_k)| / (L Σ Attn_n)", max_spread=10.0)
+                      what="|Σ Attn_n(f_n−f_k)| / (L Σ Attn_n)", max_spread=10.0, constant="hidden")
 
 
 # ---- P1-unseen ------------------------------------------------------------------------------------
@@ -570,7 +571,7 @@ def lbound_sweep(seed: int, printed_exponent: int, draws: int = 120) -> tv.Verdi
              if worst_rel <= 1 + 1e-12 else
              refuted("float64 draws", f"ratio/Δ_max = {worst_rel:.6g} > 1", {"max ratio/Delta_max": worst_rel}))
     rate = check_rate(F_DELTAS, np.array(sups), float(printed_exponent), 0.15, seed, param="Delta",
-                      what="sup LHS/(L·ΣAttn_n)", max_spread=10.0)
+                      what="sup LHS/(L·ΣAttn_n)", max_spread=10.0, constant="hidden")
     return combine({"derived bound LHS ≤ L·Δ_max·ΣAttn_n": bound, "Δ-exponent of the sup vs printed": rate})
 
 

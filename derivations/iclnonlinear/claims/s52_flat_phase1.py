@@ -63,7 +63,9 @@ def _variants(short: str, default: Status | None, finding: Finding | None = None
 
 
 def _rate(x, y, p, seed, param="1/K", what="y", **kw) -> Verdict:
-    return check_rate(x, y, p, MARGIN, seed, param=param, max_spread=SPREAD, what=what, **kw)
+    """Every rate of Secs. 5.1–5.2 is a Θ/O/Ω statement: the constant is hidden unless a caller says otherwise."""
+    return check_rate(x, y, p, MARGIN, seed, param=param, max_spread=SPREAD, what=what,
+                      **{"constant": "hidden", **kw})
 
 
 def across_K_verdict(K, y, side: str, seed: int, what: str, **kw) -> Verdict:
@@ -260,9 +262,12 @@ CLAIMS.add("l4-gk", location="Lemma 4 (App. D.1)", kind=tv.Kind.RATE, catalogue_
 
 #: the disclosure every across-K pass of this module carries: its rows are the symmetric model's (issue 27)
 SYMMETRIC_ONLY = (" — symmetric model only (orthonormal features, uniform p, i.i.d. task values): weaker than the "
-                  "statement, which covers every task law in F and general features; a point-mass task law and "
-                  "non-orthonormal features were not run for it (issue 27; see p2-offtrend for the off-diagonal "
-                  "dynamics there)")
+                  "statement, which covers every task law in F and general features; a point-mass task law on "
+                  "non-orthonormal features was probed, not run for it: with one task in F the loss falls to ≈ 0 "
+                  "through a mixture of attention on near-equal task values, so Ā ≥ ½ (the end of Phase I used here) "
+                  "is not reached (K = 6: Ā = 0.38 after 6,000 steps), and the window {1..T_f^1} over K = 4…48 "
+                  "(1.08 decades) is ≈ 1.5·10⁵ unsymmetrised GD steps, ≥ 10 CPU-min (experiments/phase1.py, "
+                  "general_setting; issue 27; see p2-offtrend for the off-diagonal dynamics there)")
 
 
 # --- claims 30 / 39: the off-diagonal rate ----------------------------------------------------------------

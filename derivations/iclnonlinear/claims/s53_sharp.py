@@ -133,7 +133,7 @@ def slope(x, y) -> float:
 def rate(x, y, pred, seed, *, param, what, p=None, bound="theta", extra=None, fixed=None) -> Verdict:
     p = slope(x, pred) if p is None else p
     return check_rate(x, y, p, MARGIN, seed, predicted=pred, param=param, what=what, max_spread=SPREAD,
-                      bound=bound, extra=extra, fixed=fixed)
+                      bound=bound, extra=extra, fixed=fixed, constant="hidden")
 
 
 def per_eps(run: dict, key):
@@ -396,7 +396,7 @@ def fixed_eta_verdicts(fe, seed) -> dict:
                                          fixed=fixed)
         out[f"R(eps={e:g}) = T/T_s^* bounded as L grows"] = check_rate(
             1.0 / Ls[ok], T[ok, j] / pred[ok], 0.0, MARGIN, seed, param="1/L", what="T(ε)/T_s^*", max_spread=SPREAD,
-            bound="big_o", fixed=fixed)
+            bound="big_o", fixed=fixed, constant="hidden")
     return out
 
 
@@ -457,7 +457,7 @@ def qrate_verdicts(data, seed) -> dict:
                                       fixed={"K": K_, "N": 512}),
            "within-window spread bounded": check_rate(x, sp, 0.0, MARGIN, seed, param="eps",
                                                       what="max/min of η g_k in the window", max_spread=SPREAD,
-                                                      bound="big_o", fixed={"K": K_, "N": 512})}
+                                                      bound="big_o", fixed={"K": K_, "N": 512}, constant="hidden")}
     if len(data["Ns"]) > 1:
         xN, yN = over_N(data, 0, lambda row, r: row["window"]["eta_g_mean"])
         predN = np.array([run_at(data, N)["eta"] * S.delta_min(N, K_) ** 2 * run_at(data, N)["L"] ** 2 * 2.0 * 0.1 / K_
@@ -533,7 +533,8 @@ def offrate_verdicts(data, seed) -> dict:
     x, R = per_eps(run, lambda r: (r["window"]["eta_goff_max"] * K**2 / (eta * dl**2 * L**2 * 2.0 * r["eps"]))
                    if "window" in r else None)
     out = {"sup ratio vs eps": check_rate(x, R, 0.0, MARGIN, seed, param="eps", max_spread=SPREAD, bound="big_o",
-                                          what="max_window |η g_kk'| K²/(η δ²L²Δ²ε)", fixed={"K": K, "N": 512})}
+                                          what="max_window |η g_kk'| K²/(η δ²L²Δ²ε)", fixed={"K": K, "N": 512},
+                                          constant="hidden")}
     if len(data["Ns"]) > 1:
         def ratio(r):
             w = r["per_eps"][0]["window"]["eta_goff_max"]
@@ -541,7 +542,8 @@ def offrate_verdicts(data, seed) -> dict:
         y = np.array([[ratio(r) for r in data["runs"] if r["N"] == N] for N in data["Ns"]])
         dls = np.array([S.delta_min(N, K) for N in data["Ns"]])
         out["sup ratio vs delta (eps = 0.1)"] = check_rate(dls, y, 0.0, MARGIN, seed, param="delta", max_spread=SPREAD,
-                                                           bound="big_o", what="sup ratio", fixed={"K": K, "eps": 0.1})
+                                                           bound="big_o", what="sup ratio", fixed={"K": K, "eps": 0.1},
+                                                           constant="hidden")
     return out
 
 
@@ -613,10 +615,11 @@ def attn_verdicts(data, seed, Cs=(1.0,)) -> dict:
             out[f"Omega: Abar(1+eps delta) [{tag}]"] = check_rate(
                 x, A * (1 + x * dl), 0.0, MARGIN, seed, param="eps", max_spread=SPREAD, bound="omega",
                 what="Ā(1+εδ)", fixed={"K": K, "N": N},
-                extra={"(1-A)/(eps delta)": ((1 - A) / (x * dl)).tolist(), "(1-A)/eps": ((1 - A) / x).tolist()})
+                extra={"(1-A)/(eps delta)": ((1 - A) / (x * dl)).tolist(), "(1-A)/eps": ((1 - A) / x).tolist()},
+                                                                  constant="hidden")
             out[f"O: 1-Abar = O(eps delta) [{tag}]"] = check_rate(
                 x, 1 - A, 1.0, MARGIN, seed, param="eps", max_spread=SPREAD, bound="big_o", what="1 − Ā",
-                predicted=x * dl, fixed={"K": K, "N": N})
+                predicted=x * dl, fixed={"K": K, "N": N}, constant="hidden")
     return out
 
 
@@ -699,7 +702,7 @@ def l9_verdicts(data, seed) -> dict:
         if len(x2) >= 4:
             out[f"|g_kn| at T_s^* [N={N}]"] = check_rate(
                 x2, go * K / form(x2), 0.0, MARGIN, seed, param="eps", max_spread=SPREAD, bound="big_o",
-                what="max|g_kn| K²/(δ²L²Δ²ε)", fixed={"K": K, "N": N})
+                what="max|g_kn| K²/(δ²L²Δ²ε)", fixed={"K": K, "N": N}, constant="hidden")
     return out
 
 
@@ -812,7 +815,7 @@ def t2(ctx):
         if len(x) >= 4:
             outside[f"R bounded as eps -> 0 (K = 4, N = {N})"] = check_rate(
                 x, R, 0.0, MARGIN, ctx.seed, param="eps", what="T(ε)/T_s^*", max_spread=SPREAD, bound="big_o",
-                fixed={"K": K, "N": N})
+                fixed={"K": K, "N": N}, constant="hidden")
     return _reported(combine(decided), outside)
 
 
@@ -862,7 +865,7 @@ def threshold_decision(table: list[dict], seed: int) -> Verdict:
             x = np.array([r["eta"] if var == "eta" else S.delta_min(r["N"], K) for r in rows])
             y = np.array([r["L_crit"] for r in rows])
             parts[f"L_crit vs {key} at {other}"] = check_rate(x, y, p, MARGIN, seed, param=key, what="L_crit",
-                                                              max_spread=SPREAD)
+                                                              max_spread=SPREAD, constant="hidden")
     if not parts:
         return inconclusive("stability map", "fewer than 4 grid points per fit", table=table)
     return combine(parts)
@@ -978,7 +981,7 @@ def failure_verdict(fail: dict, seed: int) -> Verdict:
             y = np.array([r["L_crit"] for r in sel])
             name = "eta" if var == "eta" else "delta"
             parts[f"L_fail vs {name} at {key}={val:g}"] = check_rate(x, y, p, MARGIN, seed, param=name, what="L_fail",
-                                                                    max_spread=SPREAD)
+                                                                    max_spread=SPREAD, constant="hidden")
     if not parts:
         return inconclusive("L_fail fits", "fewer than 4 finite cells per fit", table=fail["rows"])
     return combine(parts)

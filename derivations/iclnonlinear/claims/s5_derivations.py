@@ -588,7 +588,8 @@ def tail_verdict(t, l, K, eta, r4, seed, s_per_step, constant_derived: bool, lab
     extra = {"run": label, "late_onset_s": s_on, "window_start_s": s0,
              "ratio_to_law_end": float(l[-1] / R.tail_law(t[-1], K, eta, math.sqrt(math.sqrt(r4)))),
              "constant": "(K−1)/(4ηr⁴) derived" if constant_derived else "not derived (G ≠ r²I): unit constant"}
-    v = check_rate(t, l, exponent, 0.15, seed, predicted=pred, param="t", what="l(t)", max_spread=10.0, extra=extra)
+    v = check_rate(t, l, exponent, 0.15, seed, predicted=pred, param="t", what="l(t)", max_spread=10.0, extra=extra,
+                   constant="printed" if constant_derived else "hidden")
     if s0 < s_on:
         return inconclusive(v.method, f"window not late (s = ηr⁴σ_f²t = {s0:.3g} < onset {s_on:.3g}): "
                             + v.evidence, **v.details)

@@ -415,3 +415,43 @@ def offtrend_runs(K: int, seed: int, geoms=GEOMS, laws=LAWS, max_steps: int | No
                     "increment_sign_changes_total": int(changes.sum()),
                     "max|dq_off| / mean dq_k": float(np.abs(dq).max() / max(dqk.mean(), 1e-300)) if dq.size else None})
     return out + skipped
+
+
+# --- the referee's configuration (issue 27): a point-mass task law on non-orthonormal features --------------------
+
+#: The probe of the referee's configuration (issue 27) for the symmetric-model passes of Lemmas 3–5 and Prop. 2's
+#: off-diagonal rate: not wired into the claims — measured here (seed 0, this CPU): with one task the loss falls to ≈ 0
+#: through a mixture of attention on near-equal task values, so Ā ≥ ½ (the claims' end of Phase I) is not reached
+#: (K = 6: Ā = 0.38, loss 0.002 after 6,000 steps, 164 s wall on a loaded machine); the statements' own window
+#: {1..T_f^1} (T_f^1 = K log K/(ηL²Δ²), L = 1, Δ = 3, η below) over GENERAL_K is ≈ 1.5·10⁵ GD steps on all K query
+#: rows (T_f^1 = 406, 1846, 2068, 26998, 13572, 5111, 101191), ~4 ms a step here: ≥ 10 CPU-min, beyond the quick
+#: budget; η = 1/(mean f²·λ_max(G)²) also varies by 10× across K with the drawn task, so a fair across-K family needs
+#: a K-independent normalisation first
+GENERAL_K = (4, 6, 8, 12, 16, 24, 48)  # 1.08 decades in 1/K
+GENERAL_CHOICE = ("point-mass task law (one task f(v) = (L/c)·cos(c·w·v + φ), c = 0.5, L = 1, drawn once per K and "
+                  "kept only if in F on V at c_nd = 0.5, else 0.1 (recorded per K) — Sec. 6's cosine family, "
+                  "projection reading) on non-orthonormal features (Gaussian columns in d = max(15, K) dimensions rescaled to minimum distance Δ = 3, "
+                  "geometry.features('general')), p uniform, N → ∞; every query row simulated (no symmetry used); "
+                  "η = 1/(mean f² · λ_max(G)²); the claims' ratios divide by L²Δ² with L = 1, Δ = 3")
+
+
+def general_setting(K: int, seed: int) -> D.Setting:
+    """One point-mass / general-features setting at K (see :data:`GENERAL_CHOICE`); raises if no task of 20,000
+    cosine draws is in F."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, K, 27]))
+    V = G.features("general", max(OFF["d"], K), K, OFF["Delta"], rng)
+    cand = draw_tasks("cos-projection", V, OFF["L"], 20000, rng)
+    for c_nd in (OFF["c_nd"], 0.1):                 # admissible_tasks' fallback: c_nd = 0.1 when 0.5 admits none
+        ok = np.flatnonzero(in_F_batch(cand, V, OFF["L"], c_nd))
+        if ok.size:
+            break
+    else:
+        raise RuntimeError(f"no cosine task in F at K = {K}")
+    f = cand[ok[0]]
+    gram = D.gram(V)
+    eta = 1.0 / (float(np.mean(f**2)) * float(np.linalg.eigvalsh(gram)[-1]) ** 2)
+    return D.Setting(gram=gram, p=np.full(K, 1 / K), eta=eta, N=None, M=1, tasks=f[None, :],
+                     label={"K": K, "L": OFF["L"], "Delta": OFF["Delta"], "reading": "general", "eta_actual": eta,
+                            "law": "point-mass (cosine task in F)", "geometry": "general", "N": None,
+                            "acceptance": float(ok.size / len(cand)), "c_nd": c_nd, "task": f.tolist()})
+

@@ -71,7 +71,7 @@ def rate(x, y, p: float, seed: int, predicted=None, param: str = "x", what: str 
          fixed=None) -> tv.Verdict:
     """Θ-rate by spec §3.0 (y: (points,) or (points, seeds)); ``fixed``: parameters held fixed along the sweep."""
     return tv.check_rate(x, y, p, MARGIN, seed, predicted=predicted, param=param, what=what,
-                      max_spread=SPREAD, extra=extra, fixed=fixed)
+                      max_spread=SPREAD, extra=extra, fixed=fixed, constant="hidden")
 
 
 FAMILY_RULE = ("family rule (spec §3.0, order-of-magnitude bounds): where the engine's one-sided rule is "
@@ -100,13 +100,13 @@ def family_fallback(v: tv.Verdict, bound: str) -> tv.Verdict:
 def bounded(x, ratio, seed: int, param: str, what: str, extra=None, fixed=None) -> tv.Verdict:
     """ratio = O(1) along the family as x → 0 (one-sided rule: a fitted exponent < −0.15 refutes)."""
     return family_fallback(tv.check_rate(x, ratio, 0.0, MARGIN, seed, param=param, what=what, max_spread=SPREAD,
-                                      bound="big_o", extra=extra, fixed=fixed), "big_o")
+                                      bound="big_o", extra=extra, fixed=fixed, constant="hidden"), "big_o")
 
 
 def bounded_below(x, ratio, seed: int, param: str, what: str, extra=None, fixed=None) -> tv.Verdict:
     """ratio = Ω(1) along the family as x → 0."""
     return family_fallback(tv.check_rate(x, ratio, 0.0, MARGIN, seed, param=param, what=what, max_spread=SPREAD,
-                                      bound="omega", extra=extra, fixed=fixed), "omega")
+                                      bound="omega", extra=extra, fixed=fixed, constant="hidden"), "omega")
 
 
 def explicit_lower(ratio, c: float, what: str, extra=None) -> tv.Verdict:

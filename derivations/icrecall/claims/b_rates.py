@@ -19,6 +19,7 @@ from theoryverify import ClaimSet, Kind
 from theoryverify import Finding, Readings
 from theoryverify import check_coefficient, check_rate
 from theoryverify import Status, combine, holds, proved, refuted
+from theoryverify.evidence_types import CouldHaveFailed, attach
 from ..experiments.util import fmt_error
 
 from ..model import smoothness as S
@@ -111,10 +112,10 @@ def smoothness_claim(ctx):
     parts = {
         "sup over sampled θ (upper side)": check_rate(grid, r["sup"], -order, 0.1, ctx.seed, param="T",
                                                       what=f"max_θ {name}", refutable="below",
-                                                      extra={"witness": witness}),
+                                                      extra={"witness": witness}, constant="hidden"),
         "witness family θ* + T·ξ (lower side)": check_rate(grid, r["witness"], -order, 0.1, ctx.seed + 1,
                                                            param="T", what=name, refutable="none",
-                                                           extra={"witness": witness}),
+                                                           extra={"witness": witness}, constant="hidden"),
     }
     return combine(parts, method=f"Θ(1/T^{order}) sweep:")
 
@@ -165,7 +166,8 @@ def l6_rate(ctx, predicted_c: float | None = None, margin: float | None = None):
     return check_rate(L6_GRID, gaps, predicted_c, margin, ctx.seed, param="T", law="exp",
                       what="L1(θ̃,T) − log 2",
                       extra={"catalogue grid": {"T": L6_SPEC_GRID, "gap": spec,
-                                                "least-squares slope of log gap vs 1/T": spec_slope}})
+                                                "least-squares slope of log gap vs 1/T": spec_slope}},
+                      constant="hidden")
 
 
 @CLAIMS.add("l6-limit", location="Lemma 6, text after the statement, App. B", kind=Kind.RATE,
@@ -352,7 +354,7 @@ def _claim1_version(ctx, label: str, d2: sp.Expr, d6: sp.Expr, offset: int):
     return check_rate(CLAIM1_GRID, vals, -1.0, 0.1, ctx.seed + offset, param="T", what=f"Ψ̃′(x_T) [{label}]",
                       extra={"x_T": roots, "roots of Ψ̃ in (0, ¼) (grid count)": counts,
                              "root of h": [str(r) for r in sp.solve(d2 - d6, _x)], "T·Ψ̃′(x_T)": (np.array(CLAIM1_GRID) * vals).tolist(),
-                             "Psi_tilde": str(psi)})
+                             "Psi_tilde": str(psi)}, constant="hidden")
 
 
 def model_d2_d6() -> tuple[sp.Expr, sp.Expr]:
@@ -429,7 +431,10 @@ def _l10_dataset(pop, p_conf: float, size: int, seed: int):
             variants={"full": tv.Variant(params={"Ts": L10_T, "pconfs": L10_PCONF,
                                                  "size": 1024, "T_fixed": 0.00125},
                                          expect=None, tags={"slow"}, id="l10-lmin-sweep")})
-def l10_lmin(ctx):
+def l10_lmin(ctx, t_exponent: float = -1.0):
+    """Lemma 10's λ_min ≲ −Ω(p_conf/T) on the 1.2-decade grids.  ``t_exponent``: the exponent of T claimed for
+    −λ_min/p_conf (−1, the statement's); the planted twin −2 (a wrong exponent in T, "Ω(p_conf/T²)") is refuted on the
+    same grid (tests/icrecall/test_issue27.py), so the pass could have failed."""
     Ts, pconfs, size, T_fixed = (ctx.params[k] for k in ("Ts", "pconfs", "size", "T_fixed"))
     from ..model import general_n as G
 
@@ -456,8 +461,8 @@ def l10_lmin(ctx):
                                                        {"T": Ts[k], "p_conf": pc, "lambda_min": lam[k]})
             continue
         parts[f"p_conf = {pc}: T sweep"] = check_rate(
-            Ts, -lam / pc, -1.0, 0.1, ctx.seed, param="T", what="−λ_min/p_conf", bound="omega",
-            extra={"T·λ_min/p_conf": (np.array(Ts) * lam / pc).tolist()})
+            Ts, -lam / pc, t_exponent, 0.1, ctx.seed, param="T", what="−λ_min/p_conf", bound="omega",
+            extra={"T·λ_min/p_conf": (np.array(Ts) * lam / pc).tolist()}, constant="hidden")
     lam_p = np.array([lmin(pc, T_fixed) for pc in pconfs])
     if np.any(lam_p >= 0):
         k = int(np.argmax(lam_p >= 0))
@@ -466,8 +471,12 @@ def l10_lmin(ctx):
     else:
         parts["p_conf sweep"] = check_rate(
             pconfs, -lam_p, 1.0, 0.1, ctx.seed + 1, param="p_conf", what=f"−λ_min at T = {T_fixed}", bound="omega",
-            extra={"T·λ_min/p_conf": (T_fixed * lam_p / np.array(pconfs)).tolist(), "|D|": size})
-    return combine(parts, method="Lemma 10 λ_min:")
+            extra={"T·λ_min/p_conf": (T_fixed * lam_p / np.array(pconfs)).tolist(), "|D|": size}, constant="hidden")
+    v = combine(parts, method="Lemma 10 λ_min:")
+    return attach(v, CouldHaveFailed("planted twin", "the same T grid (0.01…0.000625, p_conf = 1, ½) with the claimed "
+                                     "exponent −2 in T (Ω(p_conf/T²)) is refuted: the measured −λ_min/p_conf grows "
+                                     "like 1/T, on the wrong side of the planted bound (tests/icrecall/"
+                                     "test_issue27.py)"))
 
 
 NONCONF_T = [0.01, 0.005, 0.0025, 0.00125, 0.000625]  # 1.2 decades (issue 27)
@@ -500,4 +509,4 @@ def l10_nonconf_curv(ctx):
                       what="max over non-confusing Z of |f″(0, Z)|",
                       extra={"T·max|f″| (non-confusing)": (np.array(NONCONF_T) * np.array(worst)).tolist(),
                              "T·min f″ over confusing Z (for contrast)": conf_min,
-                             "non-confusing sequences": len(non)})
+                             "non-confusing sequences": len(non)}, constant="hidden")

@@ -75,7 +75,7 @@ def _alpha_parts(ctx, name, p_mis, ratios, T, seed_off=0, remainder=True):
     slope = check_coefficient(ETAS, prof["alpha"], coef["first_order"], 0.01 * coef["first_order"], ctx.seed,
                               index=1, degree=3, param="η1", what="α", extra=extra)
     rem = check_rate(ETAS, prof["residual"], PRINTED_REMAINDER_EXP, 0.1, ctx.seed + 1, param="η1",
-                     what="‖v − profile(α)‖∞", extra=extra)
+                     what="‖v − profile(α)‖∞", extra=extra, constant="hidden")
     parts = {f"{name}: dα/dη1 vs derived first-order coefficient (±1%)": slope}
     if remainder:
         parts[f"{name}: remainder exponent"] = rem
@@ -236,7 +236,7 @@ def l9_taylor(ctx):
     for T in Ts:
         eps = R.stage1_profile(D, T, ETAS)["eps"]
         parts[f"T={T}: ‖ε‖ exponent"] = check_rate(ETAS, eps, PRINTED_REMAINDER_EXP, 0.1, ctx.seed, param="η1",
-                                                    what="‖ε‖", extra={"T": T})
+                                                    what="‖ε‖", extra={"T": T}, constant="hidden")
         scaled[T] = (eps * T**2 / ETAS**2).tolist()
     small = {T: s[-1] for T, s in scaled.items()}  # η1 → 0 end
     band = max(small.values()) / min(small.values())
@@ -264,11 +264,12 @@ def l9_v5gap(ctx):
     prof = R.stage1_profile(D, T_P6, ETAS)
     parts = {
         "min|v5 − v_i| vs p_mis": check_rate(P_MIS_GRID, gaps, PRINTED_ALPHA_EXP, 0.1, ctx.seed, param="p_mis",
-                                             what="min_i |v5 − v_i|", extra={"η1": eta, "T": T_P6}),
+                                             what="min_i |v5 − v_i|", extra={"η1": eta, "T": T_P6},
+                                             constant="hidden"),
         "min|v5 − v_i| vs η1": check_rate(ETAS, prof["gap5_min"], PRINTED_ALPHA_EXP, 0.1, ctx.seed + 1, param="η1",
-                                          what="min_i |v5 − v_i|", extra={"T": T_P6}),
+                                          what="min_i |v5 − v_i|", extra={"T": T_P6}, constant="hidden"),
         "|v1+v3+v5 − ½| vs η1": check_rate(ETAS, prof["sum135"], PRINTED_REMAINDER_EXP, 0.1, ctx.seed + 2, param="η1",
-                                           what="|v1 + v3 + v5 − ½|", extra={"T": T_P6}),
+                                           what="|v1 + v3 + v5 − ½|", extra={"T": T_P6}, constant="hidden"),
     }
     parts["∂L1/∂θ_i − ∂L1/∂θ_j = (1/6)(∂L1/∂v_i − ∂L1/∂v_j) at θ = 0"] = _sixth_identity(ctx)
     return _lift(combine(parts, "Lemma 9 |v5 − v_i|, |v1+v3+v5 − ½|:"), parts["min|v5 − v_i| vs p_mis"])
@@ -319,7 +320,8 @@ def l9_v24(ctx):
              "F-aff(7): max |#1-matching→a1 − #→a2| per sequence (0 ⇒ v2 = v4 exactly)": int(np.abs(aff_counts).max())}
     if not np.all(np.isfinite(logs)) or 0 in signs:
         return inconclusive("log-space sweep", "|v2 − v4| unresolved (exact cancellation or underflow)", **extra)
-    v = check_rate(Ts, y, DERIVED_V24_RATE, 0.005, ctx.seed, param="T", law="exp", what="|v2 − v4|", extra=extra)
+    v = check_rate(Ts, y, DERIVED_V24_RATE, 0.005, ctx.seed, param="T", law="exp", what="|v2 − v4|", extra=extra,
+                   constant="hidden")
     hi = v.details["fit"]["ci"][1]
     lo = v.details["fit"]["ci"][0]
     if v.status is Status.HOLDS and hi < PRINTED_V24_RATE:
@@ -379,9 +381,10 @@ def l9_acc(ctx):
     parts = {
         "non-confusing: −log(1 − p1) = Θ(log(1/T)/√T)": check_rate(grid, -np.array(worst_nc[k:]), -0.5, 0.1, ctx.seed,
                                                                    param="T", log_power=1, what="−log(1 − p1)",
-                                                                   extra=extra),
+                                                                   extra=extra, constant="hidden"),
         "confusing: −log(½ − p1) = Θ(log(1/T)/√T)": check_rate(grid, -np.array(worst_c[k:]), -0.5, 0.1, ctx.seed + 1,
-                                                               param="T", log_power=1, what="−log(½ − p1)"),
+                                                               param="T", log_power=1, what="−log(½ − p1)",
+                                                               constant="hidden"),
         "scaled quantities decrease to 0 on the fit grid": check_cases(
             [("non-confusing", scaled_nc[k:]), ("confusing", scaled_c[k:])],
             lambda s: (bool(np.all(np.diff(s) < 0) and s[-1] < -10), {"log scaled": s}), exhaustive=True),

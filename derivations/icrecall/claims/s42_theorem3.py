@@ -136,7 +136,7 @@ def l11_time_T(Ts, seeds: int, seed: int, predicted: float = -1.0, margin: float
                                      "durations k(min p1(r*) ≥ 0.999) (budget: runs stop once every run has "
                                      "ratio ≥ 10; see icrecall.T3-main for longer budgets)": durations(Ts, k999, "T"),
                                      "k*·T/log(1/T) (median over seeds)": np.median(k10, 1) * Ta / np.log(1 / Ta),
-                                     "family": keys.describe(), "p_conf": 1.0})
+                                     "family": keys.describe(), "p_conf": 1.0}, constant="hidden")
 
 
 def l11_time_pconf(T: float, pconfs, seeds: int, seed: int, margin: float = 0.15, c2: float = C2_ETA) -> Verdict:
@@ -149,7 +149,8 @@ def l11_time_pconf(T: float, pconfs, seeds: int, seed: int, margin: float = 0.15
                               predicted=T * math.log(1 / T) / (S.eta2(T, c2) * pc),
                               extra={"durations": durations(pconfs, k10, "p_conf"),
                                      "k*·p_conf (median)": (np.median(k10, 1) * pc).tolist(),
-                                     "family": keys.describe(), "|D|": 256, "c2 (η2 = c2·T²)": c2})
+                                     "family": keys.describe(), "|D|": 256, "c2 (η2 = c2·T²)": c2},
+                              constant="hidden")
 
 
 @CLAIMS.add("T3-L11-time", location="Lemma 11, statement and end of proof, App. C", kind=Kind.RATE,
@@ -300,9 +301,9 @@ def l10_improve(ctx, Ts=None, seeds: int | None = None, seed: int | None = None,
            "laws (rms residual of log k, best constant)": scaling.compare_laws(
                Ta, np.median(k, 1), {"1/T": lambda t: 1 / t, "log(1/T)/T": lambda t: np.log(1 / t) / t})}
     stmt = scaling.check_rate(Ta, k, -1.0, margin, seed, param="T", bound="big_o", what="k_drop",
-                              extra=det)
+                              extra=det, constant="hidden")
     proof = scaling.check_rate(Ta, k, -1.0, margin, seed + 1, param="T", bound="big_o", log_power=1,
-                               what="k_drop (Õ: log(1/T) kept)")
+                               what="k_drop (Õ: log(1/T) kept)", constant="hidden")
     v = combine({"statement: O(1/T) iterations": stmt, "proof: Õ(1/(p_conf T)) = O(log(1/T)/T)": proof},
                 method="Lemma 10:")
     if v.status is not Status.REFUTED and tuple(Ts) == QUICK_T:  # issue 27: span rule: say what decides it
@@ -348,7 +349,8 @@ def otime_verdict(Ts, seed: int, radius_power: int = 3) -> Verdict:
     lam = S.hessian_lmin(keys, np.ones((len(T), 1)), T, res.theta_tilde)
     rate = scaling.check_rate(T, np.abs(lam), -1.0, 0.1, seed, param="T", what="|λ_min(∇²L1(θ̃))|",
                               extra={"T·|λ_min|": (T * np.abs(lam)).tolist(), "closed form 2 v1 v2 (T·|λ_min|)":
-                                     (2 * res.v_tilde[:, 0] * res.v_tilde[:, 1]).tolist(), "family": keys.describe()})
+                                     (2 * res.v_tilde[:, 0] * res.v_tilde[:, 1]).tolist(), "family": keys.describe()},
+                              constant="hidden")
     lim_kT, lim_log, k = escape_steps_law(radius_power)
     det = {"k(T)": sp.sstr(k), "lim k·T (T → 0)": sp.sstr(lim_kT), "lim k·T/log(1/T) (T → 0)": sp.sstr(lim_log),
            "printed": L10_PRINTED, "radius": f"ρ = c_ρ·T^{radius_power}"}

@@ -66,14 +66,15 @@ def _parts(ctx, n, c1, off=0):
     return {
         f"{tag}: −log(1 − p) = Θ(log(1/T)/√T)": check_rate(SPEC_T, -s["log_err"], PRINTED_GAP12_EXP, 0.1,
                                                            ctx.seed + off, param="T", log_power=PRINTED_GAP12_LOG,
-                                                           what="−log(1 − p_{2,r1}(a3))", extra=extra),
+                                                           what="−log(1 − p_{2,r1}(a3))", extra=extra,
+                                                           constant="hidden"),
         f"{tag}: (l3 − max(l1,l2))/T = Ω(log(1/T)/√T)": check_rate(
             SPEC_T, np.minimum(s["gap13"], s["gap23"]), PRINTED_GAP12_EXP, 0.1, ctx.seed + off + 1, param="T",
-            log_power=PRINTED_GAP12_LOG, what="(l3 − max(l1, l2))/T"),
+            log_power=PRINTED_GAP12_LOG, what="(l3 − max(l1, l2))/T", constant="hidden"),
         f"{tag}: (l3 − l_o)/T = Ω(1/T) (deep grid)": check_rate(
             DEEP_T, d["gap_o"], PRINTED_GAPO_EXP, 0.1, ctx.seed + off + 2, param="T", what="(l3 − l_o)/T",
             extra={"T·(l3 − l_o)/T on the spec grid (saturates for large c1·√T log(1/T); limit 16/49)":
-                   (s["gap_o"] * np.array(SPEC_T)).tolist()}),
+                   (s["gap_o"] * np.array(SPEC_T)).tolist()}, constant="hidden"),
         f"{tag}: slope of log(1 − p) vs log(1/T)/√T = −κ2·c1 (±1%, deep grid)": check_coefficient(
             x, d["log_err"], -R.KAPPA2 * c1, 0.01 * R.KAPPA2 * c1, ctx.seed + off + 3, index=1, degree=1,
             param="log(1/T)/√T", what="log(1 − p)"),

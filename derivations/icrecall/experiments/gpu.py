@@ -225,7 +225,8 @@ def decide(per_family: dict, seed: int, predicted: float = PREDICTED, margin: fl
             out[name] = None
             continue
         out[name] = scaling.check_rate(T[ok], k[ok], predicted, margin, seed, param="T", log_power=1,
-                                       bound="big_o", predicted=printed_k(T[ok], p_conf), what="k*(ratio ≥ 10)")
+                                       bound="big_o", predicted=printed_k(T[ok], p_conf), what="k*(ratio ≥ 10)",
+                                       constant="hidden")
     status = {n: (v.status if v is not None else Status.INCONCLUSIVE) for n, v in out.items()}
     summ = "; ".join(f"{n}: {'too few reached points' if v is None else v.evidence}" for n, v in out.items())
     if any(s == Status.REFUTED for s in status.values()):

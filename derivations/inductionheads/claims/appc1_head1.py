@@ -504,7 +504,7 @@ def convergence_check(seed: int, grid, t_tail=(1e4, 1e7), predicted_exponent: fl
         x, y = t[tail], lg[tail]
         key = f"α={a},L={L}"
         fit = check_rate(x, y, predicted_exponent, 0.15, seed, param="t", what="L_G4", n_resamples=500,
-                         max_spread=10.0 ** 3.5)
+                         max_spread=10.0 ** 3.5, constant="elsewhere")
         laws = compare_laws(x, y, {"power law t^b (best b)": lambda z, b=np.polyfit(np.log(x), np.log(y), 1)[0]: z**b,
                                    "exponential e^{-ct} (best c)": lambda z, c=-np.polyfit(x, np.log(y), 1)[0]: np.exp(-c * z)})
         C = float(np.median(y * x))

@@ -328,7 +328,7 @@ def check_gd_balance(seed: int, factor=None, rate_exponent: float = 1.0, L: int 
         drift.append(abs(r["Q"][-1] - r["Q"][0]))
         integral.append(abs(r["Q"][0]) * float(np.sum(eta * r["g"][:-1] ** 2)))
     parts["eta -> 0: drift exponent"] = check_rate(etas, drift, rate_exponent, 0.15, seed, param="eta",
-                                                   what="|Q(T) - Q(0)| at T = 40", min_points=4)
+                                                   what="|Q(T) - Q(0)| at T = 40", min_points=4, constant="hidden")
     lim = np.array(drift) / np.array(etas) / np.array(integral)
     det["drift/(eta Q0 int g^2)"] = lim.tolist()
     v = combine(parts)
@@ -392,7 +392,7 @@ def check_rc20(seed: int, L: int = 16, wn: float = 3.0, ps=(2.0, 4.0, 6.0, 8.0, 
     pref = np.asarray(bound) * x
     parts["(b) no mask, bias coordinate: rate in p"] = check_rate(
         x, np.asarray(meas) / pref, -1.0, 0.15, seed, predicted=1.0 / x, param="e^p", what="sup-error / prefactor",
-        fixed={"L": L, "W_norm": wn})
+        fixed={"L": L, "W_norm": wn}, constant="hidden")
     v = combine(parts)
     return Verdict(v.status, v.method, v.evidence, v.counterexample, {**v.details, "table": table})
 

@@ -238,7 +238,8 @@ def t41_rate_check(seed, configs, ps, *, predicted_exponent=-1.0, margin=0.15, n
                           "note": "x = e^p so the fitted exponent b is d log(sup-err)/dp; measured = sup-err / (4 ||W*|| B^3) per "
                            "config, predicted = e^{-p} (the derived bound with its prefactor divided out)",
                            "raw_sup_error": meas.tolist(), "derived_bound": pred.tolist(),
-                          "configurations": [{"L": L, "W_norm": wn, "p": p} for (L, wn) in configs for p in ps]})
+                          "configurations": [{"L": L, "W_norm": wn, "p": p} for (L, wn) in configs for p in ps]},
+                   constant="elsewhere")
     return v
 
 

@@ -111,7 +111,8 @@ def barron_check(cfg: dict, seed: int, claimed: float = BARRON_RATE, data: dict 
     parts = {"Monte-Carlo m-neuron networks (proof construction)":
              check_rate(x, rms, claimed, 0.15, seed, param="1/m", what=f"rms L2(P) error over {cfg['seeds']} draws",
                         predicted=bound, extra={"barron_norm_B2": bnorm,
-                                                "per-draw spread (max/min per m)": (mc.max(1) / mc.min(1)).tolist()})}
+                                                "per-draw spread (max/min per m)": (mc.max(1) / mc.min(1)).tolist()},
+                        constant="hidden")}
     if np.any(rms > bound):
         i = int(np.argmax(rms / bound))
         parts["constant: rms error <= ||f||_B2 / sqrt(m)"] = refuted(
@@ -122,10 +123,11 @@ def barron_check(cfg: dict, seed: int, claimed: float = BARRON_RATE, data: dict 
             "MC", f"max ratio rms/(||f||_B2/sqrt(m)) = {np.max(rms / bound):.3g} <= 1 (||f||_B2 = {bnorm:.4g})")
     rfm = np.asarray(cfg["rf_ms"], float)
     parts["random features + least squares"] = check_rate(1.0 / rfm, np.asarray(data["rf"]), claimed, 0.15,
-                                                          seed + 5, param="1/m", what="L2(P) error", bound="big_o")
+                                                          seed + 5, param="1/m", what="L2(P) error", bound="big_o",
+                                                          constant="hidden")
     if data.get("trained") is not None:
         parts["trained (Adam)"] = check_rate(1.0 / rfm, np.asarray(data["trained"]), claimed, 0.15, seed + 6,
-                                             param="1/m", what="L2(P) error", bound="big_o")
+                                             param="1/m", what="L2(P) error", bound="big_o", constant="hidden")
     v = combine(parts, method="Barron rate:")
     first = parts["Monte-Carlo m-neuron networks (proof construction)"]
     details = dict(v.details)
@@ -363,7 +365,7 @@ def t44_check(cfg: dict, seed: int, exponent_shift: float = 0.0, alternative: bo
         x = 1.0 / np.asarray(sw["M"], float)
         parts[f"beta={beta:g}"] = tv.with_fixed(
             check_rate(x, sw["error"], p, 0.15, seed, param="1/M", what="sup score error", bound="big_o",
-                       extra={"r_opt": sw["r_opt"], "derived_exponent": p}), beta=beta)
+                       extra={"r_opt": sw["r_opt"], "derived_exponent": p}, constant="hidden"), beta=beta)
     v = combine(parts, method="Thm 4.4:")
     v = Verdict(v.status, v.method, "derived rate vs width sweep (printed rate lost: that comparison is "
                                     "INCONCLUSIVE); " + v.evidence, v.counterexample, v.details)
@@ -531,7 +533,7 @@ def gih_verdict(beta: float, data: dict, seed: int) -> Verdict:
              superpoly_verdict({"beta": beta}, data["H"], data["err_H"], seed, param="1/H", what="GIH sup error"),
              f"GIH vs M (beta={beta:g}, H=12)":
              check_rate(1.0 / M, eM, beta / (1 + 2 * beta), 0.15, seed, param="1/M", what="GIH sup error",
-                        bound="big_o")}
+                        bound="big_o", constant="hidden")}
     ratio = float(np.max(eM / (2.0 * sM)))
     parts["GIH error <= 2B x score error (Lemma D.1 form)"] = (
         holds("sweep", f"max GIH/(2·score) = {ratio:.3g}") if ratio <= 1 + 1e-9 else

@@ -833,7 +833,7 @@ def check_e8(ctx, Ls=(20, 40, 80, 160, 320), n: int = 20_000, w_exact: float = 0
         L=last["L"], alpha=alpha, w=w_exact)
     N = np.array(Ls, float) - 2
     parts["L-exponent of IH/G4 proportion"] = check_rate(N, np.array(groups), -1.0, 0.15, ctx.seed, param="N",
-                                                         what="E((1-α)f_IH)²/E(α f_G4)²")
+                                                         what="E((1-α)f_IH)²/E(α f_G4)²", constant="hidden")
     # 'significantly smaller' on the α × L grid (exact softmax, measured f_IH second moment)
     grid, fails_in, fails_out = [], [], []
     G = float(H._r(math.sqrt(2) * w_exact))

@@ -156,7 +156,8 @@ def t55_phase1(ctx):
         part["log-coefficient vs alpha*"] = check_rate(alphas, coef, -1.0, 0.15, ctx.seed, param="alpha",
                                                        what="dT_G4/dlog L", min_points=4,
                                                        extra={"L pair": [L1, L2], "coefficient x alpha*":
-                                                              [c_ * a_ for c_, a_ in zip(coef, alphas)]})
+                                                              [c_ * a_ for c_, a_ in zip(coef, alphas)]},
+                                                       constant="hidden")
     if not p["base"]:
         return combine(part)
     part["four phases"] = tv.with_fixed(phase_boundaries_verdict(tr, mk), alpha=BASE["alpha"], w=BASE["w"],
@@ -242,16 +243,16 @@ def _plateau_grids(ctx, p) -> dict[str, Verdict]:
     Ls = tuple(p["Ls"])
     cN = [plateau_coefficient(a, w, x) for x in Ls]
     part["L"] = check_rate(np.array(Ls) - 2, cN, 1.0, 0.15, ctx.seed, param="N=L-2", what="c_sigma",
-                           fixed={"alpha": a, "w": w})
+                           fixed={"alpha": a, "w": w}, constant="hidden")
     alphas = tuple(p["alphas"])
     ca = [plateau_coefficient(x, w, L) for x in alphas]
     part["1-alpha*"] = check_rate(1 - np.array(alphas), ca, -2.0, 0.15, ctx.seed, param="1-alpha*", what="c_sigma",
-                                  fixed={"w": w, "L": L})
+                                  fixed={"w": w, "L": L}, constant="hidden")
     ws = tuple(p["ws"])
     cw = [plateau_coefficient(a, x, L) for x in ws]
     part["w* (after dividing (1-w*^2)^2)"] = check_rate(ws, np.array(cw) / (1 - np.array(ws) ** 2) ** 2, -1.0,
                                                         0.15, ctx.seed, param="w*", what="c_sigma/(1-w^2)^2",
-                                                        fixed={"alpha": a, "L": L})
+                                                        fixed={"alpha": a, "L": L}, constant="hidden")
     raw = {"L": [ih_run(a, w, x, 1e-3)[1]["T_IH(0.5)"] for x in Ls],
            "alpha": [ih_run(x, w, L, 1e-3)[1]["T_IH(0.5)"] for x in alphas],
            "w": [ih_run(a, x, L, 1e-3)[1]["T_IH(0.5)"] for x in ws]}
@@ -358,7 +359,7 @@ def t55_width(ctx):
                          "see t55-plateau, and W sigma-independent it tends to 0 like 1/log(1/sigma))", ratio=ratio)
                    if dec else refuted("monotone ratio", ev, {"sigma": list(sig), "ratio": ratio}))
         parts[f"alpha={a2},w={w2},L={L2}"] = tv.with_fixed(combine({
-            "W vs sigma": check_rate(sig, Wd, 0.0, 0.15, ctx.seed, param="sigma", what="W"),
+            "W vs sigma": check_rate(sig, Wd, 0.0, 0.15, ctx.seed, param="sigma", what="W", constant="hidden"),
             "W/T_IH(0.5) decreasing": v_ratio}), alpha=a2, w=w2, L=L2)
     if not p["Ls"]:
         return combine(parts)
@@ -366,9 +367,10 @@ def t55_width(ctx):
     Wl = [ih_run(a, w, x, 1e-3)[1]["W"] for x in Ls]
     Wa = [ih_run(x, w, L, 1e-3)[1]["W"] for x in alphas]
     Ww = [ih_run(a, x, L, 1e-3)[1]["W"] for x in ws]
-    parts["N"] = check_rate(np.array(Ls) - 2, Wl, 1.0, 0.15, ctx.seed, param="N", what="W", fixed={"alpha": a, "w": w})
+    parts["N"] = check_rate(np.array(Ls) - 2, Wl, 1.0, 0.15, ctx.seed, param="N", what="W", fixed={"alpha": a, "w": w},
+                            constant="hidden")
     parts["1-alpha*"] = check_rate(1 - np.array(alphas), Wa, -2.0, 0.15, ctx.seed, param="1-alpha*", what="W",
-                                   fixed={"w": w, "L": L})
+                                   fixed={"w": w, "L": L}, constant="hidden")
     v = combine(parts)
     wfit = fit_power_law(ws, Ww, ctx.seed)
     return v.__class__(v.status, v.method, v.evidence + f"; W vs w*: exponent {wfit.exponent:.3g} (no derived "
@@ -448,7 +450,8 @@ def timescale_init(ctx):
             dK, _, _ = head2.field(x, x, x, a, w, L)
             ratio.append(abs(float(dK)) / abs(float(gp)))
         parts[f"ratio at init alpha={a},w={w},L={L}"] = tv.with_fixed(
-            check_rate(sig, ratio, 1.0, 0.15, ctx.seed, param="sigma", what="|dw_KQ/dt|/|dp/dt| at t=0+"),
+            check_rate(sig, ratio, 1.0, 0.15, ctx.seed, param="sigma", what="|dw_KQ/dt|/|dp/dt| at t=0+",
+                       constant="hidden"),
             alpha=a, w=w, L=L)
     return combine(parts)
 
@@ -482,7 +485,8 @@ def reviewer_route(ctx):
         tr = flow.cached_stage2(a, w, L, float(s_), 60.0, heads="both", n_points=600)
         m = tr.t <= g4_run(a, L, float(s_))[1]["T_G4(0.1)"]
         across.append(float(np.max(np.abs(tr.velocity("wK")[m]) / np.abs(tr.velocity("p")[m]))))
-    v_across = check_rate(sig6, across, 1.0, 0.15, ctx.seed, param="sigma", what="max_PhaseI |dw_KQ/dt|/|dp/dt|")
+    v_across = check_rate(sig6, across, 1.0, 0.15, ctx.seed, param="sigma", what="max_PhaseI |dw_KQ/dt|/|dp/dt|",
+                          constant="hidden")
     det["across Phase I"] = v_across.to_json()
     ev += f"; across Phase I max |dw_KQ/dt|/|dp/dt| ~ sigma^{v_across.details['fit']['exponent']:.3g} (derived 1)"
     ok = v_across.holds and abs(slope(T1)) < 0.05 * cq and abs(local_q[-1] / cq - 1) < 0.25 and np.all(np.diff(local_q) < 0) \

@@ -181,7 +181,7 @@ def decide(Ls, C: np.ndarray, seed: int, predicted_exponent: float = 1.0, prefac
     fit = tv.fit_power_law(N, C, seed=seed)
     out["fit"] = fit
     v = tv.check_rate(N, C, predicted_exponent, margin, seed, predicted=pred * (N ** predicted_exponent / N),
-                      param="N=L-2", what="c_sigma (exact-softmax GD)")
+                      param="N=L-2", what="c_sigma (exact-softmax GD)", constant="elsewhere")
     exp_status = v.status.name.lower()
     exp_status = {"holds": "holds", "proved": "holds", "refuted": "refuted"}.get(exp_status, "inconclusive")
     # prefactor at the largest L: alt-exact-gd-full's MC rule

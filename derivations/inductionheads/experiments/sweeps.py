@@ -45,7 +45,7 @@ def superpoly_verdict(label: dict, ms, errors, seed: int, q: float = 4.0, window
     upper = float(np.polyfit(np.log(ms[half:]), np.log(errors[half:]), 1)[0])
     steepening = upper < lower - 0.5          # the upper-half log-log slope is materially steeper
     extra["half-grid log-log slopes (lower, upper)"] = [lower, upper]
-    v = check_rate(x, y, q, 0.15, seed, param=param, what=what, bound="big_o", extra=extra)
+    v = check_rate(x, y, q, 0.15, seed, param=param, what=what, bound="big_o", extra=extra, constant="hidden")
     v = _plot_in_m(v, ms, errors, q, param)
     if v.status.value == "refuted":
         ce = {**label, **(v.counterexample or {}), "largest_window_slope": last, "q": q,

@@ -232,7 +232,8 @@ def check_stage1(ctx: tv.RunContext, tau: float = TAU_C, exponent: float = -1.0,
     y = np.array([[fn(e, s, tau) for s in seeds] for e in etas_small], float)
     big = {e: [fn(e, s, tau) for s in seeds] for e in etas_large}
     rate = tv.check_rate(etas_small, y, exponent, margin, ctx.seed, param="η_1", what="Stage-I duration",
-                         refutable="both", extra={"large_eta_durations": {str(k): v for k, v in big.items()}})
+                         refutable="both", extra={"large_eta_durations": {str(k): v for k, v in big.items()}},
+                         constant="hidden")
     slow = {e: d for e, d in big.items() if max(d) > jump_steps}
     if slow:
         e, d = next(iter(slow.items()))
@@ -273,7 +274,8 @@ def check_ratio(ctx: tv.RunContext, C: float = THETA1, fn=ratio_at_T1) -> tv.Ver
     rng = {str(n): [float(min(x.min() for x in r[n])), float(max(x.max() for x in r[n]))] for n in sizes}
     inside = all(1 / C <= lo and hi <= C for lo, hi in rng.values())
     v = tv.check_rate(list(sizes), med, 0.0, 0.15, ctx.seed, param="N_f", what="median α_s/α_r at T_1",
-                      extra={"ratio_range_per_N_f": rng, f"all ratios within [1/{C:g}, {C:g}]": inside})
+                      extra={"ratio_range_per_N_f": rng, f"all ratios within [1/{C:g}, {C:g}]": inside},
+                      constant="hidden")
     text = ", ".join(f"N_f={n}: [{lo:.3g}, {hi:.3g}]" for n, (lo, hi) in rng.items())
     return dataclasses.replace(v, evidence=f"α_s/α_r range at T_1 over inputs and seeds: {text}; " + v.evidence)
 

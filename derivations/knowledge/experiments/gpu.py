@@ -352,7 +352,7 @@ def decide(ctx, etas, D, d_jump, notes: list[str], N_f: int) -> "tv.GpuResult":
     if len(x) >= 2:
         fit = tv.fit_power_law(x, y, seed=ctx.seed)
         v = scaling.verdict_from_fit(fit, x, y, PREDICTED, MARGIN, param="η_1", what="Stage-I duration",
-                                     refutable="both")
+                                     refutable="both", constant="hidden")
         rate_status, rate_text = str(v.status), v.evidence
         C = float(np.exp(np.mean(np.log(y * x[:, None]))))
     dj = np.asarray(d_jump, float)
