@@ -89,6 +89,17 @@ def test_multistart_refutes_a_planted_wrong_optimum():
     assert v.status is Status.REFUTED and "L1" in v.counterexample
 
 
+def test_multistart_refutes_a_planted_wrong_optimum_at_small_T():
+    """Issue 27 (referee P2): at T = 0.002 L1 ≈ 1e-12 at the optimum, so the search works on log L1; a line
+    'optimum' off the true one by 0.01 in a is refuted there too (plain float64 L1 could not resolve it)."""
+    def off(T):
+        a = pw.line_minimiser_float(T)[0] + 0.01
+        return a, float(pw.line_L1_float(np.array([a]), T)[0])
+
+    v = c4.opt_pairwise_verdict(RunContext(seed=5), n_starts=10, ts=(0.002,), line_fn=off)
+    assert v.status is Status.REFUTED and v.counterexample["T"] == 0.002
+
+
 def test_descent_detector_flags_a_huge_step():
     res = ce.descent_runs(1, 200, ts=(0.05,), cs=(5000,))
     assert not all(res.values())
