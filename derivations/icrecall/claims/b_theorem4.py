@@ -114,6 +114,7 @@ def t4_lt_log2(ctx):
             statement="On v = (x, x, ½−x, ½−x, 0, 0): d2 = −8x²+4x−½, d3 = −3x²+3x−¾, d4 = −7x²+4x−¾, "
                       "d5 = −7x²+3x−½, d6 = −3x² (d_j = l_j − l_1)",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Theorem 4 proof (App. B): the printed line gaps d3–d6 are wrong (only d2 agrees with the model, Table 2 and Eq. (18)); x0 = (4 − √6)/10, the −6x of Ψ and the limit of x_T inherit them',
             supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: the model, Table 2 and Eq. (18) all give d3 = −2x²+2x−½, d4 = d5 = −6x²+3x−½, "
                    "d6 = −2x² (printed −3x²+3x−¾, −7x²+4x−¾, −7x²+3x−½, −3x²); only d2 is right; Theorem 4's "
@@ -206,6 +207,7 @@ def roots_in(h, lo=0, hi=sp.Rational(1, 4)):
             statement="h = d2 − d6 is strictly increasing on (0, ¼) with unique root x0 = (4 − √6)/10, and "
                       "d_j(x0) < d6(x0) for j = 3, 4, 5",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Theorem 4 proof (App. B): the printed line gaps d3–d6 are wrong (only d2 agrees with the model, Table 2 and Eq. (18)); x0 = (4 − √6)/10, the −6x of Ψ and the limit of x_T inherit them',
             supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: the model-derived h = −6x² + 4x − ½ has the unique root x0 = 1/6 in (0, ¼) (the exact "
                    "small-T limit of the line minimiser); (4 − √6)/10 is the root of the printed (wrong) d2 − d6; the "
@@ -294,6 +296,7 @@ def t4_h_derived(ctx):
             statement="Ψ := e^{−d6/T} Φ = (4 − 16x) e^{(d2 − d6)/T} − 6x + Σ_{j=3}^5 d_j′ e^{(d_j − d6)/T}; "
                       "Ψ̃ = 0 ⇔ h = T log(6x/(4 − 16x)); F := h − T log(6x/(4 − 16x))",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Theorem 4 proof (App. B): the printed line gaps d3–d6 are wrong (only d2 agrees with the model, Table 2 and Eq. (18)); x0 = (4 − √6)/10, the −6x of Ψ and the limit of x_T inherit them',
             supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: with the model's d6 = −2x² the free term of Ψ is d6′ = −4x (not −6x), so Ψ̃ = 0 ⇔ "
                    "h = T log(4x/(4 − 16x)) and F = h − T log(4x/(4 − 16x)); the printed forms follow from the wrong "
