@@ -100,6 +100,13 @@ def test_multistart_refutes_a_planted_wrong_optimum_at_small_T():
     assert v.status is Status.REFUTED and v.counterexample["T"] == 0.002
 
 
+def test_psi_remainder_planted_j2_term_is_refuted():
+    """t4-psi-remainder could have failed (issue 27, referee P2): with Ψ̃'s j = 2 term kept in the 'remainder' (O(1) on
+    I, since h(1/6) = 0) the fitted slope of log max|·| vs 1/T is not below 0."""
+    assert c4.t4_psi_remainder(RunContext(seed=5)).status is Status.HOLDS
+    assert c4.t4_psi_remainder(RunContext(seed=5), first=2).status is Status.REFUTED
+
+
 def test_descent_detector_flags_a_huge_step():
     res = ce.descent_runs(1, 200, ts=(0.05,), cs=(5000,))
     assert not all(res.values())
