@@ -89,6 +89,24 @@ def test_multistart_refutes_a_planted_wrong_optimum():
     assert v.status is Status.REFUTED and "L1" in v.counterexample
 
 
+def test_multistart_refutes_a_planted_wrong_optimum_at_small_T():
+    """Issue 27 (referee P2): at T = 0.002 L1 ≈ 1e-12 at the optimum, so the search works on log L1; a line
+    'optimum' off the true one by 0.01 in a is refuted there too (plain float64 L1 could not resolve it)."""
+    def off(T):
+        a = pw.line_minimiser_float(T)[0] + 0.01
+        return a, float(pw.line_L1_float(np.array([a]), T)[0])
+
+    v = c4.opt_pairwise_verdict(RunContext(seed=5), n_starts=10, ts=(0.002,), line_fn=off)
+    assert v.status is Status.REFUTED and v.counterexample["T"] == 0.002
+
+
+def test_psi_remainder_planted_j2_term_is_refuted():
+    """t4-psi-remainder could have failed (issue 27, referee P2): with Ψ̃'s j = 2 term kept in the 'remainder' (O(1) on
+    I, since h(1/6) = 0) the fitted slope of log max|·| vs 1/T is not below 0."""
+    assert c4.t4_psi_remainder(RunContext(seed=5)).status is Status.HOLDS
+    assert c4.t4_psi_remainder(RunContext(seed=5), first=2).status is Status.REFUTED
+
+
 def test_descent_detector_flags_a_huge_step():
     res = ce.descent_runs(1, 200, ts=(0.05,), cs=(5000,))
     assert not all(res.values())

@@ -145,6 +145,16 @@ def test_registered_quick_claims_hold():
         assert "sweep" in v.details and "fit" in v.details
 
 
+def test_planted_taylor_T4_is_refuted():
+    """L9-taylor's T fit (issue 27, referee P2): the measured ‖ε‖ holds −2 over 1.7 decades of T; a planted 1/T⁴
+    remainder (‖ε‖·(T0/T)²), which the old 'within a factor 4 across two T' test passed, is refuted."""
+    D = L9R._dataset(0.5, None, CTX.seed)
+    Ts = L9R.TAYLOR_TS
+    assert L9R.taylor_T_part(D, Ts, L9R.TAYLOR_ETA, CTX.seed).status is Status.HOLDS
+    bad = L9R.taylor_T_part(D, Ts, L9R.TAYLOR_ETA, CTX.seed, planted=lambda T: (Ts[0] / T) ** 2)
+    assert bad.status is Status.REFUTED and bad.counterexample["param"] == "T"
+
+
 def test_planted_printed_v24_bound_is_refuted(monkeypatch):
     """A printed rate faster than the data (o(e^{−1/(5T)})) is refuted by the same sweep."""
     monkeypatch.setattr(L9R, "PRINTED_V24_RATE", -0.2)

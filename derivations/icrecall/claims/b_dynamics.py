@@ -18,6 +18,7 @@ import theoryverify as tv
 from theoryverify import flows, phases, scaling
 from theoryverify import ClaimSet, Kind
 from theoryverify import diagnose
+from theoryverify.evidence_types import CouldHaveFailed, attach
 from theoryverify import Status, Verdict, combine, holds, inconclusive, refuted
 
 from ..experiments.algorithm1 import (FACE_THETA, LOG2, SADDLE, N3Loss, algorithm1, events_n3, perturbations,
@@ -68,6 +69,13 @@ L5_CHOICES = {
     "hardest instance": "the smallest T: the time to reach ε grows like exp(0.14/T)/ε (T = 0.005: ~1e17 GD steps "
                         "to ε = 1e-4, flow only)",
 }
+
+
+#: how L5-converge could have failed (its choices' "could not fail", recorded as typed evidence)
+L5_COULD_FAIL = CouldHaveFailed(
+    "planted twin", "reaching every ε, the monotone decrease, the 1/t approach and the limit ṽ can each fail: a planted "
+    "target is refuted (tests/icrecall/test_convergence_limits.py::test_l5_limit_planted_target_is_refuted); "
+    "Observation 1 (v1 = v3, v2 = v4) is imposed by the projected gradient, not tested here (l5-obs1 proves it)")
 
 
 def stage1_flow(T: float, eps: Sequence[float], target: Sequence[float] = SADDLE, t_end: float = 1e18):
@@ -232,13 +240,15 @@ def l5_converge(ctx) -> Verdict:
         "law": f"GD steps to ε = {min(flow_eps):g} ≈ C·exp(b/T)", "b": exp_fit.exponent, "ci": list(exp_fit.ci),
         "local_slopes": list(exp_fit.local_slopes)}
     dep_text = ", ".join(f"T={t:g}: step {roundoff[f'T={t:g}']['departs_at_step']}" for t in plain_T)
-    return holds("batched GD + gradient flow on the invariant subspace (exact-arithmetic trajectory)",
-                 f"GD: ‖v − ṽ‖∞ decreases monotonically and reaches ε = {', '.join(f'{e:g}' for e in eps)} at "
-                 f"T = {T.tolist()}; GD and flow hitting steps agree within {worst_gap:.2g}. Flow: "
-                 + limit.evidence + f". GD steps to ε = {min(flow_eps):g} grow like exp(b/T), b = "
-                 f"{exp_fit.exponent:.3g} (k = {[f'{k:.2g}' for k in kmin]}; not a claim of the paper). Plain "
-                 f"float64 GD leaves the symmetric subspace by round-off (|v1 − v3| > 1e-3) at {dep_text}.",
-                 **details)
+    v = holds("batched GD + gradient flow on the invariant subspace (exact-arithmetic trajectory)",
+              f"GD: ‖v − ṽ‖∞ decreases monotonically and reaches ε = {', '.join(f'{e:g}' for e in eps)} at "
+              f"T = {T.tolist()}; GD and flow hitting steps agree within {worst_gap:.2g}. Flow: "
+              + limit.evidence + f". GD steps to ε = {min(flow_eps):g} grow like exp(b/T), b = "
+              f"{exp_fit.exponent:.3g} (k = {[f'{k:.2g}' for k in kmin]}; not a claim of the paper). Plain "
+              f"float64 GD leaves the symmetric subspace by round-off (|v1 − v3| > 1e-3) at {dep_text}.",
+              **details)
+    # issue 27 (referee P2): the could-have-failed, stated in the choices only, recorded where the report reads it
+    return attach(v, L5_COULD_FAIL)
 
 
 # --- Lemma 6: escape from the saddle after the perturbation ---------------------------------
@@ -402,6 +412,14 @@ T2_CHOICES = {
                       "test_convergence_limits.py); the multi-start search is weak evidence of globality (many starts "
                       "stall near the saddle), t4-opt-pairwise decides it",
 }
+
+
+#: how T2-main could have failed (its choices' "could not fail", recorded as typed evidence)
+T2_COULD_FAIL = CouldHaveFailed(
+    "planted twin", "the loss reaching L1*, the pairwise shape, a = a*(T) ≠ ¼ and the multi-start global check can "
+    "fail: a planted optimum is refuted and an unconverged budget is inconclusive (tests/icrecall/"
+    "test_convergence_limits.py::test_t2_planted_optimum_is_refuted, ::test_t2_unconverged_budget_is_not_a_pass); "
+    "v5 = v6 = 0 holds by construction (start on the face)")
 
 
 def stage2_trajectory(s2, run: int, T: float) -> dict:
@@ -584,10 +602,11 @@ def t2_main(ctx) -> Verdict:
     dev = max(max(r["|v1-v2|"], r["|v3-v4|"], abs(r["a"] - r["a*(T)"])) for r in rows)
     a_list = ", ".join(sorted({f"{r['a*(T)']:.4f}" for r in rows}, reverse=True))
     gl = (f"; multi-start L-BFGS ({starts} starts per T) finds nothing below L1*" if glob else "")
-    return holds("Algorithm 1 (t1 = ∞: Stage 2 from θ̃), batched over seeds",
-                 f"all {len(rows)} runs (T = {sorted({r['T'] for r in rows}, reverse=True)}, {seeds} seeds each, η2 = c·T² with c ∈ "
-                 f"{sorted({r['c'] for r in rows})}) converge: |L1 − L1*| ≤ "
-                 f"{max(abs(r['L1 - L1*']) for r in rows):.2g} ≤ tol {tol:g} with the loss flat over the last 10% "
-                 f"(worst: {convergence['summary']}); final v = (a, a, ½−a, ½−a, 0, 0) within {dev:.2g}, a = a*(T) = "
-                 f"{a_list} ≠ ¼{gl}." + stage1_note,
-                 **details)
+    v = holds("Algorithm 1 (t1 = ∞: Stage 2 from θ̃), batched over seeds",
+              f"all {len(rows)} runs (T = {sorted({r['T'] for r in rows}, reverse=True)}, {seeds} seeds each, η2 = c·T² with c ∈ "
+              f"{sorted({r['c'] for r in rows})}) converge: |L1 − L1*| ≤ "
+              f"{max(abs(r['L1 - L1*']) for r in rows):.2g} ≤ tol {tol:g} with the loss flat over the last 10% "
+              f"(worst: {convergence['summary']}); final v = (a, a, ½−a, ½−a, 0, 0) within {dev:.2g}, a = a*(T) = "
+              f"{a_list} ≠ ¼{gl}." + stage1_note,
+              **details)
+    return attach(v, T2_COULD_FAIL)  # issue 27 (referee P2): recorded, not only stated in the choices

@@ -309,6 +309,7 @@ L6_FPP_OTHERS = {"f″(0) = −1/(8T) + (an exponentially small term) ≲ −1/T
 @CLAIMS.add("l6-termII", location="Lemma 6 proof (term II)", kind=Kind.IDENTITY, catalogue_id="ICR-L6-termII",
             statement="term II = Σ_{ij} (∂²p1/∂l_i∂l_j) l_i′(0) l_j′(0) = −p1(0) p1(r3)²/(16T²) (as printed)",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Lemma 6 proof (App. B): the closed forms of term II (p1(r3)² for p1(r3)) and of f″(0) at the saddle (exp(3/(16T)) for exp(1/(8T)))',
             supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
             reason="proof step: term II = (1/64)(∂²p1/∂l3² − 2∂²p1/∂l3∂l6 + ∂²p1/∂l6²) = −p1(0)p1(r3)/(32T²) (model "
                    "and the paper's own ∂²p1 displays), not −p1(0)p1(r3)²/(16T²); both are O(e^{−1/(8T)}/T²), so "
@@ -359,6 +360,7 @@ FPP_DERIVED = -1 / (8 * T) + 1 / (64 * T**2 * (2 + sp.exp(1 / (8 * T))))
 @CLAIMS.add("l6-fpp-printed", location="Lemma 6 proof (f″(0))", kind=Kind.IDENTITY, catalogue_id="ICR-L6-fpp",
             statement="f″_{ε̃,θ̃}(0) = −1/(8T) + 1/(16T²(4 + 2exp(3/(16T)))²) (printed closed form)",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Lemma 6 proof (App. B): the closed forms of term II (p1(r3)² for p1(r3)) and of f″(0) at the saddle (exp(3/(16T)) for exp(1/(8T)))',
             supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
             reason="proof step: the model gives f″(0) = −1/(8T) + 1/(64T²(2 + e^{1/(8T)})) (= −1/(8T) + "
                    "p1(r3)/(32T²)); the printed correction has p1(r3)² for p1(r3) and exponent 3/(16T) for 1/(8T); "
@@ -373,6 +375,7 @@ def l6_fpp_printed(ctx, shown=printed.FPP):
             statement="The printed f″(0) equals −(term I + term II)/p1(0) with the printed term I, term II and the "
                       "model's p1(0), p1(r3)",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Lemma 6 proof (App. B): the closed forms of term II (p1(r3)² for p1(r3)) and of f″(0) at the saddle (exp(3/(16T)) for exp(1/(8T)))',
             supports=("icrecall.l6-fpp-order", "icrecall.l6-lmin", "icrecall.L6-escape"),
             reason="proof step (internal): −(term I + term II)/p1(0) with the printed terms is −1/(8T) + "
                    "1/(16T²(4 + 2e^{1/(8T)})²) (saddle gap l1 − l3 = 1/8); the printed closed form has exp(3/(16T)); "

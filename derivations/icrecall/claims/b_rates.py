@@ -273,6 +273,7 @@ def derived_pairwise_limit() -> tuple[sp.Expr, sp.Expr, dict]:
 
 @CLAIMS.add("t4-xT", location="Theorem 4 proof, App. B", kind=Kind.RATE, catalogue_id="ICR-T4-xT",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Theorem 4 proof (App. B): the printed line gaps d3–d6 are wrong (only d2 agrees with the model, Table 2 and Eq. (18)); x0 = (4 − √6)/10, the −6x of Ψ and the limit of x_T inherit them',
             supports=("icrecall.t4-opt-pairwise", "icrecall.T2-main"),
             reason="proof step: the pairwise minimiser a(T) → 1/6 (root of the model-derived h = −6x² + 4x − ½; "
                    "t4-xT-derived), not the printed x0 = (4 − √6)/10 ≈ 0.1551 (root of the wrong printed d2 − d6); "

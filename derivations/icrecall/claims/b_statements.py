@@ -11,6 +11,7 @@ from theoryverify import check_identity
 from theoryverify import ClaimSet, Kind
 from theoryverify import Domain, Interval
 from theoryverify import combine, holds, inconclusive, proved
+from theoryverify.evidence_types import CouldHaveFailed, attach
 
 from ..model import pairwise
 from ..model.symbolic import softmax
@@ -54,12 +55,17 @@ def t4_T0(ctx):
         return holds("grid search", f"every grid T up to {T_GRID[-1]} admits a pairwise point below log 2")
     t_star = brentq(lambda T: pairwise_excess(T)[0], T_GRID[k], T_GRID[k + 1], xtol=1e-12)
     above = pairwise_excess(float(T_GRID[k + 1]))
-    return holds("grid search + root finding",
-                 f"a pairwise point with L1 < log 2 exists exactly for T < T* = {t_star:.6g} on the grid "
-                 f"(so any admissible T0, T_max ≤ {t_star:.4g}); above T* the line's infimum of L1 − log 2 is "
-                 f"{above[0]:.3g} at x = {above[1]:.4g}",
-                 T_star=t_star, sweep={"param": "T", "x": T_GRID.tolist(), "measured": excess,
-                                       "predicted": None, "ratio": None})
+    v = holds("grid search + root finding",
+              f"a pairwise point with L1 < log 2 exists exactly for T < T* = {t_star:.6g} on the grid "
+              f"(so any admissible T0, T_max ≤ {t_star:.4g}); above T* the line's infimum of L1 − log 2 is "
+              f"{above[0]:.3g} at x = {above[1]:.4g}",
+              T_star=t_star, sweep={"param": "T", "x": T_GRID.tolist(), "measured": excess,
+                                    "predicted": None, "ratio": None})
+    # issue 27 (referee P2): could-have-failed recorded
+    return attach(v, CouldHaveFailed("search", "the existential T0 cannot be refuted on a finite grid, but the pass could "
+                                     "have failed: no grid T (down to 0.005) with a pairwise point below log 2, or "
+                                     "admissible T's not forming one interval (0, T*), leaves it inconclusive; T* is "
+                                     "the bracketed root of the exact line excess (log-space L1 − log 2)"))
 
 
 def softmax_derivative_bounds() -> dict[int, sp.Rational]:

@@ -97,6 +97,7 @@ def l10_vpp_links(ctx):
 
 @CLAIMS.add("L10-vpp", location="Lemma 10 proof, App. C", kind=Kind.IDENTITY, catalogue_id="ICR-L10-vpp",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Lemma 10 proof (App. C): the second-order constants at v = 1/6 (v_i″ = v_i/12 also for i = 5, 6; 1/24, 1/12, 1/8, 1/24 where the model gives 1/36, 1/9, 5/36, 1/36) and the term I built from them',
             supports=("icrecall.L10-fpp", "icrecall.L10-termI-order", "icrecall.T3-L10-improve"),
             reason="proof step: 'v_i″(0) = (1/12)v_i − O(√T log)' holds for i = 1..4 only; for i = 5, 6 (δ_i = 0) the "
                    "leading term is −v_i/6 (−1/36 at v = 1/6); the next line's 1/24 uses v5″ = v5/12 (derived 1/36, "
@@ -136,6 +137,7 @@ def derived_consts():
 
 @CLAIMS.add("L10-consts", location="Lemma 10 proof, App. C (second-order constants)", kind=Kind.IDENTITY,
             catalogue_id="ICR-L10-consts", expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Lemma 10 proof (App. C): the second-order constants at v = 1/6 (v_i″ = v_i/12 also for i = 5, 6; 1/24, 1/12, 1/8, 1/24 where the model gives 1/36, 1/9, 5/36, 1/36) and the term I built from them',
             supports=("icrecall.L10-fpp", "icrecall.L10-termI-order", "icrecall.T3-L10-improve"),
             reason="proof step: derived (∇l_i)ᵀv″ → 1/36 (printed 1/24), v′ᵀ∇²l1 v′ → 1/9 (printed 1/12), l1″ → 5/36 "
                    "(printed 1/8), l2″ → 1/36 (printed 1/24); only v′ᵀ∇²l2 v′ → 0 agrees; term I stays +Θ(1/T), so "
@@ -197,6 +199,7 @@ def _fd_second(seq_index_fn, T, alpha, what):
 
 @CLAIMS.add("L10-termI", location="Eq. (24) (and (23)), Lemma 10 proof, App. C", kind=Kind.IDENTITY,
             catalogue_id="ICR-L10-termI", expect=Status.REFUTED, finding=Finding.PROOF_GAP,
+            cause='Lemma 10 proof (App. C): the second-order constants at v = 1/6 (v_i″ = v_i/12 also for i = 5, 6; 1/24, 1/12, 1/8, 1/24 where the model gives 1/36, 1/9, 5/36, 1/36) and the term I built from them',
             supports=("icrecall.L10-fpp", "icrecall.L10-termI-order", "icrecall.T3-L10-improve"),
             reason="proof step (Eq. (24)): with the derived l1″ → 5/36, l2″ → 1/36, term I = p1p2/(9T) + …, not the "
                    "printed (p1/(12T))(p2 + …) (which follows from the printed l″ constants); the conclusion "

@@ -18,6 +18,7 @@ from theoryverify import Finding, Readings
 from theoryverify import Domain, Interval
 from theoryverify import check_coefficient, check_rate
 from theoryverify import Status, combine, inconclusive, refuted
+from theoryverify.evidence_types import CouldHaveFailed, attach
 
 from ..model import general_n as G
 from ..model import rates_general_n as R
@@ -223,27 +224,45 @@ def l9_alpha_const(ctx, scale: float = 1.0, drift: float = 0.0):
 
 # --- Taylor remainder ---------------------------------------------------------------------------------
 
+#: issue 27 (referee P2): the T-dependence of ‖ε‖ rested on T ∈ {0.01, 0.005} and a "within a factor 4 across T"
+#: test that a 1/T⁴ remainder passes.  Now a fit over 1.7 decades of T at fixed η1 in the Taylor regime
+#: (η1/T ≤ 0.05), where ‖ε‖T²/η1² → 1.5057e-5 (7 % above at T = 0.01, constant to 1e-4 below T = 0.002).
+TAYLOR_TS = (0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002)
+TAYLOR_ETA = 1e-5
+
+
+def taylor_T_part(D, Ts, eta: float, seed: int, planted=None) -> tv.Verdict:
+    """‖ε‖ against T at fixed η1 (Lemma 9 proof, App. C: ‖ε‖ = O(η1²/T²)): fitted exponent of T is −2 ± 0.1.
+    ``planted(T)`` multiplies ‖ε‖ (a planted twin: (T0/T)² makes a 1/T⁴ remainder, which is refuted)."""
+    eps = np.array([R.stage1_profile(D, T, [eta])["eps"][0] for T in Ts])
+    if planted is not None:
+        eps = eps * np.array([planted(T) for T in Ts])
+    return check_rate(Ts, eps, -PRINTED_REMAINDER_EXP, 0.1, seed, param="T", what="‖ε‖", constant="hidden",
+                      extra={"η1": eta, "‖ε‖T²/η1²": (eps * np.array(Ts) ** 2 / eta ** 2).tolist()})
+
+
 @CLAIMS.add("L9-taylor", location="Lemma 9 proof, App. C (Taylor expansion after Stage 1)", kind=Kind.RATE,
             catalogue_id="ICR-L9-taylor",
             statement="ε = v − v0 + η1 J ∇_θ L1(D) satisfies ‖ε‖ = O(η1²/T²): fitted exponent of ‖ε‖ in η1 is 2 ± 0.1 "
-                      "at T ∈ {0.01, 0.005}, and ‖ε‖T²/η1² stays within a factor 4 across T",
-            choices={**CHOICES, "dataset": "A (p_mis = 0.5)"},
-            params={"Ts": (0.01, 0.005)})
+                      "at T ∈ {0.01, 0.005}, and fitted exponent of ‖ε‖ in T is −2 ± 0.1 at η1 = 1e-5 over "
+                      "T ∈ [2e-4, 1e-2] (1.7 decades; issue 27: was 'within a factor 4 across two T')",
+            choices={**CHOICES, "dataset": "A (p_mis = 0.5)",
+                     "T sweep": f"T ∈ {TAYLOR_TS} at η1 = {TAYLOR_ETA:g} (η1/T ≤ 0.05: the Taylor regime; the Θ "
+                                "exponent −2 is tested, stronger than O)"},
+            params={"Ts": (0.01, 0.005), "taylor_Ts": TAYLOR_TS})
 def l9_taylor(ctx):
     Ts = ctx.params["Ts"]
     D = _dataset(0.5, None, ctx.seed)
-    parts, scaled = {}, {}
+    parts = {}
     for T in Ts:
         eps = R.stage1_profile(D, T, ETAS)["eps"]
         parts[f"T={T}: ‖ε‖ exponent"] = check_rate(ETAS, eps, PRINTED_REMAINDER_EXP, 0.1, ctx.seed, param="η1",
                                                     what="‖ε‖", extra={"T": T}, constant="hidden")
-        scaled[T] = (eps * T**2 / ETAS**2).tolist()
-    small = {T: s[-1] for T, s in scaled.items()}  # η1 → 0 end
-    band = max(small.values()) / min(small.values())
-    parts["‖ε‖T²/η1² bounded across T"] = check_cases(
-        [("η1 → 0", band)], lambda b: (b <= 4.0, {"‖ε‖T²/η1² per T": scaled, "max/min at smallest η1": b}),
-        exhaustive=True)
-    return _lift(combine(parts, "Lemma 9 Taylor remainder:"), parts[f"T={Ts[-1]}: ‖ε‖ exponent"])
+    parts[f"η1={TAYLOR_ETA:g}: ‖ε‖ exponent in T"] = taylor_T_part(D, ctx.params.get("taylor_Ts", TAYLOR_TS),
+                                                                   TAYLOR_ETA, ctx.seed + 1)
+    v = _lift(combine(parts, "Lemma 9 Taylor remainder:"), parts[f"T={Ts[-1]}: ‖ε‖ exponent"])
+    return attach(v, CouldHaveFailed("planted twin", "a 1/T⁴ remainder (‖ε‖·(T0/T)²) is refuted by the T fit (b ≈ −4); "
+                                     "tests/icrecall/test_rates_general_n.py::test_planted_taylor_T4_is_refuted"))
 
 
 # --- |v5 − v_i| and |v1 + v3 + v5 − ½| ------------------------------------------------------------------

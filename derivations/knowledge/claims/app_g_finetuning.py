@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 
 import theoryverify as tv
+from theoryverify.evidence_types import CouldHaveFailed, attach
 
 from ..experiments import ood_sweeps as O
 from ..experiments import training as T
@@ -187,7 +188,8 @@ def check_frozen(ctx: tv.RunContext | None = None, recon: Recon | None = None, e
             {"ft_params": rec.ft_params, "eta_ft": eta_ft, "step": step, "alpha_s": val, "tol": tol})
     v = tv.combine(parts)
     v.details.update(det)
-    return v
+    # issue 27 (referee P2): could-have-failed recorded as typed evidence (was stated in the choices only)
+    return attach(v, CouldHaveFailed("planted twin", L17_COULD_FAIL))
 
 
 # --- Lemma 18 / Remark 2: the pre-FT model on Q&A prompts -------------------------------------------------------
