@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 
 import theoryverify as tv
+from theoryverify.evidence_types import CouldHaveFailed, attach
 
 from ..experiments.draws import configurations, describe
 from ..experiments.searches import check_ratio_at_most
@@ -59,7 +60,11 @@ def check_l1_upper(ctx, C=1.0):
     so Eq. 11's O(L²Δ²) holds with constant 1 (Δ = max pairwise distance)."""
     parts = {g: check_ratio_at_most(lambda x: upper_ratio(x, C), 1.0, configurations(g), ctx.seed,
                                     what="loss / (½ΣE[(1−Attn_k)²] L²Δ_max²)", n=N_DRAWS) for g in GEOMETRIES}
-    return tv.combine(parts, method="per geometry:")
+    # referee P1 (s36): the 'could have failed' record of this main pass
+    return attach(tv.combine(parts, method="per geometry:"), CouldHaveFailed(
+        "planted twin", "the same search with C = 0.5 (a constant below the derived 1) is refuted "
+        "(tests/iclnonlinear/test_planted.py::test_planted_lemma1_upper_bound_constant_too_small); with C = 1 the bound "
+        "is true by the triangle inequality, so the search can only catch an error of the model or of the derivation"))
 
 
 def lower_family_ratios(Ns=FAMILY_N):

@@ -12,6 +12,7 @@ import torch
 from hypothesis import strategies as st
 
 import theoryverify as tv
+from theoryverify.evidence_types import CouldHaveFailed, attach
 from theoryverify import check_agreement, check_identity, combine
 
 from ..experiments.draws import N_DRAWS as N_PROMPTS, configurations, describe, prompts
@@ -279,8 +280,13 @@ def upper_ratios(x):
             choices={"L": "Lipschitz constant on V", "Delta": "max pairwise distance (√2)",
                      "derivation": "|f_k − ŷ| ≤ (1−Attn_k)·max gap, |f_{k'} − ŷ| ≤ (1−Attn_{k'})·max gap, per prompt"})
 def eq12_13_upper(ctx):
-    return check_ratio_at_most(upper_ratios, 1.0, configurations("orthonormal"), ctx.seed,
-                               what="max g / (core·L²Δ_max²)", n=30)
+    # referee P1 (s36): the 'could have failed' record of this main pass
+    return attach(check_ratio_at_most(upper_ratios, 1.0, configurations("orthonormal"), ctx.seed,
+                                      what="max g / (core·L²Δ_max²)", n=30), CouldHaveFailed(
+        "planted twin", "the same search against a constant 0.2 (below the derived 1) is refuted "
+        "(tests/iclnonlinear/test_planted.py::test_planted_eq12_upper_constant_too_small); with C = 1 the bound is "
+        "true per prompt (|f_k − ŷ| ≤ (1 − Attn_k)·max gap), so the search can only catch an error of the autograd "
+        "g or of the derivation"))
 
 
 # --- App. C token-level displays: d attn_i/dQ, ∇_Q L, and the Eq. 12 chain (2nd line) for g_k ------------
