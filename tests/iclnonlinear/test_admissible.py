@@ -87,7 +87,7 @@ def test_q_off_inverts_the_symmetric_softmax():
 
 
 def test_planted_off_diagonal_window_mean_growing_with_K_is_refuted():
-    """The window-mean reading of Props. 3–4's off-diagonal rate (p3-offrate, p4-offrate) can fail: a planted
+    """The window-mean reading of Props. 3–4's off-diagonal rate (reported beside p3-offrate, p4-offrate) can fail: a planted
     off-diagonal drift growing like K per window (the printed bound allows O(1/K²)·window) is refuted; the same
     record with a drift ∝ 1/K (what the model gives) holds."""
     K = np.array(KS, float)

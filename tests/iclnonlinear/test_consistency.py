@@ -191,3 +191,12 @@ def test_loss_scale_refuted_as_printed_and_holds_for_small_prose_values():
     assert v.counterexample["L"] == 0.1 and v.counterexample["bound (2L/c)² (no ½)"] < 0.2
     small = {0.1: ("planted", "loss 0.01", 0.01), 1.0: ("planted", "loss 0.5", 0.5)}
     passed(cc.check_loss_scale(RunContext(seed=5), prose=small, draws=300))
+
+
+def test_e_lossscale_is_informational_not_a_finding():
+    """Referee P1 (s36): the compared sentence is the tool's (Sec. 6 says Fig. 1 used another network), so the
+    registered claim is inconclusive whatever the comparison gives; the comparison (refuted) is kept for E1-flat."""
+    v = s6_experiments.e_lossscale(RunContext(seed=5), draws=300)
+    assert v.status is Status.INCONCLUSIVE and "not a finding" in v.evidence and "E1-flat" in v.evidence
+    assert v.details["comparison"]["status"] == "refuted"
+    assert v.details["comparison"]["counterexample"]["L"] == 0.1

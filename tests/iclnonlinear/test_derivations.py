@@ -83,6 +83,18 @@ def test_wrong_tail_exponent_is_refuted_by_the_rate_rule():
     held(next(iter(C.reduced_tail(CTX, params=((1.0, 1.0, 1.0),)).values())))
 
 
+def test_tail_constant_is_tested_as_printed():
+    """der-tail declares the printed closed form (K−1)/(4ηr⁴t) (referee P1): the exact law holds, the law with a
+    constant 1.5× too large (right exponent) is refuted by the constant test."""
+    K, eta = 4, 1.0
+    t = C.late_window(10**6).astype(float)
+    law = R.tail_law(t, K, eta, 1.0)
+    late = 10 * R.tail_onset(K) / t[0]
+    held(C.tail_verdict(t, law, K, eta, 1.0, CTX.seed, late, True, {"planted": "exact"}))
+    v = refuted(C.tail_verdict(t, 1.5 * law, K, eta, 1.0, CTX.seed, late, True, {"planted": "1.5x"}))
+    assert "constant" in v.evidence
+
+
 def test_wrong_reduced_rate_is_refuted_against_the_simulator():
     """Dropping K/(K−1)² from the rate constant (c = ηr⁴σ²)."""
     def planted(K, eta, steps, r=1.0, sigma2=1.0, record_every=1):

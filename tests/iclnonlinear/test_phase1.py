@@ -114,3 +114,23 @@ def test_knee_interior_is_not_the_last_record():
     tr = D.simulate([S.setting(8, 1.0, 2.0, 4.0, "orthonormal_gaps")], 300, device="cpu")
     k = S.knee_interior(tr.t, tr.metrics["loss"])[0]
     assert 92 < k < 250
+
+
+def _l5_rows(q_of_K):
+    Ks = (6, 8, 12, 16, 24, 64)
+    return {"N→∞": tuple({"K": K, "T1[abar>=1/2]": 1, "T1[qbar>=logK]": 1,
+                          "at_T1[abar>=1/2]": {"qdiag": float(q_of_K(K))},
+                          "at_T1[qbar>=logK]": {"qdiag": float(np.log(K) * 1.002)}} for K in Ks)}
+
+
+def test_l5_qk_decided_against_the_exact_threshold_and_planted_growth_refuted(monkeypatch):
+    """Lemma 5 (App. D.1), referee P1: at Ā(T1) = ½ the symmetric model has q_k(T1) = (K−1)/K·log(K−1) (one GD step
+    above); q_k(T1) on that law (+0.3 %) holds, and the threshold is Θ(log K) symbolically; a planted q_k(T1) growing
+    like q*·K^0.4 (not Θ(log K)) is refuted."""
+    qstar = lambda K: (K - 1) / K * np.log(K - 1)  # noqa: E731
+    assert C.l5_threshold_theta(SEED).status is Status.PROVED
+    ctx = type("Ctx", (), {"params": {"grid": "quick"}, "seed": SEED})()
+    monkeypatch.setattr(C, "_rows", lambda *a, **k: _l5_rows(lambda K: qstar(K) * 1.003))
+    assert C.l5_qk(ctx).status is Status.HOLDS
+    monkeypatch.setattr(C, "_rows", lambda *a, **k: _l5_rows(lambda K: qstar(K) * K ** 0.4))
+    assert C.l5_qk(ctx).status is Status.REFUTED

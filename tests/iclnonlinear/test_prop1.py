@@ -115,3 +115,18 @@ def test_unseen_verdict_holds_when_heldout_errors_track_training():
     tr, rel, skipped = cp.duplicate_unseen(CTX)
     rel = {k: [1e-3] * len(v) for k, v in rel.items()}   # planted: held-out errors as small as training
     held(cp.unseen_verdict(CTX, info, (tr, rel, skipped)))
+
+
+def test_gd_path_theta_lower_verdict_can_fail_and_hold():
+    """lemma1-theta-lower / eq12-theta-lower decide on GD iterates (referee P1): a ratio falling like 1/t on the path
+    (what the tie law gives) is refuted; a flat one holds; a path whose attention left the tie (E[Attn_1] > ½) cannot
+    refute."""
+    from derivations.iclnonlinear.experiments.verdicts import gd_path_verdict
+    from theoryverify import Status
+    t = list(range(25, 425, 25))
+    base = {"t": t, "in_F": {0.9: True}, "N": 30, "eta": 20.0, "max_t |q11 - q12|": 0.0,
+            "max_t E[Attn_1|x_q=v_1]": 0.5}
+    assert gd_path_verdict({**base, "r": [1.0 / s for s in t]}, "r", "ratio", 0).status is Status.REFUTED
+    assert gd_path_verdict({**base, "r": [0.3] * len(t)}, "r", "ratio", 0).status is Status.HOLDS
+    left = {**base, "r": [1.0 / s for s in t], "max_t E[Attn_1|x_q=v_1]": 0.9}
+    assert gd_path_verdict(left, "r", "ratio", 0).status is Status.INCONCLUSIVE

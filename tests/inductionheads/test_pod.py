@@ -90,3 +90,16 @@ def test_a7_term_bound_is_proved_and_the_claim_refuted():
 def test_a7_planted_bound_too_small_is_refuted():
     # planted: at most C/4 orthonormal C-Lipschitz functions (false: the cosines give about 0.45 C of them)
     assert C.a7_bessel_numeric(bound=lambda c: c / 4).status is Status.REFUTED
+
+
+def test_t44_finite_rank_can_hold_and_fail():
+    """Thm 4.4's qualitative part on finite-rank g inside Def. A.7 (t44-finite-rank, referee P1): a small grid holds;
+    a planted error floor in M (FFN width) and one in H (heads) are refuted."""
+    from derivations.inductionheads.claims import s42_gihn as G
+    cfg = dict(G.T44_FR_QUICK, ranks=(2,), n_random=16, steps=3)
+    v = G.t44_finite_rank_check(cfg, 0)
+    assert v.status is Status.HOLDS, v.evidence
+    width = G.t44_finite_rank_check(cfg, 0, planted_width_floor=1.0)
+    assert width.status is Status.REFUTED and "width" in width.evidence
+    floor = G.t44_finite_rank_check(cfg, 0, planted_head_floor=1e-2)
+    assert floor.status is Status.REFUTED and "heads" in floor.evidence

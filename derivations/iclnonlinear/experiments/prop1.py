@@ -24,6 +24,8 @@ Derived per-prompt facts used by the claims (``claims_prop1.py``), with u := e_k
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy.special import logsumexp
 
@@ -268,3 +270,29 @@ def single_bad_row(K: int, sigma2: float = 1.0, Lambda: float = 60.0) -> dict:
     loss = float(np.sum(p * 0.5 * sigma2 * np.sum(U ** 2, axis=1)))
     return dict(K=K, loss=loss, gap=float(1 - A[0, 0]), ratio=float((1 - A[0, 0]) / np.sqrt(loss)),
                 per_query_loss_row1=float(0.5 * sigma2 * np.sum(U[0] ** 2)))
+
+
+# ---- the Θ lower sides of Eqs. 11–12 on the GD path (lemma1-theta-lower, eq12-theta-lower) ----------------
+
+@lru_cache(maxsize=2)
+def duplicate_theta_ratios(N: int = 30, steps: int = 400, eta: float = 20.0, every: int = 25) -> dict:
+    """Along GD from Q = 0 on the tie law (prop1-attn's family: K = 3 orthonormal features, f = LΔ(0, 0, 1) ∈ F, point
+    mass D_f, exact count enumeration), per record t ≥ 1: the Eq. 11 ratio L(P;Q)/(½Σ_k E[1{x_q=v_k}(1 − Attn_k)²]L²Δ²)
+    and the Eq. 12 ratio g_1/(E[1{x_q=v_1}Attn_1(1 − Attn_1)²]L²Δ²) (orthonormal: g = H).  The tie keeps q_11 = q_12,
+    so 1 − Attn_1 ≥ ½ while the loss and g_1 → 0: both Θ lower sides fail on GD iterates (Lemma 1 / Lemma 2 are stated
+    for the iterates 'for all t'); the printed cores come in as callables to keep this module free of the displays."""
+    from ..model.families import attn_moment
+    from ..printed import displays as printed
+    tr = duplicate_trajectory(N, steps, eta, every)
+    p, f, L, D = tr["p"], tr["f"], tr["L"], tr["Delta"]
+    t, r11, r12 = [], [], []
+    for row, q in zip(tr["rows"][1:], tr["qs"][1:]):
+        x = {"q": q, "p": p, "tasks": [f], "N": N}
+        core11 = sum(attn_moment(x, k, lambda A, k=k: printed.eq11_core(A.T, k, L, D)) for k in range(len(p)))
+        core12 = attn_moment(x, 0, lambda A: printed.eq12_core(A.T, 0)) * L ** 2 * D ** 2
+        t.append(row["t"])
+        r11.append(counts.loss(q, p, f, N) / core11)
+        r12.append(counts.H(q, p, f, N)[0, 0] / core12)
+    return {"t": t, "eq11": r11, "eq12": r12, "in_F": tr["in_F"], "N": N, "eta": eta, "f": f.tolist(),
+            "max_t |q11 - q12|": max(r["q11_minus_q12"] for r in tr["rows"]),
+            "max_t E[Attn_1|x_q=v_1]": max(1 - r["mean_gap"] for r in tr["rows"])}

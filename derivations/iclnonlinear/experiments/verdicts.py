@@ -36,6 +36,28 @@ def family_verdict(ratios, Ns, ctx, what: str, x0: dict) -> tv.Verdict:
     return tv.holds("admissible family", f"{what} stays bounded away from 0 along the family", **ce)
 
 
+def gd_path_verdict(d: dict, key: str, what: str, seed: int) -> tv.Verdict:
+    """A Θ lower side refuted on GD iterates: ``d`` from prop1.duplicate_theta_ratios; the ratio d[key] falls along t
+    (power-law fit in t with CI below 0, and by 10× over the run) while the tie law stays in F (c_nd = 0.9) and
+    E[Attn_1|x_q=v_1] ≤ ½ (q_11 = q_12); inconclusive if those conditions fail; otherwise holds on the path."""
+    t, r = np.array(d["t"], float), np.array(d[key], float)
+    fit = tv.fit_power_law(t, r, seed)
+    ce = {"family": "prop1.duplicate_theta_ratios: GD from Q = 0, K = 3 orthonormal features, f = LΔ(0, 0, 1) "
+                    "(point-mass D_f, in F), L = 1, Δ = √2, p uniform, exact count enumeration",
+          "N": d["N"], "eta": d["eta"], "in_F (c_nd = 0.9)": d["in_F"][0.9], "t": d["t"], what: r.tolist(),
+          "max_t |q11 - q12|": d["max_t |q11 - q12|"], "max_t E[Attn_1|x_q=v_1]": d["max_t E[Attn_1|x_q=v_1]"],
+          "fitted exponent in t": fit.exponent, "CI": list(fit.ci)}
+    if not (d["in_F"][0.9] and d["max_t E[Attn_1|x_q=v_1]"] <= 0.5 + 1e-12):
+        return tv.inconclusive("GD path (tie law)", "the path left the tie law's conditions (task in F, "
+                               "E[Attn_1|x_q=v_1] ≤ ½)", **ce)
+    if fit.ci[1] < 0 and r[-1] < r[0] / 10:
+        return tv.refuted("GD from Q = 0 on the tie law (exact population quantities) + power-law fit in t",
+                          f"on GD iterates {what} falls from {r[0]:.3g} (t = {d['t'][0]}) to {r[-1]:.3g} "
+                          f"(t = {d['t'][-1]}), ∝ t^{fit.exponent:.2f} (CI {fit.ci[0]:.2f}..{fit.ci[1]:.2f}) → 0, "
+                          f"while E[Attn_1|x_q=v_1] ≤ ½ (q_11 = q_12 by the 1↔2 tie)", ce)
+    return tv.holds("GD path (tie law)", f"{what} does not fall along the GD path", **ce)
+
+
 def with_full_variant(short: str, *, quick: tv.Status | None, full: tv.Status | None, full_params: Mapping,
                       params: Mapping | None = None, finding: tv.Finding | None = None, reason: str | None = None,
                       readings: tv.Readings | None = None, full_tags=("slow",)) -> dict:

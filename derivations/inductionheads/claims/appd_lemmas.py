@@ -123,7 +123,7 @@ def sharpness_witness(t: float = 1e-4, d: int = 2) -> float:
     return D.lip_ratio_mp(x, y)
 
 
-@CLAIMS.add("ld1-lip", location="Lemma D.1 (App. D), cited Edelman et al. 2022 Cor. A.7; used in App. A.1",
+@CLAIMS.add("ld1-lip", location="Lemma D.1 (App. D), cited from Edelman et al. 2022; used in App. A.1",
             kind=Kind.INEQUALITY, catalogue_id="IH-LD1-lip",
             statement="Lemma D.1 (recovered): ||softmax(x) - softmax(y)||_1 <= 2 ||x - y||_inf for all x, y in R^d. "
                       "Also reported: the sup of the ratio and the smallest constant the search does not refute "
@@ -229,7 +229,7 @@ def unconstrained_table(T_values, ms, b_values=UNCONSTRAINED_BMAX) -> dict:
     return out
 
 
-@CLAIMS.add("ld2-kernel", location="Lemma D.2, App. D (Wang & E 2024, Lemma E.1)", kind=Kind.RATE,
+@CLAIMS.add("ld2-kernel", location="Lemma D.2, App. D (from Wang & E 2024)", kind=Kind.RATE,
             catalogue_id="IH-LD2-kernel",
             statement="δ_{t=T} on N is approximated in ℓ1(N) by m exponentials e^{-β_k(t-1)} (β_k ≤ b_max) at rate "
                       "m^{-q} for every q (PROSE-ONLY statement; verdict on the RC-15 reading). Quick grid T∈{2,3}, "

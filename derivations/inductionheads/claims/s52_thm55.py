@@ -14,6 +14,7 @@ import numpy as np
 import sympy as sp
 
 import theoryverify as tv
+from theoryverify.evidence_types import CouldHaveFailed, attach
 from theoryverify import (ClaimSet, Kind, Variant, Verdict, check_coefficient, check_rate, combine,
                           fit_power_law, holds, inconclusive, refuted, sweep_details)
 
@@ -322,7 +323,11 @@ def t55_expgrowth(ctx):
     parts.update({f"alpha={a2},w={w2},L={L2}": tv.with_fixed(expgrowth_verdict(a2, w2, L2, 1e-3), alpha=a2, w=w2, L=L2,
                                                              sigma=1e-3)
                   for a2, w2, L2 in SWEEP_CONFIGS[1:]})
-    return combine(parts)
+    # referee P1 (s36): the 'could have failed' record of this main pass
+    return attach(combine(parts), CouldHaveFailed(
+        "planted twin", "a claimed growth rate half the derived λ (factor 0.5) is refuted by the same log-linear fit "
+        "(tests/inductionheads/test_phases.py::test_expgrowth_half_rate_is_refuted); the rate is tested within 2 % "
+        "and the order of events against fixed thresholds on every run"))
 
 
 # --- IH-T55-width ---------------------------------------------------------------------------------------
@@ -558,7 +563,11 @@ def t55_conv_ih(ctx):
         parts[f"alpha={a},w={w},L={L}"] = tv.with_fixed(combine({"symbolic": v_sym,
                                                                   "run": conv_ih_verdict(a, w, L, 1e-3, ctx.seed)}),
                                                          alpha=a, w=w, L=L)
-    return combine(parts, method="Phase IV of head 2:")
+    # referee P1 (s36): the 'could have failed' record of this main pass
+    return attach(combine(parts, method="Phase IV of head 2:"), CouldHaveFailed(
+        "planted twin", "the parameter-distance rate μ in place of the loss rate 2μ (factor 0.5) is refuted by the "
+        "same tail fit (tests/inductionheads/test_phases.py::test_conv_ih_factor_two_is_refuted); the rate is tested "
+        "within 2 % and convergence by diagnostics on every run"))
 
 
 # --- exact softmax: full-batch GD on a fixed Gaussian sample (torch_model.train), spec IH-T55-plateau / IH-C2-lin -
