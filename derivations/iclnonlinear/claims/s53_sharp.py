@@ -197,7 +197,7 @@ def s53_omega_parts(ctx, res) -> dict[str, Verdict]:
     lo = np.array([r["window"]["Kg_min"] for r in res])
     parts = {"Ω(η/K) in L at K = 4 (min over the window)": check_rate(
         1.0 / L, lo, 0.0, MARGIN, ctx.seed, param="1/L", what="min_{t ≤ T_f^*} K g_k", max_spread=SPREAD,
-        bound="omega")}
+        bound="omega", constant="hidden")}
     P = admissible_path(ctx)
     # the window's end C·T_f^* with its hidden constant free (C ∈ the path's grid 0.1, 1, 10): refuted only if
     # K g_k at the end falls for every C

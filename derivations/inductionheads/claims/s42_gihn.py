@@ -474,7 +474,8 @@ def t44_finite_rank_check(cfg: dict, seed: int, planted_width_floor: float = 0.0
         x = 1.0 / np.asarray(sw["M"], float)
         parts[f"width, rank={rank}"] = tv.with_fixed(
             check_rate(x, np.maximum(sw["error"], planted_width_floor), 0.5, 0.15, seed, param="1/M", what="sup score error",
-                       bound="big_o", extra={"r_opt": sw["r_opt"], "rank": rank}), rank=rank, g_in_A7=True)
+                       bound="big_o", extra={"r_opt": sw["r_opt"], "rank": rank}, constant="hidden"), rank=rank,
+            g_in_A7=True)
         sigma, _ = P.known_pod_similarity(1.0, rank)
         g = similarity_torch(sigma)
         target = lambda X, g=g: gihn(X, g, 2)
