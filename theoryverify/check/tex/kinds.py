@@ -17,6 +17,11 @@ reported with their kind (a definition still defines its left side for the steps
 - ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
+
+A left side that is computed rather than named (an integral, an expectation, ``Var β̂``, "the derivative of B … is
+given by Ḃ = …") is a step even after "is given by"/"as follows"; "there exists u … such that" introduces the
+witness's property (a step, or a hypothesis after "suppose"); "it is easy to show that" and "we proved" state facts;
+a law used as a value (``(Qθ)^2 = N(0, σ^2)^2``) is an identity in distribution (``probabilistic``).
 """
 from __future__ import annotations
 
