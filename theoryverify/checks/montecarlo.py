@@ -414,7 +414,8 @@ def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[
     refuting a true claim is at most 1 − confidence however many settings it tries.  Setting number i draws
     from :func:`setting_seed` (seed, i); its replication batch from :func:`replication_seed` (seed, i).  (A single
     setting keyed None draws from ``default_rng(seed)``: :func:`check_mc_mean`.)  ``resolution`` and ``names``
-    apply to every setting; choose ``n`` and ``resolution`` as :func:`check_mc_mean` says.
+    apply to every setting, or, given as a dict setting name → value, one per setting (settings of different
+    sizes); choose ``n`` and ``resolution`` as :func:`check_mc_mean` says.
 
     ``configurations``: the settings as parameter → value dicts (e.g. ``tv.settings(over, seed)`` of a claim
     with ``over=``), one per entry of ``settings`` in order — then ``settings`` may be a plain list of (sampler,
@@ -463,8 +464,10 @@ def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[
             x = _draw(fn, stream, int(n), batch, "sampler")
             k = x.shape[1]
             mu = _vector(expected, k, "expected value")
+            res_i = resolution.get(label) if isinstance(resolution, Mapping) else resolution
+            names_i = names.get(label) if isinstance(names, Mapping) else names
             blocks.append({"label": None if single else str(label), "x": x, "mu": mu,
-                           "res": _resolution(resolution, mu, 0.01), "names": _names(names, k), "stream": stream,
+                           "res": _resolution(res_i, mu, 0.01), "names": _names(names_i, k), "stream": stream,
                            "replication_stream": rstream,
                            "redraw": (lambda fn=fn, rstream=rstream: _draw(fn, rstream, int(n), batch, "sampler"))})
     except ValueError as exc:
