@@ -501,10 +501,35 @@ def curve_plot(result: Mapping[str, Any], path: Path) -> bool:
     return True
 
 
-def plots_for(result: Mapping[str, Any], folder: Path) -> list[Path]:
-    """Every plot this result's details support, written under ``folder``."""
+def _parts(result: Mapping[str, Any], depth: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    """The parts of a combined verdict (``tv.combine``: details name → a part's verdict) as (label, result-like
+    row), nested parts labelled "outer › inner"; a row whose details are not parts gives none."""
     details = result.get("details") or {}
-    stem = result["id"].replace(".", "_")
+    if depth > 4 or not details or any(k in details for k in ("sweep", "trajectory", "curve")):
+        return []
+    out = []
+    for label, part in details.items():
+        if isinstance(part, Mapping) and "status" in part and isinstance(part.get("details"), Mapping):
+            row = {**result, "status": part["status"], "evidence": part.get("evidence"),
+                   "details": part["details"], "location": f"{result.get('location') or result.get('id')} [{label}]"}
+            out.append((str(label), row))
+            out += [(f"{label} › {inner}", r) for inner, r in _parts(row, depth + 1)]
+    return out
+
+
+def plots_for(result: Mapping[str, Any], folder: Path) -> list[Path]:
+    """Every plot this result's details support, written under ``folder`` — its own, and those of each part of a
+    combined verdict (a claim checked as ``tv.combine({...})``: a passing rate sweep inside it gets its figure as
+    a lone one does), named ``<id>_<part>_<kind>.png``."""
+    made = _plots_of(result, folder, result["id"].replace(".", "_"))
+    for label, row in _parts(result):
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "part"
+        made += _plots_of(row, folder, f"{result['id'].replace('.', '_')}_{slug}")
+    return made
+
+
+def _plots_of(result: Mapping[str, Any], folder: Path, stem: str) -> list[Path]:
+    details = result.get("details") or {}
     made = []
     for key, fn in (("sweep", rate_plot), ("trajectory", trajectory_plot), ("curve", curve_plot)):
         if details.get(key):
