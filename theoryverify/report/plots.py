@@ -517,15 +517,25 @@ def _parts(result: Mapping[str, Any], depth: int = 0) -> list[tuple[str, dict[st
     return out
 
 
+#: which part of a combined verdict is drawn: the one that decides it (the first refuted part, else the first in
+#: error, else inconclusive, else the first part)
+_DECIDES = {"refuted": 0, "error": 1, "inconclusive": 2}
+
+
 def plots_for(result: Mapping[str, Any], folder: Path) -> list[Path]:
-    """Every plot this result's details support, written under ``folder`` — its own, and those of each part of a
-    combined verdict (a claim checked as ``tv.combine({...})``: a passing rate sweep inside it gets its figure as
-    a lone one does), named ``<id>_<part>_<kind>.png``."""
-    made = _plots_of(result, folder, result["id"].replace(".", "_"))
-    for label, row in _parts(result):
-        slug = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "part"
-        made += _plots_of(row, folder, f"{result['id'].replace('.', '_')}_{slug}")
-    return made
+    """Every plot this result's details support, written under ``folder``.  A combined verdict (a claim checked as
+    ``tv.combine({...})``, whose details are its parts) gets the figure of the part that decides it
+    (:data:`_DECIDES`) among those with a sweep, trajectory or curve — so a passing rate sweep inside it is drawn
+    as a lone one is, one figure per claim — named ``<id>_<part>_<kind>.png``."""
+    stem = result["id"].replace(".", "_")
+    made = _plots_of(result, folder, stem)
+    drawable = [(label, row) for label, row in _parts(result)
+                if any((row.get("details") or {}).get(k) for k in ("sweep", "trajectory", "curve"))]
+    if made or not drawable:
+        return made
+    label, row = min(drawable, key=lambda part: _DECIDES.get(str(part[1].get("status")), 3))
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-")[:40] or "part"
+    return _plots_of(row, folder, f"{stem}_{slug}")
 
 
 def _plots_of(result: Mapping[str, Any], folder: Path, stem: str) -> list[Path]:
