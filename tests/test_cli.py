@@ -40,6 +40,29 @@ def test_json_output_has_the_contract_keys():
     assert rows[0]["catalogue_id"] == "ICR-T2-logits" and rows[0]["paper"] == "icrecall"
 
 
+def test_exit_3_when_the_only_differences_are_undecided_passes(monkeypatch, capsys):
+    """issue 29 (second trial): a claim expected to pass that comes out inconclusive (e.g. a non-replicated
+    Monte-Carlo rejection) is undecided, not wrong: exit 3, not 1; with a refutation beside it, 1; a planted error
+    (expected refuted) that comes out inconclusive was not caught: 1."""
+    from theoryverify import registry
+    from theoryverify.claims import Claim, Kind
+    from theoryverify.findings import Finding
+    from theoryverify.verdicts import Status, inconclusive, refuted
+
+    def claim(name, verdict, **kw):
+        return Claim(id=f"icrecall.{name}", paper="icrecall", location="nowhere", statement=name,
+                     kind=Kind.IDENTITY, check=lambda ctx: verdict, **kw)
+
+    undecided = claim("mc", inconclusive("Monte Carlo", "not refuted on sampling alone"))
+    wrong = claim("planted", refuted("planted", "planted", {"x": 1}))
+    missed = claim("missed", inconclusive("Monte Carlo", "too few samples"), expect=Status.REFUTED,
+                   finding=Finding.TYPO, reason="planted")
+    for claims, code in (([undecided], 3), ([undecided, wrong], 1), ([missed], 1)):
+        monkeypatch.setattr(registry, "claims", lambda paper=None, claim=None, c=claims: c)
+        assert cli.main(["verify", "--fresh"]) == code, [c.id for c in claims]
+    capsys.readouterr()
+
+
 def test_claim_selected_by_catalogue_id_and_table_printed():
     proc = run("verify", "--claim", "ICR-T2-logits")
     assert proc.returncode == 0, proc.stderr

@@ -109,3 +109,29 @@ def test_the_recorded_checksums_are_those_of_the_shared_inputs(tmp_path, monkeyp
     monkeypatch.setenv(catalogue.PAPERS_DIR_ENV, str(tmp_path))
     text = inputs.of_paper("inductionheads")[0]
     assert text.state == inputs.FOUND and text.path == tmp_path / IH_TEXT
+
+
+def test_a_paper_that_records_no_checksum_is_reported_with_a_note_and_exit_0(clone, tmp_path, capsys, monkeypatch):
+    """issue 29 (second trial): an out-of-tree paper declares a catalogue but records no checksum — there is no
+    reference report to differ from, so the report is written (exit 0), coverage "unknown", with a one-line note
+    naming the missing catalogue (the README says so next to the exit-2 rule)."""
+    pkg = tmp_path / "src" / "tvnosum"
+    (pkg / "claims").mkdir(parents=True)
+    (pkg / "__init__.py").write_text('import theoryverify as tv\nPAPER = tv.Paper(id="tvnosum", title="T", '
+                                     'file="tvnosum.txt", spec="tvnosum.md")\n')
+    (pkg / "claims" / "__init__.py").write_text("")
+    (pkg / "claims" / "s1.py").write_text(
+        "import sympy as sp\nimport theoryverify as tv\nCLAIMS = tv.ClaimSet('tvnosum')\nx = sp.Symbol('x')\n\n\n"
+        "@CLAIMS.add('eq1', location='Eq. (1)', statement='x + x = 2x', kind=tv.Kind.IDENTITY)\ndef eq1(ctx):\n"
+        "    return tv.check_identity(x + x, 2 * x, tv.Domain([tv.Interval(x, 0, 1)]), ctx.seed)\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    monkeypatch.setenv(registry.PAPERS_ENV, "tvnosum")
+    registry._discover.cache_clear()
+    try:
+        assert report(["--paper", "tvnosum", "--out", str(tmp_path / "rep")]) == 0
+    finally:
+        registry._discover.cache_clear()
+    err = capsys.readouterr().err
+    assert "note: tvnosum catalogue `tvnosum.md` missing (set THEORYVERIFY_SPEC_DIR)" in err, err
+    assert "unknown" in (tmp_path / "rep" / "tvnosum.md").read_text()
+    assert "exit 0" in (ROOT / "README.md").read_text()

@@ -189,3 +189,62 @@ def test_expected_as_sympy_with_its_symbols():
                                 resolution=0.5).status is tv.Status.HOLDS
     bad = tv.check_mc_gradient(loss, {"theta": t * a * sp.Symbol("b"), "a": t}, normal, at, DEFAULT_SEED)
     assert bad.status is tv.Status.ERROR and "no value of b" in bad.evidence
+
+
+# issue 29 (second trial): θ's of different shapes (x ∈ R^d for several d), a subset of keys (wrt=), a per-key
+# resolution, and array θ's recorded with their settings.  L(x) = E cos(wᵀ(x − y)) = exp(−‖x − y‖²/2), w ~ N(0, I_d).
+DIMS = [{"d": 1, "r": 0.3}, {"d": 3, "r": 0.8}, {"d": 5, "r": 0.5}]
+
+
+def _points(c):
+    x = np.full(c["d"], c["r"] / math.sqrt(c["d"]))
+    return {"x": x, "y": np.zeros(c["d"])}
+
+
+def _cosine(th, w):  # one sample w ∈ R^d (vmapped): no batch axis
+    return torch.cos(w @ (th["x"] - th["y"]))
+
+
+def _kgrad(th, sign=1.0):
+    u = th["x"] - th["y"]
+    return {"x": -sign * u * np.exp(-u @ u / 2)}
+
+
+def _draws():
+    return [lambda rng, m, d=c["d"]: rng.standard_normal((m, d)) for c in DIMS]
+
+
+def test_thetas_of_different_shapes_wrt_a_subset_and_a_per_key_resolution():
+    v = tv.check_mc_gradient(_cosine, _kgrad, _draws(), [_points(c) for c in DIMS], DEFAULT_SEED, wrt=["x"],
+                             resolution={"x": 0.05}, configurations=DIMS)
+    assert v.status is tv.Status.HOLDS, v.evidence
+    assert [c["d"] for c in v.details["configurations"]] == [1, 3, 5]
+    assert len(v.details["components"]) == 1 + 3 + 5  # one correction over every setting's components
+    assert v.details["components"][0]["name"].startswith("d=1, r=0.3: dL/dx[0]")
+    wrong = tv.check_mc_gradient(_cosine, lambda th: _kgrad(th, -1.0), _draws(), [_points(c) for c in DIMS],
+                                 DEFAULT_SEED, wrt=["x"], resolution={"x": 0.05}, configurations=DIMS)
+    assert wrong.status is tv.Status.REFUTED, wrong.evidence  # a planted sign error
+
+
+def test_bad_wrt_resolution_and_missing_keys_are_one_line_errors():
+    pts = [_points(c) for c in DIMS]
+    cases = [dict(wrt=["z"]), dict(wrt=["x"], resolution={"y": 0.1}), dict(wrt=["x"], resolution={"x": "wide"}),
+             dict(configurations=DIMS[:2], wrt=["x"]), dict()]  # the last: the closed form lacks y, no wrt=
+    for kw in cases:
+        v = tv.check_mc_gradient(_cosine, _kgrad, _draws(), pts, 0, n=100, **kw)
+        assert v.status is tv.Status.ERROR and "\n" not in v.evidence, (kw, v.evidence)
+    assert "wrt=" in tv.check_mc_gradient(_cosine, _kgrad, _draws(), pts, 0, n=100).evidence
+    assert tv.Configurations is tv.evidence_types.Configurations
+
+
+def test_a_claim_over_d_is_satisfied_by_configurations_of_array_thetas():
+    paper = tv.ClaimSet("t29")
+
+    @paper.add("grad-over-d", location="Eq. (1)", kind=tv.Kind.AUTOGRAD, statement="∇ₓ E cos(wᵀ(x − y)) = ∇ₓ k",
+               over=(tv.Over("d", 1, 5, integer=True), tv.Over("r", 0.3, 0.8)))
+    def grad_d(ctx):
+        return tv.check_mc_gradient(_cosine, _kgrad, _draws(), [_points(c) for c in DIMS], ctx.seed, wrt="x",
+                                    resolution=0.05, configurations=DIMS)
+
+    result = paper.claims[0].run(tv.RunContext(seed=DEFAULT_SEED))
+    assert result.verdict.status is tv.Status.HOLDS, result.verdict.evidence

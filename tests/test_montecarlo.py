@@ -162,3 +162,16 @@ def test_mc_means_records_configurations_and_still_fails():
     bad = tv.check_mc_means(wrong, 0, configurations=at, resolution=0.05)
     assert bad.status is tv.Status.REFUTED and bad.counterexample["component"].startswith("mu=")
     assert tv.check_mc_means(pairs[:2], 0, configurations=at).status is tv.Status.ERROR
+
+
+def test_a_simultaneous_level_near_one_is_printed_with_its_digits():
+    """issue 29 (second trial): at confidence 0.999 over several components the interval level 1 − α/k was
+    printed "1 interval"; it is printed with enough digits to differ from 1."""
+    from theoryverify.checks.montecarlo import _fmt_level
+
+    assert _fmt_level(0.999) == "0.999" and _fmt_level(0.995) == "0.995"
+    assert _fmt_level(1 - 0.001 / 30) == "0.9999667"
+    import theoryverify as tv
+    v = tv.check_mc_mean(lambda rng, m: rng.standard_normal((m, 30)), [0.0] * 30, seed=0, confidence=0.999,
+                         resolution=0.05)
+    assert "0.9999667 intervals" in v.evidence and " 1 interval" not in v.evidence, v.evidence

@@ -32,6 +32,8 @@ def _verify(root: Path) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("edit, message", [
     (lambda p: (p / NAME / "claims" / "__init__.py").write_text('ORDER = ["s1_main", "s2_gone"]\n'),
      f"{NAME}.claims.ORDER names 's2_gone', but {NAME}.claims has no such module (its modules: s1_main)"),
+    (lambda p: (p / NAME / "claims" / "s1_main.py").rename(p / NAME / "claims" / "s3_renamed.py"),  # issue 29
+     "claims/__init__.py write ORDER = ['s3_renamed'] or delete the ORDER line"),
     (lambda p: (p / NAME / "claims" / "__init__.py").write_text('ORDER = "s1_main"\n'),
      f"{NAME}.claims.ORDER must be a list of module names"),
     (lambda p: (p / NAME / "claims" / "s2_bad.py").write_text(

@@ -182,3 +182,17 @@ def test_new_paper_installs_and_every_front_end_sees_it(tmp_path):
     assert ran["theorems"].returncode == 1 and "counterexample:" in ran["theorems"].stdout, _show(ran["theorems"])
     assert ran["planted"].returncode == 1, _show(ran["planted"])
     assert "FAILED tests/test_planted.py::test_wrong_coefficient_in_eq1_is_refuted" in ran["planted"].stdout
+
+
+def test_the_next_steps_name_the_route_without_pip(tmp_path, capsys):
+    """issue 29: the no-install route (PYTHONPATH=. with the pyproject's [tool.theoryverify] papers, or
+    THEORYVERIFY_PAPERS) is printed next to `pip install -e`, and written down in the README and the tutorial."""
+    assert cli.main(["new-paper", NAME, "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "pip install -e" in out and "PYTHONPATH=." in out and "[tool.theoryverify] papers" in out
+    assert f"THEORYVERIFY_PAPERS={NAME}" in out
+    assert tomllib.loads((tmp_path / NAME / "pyproject.toml").read_text())["tool"]["theoryverify"]["papers"] == [NAME]
+    repo = Path(__file__).resolve().parent.parent
+    for doc in ("README.md", "docs/tutorial.md"):
+        text = (repo / doc).read_text()
+        assert "PYTHONPATH=. python -m theoryverify verify" in text and "THEORYVERIFY_PAPERS=" in text, doc

@@ -61,7 +61,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "with_fixed": ("evidence", "with_fixed"), "diagnose": ("convergence", "diagnose"),
     # references a figure draws (not evidence): a threshold the claim is about, the paper's reported values
     "Threshold": ("evidence_types", "Threshold"), "Reported": ("evidence_types", "Reported"),
-    "attach": ("evidence_types", "attach"),
+    "attach": ("evidence_types", "attach"), "Configurations": ("evidence_types", "Configurations"),
     "check_converged": ("convergence", "check_converged"),
     # checks
     "check_identity": ("checks", "check_identity"), "check_inequality": ("checks", "check_inequality"),

@@ -1,7 +1,8 @@
 """``python -m theoryverify <command>``: verify, list, locations, papers, new-paper, diff.
 
 ``verify [--paper ID] [--claim ID ...] [--json] [--debug] [--fresh] [--jobs N | --scheduler ADDRESS]``: exit codes 0
-every verdict is what the registry expects; 1 some verdict differs; 2 bad input (unknown paper or claim id, bad
+every verdict is what the registry expects; 1 some verdict differs; 3 the only differences are inconclusive
+verdicts of claims expected to pass (undecided, not wrong: :func:`exit_code`); 2 bad input (unknown paper or claim id, bad
 option) with a one-line error; 130 interrupted (Ctrl-C: every finished claim is kept in the results store, shared
 with the report, and the next run resumes from them).  Without ``--paper``/``--claim`` it runs every paper and
 says so.  Progress goes to stderr (:mod:`theoryverify.resume`).  ``papers`` lists the installed papers and, for
@@ -26,6 +27,7 @@ from .errors import TheoryverifyError
 from .progress import note
 from .seeds import DEFAULT_SEED
 from .store import Store
+from .verdicts import Status
 
 COMMANDS = ("verify", "list", "locations", "papers", "new-paper", "diff", "review")
 
@@ -174,7 +176,20 @@ def _claims_command(args: argparse.Namespace) -> int:
             if tb:
                 sys.stderr.write(f"--- {r.claim.id}: the check raised ---\n{tb}\n")
     note(run.last_line())
-    return 0 if all(r.as_expected or r.unavailable for r in results) else 1
+    return exit_code(results)
+
+
+def exit_code(results) -> int:
+    """``verify``'s exit code: 0 every verdict is what the registry expects (or its input is unavailable here);
+    3 the only differences are claims expected to pass that came out inconclusive (undecided, not wrong: e.g. a
+    Monte-Carlo rejection that did not replicate, which happens to a true claim at rate about 1 − confidence);
+    1 otherwise (a refutation, an error, a planted error not caught, a pass where a refutation was expected)."""
+    differ = [r for r in results if not (r.as_expected or r.unavailable)]
+    if not differ:
+        return 0
+    undecided = all(r.verdict.status is Status.INCONCLUSIVE and r.claim.expect_for(r.context.profile) is None
+                    for r in differ)
+    return 3 if undecided else 1
 
 
 def run_claims(claims, ctx: RunContext, *, jobs: int = 1, scheduler: str | None = None):

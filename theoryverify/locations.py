@@ -1,12 +1,14 @@
 """Paper locations named in a claim's ``location`` ("Thm 5.5, App. C.2 Eq. (24)"), normalised
-("Theorem 5.5", "Appendix C.2", "Eq. 24"), for the generated map from paper location to claim ids
+("Theorem 5.5", "Appendix C.2", "Eq. 24"; theorem-like kinds include Claim, Conjecture, Fact, Observation and
+Example), for the generated map from paper location to claim ids
 (``python -m theoryverify locations``, the report's last section)."""
 from __future__ import annotations
 
 import re
 
 _KINDS = (("Theorem", r"Theorems?|Thms?\.?"), ("Lemma", r"Lemmas?"), ("Proposition", r"Propositions?|Props?\.?"),
-          ("Corollary", r"Corollar(?:y|ies)|Cor\.?"), ("Definition", r"Definitions?|Defs?\.?"),
+          ("Corollary", r"Corollar(?:y|ies)|Cor\.?"), ("Claim", r"Claims?"), ("Conjecture", r"Conjectures?"),
+          ("Fact", r"Facts?"), ("Observation", r"Observations?"), ("Example", r"Examples?|Ex\."), ("Definition", r"Definitions?|Defs?\.?"),
           ("Assumption", r"Assumptions?"), ("Remark", r"Remarks?"), ("Eq.", r"Equations?|Eqs?\.?"),
           ("Figure", r"Figures?|Figs?\.?"), ("Table", r"Tables?"), ("Section", r"Sections?|Secs?\.?|§"),
           ("Appendix", r"Appendix|Appendices|App\.?"), ("Algorithm", r"Algorithms?|Alg\.?"))

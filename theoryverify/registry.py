@@ -126,7 +126,8 @@ def papers() -> dict[str, Paper]:
 
 def claim_modules(pkg: ModuleType) -> list[str]:
     """The claim modules of a paper package, in order: ``<pkg>.claims.*`` (the uniform layout; the order of
-    ``claims.ORDER`` if it is given, else by name) or the older flat ``<pkg>.claims_*``."""
+    ``claims.ORDER`` if it is given, else by name; a stale ``ORDER`` — a module renamed — is one line naming the
+    file and the line to write) or the older flat ``<pkg>.claims_*``."""
     names: list[str] = []
     sub = f"{pkg.__name__}.claims"
     if importlib.util.find_spec(sub) is not None:
@@ -138,8 +139,11 @@ def claim_modules(pkg: ModuleType) -> list[str]:
         found = sorted(m.name for m in pkgutil.iter_modules(getattr(claims_pkg, "__path__", [])))
         absent = [m for m in order if m not in found]
         if absent:
+            where = getattr(claims_pkg, "__file__", None) or sub
+            fixed = [m for m in order if m in found] + [m for m in found if m not in order]
             raise RegistrationError(f"{sub}.ORDER names {', '.join(map(repr, absent))}, but {sub} has no such module "
-                                    f"(its modules: {', '.join(found) or 'none'})")
+                                    f"(its modules: {', '.join(found) or 'none'}): in {where} write ORDER = {fixed!r} "
+                                    f"or delete the ORDER line (the modules then run in name order)")
         names += [f"{sub}.{m}" for m in list(dict.fromkeys(order)) + [m for m in found if m not in order]]
     if hasattr(pkg, "__path__"):
         names += [f"{pkg.__name__}.{m.name}" for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name)

@@ -7,7 +7,9 @@ derivation chains as step-check claims, and a catalogue.
 point, a README, a ``.gitignore``) holding the package ``NAME`` — ``printed/``, ``model/``, ``experiments/``,
 ``claims/`` (one identity claim, printed display against the model's derivation), ``contexts.py`` (the step
 context ``NAME.main``) — and ``tests/test_planted.py`` (a wrong coefficient in the display is refuted).
-After ``pip install -e DIR/NAME`` every front-end sees the paper from any working directory.
+After ``pip install -e DIR/NAME`` every front-end sees the paper from any working directory; without installing,
+``PYTHONPATH=.`` in DIR/NAME finds it through its ``[tool.theoryverify] papers`` (or ``THEORYVERIFY_PAPERS=NAME``
+with ``PYTHONPATH=DIR/NAME`` from anywhere; :mod:`theoryverify.registry`).
 
 The files are rendered from ``theoryverify/templates/paper`` (shipped as package data): ``{{name}}``,
 ``{{title_py}}``, ``{{title_toml}}`` and ``{{title_md}}`` are replaced by the name and the title quoted for
@@ -170,7 +172,9 @@ def _main_from_tex(args: argparse.Namespace) -> int:
 
 def _next(args: argparse.Namespace, target: Path) -> None:
     print("next:")
-    for line in (f"pip install -e {target}",
+    for line in (f"pip install -e {target}      # or, with nothing installed: cd {target} && export PYTHONPATH=. "
+                 f"(its pyproject.toml's [tool.theoryverify] papers names it; elsewhere THEORYVERIFY_PAPERS="
+                 f"{args.name} PYTHONPATH={target})",
                  f"python -m theoryverify verify --paper {args.name}",
                  f"python -m theoryverify.report --paper {args.name} --out reports",
                  f'python -m theoryverify.check --context {args.name}.main "diff(L, w) == (w*x - y)*x"',

@@ -58,6 +58,17 @@ ONE_SIDED_RULE = ("For a one-sided claim as x -> 0 (Omega(x^p): b <= p; O(x^p): 
                   "fits agree within m and the CI lies entirely on the wrong side (lo > p + m for Omega, hi < p - m "
                   "for O); INCONCLUSIVE otherwise.")
 BOUNDS = ("theta", "omega", "big_o")
+#: the names a statement writes for each bound, accepted for ``bound=`` (case-sensitive: O and o differ in print).
+BOUND_ALIASES = {"Θ": "theta", "Theta": "theta", "Ω": "omega", "Omega": "omega", "O": "big_o", "big_O": "big_o"}
+
+
+def bound_name(bound: str) -> str:
+    """``bound`` as one of :data:`BOUNDS`: "O", "Omega", "Theta", "Ω", "Θ" (:data:`BOUND_ALIASES`) or the name
+    itself; anything else a one-line ValueError listing what is accepted."""
+    name = BOUND_ALIASES.get(bound, bound) if isinstance(bound, str) else bound
+    if name not in BOUNDS:
+        raise ValueError(f"bound must be one of {BOUNDS} or {tuple(BOUND_ALIASES)}, not {bound!r}")
+    return name
 
 #: which side of [p − m, p + m] a fitted CI may refute: measured values that are only lower estimates of a
 #: supremum (a sampled max) can refute "sup = O(x^p)" as x → 0 (p < 0) by growing faster, i.e. a CI *below*
@@ -359,11 +370,13 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
                      constant: str | None = None, constant_margin: float = 0.1, seed: int = 0,
                      declared: Mapping | None = None) -> Verdict:
-    """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0) to a
+    """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0; or
+    as printed, "Θ", "Ω", "O", "Theta", "Omega": :data:`BOUND_ALIASES`) to a
     fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`), then :data:`CONSTANT_RULE` (``constant``:
     see :func:`check_rate`)."""
     if constant is not None and constant not in CONSTANTS:
         raise ValueError(f"constant must be one of {CONSTANTS} or None")
+    bound = bound_name(bound)
     v = _exponent_verdict(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                           max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
                           bound=bound, scale=scale, fixed=fixed, declared=declared)
@@ -394,8 +407,7 @@ def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, 
                       bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
                       declared: Mapping | None = None) -> Verdict:
     require_min_points(min_points)
-    if bound not in BOUNDS:
-        raise ValueError(f"bound must be one of {BOUNDS}")
+    bound = bound_name(bound)
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     ybar = np.exp(np.mean(np.log(y), axis=1)) if y.ndim == 2 else y

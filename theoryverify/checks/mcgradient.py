@@ -174,28 +174,87 @@ def _plain_setting(point: Any) -> dict[str, Any] | None:
     return out
 
 
-def check_mc_gradient(loss: Callable, expected: Any, sample: Callable[[np.random.Generator, int], Any],
-                      at: Any, seed: int, *, n: int = 20_000, confidence: float = 0.99, resolution: Any = None,
-                      correction: str = "holm", batch: int | None = None,
-                      labels: Sequence[str] | None = None) -> Verdict:
+def _samplers(sample: Any, k: int) -> list[Callable]:
+    """One sampler per θ: ``sample`` itself for every θ, or a list of them (θ's of different sizes)."""
+    if callable(sample):
+        return [sample] * k
+    if isinstance(sample, (list, tuple)) and all(callable(f) for f in sample):
+        if len(sample) != k:
+            raise ValueError(f"{len(sample)} samplers for {k} values of θ")
+        return list(sample)
+    raise ValueError("sample must be a function (rng, n) -> n samples, or a list of them (one per θ)")
+
+
+def _restrict(point: Any, wrt: Sequence[str] | None, loss: Callable):
+    """θ's torch and numpy forms, restricted to the keys ``wrt`` (the others held fixed inside the loss)."""
+    theta_t, theta_np = _theta(point)
+    if wrt is None:
+        return theta_t, theta_np, theta_np, loss
+    if not isinstance(theta_t, dict):
+        raise ValueError("wrt= names keys of a dict θ; this θ is not a dict")
+    absent = [k for k in wrt if k not in theta_t]
+    if absent or not wrt:
+        raise ValueError(f"wrt= names {', '.join(map(repr, absent)) or 'no key'}; θ's keys are "
+                         f"{', '.join(map(repr, theta_t))}")
+    fixed = {k: v for k, v in theta_t.items() if k not in wrt}
+    order = list(theta_t)
+
+    def held(th, z):  # the loss of the whole θ, differentiated in the wrt keys only
+        return loss({k: th[k] if k in th else fixed[k] for k in order}, z)
+    return ({k: theta_t[k] for k in wrt}, {k: theta_np[k] for k in wrt}, theta_np, held)
+
+
+def _per_key_resolution(resolution: Any, theta_np: Any) -> Any:
+    """``resolution`` as one half-width per component: a dict key → half-width spreads over each key's entries."""
+    if not isinstance(resolution, Mapping):
+        return resolution
+    if not isinstance(theta_np, dict):
+        raise ValueError("a resolution dict (key → half-width) needs a dict θ; give one number for this θ")
+    missing = [k for k in theta_np if k not in resolution]
+    if missing:
+        raise ValueError(f"the resolution dict has no half-width for {', '.join(map(repr, missing))}")
+    try:
+        return np.concatenate([np.full(a.size, float(resolution[k])) for k, a in theta_np.items()])
+    except (TypeError, ValueError):
+        raise ValueError("a resolution dict maps each key of θ to one positive number") from None
+
+
+def _config_label(c: Mapping) -> str:
+    return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in c.items())
+
+
+def check_mc_gradient(loss: Callable, expected: Any, sample: Any, at: Any, seed: int, *, n: int = 20_000,
+                      confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
+                      batch: int | None = None, labels: Sequence[str] | None = None,
+                      wrt: Sequence[str] | None = None,
+                      configurations: Sequence[Mapping[str, Any]] | None = None) -> Verdict:
     """Decide "∇_θ E_z[loss(θ, z)] = expected(θ)" at each θ of ``at``, from per-sample autograd gradients.
 
-    ``loss(theta, z)``: a torch function returning a scalar for ONE sample ``z`` (θ a float64 tensor, or a dict of
-    them); ``sample(rng, n)``: ``n`` samples stacked along the first axis (a numpy array or tensor, or a
-    tuple/dict of them), drawn from the ``numpy.random.Generator`` it is given; ``expected``: the closed form of
-    the gradient, either a function ``expected(theta)`` with θ's structure (θ given as numpy arrays) or SymPy —
+    ``loss(theta, z)``: a torch function returning a scalar for ONE sample ``z`` — it is vmapped over the batch, so
+    it never sees the batch axis: a sampler returning (n, d) arrays hands the loss one (d,) row (write ``w @ x``,
+    not ``W @ x`` with a leading axis; add ``z[None]`` where a helper wants a batch of one).  θ is a float64
+    tensor, or a dict of them.  ``sample(rng, n)``: ``n`` samples stacked along the first axis (a numpy array or
+    tensor, or a tuple/dict of them), drawn from the ``numpy.random.Generator`` it is given; or a list of such
+    samplers, one per θ (θ's of different sizes, e.g. inputs in R^d for several d).  ``expected``: the closed form
+    of the gradient, either a function ``expected(theta)`` with θ's structure (θ given as numpy arrays) or SymPy —
     one expression for a scalar θ, a dict ``name → ∂L/∂name`` for a dict θ (e.g. ``{str(v): sp.diff(k, v) for v
     in (theta, a)}`` for a printed display ``k``), a list for a vector θ — whose symbols are bound by name to θ's
-    entries (compiled once with ``lambdify``).  ``at``: one θ (a number, an array, a dict name → array), or a
-    list of θ's; ``labels`` names them.  Where the θ's are settings of named numbers — ``at=tv.settings(over,
-    seed)`` for a claim with ``over=`` — they are recorded as the evidence's configurations
-    (:class:`~theoryverify.evidence_types.Configurations`), so the quantifier standard sees every declared
-    parameter's values.  Every θ is tried under ONE correction; ``n``, ``confidence``, ``resolution`` (the largest interval
-    half-width that resolves a component; default 1 % of max(1, |expected|)), ``correction`` and ``batch`` are
-    those of :func:`~theoryverify.checks.montecarlo.check_mc_means`, whose verdicts and replication rule apply
-    (heavy-tailed gradients are refuted only where the median-of-means bound agrees), and a verdict stands only
-    where per-sample gradients agree with finite differences of the sampled loss (:data:`INTERCHANGE_RULE`: a loss
-    with a jump in θ is inconclusive, never refuted or passed on a biased pathwise gradient).
+    entries (compiled once with ``lambdify``).  ``wrt``: the keys of a dict θ to differentiate (the closed form
+    gives those; the other keys are held fixed); default every key.  ``at``: one θ (a number, an array, a dict
+    name → array), or a list of θ's, which may differ in shape from one to the next; ``labels`` names them.
+
+    Where the θ's are settings of named numbers — ``at=tv.settings(over, seed)`` for a claim with ``over=`` —
+    they are recorded as the evidence's configurations (:class:`~theoryverify.evidence_types.Configurations`), so
+    the quantifier standard sees every declared parameter's values.  Where θ holds arrays (points x ∈ R^d built
+    from a setting), pass the settings themselves as ``configurations`` (one dict per θ, e.g. ``[{**c, "sigma":
+    s} for c in at]``): they are recorded, and label the θ's.  Every θ is tried under ONE correction; ``n``,
+    ``confidence``, ``resolution`` (the largest interval half-width that resolves a component — one number, one
+    per component, or for a dict θ a dict key → number; default 1 % of max(1, |expected|)), ``correction`` and
+    ``batch`` are those of :func:`~theoryverify.checks.montecarlo.check_mc_means`, whose verdicts and replication
+    rule apply (heavy-tailed gradients are refuted only where the median-of-means bound agrees), and a verdict
+    stands only where per-sample gradients agree with finite differences of the sampled loss
+    (:data:`INTERCHANGE_RULE`: a loss with a jump in θ is inconclusive, never refuted or passed on a biased
+    pathwise gradient).
 
     >>> import numpy as np, torch, theoryverify as tv
     >>> loss = lambda th, z: torch.exp(th * z)                # L(θ) = E exp(θz) = exp(θ²/2), z ~ N(0, 1)
@@ -215,6 +274,19 @@ def check_mc_gradient(loss: Callable, expected: Any, sample: Callable[[np.random
     ...                          seed=0, resolution=0.2)
     >>> v.status.value, [c["t"] for c in v.details["configurations"]]
     ('holds', [0.5, 1.0, 0.75])
+
+    Points in R^d for several d, differentiated in x only (y held fixed), one sample z = w ∈ R^d per call of the
+    loss — L(x) = E cos(wᵀ(x − y)) = exp(−‖x − y‖²/2) for w ~ N(0, I_d):
+
+    >>> at = [{"d": 1}, {"d": 3}]
+    >>> theta = [{"x": np.full(c["d"], 0.3), "y": np.zeros(c["d"])} for c in at]
+    >>> cosine = lambda th, w: torch.cos(w @ (th["x"] - th["y"]))   # w: one sample, shape (d,)
+    >>> kgrad = lambda th: {"x": -(th["x"] - th["y"]) * np.exp(-np.sum((th["x"] - th["y"])**2) / 2)}
+    >>> draws = [lambda rng, m, d=c["d"]: rng.standard_normal((m, d)) for c in at]
+    >>> v = tv.check_mc_gradient(cosine, kgrad, draws, theta, seed=0, wrt=["x"], resolution={"x": 0.05},
+    ...                          configurations=at)
+    >>> v.status.value, [c["d"] for c in v.details["configurations"]]
+    ('holds', [1, 3])
     """
     name = "Monte Carlo gradient"
     try:
@@ -229,52 +301,64 @@ def check_mc_gradient(loss: Callable, expected: Any, sample: Callable[[np.random
             raise ValueError("no θ to check (`at` is empty)")
         if labels is not None and len(labels) != len(points):
             raise ValueError(f"{len(labels)} labels for {len(points)} values of θ")
-        per_sample = vmap(grad(loss), in_dims=(None, 0))
-        settings, names, infos = {}, None, []
+        if configurations is not None:
+            configurations = [dict(c) for c in configurations]
+            if len(configurations) != len(points):
+                raise ValueError(f"{len(configurations)} configurations for {len(points)} values of θ")
+        samplers = _samplers(sample, len(points))
+        wrt = None if wrt is None else [str(k) for k in ([wrt] if isinstance(wrt, str) else wrt)]
+        settings, infos, all_names, all_res = {}, [], {}, {}
         for i, point in enumerate(points):
-            theta_t, theta_np = _theta(point)
-            here = _component_names(theta_np)
-            if names is not None and here != names:
-                raise ValueError("every θ in `at` must have the same structure and shape")
-            names = here
+            theta_t, theta_np, full_np, loss_i = _restrict(point, wrt, loss)
+            names = _component_names(theta_np)
             try:
-                closed = expected(theta_np if isinstance(theta_np, dict) else
-                                  (float(theta_np) if theta_np.ndim == 0 else theta_np))
+                closed = expected(full_np if isinstance(full_np, dict) else
+                                  (float(full_np) if full_np.ndim == 0 else full_np))
             except Exception as exc:  # the closed form's own failure, in one line
                 raise ValueError(f"the closed form raised {type(exc).__name__}: {exc}") from None
-            mu = _flat(closed, theta_np, "closed form")
+            if wrt is not None and isinstance(closed, Mapping):
+                closed = {str(k): v for k, v in closed.items() if str(k) in wrt}
+            mu = _flat(closed, theta_np, "closed form" + ("" if wrt is not None or not isinstance(theta_np, dict)
+                                                          else " (or pass wrt= the keys it gives)"))
+            per_sample = vmap(grad(loss_i), in_dims=(None, 0))
 
-            def draws(rng, m, theta_t=theta_t, theta_np=theta_np):
+            def draws(rng, m, theta_t=theta_t, theta_np=theta_np, per_sample=per_sample, fn=samplers[i]):
                 with torch.no_grad():
-                    z = _batch(sample(rng, m))
+                    z = _batch(fn(rng, m))
                 return _flat(per_sample(theta_t, z), theta_np, "per-sample gradient", rows=m)
 
-            label = None if len(points) == 1 else (str(labels[i]) if labels is not None else _label(i, point))
+            label = (None if len(points) == 1 else str(labels[i]) if labels is not None else
+                     _config_label(configurations[i]) or f"setting {i}" if configurations is not None else
+                     _label(i, point))
+            if label in settings:
+                label = f"{label} #{i}"
             settings[label] = (draws, mu)
-            infos.append((label, theta_t))
+            all_names[label], all_res[label] = names, _per_key_resolution(resolution, theta_np)
+            infos.append((label, theta_t, loss_i, samplers[i], names))
     except ValueError as exc:
         return error(name, str(exc))
     except ImportError as exc:  # pragma: no cover - torch is a dependency
         return error(name, f"needs torch with torch.func ({exc})")
     from .montecarlo import check_mc_means
 
-    verdict = check_mc_means(settings, seed, n=n, confidence=confidence, resolution=resolution,
-                             correction=correction, names=names, batch=batch)
+    verdict = check_mc_means(settings, seed, n=n, confidence=confidence, resolution=all_res,
+                             correction=correction, names=all_names, batch=batch)
     details = dict(verdict.details)
     details["gradients"] = PER_SAMPLE
-    configs = [_plain_setting(p) for p in points]
+    if wrt is not None:
+        details["wrt"] = wrt
+    configs = configurations or [_plain_setting(p) for p in points]
     if len(points) > 1 and None in configs:  # θ's that are not settings of named numbers: recorded as they are
         details["theta"] = [{"setting": lab, "theta": (p if isinstance(p, (int, float)) else
                                                        _theta(p)[1] if not isinstance(p, Mapping) else
                                                        {k: v for k, v in _theta(p)[1].items()})}
                             for lab, p in zip(settings, points)]
     method = f"autograd of a sampled model ({PER_SAMPLE}); {verdict.method}"
-    if None not in configs:  # settings (tv.settings(over, seed)): configurations the evidence standards read
+    if None not in configs and verdict.status is not Status.ERROR:  # configurations the evidence standards read
         from ..evidence_types import Configurations, attach
         details = attach(replace(verdict, details=details), Configurations(tuple(configs))).details
     if verdict.status in (Status.REFUTED, Status.HOLDS):  # is the pathwise gradient an unbiased estimate here?
-        why = _interchange(loss, sample, infos, names, verdict.counterexample, seed, min(int(n), INTERCHANGE_N),
-                           details)
+        why = _interchange(infos, verdict.counterexample, seed, min(int(n), INTERCHANGE_N), details)
         if why:
             return inconclusive(method, f"the per-sample test says {verdict.status.value}, but {why}", **details)
     return replace(verdict, method=method, details=details)
@@ -293,17 +377,20 @@ INTERCHANGE_RULE = ("A verdict from per-sample gradients stands only if they agr
                     "estimate of ∇E[loss]; the verdict is then inconclusive.").format(k=INTERCHANGE_COMPONENTS)
 
 
-def _targets(infos, names, counterexample) -> list[tuple[int, int]]:
+def _targets(infos, counterexample) -> list[tuple[int, int]]:
     """(setting, component) pairs to diagnose: the refuted one, or a few spread over every setting's components."""
     if counterexample:
         component = str(counterexample.get("component", ""))
-        return [(i, j) for i, (label, _) in enumerate(infos) for j, name in enumerate(names)
+        return [(i, j) for i, (label, *_, names) in enumerate(infos) for j, name in enumerate(names)
                 if component == (name if label is None else f"{label}: {name}")][:1]
-    spread = sorted({int(round(x)) for x in np.linspace(0, len(names) - 1, min(INTERCHANGE_COMPONENTS, len(names)))})
-    return [(i, j) for i in range(len(infos)) for j in spread]
+    out = []
+    for i, (*_, names) in enumerate(infos):
+        k = len(names)
+        out += [(i, j) for j in sorted({int(round(x)) for x in np.linspace(0, k - 1, min(INTERCHANGE_COMPONENTS, k))})]
+    return out
 
 
-def _interchange(loss, sample, infos, names, counterexample, seed, n, details) -> str | None:
+def _interchange(infos, counterexample, seed, n, details) -> str | None:
     """None if per-sample gradients agree with finite differences of the sampled loss where checked (see
     :data:`INTERCHANGE_RULE`); else why the verdict cannot stand.  Recorded in ``details['interchange']``."""
     import torch
@@ -311,12 +398,12 @@ def _interchange(loss, sample, infos, names, counterexample, seed, n, details) -
 
     from .montecarlo import setting_seed
 
-    per_loss, per_grad = vmap(loss, in_dims=(None, 0)), vmap(grad(loss), in_dims=(None, 0))
     records, by_setting = [], {}
-    for i, j in _targets(infos, names, counterexample):
+    for i, j in _targets(infos, counterexample):
         by_setting.setdefault(i, []).append(j)
     for i, comps in by_setting.items():
-        label, theta_t = infos[i]
+        label, theta_t, loss, sample, names = infos[i]
+        per_loss, per_grad = vmap(loss, in_dims=(None, 0)), vmap(grad(loss), in_dims=(None, 0))
         rng = np.random.default_rng(seed if len(infos) == 1 else setting_seed(seed, i))
         with torch.no_grad():
             z = _batch(sample(rng, n))

@@ -144,6 +144,14 @@ def _resolution(resolution: Any, expected: np.ndarray, default_rel: float) -> np
     return r
 
 
+def _fmt_level(level: float) -> str:
+    """A simultaneous interval level (1 − α/k) with enough digits that it never prints as 1: 0.999 stays 0.999,
+    1 − 0.001/30 prints 0.9999667, not 1."""
+    gap = 1.0 - float(level)
+    digits = 4 if gap <= 0 else max(4, math.ceil(-math.log10(gap)) + 2)
+    return f"{level:.{digits}g}"
+
+
 def _fmt_interval(lo: float, hi: float) -> str:
     return f"[{lo:.6g}, {hi:.6g}]"
 
@@ -270,7 +278,7 @@ def _mean_family(blocks: list[dict], confidence: float, correction: str, what: s
         j = max(wide, key=lambda q: out_rows[q]["half_width"] / out_rows[q]["resolution"])
         r = out_rows[j]
         return inconclusive(method, f"too few samples to resolve E[{r['name']}] to ±{r['resolution']:.3g}: no "
-                            f"rejection, but the {level:.4g} interval {_fmt_interval(*r['interval'])} has half-width "
+                            f"rejection, but the {_fmt_level(level)} interval {_fmt_interval(*r['interval'])} has half-width "
                             f"{r['half_width']:.3g} (about {need} samples would resolve it)", samples_needed=need,
                             **details)
     worst = int(np.argmax([abs(r["t"]) for r in out_rows]))
@@ -279,7 +287,7 @@ def _mean_family(blocks: list[dict], confidence: float, correction: str, what: s
                if k == 1 else
                f"all {k} expectations agree; largest |t| = {abs(rw['t']):.3g} at {rw['name']} "
                f"(mean {rw['mean']:.6g}, claimed {rw['expected']:.6g}, ± {rw['half_width']:.3g})")
-    v = holds(method, f"{summary} ({level:.4g} interval{'s' if k > 1 else ''}, half-width ≤ resolution; "
+    v = holds(method, f"{summary} ({_fmt_level(level)} interval{'s' if k > 1 else ''}, half-width ≤ resolution; "
               f"no rejection at {alpha:g}; {test}, n = {n}; {tail_note})", **details)
     hw = max(r["half_width"] for r in out_rows)
     return attach(v, Sampling(n, test, correction, confidence, tail),
@@ -348,7 +356,7 @@ def _replicate(blocks, rows, rejected, p_adj, alpha, level, method, test, n, det
           "interval_level": level, "t": r["t"], "p_adjusted": float(p_adj[j]), "n": n, "test": test,
           "replication_t": r["replication"]["t"], "replication_p_adjusted": r["replication"]["p_adjusted"],
           "kurtosis": r["kurtosis"]}
-    return refuted(method, f"E[{r['name']}] ≠ {r['expected']:.6g}: sample mean {r['mean']:.6g}, {level:.4g} interval "
+    return refuted(method, f"E[{r['name']}] ≠ {r['expected']:.6g}: sample mean {r['mean']:.6g}, {_fmt_level(level)} interval "
                    f"{iv} excludes it (t = {r['t']:.3g}, adjusted p = {p_adj[j]:.3g} ≤ {alpha:g}; {test}, n = {n}); "
                    f"an independent replication batch agrees (t = {r['replication']['t']:.3g}, adjusted p = "
                    f"{r['replication']['p_adjusted']:.3g}){extra}; excess kurtosis {r['kurtosis']:.3g}", ce, **details)
@@ -414,7 +422,8 @@ def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[
     refuting a true claim is at most 1 − confidence however many settings it tries.  Setting number i draws
     from :func:`setting_seed` (seed, i); its replication batch from :func:`replication_seed` (seed, i).  (A single
     setting keyed None draws from ``default_rng(seed)``: :func:`check_mc_mean`.)  ``resolution`` and ``names``
-    apply to every setting; choose ``n`` and ``resolution`` as :func:`check_mc_mean` says.
+    apply to every setting, or, given as a dict setting name → value, one per setting (settings of different
+    sizes); choose ``n`` and ``resolution`` as :func:`check_mc_mean` says.
 
     ``configurations``: the settings as parameter → value dicts (e.g. ``tv.settings(over, seed)`` of a claim
     with ``over=``), one per entry of ``settings`` in order — then ``settings`` may be a plain list of (sampler,
@@ -463,8 +472,10 @@ def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[
             x = _draw(fn, stream, int(n), batch, "sampler")
             k = x.shape[1]
             mu = _vector(expected, k, "expected value")
+            res_i = resolution.get(label) if isinstance(resolution, Mapping) else resolution
+            names_i = names.get(label) if isinstance(names, Mapping) else names
             blocks.append({"label": None if single else str(label), "x": x, "mu": mu,
-                           "res": _resolution(resolution, mu, 0.01), "names": _names(names, k), "stream": stream,
+                           "res": _resolution(res_i, mu, 0.01), "names": _names(names_i, k), "stream": stream,
                            "replication_stream": rstream,
                            "redraw": (lambda fn=fn, rstream=rstream: _draw(fn, rstream, int(n), batch, "sampler"))})
     except ValueError as exc:
@@ -557,7 +568,7 @@ def check_mc_bound(event_fn: Sampler, p: Any, seed: int, *, op: str = "<=", n: i
         side = (f"lower limit {iv[0]:.6g} > {bound[i]:.6g}" if op == "<=" else
                 f"upper limit {iv[1]:.6g} < {bound[i]:.6g}")
         return refuted(method, f"P({labels[i]}) {sym} {bound[i]:.6g} is false: {counts[i]} of {n} trials "
-                       f"({counts[i] / n:.6g}); one-sided {level:.4g} Clopper–Pearson {side} (adjusted p = "
+                       f"({counts[i] / n:.6g}); one-sided {_fmt_level(level)} Clopper–Pearson {side} (adjusted p = "
                        f"{p_adj[i]:.3g} ≤ {alpha:g}); an independent replication batch agrees ({rcounts[i]} of {n}, "
                        f"adjusted p = {rep_adj[i]:.3g})",
                        {"event": labels[i], "replication_count": int(rcounts[i]), "claimed": f"P {sym} {bound[i]:.6g}", "count": int(counts[i]), "n": n,
@@ -569,11 +580,11 @@ def check_mc_bound(event_fn: Sampler, p: Any, seed: int, *, op: str = "<=", n: i
     if wide:
         i = max(wide, key=lambda j: gap[j] / res[j])
         return inconclusive(method, f"too few samples to resolve P({labels[i]}) {sym} {bound[i]:.6g} to within "
-                            f"{res[i]:.3g}: no rejection, but the one-sided {level:.4g} limit is {limit[i]:.6g} "
+                            f"{res[i]:.3g}: no rejection, but the one-sided {_fmt_level(level)} limit is {limit[i]:.6g} "
                             f"({counts[i]} of {n} trials)", **details)
     i = int(np.argmax([g / r for g, r in zip(gap, res)]))
     word = "upper" if op == "<=" else "lower"
-    return attach(holds(method, f"P({labels[i]}) {sym} {bound[i]:.6g}: {counts[i]} of {n} trials, one-sided {level:.4g} "
+    return attach(holds(method, f"P({labels[i]}) {sym} {bound[i]:.6g}: {counts[i]} of {n} trials, one-sided {_fmt_level(level)} "
                  f"{word} limit {limit[i]:.6g} (within resolution {res[i]:.3g} of the bound)"
                  + (f"; all {k} events, {test}" if k > 1 else f"; {test}"), **details),
                   Sampling(n, test, correction, confidence),

@@ -96,6 +96,10 @@ def _main(argv=None) -> int:
                          + "; ".join(i.line() for i in changed) + " (see `python -m theoryverify papers` and the "
                          "README's \"Paper texts and catalogues\"; --allow-missing writes the report without them)\n")
         return 2
+    for i in inputs.absent(papers):  # no recorded checksum, so no reference report to differ from: a note, exit 0
+        if not i.changes_report:
+            sys.stderr.write(f"theoryverify.report: note: {i.line()}; the paper records no checksum for it, so the "
+                             "report is written without it\n")
     profiles.load()
     if args.out is None:
         args.out = Path("reports") / args.profile

@@ -501,10 +501,45 @@ def curve_plot(result: Mapping[str, Any], path: Path) -> bool:
     return True
 
 
-def plots_for(result: Mapping[str, Any], folder: Path) -> list[Path]:
-    """Every plot this result's details support, written under ``folder``."""
+def _parts(result: Mapping[str, Any], depth: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    """The parts of a combined verdict (``tv.combine``: details name → a part's verdict) as (label, result-like
+    row), nested parts labelled "outer › inner"; a row whose details are not parts gives none."""
     details = result.get("details") or {}
+    if depth > 4 or not details or any(k in details for k in ("sweep", "trajectory", "curve")):
+        return []
+    out = []
+    for label, part in details.items():
+        if isinstance(part, Mapping) and "status" in part and isinstance(part.get("details"), Mapping):
+            row = {**result, "status": part["status"], "evidence": part.get("evidence"),
+                   "details": part["details"], "location": f"{result.get('location') or result.get('id')} [{label}]"}
+            out.append((str(label), row))
+            out += [(f"{label} › {inner}", r) for inner, r in _parts(row, depth + 1)]
+    return out
+
+
+#: which part of a combined verdict is drawn: the one that decides it (the first refuted part, else the first in
+#: error, else inconclusive, else the first part)
+_DECIDES = {"refuted": 0, "error": 1, "inconclusive": 2}
+
+
+def plots_for(result: Mapping[str, Any], folder: Path) -> list[Path]:
+    """Every plot this result's details support, written under ``folder``.  A combined verdict (a claim checked as
+    ``tv.combine({...})``, whose details are its parts) gets the figure of the part that decides it
+    (:data:`_DECIDES`) among those with a sweep, trajectory or curve — so a passing rate sweep inside it is drawn
+    as a lone one is, one figure per claim — named ``<id>_<part>_<kind>.png``."""
     stem = result["id"].replace(".", "_")
+    made = _plots_of(result, folder, stem)
+    drawable = [(label, row) for label, row in _parts(result)
+                if any((row.get("details") or {}).get(k) for k in ("sweep", "trajectory", "curve"))]
+    if made or not drawable:
+        return made
+    label, row = min(drawable, key=lambda part: _DECIDES.get(str(part[1].get("status")), 3))
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-")[:40] or "part"
+    return _plots_of(row, folder, f"{stem}_{slug}")
+
+
+def _plots_of(result: Mapping[str, Any], folder: Path, stem: str) -> list[Path]:
+    details = result.get("details") or {}
     made = []
     for key, fn in (("sweep", rate_plot), ("trajectory", trajectory_plot), ("curve", curve_plot)):
         if details.get(key):
