@@ -727,3 +727,31 @@ def test_sign_superscripted_names_gather_their_own_evidence(tmp_path, capsys):
     # w^+ applied to two different arguments is a function (the evidence is keyed as the grammar keys it)
     rows = _one(tmp_path, capsys, "We have\n\\[ a = w^+\\left(\\frac{j}{n}\\right) + w^+\\left(\\frac{n-j}{n}\\right) \\]\n")
     assert rows[0]["status"] != "ambiguous" and "wplus(j / n)" in rows[0]["read_as"], rows
+
+
+def test_referee_eight_readings(tmp_path, capsys):
+    # n^{(1-α)} (a macro's bracketed exponent with a Greek parameter) is a power; θ^{(t)} stays an index label
+    rows = _one(tmp_path, capsys, "We have\n\\[ e^{-2n (L \\epsilon / n^{(1-\\alpha)})^2} = e^{-2 n^{2\\alpha - 1} "
+                "(L\\epsilon)^2} \\]\nand\n\\[ \\theta^{(t+1)} = \\theta^{(t)} - 2 \\]\nand\n"
+                "\\[ e^{-2n (L \\epsilon / n^{(1-\\alpha)})^2} = e^{-2 n^{2\\alpha} (L\\epsilon)^2} \\]\n")
+    assert rows[0]["status"] in ("proved", "holds") and "n ** (1 - alpha)" in rows[0]["read_as"], rows
+    assert rows[1]["read_as"].startswith("thetasup[t + 1]"), rows
+    assert rows[2]["status"] in ("refuted", "inconclusive"), rows  # a planted exponent is never passed
+    # an ordering written with an ellipsis is a hypothesis (the eigenvalues' order), not a statement's conclusion
+    rows = _one(tmp_path, capsys, "\\begin{fact}\nLet the eigenvalues be ordered\n\\begin{equation*}\nN: \\nu_1 "
+                "\\geq \\cdots \\geq \\nu_n\n\\end{equation*}\nThen $a$.\n\\end{fact}\n")
+    assert {r["kind"] for r in rows} == {"hypothesis"}, rows
+    # "{\rm subject \; to}" rows are constraints
+    rows = _one(tmp_path, capsys, "We consider programs\n\\begin{align}\n\\min_{x} \\quad &f(x) \\\\\n"
+                "{\\rm subject \\; to} \\quad &g_i(x) \\leq 0 \\nonumber\n\\end{align}\n")
+    assert rows[0]["kind"] == "constraint", rows
+    # "Define u(q) = … and v(q) = …": u and v are functions, for the definition and for u'(q)/v'(q) after it
+    rows = _one(tmp_path, capsys, "Define\n\\[ u(q) = \\phi(q) - 2 \\qquad\\text{and}\\qquad v(q) = n (q - q^2)^{1/2} \\]\n"
+                "Then\n\\[ \\frac{u'(q)}{v'(q)} = 2 \\]\n")
+    assert rows[0]["read_as"].startswith("u(q) =") and rows[1]["read_as"].startswith("v(q) ="), rows
+    assert rows[2]["status"] != "ambiguous", rows
+    # "where … , and d^2_R(X, A) = …": a where-clause defines the applied name; "Now we can define the CDFs." too
+    rows = _one(tmp_path, capsys, "where $w_i \\geq 0$ are the weights, and\n\\begin{equation}\n"
+                "d^2_R(X, A) = \\left \\| X - A \\right \\|_F^2\n\\end{equation}\nNow we can define the distribution "
+                "functions.\n\\begin{align}\nF_P(z) &= \\int_0^z \\exp(-u^2) du \\\\\n&= \\Phi(z) - \\Phi(0)\n\\end{align}\n")
+    assert [r["kind"] for r in rows] == ["definition", "definition", "step"], rows

@@ -171,7 +171,8 @@ class PaperParser(LatexParser):
                     elts = [idx, inner.slice] if sup_first else [inner.slice, idx]
                     node = ast.Subscript(value=inner.value, slice=ast.Tuple(elts=elts, ctx=ast.Load()),
                                          ctx=ast.Load())
-            elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(":
+            elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(" and \
+                    not self._paren_power(2):
                 # theta^{(k)}: a superscript index, not a power
                 self.i += 2
                 self.next()  # (
@@ -816,7 +817,7 @@ class PaperParser(LatexParser):
             self.i += 4
             self.vector_ops.add("transpose")
             return _bin(_call("transpose", base), ast.Pow(), _num(-1))
-        if self.at("{") and self.peek(1).text == "(" :
+        if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1):
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
             word = self._superscript_label(base)
@@ -892,6 +893,26 @@ class PaperParser(LatexParser):
             self.next()
             return "e"
         return None
+
+    def _paren_power(self, k: int) -> bool:
+        """``n^{(1-\\alpha)}``: a bracketed superscript holding a Greek parameter or a fraction is an exponent; an index
+        label (``θ^{(t)}``, ``x^{(k+1)}``, ``W^{(2)}``) holds latin indices and integers only."""
+        depth = 0
+        while True:
+            t = self.peek(k)
+            if t.kind == "end" or t.text == "}" and depth == 0:
+                return False
+            if t.text == "(":
+                depth += 1
+            elif t.text == ")":
+                depth -= 1
+                if depth == 0:
+                    return False
+            elif t.text == ",":
+                return False
+            elif t.kind == "cmd" and (t.text[1:] in GREEK or t.text in ("\frac", "\dfrac", "\tfrac", "\sqrt")):
+                return True
+            k += 1
 
     def _called_next(self) -> bool:
         return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")

@@ -114,7 +114,7 @@ HYPOTHESIS_ENVS = {"assumption", "condition", "hypothesis", "setting"}
 DISTRIBUTION_RE = re.compile(r"^\s*(?:\\mathcal\s*\{?\s*[NUDPWBG]|\\text|\\mathrm|\\operatorname|N\b|Unif|Ber|Bern|"
                              r"Bin|Poi|Exp|Lap|Rad|\\mathsf|Wishart|Gamma|\\Gamma\s*\(|Beta|Dir|\\chi|\\operatorname)")
 CONSTRAINT_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:s\.\s*t\.|subject to|st\.?)\s*\}|\\st\b|"
-                           r"\\subjectto", re.I)
+                           r"\\subjectto|\{\s*\\(?:rm|textrm|mathrm)\s+(?:s\.\s*t\.|subject(?:\s|\\[;,:! ]|~)*to)\s*\}", re.I)
 
 
 ENV_PREFIXES = (("restatable", "theorem"), ("thm", "theorem"), ("theo", "theorem"), ("lem", "lemma"),
@@ -145,7 +145,10 @@ def _last(pattern: re.Pattern, text: str) -> int:
     return ends[-1] if ends else -1
 
 
-CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9]+\}?)?\s*\(\s*(?:\\[A-Za-z]+|[a-z])\s*\)\s*$")
+CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:\s*[_^]\s*\{?[A-Za-z0-9]+\}?){0,2}\s*\(\s*(?:\\[A-Za-z]+|[A-Za-z])"
+                          r"(?:\s*,\s*(?:\\[A-Za-z]+|[A-Za-z]))*\s*\)\s*$")  # v(q), d^2_R(X, A)
+# "Now we can define the cumulative distribution functions." + display: the sentence that ends before it defines
+DEF_SENTENCE = re.compile(r"\b(?:define|denote)\b[^.]{0,200}\.\s*$", re.I)
 INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*){0,4}\\(?:l|c)?dots\b")
 # "there exists a u between … such that": the display is the witness's property (not a goal)
 EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\bsuch that"
@@ -189,6 +192,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         if DISTRIBUTION_RE.match(rhs_text):
             return "hypothesis", "a random variable's law (X ~ …)"
         return "asymptotic", "'\\sim' (asymptotically equal)"
+    if op in ("<", ">", "<=", ">=") and re.search(r"\\(?:c|l)?dots\b", link_text) and \
+            re.search(r"[<>]|\\[lg]eq?\b", display_text.replace(link_text, "", 1) + " " + op):
+        return "hypothesis", "an ordering written with an ellipsis (ν_1 ≥ ⋯ ≥ ν_n)"
     if op in ("\\ne", "\\neq"):
         return "hypothesis", "'≠' states a condition"
     if op == "=" and re.fullmatch(r"\s*[a-zA-Z]\s*", lhs_text) and INDEX_RANGE.match(rhs_text):
@@ -263,14 +269,14 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         # "The variance of … is given by Var β = …", "The integral … can be simplified as follows: ∫… = …",
         # "The derivative of B with respect to time is given by Ḃ = …": computed, not defined
         lhs_is_name = False
-    if inner in STATEMENT_ENVS and _last(STRONG_DEF, sentence) < 0:
+    if inner in STATEMENT_ENVS and _last(STRONG_DEF, sentence) < 0 and not re.search(r"\bwhere\b", sentence, re.I):
         # a statement's display is its hypothesis or conclusion unless it says "let/define/denote": "Suppose X, Z
         # are Gaussian with: Corr = ρ", "When optimizing with GF …, i.e., d/dt(…) = 0"
         lhs_is_name = False
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
-        if DEF_PROSE.search(sentence):
+        if DEF_PROSE.search(sentence) or DEF_SENTENCE.search(sentence):
             return "definition", "the prose before it defines the left side"
         if lhs_first_use and not own:
             return "definition", "the first use of the left side's name"

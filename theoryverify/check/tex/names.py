@@ -56,6 +56,9 @@ FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|fr
 ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
                         r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
+LHS_CALL = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])\s*$")
+ROW_START = re.compile(r"(?:^|\\\\|&|,|\\text\s*\{\s*and\s*\}|\\q?quad)(?:\s|\\q?quad|\\text\s*\{\s*and\s*\})*$")
+DEFINES_AFTER = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq|\\defeq)")
 STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh",
                       "Tr", "tr", "sign", "sgn", "diag", "rank", "dist", "erf", "erfc"}  # Tr(AB) is no product
 
@@ -150,8 +153,9 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                     ev.args[key].add(arg)
                     if _top_comma(arg):
                         ev.multi.add(key)
-                    if ATOMIC_ARG.match(arg):
-                        ev.atomic.add(key)
+                    if ATOMIC_ARG.match(arg) or LHS_CALL.match(arg) and \
+                            DEFINES_AFTER.match(text, close + 1) and ROW_START.search(text[:m.start()]):
+                        ev.atomic.add(key)  # z(0), e(t); "u(q) = …" opening a row: the paper defines u on q
                 continue
             if MAP_RE.match(text, after) and not index:
                 ev.maps.add(key)
