@@ -153,6 +153,9 @@ class KeyLoss:
         self.cf = torch.tensor(cf, device=dev)
         # argmax correctness needs the target form to be unique among the alive relations
         self.t_unique = torch.tensor(keys.counts[np.arange(keys.K), keys.target] == 1, device=dev)
+        # loop constants of :func:`algorithm1`, built once here rather than at every step: the alive relations
+        # other than the target, per key (K,F)
+        self.other_alive = (c - self.onehot_t) > 0
         self.device, self.dtype = dev, dt
 
     @staticmethod
@@ -166,18 +169,27 @@ class KeyLoss:
 
     def per_key(self, theta: torch.Tensor, T: torch.Tensor):
         """(v, ṽ, l/T (B,F), lse (B,K), ℓ (B,K))."""
-        v, vt = self.vtilde(theta.to(self.dtype))
-        x = self.logits(vt) / T.to(self.dtype)[:, None]
+        return self._per_key(theta.to(self.dtype), T.to(self.dtype)[:, None])
+
+    def _per_key(self, theta: torch.Tensor, T_col: torch.Tensor):
+        """:meth:`per_key` with θ already in float64 and the temperatures as a (B,1) column (the step loop
+        of :func:`algorithm1` converts them once, not at every step; the arithmetic is the same)."""
+        v, vt = self.vtilde(theta)
+        x = self.logits(vt) / T_col
         lse = torch.logsumexp(x[:, None, :] + self.logc[None], dim=-1)
         ell = lse - x[:, self.t]
         return v, vt, x, lse, ell
 
     def grad_theta(self, w: torch.Tensor, T: torch.Tensor, v, vt, x, lse) -> torch.Tensor:
         """∇_θ L1(θ; D) from the per-key softmax (closed form)."""
+        return self._grad_theta(w, T.to(self.dtype)[:, None], v, vt, x, lse)
+
+    def _grad_theta(self, w: torch.Tensor, T_col: torch.Tensor, v, vt, x, lse) -> torch.Tensor:
+        """:meth:`grad_theta` with the temperatures as a (B,1) float64 column."""
         q = self.c[None] * torch.exp(x[:, None, :] - lse[..., None])  # (B,K,F)
         coef = torch.einsum("bk,bkf->bf", w, q - self.onehot_t[None])  # (B,F)
         gl = 2.0 * torch.einsum("fij,bj->bfi", self.A, vt)[..., :6]  # ∇_v l_f, (B,F,6)
-        gv = torch.einsum("bf,bfi->bi", coef, gl) / T.to(self.dtype)[:, None]
+        gv = torch.einsum("bf,bfi->bi", coef, gl) / T_col
         return v * (gv - (v * gv).sum(-1, keepdim=True))
 
     def loss(self, theta: torch.Tensor, w: torch.Tensor, T: torch.Tensor) -> torch.Tensor:
@@ -188,10 +200,11 @@ class KeyLoss:
         log(p1(r*)/p1(r_conf)); argmax accuracy over the population (sequence-weighted); L1(D_conf)."""
         conf_gap = x[:, self.t] - x[:, self.cf]  # (B,K) log(p(r*)/p(r2))
         big = torch.finfo(x.dtype).max
-        min_ratio = torch.where(self.conf[None], conf_gap, torch.full_like(conf_gap, big)).min(-1).values
-        others = torch.where(self.c[None] - self.onehot_t[None] > 0, x[:, None, :], torch.full_like(self.c, -math.inf)[None])
+        # the fill values are scalars (no filled tensor built at every step); the selected values are the same
+        min_ratio = torch.where(self.conf[None], conf_gap, big).min(-1).values
+        others = torch.where(self.other_alive[None], x[:, None, :], -math.inf)
         correct = (x[:, self.t] > others.max(-1).values) & self.t_unique[None]
-        ell_conf = torch.where(self.conf[None], ell, torch.full_like(ell, -big)).max(-1).values
+        ell_conf = torch.where(self.conf[None], ell, -big).max(-1).values
         return {"min_logp1": (-ell).min(-1).values, "max_ell_conf": ell_conf,
                 "min_log_ratio_conf": min_ratio, "correct": correct,
                 "L1_conf": (wconf * ell).sum(-1)}
@@ -284,9 +297,10 @@ def algorithm1(keys: Keys, w: np.ndarray, T: np.ndarray, e1: np.ndarray, e2: np.
         wc = torch.where(conf, W, torch.zeros_like(W))
         wc = wc / wc.sum(-1, keepdim=True).clamp_min(1e-300)
         B = W.shape[0]
+        T_col = Tt[:, None]  # loop constants: converted and shaped once, not at every step
         th = torch.zeros(B, 6, dtype=dt, device=dev)
-        v, vt, x, lse, ell = kl.per_key(th, Tt)
-        th = -torch.tensor(e1, dtype=dt, device=dev)[:, None] * kl.grad_theta(W, Tt, v, vt, x, lse)
+        v, vt, x, lse, ell = kl._per_key(th, T_col)
+        th = -torch.tensor(e1, dtype=dt, device=dev)[:, None] * kl._grad_theta(W, T_col, v, vt, x, lse)
         theta_tilde = th.clone()
         th = th + torch.tensor(xi, dtype=dt, device=dev)
         budget = torch.tensor(steps, device=dev)
@@ -294,16 +308,16 @@ def algorithm1(keys: Keys, w: np.ndarray, T: np.ndarray, e1: np.ndarray, e2: np.
         total = int(np.max(steps))
         rec = {k: [] for k in ("g", "L1", "L1_conf", "min_logp1", "min_log_ratio", "acc", "max_ell_conf")}
         reached = torch.zeros(B, dtype=torch.bool, device=dev)
-        pop_w = torch.tensor(keys.mult / keys.mult.sum(), dtype=dt, device=dev)
+        pop_w = torch.tensor(keys.mult / keys.mult.sum(), dtype=dt, device=dev)[None]
         for k in range(total + 1):
-            v, vt, x, lse, ell = kl.per_key(th, Tt)
+            v, vt, x, lse, ell = kl._per_key(th, T_col)
             obs = kl.observe(x, ell, wc)
             rec["g"].append((v[:, 0] - v[:, 2]) * (v[:, 1] - v[:, 3]))
             rec["L1"].append((W * ell).sum(-1))
             rec["L1_conf"].append(obs["L1_conf"])
             rec["min_logp1"].append(obs["min_logp1"])
             rec["min_log_ratio"].append(obs["min_log_ratio_conf"])
-            rec["acc"].append((obs["correct"].to(dt) * pop_w[None]).sum(-1))
+            rec["acc"].append((obs["correct"].to(dt) * pop_w).sum(-1))
             rec["max_ell_conf"].append(obs["max_ell_conf"])
             if k == total:
                 break
@@ -314,7 +328,7 @@ def algorithm1(keys: Keys, w: np.ndarray, T: np.ndarray, e1: np.ndarray, e2: np.
                 if 0 <= stop_at <= k:
                     break
             active = (budget > k).to(dt)[:, None]
-            th = th - active * lr * kl.grad_theta(W, Tt, v, vt, x, lse)
+            th = th - active * lr * kl._grad_theta(W, T_col, v, vt, x, lse)
         out = {k: torch.stack(s).cpu().numpy() for k, s in rec.items()}
         v_t = torch.softmax(theta_tilde, -1).cpu().numpy()
         v_f = torch.softmax(th, -1).cpu().numpy()
