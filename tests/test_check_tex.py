@@ -421,6 +421,21 @@ def test_a_chain_that_ends_by_naming_a_new_constant_defines_it(tmp_path, capsys)
     assert rows[-1]["kind"] == "step", rows
 
 
+def test_a_value_set_outside_a_proof_is_a_definition_and_inside_a_proof_a_step(tmp_path, capsys):
+    """`n = 4 d log d` in a remark (n used before, no "we have") only sets a value: no step to refute; the same
+    lone relation inside a proof, or after "hence", is a step."""
+    head = "We write $n$ for the number of samples, $n = 2^k d$.\n"
+    remark = head + "\\begin{remark}\nIn the experiments below,\n\\[ n = 4 d \\log d \\]\n\\end{remark}\n"
+    rows = _one(tmp_path, capsys, remark)
+    assert [(r["line"], r["kind"], r["status"]) for r in rows] == [(4, "definition", "not_a_step")], rows
+    assert "outside any proof" in rows[0]["reason"]
+    rows = _one(tmp_path, capsys, head + "In the experiments below,\n\\[ n = 4 d \\log d \\]\n")
+    assert [(r["kind"], r["status"]) for r in rows] == [("definition", "not_a_step")], rows
+    for text in (remark.replace("remark", "proof"), head + "Hence\n\\[ n = 4 d \\log d \\]\n"):
+        rows = _one(tmp_path, capsys, text)  # checked (inconclusive: the right side introduces d)
+        assert [(r["kind"], r["status"]) for r in rows] == [("step", "inconclusive")], rows
+
+
 @pytest.mark.parametrize("text,field,want", READINGS, ids=[f"{r[1]}-{r[2]}-{i}" for i, r in enumerate(READINGS)])
 def test_disputed_readings(text, field, want, tmp_path, capsys):
     rows = _one(tmp_path, capsys, text)

@@ -98,7 +98,7 @@ def test_numbered_displays_become_printed_entries_equal_to_the_readers_expressio
     tex, root = drafted
     draft = fromtex.read(tex)
     assert draft.counts() == {"numbered_or_labelled": 6, "transcribed": 4, "partly": 1, "todo": 1,
-                              "statements": 2, "chains": 6}
+                              "statements": 2, "chains": 6, "skipped": 2}
     mods = _printed(root)
     assert set(mods) == {"s1_the_model", "s2_a_wrong_step"}
     found = {}
@@ -165,6 +165,54 @@ def test_verify_runs_the_drafted_package_and_refutes_the_planted_wrong_step(draf
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=root,
                            env=env, capture_output=True, text=True, timeout=600)
     assert tests.returncode == 0, tests.stdout[-2000:]
+
+
+REMARK_TEX = r"""\documentclass{article}
+\usepackage{amsmath}
+\newtheorem{remark}{Remark}
+\begin{document}
+We write $n$ for the number of samples and take
+\[ n = 2^{k} d \]
+\begin{remark}
+In the experiments below,
+\begin{equation}\label{eq:n}
+n = 4 d \log d .
+\end{equation}
+\end{remark}
+\begin{proof}
+Hence
+\begin{equation}\label{eq:step}
+n = 2 d \log d^2 .
+\end{equation}
+\begin{align*}
+a^2 + b^2 - 2ab &= (a - b)^2 \\
+&\ge 0 .
+\end{align*}
+\end{proof}
+\end{document}
+"""
+
+
+def test_a_value_set_outside_a_proof_is_a_listed_definition_never_a_claim(tmp_path):
+    """A demanding author's remark `n = 4 d log d` (n used before) only sets a value: the draft gives it no step
+    claim (one that could never pass), lists it with its kind in steps.py and the catalogue, and notes it in
+    printed/; a lone `n = …` inside a proof, and the proof's derivation, stay step claims."""
+    tex = tmp_path / "src" / "p.tex"
+    tex.parent.mkdir()
+    tex.write_text(REMARK_TEX, encoding="utf-8")
+    draft = fromtex.read(tex)
+    assert [c.where for c in draft.chains] == ["p.tex:16", "p.tex:19"]  # the proof's two chains, not the remark
+    remark = [s for s in draft.skipped if s.where == "p.tex:10"]
+    assert len(remark) == 1 and remark[0].kind == "definition" and "outside any proof" in remark[0].why
+    out = tmp_path / "out"
+    assert cli.main(["new-paper", "tvremark", "--from-tex", str(tex), "--out", str(out)]) == 0
+    steps = (out / "tvremark" / "tvremark" / "claims" / "steps.py").read_text()
+    assert "'p.tex:10'" not in steps and "CLAIMS.add('steps_eq_step', location='p.tex:16'" in steps
+    assert "#   p.tex:10  definition — a name set to a value outside any proof" in steps
+    spec = (out / "tvremark" / "tvremark" / "spec" / "tvremark.md").read_text()
+    assert "- p.tex:10: definition — a name set to a value outside any proof" in spec
+    printed = (out / "tvremark" / "tvremark" / "printed" / "s0_front.py").read_text()
+    assert "# NOTE not a derivation step: a definition (a name set to a value outside any proof" in printed
 
 
 def test_check_tex_chain_can_fail_and_says_when_the_line_is_gone(tmp_path):

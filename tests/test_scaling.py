@@ -97,6 +97,36 @@ def test_log_law():
     assert next(iter(best)) == "(1/T)log(1/T)" and best["(1/T)log(1/T)"] < 1e-12
 
 
+def test_a_wrong_log_law_is_refuted_and_a_pre_asymptotic_one_is_not():
+    """'c·log N' against data that follow another log power or another power: refuted inside the grid (it spans
+    3 decades), where the exponent rule alone said 'grid not asymptotic'; the right law holds; a right law with a
+    lower-order term, a lower log power, a short grid and log(1/x) < 1 stay inconclusive."""
+    N = np.geomspace(10, 1e4, 8)
+    x = 1 / N
+
+    def rate(y, k=1.0, xs=x):
+        return check_rate(xs, y, 0.0, 0.1, seed=0, log_power=k, param="1/N")
+
+    assert rate(3 * np.log(N)).status is Status.HOLDS
+    for planted, fitted in ((np.log(N) ** 2, 2.0), (np.sqrt(N), None)):  # another log power, another power
+        v = rate(planted)
+        assert v.status is Status.REFUTED and "another law than the printed log law" in v.evidence, v.evidence
+        assert v.counterexample["predicted_log_power"] == 1.0 and v.counterexample["ci"][0] > 1.1
+        if fitted:
+            assert abs(v.counterexample["fitted_log_power"] - fitted) < 1e-6
+        assert v.details["fit"]["log_power_fit"]["rule"].startswith("For a log law")
+    noisy = np.log(N)[:, None] ** 2 * np.exp(0.05 * np.random.default_rng(0).standard_normal((8, 4)))
+    assert rate(noisy).status is Status.REFUTED  # with seeds, at the default seed
+    for true_law in (np.log(N) + 5, np.log(N) * (1 + 5 / np.sqrt(N))):  # pre-asymptotic: a trend towards log N
+        v = rate(true_law)
+        assert v.status is Status.INCONCLUSIVE and "grid not asymptotic" in v.evidence, v.evidence
+    assert rate(np.log(N), k=2.0).status is Status.INCONCLUSIVE  # a lower log power is what log N + c shows
+    short = np.geomspace(5, 30, 6)  # 0.8 decades
+    assert rate(np.log(short) ** 2, xs=1 / short).status is Status.INCONCLUSIVE
+    low = np.geomspace(1.5, 40, 8)  # log(1/x) < 1 at the start: log powers are not ordered there
+    assert "log power fitted" not in rate(np.log(low) ** 2, xs=1 / low).method
+
+
 def test_exponential_law():
     x = np.array([0.2, 0.1, 0.05, 0.02, 0.01])
     y = 2.0 * np.exp(-0.1875 / x)

@@ -12,7 +12,12 @@ of the uniform layout of :mod:`theoryverify.scaffold`:
   quoted and its location set, expected ``inconclusive`` (``not yet checked``) until its check is written;
 - ``claims/steps.py`` — every derivation chain with a step the reader can check, as a claim checked by
   :func:`theoryverify.texsteps.check_tex_chain` (so ``verify`` checks the paper's derivations from the first run);
-- ``spec/NAME.md`` — the catalogue: one id per numbered display and per theorem-like statement;
+  a display the reader classes as no derivation step (a definition, a parameter choice, a hypothesis …: the kinds
+  of :mod:`theoryverify.check.tex.kinds`) is no claim — a claim that cannot pass would only be noise — but is listed
+  there as skipped, with its kind and why; a definition defines its name for the steps after it, as in
+  ``python -m theoryverify.check --tex``;
+- ``spec/NAME.md`` — the catalogue: one id per numbered display and per theorem-like statement, and the
+  relations that are no derivation step, each with its kind;
 - ``paper/tex/`` — a copy of the paper's LaTeX files (what the step claims read).
 
 Equation numbers are counted in order (``equation`` one, ``align``/``gather`` one per row without ``\\nonumber``,
@@ -62,6 +67,7 @@ class Entry:
     relation_status: list[str] = field(default_factory=list)  # the reader's status of each relation
     opaque: dict[str, str] = field(default_factory=dict)  # placeholder name -> the LaTeX the reader did not read
     caveats: list[str] = field(default_factory=list)  # how the reading differs from the paper (vectors as scalars)
+    kinds: list[tuple[str, str]] = field(default_factory=list)  # (kind, why) of each relation that is not a step
 
     @property
     def transcribed(self) -> bool:
@@ -90,6 +96,15 @@ class ChainClaim:
 
 
 @dataclass
+class Skipped:
+    """A displayed relation the reader classes as no derivation step: not registered, listed with its kind."""
+    where: str
+    kind: str  # one of theoryverify.check.tex.kinds.KINDS other than "step"
+    why: str
+    latex: str
+
+
+@dataclass
 class Draft:
     """What the reader found in the paper, ready to be written."""
     main: str  # the main file, relative to the paper's folder
@@ -100,12 +115,13 @@ class Draft:
     statements: list[Statement]
     chains: list[ChainClaim]
     numbered: int  # numbered or labelled displays
+    skipped: list[Skipped] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {"numbered_or_labelled": self.numbered, "transcribed": sum(e.transcribed for e in self.entries),
                 "partly": sum(bool(e.relations) and not e.transcribed for e in self.entries),
                 "todo": sum(not e.relations for e in self.entries), "statements": len(self.statements),
-                "chains": len(self.chains)}
+                "chains": len(self.chains), "skipped": len(self.skipped)}
 
 
 # --- reading ---------------------------------------------------------------------------------------------------
@@ -193,7 +209,11 @@ def read(tex: str | Path) -> Draft:
         build.REAL_POWERS = old_powers
     statements = _statements(paper, taken)
     chains = _chains(paper, first_of_chain, display_of_chain, taken)
-    return Draft(doc.main, doc.root, list(doc.files), [t for _, t in sections], entries, statements, chains, numbered)
+    checked = {paper.relations[j.index].chain for j in paper.jobs}
+    skipped = [Skipped(f"{r.file}:{r.line}", r.kind, " ".join((r.reason or "").split()), " ".join(r.latex.split()))
+               for r in paper.relations if r.kind != "step" and r.chain not in checked]
+    return Draft(doc.main, doc.root, list(doc.files), [t for _, t in sections], entries, statements, chains, numbered,
+                 skipped)
 
 
 def _entries(paper, rels_by_display, counter, taken, per_section, section_of, display_of_chain):
@@ -218,6 +238,8 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
             entry.unread.append("the reader found no relation in it (an expression or a construct it does not know)")
         for rel in rels:
             entry.relation_status.append(rel.status)
+            if rel.kind != "step":
+                entry.kinds.append((rel.kind, " ".join((rel.reason or "").split())))
             link = rel.link
             if rel.status == "unreadable" or link is None or not link.readable:
                 entry.unread.append(f"{rel.file}:{rel.line}: {' '.join((rel.reason or 'cannot be read').split())}")
@@ -415,6 +437,8 @@ def printed_module(draft: Draft, section: int) -> str | None:
             body.append(f"    # TODO {atom} stands for {' '.join(latex.split())[:160]} (not read: an opaque symbol)")
         for note in e.caveats:
             body.append(f"    # NOTE {note}")
+        for kind, why in dict.fromkeys(e.kinds):
+            body.append(f"    # NOTE not a derivation step: a {kind} ({why[:160]})")
         body += [f"    return {ret}", "", meta]
     title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
     head = [f'"""{_doc_title(title) if title else "The text before the first section"} as printed: each numbered or labelled display, as the LaTeX reader reads it',
@@ -476,6 +500,13 @@ def steps_module(draft: Draft, paper: str, prefix: str) -> str:
             cat = f", catalogue_id={_catalogue_id(prefix, c.display)!r}"
         lines += ["", f"CLAIMS.add({c.name!r}, location={c.where!r}, kind=tv.Kind.{kind}{cat},",
                   f"           statement={('the derivation chain ' + c.latex)!r})(_chain({c.where!r}))"]
+    if draft.skipped:
+        lines += ["", "", "# Skipped: displayed relations the reader classes as no derivation step (no claim: a "
+                          "definition, a parameter", "# choice, a hypothesis … cannot pass or fail as a step).  "
+                          "Definitions define their names for the steps after", "# them.  To check one anyway, "
+                          "write its claim in another module.  FILE:LINE  kind — why: LaTeX"]
+        for s in draft.skipped:
+            lines.append(f"#   {s.where}  {s.kind} — {s.why[:120]}: {s.latex[:120]}")
     return "\n".join(lines) + "\n"
 
 
@@ -492,7 +523,17 @@ def catalogue(draft: Draft, title: str, prefix: str) -> str:
     for s in draft.statements:
         lab = f" `{s.label}`" if s.label else ""
         out.append(f"- **{_catalogue_id(prefix, s.name)}** {s.kind}{lab} ({s.where})")
+    if draft.skipped:
+        out += ["", "## Not derivation steps (no step claim)", "",
+                "Displayed relations the LaTeX reader classes as no derivation step, with its kind and why "
+                "(a definition defines its name for the steps after it):", ""]
+        for s in draft.skipped:
+            out.append(f"- {s.where}: {s.kind} — {_md(s.why[:160])}: `{s.latex[:160].replace('`', chr(39))}`")
     return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
 
 
 def prefix_of(name: str) -> str:

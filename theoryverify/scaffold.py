@@ -166,6 +166,9 @@ def _main_from_tex(args: argparse.Namespace) -> int:
           f"{c['partly']} partly, {c['todo']} as TODOs (with the reason)")
     print(f"  {c['statements']} theorem-like statements as claim stubs (inconclusive: not yet checked); "
           f"{c['chains']} derivation chains as step-check claims; the catalogue in {args.name}/spec/{args.name}.md")
+    if c["skipped"]:
+        print(f"  {c['skipped']} displayed relations are no derivation step (definitions, parameter choices, "
+              "hypotheses …): no claim; listed in the catalogue with their kind")
     _next(args, target)
     return 0
 

@@ -15,6 +15,12 @@ from typing import Any, Mapping
 
 
 class Status(str, Enum):
+    """A verdict's status: proved (symbolically), holds (on the evidence), refuted (with a counterexample),
+    inconclusive (and why), or error (the check itself failed).
+
+    >>> Status("refuted") is Status.REFUTED
+    True
+    """
     PROVED = "proved"
     HOLDS = "holds"
     REFUTED = "refuted"
@@ -96,22 +102,47 @@ class Verdict:
 
 
 def proved(method: str, evidence: str, **details: Any) -> Verdict:
+    """A symbolic proof: ``method`` names the algebra, ``evidence`` what it showed.
+
+    >>> proved("sympy.simplify", "lhs - rhs simplifies to 0").status.value
+    'proved'
+    """
     return Verdict(Status.PROVED, method, evidence, details=details)
 
 
 def holds(method: str, evidence: str, **details: Any) -> Verdict:
+    """The statement holds on the evidence (numbers, a sweep), without a proof.
+
+    >>> holds("simulation", "12 steps, as Theorem 1 gives").status.value
+    'holds'
+    """
     return Verdict(Status.HOLDS, method, evidence, details=details)
 
 
 def refuted(method: str, evidence: str, counterexample: Mapping[str, Any], **details: Any) -> Verdict:
+    """The statement is false: ``counterexample`` is where (every refutation carries one).
+
+    >>> refuted("exact arithmetic", "lhs 3 != rhs 2", {"n": 1}).counterexample
+    {'n': 1}
+    """
     return Verdict(Status.REFUTED, method, evidence, counterexample=dict(counterexample), details=details)
 
 
 def inconclusive(method: str, evidence: str, **details: Any) -> Verdict:
+    """Neither shown nor refuted; ``evidence`` says why (too few points, one configuration, not yet checked …).
+
+    >>> inconclusive("not yet checked", "no check written").status.value
+    'inconclusive'
+    """
     return Verdict(Status.INCONCLUSIVE, method, evidence, details=details)
 
 
 def error(method: str, evidence: str, **details: Any) -> Verdict:
+    """The check itself failed (a bug or a bad input of the claim), not the statement.
+
+    >>> error("sweep", "constant='printed' needs predicted=...").status.value
+    'error'
+    """
     return Verdict(Status.ERROR, method, evidence, details=details)
 
 

@@ -4,7 +4,8 @@
 reported with their kind (a definition still defines its left side for the steps after it).
 
 - ``definition``: ``:=``, ``\\coloneqq``, ``\\triangleq``, ``\\stackrel{\\text{def}}{=}``; ``=`` after "define",
-  "let", "denote", "we write", "is given by"; the first use of a name on the left of ``=``; a display the prose
+  "let", "denote", "we write", "is given by"; the first use of a name on the left of ``=``; a lone ``name = …``
+  outside any proof or statement (a remark's parameter choice, a notation line); a display the prose
   then describes ("… \\] is g-convex"), or that stands under a heading with no sentence; a ``where``-clause; a
   ``definition`` environment — but never after "we have", "we obtain", "this gives" (a derived result, checked as a
   step);
@@ -169,9 +170,11 @@ SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\
 
 def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
-             lhs_first_use: bool, after: str = "", lhs_opaque: bool = False) -> tuple[str, str]:
+             lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
+             lone_name: bool = False) -> tuple[str, str]:
     """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display; ``lhs_opaque``: the
-    left side is an integral, a sum, an expectation, a gradient … kept as written, not a name)."""
+    left side is an integral, a sum, an expectation, a gradient … kept as written, not a name; ``lone_name``: the
+    link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``)."""
     link_text = f"{lhs_text} {rhs_text}"
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
@@ -263,9 +266,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     lhs_is_name = lhs_is_name or bool(CALL_WRITTEN.match(lhs_text))  # "Define v(q) = …": v applied, whatever v is
     if first_in_chain and op == "=" and lhs_is_name and NAMED_MEMBER.search(display_text.strip().rstrip(".,; ")):
         return "definition", "the display names its left side and says where it lies (Q = … \\in G)"
-    if first_in_chain and op == "=" and (OPERATOR_LHS.match(lhs_text) or lhs_opaque or
-                                         DERIVATIVE_LHS.match(lhs_text) and DERIVATIVE_PROSE.search(sentence)) and \
-            _last(STRONG_DEF, sentence) < 0:
+    computed_lhs = first_in_chain and op == "=" and _last(STRONG_DEF, sentence) < 0 and bool(
+        OPERATOR_LHS.match(lhs_text) or lhs_opaque or DERIVATIVE_LHS.match(lhs_text) and DERIVATIVE_PROSE.search(sentence))
+    if computed_lhs:
         # "The variance of … is given by Var β = …", "The integral … can be simplified as follows: ∫… = …",
         # "The derivative of B with respect to time is given by Ḃ = …": computed, not defined
         lhs_is_name = False
@@ -307,4 +310,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         if HYP_PROSE.search(sentence):
             return "hypothesis", f"a hypothesis of the {inner}"
         return "goal", f"the conclusion of a {inner} (its proof is checked, not the statement)"
+    outside = not any(e.startswith("proof") or e in STATEMENT_ENVS for e in envs)
+    if lone_name and NAME_LIKE.match(lhs_text) and first_in_chain and op == "=" and not derived and not own and \
+            outside and not computed_lhs:
+        return "definition", ("a name set to a value outside any proof or statement (a parameter choice or "
+                              "notation; no 'we have', 'hence' … before it)")
     return "step", ""
