@@ -752,6 +752,8 @@ def test_referee_eight_readings(tmp_path, capsys):
     assert rows[0]["status"] in ("proved", "holds") and "n ** (1 - alpha)" in rows[0]["read_as"], rows
     assert rows[1]["read_as"].startswith("thetasup[t + 1]"), rows
     assert rows[2]["status"] in ("refuted", "inconclusive"), rows  # a planted exponent is never passed
+    rows = _one(tmp_path, capsys, "We have\n\\[ x^{(\\frac{1}{2})} \\cdot x^{(\\frac{1}{2})} = x \\]\n")
+    assert rows[0]["read_as"].startswith("x ** (1 / 2)"), rows  # a fraction in brackets: a power too
     # an ordering written with an ellipsis is a hypothesis (the eigenvalues' order), not a statement's conclusion
     rows = _one(tmp_path, capsys, "\\begin{fact}\nLet the eigenvalues be ordered\n\\begin{equation*}\nN: \\nu_1 "
                 "\\geq \\cdots \\geq \\nu_n\n\\end{equation*}\nThen $a$.\n\\end{fact}\n")

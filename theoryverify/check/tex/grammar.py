@@ -910,7 +910,7 @@ class PaperParser(LatexParser):
                     return False
             elif t.text == ",":
                 return False
-            elif t.kind == "cmd" and (t.text[1:] in GREEK or t.text in ("\frac", "\dfrac", "\tfrac", "\sqrt")):
+            elif t.kind == "cmd" and (t.text[1:] in GREEK or t.text in ("\\frac", "\\dfrac", "\\tfrac", "\\sqrt")):
                 return True
             k += 1
 
