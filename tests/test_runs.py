@@ -178,6 +178,13 @@ def test_ctrl_c_in_a_check_is_one_line_exit_130_and_the_next_run_resumes(tiny, c
     assert err[-1].startswith("theoryverify: done: 1 claim reused from the results store, 2 computed")
 
 
+def _as_from_a_shell() -> None:
+    """The child starts as a shell starts a command: SIGINT at its default and not blocked (a test worker's own
+    disposition or mask, which exec would pass on, is not what a user's Ctrl-C meets)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_sigint_to_a_running_verify_is_one_line_and_exit_130(tmp_path):
     """A real Ctrl-C (SIGINT to the process, while a check runs): no traceback, exit 130, the finished claim kept
     (the one subprocess of these tests: importing the engine and torch takes a few seconds)."""
@@ -187,7 +194,7 @@ def test_sigint_to_a_running_verify_is_one_line_and_exit_130(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TINYRUN_", "THEORYVERIFY_PAPERS"))}
     env.update(PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]), THEORYVERIFY_PAPERS="tinyrun", TINYRUN_B="wait")
     proc = subprocess.Popen([sys.executable, "-m", "theoryverify", "verify", "--paper", "tinyrun"], cwd=work, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_shell)
     try:
         deadline = time.monotonic() + 60
         while not (work / "b-started").exists():
