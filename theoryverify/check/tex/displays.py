@@ -423,6 +423,10 @@ def top_relation(text: str) -> bool:
     return next(_top_relation_ends(text), None) is not None
 
 
+# what a row carries besides its mathematics: numbering commands, labels and spacing
+ROW_NOISE = r"\\(?:nonumber|notag|label\s*\{[^{}]*\})|\\[,;:!]|\\quad|\\qquad"
+
+
 def chains(display: Display) -> None:
     """Fill ``display.chains`` and ``display.conditions`` from its rows (each condition remembers its row)."""
     current: Chain | None = None
@@ -430,7 +434,7 @@ def chains(display: Display) -> None:
     for k, (pos, row) in enumerate(rows(display)):
         for seg in _inline_cases(segments(row, pos)):
             seg.row = k
-            bare = re.sub(r"\\(?:nonumber|notag|label\s*\{[^{}]*\})|\\[,;:!]|\\quad|\\qquad", "", seg.text)
+            bare = re.sub(ROW_NOISE, "", seg.text)
             if not bare.strip() or not re.search(r"[A-Za-z0-9\\]", bare):
                 if seg.role in ("where", "constraint") and seg.word:
                     pending = seg.role
@@ -462,7 +466,7 @@ def chains(display: Display) -> None:
 
 def _bare(text: str) -> str:
     """A segment's text without labels, tags and spacing (what ends it)."""
-    return re.sub(r"\\(?:nonumber|notag|label\s*\{[^{}]*\}|tag\s*\{[^{}]*\})|\\[,;:!]|\\q?quad\b|~", "", text)
+    return re.sub(ROW_NOISE + r"|\\tag\s*\{[^{}]*\}|~", "", text)
 
 
 def _inline_cases(segs: list[Segment]) -> list[Segment]:
