@@ -772,3 +772,28 @@ def test_referee_eight_readings(tmp_path, capsys):
                 "d^2_R(X, A) = \\left \\| X - A \\right \\|_F^2\n\\end{equation}\nNow we can define the distribution "
                 "functions.\n\\begin{align}\nF_P(z) &= \\int_0^z \\exp(-u^2) du \\\\\n&= \\Phi(z) - \\Phi(0)\n\\end{align}\n")
     assert [r["kind"] for r in rows] == ["definition", "definition", "step"], rows
+
+
+def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):
+    """The checks go to whichever worker is free, a few neighbouring jobs at a time (a paper's costly steps cluster
+    in a few proofs: two equal halves had left one worker idle); the result is the serial one, row for row."""
+    from theoryverify.check.tex import run as tex_run
+    monkeypatch.setattr(tex_run, "CHUNK_JOBS", 1)
+    p = tex_run.Paper([str(PAPER / "main.tex")], timeout=30.0)
+    p.read()
+    assert len(p.jobs) > 8  # more runs than workers, so the pool really interleaves them
+    p.check(jobs=2)
+    mine = tex_run.to_json(p)
+    assert mine["relations"] == paper["relations"] and mine["summary"] == paper["summary"]
+
+
+def test_the_parent_pays_simplifys_first_import_not_the_checks_budget():
+    """``sp.simplify``'s first call imports ``sympy.physics.units`` (0.3–0.6 s): paid inside a forked check it
+    overran the proof tier's 0.3 s CPU budget, so a step was "proved" or only "holds" depending on what had run
+    before in the process (the scheduling test above found it).  The parent now makes that call before forking."""
+    import subprocess
+    import sys
+    code = ("import sys; from theoryverify.check import decide; decide.warm_imports('<=');"
+            "print('sympy.physics.units' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.stdout.strip() == "True", out.stderr

@@ -587,6 +587,22 @@ def warm_imports(op: str = "==") -> None:
     from . import discrete, families, prove, shrink  # noqa: F401
     if op != "==":
         from ..checks import inequality  # noqa: F401  (SciPy's optimiser)
+    _warm_simplify()
+
+
+_SIMPLIFY_WARM = False
+
+
+def _warm_simplify() -> None:
+    """Call ``sp.simplify`` once in the parent: its first call imports ``sympy.physics.units`` (0.3–0.6 s of CPU).
+    Paid in a forked check, that import was lost with the child and counted against the proof tier's 0.3 s CPU
+    budget (:mod:`.prove`), so the same step came out "proved" or only "holds" depending on whether an earlier
+    step had happened to warm the parent (a cold process, a new pool worker)."""
+    global _SIMPLIFY_WARM
+    if not _SIMPLIFY_WARM:
+        x = sp.Symbol("x", positive=True)
+        sp.simplify(sp.sqrt(x**2) + sp.factor(x**2 + 2 * x + 1))
+        _SIMPLIFY_WARM = True
 
 
 def _check_link(scope: Scope, stmt: Statement, *, seed: int, timeout: float, isolate: bool,
