@@ -774,6 +774,35 @@ def test_referee_eight_readings(tmp_path, capsys):
     assert [r["kind"] for r in rows] == ["definition", "definition", "step"], rows
 
 
+
+def test_referee_eight_tails(tmp_path, capsys):
+    # t_{int}: a word labels the name (intermediate time), never the indices i, n, t; x_{ijk} stays three indices
+    rows = _one(tmp_path, capsys, "We have\n\\[ |\\gamma(t_{int})| \\le 2 \\epsilon \\]\nand\n\\[ x_{ijk} = x_{ijk} \\]\n")
+    assert "t[int]" in rows[0]["read_as"] and "x[i, j, k]" in rows[1]["read_as"], rows
+    # ⟨A, B⟩_X (the metric at X) is a function of its own, never a·b; "\quad X \in P_d" is a side condition
+    rows = _one(tmp_path, capsys, "We endow it with\n\\[\\langle A, B\\rangle_X=\\operatorname{tr}\\left(X^{-1} A X^{-1} "
+                "B\\right) \\quad X \\in \\mathbb{P}_d, \\; A, B \\in \\mathcal{T}_X\\]\nand\n"
+                "\\[ \\langle a, b \\rangle_F = \\langle b, a \\rangle_F \\]\n")
+    assert rows[0]["read_as"] == "inner_X(A, B) = trace(X ** (-1) * A * X ** (-1) * B)", rows
+    assert rows[-1]["read_as"] == "inner(a, b) = inner(b, a)", rows
+    # the space before an integral's differential (\; d~\tau) is no cut: the second link starts at its own left side
+    rows = _one(tmp_path, capsys, "The cost is\n\\begin{align}\n J & =\\int_0^t f(\\tau) \\;  d~\\tau  = \\int_0^t "
+                "g(\\tau) d\\tau .\n\\end{align}\n")
+    assert len(rows) == 2 and not rows[1]["read_as"].startswith("d * tau"), rows
+    # an indicator of an event is an unknown of its own, never a name made of the event's letters
+    rows = _one(tmp_path, capsys, "Let\n\\[ W_j = I_{(u(X_j) > \\xi + \\epsilon/n)} \\]\n")
+    assert "⟦I_{(u" in rows[0]["read_as"], rows
+    # Fx, with F declared a map F: M → M, is F applied to x; a capital never declared a map stays a factor
+    rows = _one(tmp_path, capsys, "Let $F: \\mathcal{M} \\to \\mathcal{M}$ be an isometry. Then\n\\[ f_F(x) := d(x, Fx) \\]\n"
+                "and\n\\[ G x = x G \\]\n")
+    assert rows[0]["read_as"].endswith("d(x, F(x))") and rows[1]["read_as"] == "G * x = x * G", rows
+    # the authors'-favour search says what it found, no more: a proof, or no counterexample among the points tried
+    rows = _one(tmp_path, capsys, "We have\n\\[ a - b \\le a \\]\nand\n\\[ \\sin(c) \\le c \\]\n")
+    assert "but is proved with every name positive" in rows[0]["reason"], rows
+    assert "but no counterexample was found with every name positive" in rows[1]["reason"], rows
+    assert not any("holds with every name" in r["reason"] for r in rows), rows
+
+
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):
     """The checks go to whichever worker is free, a few neighbouring jobs at a time (a paper's costly steps cluster
     in a few proofs: two equal halves had left one worker idle); the result is the serial one, row for row."""

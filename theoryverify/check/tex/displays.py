@@ -249,6 +249,10 @@ def _group_end(text: str, i: int) -> int:
     return len(text)
 
 
+#: an integral's differential after spacing: ``d\tau``, ``d~\tau``, ``\mathrm{d}x``, ``dx`` (then no letter)
+DIFFERENTIAL = re.compile(r"\s*(?:d|\\mathrm\s*\{\s*d\s*\})\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
+
+
 def segments(row: str, pos: int) -> list[Segment]:
     """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles."""
     out: list[Segment] = []
@@ -282,6 +286,9 @@ def segments(row: str, pos: int) -> list[Segment]:
             continue
         tok = m.group(0)
         end = m.end()
+        if tok in ("\\;", "\\quad") and DIFFERENTIAL.match(row, end):
+            i = end  # "\int_0^t f \; d~\tau": the space before an integral's differential is no cut
+            continue
         prose = ""
         if tok.endswith("{"):
             name = tok[:-1].strip()
@@ -427,6 +434,11 @@ def top_relation(text: str) -> bool:
 ROW_NOISE = r"\\(?:nonumber|notag|label\s*\{[^{}]*\})|\\[,;:!]|\\quad|\\qquad"
 
 
+#: ``X \in S`` / ``A, B \in S`` opening a segment: names said to lie in a set
+MEMBERSHIP = re.compile(r"^\s*(?:(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*,\s*)*"
+                        r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*\\in(?![A-Za-z])")
+
+
 def chains(display: Display) -> None:
     """Fill ``display.chains`` and ``display.conditions`` from its rows (each condition remembers its row)."""
     current: Chain | None = None
@@ -446,6 +458,11 @@ def chains(display: Display) -> None:
             if seg.role in ("condition",):
                 if has_rel or RELATION_HINT.search(seg.text) or "\\in" in seg.text:  # x > 0, or "for all x \in R" (what the display ranges over)
                     display.conditions.append(seg)
+                continue
+            if seg.role == "also" and not seg.word and MEMBERSHIP.match(seg.text):
+                # "… \quad X \in \mathbb{P}_d, \; A, B \in …": after spacing, names said to lie in a set are the
+                # display's side condition, never a factor of the row before
+                display.conditions.append(seg)
                 continue
             starts_rel = bool(LEADING_RELATION.match(seg.text))
             # "lhs \\ &\qquad= rhs": a relation after spacing continues the row before (its left side)

@@ -36,6 +36,14 @@ OPAQUE_OPERATORS = {"\\lim", "\\limsup", "\\liminf", "\\sup", "\\inf", "\\arg", 
 EXPECT_WORDS = {"E": "Ex", "Var": "Var", "var": "Var", "Cov": "Cov", "cov": "Cov", "P": "Pr", "Pr": "Pr",
                 "Prob": "Pr", "Corr": "Corr", "corr": "Corr", "cor": "Corr", "Cor": "Corr", "Ex": "Ex", "Exp": "Ex",
                 "EE": "Ex", "PP": "Pr", "Var": "Var", "Std": "Std", "std": "Std"}
+#: lowercase subscripts of three letters or more that are one label (``t_{int}``: intermediate), never indices
+LABEL_WORDS = frozenset({"int", "init", "opt", "max", "min", "avg", "tot", "eff", "est", "emp", "obs", "new", "old",
+                         "prev", "next", "ref", "fin", "final", "start", "end", "mid", "lin", "sym", "train", "test",
+                         "val", "pred", "true", "err", "gen", "reg", "low", "high", "up", "src", "tgt", "out",
+                         "inner", "outer", "last", "first", "rel", "abs", "best", "worst", "mean", "var", "std"})
+#: relations that make a subscript an event (``I_{x > 0}``); ``=`` is left out (``x_{i=1}`` is rare but an index)
+EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq", "\\ne", "\\geqslant",
+                             "\\leqslant"})
 OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "max", "sup", "inf", "lim", "esssup",
                                 "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
                                 "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
@@ -69,7 +77,9 @@ class PaperParser(LatexParser):
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
-        key = show_tokens(self.toks[start:self.i])
+        return self._opaque_key(show_tokens(self.toks[start:self.i]), kind)
+
+    def _opaque_key(self, key: str, kind: str) -> ast.expr:
         for name, t in self.opaque.items():
             if t == key:
                 return _name(name)
@@ -155,6 +165,25 @@ class PaperParser(LatexParser):
                 continue
             return name
 
+    def _event_subscript(self) -> bool:
+        """The subscript at the cursor (``_{…}``) holds a relation at its top level: an event, not an index."""
+        if self.peek(1).text != "{":
+            return False
+        depth, k = 0, 1
+        while True:
+            t = self.peek(k)
+            if t.kind == "end":
+                return False
+            if t.text == "{":
+                depth += 1
+            elif t.text == "}":
+                depth -= 1
+                if depth == 0:
+                    return False
+            elif t.text in EVENT_RELATIONS:
+                return True
+            k += 1
+
     def _index(self, base: str) -> ast.expr:
         """``base_{…}`` and ``base^{(k)}``, in any order: an ``ast.Subscript`` (or the name if there is none)."""
         node: ast.expr = _name(base)
@@ -162,6 +191,14 @@ class PaperParser(LatexParser):
         node = _name(name)
         sup_first = False  # θ^{(t)}_j: the subscript still comes first in the index, as in θ_j^{(t)}
         for _ in range(3):
+            if self.at("_") and self._event_subscript():
+                # I_{(u(X_j) > ξ + ε)}, \mathbb{1}_{x > 0}: an indicator of an event, an unknown of its own (the event
+                # is never flattened into a name or read as indices)
+                first = self.i
+                self.next()
+                self._skip_balanced("{")
+                key = f"{name}_" + show_tokens(self.toks[first + 1:self.i])
+                return self._opaque_key(key, "ind")
             if self.at("_"):
                 self.next()
                 idx = self._index_expr()
@@ -217,6 +254,9 @@ class PaperParser(LatexParser):
                                                                         for k in range(1, j)) and \
                 sum(c.isupper() for c in run) >= 2:  # R_{AugUCB}: an algorithm's label, not indices A, u, g, …
             self.i += j + 1
+            return _name(run)
+        if t.text == "{" and j > 3 and self.peek(j).text == "}" and run in LABEL_WORDS:
+            self.i += j + 1  # t_{int}, t_{init}, w_{opt}: a word that labels the name, not the indices i, n, t
             return _name(run)
         if t.text == "{" and j > 2 and self.peek(j).text == "}":  # x_{ij}: indices i and j
             self.next()
@@ -286,6 +326,11 @@ class PaperParser(LatexParser):
             arg = self.group_or_token()
             self.applied.add(name)
             return ast.Call(func=_name(name), args=[arg], keywords=[])
+        if not called and not self._value_next and self._map_applied_bare(node):
+            # "Let F: M → M be an isometry … d(x, Fx)": a map the paper declares, applied to a letter without brackets
+            arg = _name(self.next().text)
+            self.applied.add(node.id)
+            return ast.Call(func=_name(node.id), args=[arg], keywords=[])
         if not called or self._value_next:
             return node
         key = _key(node)
@@ -311,6 +356,17 @@ class PaperParser(LatexParser):
         else:
             self.ambiguous.add(name)
         return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _map_applied_bare(self, node) -> bool:
+        """``Fx``: a capital the paper writes as a map (``F: \\mathcal M \\to \\mathcal M``), never as a factor,
+        followed by one lowercase letter that is not itself applied, indexed or raised."""
+        if self.names is None or not isinstance(node, ast.Name) or not re.fullmatch(r"[A-Z]", node.id):
+            return False
+        ev = self.names.ev
+        t, after = self.peek(), self.peek(1)
+        return node.id in ev.maps and not ev.factor.get(node.id) and self.names.kind(node.id) == "function" and \
+            t.kind == "letter" and re.fullmatch(r"[a-z]", t.text) is not None and \
+            after.text not in ("(", "_", "^", "'", "\\left")
 
     # --- atoms and commands ------------------------------------------------------------------------
     def atom(self) -> ast.expr:
@@ -390,6 +446,9 @@ class PaperParser(LatexParser):
                 raise BadInput("LaTeX: \\langle a, b \\rangle needs two arguments")
             self.expect("\\rangle")
             self.vector_ops.add("inner product")
+            at_point = self._metric_point()
+            if at_point:  # ⟨A, B⟩_X with X a variable of the display: the metric at X, another function than ⟨A, B⟩
+                return _call(f"inner_{at_point}", a, b)
             self._skip_norm_scripts()
             return _call("inner", a, b)
         if c == "\\left" and self.peek(1).text == "\\langle":
@@ -608,6 +667,18 @@ class PaperParser(LatexParser):
             word += self.peek(j).text
             j += 1
         return self.peek(j).text == "}" and word in OPERATORS and word not in ("sigma", "E")
+
+    def _metric_point(self) -> str | None:
+        """The subscript of ``⟨A, B⟩_X`` (consumed) when it is one letter other than F: an inner product at a point
+        or of a named metric (the affine-invariant ⟨A, B⟩_X = tr(X⁻¹AX⁻¹B)) is another function than ⟨A, B⟩, so it
+        is read as one of its own (unspecified) rather than as a·b; ``⟨A, B⟩_F`` (Frobenius), ``⟨x, y⟩_2`` and
+        ``⟨f, g⟩_{\\mathcal H}`` stay the inner product."""
+        if not self.at("_") or self.peek(1).kind != "letter" or len(self.peek(1).text) != 1 or \
+                self.peek(1).text == "F":
+            return None
+        letter = self.peek(1).text
+        self.i += 2
+        return letter
 
     def _skip_norm_scripts(self) -> None:
         """``\\|x\\|_2``, ``\\|A\\|_F``, ``\\|x\\|_{\\infty}``, ``\\|x\\|_\\mathcal{L}``: every norm of a number is
