@@ -801,6 +801,10 @@ def test_referee_eight_tails(tmp_path, capsys):
     assert "but is proved with every name positive" in rows[0]["reason"], rows
     assert "but no counterexample was found with every name positive" in rows[1]["reason"], rows
     assert not any("holds with every name" in r["reason"] for r in rows), rows
+    # δ written bare in arithmetic (δ/(CB)², √δ) is a number: ρδ(2τ)^q is a product, not an ambiguous call
+    rows = _one(tmp_path, capsys, "With $\\epsilon = \\delta/(CB)^2$ and $\\sqrt{\\delta} \\le 1$,\n"
+                "\\[ \\rho\\delta(2\\tau)^{q} \\le 2 \\]\n")
+    assert rows[0]["status"] != "ambiguous" and "delta * (2 * tau)" in rows[0]["read_as"], rows
 
 
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):
