@@ -244,3 +244,15 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys, args, message):
     err = capsys.readouterr().err
     assert err.startswith("theoryverify: error: ") and err.count("\n") == 1 and message in err
     assert not any(tmp_path.iterdir())
+
+
+def test_a_file_with_nothing_to_draft_says_so(tmp_path, capsys):
+    """A .tex with no display and no statement (an \\input'd chapter's wrapper, the wrong file) writes an empty draft:
+    the command says so on stderr rather than reporting zeros as if all went well; a paper with content does not."""
+    tex = tmp_path / "empty.tex"
+    tex.write_text("\\documentclass{article}\n\\begin{document}\nHello.\n\\end{document}\n")
+    assert cli.main(["new-paper", "tvempty", "--from-tex", str(tex), "--out", str(tmp_path / "o")]) == 0
+    assert "has no displayed relation and no theorem-like statement" in capsys.readouterr().err
+    tex.write_text("\\documentclass{article}\n\\begin{document}\nWe have\n\\[ a + a = 2 a \\]\n\\end{document}\n")
+    assert cli.main(["new-paper", "tvfull", "--from-tex", str(tex), "--out", str(tmp_path / "p")]) == 0
+    assert "warning" not in capsys.readouterr().err

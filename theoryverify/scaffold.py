@@ -169,6 +169,9 @@ def _main_from_tex(args: argparse.Namespace) -> int:
     if c["skipped"]:
         print(f"  {c['skipped']} displayed relations are no derivation step (definitions, parameter choices, "
               "hypotheses …): no claim; listed in the catalogue with their kind")
+    if not (c["numbered_or_labelled"] or c["statements"] or c["chains"] or c["skipped"]):
+        print(f"warning: {args.from_tex} has no displayed relation and no theorem-like statement, so the draft holds "
+              "nothing from it (the main file of the paper? its \\input files are followed)", file=sys.stderr)
     _next(args, target)
     return 0
 
