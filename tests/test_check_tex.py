@@ -805,6 +805,11 @@ def test_referee_eight_tails(tmp_path, capsys):
     rows = _one(tmp_path, capsys, "With $\\epsilon = \\delta/(CB)^2$ and $\\sqrt{\\delta} \\le 1$,\n"
                 "\\[ \\rho\\delta(2\\tau)^{q} \\le 2 \\]\n")
     assert rows[0]["status"] != "ambiguous" and "delta * (2 * tau)" in rows[0]["read_as"], rows
+    # "defined as follows" decides R_T's kind; the \\in of \\sum_{i \\in A} is no "says where it lies"
+    rows = _one(tmp_path, capsys, "the cumulative regret, which is defined as follows:\n\\begin{align*}\nR_{T}=r^{*}T - "
+                "\\sum_{i\\in A} r_{i}N_{i}(T),\n\\end{align*}\nand we take\n\\[ Q = P^2 \\in \\mathcal{G} \\]\n")
+    assert [r["kind"] for r in rows] == ["definition", "definition"], rows
+    assert "says where it lies" not in rows[0]["reason"] and "says where it lies" in rows[1]["reason"], rows
 
 
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):

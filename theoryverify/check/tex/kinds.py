@@ -160,6 +160,20 @@ OPERATOR_LHS = re.compile(r"^\s*(?:\\(?:operatorname|mathrm|text|textrm|rm)\s*\{
                           r"\\mathbb\s*\{?\s*(?:E|V)\b|\\E\b|(?:Var|Cov)\s*[\[(])")
 DERIVATIVE_LHS = re.compile(r"^\s*(?:\\dot\b|\\dot\s*\{|\\frac\s*\{\s*(?:d|\\partial)|\\partial|\\nabla)")
 DERIVATIVE_PROSE = re.compile(r"\b(?:(?:derivatives?|gradients?)\s+(?:of|with respect)\b|differentiat\w*)", re.I)
+def _outside_braces(text: str) -> str:
+    """``text`` without its ``{…}`` groups: the ``\\in`` of ``\\sum_{i \\in A}`` is a range of summation, not where
+    the display's left side lies."""
+    out, depth = [], 0
+    for i, c in enumerate(text):
+        if c == "{" and (i == 0 or text[i - 1] != "\\"):
+            depth += 1
+        elif c == "}" and (i == 0 or text[i - 1] != "\\") and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+    return "".join(out)
+
+
 # "Q = … \in G": the display names Q and says where it lies
 NAMED_MEMBER = re.compile(r"\\in\s*(?:\\mathcal|\\mathbb|\\mathrm|[A-Z])[^=<>]{0,40}$")
 # "…, assuming X, the update improves the objective by:": the display is the statement's conclusion
@@ -264,7 +278,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if first_in_chain and op == "=" and lhs_is_name and AFTER_DESCRIBES.match(after):
         return "definition", "the display names an object the prose then describes"
     lhs_is_name = lhs_is_name or bool(CALL_WRITTEN.match(lhs_text))  # "Define v(q) = …": v applied, whatever v is
-    if first_in_chain and op == "=" and lhs_is_name and NAMED_MEMBER.search(display_text.strip().rstrip(".,; ")):
+    if first_in_chain and op == "=" and lhs_is_name and \
+            NAMED_MEMBER.search(_outside_braces(display_text).strip().rstrip(".,; ")):
         return "definition", "the display names its left side and says where it lies (Q = … \\in G)"
     computed_lhs = first_in_chain and op == "=" and _last(STRONG_DEF, sentence) < 0 and bool(
         OPERATOR_LHS.match(lhs_text) or lhs_opaque or DERIVATIVE_LHS.match(lhs_text) and DERIVATIVE_PROSE.search(sentence))
