@@ -810,6 +810,16 @@ def test_referee_eight_tails(tmp_path, capsys):
                 "\\sum_{i\\in A} r_{i}N_{i}(T),\n\\end{align*}\nand we take\n\\[ Q = P^2 \\in \\mathcal{G} \\]\n")
     assert [r["kind"] for r in rows] == ["definition", "definition"], rows
     assert "says where it lies" not in rows[0]["reason"] and "says where it lies" in rows[1]["reason"], rows
+    # "let $a := a_i$ and $x = a_i - \\bar a_i$. Then this expression becomes": the values of the sentence before a
+    # "Then …" lead-in are the display's (with := as with =); a planted coefficient is never passed with them
+    lead = ("We focus on one term. For ease of notation, let $a := a_i$ and $x = a_i - \\bar{a}_i$. Then this "
+            "expression for an arbitrary $i$ becomes\n\\[ \\frac{1 + a_i}{2} \\log \\left(1 + \\frac{a_i - \\bar{a}_i}"
+            "{1 + \\bar{a}_i}\\right) = - \\frac{1 + a}{%s} \\log \\left(1 - \\frac{x}{1 + a}\\right) \\]\n")
+    rows = _one(tmp_path, capsys, lead % "2")
+    assert rows[0]["status"] in ("proved", "holds"), rows
+    assert any("set in the prose" in a for a in rows[0]["assumptions"]), rows
+    rows = _one(tmp_path, capsys, lead % "3")
+    assert rows[0]["status"] not in ("proved", "holds"), rows
 
 
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):

@@ -14,12 +14,14 @@ import re
 
 MATH = re.compile(r"(?<!\\)\$([^$]{1,300}?)(?<!\\)\$|\\\((.{1,300}?)\\\)")
 SETS = re.compile(r"\b(?:setting|set|putting|put|substituting|plugging(?:\s+in)?|choosing|choose|taking|take|"
-                  r"letting|with|when)\b(?:\s+(?:the|a|value|values|of|in|that|now|again|here)\b)*[^.;$]{0,12}$",
+                  r"letting|let|with|when)\b(?:\s+(?:the|a|value|values|of|in|that|now|again|here)\b)*[^.;$]{0,12}$",
                   re.I)
 AND = re.compile(r"^\s*(?:,\s*)?(?:and|,)\s*$", re.I)
-LEADS_IN = re.compile(r"(?:\b(?:we|one)\s+(?:have|get|obtain|find|see|can\s+write)\b|\b(?:gives|yields)\b|[,:])"
+LEADS_IN = re.compile(r"(?:\b(?:we|one)\s+(?:have|get|obtain|find|see|can\s+write)\b|\b(?:gives|yields|becomes)\b|[,:])"
                       r"[\s,:]*$", re.I)
 SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z\\])")
+#: a sentence that continues the one before it ("Then this expression becomes")
+THEN = re.compile(r"\s*(?:then|now|so|thus|hence)\b", re.I)
 
 
 def values_before(prose: str) -> list[str]:
@@ -36,10 +38,24 @@ def values_before(prose: str) -> list[str]:
     for m in SENTENCE_END.finditer(prose):
         if not inside[m.start()]:
             start = m.end()
+    out = _set_in(prose, spans, start, len(prose))
+    if not out and THEN.match(prose[start:]):
+        # "For ease of notation, let $a := a_i$ and $x = …$. Then this expression becomes": the sentence that leads
+        # into the display continues the one before it, which sets the values
+        before = 0
+        for m in SENTENCE_END.finditer(prose, 0, max(0, start - 1)):
+            if not inside[m.start()]:
+                before = m.end()
+        out = _set_in(prose, spans, before, start)
+    return out
+
+
+def _set_in(prose: str, spans, start: int, end: int) -> list[str]:
+    """The inline equations of ``prose[start:end]`` that its words set (see :func:`values_before`)."""
     out: list[str] = []
     prev_end, prev_set = start, False
     for a, b, text in spans:
-        if a < start:
+        if a < start or b > end:
             continue
         words = prose[prev_end:a]
         sets = bool(SETS.search(words)) or (prev_set and bool(AND.match(words)))

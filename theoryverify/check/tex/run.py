@@ -475,8 +475,9 @@ class Paper:
                 continue
             link = reading.links[0]
             rp = link.rhs.parser
-            if link.op != "=" or link.rhs.node is None or (rp and (rp.opaque or rp.ambiguous or rp.applied)):
-                continue
+            if link.op not in ("=", ":=") or link.rhs.node is None or \
+                    (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+                continue  # "let $a := a_i$": a value set with := as with =
             node = link.lhs.node
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
                 key = ast.dump(node)
