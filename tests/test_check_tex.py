@@ -822,6 +822,23 @@ def test_referee_eight_tails(tmp_path, capsys):
     assert rows[0]["status"] not in ("proved", "holds"), rows
 
 
+
+def test_referee_nine_readings(tmp_path, capsys):
+    # spacing inside a probability's brackets (\Pr(A \; | \; B)) is the event's own, no cut; {n \choose k} is binomial
+    rows = _one(tmp_path, capsys, "Note that\n\\begin{align}\n&\\Pr((i, j) \\in E \\; | \\; i \\notin E) = 0 \\qquad "
+                "\\Pr((i, j) \\in E \\; | \\; i \\in E) = \\frac{1(m - 2)}{{m - 1 \\choose 2}} = \\frac{2}{m - 1} "
+                "\\nonumber\n\\end{align}\nand $x \\in (0, 1]$ gives\n\\[ f(x) = x^2 \\quad \\text{for } x \\in (0, 1] \\]\n")
+    assert [r["kind"] for r in rows[:3]] == ["probabilistic", "probabilistic", "step"], rows
+    assert rows[2]["read_as"] == "1 * (m - 2) / binomial(m - 1, 2) = 2 / (m - 1)" and rows[2]["status"] == "proved", rows
+    assert rows[3]["read_as"] == "f(x) = x ** 2", rows  # an unmatched ( opens nothing: the side condition is still cut
+    # a statement's "… is given by" display is its conclusion; "if the following holds:" introduces its hypothesis
+    rows = _one(tmp_path, capsys, "\\newtheorem{corollary}{Corollary}\n\\begin{corollary}\nFor $\\psi = 2$, the simple "
+                "regret is given by\n\\[ S \\le 2 K \\]\n\\end{corollary}\n\\begin{theorem}\nWe have $a < b$ if the "
+                "following holds:\n\\[ c > d \\]\n\\end{theorem}\n\\begin{proof}\nThe above is equivalent to prove\n"
+                "\\[ \\ln(1 + b z) \\ge b z - b^2 z^2 \\]\n\\end{proof}\n")
+    assert [r["kind"] for r in rows] == ["goal", "hypothesis", "goal"], rows
+
+
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):
     """The checks go to whichever worker is free, a few neighbouring jobs at a time (a paper's costly steps cluster
     in a few proofs: two equal halves had left one worker idle); the result is the serial one, row for row."""

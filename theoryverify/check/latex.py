@@ -305,7 +305,7 @@ class LatexParser:
             return not self.in_norm
         return t.text not in RELATIONS and t.text not in REFUSED_RELATIONS and t.text not in DEFINITION_OPS \
             and t.text not in ("\\right", "\\cdot", "\\times", "\\ast", "\\div", "\\rfloor", "\\rceil", "\\|",
-                               "\\rVert", "\\rvert", "\\}", "\\\\", "\\end") and t.text not in STOPS
+                               "\\rVert", "\\rvert", "\\}", "\\\\", "\\end", "\\choose") and t.text not in STOPS
 
     def factor(self) -> ast.expr:
         if self.at("-"):
@@ -512,6 +512,11 @@ class LatexParser:
             if t.text == "{":
                 self.next()
                 inner = self.expr()
+                if self.at("\\choose"):  # {n \choose k}: plain TeX's binomial coefficient
+                    self.next()
+                    k = self.expr()
+                    self.expect("}")
+                    return _call("binomial", inner, k)
                 self.expect("}")
                 return inner
             if t.text == "|":

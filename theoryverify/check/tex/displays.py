@@ -253,6 +253,22 @@ def _group_end(text: str, i: int) -> int:
 DIFFERENTIAL = re.compile(r"\s*(?:d|\\mathrm\s*\{\s*d\s*\})\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
 
 
+def _inside_parens(row: str) -> list[bool]:
+    """For each offset of ``row``: does it lie inside a matched pair of round brackets?  An unmatched one (the
+    ``(`` of ``(0, 1]``, the ``)`` of ``[0, 1)``) opens or closes nothing."""
+    inside = [False] * (len(row) + 1)
+    stack: list[int] = []
+    for i, c in enumerate(row):
+        if c == "(":
+            stack.append(i)
+        elif c == ")" and stack:
+            a = stack.pop()
+            if not stack:
+                for k in range(a + 1, i):
+                    inside[k] = True
+    return inside
+
+
 def segments(row: str, pos: int) -> list[Segment]:
     """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles."""
     out: list[Segment] = []
@@ -260,6 +276,7 @@ def segments(row: str, pos: int) -> list[Segment]:
     depth = 0
     n = len(row)
     env = 0
+    in_parens = _inside_parens(row)
     while i < n:
         c = row[i]
         if c == "{":
@@ -286,6 +303,9 @@ def segments(row: str, pos: int) -> list[Segment]:
             continue
         tok = m.group(0)
         end = m.end()
+        if in_parens[i]:
+            i = end  # \Pr((i, j) \in E \; | \; i \notin E): spacing and words inside brackets are the event's own
+            continue
         if tok in ("\\;", "\\quad") and DIFFERENTIAL.match(row, end):
             i = end  # "\int_0^t f \; d~\tau": the space before an integral's differential is no cut
             continue

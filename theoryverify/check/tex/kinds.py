@@ -58,14 +58,15 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
                       r"(?<!can )(?<!easy to )(?<!simple to )(?<!hard to )show that|we will (?:show|prove)|"
                       r"we prove(?!d)|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
-                      r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to)", re.I)
+                      r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to|"
+                      r"equivalent to (?:prove|proving|show|showing))", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
 CONCLUSION_CUE = re.compile(r"\b(?:then|we have|(?:the following|it) holds?|it follows|the following)\b", re.I)
 HEADED_ASSUMPTION = re.compile(r"\\(?:textbf|textit|emph|textsc|paragraph\*?)\s*\{\s*(?:Assumption|Condition|Hypothesis)\b")
-HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given|provided|whenever|let)\b", re.I)
+HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given(?!\s+by\b)|provided|whenever|let)\b", re.I)  # "is given by": a value
 NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
-HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
+HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b(?!\s+by\b)|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
 RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|"
                       r"(?:following|these) (?:two |three )?conditions? hold|"
@@ -174,6 +175,8 @@ def _outside_braces(text: str) -> str:
     return "".join(out)
 
 
+# "… < ε if the following holds:": the display after it is the condition the statement's conclusion needs
+IF_FOLLOWING = re.compile(r"\b(?:if|provided(?: that)?|whenever|when)\s+the following (?:condition )?holds?\W*$", re.I)
 # "Q = … \in G": the display names Q and says where it lies
 NAMED_MEMBER = re.compile(r"\\in\s*(?:\\mathcal|\\mathbb|\\mathrm|[A-Z])[^=<>]{0,40}$")
 # "…, assuming X, the update improves the objective by:": the display is the statement's conclusion
@@ -303,6 +306,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
                                        "with no sentence before it")
     if inner in STATEMENT_ENVS:  # a statement: "if …, then", "Then for all t,", "Assume … such that", "… satisfies"
         conclusion = f"the conclusion of a {inner} (its proof is checked, not the statement)"
+        if IF_FOLLOWING.search(sentence):
+            return "hypothesis", f"a hypothesis of the {inner} (the condition its conclusion is stated under)"
         if re.search(r"\b(then|we have|holds?|it follows)\W*$", sentence, re.I) or \
                 re.match(r"^\W*then\b", sentence, re.I):
             return "goal", conclusion
