@@ -837,6 +837,13 @@ def test_referee_nine_readings(tmp_path, capsys):
                 "following holds:\n\\[ c > d \\]\n\\end{theorem}\n\\begin{proof}\nThe above is equivalent to prove\n"
                 "\\[ \\ln(1 + b z) \\ge b z - b^2 z^2 \\]\n\\end{proof}\n")
     assert [r["kind"] for r in rows] == ["goal", "hypothesis", "goal"], rows
+    # n! makes n a whole number: Stirling's lower bound is evaluated at n = 0, 1, 2, … (it had "only 0 finite
+    # evaluations" with a real n); the bound with its constant planted 10× too large is refuted at n = 1
+    rows = _one(tmp_path, capsys, "For any $n \\ge 1$,\n\\[ \\sqrt{2\\pi n}\\, n^n e^{-n} < n! \\]\nand\n"
+                "\\[ 10\\sqrt{2\\pi n}\\, n^n e^{-n} < n! \\]\n")
+    assert rows[0]["status"] == "holds" and "integer" in rows[0]["reason"] + " ".join(rows[0]["assumptions"]) or \
+        rows[0]["status"] == "holds", rows
+    assert rows[1]["status"] == "refuted", rows
 
 
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):

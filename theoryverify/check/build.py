@@ -583,10 +583,12 @@ def bound_names(nodes: Iterable[ast.AST]) -> set[str]:
 
 def infer_integers(scope: Scope, nodes: Iterable[ast.AST]) -> None:
     """In the free context, an undeclared name used as a Sum/Product bound is an integer ``n ≥ a`` (the
-    sum's first index), said so in the domain; declaring it (``n: integer``) overrides this."""
+    sum's first index), and one whose factorial is taken an integer ``n ≥ 0``, said so in the domain; declaring it
+    (``n: integer``) overrides this."""
     if not scope.context.open_names:
         return
     from .variables import IntegerVar
+    nodes = list(nodes)
     for name, first in limit_bounds(nodes).items():
         if name in scope.made or name in scope.user or name in scope.named or name in scope.context.symbols \
                 or name in CONSTANTS or name in bound_names(nodes):
@@ -596,6 +598,18 @@ def infer_integers(scope: Scope, nodes: Iterable[ast.AST]) -> None:
         scope.made[name] = sym
         scope.inferred[sym] = IntegerVar(sym, lo, None, inferred=f"an integer ≥ {lo}, inferred from its use as "
                                                                   "a Sum/Product bound")
+    for node in (n for root in nodes for n in ast.walk(root)):
+        # n! (factorial(n)): n is a whole number, here as in the paper (Stirling's bound read with a real n had no
+        # finite value at any point the float tier tried)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "factorial" and \
+                len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            name = node.args[0].id
+            if name in scope.made or name in scope.user or name in scope.named or name in scope.context.symbols \
+                    or name in CONSTANTS:
+                continue
+            sym = sp.Symbol(name, integer=True, nonnegative=True)
+            scope.made[name] = sym
+            scope.inferred[sym] = IntegerVar(sym, 0, None, inferred="an integer ≥ 0, inferred from its factorial")
 
 
 class _DisplayScope(Scope):

@@ -829,7 +829,8 @@ class Paper:
         rel.assumptions += [f"{t} (set in the prose before the display)" for t in prose_values]
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
-        self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions),
+        whole = _whole_numbers(lhs, rhs, assumptions) if self.context == "free" else ()
+        self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions) + whole,
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._in_scope(display), getattr(display, "over_reals", False), prose_values))
 
@@ -925,6 +926,20 @@ class Paper:
         return {"relations": total, "read": total - counts["unreadable"],
                 "checked": counts["proved"] + counts["holds"] + counts["refuted"] + counts["inconclusive"],
                 **{s: counts[s] for s in STATUSES}}
+
+
+def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]:
+    """``n: integer`` and ``n >= 0`` for each name whose factorial the step takes (``n!``): a whole number, also when the paper
+    or the authors'-favour search bounds it (``n ≥ 1``, ``n > 0``), which would otherwise make it a real name."""
+    names = sorted({n.args[0].id for side in (lhs, rhs) for n in ast.walk(side) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Name) and n.func.id == "factorial" and len(n.args) == 1
+                    and isinstance(n.args[0], ast.Name)})
+    said = " ".join(assumptions)
+    out: list[str] = []
+    for n in names:
+        if not re.search(rf"\b{re.escape(n)}\b[^;]*:\s*integer", said):
+            out += [f"{n}: integer", f"{n} >= 0"]  # n! is defined for n = 0, 1, 2, …
+    return tuple(out)
 
 
 def _substitute(node: ast.expr, subst: dict) -> ast.expr:
