@@ -21,8 +21,8 @@ from theoryverify import diagnose
 from theoryverify.evidence_types import CouldHaveFailed, attach
 from theoryverify import Status, Verdict, combine, holds, inconclusive, refuted
 
-from ..experiments.algorithm1 import (FACE_THETA, LOG2, SADDLE, N3Loss, algorithm1, events_n3, perturbations,
-                                     run_rng, stage1, stage2, uniform_ball)
+from ..experiments.algorithm1 import (FACE_THETA, LOG2, SADDLE, N3Loss, RunResult, algorithm1, events_n3,
+                                     perturbations, run_rng, stage1, stage2, uniform_ball)
 
 CLAIMS = ClaimSet("icrecall")
 
@@ -475,6 +475,37 @@ def t2_face_runs(T: float | Sequence[float], seeds: int, steps: int, seed: int, 
                   record_every=max(steps // record, 1))
 
 
+def t2_face_groups(groups: dict[tuple[float, int], Sequence[float]], seeds: int, seed: int, delta: float = 0.1,
+                   record: int = 200) -> dict[tuple[float, int], RunResult]:
+    """:func:`t2_face_runs` for several (η-constant c, budget) groups of temperatures in ONE batch (one Python step
+    loop of the longest budget instead of one loop per group): every run gets its own η2 = c·T² and its own budget
+    (the runner stops a run after exactly its budget), the records are taken every gcd of the groups' record
+    intervals and budgets and each group's are cut back to the steps :func:`t2_face_runs` records.  Returns, per
+    group, what ``t2_face_runs(Ts, seeds, budget, seed, eta_c=c)`` returns, bit for bit (same ξ, row-wise GD;
+    tests/icrecall/test_dynamics.py), so merging changes speed only (T2-main: 32 000 loop steps → 20 000)."""
+    order = list(groups)
+    Ts = [float(t) for key in order for t in groups[key]]
+    xi = np.stack([uniform_ball(run_rng(seed, "xi", repr(t), s), 13, t**3 / math.log(1 / delta) ** 2)
+                   for t in Ts for s in range(seeds)])
+    Tr = np.repeat(np.asarray(Ts), seeds)
+    eta = np.concatenate([np.repeat(c * np.asarray(groups[(c, b)], float)**2, seeds) for c, b in order])
+    steps = np.concatenate([np.full(len(groups[(c, b)]) * seeds, int(b)) for c, b in order])
+    every = {key: max(key[1] // record, 1) for key in order}
+    grain = math.gcd(*every.values(), *(int(b) for _, b in order))
+    res = stage2(np.tile(FACE_THETA, (len(Tr), 1)), np.zeros((len(Tr), 7)), xi, Tr.tolist(), eta=eta,
+                 steps=steps, metrics=("v", "L1"), record_every=grain)
+    out, start = {}, 0
+    for key in order:
+        budget, n = int(key[1]), len(groups[key]) * seeds
+        rows = [j for j, k in enumerate(res.record_steps) if k <= budget and (k % every[key] == 0 or k == budget)]
+        sl = slice(start, start + n)
+        out[key] = RunResult({k: v[sl] for k, v in res.params.items()},
+                             {k: v[rows][:, sl] for k, v in res.records.items()}, [res.record_steps[j] for j in rows],
+                             {k: v[sl] for k, v in res.hits.items()}, budget, res.settings)
+        start += n
+    return out
+
+
 def runs_of(res, i: int, seeds: int):
     """The runs of the i-th temperature of a batched :func:`t2_face_runs` result, as a result of their own."""
     sl = slice(i * seeds, (i + 1) * seeds)
@@ -533,7 +564,7 @@ def t2_main(ctx) -> Verdict:
     for t, c, budget in runs:
         batches.setdefault((c, budget), []).append(t)
     if start == "face":
-        batched = {key: t2_face_runs(ts, seeds, key[1], ctx.seed, eta_c=key[0]) for key, ts in batches.items()}
+        batched = t2_face_groups(batches, seeds, ctx.seed)  # one step loop for every group
     for t, c, budget in runs:
         a_star, L_star = line_minimiser(t)
         L_opt = L_star + float(p["optimum_shift"])  # optimum_shift ≠ 0 only in the planted-error test
