@@ -219,7 +219,7 @@ def train(loss: LossFn | None, params: Mapping[str, Any], *, steps: int | Any, l
         # once a run's budget is spent its rate is rate · 0.0: the shaped rates change only where k passes a budget,
         # so they are rebuilt there (at k = min budget, then at each larger budget), not at every step
         changes = iter(sorted({int(b) for b in budget.tolist()}))
-        next_change = next(changes)
+        next_change = next(changes, total)
         shaped = {name: _per_run(rate, v) for name, v in p.items()}
         while k < total and not done:
             g = gfun(p, cfg)
