@@ -3,7 +3,10 @@ for torch and the BLAS pools, and the theoryverify pytest plugin (one item per p
 (``PYTHONPATH=.``, e.g. on the GPU machine); an installed theoryverify registers the plugin itself (entry
 point group ``pytest11``)."""
 import os
+import signal
 from importlib import metadata
+
+import pytest
 
 # OpenMP threads that wait by spinning (libgomp's default, "active") keep burning a core after a pool has had
 # more than one thread (tests/test_threads.py raises the pools to 2 and 3): on the 2-core CI machine the next
@@ -57,3 +60,22 @@ def pytest_ignore_collect(collection_path, config):
             and collection_path.name.startswith("test_"):
         return True
     return None
+
+
+@pytest.fixture(autouse=True)
+def _sigint_disposition_unchanged():
+    """A test that leaves SIGINT's handler changed (ignored, say) fails, naming itself, and the handler is put back.
+
+    A child inherits an ignored SIGINT across exec: once a test left SIG_IGN behind in an xdist worker, the Ctrl-C
+    test that ran later in that worker (tests/test_runs.py) failed, far from the cause.  Checked after every test, so
+    the test that changed it is the one reported (an error at its teardown).  A pytest started as a background job
+    of a non-interactive shell (``pytest … &``) starts with SIGINT ignored, workers included: that is no test's
+    doing and passes here (the Ctrl-C test starts its child with SIGINT at its default)."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after != before:
+        if before is not None:  # None: a handler not set from Python, which Python cannot put back
+            signal.signal(signal.SIGINT, before)
+        pytest.fail(f"this test changed SIGINT's handler from {before!r} to {after!r} and did not restore it",
+                    pytrace=False)

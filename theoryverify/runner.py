@@ -216,18 +216,20 @@ def train(loss: LossFn | None, params: Mapping[str, Any], *, steps: int | Any, l
         bar = progress(None, total=total, desc=desc, unit="step", mininterval=1.0)
         # while every run is still within its budget the step rate is ``rate`` itself (rate · 1.0, bit for bit):
         # shaped once here instead of at every step (the per-step tensor calls dominate these tiny problems)
-        all_active = int(budget.min())
-        full_rate = {name: _per_run(rate, v) for name, v in p.items()}
+        # once a run's budget is spent its rate is rate · 0.0: the shaped rates change only where k passes a budget,
+        # so they are rebuilt there (at k = min budget, then at each larger budget), not at every step
+        changes = iter(sorted({int(b) for b in budget.tolist()}))
+        next_change = next(changes, total)
+        shaped = {name: _per_run(rate, v) for name, v in p.items()}
         while k < total and not done:
             g = gfun(p, cfg)
             updates = opt.direction(g, k) if opt else g
-            if k < all_active:
-                for name in p:
-                    p[name] = p[name] - full_rate[name] * updates[name]
-            else:
+            if k == next_change:
                 step_rate = rate * (budget > k).to(dt)
-                for name in p:
-                    p[name] = p[name] - _per_run(step_rate, p[name]) * updates[name]
+                shaped = {name: _per_run(step_rate, p[name]) for name in p}
+                next_change = next(changes, total)
+            for name in p:
+                p[name] = p[name] - shaped[name] * updates[name]
             k += 1
             done = observe(k)
             if k % record_every == 0 or k == total or done:

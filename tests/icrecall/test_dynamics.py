@@ -127,3 +127,19 @@ def test_t2_face_runs_batched_over_T_equal_one_batch_per_T():
             assert torch.equal(one.params[name], cut.params[name])
         for name in ("v", "L1"):
             assert torch.equal(one.records[name], cut.records[name])
+
+
+def test_t2_face_groups_in_one_batch_equal_one_batch_per_group():
+    """T2-main runs its (step constant, budget) groups in one step loop with per-run η2 and budgets: each group's
+    runs and records must equal those of its own t2_face_runs batch, bit for bit (speed only)."""
+    from derivations.icrecall.claims.b_dynamics import t2_face_groups, t2_face_runs
+
+    groups, seeds = {(2.0, 360): [0.08, 0.05], (50.0, 500): [0.02]}, 2
+    merged = t2_face_groups(groups, seeds, seed=5)
+    for (c, budget), Ts in groups.items():
+        one, cut = t2_face_runs(Ts, seeds, budget, seed=5, eta_c=c), merged[(c, budget)]
+        assert one.record_steps == cut.record_steps and one.steps_run == cut.steps_run
+        for name in ("theta", "omega"):
+            assert torch.equal(one.params[name], cut.params[name])
+        for name in ("v", "L1"):
+            assert torch.equal(one.records[name], cut.records[name])

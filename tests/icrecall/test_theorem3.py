@@ -92,3 +92,24 @@ def test_planted_wrong_duration_exponent_is_refuted():
     assert ok.status == Status.HOLDS
     wrong = scaling.check_rate(C.QUICK_T, k, 0.5, 0.4, 0, param="T", bound="big_o")
     assert wrong.status == Status.REFUTED and wrong.counterexample
+
+
+def test_key_loss_contractions_equal_their_einsum_forms_bit_for_bit():
+    """KeyLoss runs its step-loop contractions as batched matrix products (einsum's per-call planning was most of a
+    step's time): the logits and the θ-gradient must equal the einsum forms exactly, for any batch size, so the
+    change is speed only (the loops run under no_grad; differentiated, the logits stay einsum)."""
+    g = torch.Generator().manual_seed(3)
+    for keys in (S.aff_keys(7), S.greedy_keys(6, 0)[0]):
+        kl = S.KeyLoss(keys)
+        for B in (1, 2, 7, 33):
+            th = torch.randn(B, 6, dtype=torch.float64, generator=g) * 3
+            T = torch.rand(B, dtype=torch.float64, generator=g) * 0.02 + 1e-4
+            w = torch.rand(B, len(keys.target), dtype=torch.float64, generator=g)
+            with torch.no_grad():
+                v, vt, x, lse, _ = kl.per_key(th, T)
+                fast = kl.logits(vt)
+            assert torch.equal(fast, torch.einsum("bi,fij,bj->bf", vt, kl.A, vt))
+            q = kl.c[None] * torch.exp(x[:, None, :] - lse[..., None])
+            coef = torch.einsum("bk,bkf->bf", w, q - kl.onehot_t[None])
+            gv = torch.einsum("bf,bfi->bi", coef, 2.0 * torch.einsum("fij,bj->bfi", kl.A, vt)[..., :6]) / T[:, None]
+            assert torch.equal(kl.grad_theta(w, T, v, vt, x, lse), v * (gv - (v * gv).sum(-1, keepdim=True)))

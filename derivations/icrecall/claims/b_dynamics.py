@@ -21,8 +21,8 @@ from theoryverify import diagnose
 from theoryverify.evidence_types import CouldHaveFailed, attach
 from theoryverify import Status, Verdict, combine, holds, inconclusive, refuted
 
-from ..experiments.algorithm1 import (FACE_THETA, LOG2, SADDLE, N3Loss, algorithm1, events_n3, perturbations,
-                                     run_rng, stage1, stage2, uniform_ball)
+from ..experiments.algorithm1 import (FACE_THETA, LOG2, SADDLE, N3Loss, RunResult, algorithm1, events_n3,
+                                     perturbations, run_rng, stage1, stage2, uniform_ball)
 
 CLAIMS = ClaimSet("icrecall")
 
@@ -277,16 +277,24 @@ L6_CHOICES = {
 }
 
 
-def _escape_runs(ctx, T: np.ndarray, radius: np.ndarray, seeds: int, budget: int):
-    Tr, rr = np.repeat(T, seeds), np.repeat(radius, seeds)
-    idx = np.tile(np.arange(seeds), len(T))
+def _escape_groups(ctx, groups, budget: int):
+    """Escape steps (first step with L1 < log 2) of several groups (T, ρ, seeds) of Stage-2 runs in ONE batch: one
+    step loop as long as the slowest run instead of one per group.  A run's ξ depends on (claim seed, seed index)
+    and ρ only, and the batched GD is row-wise, so each group's hitting steps are those of a batch of its own.
+    Returns ([k (len(T), seeds) per group], the run result)."""
+    Tr = np.concatenate([np.repeat(T, seeds) for T, _, seeds in groups])
+    rr = np.concatenate([np.repeat(radius, seeds) for _, radius, seeds in groups])
+    idx = np.concatenate([np.tile(np.arange(seeds), len(T)) for T, _, seeds in groups])
     # common random numbers: seed s draws the same unit-ball point for every (T, ρ), scaled by ρ
     xi = perturbations(ctx.seed, idx.tolist(), rr.tolist())
     theta = np.tile(FACE_THETA, (len(Tr), 1))
     res = stage2(theta, np.zeros((len(Tr), 7)), xi, Tr, eta=ETA_C * Tr**2, steps=budget,
                  events={**events_n3(loss_below=LOG2)}, stop_when_hit=True)
-    k = res.hits["L1<x"].numpy().reshape(len(T), seeds)
-    return k, res
+    hits, out, start = res.hits["L1<x"].numpy(), [], 0
+    for T, _, seeds in groups:
+        out.append(hits[start:start + len(T) * seeds].reshape(len(T), seeds))
+        start += len(T) * seeds
+    return out, res
 
 
 @CLAIMS.add("L6-escape", main=True, location="Lemma 6, App. B", kind=Kind.DYNAMICS, catalogue_id="ICR-L6-escape",
@@ -316,7 +324,12 @@ def l6_escape(ctx, delta: float = 0.1) -> Verdict:
     radii = np.asarray(radii, dtype=float)
     allT = np.concatenate([T, np.full(len(radii), radius_T)])
     allr = np.concatenate([T**3, radii])
-    k, res = _escape_runs(ctx, allT, allr, seeds, budget)
+    # the hardest instances inside the hypotheses: T just below T*, and δ = 0.01 with Algorithm 1's radius —
+    # run in the same batch as the sweeps (one step loop)
+    near_T, d_small, d_T, d_seeds = float(p["near_T"]), float(p["delta_small"]), float(p["delta_T"]), int(p["delta_seeds"])
+    (k, k_near, k_small), res = _escape_groups(ctx, [
+        (allT, allr, seeds), (np.array([near_T]), np.array([near_T**3]), seeds),
+        (np.array([d_T]), np.array([d_T**3 / math.log(1 / d_small) ** 2]), d_seeds)], budget)
     kT, kr = k[: len(T)], k[len(T):]
     fail = float((k < 0).mean())
     details = {"escape_steps_T_sweep": kT.tolist(), "escape_steps_radius_sweep": kr.tolist(), "T": T.tolist(),
@@ -337,10 +350,6 @@ def l6_escape(ctx, delta: float = 0.1) -> Verdict:
     order = np.argsort(-T)  # decreasing T
     bounded = bool(np.all(scaled[order] <= scaled[order][0] * 1.25))
     lam_T = {f"{t:g}": face_lambda_min(t) * t for t in T}
-    # the hardest instances inside the hypotheses: T just below T*, and δ = 0.01 with Algorithm 1's radius
-    near_T, d_small, d_T, d_seeds = float(p["near_T"]), float(p["delta_small"]), float(p["delta_T"]), int(p["delta_seeds"])
-    k_near, _ = _escape_runs(ctx, np.array([near_T]), np.array([near_T**3]), seeds, budget)
-    k_small, _ = _escape_runs(ctx, np.array([d_T]), np.array([d_T**3 / math.log(1 / d_small) ** 2]), d_seeds, budget)
     fail_near, fail_small = float((k_near < 0).mean()), float((k_small < 0).mean())
     details.update({"near_T": near_T, "escape_steps_near_T": k_near.tolist(), "delta_small": d_small,
                     "delta_T": d_T, "escape_steps_small_delta": k_small.tolist(),
@@ -475,6 +484,37 @@ def t2_face_runs(T: float | Sequence[float], seeds: int, steps: int, seed: int, 
                   record_every=max(steps // record, 1))
 
 
+def t2_face_groups(groups: dict[tuple[float, int], Sequence[float]], seeds: int, seed: int, delta: float = 0.1,
+                   record: int = 200) -> dict[tuple[float, int], RunResult]:
+    """:func:`t2_face_runs` for several (η-constant c, budget) groups of temperatures in ONE batch (one Python step
+    loop of the longest budget instead of one loop per group): every run gets its own η2 = c·T² and its own budget
+    (the runner stops a run after exactly its budget), the records are taken every gcd of the groups' record
+    intervals and budgets and each group's are cut back to the steps :func:`t2_face_runs` records.  Returns, per
+    group, what ``t2_face_runs(Ts, seeds, budget, seed, eta_c=c)`` returns, bit for bit (same ξ, row-wise GD;
+    tests/icrecall/test_dynamics.py), so merging changes speed only (T2-main: 32 000 loop steps → 20 000)."""
+    order = list(groups)
+    Ts = [float(t) for key in order for t in groups[key]]
+    xi = np.stack([uniform_ball(run_rng(seed, "xi", repr(t), s), 13, t**3 / math.log(1 / delta) ** 2)
+                   for t in Ts for s in range(seeds)])
+    Tr = np.repeat(np.asarray(Ts), seeds)
+    eta = np.concatenate([np.repeat(c * np.asarray(groups[(c, b)], float)**2, seeds) for c, b in order])
+    steps = np.concatenate([np.full(len(groups[(c, b)]) * seeds, int(b)) for c, b in order])
+    every = {key: max(key[1] // record, 1) for key in order}
+    grain = math.gcd(*every.values(), *(int(b) for _, b in order))
+    res = stage2(np.tile(FACE_THETA, (len(Tr), 1)), np.zeros((len(Tr), 7)), xi, Tr.tolist(), eta=eta,
+                 steps=steps, metrics=("v", "L1"), record_every=grain)
+    out, start = {}, 0
+    for key in order:
+        budget, n = int(key[1]), len(groups[key]) * seeds
+        rows = [j for j, k in enumerate(res.record_steps) if k <= budget and (k % every[key] == 0 or k == budget)]
+        sl = slice(start, start + n)
+        out[key] = RunResult({k: v[sl] for k, v in res.params.items()},
+                             {k: v[rows][:, sl] for k, v in res.records.items()}, [res.record_steps[j] for j in rows],
+                             {k: v[sl] for k, v in res.hits.items()}, budget, res.settings)
+        start += n
+    return out
+
+
 def runs_of(res, i: int, seeds: int):
     """The runs of the i-th temperature of a batched :func:`t2_face_runs` result, as a result of their own."""
     sl = slice(i * seeds, (i + 1) * seeds)
@@ -533,7 +573,7 @@ def t2_main(ctx) -> Verdict:
     for t, c, budget in runs:
         batches.setdefault((c, budget), []).append(t)
     if start == "face":
-        batched = {key: t2_face_runs(ts, seeds, key[1], ctx.seed, eta_c=key[0]) for key, ts in batches.items()}
+        batched = t2_face_groups(batches, seeds, ctx.seed)  # one step loop for every group
     for t, c, budget in runs:
         a_star, L_star = line_minimiser(t)
         L_opt = L_star + float(p["optimum_shift"])  # optimum_shift ≠ 0 only in the planted-error test

@@ -267,10 +267,7 @@ def algorithm1_datasets(keys: S.Keys, idx: np.ndarray, w: np.ndarray, T: np.ndar
             v, vt = kl.vtilde(th)
             x = kl.logits(vt) / Tt[:, None]
             lse = _lse_keys(x, logc)
-            q = torch.einsum("bk,bkf->bf", W, c * torch.exp(x[:, None, :] - lse[..., None]) - onehot)
-            gl = 2.0 * torch.einsum("fij,bj->bfi", kl.A, vt)[..., :6]
-            gv = torch.einsum("bf,bfi->bi", q, gl) / Tt[:, None]
-            return v * (gv - (v * gv).sum(-1, keepdim=True))
+            return kl.grad_from_keys(W, c * torch.exp(x[:, None, :] - lse[..., None]) - onehot, v, vt, Tt[:, None])
 
         th = torch.zeros(len(T), 6, dtype=dt)
         th = -torch.as_tensor(e1, dtype=dt)[:, None] * grad(th)

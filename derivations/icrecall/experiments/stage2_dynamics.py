@@ -156,6 +156,14 @@ class KeyLoss:
         # loop constants of :func:`algorithm1`, built once here rather than at every step: the alive relations
         # other than the target, per key (K,F)
         self.other_alive = (c - self.onehot_t) > 0
+        # the forms laid out for batched matrix products (views and copies of A, no arithmetic): the step loop's
+        # contractions run as the bmm/mm calls torch.einsum makes for them, without einsum's per-call parsing and
+        # planning (~40-85 µs a call, most of a step's time); the same products, bit for bit
+        # (tests/icrecall/test_theorem3.py checks them against the einsum forms); where autograd differentiates
+        # the logits, einsum stays, so that derivatives (λ_min of the Hessian) keep einsum's backward arithmetic
+        F = self.A.shape[0]
+        self._A_cols = self.A.permute(1, 0, 2).reshape(7, F * 7)  # [i, 7f + j] = A[f, i, j]
+        self._A_rows_t = self.A.reshape(1, F * 7, 7).transpose(1, 2)  # [0, j, 7f + i] = A[f, i, j]
         self.device, self.dtype = dev, dt
 
     @staticmethod
@@ -165,7 +173,10 @@ class KeyLoss:
 
     def logits(self, vt: torch.Tensor) -> torch.Tensor:
         """l_f(ṽ) for every form, (B, F)."""
-        return torch.einsum("bi,fij,bj->bf", vt, self.A, vt)
+        if torch.is_grad_enabled():  # differentiated (hessian_lmin's torch.func.hessian): einsum's own backward
+            return torch.einsum("bi,fij,bj->bf", vt, self.A, vt)
+        B, F = vt.shape[0], self.A.shape[0]  # the step loops (no_grad): the same product without einsum's planning
+        return torch.bmm((vt @ self._A_cols).reshape(B, F, 7), vt[:, :, None])[..., 0]
 
     def per_key(self, theta: torch.Tensor, T: torch.Tensor):
         """(v, ṽ, l/T (B,F), lse (B,K), ℓ (B,K))."""
@@ -187,9 +198,16 @@ class KeyLoss:
     def _grad_theta(self, w: torch.Tensor, T_col: torch.Tensor, v, vt, x, lse) -> torch.Tensor:
         """:meth:`grad_theta` with the temperatures as a (B,1) float64 column."""
         q = self.c[None] * torch.exp(x[:, None, :] - lse[..., None])  # (B,K,F)
-        coef = torch.einsum("bk,bkf->bf", w, q - self.onehot_t[None])  # (B,F)
-        gl = 2.0 * torch.einsum("fij,bj->bfi", self.A, vt)[..., :6]  # ∇_v l_f, (B,F,6)
-        gv = torch.einsum("bf,bfi->bi", coef, gl) / T_col
+        return self.grad_from_keys(w, q - self.onehot_t[None], v, vt, T_col)
+
+    def grad_from_keys(self, w: torch.Tensor, qm: torch.Tensor, v, vt, T_col: torch.Tensor) -> torch.Tensor:
+        """∇_θ L1 from the per-key coefficients qm = c·p − onehot(target) (B,K,F) with key weights w (B,K): the
+        chain rule through the forms (∇_v l_f = 2·A_f ṽ) and the softmax.  Shared with
+        ``sample_size.algorithm1_datasets`` (per-run key sets)."""
+        B, F = vt.shape[0], self.A.shape[0]
+        coef = torch.bmm(w[:, None, :], qm)[:, 0]  # einsum("bk,bkf->bf"), (B,F)
+        gl = 2.0 * torch.bmm(vt[None], self._A_rows_t).reshape(B, F, 7)[..., :6]  # einsum("fij,bj->bfi"), (B,F,6)
+        gv = torch.bmm(coef[:, None, :], gl)[:, 0] / T_col  # einsum("bf,bfi->bi")
         return v * (gv - (v * gv).sum(-1, keepdim=True))
 
     def loss(self, theta: torch.Tensor, w: torch.Tensor, T: torch.Tensor) -> torch.Tensor:
