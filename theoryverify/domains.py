@@ -582,6 +582,26 @@ class Domain:
     def rationals(self, rnd: random.Random) -> dict[sp.Symbol, sp.Rational]:
         return {s: x for v in self.variables for s, x in zip(v.symbols, v.rationals(rnd))}
 
+    def named(self, point: Mapping[sp.Symbol, float]) -> dict[str, object]:
+        """A point as the paper names it: each matrix or vector variable (entries ``X[i,j]``, ``w[i]``) as one
+        float array under its name (a vector 1-d), every other symbol as a float under its name — what
+        ``tv.check_agreement`` hands its two functions when given a Domain, and what ``tv.evaluate`` takes.
+
+        >>> import sympy as sp
+        >>> d = Domain([VectorVar("w", 2), Interval(sp.Symbol("eta"), 0, 1)])
+        >>> d.named({d.symbols[0]: 1.0, d.symbols[1]: -2.0, d.symbols[2]: 0.5})
+        {'w': array([ 1., -2.]), 'eta': 0.5}
+        """
+        out: dict[str, object] = {}
+        for v in self.variables:
+            name = _array_name(v)
+            if name is None:
+                out.update({str(s): float(point[s]) for s in v.symbols})
+            else:
+                a = v.value(point)
+                out[name] = a[:, 0] if isinstance(v, VectorVar) else a
+        return out
+
     @property
     def free_dim(self) -> int:
         return sum(v.free_dim for v in self.variables)
@@ -632,6 +652,14 @@ class Domain:
                 seen.add(key)
                 out.append(point)
         return out
+
+
+def _array_name(v) -> str | None:
+    """The common name of a matrix/vector variable's entries (``X`` for ``X[0,0]``…), else None."""
+    if not isinstance(v, MatrixVar):
+        return None
+    names = {str(e).split("[")[0] if "[" in str(e) else None for e in v.matrix}
+    return names.pop() if len(names) == 1 and None not in names else None
 
 
 def _boundary(v) -> list[tuple[float, ...]]:
