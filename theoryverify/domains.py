@@ -570,6 +570,54 @@ class Domain:
     def __repr__(self) -> str:
         return f"Domain({', '.join(type(v).__name__ + str(v.symbols) for v in self.variables)})"
 
+    @classmethod
+    def assuming(cls, symbols, assumptions: Iterable[str], variables: Iterable[Variable] = ()) -> "Domain":
+        """A domain of real symbols given by bounds and relations between them, in the step checker's assumption
+        language (``python -m theoryverify.check --assume``): ``"0.01 <= L <= 100"``, ``"mu <= lam"``,
+        ``"0 < eta <= 1/L"``.  The engine draws each symbol after those its bounds depend on, inside them (a
+        reparametrisation it owns), so every point satisfies every relation and a counterexample is in the paper's
+        own symbols.  ``symbols``: the paper's symbols (a list, named in the assumptions by their names, or a dict
+        name → symbol, e.g. ``{"lam": lam}`` for a symbol named ``lambda``); ``variables``: other variables of the
+        domain (matrices, integers...).  A bad assumption is a one-line :class:`DomainError`.
+
+        >>> import sympy as sp, theoryverify as tv
+        >>> L, eta = sp.symbols("L eta", positive=True)
+        >>> d = tv.Domain.assuming([L, eta], ["0.01 <= L <= 100", "0 < eta <= 1/L"])
+        >>> tv.check_inequality(eta * L, "<=", 1, d, seed=0).status.value in ("proved", "holds")
+        True
+        >>> v = tv.check_inequality(eta * L, "<=", sp.Rational(1, 2), d, seed=0)
+        >>> v.status.value, sorted(k for k in v.counterexample if k in ("L", "eta"))
+        ('refuted', ['L', 'eta'])
+        >>> tv.Domain.assuming([L], ["L <= eta"])
+        Traceback (most recent call last):
+        ...
+        theoryverify.domains.DomainError: Domain.assuming: the assumptions name eta, which is not among the symbols (L)
+        """
+        from .check.assume import free_with_assumptions
+        from .check.parser import BadInput
+        from .check.variables import Member, RealGroup
+
+        named = {str(k): v for k, v in symbols.items()} if isinstance(symbols, Mapping) else \
+            {str(s): s for s in symbols}
+        texts = [assumptions] if isinstance(assumptions, str) else list(assumptions)
+        try:
+            ctx = free_with_assumptions(texts)
+        except (BadInput, DomainError) as exc:
+            raise DomainError(f"Domain.assuming: {' '.join(str(exc).split())}") from None
+        out = []
+        for group in ctx.variables:
+            if type(group) is not RealGroup:
+                raise DomainError(f"Domain.assuming declares real symbols only; give {', '.join(map(str, group.symbols))}"
+                                  f" as variables= (tv.MatrixVar, tv.IntegerRange...)")
+            unknown = [str(s) for s in group.symbols if str(s) not in named]
+            if unknown:
+                raise DomainError(f"Domain.assuming: the assumptions name {', '.join(unknown)}, which "
+                                  f"{'is' if len(unknown) == 1 else 'are'} not among the symbols ({', '.join(named)})")
+            mine = {s: named[str(s)] for s in group.symbols}
+            out.append(RealGroup([Member(mine[m.symbol], m.lo, m.hi, m.lo_closed, m.hi_closed) for m in group.members],
+                                 group.relations, [(i, e.xreplace(mine), c, u) for i, e, c, u in group.bounds]))
+        return cls([*out, *variables])
+
     def covers(self, expr: sp.Expr) -> set[sp.Symbol]:
         """Free symbols of ``expr`` that this domain does not declare."""
         return set(expr.free_symbols) - set(self.symbols)
