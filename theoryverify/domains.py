@@ -95,6 +95,21 @@ def _clip_open(v: float, lo: float, hi: float, closed: tuple[bool, bool]) -> flo
     return min(max(v, a), b) if closed != (True, True) else v
 
 
+#: how far inside an open end of an Interval a value is kept, relative to the interval's width: the search
+#: reaches the end's neighbourhood but never a subnormal float such as 4.9e-324 for (0, 1]
+OPEN_END = 1e-9
+
+
+def _off_open_end(v: float, lo: float, hi: float, closed: tuple[bool, bool]) -> float:
+    """``v`` kept at least ``OPEN_END`` × width inside an open end of [lo, hi] (closed ends: unchanged)."""
+    width = hi - lo
+    if not closed[0]:
+        v = max(v, lo + OPEN_END * width)
+    if not closed[1]:
+        v = min(v, hi - OPEN_END * width)
+    return v
+
+
 def _ends(lo: float, hi: float, closed: tuple[bool, bool]) -> list[tuple[float, ...]]:
     return [(float(v),) for v, c in zip((lo, hi), closed) if c]
 
@@ -136,7 +151,7 @@ def _bracket(lo: float, hi: float, closed: tuple[bool, bool]) -> str:
 @dataclass(frozen=True)
 class Interval:
     """A real symbol in [lo, hi] (``closed``: whether each end belongs to the domain; open ends are not
-    searched as boundary points).  The ends may be SymPy numbers (``sp.pi``): they are converted to floats here.
+    searched as boundary points, and the search comes within ``OPEN_END`` (1e-9) × the width of them).  The ends may be SymPy numbers (``sp.pi``): they are converted to floats here.
 
     >>> import sympy as sp
     >>> Interval(sp.Symbol("theta"), 0, sp.pi, closed=(False, False)).describe()
@@ -167,7 +182,8 @@ class Interval:
         if self.closed == (True, True):
             return strat.reals(self.lo, self.hi).map(lambda x: (x,))
         return st.floats(self.lo, self.hi, allow_nan=False, allow_infinity=False, exclude_min=not self.closed[0],
-                         exclude_max=not self.closed[1]).map(lambda x: (x,))
+                         exclude_max=not self.closed[1]).map(lambda x: (_off_open_end(x, self.lo, self.hi,
+                                                                                     self.closed),))
 
     def rationals(self, rnd):
         lo, hi = Fraction(self.lo), Fraction(self.hi)
@@ -176,7 +192,7 @@ class Interval:
     free_dim = 1
 
     def from_free(self, z):
-        return (_clip_open(float(self.lo + (self.hi - self.lo) * expit(z[0])), self.lo, self.hi, self.closed),)
+        return (_off_open_end(float(self.lo + (self.hi - self.lo) * expit(z[0])), self.lo, self.hi, self.closed),)
 
     def to_free(self, x):
         u = np.clip((x[0] - self.lo) / (self.hi - self.lo), 1e-12, 1 - 1e-12)
