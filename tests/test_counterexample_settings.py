@@ -38,3 +38,10 @@ def test_an_open_end_is_searched_near_it_never_at_a_subnormal_float():
     assert 1e-10 < low <= 1e-6, low
     bad = tv.check_inequality(b, ">=", sp.Rational(1, 10**6), DOMAIN, seed=0)
     assert bad.status is tv.Status.REFUTED and 0 < float(bad.counterexample["b"]) < 1e-6
+
+
+def test_a_variable_tied_by_the_domains_relations_is_kept():
+    L, lam = sp.symbols("L lambda", positive=True)
+    d = tv.Domain.assuming({"L": L, "eta": eta, "lam": lam}, ["1 <= L <= 10", "0 < lam <= L", "0 < eta <= 2/L"])
+    v = tv.check_inequality(sp.Abs(1 - eta * lam), "<=", 1 - eta * lam / 100, d, seed=0)
+    assert v.status is tv.Status.REFUTED and {"L", "eta", "lambda"} <= set(v.counterexample), v.counterexample

@@ -179,9 +179,10 @@ def _free_names(obj) -> frozenset[str] | None:
 
 def settings_of_the_sides(check):
     """A check of ``lhs``/``rhs`` over ``domain`` whose counterexample names only the variables the two sides
-    contain, and those the running claim's hypotheses read: a domain variable neither uses (η in a domain shared
-    by a claim without η) is moved to ``details["unused_settings"]``, so a counterexample never lists a value
-    the statement does not depend on."""
+    contain, and those the running claim's hypotheses read: a domain variable none of whose symbols either side
+    uses (η in a domain shared by a claim without η) is moved to ``details["unused_settings"]``, so a
+    counterexample never lists a value the statement does not depend on; a variable with a used symbol is kept
+    whole (a matrix's every entry, every member of a ``Domain.assuming`` group, whose relations tie them)."""
     import functools
     import inspect
 
@@ -202,7 +203,10 @@ def settings_of_the_sides(check):
         if used is None or not ce or domain is None:
             return verdict
         read = {n for c in (_HYPOTHESES[-1] or ()) for n in getattr(c, "needs", ())}
-        unused = {str(s) for s in domain.symbols} - used - read
+        # a variable is kept whole (every entry of a matrix; every member of a group tied by relations, such as
+        # L in 0 < η ≤ 1/L, which shows the point inside the hypotheses) when a side contains one of its symbols
+        unused = {str(s) for v in domain.variables if not {str(t) for t in v.symbols} & (used | read)
+                  for s in v.symbols}
         dropped = {k: v for k, v in ce.items() if k in unused}
         if not dropped:
             return verdict
