@@ -45,3 +45,4 @@ def test_a_variable_tied_by_the_domains_relations_is_kept():
     d = tv.Domain.assuming({"L": L, "eta": eta, "lam": lam}, ["1 <= L <= 10", "0 < lam <= L", "0 < eta <= 2/L"])
     v = tv.check_inequality(sp.Abs(1 - eta * lam), "<=", 1 - eta * lam / 100, d, seed=0)
     assert v.status is tv.Status.REFUTED and {"L", "eta", "lambda"} <= set(v.counterexample), v.counterexample
+    assert "first found" not in v.evidence or "L = " in v.evidence, v.evidence

@@ -301,6 +301,8 @@ def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float 
     if "slack" in details and op not in ("==",):
         details["slack"] = float(sp.N(exact_value(R - L if op in ("<=", "<") else L - R, best), 30))
     used = _USED[-1]
+    if used is not None:  # whole variables, as the counterexample keeps them (settings_of_the_sides)
+        used = {str(s) for v in domain.variables if {str(t) for t in v.symbols} & used for s in v.symbols}
     first = ", ".join(f"{n} = {ce[n]}" for n in names if used is None or n in used)
     return replace(verdict, evidence=f"{evidence} (shrunk; first found at {first})",
                    counterexample={**ce, **point, "lhs": sides["lhs"], "rhs": sides["rhs"]}, details=details)
