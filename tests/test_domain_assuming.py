@@ -39,6 +39,7 @@ def test_a_planted_step_bound_is_refuted_inside_the_relations_in_the_papers_symb
     ([L, eta], ["L**2 + eta**2 <= 1"], "Domain.assuming: cannot use assumption"),
     ([L, eta], ["L <= eta", "eta <= L"], "these relations form a cycle"),
     ([L], ["W: matrix(2, 2)"], "real symbols only"),
+    ([L, eta], ["0 < L < 1", "eta <= L/2", "L < eta"], "leave no point the engine can draw"),  # contradictory
 ])
 def test_bad_assumptions_are_one_line_domain_errors(symbols, assumptions, message):
     with pytest.raises(DomainError, match=message) as info:

@@ -629,6 +629,9 @@ class Domain:
             if unknown:
                 raise DomainError(f"Domain.assuming: the assumptions name {', '.join(unknown)}, which "
                                   f"{'is' if len(unknown) == 1 else 'are'} not among the symbols ({', '.join(named)})")
+            if not group.contains_values(group.center()):  # no point found inside: never a vacuous pass
+                raise DomainError(f"Domain.assuming: the assumptions on {', '.join(map(str, group.symbols))} leave no "
+                                  f"point the engine can draw (they may contradict each other: {group.describe()})")
             mine = {s: named[str(s)] for s in group.symbols}
             out.append(RealGroup([Member(mine[m.symbol], m.lo, m.hi, m.lo_closed, m.hi_closed) for m in group.members],
                                  group.relations, [(i, e.xreplace(mine), c, u) for i, e, c, u in group.bounds]))
