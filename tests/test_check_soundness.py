@@ -95,9 +95,29 @@ def test_false_step_refuted_with_a_counterexample_inside_the_assumptions(stateme
 
 
 def test_relation_that_cannot_be_solved_is_refused_with_a_hint():
-    from theoryverify.check import BadInput
-    with pytest.raises(BadInput, match="name <= expression"):
-        check("x <= 1", assume=["x**2 + y**2 <= 1"])
+    v = check("x <= 1", assume=["x**2 + y**2 <= 1"])
+    assert v.bad_input and v.exit_code == 2 and "name <= expression" in v.verdict.evidence
+
+
+CHAIN = ["0.01 <= L <= 100", "L/10000 <= mu", "mu <= lam", "lam <= L", "eta > 0"]
+
+
+def test_a_satisfiable_chain_of_bounds_is_no_cycle():
+    """issue 29: mu <= lam <= L with L/10000 <= mu was called a cycle (mu's bound on L closed a loop with the order
+    relations); it is solved for L instead.  Planted: the step bound 2/L is refuted inside the assumptions."""
+    ok = check("Abs(1 - eta*lam) <= 1 - eta*mu", assume=CHAIN + ["eta <= 1/L"])
+    assert ok.status in NOT_REFUTED and not ok.bad_input, ok.line()
+    bad = check("Abs(1 - eta*lam) <= 1 - eta*mu", assume=CHAIN + ["eta <= 2/L"])
+    assert bad.status is Status.REFUTED, bad.line()
+    from fractions import Fraction
+    L, mu, lam, eta = (Fraction(str(bad.counterexample[n])) for n in ("L", "mu", "lam", "eta"))
+    assert Fraction(1, 100) <= L <= 100 and L / 10000 <= mu <= lam <= L and 0 < eta <= 2 / L, bad.line()
+
+
+def test_a_real_cycle_names_its_relations_in_a_bad_input_verdict():
+    v = check("a <= 1", assume=["a <= b", "b <= c", "c <= a"])
+    assert v.bad_input and v.exit_code == 2, v.line()
+    assert "form a cycle" in v.verdict.evidence and "a <= b, b <= c, c <= a" in v.verdict.evidence, v.line()
 
 
 # --- 5. declarations: Gaussian vectors, the identity, subs of a vector, Rademacher without parentheses ---
@@ -122,9 +142,8 @@ def test_declarations(statement, assume, refutes):
 
 
 def test_symbolic_dimension_is_refused_with_how_to_give_a_size():
-    from theoryverify.check import BadInput
-    with pytest.raises(BadInput, match="concrete number: write I_3"):
-        check("E(x.T @ x) == d", assume=["x ~ Normal(0, I_d)", "d: integer"])
+    v = check("E(x.T @ x) == d", assume=["x ~ Normal(0, I_d)", "d: integer"])
+    assert v.bad_input and "concrete number: write I_3" in v.verdict.evidence
 
 
 # --- 6. H(p) in the plain parser -----------------------------------------------------------------------

@@ -75,9 +75,8 @@ def test_the_placeholder_model_is_named_in_one_file_only(tmp_path):
     (model / "linear.py").rename(model / "mine.py")  # the author's own model module, under another name
     init = (model / "__init__.py").read_text().replace("from .linear import", "from .mine import")
     (model / "__init__.py").write_text(init)
-    code = (f"import theoryverify as tv; from {NAME}.claims.s1_main import is_gradient; "
-            f"from {NAME}.printed.s1_main import eq1; import {NAME}.contexts; "
-            "print(is_gradient(eq1(), 0).status.value, is_gradient(2 * eq1(), 0).status.value)")
+    code = (f"import theoryverify as tv; from {NAME}.claims.s1_main import CLAIMS; import {NAME}.contexts; "
+            "print(*(c.run(tv.RunContext(seed=0)).verdict.status.value for c in CLAIMS))")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.stdout.split() == ["proved", "refuted"], out.stderr[-2000:]
 
@@ -159,8 +158,8 @@ def test_new_paper_installs_and_every_front_end_sees_it(tmp_path):
     assert ran["check"].returncode == 0 and ran["check"].stdout.startswith("proved"), _show(ran["check"])
     assert ran["check-wrong"].returncode == 1 and "counterexample" in ran["check-wrong"].stdout
     assert ran["theorems"].returncode == 0, _show(ran["theorems"])
-    assert f"{NAME}::{NAME}.eq1 PASSED" in ran["theorems"].stdout and "1 passed, 1 deselected" in ran["theorems"].stdout
-    assert ran["pytest"].returncode == 0 and "2 passed" in ran["pytest"].stdout, _show(ran["pytest"])
+    assert f"{NAME}::{NAME}.eq1 PASSED" in ran["theorems"].stdout and "2 passed, 1 deselected" in ran["theorems"].stdout
+    assert ran["pytest"].returncode == 0 and "3 passed" in ran["pytest"].stdout, _show(ran["pytest"])
     assert "test_planted.py::test_wrong_coefficient_in_eq1_is_refuted PASSED" in ran["pytest"].stdout
 
     # every scaffolded check can fail.  In the installed package: a wrong coefficient in the printed display

@@ -48,7 +48,7 @@ _API: dict[str, tuple[str, str | None]] = {
     # claims and the registry
     "Claim": ("claims", "Claim"), "ClaimSet": ("claims", "ClaimSet"), "Kind": ("claims", "Kind"),
     "Paper": ("claims", "Paper"), "Result": ("claims", "Result"), "RunContext": ("claims", "RunContext"),
-    "Variant": ("claims", "Variant"), "Unavailable": ("claims", "Unavailable"), "registry": ("registry", None),
+    "Variant": ("claims", "Variant"), "Planted": ("claims", "Planted"), "Unavailable": ("claims", "Unavailable"), "registry": ("registry", None),
     # verdicts
     "Status": ("verdicts", "Status"), "Verdict": ("verdicts", "Verdict"), "proved": ("verdicts", "proved"),
     "holds": ("verdicts", "holds"), "refuted": ("verdicts", "refuted"), "inconclusive": ("verdicts", "inconclusive"),

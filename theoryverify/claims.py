@@ -13,6 +13,8 @@ applies the engine's evidence standards (:mod:`theoryverify.standards`) to whate
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 import time
 import traceback
@@ -118,6 +120,65 @@ class Variant:
 
 
 Check = Callable[[RunContext], Verdict]
+
+
+class Planted:
+    """A planted twin of a claim: the same check with some inputs changed, expected to be refuted.
+
+    Give it to :meth:`ClaimSet.add` as ``planted=`` (one, or a list): the registry then lists a second claim,
+    ``<id>-planted`` at ``"<location>, PLANTED"`` (or ``id=`` / ``location=``), with this ``statement``, the same
+    kind, ranges, hypotheses and parameters, ``expect=REFUTED``, and this ``finding`` class and one-line ``reason``.
+    Its check is the claim's check called with the changed inputs as keyword arguments (``**inputs``), so the
+    check takes them as keyword parameters whose defaults are the paper's own (``def eq1(ctx, display=p.GRAD)``):
+    the true claim and its twin share the check, and a twin cannot drift from it.  A changed input the check does
+    not accept is a one-line :class:`~theoryverify.findings.RegistrationError` at registration.
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> x = sp.Symbol("x")
+    >>> CLAIMS = tv.ClaimSet("demo")
+    >>> @CLAIMS.add("eq1", location="Eq. (1)", statement="(x+1)^2 = x^2 + 2x + 1", kind=tv.Kind.IDENTITY,
+    ...             planted=tv.Planted("(x+1)^2 = x^2 + 1", tv.Finding.TYPO, "planted: no cross term", rhs=x**2 + 1))
+    ... def eq1(ctx, rhs=x**2 + 2*x + 1):
+    ...     return tv.check_identity((x + 1)**2, rhs, tv.Domain([tv.Interval(x, -2, 2)]), ctx.seed)
+    >>> [(c.id, c.location, c.expect and c.expect.value) for c in CLAIMS]
+    [('demo.eq1', 'Eq. (1)', None), ('demo.eq1-planted', 'Eq. (1), PLANTED', 'refuted')]
+    >>> [c.run(tv.RunContext(seed=0)).verdict.status.value for c in CLAIMS]
+    ['proved', 'refuted']
+    """
+
+    def __init__(self, statement: str, finding: "Finding | str", reason: str, *, id: str | None = None,
+                 location: str | None = None, **inputs: Any) -> None:
+        self.statement, self.finding, self.reason = statement, finding, reason
+        self.id, self.location, self.inputs = id, location, dict(inputs)
+
+    def __repr__(self) -> str:
+        return f"Planted({self.statement!r}, {str(getattr(self.finding, 'value', self.finding))!r}, {self.reason!r})"
+
+    def claim(self, base: "Claim") -> "Claim":
+        """The twin of ``base`` (its check with these inputs; checked against the check's signature)."""
+        short = base.id[len(base.paper) + 1:]
+        cid = f"{base.paper}.{self.id or short + '-planted'}"
+        if not self.inputs:
+            raise _registration_error(f"claim {cid}: a planted twin needs at least one changed input "
+                                      f"(a keyword argument of the check, e.g. display=...)")
+        try:
+            inspect.signature(base.check).bind(None, **self.inputs)
+        except TypeError:
+            raise _registration_error(
+                f"claim {cid}: the check {getattr(base.check, '__name__', '?')}(ctx, ...) takes no keyword "
+                f"argument {', '.join(sorted(self.inputs))}: give it one per changed input, whose default is "
+                f"the paper's") from None
+        except ValueError:  # a builtin without a signature: let the call itself say
+            pass
+        return replace(base, id=cid, location=self.location or f"{base.location}, PLANTED",
+                       statement=self.statement, check=functools.partial(base.check, **self.inputs),
+                       catalogue_id=None, expect=Status.REFUTED, finding=Finding(self.finding), reason=self.reason,
+                       variants={n: v for n, v in base.variants.items() if not v.id}, cause=None)
+
+
+def _registration_error(text: str):
+    from .findings import RegistrationError
+    return RegistrationError(text)
 
 
 @dataclass(frozen=True)
@@ -380,7 +441,8 @@ class ClaimSet:
     >>> [c.id for c in CLAIMS], CLAIMS.claims[0].catalogue_id
     (['icrecall.eq4'], 'ICR-B-eq4')
 
-    The registry collects the ``CLAIMS`` ClaimSet of every ``claims_*`` module.
+    The registry collects the ``CLAIMS`` ClaimSet of every module of the paper package's ``claims/`` folder
+    (``claims/<module>.py``, as ``new-paper`` writes it; older papers' ``claims_*`` modules too).
     """
 
     def __init__(self, paper: str) -> None:
@@ -396,7 +458,8 @@ class ClaimSet:
             choices: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
             tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None,
-            cause: str | None = None) -> Callable[[Check], Check]:
+            cause: str | None = None, planted: "Planted | list[Planted] | tuple[Planted, ...]" = ()
+            ) -> Callable[[Check], Check]:
         """Register the decorated check ``check(ctx) -> Verdict`` as claim ``<paper>.<short_id>``.
 
         Required: ``location`` (where the paper states it), ``statement`` (as the report quotes it), ``kind``
@@ -404,7 +467,8 @@ class ClaimSet:
         ``catalogue_id``; ``over`` (declared ranges: the settings a pass must span), ``conditions``
         (hypotheses), ``converges``, ``standards``, ``main``; ``params``, ``variants``, ``tags``, ``threads``,
         ``choices``; ``expect`` with ``finding`` and ``reason`` (an expected refutation), ``readings``,
-        ``despite_reconstruction``, ``supports``, ``cause``.  An inconsistent declaration (a refutation without
+        ``despite_reconstruction``, ``supports``, ``cause``; ``planted``: one :class:`Planted` twin or a list (each a
+        second claim: the same check with inputs changed, expected refuted).  An inconsistent declaration (a refutation without
         its finding class or reason, a reading finding without readings...) raises a one-line
         :class:`~theoryverify.findings.RegistrationError` here.  The claim records where it was registered
         (``source``: file and line) and its module.
@@ -423,6 +487,10 @@ class ClaimSet:
         module = caller.f_globals.get("__name__", "")
         source = f"{_module_path(module, caller.f_code.co_filename)}:{caller.f_lineno}"
 
+        twins = [planted] if isinstance(planted, Planted) else list(planted)
+        if not all(isinstance(t, Planted) for t in twins):
+            raise _registration_error(f"claim {self.paper}.{short_id}: planted= takes tv.Planted(...) twins")
+
         def register(check: Check) -> Check:
             self.claims.append(Claim(
                 id=f"{self.paper}.{short_id}", paper=self.paper, location=location,
@@ -433,6 +501,7 @@ class ClaimSet:
                 conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards,
                 params=dict(params or {}), variants=dict(variants or {}), threads=threads, source=source,
                 module=module, main=main, cause=cause))
+            self.claims.extend([t.claim(self.claims[-1]) for t in twins])
             return check
         return register
 

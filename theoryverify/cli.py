@@ -156,7 +156,8 @@ def _claims_command(args: argparse.Namespace) -> int:
     if not (args.include_slow or args.claim or args.profile == "full"):
         selected = [c for c in selected if not c.tags_for(args.profile)]
     ctx = RunContext(seed=args.seed, profile=args.profile, device=device)
-    run = resume.ClaimRun(selected, ctx, Store(resume.STORE_ROOT), fresh=args.fresh)
+    store = Store(resume.store_root(dict.fromkeys(c.paper for c in selected)))
+    run = resume.ClaimRun(selected, ctx, store, fresh=args.fresh)
     every = "" if args.paper or args.claim else f"no --paper or --claim: every paper ({', '.join(run.papers)}); "
     note(every + run.first_line())
     resume.missing_inputs_note(run.papers)

@@ -95,6 +95,21 @@ def _clip_open(v: float, lo: float, hi: float, closed: tuple[bool, bool]) -> flo
     return min(max(v, a), b) if closed != (True, True) else v
 
 
+#: how far inside an open end of an Interval a value is kept, relative to the interval's width: the search
+#: reaches the end's neighbourhood but never a subnormal float such as 4.9e-324 for (0, 1]
+OPEN_END = 1e-9
+
+
+def _off_open_end(v: float, lo: float, hi: float, closed: tuple[bool, bool]) -> float:
+    """``v`` kept at least ``OPEN_END`` × width inside an open end of [lo, hi] (closed ends: unchanged)."""
+    width = hi - lo
+    if not closed[0]:
+        v = max(v, lo + OPEN_END * width)
+    if not closed[1]:
+        v = min(v, hi - OPEN_END * width)
+    return v
+
+
 def _ends(lo: float, hi: float, closed: tuple[bool, bool]) -> list[tuple[float, ...]]:
     return [(float(v),) for v, c in zip((lo, hi), closed) if c]
 
@@ -136,7 +151,7 @@ def _bracket(lo: float, hi: float, closed: tuple[bool, bool]) -> str:
 @dataclass(frozen=True)
 class Interval:
     """A real symbol in [lo, hi] (``closed``: whether each end belongs to the domain; open ends are not
-    searched as boundary points).  The ends may be SymPy numbers (``sp.pi``): they are converted to floats here.
+    searched as boundary points, and the search comes within ``OPEN_END`` (1e-9) × the width of them).  The ends may be SymPy numbers (``sp.pi``): they are converted to floats here.
 
     >>> import sympy as sp
     >>> Interval(sp.Symbol("theta"), 0, sp.pi, closed=(False, False)).describe()
@@ -167,7 +182,8 @@ class Interval:
         if self.closed == (True, True):
             return strat.reals(self.lo, self.hi).map(lambda x: (x,))
         return st.floats(self.lo, self.hi, allow_nan=False, allow_infinity=False, exclude_min=not self.closed[0],
-                         exclude_max=not self.closed[1]).map(lambda x: (x,))
+                         exclude_max=not self.closed[1]).map(lambda x: (_off_open_end(x, self.lo, self.hi,
+                                                                                     self.closed),))
 
     def rationals(self, rnd):
         lo, hi = Fraction(self.lo), Fraction(self.hi)
@@ -176,7 +192,7 @@ class Interval:
     free_dim = 1
 
     def from_free(self, z):
-        return (_clip_open(float(self.lo + (self.hi - self.lo) * expit(z[0])), self.lo, self.hi, self.closed),)
+        return (_off_open_end(float(self.lo + (self.hi - self.lo) * expit(z[0])), self.lo, self.hi, self.closed),)
 
     def to_free(self, x):
         u = np.clip((x[0] - self.lo) / (self.hi - self.lo), 1e-12, 1 - 1e-12)
@@ -570,6 +586,57 @@ class Domain:
     def __repr__(self) -> str:
         return f"Domain({', '.join(type(v).__name__ + str(v.symbols) for v in self.variables)})"
 
+    @classmethod
+    def assuming(cls, symbols, assumptions: Iterable[str], variables: Iterable[Variable] = ()) -> "Domain":
+        """A domain of real symbols given by bounds and relations between them, in the step checker's assumption
+        language (``python -m theoryverify.check --assume``): ``"0.01 <= L <= 100"``, ``"mu <= lam"``,
+        ``"0 < eta <= 1/L"``.  The engine draws each symbol after those its bounds depend on, inside them (a
+        reparametrisation it owns), so every point satisfies every relation and a counterexample is in the paper's
+        own symbols.  ``symbols``: the paper's symbols (a list, named in the assumptions by their names, or a dict
+        name → symbol, e.g. ``{"lam": lam}`` for a symbol named ``lambda``); ``variables``: other variables of the
+        domain (matrices, integers...).  A bad assumption is a one-line :class:`DomainError`.
+
+        >>> import sympy as sp, theoryverify as tv
+        >>> L, eta = sp.symbols("L eta", positive=True)
+        >>> d = tv.Domain.assuming([L, eta], ["0.01 <= L <= 100", "0 < eta <= 1/L"])
+        >>> tv.check_inequality(eta * L, "<=", 1, d, seed=0).status.value in ("proved", "holds")
+        True
+        >>> v = tv.check_inequality(eta * L, "<=", sp.Rational(1, 2), d, seed=0)
+        >>> v.status.value, sorted(k for k in v.counterexample if k in ("L", "eta"))
+        ('refuted', ['L', 'eta'])
+        >>> tv.Domain.assuming([L], ["L <= eta"])
+        Traceback (most recent call last):
+        ...
+        theoryverify.domains.DomainError: Domain.assuming: the assumptions name eta, which is not among the symbols (L)
+        """
+        from .check.assume import free_with_assumptions
+        from .check.parser import BadInput
+        from .check.variables import Member, RealGroup
+
+        named = {str(k): v for k, v in symbols.items()} if isinstance(symbols, Mapping) else \
+            {str(s): s for s in symbols}
+        texts = [assumptions] if isinstance(assumptions, str) else list(assumptions)
+        try:
+            ctx = free_with_assumptions(texts)
+        except (BadInput, DomainError) as exc:
+            raise DomainError(f"Domain.assuming: {' '.join(str(exc).split())}") from None
+        out = []
+        for group in ctx.variables:
+            if type(group) is not RealGroup:
+                raise DomainError(f"Domain.assuming declares real symbols only; give {', '.join(map(str, group.symbols))}"
+                                  f" as variables= (tv.MatrixVar, tv.IntegerRange...)")
+            unknown = [str(s) for s in group.symbols if str(s) not in named]
+            if unknown:
+                raise DomainError(f"Domain.assuming: the assumptions name {', '.join(unknown)}, which "
+                                  f"{'is' if len(unknown) == 1 else 'are'} not among the symbols ({', '.join(named)})")
+            if not group.contains_values(group.center()):  # no point found inside: never a vacuous pass
+                raise DomainError(f"Domain.assuming: the assumptions on {', '.join(map(str, group.symbols))} leave no "
+                                  f"point the engine can draw (they may contradict each other: {group.describe()})")
+            mine = {s: named[str(s)] for s in group.symbols}
+            out.append(RealGroup([Member(mine[m.symbol], m.lo, m.hi, m.lo_closed, m.hi_closed) for m in group.members],
+                                 group.relations, [(i, e.xreplace(mine), c, u) for i, e, c, u in group.bounds]))
+        return cls([*out, *variables])
+
     def covers(self, expr: sp.Expr) -> set[sp.Symbol]:
         """Free symbols of ``expr`` that this domain does not declare."""
         return set(expr.free_symbols) - set(self.symbols)
@@ -581,6 +648,26 @@ class Domain:
 
     def rationals(self, rnd: random.Random) -> dict[sp.Symbol, sp.Rational]:
         return {s: x for v in self.variables for s, x in zip(v.symbols, v.rationals(rnd))}
+
+    def named(self, point: Mapping[sp.Symbol, float]) -> dict[str, object]:
+        """A point as the paper names it: each matrix or vector variable (entries ``X[i,j]``, ``w[i]``) as one
+        float array under its name (a vector 1-d), every other symbol as a float under its name — what
+        ``tv.check_agreement`` hands its two functions when given a Domain, and what ``tv.evaluate`` takes.
+
+        >>> import sympy as sp
+        >>> d = Domain([VectorVar("w", 2), Interval(sp.Symbol("eta"), 0, 1)])
+        >>> d.named({d.symbols[0]: 1.0, d.symbols[1]: -2.0, d.symbols[2]: 0.5})
+        {'w': array([ 1., -2.]), 'eta': 0.5}
+        """
+        out: dict[str, object] = {}
+        for v in self.variables:
+            name = _array_name(v)
+            if name is None:
+                out.update({str(s): float(point[s]) for s in v.symbols})
+            else:
+                a = v.value(point)
+                out[name] = a[:, 0] if isinstance(v, VectorVar) else a
+        return out
 
     @property
     def free_dim(self) -> int:
@@ -632,6 +719,14 @@ class Domain:
                 seen.add(key)
                 out.append(point)
         return out
+
+
+def _array_name(v) -> str | None:
+    """The common name of a matrix/vector variable's entries (``X`` for ``X[0,0]``…), else None."""
+    if not isinstance(v, MatrixVar):
+        return None
+    names = {str(e).split("[")[0] if "[" in str(e) else None for e in v.matrix}
+    return names.pop() if len(names) == 1 and None not in names else None
 
 
 def _boundary(v) -> list[tuple[float, ...]]:

@@ -48,7 +48,27 @@ def relative_error(a: float, b: float) -> float:
     return abs(a - b) / max(1.0, abs(b))
 
 
-def evaluate(expr: sp.Expr, setting: Mapping, **values: float) -> float:
+def _entries(name: str, value) -> dict[str, float] | None:
+    """An array-like value of a matrix or vector symbol as its entries by name (``X[0,1]``, ``w[2]``: the
+    names :class:`~theoryverify.domains.MatrixVar` / ``VectorVar`` give them); None for a scalar."""
+    if isinstance(value, (str, bytes, bool, np.bool_)) or not isinstance(value, (list, tuple, np.ndarray)):
+        return None
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"evaluate: the value of {name} must be a number or an array of numbers") from None
+    if a.ndim not in (1, 2):
+        raise ValueError(f"evaluate: the value of {name} must be a number, a vector or a matrix "
+                         f"(got an array of shape {a.shape})")
+    out = {f"{name}[{','.join(map(str, i))}]": float(v) for i, v in np.ndenumerate(a)}
+    if a.ndim == 2 and a.shape[1] == 1:  # a column given as a matrix also names the entries of a vector
+        out.update({f"{name}[{i}]": float(v) for i, v in enumerate(a[:, 0])})
+    if a.ndim == 1:  # a vector given flat also names the entries of a one-column matrix
+        out.update({f"{name}[{i},0]": float(v) for i, v in enumerate(a)})
+    return out
+
+
+def evaluate(expr, setting: Mapping, **values):
     """A printed display (a SymPy expression) as a float at one setting: its symbols are bound BY NAME to the
     setting's entries (a dict ``name → value`` such as one of ``tv.settings(over, seed)``, or ``Symbol → value``;
     keyword arguments add or override entries), extra entries are ignored, and a symbol the setting does not
@@ -56,12 +76,20 @@ def evaluate(expr: sp.Expr, setting: Mapping, **values: float) -> float:
     ``subs`` + ``float``.  Evaluated exactly first (each float as the rational it is, SymPy constants such as π
     kept), then to float64; a non-real value is an error.
 
+    A matrix or vector (``tv.MatrixVar("X", (3, 2))``, ``tv.VectorVar("w", 2)``, whose entries are the symbols
+    ``X[i,j]``, ``w[i]``) takes an array under its name (``{"X": [[1, 2], [3, 4], [5, 6]]}``), as does the setting
+    ``Domain.named`` gives; a matrix display (a SymPy Matrix) gives a float array of its shape — a column vector a
+    1-d array, as torch and numpy return a gradient.
+
     >>> import sympy as sp, theoryverify as tv
     >>> a, theta = sp.symbols("a theta", positive=True)
     >>> tv.evaluate(a * (sp.pi - theta) / sp.pi, {"a": 2.0, "theta": 0.5, "d": 3})
     1.6816901138162093
     >>> tv.evaluate(a**2, {"theta": 1.0}, a=3)
     9.0
+    >>> X, w = tv.MatrixVar("X", (3, 2)).matrix, tv.VectorVar("w", 2).vector
+    >>> tv.evaluate(X.T * X * w, {"X": [[1, 2], [3, 4], [5, 6]], "w": [1, 1]})
+    array([ 79., 100.])
     >>> tv.evaluate(a * theta, {"a": 1.0})
     Traceback (most recent call last):
     ...
@@ -69,17 +97,30 @@ def evaluate(expr: sp.Expr, setting: Mapping, **values: float) -> float:
     """
     given = {str(k): v for k, v in dict(setting).items()}
     given.update(values)
+    for name, value in list(given.items()):
+        entries = _entries(name, value)
+        if entries is not None:
+            del given[name]
+            given.update({k: v for k, v in entries.items() if k not in given})
     body = sp.sympify(expr)
     missing = sorted(str(s) for s in body.free_symbols if str(s) not in given)
     if missing:
+        shown = sorted({k.split("[")[0] + ("[…]" if "[" in k else "") for k in given})
         raise ValueError(f"evaluate: the setting gives no value of {', '.join(missing)} "
-                         f"(it has {', '.join(sorted(given)) or 'nothing'})")
+                         f"(it has {', '.join(shown) or 'nothing'})")
     point = {}
     for s in body.free_symbols:
         v = given[str(s)]
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number, sp.Basic)):
             raise ValueError(f"evaluate: the value of {s} must be a number, got {v!r}")
         point[s] = sp.Rational(float(v)) if isinstance(v, (float, np.floating)) else sp.sympify(v)
+    if isinstance(body, sp.MatrixBase):
+        out = np.array([[_real(e, point) for e in row] for row in body.tolist()], dtype=float).reshape(body.shape)
+        return out[:, 0] if body.shape[1] == 1 else out
+    return _real(body, point)
+
+
+def _real(body, point) -> float:
     value = complex(sp.N(body.xreplace(point), 30))
     if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
         raise ValueError(f"evaluate: the display is not real at this setting ({value})")

@@ -188,6 +188,27 @@ def _paper_claims(paper_id: str) -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def _how_to_see(paper: str, folder: Path | None = None) -> str:
+    """How an uninstalled paper package is made seen, for the unknown-paper error: from its project folder (the
+    one with its ``pyproject.toml``), or by naming it in ``$THEORYVERIFY_PAPERS`` — said for the folder the run
+    is in when it holds the package or its project.
+
+    >>> _how_to_see("nosuchpaper", Path("/nonexistent"))[:59]
+    '; a paper that is not installed is seen with pip install -e'
+    """
+    here = folder or Path.cwd()
+    if (here / paper / "pyproject.toml").is_file() and (here / paper / paper / "__init__.py").is_file():
+        return (f"; {paper}/ holds its project: cd {paper} && PYTHONPATH=. python -m theoryverify ... (its "
+                f"pyproject.toml's [tool.theoryverify] papers names it), or from here {PAPERS_ENV}={paper} "
+                f"PYTHONPATH={paper} python -m theoryverify ..., or pip install -e {paper}")
+    if (here / paper / "__init__.py").is_file():
+        return (f"; the package {paper}/ is here: {PAPERS_ENV}={paper} PYTHONPATH=. python -m theoryverify ..., "
+                f"or add papers = [\"{paper}\"] under [tool.theoryverify] in ./pyproject.toml")
+    return (f"; a paper that is not installed is seen with pip install -e PROJECT, or from its project folder with "
+            f"PYTHONPATH=. (its pyproject.toml's [tool.theoryverify] papers), or anywhere with "
+            f"{PAPERS_ENV}={paper} PYTHONPATH=FOLDER_ABOVE_THE_PACKAGE")
+
+
 def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
     """Registered claims, optionally of one paper or one claim id (``UnknownName`` if absent)."""
     known = papers()
@@ -195,7 +216,8 @@ def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
         broken = [why for name, why in broken_papers().items() if name.split(".")[-1] == paper]
         if broken:
             raise RegistrationError(broken[0])
-        raise UnknownName(f"unknown paper id {paper!r} (known: {', '.join(sorted(known)) or 'none installed'})")
+        raise UnknownName(f"unknown paper id {paper!r} (known: {', '.join(sorted(known)) or 'none installed'})"
+                          f"{_how_to_see(paper)}")
     if claim is not None and paper is None and "." in claim and claim.split(".")[0] in known:
         selected = list(_paper_claims(claim.split(".")[0]))  # a claim id names its paper: load only that one
     else:

@@ -13,6 +13,7 @@ batch elsewhere, and a last line says what was reused and what was computed.  An
 """
 from __future__ import annotations
 
+import os
 import time
 from contextlib import closing
 from dataclasses import dataclass, replace
@@ -26,8 +27,42 @@ from .progress import Batches, duration, note
 from .store import Store
 from .verdicts import Status, Verdict
 
-#: where finished claims are kept (relative to the working directory), shared by ``verify`` and the report
+#: where finished claims are kept (relative to the working directory), shared by ``verify`` and the report —
+#: unless :func:`store_root` finds the papers' project folder or ``$THEORYVERIFY_CACHE``
 STORE_ROOT = Path(".theoryverify-cache") / "report"
+_DEFAULT_STORE_ROOT = STORE_ROOT
+#: a folder for the results store, whatever the working directory (its ``report/`` holds finished claims)
+CACHE_ENV = "THEORYVERIFY_CACHE"
+
+
+def store_root(papers: Iterable[str] = ()) -> Path:
+    """The results store of a run of ``papers``: ``$THEORYVERIFY_CACHE/report`` when that is set; else, when
+    every paper's package lies in one project folder (the folder above the package holds a ``pyproject.toml``: a
+    paper written with ``new-paper``, run without installing or installed with ``pip install -e``), that
+    folder's ``.theoryverify-cache/report`` — so a run from the package folder and one from its parent reuse the
+    same results; else ``.theoryverify-cache/report`` in the working directory (:data:`STORE_ROOT`).
+
+    >>> import os
+    >>> os.environ.pop(CACHE_ENV, None) is None and str(store_root())
+    '.theoryverify-cache/report'
+    """
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]) / "report"
+    if STORE_ROOT != _DEFAULT_STORE_ROOT:  # set by a caller (tests point it at a temporary folder)
+        return STORE_ROOT
+    from . import registry
+    folders = set()
+    for paper in papers:
+        try:
+            module = registry.paper_modules().get(paper)
+        except Exception:  # a registry that cannot load: the working directory, as before
+            return STORE_ROOT
+        where = getattr(module, "__file__", None)
+        project = Path(where).resolve().parent.parent if where else None
+        if project is None or not (project / "pyproject.toml").is_file() or "site-packages" in project.parts:
+            return STORE_ROOT
+        folders.add(project)
+    return folders.pop() / STORE_ROOT if len(folders) == 1 else STORE_ROOT
 
 
 class Interrupted(KeyboardInterrupt):

@@ -147,6 +147,8 @@ def main(args: argparse.Namespace) -> int:
         raise ScaffoldError(f"cannot write {Path(args.dir) / args.name}: {exc.strerror or exc}") from None
     n_lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in written)
     print(f"wrote {target} ({len(written)} files, {n_lines} lines): the paper {args.name!r} in the uniform layout")
+    print(f"  optional (delete what the paper does not use): {args.name}/experiments/, {args.name}/contexts.py, "
+          f"tests/, README.md, .gitignore, the ORDER line of claims/__init__.py — see README.md, Layout")
     _next(args, target)
     return 0
 

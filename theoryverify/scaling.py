@@ -578,8 +578,27 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
     (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`.
 
-    ``y``: positive values, (points,) or (points, seeds).  ``predicted``: the claimed values at x (with
-    their constant) if the claim has one; otherwise the ratio is taken against the law with constant 1.
+    The arguments, in order (the first six may be positional):
+
+    - ``x``: the grid of the swept parameter (``tv.grid(over, n)``); ``y``: positive measured values, (points,)
+      or (points, seeds);
+    - ``predicted_exponent`` p: the printed exponent (``law="power"``: y ≈ C·x^p·log(1/x)^``log_power``;
+      ``law="exp"``: y ≈ C·exp(p/x)); ``margin`` m: how far the fitted exponent b may be from p — the verdict
+      holds when b's CI lies inside [p − m, p + m] and is refuted when it lies entirely outside;
+    - ``seed``: the bootstrap's seed (``ctx.seed``);
+    - ``predicted``: the claimed values at x, with their constant (e.g. ``[tv.evaluate(display, c) for c in
+      points]``); None takes the ratio against the law with constant 1.
+
+    Keywords: ``param`` (x's name in the verdict), ``what`` (y's name); ``bound``: ``"theta"`` (default: both
+    sides), ``"O"`` / ``"big_o"`` (an upper bound: b ≥ p − m, y grows no faster *as x → 0*), ``"Ω"`` / ``"omega"``
+    (a lower bound: b ≤ p + m) — every one-sided rule is read as x → 0, so an upper bound as κ → ∞
+    (y = O(κ^p)) is checked on x = 1/κ with exponent −p: ``check_rate(1 / kappa, y, -p, m, seed, bound="O")``;
+    ``scale``: what the grid values measure (``"linear"``: the parameter itself; ``"log"`` / ``"log10"``: its
+    logarithm, e.g. a grid of log(1/σ)) — the span rule reads it; ``fixed``: the parameters held fixed along the
+    sweep, name → value (``{"epsilon": 1e-6, "eta*L": 1}``), recorded and checked against the statement's
+    hypotheses; ``declared``: parameters that vary with x, name → their values; ``refutable``: which side of the
+    margin the data can refute (:data:`REFUTABLE`); ``max_spread``, ``confidence``, ``n_resamples``,
+    ``min_points``: the rule's thresholds; ``extra``: more details to record.
     ``constant``: ``"printed"`` when the statement prints its constant or a closed form — the fitted coefficient
     (measured/predicted) is then tested with its CI against 1 within a factor 1 + ``constant_margin`` (a wrong
     constant refutes even when the exponent agrees); ``"hidden"`` when Θ/O hides it (the verdict says "constant
@@ -587,6 +606,14 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     the same claim tests it; ``None`` (the default, the behaviour before the rule) leaves it untested and says
     "constant not tested".  Every rate check of a paper's claim declares one (tests/test_rate_constant.py scans
     derivations/); the ratio-spread test of :data:`RULE` still applies.
+
+    >>> import numpy as np
+    >>> kappa = np.geomspace(10, 1e4, 6)
+    >>> check_rate(kappa, 3 * kappa, 1.0, 0.05, 0, param="kappa", constant="hidden").status.value
+    'holds'
+    >>> check_rate(1 / kappa, 3 * np.sqrt(kappa), -1.0, 0.05, 0, param="1/kappa", bound="O",
+    ...            constant="hidden").status.value  # sqrt(κ) = O(κ) as κ → ∞
+    'holds'
     """
     fit = fit_power_law(x, y, seed, confidence, n_resamples, log_power=log_power, law=law)
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,

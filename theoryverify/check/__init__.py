@@ -54,13 +54,21 @@ def check(statement: str, context: str = "free", *, assume: Sequence[str] = (), 
     ``context``; ``latex=True`` reads it as LaTeX; ``define`` adds ``f(x) := ...`` / ``g := ...`` definitions
     and ``assume`` the free context's assumptions (``"0 < p < 1"``, ``"n: integer"``, ``"X ~ Normal(0, s)"``).
 
-    A bad statement gives a verdict with status ``error`` and ``exit_code`` 2; an unknown context
-    or a bad assumption or definition raises :class:`BadInput`.
+    A bad statement, an unknown context, or a bad assumption or definition gives a verdict with status
+    ``error``, ``bad_input`` true and ``exit_code`` 2, its one-line reason as the evidence (as the CLI prints it).
+
+    >>> v = check("x <= 1", assume=["x**2 + y**2 <= 1"])
+    >>> v.bad_input, v.exit_code, v.verdict.evidence[:21]
+    (True, 2, 'cannot use assumption')
     """
     from ..seeds import DEFAULT_SEED
     from .parser import DEFAULT_TIMEOUT
-    s = _session(context, tuple(assume), DEFAULT_SEED if seed is None else seed,
-                 DEFAULT_TIMEOUT if timeout is None else timeout, tuple(define))
+    from .result import bad_input
+    try:
+        s = _session(context, tuple(assume), DEFAULT_SEED if seed is None else seed,
+                     DEFAULT_TIMEOUT if timeout is None else timeout, tuple(define))
+    except BadInput as exc:
+        return bad_input(statement if isinstance(statement, str) else "", context, str(exc))
     return s.check(statement, given=given, by=by, latex=latex)
 
 

@@ -516,10 +516,15 @@ def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> lis
     """The relations of this group between a name and an expression (``eta <= 1/L``) or between expressions
     (``eta*mu <= 1``), each solved for one name it is linear in, with a coefficient of known sign (from the
     constant bounds): ``(name, bound, closed, upper)``.  The name is then drawn after the others, inside the
-    bound, so every sampled point satisfies the relation; dependencies must not form a cycle."""
+    bound, so every sampled point satisfies the relation.  The name solved for is one whose bound closes no loop
+    with the order relations and the bounds already solved (``mu <= lam``, ``lam <= L``, ``L/10000 <= mu`` is
+    solved for L: L ≤ 10000·mu, drawn after mu and lam), so a satisfiable chain is never called a cycle."""
     from .build import Builder, Scope
     out: list[tuple[str, sp.Expr, bool, bool]] = []
     deps: dict[str, set[str]] = {}
+    for a, b, _ in decl.relations:  # a < b draws a first: b depends on a (a bound must not close a loop with it)
+        if a in symbols and b in symbols:
+            deps.setdefault(b, set()).add(a)
 
     def reaches(a: str, b: str) -> bool:  # b depends (transitively) on a?
         stack, seen = [b], set()
@@ -545,7 +550,7 @@ def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> lis
         bare = [t.id for t in (a_node, b_node) if isinstance(t, ast.Name) and t.id not in CONSTANTS]
         order = bare + sorted(n for n in names if n in {x for x, *_ in out} and n not in bare) + \
             sorted(names - set(bare), reverse=True)
-        done = False
+        done, looped = False, []
         for name in dict.fromkeys(order):
             x = symbols[name]
             coeff = sp.diff(d, x)
@@ -556,6 +561,7 @@ def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> lis
                 continue
             others = {str(s) for s in d.free_symbols} - {name}
             if any(reaches(name, o) for o in others):
+                looped.append(name)
                 continue
             bound = sp.simplify(-(d - coeff * x) / coeff)
             upper = (op in ("<", "<=")) == (sign > 0)
@@ -563,6 +569,10 @@ def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> lis
             deps.setdefault(name, set()).update(others)
             done = True
             break
+        if not done and looped:
+            raise BadInput(f"cannot use assumption {text[:60]!r}: solved for {' or '.join(looped)} it would have to "
+                           f"be drawn after a name that the other assumptions draw after it (the order relations and "
+                           f"bounds form a cycle); write it solved for another name")
         if not done:
             raise BadInput(f"cannot use assumption {text[:60]!r}: it must be solvable for one of its names, linearly "
                            "with a coefficient of known sign (write it as name <= expression, and declare the signs "

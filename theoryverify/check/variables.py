@@ -107,9 +107,12 @@ class RealGroup:
         self._bound_fns = [sp.lambdify([self.symbols[d] for d in deps], e, "math")
                            for (_, e, _, _), deps in zip(self.bounds, self._bound_deps)]
         k = len(self.members)
-        self.order = _topological(k, self.relations, [(d, i) for (i, _, _, _), deps in zip(self.bounds,
-                                                                                          self._bound_deps)
-                                                      for d in deps])
+        edges = [(d, i) for (i, _, _, _), deps in zip(self.bounds, self._bound_deps) for d in deps]
+        self.order = _topological(k, self.relations, edges)
+        if len(self.order) != k:
+            raise DomainError(f"these relations form a cycle (each needs another drawn first): "
+                              f"{_cycle_text(self, set(self.order))}; drop one, or write it with a name it does not "
+                              f"depend on")
         lo = [(m.lo, m.lo_closed) for m in self.members]
         hi = [(m.hi, m.hi_closed) for m in self.members]
         for _ in range(k + 1):  # propagate bounds along the relations
@@ -437,9 +440,19 @@ def _topological(k: int, relations, edges=()) -> list[int]:
             indeg[j] -= 1
             if indeg[j] == 0:
                 ready.append(j)
-    if len(order) != k:
-        raise DomainError("the order relations between the variables form a cycle")
-    return order
+    return order  # shorter than k: the members left out lie on a cycle (or after one)
+
+
+def _cycle_text(group: "RealGroup", ordered: set[int]) -> str:
+    """The relations among the members that could not be ordered, named (``mu <= lam``, ``lam <= L``, ``mu >=
+    L/10000``): each is drawn after what it depends on, and these depend on each other."""
+    left = set(range(len(group.members))) - ordered
+    names = group.symbols
+    parts = [f"{names[a]} {'<' if strict else '<='} {names[b]}" for a, b, strict in group.relations
+             if a in left and b in left]
+    parts += [f"{names[i]} {'<' if upper and not closed else '<=' if upper else '>' if not closed else '>='} {e}"
+              for i, e, closed, upper in group.bounds if i in left and e.free_symbols & {names[j] for j in left}]
+    return ", ".join(parts)
 
 
 def real(symbol: sp.Symbol, lo=None, hi=None, lo_closed=False, hi_closed=False) -> RealGroup:

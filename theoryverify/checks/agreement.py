@@ -35,10 +35,46 @@ def max_relative_error(a: Any, b: Any) -> float:
 
 
 def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], Any],
-                    strategy: st.SearchStrategy, seed: int, *, rtol: float = 1e-10,
+                    strategy: "st.SearchStrategy | Domain", seed: int, *, rtol: float = 1e-10,
                     n: int | None = None, names: tuple[str, str] = ("derived", "autograd"),
                     describe: Callable[[Any], dict] | None = None) -> Verdict:
-    """``derived(x) ≈ reference(x)`` within ``rtol`` for every drawn ``x``."""
+    """``derived(x) ≈ reference(x)`` within ``rtol`` for every drawn ``x``: refuted at the first draw (shrunk)
+    where they differ, holds after ``n`` draws (Hypothesis' default when None) with the largest error found.
+
+    - ``strategy``: what ``x`` is.  A :class:`~theoryverify.domains.Domain` draws its variables, and ``x`` is the
+      point as the paper names it (:meth:`Domain.named`): ``{"X": array (3, 2), "w": array (2,), "eta": float}``
+      for ``tv.MatrixVar("X", (3, 2))``, ``tv.VectorVar("w", 2)``, ``tv.LogUniform(eta, …)`` — the settings a
+      counterexample then names.  Any Hypothesis strategy works too (``tv.strategies.arrays((k,))``...).
+    - ``derived``, ``reference``: functions of ``x`` returning the two computations — a number, an array or
+      tensor, or a (nested) sequence or mapping of them; their structure (shapes, keys) must match, then every
+      entry within ``rtol`` in max |a − b| / max(1, |b|).  ``tv.evaluate(display, x)`` is a printed display at
+      a named point (a matrix display as an array).
+    - ``names``: what the two sides are called in the verdict (``("derived", "autograd")``).
+    - ``describe``: ``x`` → dict, the counterexample's settings (default: the named point for a Domain, else
+      ``{"input": x}``); both sides' values are added.
+
+    >>> import numpy as np, sympy as sp, theoryverify as tv
+    >>> X, w = tv.MatrixVar("X", (3, 2)), tv.VectorVar("w", 2)
+    >>> printed = X.matrix.T * X.matrix * w.vector
+    >>> d = tv.Domain([X, w])
+    >>> tv.check_agreement(lambda v: tv.evaluate(printed, v), lambda v: v["X"].T @ v["X"] @ v["w"], d, 0,
+    ...                    n=20).status.value
+    'holds'
+    >>> v = tv.check_agreement(lambda v: tv.evaluate(2 * printed, v), lambda v: v["X"].T @ v["X"] @ v["w"], d, 0,
+    ...                        n=20)
+    >>> v.status.value, sorted(v.counterexample)
+    ('refuted', ['X', 'autograd', 'derived', 'w'])
+    """
+    from ..domains import Domain
+
+    if isinstance(strategy, Domain):
+        domain = strategy
+        strategy = domain.floats().map(domain.named)
+        if describe is None:
+            describe = lambda x: {k: plain(v) for k, v in x.items()}  # noqa: E731 - the settings by name
+    elif not isinstance(strategy, st.SearchStrategy):
+        raise TypeError(f"check_agreement draws from a tv.Domain or a Hypothesis strategy, "
+                        f"not a {type(strategy).__name__}")
     mismatch: list[tuple[Any, ShapeMismatch]] = []
 
     def score(x):

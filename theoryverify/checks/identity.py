@@ -28,7 +28,7 @@ from ..timelimit import bounded
 from ..evidence_types import CouldHaveFailed, Proof, attach
 from ..verdicts import Verdict, error, holds, inconclusive, proved, refuted
 from .containers import Entry, ShapeMismatch, pair_entries
-from .search import search, shrunk
+from .search import search, settings_of_the_sides, shrunk
 
 SIMPLIFIERS = (
     ("expand", sp.expand),
@@ -105,6 +105,7 @@ def exact_points(diff: sp.Expr, domain: Domain, seed: int, n: int,
     return exact, None
 
 
+@settings_of_the_sides
 def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float = 1e-12,
                    n_rational: int = 12, n_float: int | None = None,
                    symbolic_seconds: float = 3.0, try_symbolic: bool = True) -> Verdict:

@@ -26,7 +26,7 @@ from ..roundoff import fmt_signed
 from ..evidence_types import CouldHaveFailed, attach
 from ..verdicts import Verdict, error, holds, inconclusive, refuted
 from .identity import _point
-from .search import search, shrunk
+from .search import search, settings_of_the_sides, shrunk
 
 OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
 
@@ -147,6 +147,7 @@ def sign_analysis(slack: sp.Expr, strict: bool, domain: Domain, seconds: float =
     return bounded(signed, seconds, cpu=True)
 
 
+@settings_of_the_sides
 def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: int, *,
                      tol: float = 1e-12, n_float: int | None = None, polish: int = 5,
                      prove: bool = True) -> Verdict:

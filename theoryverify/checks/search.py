@@ -154,6 +154,67 @@ def hypotheses(conditions: Sequence[Any]):
         _HYPOTHESES.pop()
 
 
+#: the names of the symbols the running check's sides contain (None: not known), read by :func:`shrunk`
+_USED: list[frozenset[str] | None] = [None]
+
+
+def _free_names(obj) -> frozenset[str] | None:
+    """The names of the free symbols of a check's side (an expression, a matrix, a (nested) sequence or mapping
+    of them); None where a part is of a kind whose symbols cannot be read."""
+    if hasattr(obj, "free_symbols"):
+        return frozenset(str(s) for s in obj.free_symbols)
+    if isinstance(obj, (int, float, complex, str)) or obj is None:
+        return frozenset()
+    parts = list(obj.values()) if isinstance(obj, Mapping) else list(obj) if isinstance(obj, (list, tuple)) else None
+    if parts is None:
+        return None
+    out: set[str] = set()
+    for part in parts:
+        got = _free_names(part)
+        if got is None:
+            return None
+        out |= got
+    return frozenset(out)
+
+
+def settings_of_the_sides(check):
+    """A check of ``lhs``/``rhs`` over ``domain`` whose counterexample names only the variables the two sides
+    contain, and those the running claim's hypotheses read: a domain variable none of whose symbols either side
+    uses (η in a domain shared by a claim without η) is moved to ``details["unused_settings"]``, so a
+    counterexample never lists a value the statement does not depend on; a variable with a used symbol is kept
+    whole (a matrix's every entry, every member of a ``Domain.assuming`` group, whose relations tie them)."""
+    import functools
+    import inspect
+
+    sig = inspect.signature(check)
+
+    @functools.wraps(check)
+    def run(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        lhs, rhs, domain = (bound.arguments.get(k) for k in ("lhs", "rhs", "domain"))
+        left, right = _free_names(lhs), _free_names(rhs)
+        used = None if left is None or right is None else left | right
+        _USED.append(used)
+        try:
+            verdict = check(*args, **kwargs)
+        finally:
+            _USED.pop()
+        ce = verdict.counterexample
+        if used is None or not ce or domain is None:
+            return verdict
+        read = {n for c in (_HYPOTHESES[-1] or ()) for n in getattr(c, "needs", ())}
+        # a variable is kept whole (every entry of a matrix; every member of a group tied by relations, such as
+        # L in 0 < η ≤ 1/L, which shows the point inside the hypotheses) when a side contains one of its symbols
+        unused = {str(s) for v in domain.variables if not {str(t) for t in v.symbols} & (used | read)
+                  for s in v.symbols}
+        dropped = {k: v for k, v in ce.items() if k in unused}
+        if not dropped:
+            return verdict
+        return replace(verdict, counterexample={k: v for k, v in ce.items() if k not in unused},
+                       details={**dict(verdict.details or {}), "unused_settings": dropped})
+    return run
+
+
 def _inside(config: Mapping[str, Any]) -> bool:
     """No hypothesis of the running claim is violated at ``config`` (one it cannot read is not a violation:
     the evidence rules judge that on the reported point, as on the point first found)."""
@@ -239,7 +300,10 @@ def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float 
         details["difference"] = value
     if "slack" in details and op not in ("==",):
         details["slack"] = float(sp.N(exact_value(R - L if op in ("<=", "<") else L - R, best), 30))
-    first = ", ".join(f"{n} = {ce[n]}" for n in names)
+    used = _USED[-1]
+    if used is not None:  # whole variables, as the counterexample keeps them (settings_of_the_sides)
+        used = {str(s) for v in domain.variables if {str(t) for t in v.symbols} & used for s in v.symbols}
+    first = ", ".join(f"{n} = {ce[n]}" for n in names if used is None or n in used)
     return replace(verdict, evidence=f"{evidence} (shrunk; first found at {first})",
                    counterexample={**ce, **point, "lhs": sides["lhs"], "rhs": sides["rhs"]}, details=details)
 

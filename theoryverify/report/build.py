@@ -114,7 +114,7 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
     was reused and computed) goes to stderr (:mod:`theoryverify.resume`); Ctrl-C raises
     :class:`~theoryverify.resume.Interrupted` with every finished claim kept in the store."""
     out.mkdir(parents=True, exist_ok=True)
-    store = Store(store_root or resume.STORE_ROOT)
+    store = Store(store_root or resume.store_root(papers))
     ctx = RunContext(seed=seed, profile=profile, device=device)
     absent = inputs.absent(papers)
     run = {"command": command, "profile": profile, "seed": seed,

@@ -250,7 +250,7 @@ def _rows_run(paper: str, profile: str, seed: int, device: str, fresh: bool) -> 
     from .build import select  # the claims the report of this profile runs
     profiles.load()
     ctx = RunContext(seed=seed, profile=profile, device=device)
-    run = resume.ClaimRun(select(paper, profile, (), device), ctx, Store(resume.STORE_ROOT), fresh=fresh,
+    run = resume.ClaimRun(select(paper, profile, (), device), ctx, Store(resume.store_root([paper])), fresh=fresh,
                           prefix="theoryverify review")
     return run.compute(run.items, desc=paper)
 

@@ -1,0 +1,47 @@
+"""``tv.Domain.assuming``: bounds that depend on other variables (η ≤ 1/L, μ ≤ λ ≤ L), drawn by the engine inside
+the relations, counterexamples in the paper's own symbols (issue 29, defect 3).  Planted: the step bound 2/L in
+place of 1/L is refuted at a point that satisfies every relation."""
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+import theoryverify as tv
+from theoryverify.domains import DomainError
+
+L, mu, lam, eta = sp.symbols("L mu lambda eta", positive=True)
+NAMES = {"L": L, "mu": mu, "lam": lam, "eta": eta}
+CHAIN = ["0.01 <= L <= 100", "L/10000 <= mu", "0 < mu <= lam", "lam <= L"]
+LHS, RHS = sp.Abs(1 - eta * lam), 1 - eta * mu
+
+
+def domain(bound):
+    return tv.Domain.assuming(NAMES, CHAIN + [f"0 < eta <= {bound}"])
+
+
+def test_the_contraction_lemma_holds_on_its_hypotheses():
+    v = tv.check_inequality(LHS, "<=", RHS, domain("1/L"), seed=1)
+    assert v.status in (tv.Status.PROVED, tv.Status.HOLDS), v
+
+
+def test_a_planted_step_bound_is_refuted_inside_the_relations_in_the_papers_symbols():
+    v = tv.check_inequality(LHS, "<=", RHS, domain("2/L"), seed=1)
+    assert v.status is tv.Status.REFUTED, v
+    ce = {k: sp.Rational(v.counterexample[k]) for k in ("L", "mu", "lambda", "eta")}
+    assert sp.Rational(1, 100) <= ce["L"] <= 100 and ce["L"] / 10000 <= ce["mu"] <= ce["lambda"] <= ce["L"]
+    assert 0 < ce["eta"] <= 2 / ce["L"]
+    again = tv.check_inequality(LHS, "<=", RHS, domain("2/L"), seed=1)
+    assert again.counterexample == v.counterexample
+
+
+@pytest.mark.parametrize("symbols, assumptions, message", [
+    ([L], ["L <= eta"], "the assumptions name eta, which is not among the symbols"),
+    ([L, eta], ["L**2 + eta**2 <= 1"], "Domain.assuming: cannot use assumption"),
+    ([L, eta], ["L <= eta", "eta <= L"], "these relations form a cycle"),
+    ([L], ["W: matrix(2, 2)"], "real symbols only"),
+    ([L, eta], ["0 < L < 1", "eta <= L/2", "L < eta"], "leave no point the engine can draw"),  # contradictory
+])
+def test_bad_assumptions_are_one_line_domain_errors(symbols, assumptions, message):
+    with pytest.raises(DomainError, match=message) as info:
+        tv.Domain.assuming(symbols, assumptions)
+    assert "\n" not in str(info.value)
