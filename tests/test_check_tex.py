@@ -831,6 +831,10 @@ def test_referee_nine_readings(tmp_path, capsys):
     assert [r["kind"] for r in rows[:3]] == ["probabilistic", "probabilistic", "step"], rows
     assert rows[2]["read_as"] == "1 * (m - 2) / binomial(m - 1, 2) = 2 / (m - 1)" and rows[2]["status"] == "proved", rows
     assert rows[3]["read_as"] == "f(x) = x ** 2", rows  # an unmatched ( opens nothing: the side condition is still cut
+    # words inside brackets still cut ("(\\text{Lemma 2})" is a justification), and a \\mathrm{…} group inside brackets
+    # keeps the brace count: a set-builder's "\\forall" after L^p(\\mathrm{D}) is the set's own, no side condition
+    rows = _one(tmp_path, capsys, "Let\n\\[ W = \\{ f \\in L(\\mathrm{D}) : g \\in L(\\mathrm{D}) \\forall |a| \\leq k \\} \\]\n")
+    assert len(rows) == 1 and rows[0]["kind"] != "hypothesis", rows
     # a statement's "… is given by" display is its conclusion; "if the following holds:" introduces its hypothesis
     rows = _one(tmp_path, capsys, "\\newtheorem{corollary}{Corollary}\n\\begin{corollary}\nFor $\\psi = 2$, the simple "
                 "regret is given by\n\\[ S \\le 2 K \\]\n\\end{corollary}\n\\begin{theorem}\nWe have $a < b$ if the "

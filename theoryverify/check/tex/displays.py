@@ -303,8 +303,8 @@ def segments(row: str, pos: int) -> list[Segment]:
             continue
         tok = m.group(0)
         end = m.end()
-        if in_parens[i]:
-            i = end  # \Pr((i, j) \in E \; | \; i \notin E): spacing and words inside brackets are the event's own
+        if in_parens[i] and not tok.endswith("{"):
+            i = end  # \Pr((i, j) \in E \; | \; i \notin E): spacing inside brackets is the event's own, no cut
             continue
         if tok in ("\\;", "\\quad") and DIFFERENTIAL.match(row, end):
             i = end  # "\int_0^t f \; d~\tau": the space before an integral's differential is no cut
