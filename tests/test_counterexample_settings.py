@@ -46,3 +46,11 @@ def test_a_variable_tied_by_the_domains_relations_is_kept():
     v = tv.check_inequality(sp.Abs(1 - eta * lam), "<=", 1 - eta * lam / 100, d, seed=0)
     assert v.status is tv.Status.REFUTED and {"L", "eta", "lambda"} <= set(v.counterexample), v.counterexample
     assert "first found" not in v.evidence or "L = " in v.evidence, v.evidence
+
+
+def test_a_relation_that_uses_no_drawn_name_never_prints_an_empty_point():
+    """1/3 < 1/3 + 0·x fails everywhere: the shrunk evidence names no point rather than "first found at " (the
+    icrecall quick report had printed that once the unused names left the counterexample)."""
+    v = tv.check_inequality(sp.Rational(1, 3) + 0 * x, "<", sp.Rational(1, 3), DOMAIN, seed=0)
+    assert v.status is tv.Status.REFUTED
+    assert "first found at )" not in v.evidence and not v.evidence.rstrip().endswith("at")
