@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 from hypothesis import strategies as st
 
+from ..domains import Domain
 from ..roundoff import fmt_error
 from ..evidence_types import CouldHaveFailed, attach
 from ..verdicts import Verdict, holds, inconclusive, plain, refuted
