@@ -815,7 +815,10 @@ def test_referee_eight_tails(tmp_path, capsys):
     lead = ("We focus on one term. For ease of notation, let $a := a_i$ and $x = a_i - \\bar{a}_i$. Then this "
             "expression for an arbitrary $i$ becomes\n\\[ \\frac{1 + a_i}{2} \\log \\left(1 + \\frac{a_i - \\bar{a}_i}"
             "{1 + \\bar{a}_i}\\right) = - \\frac{1 + a}{%s} \\log \\left(1 - \\frac{x}{1 + a}\\right) \\]\n")
-    rows = _one(tmp_path, capsys, lead % "2")
+    f = tmp_path / "lead.tex"
+    f.write_text(lead % "2")
+    code, out = run(capsys, f, "--timeout", "30")  # ~0.9 s of CPU at 50 digits: a test of reading, load-proof
+    rows = out["relations"]
     assert rows[0]["status"] in ("proved", "holds"), rows
     assert any("set in the prose" in a for a in rows[0]["assumptions"]), rows
     rows = _one(tmp_path, capsys, lead % "3")
