@@ -806,14 +806,14 @@ def test_referee_eight_tails(tmp_path, capsys):
                 "\\[ \\rho\\delta(2\\tau)^{q} \\le 2 \\]\n")
     assert rows[0]["status"] != "ambiguous" and "delta * (2 * tau)" in rows[0]["read_as"], rows
     # "defined as follows" decides R_T's kind; the \\in of \\sum_{i \\in A} is no "says where it lies"
-    rows = _one(tmp_path, capsys, "the cumulative regret, which is defined as follows:\n\\begin{align*}\nR_{T}=r^{*}T - "
+    rows = _one(tmp_path, capsys, "the regret, defined as follows:\n\\begin{align*}\nR_{T}=r^{*}T - "
                 "\\sum_{i\\in A} r_{i}N_{i}(T),\n\\end{align*}\nand we take\n\\[ Q = P^2 \\in \\mathcal{G} \\]\n")
     assert [r["kind"] for r in rows] == ["definition", "definition"], rows
     assert "says where it lies" not in rows[0]["reason"] and "says where it lies" in rows[1]["reason"], rows
     # "let $a := a_i$ and $x = a_i - \\bar a_i$. Then this expression becomes": the values of the sentence before a
     # "Then …" lead-in are the display's (with := as with =); a planted coefficient is never passed with them
-    lead = ("We focus on one term. For ease of notation, let $a := a_i$ and $x = a_i - \\bar{a}_i$. Then this "
-            "expression for an arbitrary $i$ becomes\n\\[ \\frac{1 + a_i}{2} \\log \\left(1 + \\frac{a_i - \\bar{a}_i}"
+    lead = ("We look at one term. To shorten it, let $a := a_i$ and $x = a_i - \\bar{a}_i$. Then the "
+            "term becomes\n\\[ \\frac{1 + a_i}{2} \\log \\left(1 + \\frac{a_i - \\bar{a}_i}"
             "{1 + \\bar{a}_i}\\right) = - \\frac{1 + a}{%s} \\log \\left(1 - \\frac{x}{1 + a}\\right) \\]\n")
     f = tmp_path / "lead.tex"
     f.write_text(lead % "2")
@@ -841,7 +841,7 @@ def test_referee_nine_readings(tmp_path, capsys):
     # a statement's "… is given by" display is its conclusion; "if the following holds:" introduces its hypothesis
     rows = _one(tmp_path, capsys, "\\newtheorem{corollary}{Corollary}\n\\begin{corollary}\nFor $\\psi = 2$, the simple "
                 "regret is given by\n\\[ S \\le 2 K \\]\n\\end{corollary}\n\\begin{theorem}\nWe have $a < b$ if the "
-                "following holds:\n\\[ c > d \\]\n\\end{theorem}\n\\begin{proof}\nThe above is equivalent to prove\n"
+                "following holds:\n\\[ c > d \\]\n\\end{theorem}\n\\begin{proof}\nThis is equivalent to prove\n"
                 "\\[ \\ln(1 + b z) \\ge b z - b^2 z^2 \\]\n\\end{proof}\n")
     assert [r["kind"] for r in rows] == ["goal", "hypothesis", "goal"], rows
     # n! makes n a whole number: Stirling's lower bound is evaluated at n = 0, 1, 2, … (it had "only 0 finite

@@ -40,7 +40,7 @@ def values_before(prose: str) -> list[str]:
             start = m.end()
     out = _set_in(prose, spans, start, len(prose))
     if not out and THEN.match(prose[start:]):
-        # "For ease of notation, let $a := a_i$ and $x = …$. Then this expression becomes": the sentence that leads
+        # "To shorten it, let $a := a_i$ and $x = …$. Then the term becomes": the sentence that leads
         # into the display continues the one before it, which sets the values
         before = 0
         for m in SENTENCE_END.finditer(prose, 0, max(0, start - 1)):
