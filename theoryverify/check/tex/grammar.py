@@ -165,24 +165,22 @@ class PaperParser(LatexParser):
                 continue
             return name
 
-    def _event_subscript(self) -> bool:
-        """The subscript at the cursor (``_{…}``) holds a relation at its top level: an event, not an index."""
+    def _event_subscript(self) -> str | None:
+        """The subscript group at the cursor (``_{…}``), consumed and shown, when it holds a relation (an event, not an
+        index); else None, the cursor unmoved."""
+        start = self.i
         if self.peek(1).text != "{":
-            return False
-        depth, k = 0, 1
-        while True:
-            t = self.peek(k)
-            if t.kind == "end":
-                return False
-            if t.text == "{":
-                depth += 1
-            elif t.text == "}":
-                depth -= 1
-                if depth == 0:
-                    return False
-            elif t.text in EVENT_RELATIONS:
-                return True
-            k += 1
+            return None
+        self.next()  # _
+        try:
+            self._skip_balanced("{")
+        except BadInput:
+            self.i = start
+            return None
+        if not any(t.text in EVENT_RELATIONS for t in self.toks[start + 2:self.i - 1]):
+            self.i = start
+            return None
+        return show_tokens(self.toks[start + 1:self.i])
 
     def _index(self, base: str) -> ast.expr:
         """``base_{…}`` and ``base^{(k)}``, in any order: an ``ast.Subscript`` (or the name if there is none)."""
@@ -191,14 +189,11 @@ class PaperParser(LatexParser):
         node = _name(name)
         sup_first = False  # θ^{(t)}_j: the subscript still comes first in the index, as in θ_j^{(t)}
         for _ in range(3):
-            if self.at("_") and self._event_subscript():
+            event = self._event_subscript() if self.at("_") else None
+            if event is not None:
                 # I_{(u(X_j) > ξ + ε)}, \mathbb{1}_{x > 0}: an indicator of an event, an unknown of its own (the event
                 # is never flattened into a name or read as indices)
-                first = self.i
-                self.next()
-                self._skip_balanced("{")
-                key = f"{name}_" + show_tokens(self.toks[first + 1:self.i])
-                return self._opaque_key(key, "ind")
+                return self._opaque_key(f"{name}_{event}", "ind")
             if self.at("_"):
                 self.next()
                 idx = self._index_expr()

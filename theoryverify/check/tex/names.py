@@ -163,14 +163,13 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.vector.add(key)
             if NUMBER_MEMBER.match(text, after) and not index:
                 ev.number.add(key)
-            ahead = text[max(0, m.start() - 8):m.start()]
-            if not index and (re.match(r"\s*/", text[after:after + 4]) or re.search(r"/\s*$", ahead) or
-                              (re.search(r"\\sqrt\s*\{\s*$", ahead) and re.match(r"\s*\}", text[after:after + 4]))):
+            before = text[max(0, m.start() - 8):m.start()]
+            if not index and (re.match(r"\s*/", text[after:after + 4]) or re.search(r"/\s*$", before) or
+                              (re.search(r"\\sqrt\s*\{\s*$", before) and re.match(r"\s*\}", text[after:after + 4]))):
                 ev.number.add(key)  # δ/(CB)², 1/δ, √δ: a bare name in arithmetic is a number (δ(…) is then δ·(…))
             if not index and re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})",
                                       text[after:after + 12]):
                 ev.vector.add(key)
-            before = text[max(0, m.start() - 8):m.start()]
             if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before):
                 ev.vector.add(key)
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
