@@ -37,6 +37,10 @@ def table(src: str, **kw) -> MacroTable:
     (r"\newcommand{\eps}{\varepsilon}", r"\eps_t", r"\varepsilon_t"),
     (r"\newcommand{\R}{\ensuremath{\mathbb{R}}\xspace}", r"\R^d", r"\mathbb{R}^d"),
     (r"\newcommand{\one}{1\relax}", r"\one\@", r"1"),
+    # a transpose drawn with \mathpalette and \raisebox (placement only): the content is what is read
+    (r"\newcommand\raiseT[2]{\raisebox{0.2ex}{$#1#2$}}\newcommand\transpose{^{\mathpalette\raiseT{\intercal}}}",
+     r"A\transpose", r"A^{\textstyle\intercal}"),
+    (r"\newcommand\up{\raisebox{1pt}[0pt][0pt]{$x$}}", r"\up", r"x"),
 ])
 def test_definition_forms(src, use, want):
     assert table(src).expand(use) == want

@@ -41,6 +41,10 @@ UNSAFE_RE = re.compile(
     r"if|ifx|ifnum|ifdim|ifodd|ifcase|ifmmode|ifvmode|ifhmode|ifinner|ifdefined|ifcsname|ifcat|ifvoid|iftrue|"
     r"iffalse|ifeof|ifthenelse|else|fi|or)(?![A-Za-z])|\\@[A-Za-z]")
 DROPPED = frozenset({"\\xspace", "\\@", "\\relax"})
+#: LaTeX's own wrappers that only place or size their content, unwrapped here: ``\ensuremath{x}`` is x,
+#: ``\raisebox{0.2ex}{$x$}`` is x, ``\mathpalette\f{x}`` calls \f with the style and x (a paper's
+#: ``\transpose``: ``^{\mathpalette\raiseT{\intercal}}`` with ``\raiseT[2]{\raisebox{…}{$#1#2$}}``)
+BOXES = frozenset({"\\ensuremath", "\\raisebox", "\\mathpalette"})
 IGNORED = {"input": "not read: macros defined in other files are unknown", "include": "not read: macros "
            "defined in other files are unknown", "catcode": "ignored", "DeclarePairedDelimiterX": "not supported"}
 KINDS = {"newcommand": "newcommand", "DeclareRobustCommand": "newcommand", "renewcommand": "renewcommand",
@@ -182,8 +186,9 @@ class MacroTable:
         if primitive:
             self._primitive.add(macro.name)
 
-    def collect(self, text: str, origin: str = "", first_line: int = 1) -> list[Note]:
-        """Add the definitions in ``text`` in order; return Notes for what was refused or skipped.
+    def collect(self, text: str, origin: str = "", first_line: int = 1, locate=None) -> list[Note]:
+        """Add the definitions in ``text`` in order; return Notes for what was refused or skipped.  ``locate`` maps
+        a line of ``text`` to ``"file:line"`` where ``text`` inlines several files (a paper's ``\\input{macros}``).
 
         Never raises on bad text: a malformed definition gives a Note and is skipped."""
         s = strip_comments(text, EATEN)
@@ -194,7 +199,8 @@ class MacroTable:
             m = DEFINER_RE.search(s, i)
             if not m:
                 return notes
-            where = f"{origin}:{first_line + bisect_right(newlines, m.start())}"
+            line = first_line + bisect_right(newlines, m.start())
+            where = locate(line) if locate is not None else f"{origin}:{line}"
             try:
                 end = self._definition(m.group(1), s, m.end(), where, notes)
             except (ValueError, IndexError, RecursionError) as e:  # defensive: collection never raises
@@ -314,7 +320,7 @@ class MacroTable:
     def expand(self, text: str) -> str:
         """Expand every defined macro in ``text`` (bodies included), within the budget; see the module."""
         names = set(CS_RE.findall(text))
-        if not names & (self._macros.keys() | DROPPED | {"\\ensuremath"}):
+        if not names & (self._macros.keys() | DROPPED | BOXES):
             if len(text) > self.max_chars:
                 raise ExpansionError(f"macro expansion exceeds {self.max_chars} characters")
             return text
@@ -391,6 +397,17 @@ class MacroTable:
                     continue
                 if t == "\\ensuremath":
                     stack.extend(reversed(argument(t)))
+                    continue
+                if t == "\\raisebox":  # \raisebox{lift}[height][depth]{content}: the content, its $ dropped
+                    argument(t)
+                    while peek_nonspace("[") and pop() is not None:
+                        until(t, "]")
+                    stack.extend(reversed([x for x in argument(t) if x != "$"]))
+                    continue
+                if t == "\\mathpalette":  # \mathpalette\f{x}: \f{\textstyle}{x}
+                    f = argument(t)
+                    x = argument(t)
+                    stack.extend(reversed([*f, "{", "\\textstyle", "}", "{", *x, "}"]))
                     continue
                 out.append(t)
                 continue

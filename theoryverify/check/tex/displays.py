@@ -132,10 +132,10 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
         if close:
             body = text[body_start:m.start()]
             env = {"\\[": "displaymath", "$$": "$$"}.get(name, name)
-            prose = _prose(text[max(doc.body_start, start - 400, last_end):start])
+            prose = _prose(text[max(doc.body_start, start - 2000, last_end):start])  # comments are blanked, not removed
             if out and re.fullmatch(r"\W*(?:and|or|as well as)\W*", prose) and out[-1].end_pos == last_end:
                 prose = _prose(out[-1].prose + " ⟨display⟩ " + prose)  # "… such that $$…$$ and $$…$$": one sentence
-            out.append(Display(env, start, body_start, body, tuple(stack), prose, _prose(text[m.end():m.end() + 160])))
+            out.append(Display(env, start, body_start, body, tuple(stack), prose, _after(text[m.end():m.end() + 160])))
             out[-1].end_pos = m.end()
             open_env = None
             last_end = m.end()
@@ -145,9 +145,27 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
 FOOTNOTE = re.compile(r"\\footnote\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}")
 
 
+#: a paragraph break: an empty line (or one of tabs); a line of spaces may be a comment blanked, which TeX reads as
+#: no break at all
+PARAGRAPH = re.compile(r"\n[\t\r]*\n")
+
+
 def _prose(text: str) -> str:
-    """The prose's last 300 characters, footnotes left out (a footnote is not the sentence the display ends)."""
-    return " ".join(FOOTNOTE.sub(" ", text).split())[-300:]
+    """The prose's last 300 characters since its last paragraph break (a sentence never runs across one, even when
+    the paragraph before it ends without a full stop), footnotes left out (a footnote is not the sentence the display
+    ends)."""
+    text = FOOTNOTE.sub(" ", text)
+    for m in reversed(list(PARAGRAPH.finditer(text))):
+        if text[m.end():].strip():
+            text = text[m.end():]
+            break
+    return " ".join(text.split())[-300:]
+
+
+def _after(text: str) -> str:
+    """The prose right after a display, up to the paragraph's end (``… \\] is g-convex where …``)."""
+    m = PARAGRAPH.search(text)
+    return " ".join(FOOTNOTE.sub(" ", text[:m.start()] if m else text).split())
 
 
 # --- rows, cells, segments ---------------------------------------------------------------------------

@@ -330,7 +330,7 @@ class PaperParser(LatexParser):
             return node
         key = _key(node)
         if key in self.functions:
-            return ast.Call(func=_name(_flat(node)), args=self._paren_args(), keywords=[])
+            return self._curried(_flat(node), self._paren_args())
         verdict = self.names.kind(key) if self.names is not None else None
         k = 0
         while self.peek(k).text in ("(", "\\left", "\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big"):
@@ -348,9 +348,27 @@ class PaperParser(LatexParser):
             return node
         if verdict == "function":
             self.applied.add(name)
-        else:
-            self.ambiguous.add(name)
+            return self._curried(name, args)
+        self.ambiguous.add(name)
         return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _curried(self, name: str, args: list[ast.expr]) -> ast.expr:
+        """``f(t)(x)``, ``\\hat f(w, ψ)(x)``: a function whose value is a function, applied at once to a name —
+        one unknown function of all the arguments (``f_applied(t, x)``), never the product f(t)·x.  Only names in
+        the second brackets, written right after the first (``p(x)(1 - p(x))`` and ``f(x) (y)`` stay products)."""
+        call = ast.Call(func=_name(name), args=args, keywords=[])
+        if not self.at("(") or self.peek().pos != self.toks[self.i - 1].pos + 1:
+            return call
+        save = self.i
+        try:
+            more = self._paren_args()
+        except BadInput:
+            self.i = save
+            return call
+        if not all(isinstance(a, (ast.Name, ast.Subscript)) for a in more):
+            self.i = save
+            return call
+        return ast.Call(func=_name(name + "_applied"), args=[*args, *more], keywords=[])
 
     def _map_applied_bare(self, node) -> bool:
         """``Fx``: a capital the paper writes as a map (``F: \\mathcal M \\to \\mathcal M``), never as a factor,
@@ -382,6 +400,8 @@ class PaperParser(LatexParser):
             return self._maybe_call(node)
         if t.text == "{":  # {\bm{Y}}(0): a braced name applied
             node = super().atom()
+            if isinstance(node, ast.Name) and (self.at("'") or self.at("^") and self.peek(1).text in PRIME_MARKS):
+                node = self._index(node.id)  # {\bf g}'_k: the braced name's prime and index, as for g'_k
             if isinstance(node, (ast.Name, ast.Subscript)):
                 return self._maybe_call(node)
             return node
@@ -419,7 +439,13 @@ class PaperParser(LatexParser):
                 node = self._declared_expectation()
                 if node is not None:
                     return node
+            scripted = self.at("_", "^")
             self._skip_scripts()
+            if which == "E" and not (self.peek().text in BRACKETS or self.at("\\left", "\\{")) and \
+                    self.starts_factor() and (scripted or self.at("\\|", "\\lVert", "\\Vert", "\\mathbb", "|")):
+                # \mathbb{E}_1 \|x - y\|^2, \mathbb{E}_{g}\mathbb{E}_{a}[…]: the expectation of the term after it
+                self.term()
+                return self._opaque(start, "Ex")
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
                 return _name(which + "bb")  # \mathbb{P}_d: a set
             self._operand_of("Ex" if which == "E" else "Pr")

@@ -41,7 +41,8 @@ ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|\\omega|\\mathcal\
                       r"\\widetilde\s*\{?\s*O|\\tilde\s*\{?\s*O|\\tilde\s*\{?\s*\\Theta|\\tilde\s*\{?\s*\\Omega|"
                       r"\\cO|\\bigO|\\Oh|\\poly|\\polylog|\\mathrm\{poly)\s*(?:\\left|\\big|\\Big|\\bigg)?\s*[\(\[\{]|"
                       r"\\lim(?:sup|inf)?(?![A-Za-z])|\\to\s*\\infty|\\rightarrow\s*\\infty")
-PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*(?:\\left|\\[bB]igg?[lr]?)?\s*"
+PROB_RE = re.compile(r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\s*\}\s*(?:\\left|\\[bB]igg?l?)?\s*[\(\[]|"
+                     r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*(?:\\left|\\[bB]igg?[lr]?)?\s*"
                      r"(?:[\(\[]|\\\{|\\lbrace)|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
                      r"\\PP(?![A-Za-z])|(?<![A-Za-z\\_^{])P\s*(?:\\left|\\big|\\Big)?\s*[\(\[]")
 # "(Q_i θ)^2 = (N(0, σ^2))^2": a law used as a value, an identity in distribution (not one of numbers)

@@ -269,6 +269,8 @@ class Names:
             return "name" if self.ev.pi_name else None
         if key == "pivar":  # pi as a name (pi_theta(s, a)): its evidence is kept under pi
             key = "pi"
+        if key == "evar":  # e as a name (e(t), e_i(t) = y_i - f_i(t)): its evidence is kept under e
+            key = "e"
         plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
         if plain and key not in self.declared_scalars and not self.ev.factor.get(key) and \
                 self.kind(plain.group(1)) == "function":

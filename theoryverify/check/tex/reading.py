@@ -81,6 +81,8 @@ WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk"
          "diag", "sign", "sgn", "rank", "supp", "dist", "poly", "erf", "Unif", "Ber", "Bin", "Poi", "Lap"}
 ALIASES = {"\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]"}
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
+#: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
+TEXT_OPERATORS = {"max", "min", "sup", "inf", "argmax", "argmin"}
 WORD_RE = re.compile(r"^[A-Z][a-z]{2,}$")
 
 
@@ -120,6 +122,10 @@ def _words(toks: list[Token]) -> list[Token]:
                 j += 1
             word = "".join(x.text for x in toks[i:j + 1])
             if j > i and word in TEXT_FUNCTIONS:  # exp(x) typed as letters: the function
+                out.append(Token("cmd", "\\" + word, t.pos))
+                i = j + 1
+                continue
+            if j > i and word in TEXT_OPERATORS and j + 1 < len(toks) and toks[j + 1].text == "_":
                 out.append(Token("cmd", "\\" + word, t.pos))
                 i = j + 1
                 continue
@@ -179,6 +185,12 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                 toks[i + 6].text in ("\\min", "\\max"):  # \mathrm{arg}\min is \argmin, not arg·min
             out.append(Token("cmd", "\\arg" + toks[i + 6].text[1:], t.pos))
             i += 7
+            continue
+        if t.text in ("\\mathbb", "\\mathrm", "\\mathsf") and i + 8 < len(toks) and \
+                [x.text for x in toks[i + 1:i + 9]] == ["{", "V", "}", toks[i + 4].text, "{", "a", "r", "}"] and \
+                toks[i + 4].text in ("\\mathrm", "\\text", "\\operatorname", "\\textrm"):
+            out.append(Token("cmd", "\\Var", t.pos))  # \mathbb{V}\mathrm{ar}(X): the variance, not V·ar(X)
+            i += 9
             continue
         if t.text in ("\\stackrel", "\\overset", "\\underset") and i + 1 < len(toks) and toks[i + 1].text == "{":
             j, depth, ann = i + 1, 0, []
@@ -252,6 +264,8 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
             toks += tokens_of(text, off)
     except BadInput as exc:
         return ChainReading(error=str(exc))
+    except Exception as exc:  # a defect of the tokenizer: this chain is unreadable, never the whole paper
+        return ChainReading(error=f"not read (the reader failed: {type(exc).__name__})")
     while toks and toks[-1].kind == "sym" and toks[-1].text in (",", ".", ";", ":"):
         toks.pop()
     while toks and toks[0].kind == "sym" and toks[0].text in (",", ";"):

@@ -20,7 +20,7 @@ from ..macros import ExpansionError, MacroTable
 from ..parser import BadInput, Definition, unparse
 from ..latex import GREEK
 from . import displays as D
-from .kinds import DEFINITION_OPS, classify
+from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind
 from .grammar import _key
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
@@ -118,9 +118,9 @@ INCREMENT = re.compile(r"\\Delta\s*(?:[A-Za-z](?![A-Za-z])|\\(?:" + "|".join(GRE
 BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|prime)*$")  # Abf, Cbfhat
 
 
-def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[int, int, str]]]:
+def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[tuple, tuple, str]]]:
     """The body with the paper's macros expanded block by block (a block: text between blank lines), the line
-    structure kept; and (start, end, error) of the blocks that could not be expanded."""
+    structure kept; and ((file, line), (file, line), error) of the blocks that could not be expanded."""
     text = _discarded(doc.text, table, doc.body_start)
     head, body = text[:doc.body_start], text[doc.body_start:]
     out, errors, pos = [head], [], doc.body_start
@@ -150,8 +150,9 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
         directives.append(type(d)(starts[min(k, len(starts) - 1)], d.word, d.arg))
     new = Document(text2, doc.root, doc.main, doc.origins, directives, doc.notes, doc.macro_texts,
                    doc.files, len(head), line_map=doc.lines())
-    # errors are recorded at offsets of the old text: map them to lines
-    errs = [(doc.where(a)[1], doc.where(b)[1], e) for a, b, e in errors]
+    # errors are recorded at offsets of the old text: map them to (file, line) — a line number alone matched a
+    # display at the same line of another file
+    errs = [(doc.where(a), doc.where(b), e) for a, b, e in errors]
     return new, errs
 
 
@@ -203,7 +204,9 @@ class Paper:
         table = MacroTable()
         for origin, text in raw.macro_texts:
             self.notes += [Note(n.origin, n.message) for n in table.collect(text, origin)]
-        self.notes += [Note(n.origin, n.message) for n in table.collect(raw.text, raw.main)]
+        starts = [0] + [m.end() for m in re.finditer("\n", raw.text)]  # notes name the inlined file's own line
+        self.notes += [Note(n.origin, n.message) for n in
+                       table.collect(raw.text, raw.main, locate=lambda k: raw.label(starts[min(k, len(starts)) - 1]))]
         self.macros = len(table)
         for m in HOSTILE_ANYWHERE.finditer(raw.text):  # outside the displays too: reported, never run
             self.notes.append(Note(raw.label(m.start()), f"\\{m.group(1)} skipped (never executed)"))
@@ -361,9 +364,9 @@ class Paper:
             return f"display too long ({len(display.body)} characters; at most {MAX_DISPLAY_CHARS})"
         if display.skip:
             return "skip"
-        line = self.doc.where(display.start)[1]
-        for a, b, e in self.expansion_errors:
-            if a <= line <= b:
+        f, line = self.doc.where(display.start)
+        for (fa, a), (fb, b), e in self.expansion_errors:
+            if fa == f == fb and a <= line <= b:
                 return f"macro expansion failed: {e}"
         m = HOSTILE.search(display.body)
         if m:
@@ -575,6 +578,7 @@ class Paper:
             return
         display_text = display.body
         defined_before = False  # the previous link of this chain is "a := …"
+        chain_defines = False  # the chain's first link is a definition inside a statement
         for link in reading.links:
             is_name, plus_one, base = lhs_shape(link.lhs.node)
             recursion = False
@@ -610,7 +614,13 @@ class Paper:
                     kind, why = "definition", f"names {new} (its first appearance): defines it, not a step"
             if defined_before and link.op == "=" and is_name and kind in ("step", "goal"):
                 kind, why = "definition", "a := b = …: gives the value of the name the previous link defines"
+            if link.index > 0 and link.op == "=" and kind in ("hypothesis", "goal") and chain_defines:
+                # a statement's "Define J as J = ∫∫ℓ = ∫_{⋃X}ℓ": the chain's later links write the same definition
+                kind, why = "definition", "a further form of the definition the chain's first link makes"
             defined_before = link.op in DEFINITION_OPS
+            if link.index == 0:
+                chain_defines = kind == "definition" and any(
+                    env_kind(name) in STATEMENT_ENVS for name, _ in display.scope)
             if kind == "definition":
                 self.definition_texts.setdefault(written, link.pos)
             if not link.readable:
