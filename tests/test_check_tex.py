@@ -853,6 +853,39 @@ def test_referee_nine_readings(tmp_path, capsys):
     assert rows[1]["status"] == "refuted", rows
 
 
+def test_referee_ten_kinds(tmp_path, capsys):
+    kinds = lambda text: [(r["kind"], r["status"]) for r in _one(tmp_path, capsys, text)]  # noqa: E731
+    # "our goal is to minimise the objective" + display: the display writes the objective out (a definition, even
+    # when F was named before); "our goal is to show that" keeps the goal
+    given = "The loss $F$ depends on pairs $(a_k, b_k)$ and a regulariser $R$, and our goal is to "
+    display = "\n\\[ F(x) = \\frac{1}{K} \\sum_{k=1}^K (a_k x - b_k)^2 + R(x) \\]\nover $x$.\n"
+    assert kinds(given + "minimise the objective" + display) == [("definition", "not_a_step")]
+    assert kinds(given + "show that" + display) == [("goal", "not_a_step")]
+    # "The iteration is then: x = x - γ g" is an assignment; after "Hence" the same text is a step, and a planted
+    # y = y + 2y - 2y + 1 is refuted
+    rows = kinds("Each step draws a sample $g_k$ with step size $\\gamma$. The iteration is then:\n"
+                 "\\[ x = x - \\gamma g_k \\]\nHence\n\\[ y = y + 2 y - 2 y + 1 \\]\n")
+    assert rows == [("update", "not_a_step"), ("step", "refuted")], rows
+    # "E[g] := … = g" after "it is unbiased": the expectation is computed (a step, not a definition of E[g]);
+    # "We denote … E[g^2] := …" still defines
+    rows = kinds("The estimate is\n\\[ g := a Q(x) + b \\]\nand it is unbiased, since $Q$ commutes with the "
+                 "linear map:\n\\[ \\mathbb{E}[g] := a \\mathbb{E}[Q(x)] + b = a x + b \\]\nWe denote its "
+                 "second moment by\n\\[ \\mathbb{E}[g^2] := a^2 \\mathbb{E}[Q(x)^2] + b^2 \\]\n")
+    assert [k for k, _ in rows] == ["definition", "step", "step", "definition"], rows
+    # a theorem's "Let … Then X is given by: ρ = …" is its conclusion; "Then … we define" still defines
+    head = ("\\newtheorem{theorem}{Theorem}\n\\begin{theorem}\nLet $X$ be a random variable and $Y$ a coin with "
+            "bias $p$. Let $m_1 = E(X | Y=1)$ and $s = V(X)$ Then ")
+    tail = ":\n\\[ c_{X,Y} = (m_1 - m_0) p \\]\n\\end{theorem}\n"
+    assert kinds(head + "the covariance of $X$ and $Y$ is given by" + tail) == [("goal", "not_a_step")]
+    assert kinds(head + "for the mean we define the quantity" + tail) == [("definition", "not_a_step")]
+    # "we need the term in brackets to vanish, this gives. [...] = 0": a requirement (the old reading refuted it);
+    # "…, hence we have" after the same words derives a step, and its planted error is refuted
+    rows = kinds("\\begin{proof}\nFor the drift to stay bounded, we need the term in brackets to vanish, this "
+                 "gives.\n\\[ [a b - c] = 0 \\]\nFor the drift to stay bounded, we need the term in brackets to "
+                 "vanish, hence we have\n\\[ 2 a = 3 a \\]\n\\end{proof}\n")
+    assert rows == [("goal", "not_a_step"), ("step", "refuted")], rows
+
+
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):
     """The checks go to whichever worker is free, a few neighbouring jobs at a time (a paper's costly steps cluster
     in a few proofs: two equal halves had left one worker idle); the result is the serial one, row for row."""

@@ -48,13 +48,17 @@ PROB_RE = re.compile(r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0
 LAW_VALUE = re.compile(r"\\mathcal\s*\{?\s*N\s*\}?\s*(?:_\s*\{?\s*\w+\s*\}?)?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(\s*[^;|,()]{1,40},")
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)
+# "our goal is to minimize the function": the display after it writes out the function (a definition), not a goal
+OPTIMISE_THE = (r"\b(?:minimi[sz]e|maximi[sz]e|optimi[sz]e)\s+(?:the|an?|our)\s+(?:[\w-]+\s+){0,2}"
+                r"(?:function|objective|loss|risk|functional|cost)\b")
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
                        r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
-                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b)[^.]{0,200}$", re.I)
+                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b|" + OPTIMISE_THE +
+                       r")[^.]{0,200}$", re.I)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
                       r"(?<!can )(?<!easy to )(?<!simple to )(?<!hard to )show that|we will (?:show|prove)|"
                       r"we prove(?!d)|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
@@ -93,7 +97,7 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduc
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"choices? (?:for|of)|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
-                     r"as follows|is the|be the|be)\b", re.I)
+                     r"as follows|is the|be the|be)\b|" + OPTIMISE_THE, re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
 EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
 # "The constraint on b … can be equivalently expressed as": the display restates a condition
@@ -161,6 +165,25 @@ OPERATOR_LHS = re.compile(r"^\s*(?:\\(?:operatorname|mathrm|text|textrm|rm)\s*\{
                           r"\\mathbb\s*\{?\s*(?:E|V)\b|\\E\b|(?:Var|Cov)\s*[\[(])")
 DERIVATIVE_LHS = re.compile(r"^\s*(?:\\dot\b|\\dot\s*\{|\\frac\s*\{\s*(?:d|\\partial)|\\partial|\\nabla)")
 DERIVATIVE_PROSE = re.compile(r"\b(?:(?:derivatives?|gradients?)\s+(?:of|with respect)\b|differentiat\w*)", re.I)
+# "The iteration then is: x = x - γ g": the name on the left, updated in place
+UPDATE_PROSE = re.compile(r"\b(?:iterations?|iterates?|updates?|updated|update rule|steps?|recursion|recurrence)\b"
+                          r"[^.]{0,120}$", re.I)
+
+
+def _self_update(lhs_text: str, rhs_text: str) -> bool:
+    """``x = x - γ g``: the right side starts with the left side's text and adds or subtracts a term."""
+    lhs = "".join(lhs_text.split())
+    rhs = "".join(rhs_text.split())
+    return bool(lhs) and rhs.startswith(lhs) and rhs[len(lhs):len(lhs) + 1] in ("+", "-")
+
+
+# "we need the quantity in the brackets to go to zero, this gives: [...] = 0": the display is the requirement
+REQUIREMENT = re.compile(r"\b(?:we|one) (?:need|needs|require|requires|want)\b[^.]{0,120}?"
+                         r"(\bto (?:go to|tend to|converge|vanish|be (?:zero|equal|non-?negative|positive|negative|"
+                         r"bounded|at (?:most|least))|equal|become)\b)[^.]{0,160}\.?\s*$", re.I)
+RESTATES = re.compile(r"[,;]?\s*\b(?:this|which|that)\s+(?:provides|gives|yields|means|reads)\W*$", re.I)
+
+
 def _outside_braces(text: str) -> str:
     """``text`` without its ``{…}`` groups: the ``\\in`` of ``\\sum_{i \\in A}`` is a range of summation, not where
     the display's left side lies."""
@@ -200,6 +223,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     inner = envs[-1] if envs else ""
     if op == "=:":
         return "definition", "'=:' defines the right side"
+    if op in DEFINITION_OPS and OPERATOR_LHS.match(lhs_text) and not NAME_LIKE.match(rhs_text) and \
+            _last(STRONG_DEF, sentence) < 0:
+        # "this gradient is unbiased: E[g] := a a^T E[Q(x)] + a b = … = g": the expectation of a name the paper
+        # has defined is computed, whatever the sign says
+        return "step", f"'{op}' on an expectation or variance: a value computed, not a name defined"
     if op in DEFINITION_OPS:
         return "definition", f"'{op}' defines the left side"
     if op in ("\\leftarrow", "\\gets"):
@@ -257,6 +285,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
+    if first_in_chain and op == "=" and lhs_is_name and _self_update(lhs_text, rhs_text) and \
+            UPDATE_PROSE.search(sentence):
+        return "update", "an assignment x = x ± … after the prose names an iteration or update (not an identity)"
     if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
             AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and derived_at < 0:
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
@@ -290,9 +321,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         # "The variance of … is given by Var β = …", "The integral … can be simplified as follows: ∫… = …",
         # "The derivative of B with respect to time is given by Ḃ = …": computed, not defined
         lhs_is_name = False
-    if inner in STATEMENT_ENVS and _last(STRONG_DEF, sentence) < 0 and not re.search(r"\bwhere\b", sentence, re.I):
+    defines_at = max(_last(STRONG_DEF, sentence), _last(re.compile(r"\bwhere\b", re.I), sentence))
+    if inner in STATEMENT_ENVS and (defines_at < 0 or _last(re.compile(r"\bthen\b", re.I), sentence) > defines_at):
         # a statement's display is its hypothesis or conclusion unless it says "let/define/denote": "Suppose X, Z
-        # are Gaussian with: Corr = ρ", "When optimizing with GF …, i.e., d/dt(…) = 0"
+        # are Gaussian with: Corr = ρ", "When optimizing with GF …, i.e., d/dt(…) = 0"; "Let μ = …. Then the
+        # correlation is given by: ρ = …" (the "then" after the last "let" starts the conclusion)
         lhs_is_name = False
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
@@ -321,6 +354,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
             return "goal", conclusion
         if re.search(r"\bsatisf(?:y|ies)\W*$", sentence, re.I):
             return "goal", conclusion
+    need = REQUIREMENT.search(sentence)
+    if need and _last(DERIVED_PROSE, RESTATES.sub("", sentence[need.end(1):])) < 0:
+        return "goal", "a requirement the prose imposes ('we need … to go to zero'), not a consequence"
     if GOAL_PROSE.search(sentence) and not derived_at > goal_at and \
             not _last(STRONG_DEF, sentence) > goal_at:  # "we set b such that …, that is"; "…, such that …, and let"
         return "goal", "the prose states it as what is to be shown or chosen"
