@@ -886,6 +886,18 @@ def test_referee_ten_kinds(tmp_path, capsys):
     assert rows == [("goal", "not_a_step"), ("step", "refuted")], rows
 
 
+def test_identical_sides_are_reflexive_only_when_written_alike(tmp_path, capsys):
+    """A row repeated in an align (``a ≤ a``) is proved whatever its unknowns; two texts that read alike (an order
+    statistic X_{[i]} beside X_i) are not, and a planted ``c + 1 ≤ c`` is still refuted."""
+    rows = _one(tmp_path, capsys, "\\begin{proof}\nHence\n\\begin{align*}\n2 q(a)^2 \\|w - a\\|^2 + c &\\le "
+                "2 q(a)^2\\|w - a\\|^2 + c \\\\\n&\\le 2 c^2\n\\end{align*}\nand the order does not matter:\n"
+                "\\[ \\sum_{i=1}^n u(X_{[i]}) = \\sum_{i=1}^n u(X_i) \\]\nand\n\\[ c + 1 \\le c \\]\n"
+                "\\end{proof}\n")
+    assert rows[0]["status"] == "proved" and "reflexive" in rows[0]["reason"], rows
+    assert rows[1]["status"] != "proved" and rows[2]["status"] not in ("proved", "holds"), rows
+    assert rows[3]["status"] == "refuted", rows
+
+
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):
     """The checks go to whichever worker is free, a few neighbouring jobs at a time (a paper's costly steps cluster
     in a few proofs: two equal halves had left one worker idle); the result is the serial one, row for row."""

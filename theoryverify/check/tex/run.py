@@ -640,6 +640,13 @@ class Paper:
                 self._add(display, link, chain_id, "inconclusive", kind, f"the relation {link.op} is not checked",
                           assumptions, read_as)
                 continue
+            if link.op in ("=", "<=", ">=") and _same_text(link.lhs.latex, link.rhs.latex) and \
+                    unparse(link.lhs.node) == unparse(link.rhs.node):
+                # "a ≤ a" (a row repeated): reflexive whatever the unknowns are; never on readings alone (the order
+                # statistic X_{[i]} and X_i may read alike)
+                self._add(display, link, chain_id, "proved", kind, "both sides are the same expression, written the "
+                          "same way: the relation is reflexive", assumptions, read_as)
+                continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             if ambiguous:
@@ -1028,6 +1035,11 @@ def _raw_relations(chain: D.Chain) -> list[tuple[int, str]]:
     if not out and chain.parts:
         out.append((chain.parts[0].pos, " ".join(chain.text[:300].split())))
     return out
+
+
+def _same_text(a: str, b: str) -> bool:
+    """The two sides' LaTeX is the same text, spaces aside."""
+    return "".join(a.split()) == "".join(b.split()) != ""
 
 
 def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
