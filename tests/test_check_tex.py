@@ -886,6 +886,17 @@ def test_referee_ten_kinds(tmp_path, capsys):
     assert rows == [("goal", "not_a_step"), ("step", "refuted")], rows
 
 
+def test_plain_tex_over_is_a_fraction(tmp_path, capsys):
+    """``{a^2 \\over 4 M^2}``, ``{a + b \\over c}`` and ``x^{1 \\over 2}``: plain TeX's fraction, the whole group
+    above the bar (it was an unknown command); the planted ``{1 \\over 2K} = K/2`` is refuted."""
+    rows = _one(tmp_path, capsys, "\\begin{proof}\nHence\n\\[ {a^2 \\over 4 M^2} + {1\\over 2K} = "
+                "\\frac{a^2}{4M^2} + \\frac{1}{2K} \\]\nand\n\\[ {a + b \\over c} = \\frac{a}{c} + "
+                "\\frac{b}{c} \\]\nand\n\\[ y^{1 \\over 2} y^{1\\over 2} = y \\]\nand the planted\n"
+                "\\[ {1 \\over 2 K} = \\frac{1}{2} K \\]\n\\end{proof}\n")
+    assert [r["status"] for r in rows] == ["proved", "proved", "proved", "refuted"], rows
+    assert rows[1]["read_as"] == "(a + b) / c = a / c + b / c", rows
+
+
 def test_identical_sides_are_reflexive_only_when_written_alike(tmp_path, capsys):
     """A row repeated in an align (``a ≤ a``) is proved whatever its unknowns; two texts that read alike (an order
     statistic X_{[i]} beside X_i) are not, and a planted ``c + 1 ≤ c`` is still refuted."""
