@@ -897,6 +897,25 @@ def test_plain_tex_over_is_a_fraction(tmp_path, capsys):
     assert rows[1]["read_as"] == "(a + b) / c = a / c + b / c", rows
 
 
+def test_referee_ten_tokens(tmp_path, capsys):
+    read = lambda text: [(r["read_as"], r["status"]) for r in _one(tmp_path, capsys, text)]  # noqa: E731
+    proof = "\\begin{proof}\nHence\n\\[ %s \\]\nand the planted\n\\[ %s \\]\n\\end{proof}\n"
+    # a calligraphic set's ^c is its complement (a name of its own), not a power; a plain S^c stays a power
+    rows = read(proof % ("\\epsilon |\\mathcal{S}^c| + |\\mathcal{S}_k^{c}| = S^c", "|\\mathcal{S}^c| + 1 \\le "
+                         "|\\mathcal{S}^c|"))
+    assert rows[0][0] == "epsilon * Abs(Scalcompl) + Abs(Scalcompl[k]) = S ** c" and rows[1][1] == "refuted", rows
+    # the order statistic X_{[i]} is a name apart from X_i (so the two sums are not alike); X_{[i]} itself still
+    # cancels, and its planted error is refuted
+    rows = read(proof % ("\\sum_{i=1}^n u(X_{[i]}) = \\sum_{i=1}^n u(X_i)", "X_{[i+1]} - X_{[i]} + 1 = X_{[i+1]}"))
+    assert rows[0][0] == "Sum(u(Xsorted[i]), (i, 1, n)) = Sum(u(X[i]), (i, 1, n))", rows
+    assert rows[1] == ("Xsorted[i + 1] - Xsorted[i] + 1 = Xsorted[i + 1]", "refuted"), rows
+    # a word in brackets labels its name (σ_{(full)}, g_t^{(full)}); θ^{(t)} and x^{(k+1)} stay indices
+    rows = read(proof % ("\\sigma^2_{(full)} + g_t^{(full)} + \\theta^{(t)} = x^{(k+1)}", "g_t^{(full)} + 1 \\le "
+                         "g_t^{(full)}"))
+    assert rows[0][0] == "sigma[full] ** 2 + gsup[t, full] + thetasup[t] = xsup[k + 1]", rows
+    assert rows[1] == ("gsup[t, full] + 1 <= gsup[t, full]", "refuted"), rows
+
+
 def test_identical_sides_are_reflexive_only_when_written_alike(tmp_path, capsys):
     """A row repeated in an align (``a ≤ a``) is proved whatever its unknowns; two texts that read alike (an order
     statistic X_{[i]} beside X_i) are not, and a planted ``c + 1 ≤ c`` is still refuted."""
