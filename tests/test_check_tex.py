@@ -916,6 +916,16 @@ def test_referee_ten_tokens(tmp_path, capsys):
     assert rows[1] == ("gsup[t, full] + 1 <= gsup[t, full]", "refuted"), rows
 
 
+def test_a_paper_that_calls_p_a_polynomial_writes_no_probability(tmp_path, capsys):
+    step = ("\\begin{proof}\nHence\n\\[ |P(1 - b x) - H(1 - b x)| \\cdot \\|a\\| \\le \\epsilon \\|a\\| "
+            "\\]\n\\end{proof}\n")
+    rows = _one(tmp_path, capsys, "Let $H$ be the step function. We take a polynomial $P$ of degree $d$ with "
+                "$|P(x) - H(x)| \\le \\epsilon$.\n" + step)
+    assert rows[0]["kind"] == "step", rows
+    rows = _one(tmp_path, capsys, "Let $H$ be the step function.\n" + step)  # no word on P: a probability
+    assert rows[0]["kind"] == "probabilistic", rows
+
+
 def test_identical_sides_are_reflexive_only_when_written_alike(tmp_path, capsys):
     """A row repeated in an align (``a ≤ a``) is proved whatever its unknowns; two texts that read alike (an order
     statistic X_{[i]} beside X_i) are not, and a planted ``c + 1 ≤ c`` is still refuted."""

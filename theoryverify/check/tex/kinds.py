@@ -184,6 +184,18 @@ REQUIREMENT = re.compile(r"\b(?:we|one) (?:need|needs|require|requires|want)\b[^
 RESTATES = re.compile(r"[,;]?\s*\b(?:this|which|that)\s+(?:provides|gives|yields|means|reads)\W*$", re.I)
 
 
+# "we take a degree d polynomial $P$ so that …", "let $P$ be a polynomial": the paper's P(…) is no probability
+P_NOT_PROBABILITY = re.compile(r"\b(?:polynomials?|functions?|maps?|operators?|kernels?|projections?|permutations?)"
+                               r"\s*\$\s*P\s*\$|\$\s*P\s*\$\s*(?:be|is|denotes?)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}"
+                               r"(?:polynomial|function|map|operator|kernel|projection|permutation)s?\b", re.I)
+
+
+def p_is_not_probability(text: str) -> bool:
+    """Whether the paper says in words that its letter P is a polynomial, a function, a map … (then ``P(…)`` is that
+    object applied, not a probability)."""
+    return bool(P_NOT_PROBABILITY.search(text))
+
+
 def _outside_braces(text: str) -> str:
     """``text`` without its ``{…}`` groups: the ``\\in`` of ``\\sum_{i \\in A}`` is a range of summation, not where
     the display's left side lies."""
@@ -211,10 +223,11 @@ SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\
 def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
              lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
-             lone_name: bool = False) -> tuple[str, str]:
+             lone_name: bool = False, p_not_probability: bool = False) -> tuple[str, str]:
     """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display; ``lhs_opaque``: the
     left side is an integral, a sum, an expectation, a gradient … kept as written, not a name; ``lone_name``: the
-    link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``)."""
+    link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``;
+    ``p_not_probability``: the paper calls its P a polynomial or a function, so a bare ``P(…)`` is no probability)."""
     link_text = f"{lhs_text} {rhs_text}"
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
@@ -259,7 +272,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "a side condition of the display"
     if ASYMP_RE.search(link_text):
         return "asymptotic", "O(·)/Θ/Ω/o or a limit"
-    if PROB_RE.search(link_text):
+    if any(not (p_not_probability and m.group(0).startswith("P")) for m in PROB_RE.finditer(link_text)):
         return "probabilistic", "a probability (P(…))"
     if op == "=" and LAW_VALUE.search(link_text) and not re.search(r"\\mid|;", link_text):
         return "probabilistic", "a law used as a value (N(…)): an identity in distribution"

@@ -20,7 +20,7 @@ from ..macros import ExpansionError, MacroTable
 from ..parser import BadInput, Definition, unparse
 from ..latex import GREEK
 from . import displays as D
-from .kinds import DEFINITION_OPS, classify
+from .kinds import DEFINITION_OPS, classify, p_is_not_probability
 from .grammar import _key
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
@@ -307,6 +307,7 @@ class Paper:
 
     # relations ----------------------------------------------------------------------------------------
     def read(self) -> None:
+        self._p_not_probability = p_is_not_probability(self.doc.text[self.doc.body_start:])
         # pass 1 finds the functions the paper defines (f(x) := …); pass 2 reads with them known
         for _ in range(2):
             self.relations, self.jobs, self.definitions = [], [], []
@@ -598,7 +599,8 @@ class Paper:
                                  lhs_is_name=is_name, lhs_first_use=first_use, after=display.after,
                                  lhs_opaque=bool(is_name and base in self.names.atoms),
                                  lone_name=len(reading.links) == 1 and
-                                 isinstance(link.lhs.node, (ast.Name, ast.Subscript)))
+                                 isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
+                                 p_not_probability=self._p_not_probability)
             written = " ".join(f"{link.lhs.latex} {link.op} {link.rhs.latex}".split())
             if kind == "step" and is_name and link.index == 0 and len(reading.links) == 1 and \
                     written in self.definition_texts:
