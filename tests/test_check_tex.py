@@ -926,6 +926,21 @@ def test_a_paper_that_calls_p_a_polynomial_writes_no_probability(tmp_path, capsy
     assert rows[0]["kind"] == "probabilistic", rows
 
 
+def test_notes_from_a_well_known_package_shipped_with_the_paper_are_one_line(tmp_path, capsys):
+    """natbib.sty in the paper's folder: its internals (here three malformed definitions) make one note; the same
+    lines in the paper's own macros.sty keep one note each."""
+    internals = "\\newcommand\\@a#1{\n\\providecommand{\\b}[1]{\n\\gdef\\c##1{x}\n"
+    for name, many in (("natbib", False), ("macros", True)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / f"{name}.sty").write_text(internals)
+        (folder / "main.tex").write_text(f"\\usepackage{{{name}}}\n\\begin{{document}}\nHence\n\\[ a = a \\]\n"
+                                         "\\end{document}\n")
+        code, out = run(capsys, folder / "main.tex")
+        mine = [n for n in out["notes"] if n["where"].startswith(f"{name}.sty")]
+        assert (len(mine) > 1) if many else (len(mine) == 1 and "natbib.sty" in mine[0]["message"]), mine
+
+
 def test_identical_sides_are_reflexive_only_when_written_alike(tmp_path, capsys):
     """A row repeated in an align (``a ≤ a``) is proved whatever its unknowns; two texts that read alike (an order
     statistic X_{[i]} beside X_i) are not, and a planted ``c + 1 ≤ c`` is still refuted."""

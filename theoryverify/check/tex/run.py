@@ -202,7 +202,7 @@ class Paper:
         self.notes: list[Note] = list(raw.notes)
         table = MacroTable()
         for origin, text in raw.macro_texts:
-            self.notes += [Note(n.origin, n.message) for n in table.collect(text, origin)]
+            self.notes += _package_notes(origin, [Note(n.origin, n.message) for n in table.collect(text, origin)])
         self.notes += [Note(n.origin, n.message) for n in table.collect(raw.text, raw.main)]
         self.macros = len(table)
         for m in HOSTILE_ANYWHERE.finditer(raw.text):  # outside the displays too: reported, never run
@@ -1037,6 +1037,25 @@ def _raw_relations(chain: D.Chain) -> list[tuple[int, str]]:
     if not out and chain.parts:
         out.append((chain.parts[0].pos, " ".join(chain.text[:300].split())))
     return out
+
+
+#: packages a paper often ships in its folder (bibliography, algorithms, page layout, a venue's style): their
+#: internals are no notation, so their notes are summed up in one line each
+WELL_KNOWN_PACKAGE = re.compile(
+    r"(?:natbib|algorithm|algorithmic|algorithmicx|algpseudocode|algorithm2e|fancyhdr|hyperref|url|times|subfigure|"
+    r"subfig|caption|subcaption|xcolor|color|graphicx|booktabs|multirow|enumitem|geometry|microtype|wrapfig|float|"
+    r"cleveref|thmtools|mathtools|amsmath|amssymb|amsthm|amsfonts|bm|nicefrac|xspace|tikz|pgfplots|listings|"
+    r"fullpage|setspace|titlesec|authblk|comment|etoolbox|ifthen|mathrsfs|dsfont|bbm|jmlr2e|jmlr|"
+    r"(?:icml|neurips|nips|iclr|aistats|colt|uai|aaai|ijcai|acl|emnlp|naacl|cvpr|iccv|eccv|tmlr|alt)[\w-]*)\.(?:sty|cls)")
+
+
+def _package_notes(origin: str, notes: list) -> list:
+    """The notes from reading one local style file: as they are, or one line for a well-known package's."""
+    name = origin.replace("\\", "/").rsplit("/", 1)[-1]
+    if len(notes) <= 1 or not WELL_KNOWN_PACKAGE.fullmatch(name):
+        return notes
+    return [Note(origin, f"{len(notes)} notes on the internals of {name}, a standard package shipped with the paper "
+                         f"(its commands are layout or references, not notation), left out")]
 
 
 def _same_text(a: str, b: str) -> bool:
