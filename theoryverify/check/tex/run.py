@@ -1046,7 +1046,8 @@ WELL_KNOWN_PACKAGE = re.compile(
     r"subfig|caption|subcaption|xcolor|color|graphicx|booktabs|multirow|enumitem|geometry|microtype|wrapfig|float|"
     r"cleveref|thmtools|mathtools|amsmath|amssymb|amsthm|amsfonts|bm|nicefrac|xspace|tikz|pgfplots|listings|"
     r"fullpage|setspace|titlesec|authblk|comment|etoolbox|ifthen|mathrsfs|dsfont|bbm|jmlr2e|jmlr|"
-    r"(?:icml|neurips|nips|iclr|aistats|colt|uai|aaai|ijcai|acl|emnlp|naacl|cvpr|iccv|eccv|tmlr|alt)[\w-]*)\.(?:sty|cls)")
+    r"(?:icml|neurips|nips|iclr|aistats|colt|uai|aaai|ijcai|acl|emnlp|naacl|cvpr|iccv|eccv|tmlr|alt)[\w-]*)"
+    r"\.(?:sty|cls)")
 
 
 def _package_notes(origin: str, notes: list) -> list:
