@@ -9,12 +9,14 @@ reported with their kind (a definition still defines its left side for the steps
   then describes ("… \\] is g-convex"), or that stands under a heading with no sentence; a ``where``-clause; a
   ``definition`` environment — but never after "we have", "we obtain", "this gives" (a derived result, checked as a
   step);
-- ``update``: ``t+1`` (or ``k+1``) in the index on the left, ``\\leftarrow``, a recursion ``x_t = … x_{t-1} …``;
+- ``update``: ``t+1`` (or ``k+1``) in the index on the left, ``\\leftarrow``, a recursion ``x_t = … x_{t-1} …``,
+  ``x = x - γ g`` after prose that names an iteration or update;
 - ``constraint``: rows of an optimisation problem (``\\min … \\text{s.t.} …``);
 - ``hypothesis``: a side condition (``\\text{for } x \\le b``, ``\\forall``), an ``assumption`` environment, a
   theorem's "if/assume/suppose" display, ``X \\sim \\mathcal{N}(…)``; an event or condition the prose names ("the
   following two events", "only if … holds", "… \\] is satisfied");
-- ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion;
+- ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion (its
+  "Then … is given by" after a "Let"), a requirement ("we need the bracket to vanish");
 - ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
@@ -22,6 +24,7 @@ reported with their kind (a definition still defines its left side for the steps
 A left side that is computed rather than named (an integral, an expectation, ``Var β̂``, "the derivative of B … is
 given by Ḃ = …") is a step even after "is given by"/"as follows"; "there exists u … such that" introduces the
 witness's property (a step, or a hypothesis after "suppose"); "it is easy to show that" and "we proved" state facts;
+"our goal is to minimise the function F(x) = …" defines F; ``E[g] := …`` computes an expectation (a step);
 a law used as a value (``(Qθ)^2 = N(0, σ^2)^2``) is an identity in distribution (``probabilistic``).
 """
 from __future__ import annotations
