@@ -950,6 +950,106 @@ def test_a_macro_that_fails_in_one_file_does_not_refuse_a_display_at_the_same_li
     assert rows[("b.tex", 2)]["status"] == "proved", out["relations"]
 
 
+def test_referee_ten_kinds(tmp_path, capsys):
+    kinds = lambda text: [(r["kind"], r["status"]) for r in _one(tmp_path, capsys, text)]  # noqa: E731
+    # "our goal is to minimise the objective" + display: the display writes the objective out (a definition, even
+    # when F was named before); "our goal is to show that" keeps the goal
+    given = "The loss $F$ depends on pairs $(a_k, b_k)$ and a regulariser $R$, and our goal is to "
+    display = "\n\\[ F(x) = \\frac{1}{K} \\sum_{k=1}^K (a_k x - b_k)^2 + R(x) \\]\nover $x$.\n"
+    assert kinds(given + "minimise the objective" + display) == [("definition", "not_a_step")]
+    assert kinds(given + "show that" + display) == [("goal", "not_a_step")]
+    # "The iteration is then: x = x - γ g" is an assignment; after "Hence" the same text is a step, and a planted
+    # y = y + 2y - 2y + 1 is refuted
+    rows = kinds("Each step draws a sample $g_k$ with step size $\\gamma$. The iteration is then:\n"
+                 "\\[ x = x - \\gamma g_k \\]\nHence\n\\[ y = y + 2 y - 2 y + 1 \\]\n")
+    assert rows == [("update", "not_a_step"), ("step", "refuted")], rows
+    # "E[g] := … = g" after "it is unbiased": the expectation is computed (a step, not a definition of E[g]);
+    # "We denote … E[g^2] := …" still defines
+    rows = kinds("The estimate is\n\\[ g := a Q(x) + b \\]\nand it is unbiased, since $Q$ commutes with the "
+                 "linear map:\n\\[ \\mathbb{E}[g] := a \\mathbb{E}[Q(x)] + b = a x + b \\]\nWe denote its "
+                 "second moment by\n\\[ \\mathbb{E}[g^2] := a^2 \\mathbb{E}[Q(x)^2] + b^2 \\]\n")
+    assert [k for k, _ in rows] == ["definition", "step", "step", "definition"], rows
+    # a theorem's "Let … Then X is given by: ρ = …" is its conclusion; "Then … we define" still defines
+    head = ("\\newtheorem{theorem}{Theorem}\n\\begin{theorem}\nLet $X$ be a random variable and $Y$ a coin with "
+            "bias $p$. Let $m_1 = E(X | Y=1)$ and $s = V(X)$ Then ")
+    tail = ":\n\\[ c_{X,Y} = (m_1 - m_0) p \\]\n\\end{theorem}\n"
+    assert kinds(head + "the covariance of $X$ and $Y$ is given by" + tail) == [("goal", "not_a_step")]
+    assert kinds(head + "for the mean we define the quantity" + tail) == [("definition", "not_a_step")]
+    # "we need the term in brackets to vanish, this gives. [...] = 0": a requirement (the old reading refuted it);
+    # "…, hence we have" after the same words derives a step, and its planted error is refuted
+    rows = kinds("\\begin{proof}\nFor the drift to stay bounded, we need the term in brackets to vanish, this "
+                 "gives.\n\\[ [a b - c] = 0 \\]\nFor the drift to stay bounded, we need the term in brackets to "
+                 "vanish, hence we have\n\\[ 2 a = 3 a \\]\n\\end{proof}\n")
+    assert rows == [("goal", "not_a_step"), ("step", "refuted")], rows
+
+
+def test_plain_tex_over_is_a_fraction(tmp_path, capsys):
+    """``{a^2 \\over 4 M^2}``, ``{a + b \\over c}`` and ``x^{1 \\over 2}``: plain TeX's fraction, the whole group
+    above the bar (it was an unknown command); the planted ``{1 \\over 2K} = K/2`` is refuted."""
+    rows = _one(tmp_path, capsys, "\\begin{proof}\nHence\n\\[ {a^2 \\over 4 M^2} + {1\\over 2K} = "
+                "\\frac{a^2}{4M^2} + \\frac{1}{2K} \\]\nand\n\\[ {a + b \\over c} = \\frac{a}{c} + "
+                "\\frac{b}{c} \\]\nand\n\\[ y^{1 \\over 2} y^{1\\over 2} = y \\]\nand the planted\n"
+                "\\[ {1 \\over 2 K} = \\frac{1}{2} K \\]\n\\end{proof}\n")
+    assert [r["status"] for r in rows] == ["proved", "proved", "proved", "refuted"], rows
+    assert rows[1]["read_as"] == "(a + b) / c = a / c + b / c", rows
+
+
+def test_referee_ten_tokens(tmp_path, capsys):
+    read = lambda text: [(r["read_as"], r["status"]) for r in _one(tmp_path, capsys, text)]  # noqa: E731
+    proof = "\\begin{proof}\nHence\n\\[ %s \\]\nand the planted\n\\[ %s \\]\n\\end{proof}\n"
+    # a calligraphic set's ^c is its complement (a name of its own), not a power; a plain S^c stays a power
+    rows = read(proof % ("\\epsilon |\\mathcal{S}^c| + |\\mathcal{S}_k^{c}| = S^c", "|\\mathcal{S}^c| + 1 \\le "
+                         "|\\mathcal{S}^c|"))
+    assert rows[0][0] == "epsilon * Abs(Scalcompl) + Abs(Scalcompl[k]) = S ** c" and rows[1][1] == "refuted", rows
+    # the order statistic X_{[i]} is a name apart from X_i (so the two sums are not alike); X_{[i]} itself still
+    # cancels, and its planted error is refuted
+    rows = read(proof % ("\\sum_{i=1}^n u(X_{[i]}) = \\sum_{i=1}^n u(X_i)", "X_{[i+1]} - X_{[i]} + 1 = X_{[i+1]}"))
+    assert rows[0][0] == "Sum(u(Xsorted[i]), (i, 1, n)) = Sum(u(X[i]), (i, 1, n))", rows
+    assert rows[1] == ("Xsorted[i + 1] - Xsorted[i] + 1 = Xsorted[i + 1]", "refuted"), rows
+    # a word in brackets labels its name (σ_{(full)}, g_t^{(full)}); θ^{(t)} and x^{(k+1)} stay indices
+    rows = read(proof % ("\\sigma^2_{(full)} + g_t^{(full)} + \\theta^{(t)} = x^{(k+1)}", "g_t^{(full)} + 1 \\le "
+                         "g_t^{(full)}"))
+    assert rows[0][0] == "sigma[full] ** 2 + gsup[t, full] + thetasup[t] = xsup[k + 1]", rows
+    assert rows[1] == ("gsup[t, full] + 1 <= gsup[t, full]", "refuted"), rows
+
+
+def test_a_paper_that_calls_p_a_polynomial_writes_no_probability(tmp_path, capsys):
+    step = ("\\begin{proof}\nHence\n\\[ |P(1 - b x) - H(1 - b x)| \\cdot \\|a\\| \\le \\epsilon \\|a\\| "
+            "\\]\n\\end{proof}\n")
+    rows = _one(tmp_path, capsys, "Let $H$ be the step function. We take a polynomial $P$ of degree $d$ with "
+                "$|P(x) - H(x)| \\le \\epsilon$.\n" + step)
+    assert rows[0]["kind"] == "step", rows
+    rows = _one(tmp_path, capsys, "Let $H$ be the step function.\n" + step)  # no word on P: a probability
+    assert rows[0]["kind"] == "probabilistic", rows
+
+
+def test_notes_from_a_well_known_package_shipped_with_the_paper_are_one_line(tmp_path, capsys):
+    """natbib.sty in the paper's folder: its internals (here three malformed definitions) make one note; the same
+    lines in the paper's own macros.sty keep one note each."""
+    internals = "\\newcommand\\@a#1{\n\\providecommand{\\b}[1]{\n\\gdef\\c##1{x}\n"
+    for name, many in (("natbib", False), ("macros", True)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / f"{name}.sty").write_text(internals)
+        (folder / "main.tex").write_text(f"\\usepackage{{{name}}}\n\\begin{{document}}\nHence\n\\[ a = a \\]\n"
+                                         "\\end{document}\n")
+        code, out = run(capsys, folder / "main.tex")
+        mine = [n for n in out["notes"] if n["where"].startswith(f"{name}.sty")]
+        assert (len(mine) > 1) if many else (len(mine) == 1 and "natbib.sty" in mine[0]["message"]), mine
+
+
+def test_identical_sides_are_reflexive_only_when_written_alike(tmp_path, capsys):
+    """A row repeated in an align (``a ≤ a``) is proved whatever its unknowns; two texts that read alike (an order
+    statistic X_{[i]} beside X_i) are not, and a planted ``c + 1 ≤ c`` is still refuted."""
+    rows = _one(tmp_path, capsys, "\\begin{proof}\nHence\n\\begin{align*}\n2 q(a)^2 \\|w - a\\|^2 + c &\\le "
+                "2 q(a)^2\\|w - a\\|^2 + c \\\\\n&\\le 2 c^2\n\\end{align*}\nand the order does not matter:\n"
+                "\\[ \\sum_{i=1}^n u(X_{[i]}) = \\sum_{i=1}^n u(X_i) \\]\nand\n\\[ c + 1 \\le c \\]\n"
+                "\\end{proof}\n")
+    assert rows[0]["status"] == "proved" and "reflexive" in rows[0]["reason"], rows
+    assert rows[1]["status"] != "proved" and rows[2]["status"] not in ("proved", "holds"), rows
+    assert rows[3]["status"] == "refuted", rows
+
+
 def test_workers_take_small_runs_of_jobs_and_the_verdicts_do_not_depend_on_them(paper, monkeypatch):
     """The checks go to whichever worker is free, a few neighbouring jobs at a time (a paper's costly steps cluster
     in a few proofs: two equal halves had left one worker idle); the result is the serial one, row for row."""

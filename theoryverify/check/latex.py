@@ -305,7 +305,8 @@ class LatexParser:
             return not self.in_norm
         return t.text not in RELATIONS and t.text not in REFUSED_RELATIONS and t.text not in DEFINITION_OPS \
             and t.text not in ("\\right", "\\cdot", "\\times", "\\ast", "\\div", "\\rfloor", "\\rceil", "\\|",
-                               "\\rVert", "\\rvert", "\\}", "\\\\", "\\end", "\\choose") and t.text not in STOPS
+                               "\\rVert", "\\rvert", "\\}", "\\\\", "\\end", "\\choose", "\\over") and \
+            t.text not in STOPS
 
     def factor(self) -> ast.expr:
         if self.at("-"):
@@ -378,6 +379,9 @@ class LatexParser:
         if t.text == "{":
             self.next()
             inner = self.expr()
+            if self.at("\\over"):  # x^{1 \over 2}
+                self.next()
+                inner = _bin(inner, ast.Div(), self.expr())
             self.expect("}")
             return inner
         if t.kind == "num":
@@ -517,6 +521,11 @@ class LatexParser:
                     k = self.expr()
                     self.expect("}")
                     return _call("binomial", inner, k)
+                if self.at("\\over"):  # {a + b \over c}: plain TeX's fraction, the whole group above the bar
+                    self.next()
+                    den = self.expr()
+                    self.expect("}")
+                    return _bin(inner, ast.Div(), den)
                 self.expect("}")
                 return inner
             if t.text == "|":

@@ -40,7 +40,8 @@ EXPECT_WORDS = {"E": "Ex", "Var": "Var", "var": "Var", "Cov": "Cov", "cov": "Cov
 LABEL_WORDS = frozenset({"int", "init", "opt", "max", "min", "avg", "tot", "eff", "est", "emp", "obs", "new", "old",
                          "prev", "next", "ref", "fin", "final", "start", "end", "mid", "lin", "sym", "train", "test",
                          "val", "pred", "true", "err", "gen", "reg", "low", "high", "up", "src", "tgt", "out",
-                         "inner", "outer", "last", "first", "rel", "abs", "best", "worst", "mean", "var", "std"})
+                         "inner", "outer", "last", "first", "rel", "abs", "best", "worst", "mean", "var", "std",
+                         "full"})
 #: relations that make a subscript an event (``I_{x > 0}``); ``=`` is left out (``x_{i=1}`` is rare but an index)
 EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq", "\\ne", "\\geqslant",
                              "\\leqslant"})
@@ -194,7 +195,10 @@ class PaperParser(LatexParser):
                 # I_{(u(X_j) > ξ + ε)}, \mathbb{1}_{x > 0}: an indicator of an event, an unknown of its own (the event
                 # is never flattened into a name or read as indices)
                 return self._opaque_key(f"{name}_{event}", "ind")
-            if self.at("_"):
+            order = self._order_statistic() if self.at("_") and isinstance(node, ast.Name) else None
+            if order is not None:  # X_{[i]}: the i-th smallest X, a name apart from X_i
+                node = ast.Subscript(value=_name(f"{node.id}sorted"), slice=order, ctx=ast.Load())
+            elif self.at("_"):
                 self.next()
                 idx = self._index_expr()
                 node = ast.Subscript(value=node, slice=idx, ctx=ast.Load())
@@ -203,6 +207,16 @@ class PaperParser(LatexParser):
                     elts = [idx, inner.slice] if sup_first else [inner.slice, idx]
                     node = ast.Subscript(value=inner.value, slice=ast.Tuple(elts=elts, ctx=ast.Load()),
                                          ctx=ast.Load())
+            elif self.at("^") and self.peek(1).text == "{" and self._paren_label(2):
+                # g_t^{(full)}: a word in brackets labels the name (one name, not the product f·u·l·l)
+                word = self._paren_label(2)
+                self.i += 5 + len(word)
+                base_node = node.value if isinstance(node, ast.Subscript) else node
+                sup_first = not isinstance(node, ast.Subscript)
+                sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
+                node = ast.Subscript(value=sup, slice=_name(word), ctx=ast.Load()) if sup_first else \
+                    ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, _name(word)], ctx=ast.Load()),
+                                  ctx=ast.Load())
             elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(" and \
                     not self._paren_power(2):
                 # theta^{(k)}: a superscript index, not a power
@@ -225,6 +239,36 @@ class PaperParser(LatexParser):
                     node = ast.Subscript(value=_name(decorated), slice=node.slice, ctx=ast.Load())
         return node
 
+    def _paren_label(self, k: int) -> str | None:
+        """The word of ``{(full)}`` whose ``(`` is ``k`` tokens ahead: a run of four or more letters, or a label
+        word (``(opt)``, ``(avg)``), in brackets that fill the group; ``(t)``, ``(ij)``, ``(k+1)`` are indices."""
+        if self.peek(k).text != "(":
+            return None
+        j = k + 1
+        while self.peek(j).kind == "letter" and len(self.peek(j).text) == 1:
+            j += 1
+        word = "".join(self.peek(m).text for m in range(k + 1, j))
+        if self.peek(j).text == ")" and self.peek(j + 1).text == "}" and (len(word) >= 4 or word in LABEL_WORDS):
+            return word
+        return None
+
+    def _order_statistic(self) -> ast.expr | None:
+        """``_{[i]}`` at the cursor (an order statistic's index, the i-th in sorted order): the index, with the
+        cursor past the group; else None and the cursor unmoved."""
+        if self.peek(1).text != "{" or self.peek(2).text != "[":
+            return None
+        save = self.i
+        self.i += 3
+        try:
+            idx = self.expr()
+            if self.at("]") and self.peek(1).text == "}":
+                self.i += 2
+                return idx
+        except BadInput:
+            pass
+        self.i = save
+        return None
+
     def _index_expr(self) -> ast.expr:
         save = self.i
         try:
@@ -240,6 +284,10 @@ class PaperParser(LatexParser):
 
     def _index_expr_parsed(self) -> ast.expr:
         t = self.peek()
+        word = self._paren_label(1) if t.text == "{" else None
+        if word:  # σ_{(full)}: a word in brackets labels the name
+            self.i += 4 + len(word)
+            return _name(word)
         j = 1
         while self.peek(j).kind == "letter" and len(self.peek(j).text) == 1 or \
                 (self.peek(j).kind == "cmd" and self.peek(j).text[1:] in GREEK):  # x_{ij}; p_{r1} is one label
@@ -909,6 +957,9 @@ class PaperParser(LatexParser):
             self.i += 4
             self.vector_ops.add("transpose")
             return _bin(_call("transpose", base), ast.Pow(), _num(-1))
+        complement = self._complement(base)
+        if complement is not None:
+            return complement
         if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1):
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
@@ -965,6 +1016,21 @@ class PaperParser(LatexParser):
                     return _bin(ast.Call(func=_name(name), args=args, keywords=[]), ast.Pow(), exponent)
                 self.i = save
         return _bin(base, ast.Pow(), exponent)
+
+    def _complement(self, base: ast.expr) -> ast.expr | None:
+        """``\\mathcal{S}^c``, ``\\mathscr{A}_k^{c}``: the complement of a set (a calligraphic or script letter), one
+        name of its own (``Scalcompl``), never the set to the power c; the cursor moves past the ``c``."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or not re.fullmatch(r"[A-Z](?:cal|scr)", head.id):
+            return None
+        if self.at("c") and self.peek(1).text not in ("(", "_", "^", "{"):
+            self.i += 1
+        elif self.at("{") and self.peek(1).text == "c" and self.peek(2).text == "}":
+            self.i += 3
+        else:
+            return None
+        name = _name(f"{head.id}compl")
+        return ast.Subscript(value=name, slice=base.slice, ctx=ast.Load()) if isinstance(base, ast.Subscript) else name
 
     def _superscript_label(self, base: ast.expr) -> str | None:
         """The label when the superscript at the cursor names a variant rather than a power — a group of capitals

@@ -9,12 +9,14 @@ reported with their kind (a definition still defines its left side for the steps
   then describes ("… \\] is g-convex"), or that stands under a heading with no sentence; a ``where``-clause; a
   ``definition`` environment — but never after "we have", "we obtain", "this gives" (a derived result, checked as a
   step);
-- ``update``: ``t+1`` (or ``k+1``) in the index on the left, ``\\leftarrow``, a recursion ``x_t = … x_{t-1} …``;
+- ``update``: ``t+1`` (or ``k+1``) in the index on the left, ``\\leftarrow``, a recursion ``x_t = … x_{t-1} …``,
+  ``x = x - γ g`` after prose that names an iteration or update;
 - ``constraint``: rows of an optimisation problem (``\\min … \\text{s.t.} …``);
 - ``hypothesis``: a side condition (``\\text{for } x \\le b``, ``\\forall``), an ``assumption`` environment, a
   theorem's "if/assume/suppose" display, ``X \\sim \\mathcal{N}(…)``; an event or condition the prose names ("the
   following two events", "only if … holds", "… \\] is satisfied");
-- ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion;
+- ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion (its
+  "Then … is given by" after a "Let"), a requirement ("we need the bracket to vanish");
 - ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
@@ -22,6 +24,7 @@ reported with their kind (a definition still defines its left side for the steps
 A left side that is computed rather than named (an integral, an expectation, ``Var β̂``, "the derivative of B … is
 given by Ḃ = …") is a step even after "is given by"/"as follows"; "there exists u … such that" introduces the
 witness's property (a step, or a hypothesis after "suppose"); "it is easy to show that" and "we proved" state facts;
+"our goal is to minimise the function F(x) = …" defines F; ``E[g] := …`` computes an expectation (a step);
 a law used as a value (``(Qθ)^2 = N(0, σ^2)^2``) is an identity in distribution (``probabilistic``).
 """
 from __future__ import annotations
@@ -49,13 +52,17 @@ PROB_RE = re.compile(r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\s*\}\s*(?:\\left|\\[b
 LAW_VALUE = re.compile(r"\\mathcal\s*\{?\s*N\s*\}?\s*(?:_\s*\{?\s*\w+\s*\}?)?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(\s*[^;|,()]{1,40},")
 PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost surely|\ba\.s\.|"
                         r"with prob\.|in probability|probability at least", re.I)
+# "our goal is to minimize the function": the display after it writes out the function (a definition), not a goal
+OPTIMISE_THE = (r"\b(?:minimi[sz]e|maximi[sz]e|optimi[sz]e)\s+(?:the|an?|our)\s+(?:[\w-]+\s+){0,2}"
+                r"(?:function|objective|loss|risk|functional|cost)\b")
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
                        r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
-                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b)[^.]{0,200}$", re.I)
+                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b|" + OPTIMISE_THE +
+                       r")[^.]{0,200}$", re.I)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
                       r"(?<!can )(?<!easy to )(?<!simple to )(?<!hard to )show that|we will (?:show|prove)|"
                       r"we prove(?!d)|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
@@ -94,7 +101,7 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduc
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"choices? (?:for|of)|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
-                     r"as follows|is the|be the|be)\b", re.I)
+                     r"as follows|is the|be the|be)\b|" + OPTIMISE_THE, re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
 EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
 # "The constraint on b … can be equivalently expressed as": the display restates a condition
@@ -162,6 +169,37 @@ OPERATOR_LHS = re.compile(r"^\s*(?:\\(?:operatorname|mathrm|text|textrm|rm)\s*\{
                           r"\\mathbb\s*\{?\s*(?:E|V)\b|\\E\b|(?:Var|Cov)\s*[\[(])")
 DERIVATIVE_LHS = re.compile(r"^\s*(?:\\dot\b|\\dot\s*\{|\\frac\s*\{\s*(?:d|\\partial)|\\partial|\\nabla)")
 DERIVATIVE_PROSE = re.compile(r"\b(?:(?:derivatives?|gradients?)\s+(?:of|with respect)\b|differentiat\w*)", re.I)
+# "The iteration then is: x = x - γ g": the name on the left, updated in place
+UPDATE_PROSE = re.compile(r"\b(?:iterations?|iterates?|updates?|updated|update rule|steps?|recursion|recurrence)\b"
+                          r"[^.]{0,120}$", re.I)
+
+
+def _self_update(lhs_text: str, rhs_text: str) -> bool:
+    """``x = x - γ g``: the right side starts with the left side's text and adds or subtracts a term."""
+    lhs = "".join(lhs_text.split())
+    rhs = "".join(rhs_text.split())
+    return bool(lhs) and rhs.startswith(lhs) and rhs[len(lhs):len(lhs) + 1] in ("+", "-")
+
+
+# "we need the quantity in the brackets to go to zero, this gives: [...] = 0": the display is the requirement
+REQUIREMENT = re.compile(r"\b(?:we|one) (?:need|needs|require|requires|want)\b[^.]{0,120}?"
+                         r"(\bto (?:go to|tend to|converge|vanish|be (?:zero|equal|non-?negative|positive|negative|"
+                         r"bounded|at (?:most|least))|equal|become)\b)[^.]{0,160}\.?\s*$", re.I)
+RESTATES = re.compile(r"[,;]?\s*\b(?:this|which|that)\s+(?:provides|gives|yields|means|reads)\W*$", re.I)
+
+
+# "we take a degree d polynomial $P$ so that …", "let $P$ be a polynomial": the paper's P(…) is no probability
+P_NOT_PROBABILITY = re.compile(r"\b(?:polynomials?|functions?|maps?|operators?|kernels?|projections?|permutations?)"
+                               r"\s*\$\s*P\s*\$|\$\s*P\s*\$\s*(?:be|is|denotes?)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}"
+                               r"(?:polynomial|function|map|operator|kernel|projection|permutation)s?\b", re.I)
+
+
+def p_is_not_probability(text: str) -> bool:
+    """Whether the paper says in words that its letter P is a polynomial, a function, a map … (then ``P(…)`` is that
+    object applied, not a probability)."""
+    return bool(P_NOT_PROBABILITY.search(text))
+
+
 def _outside_braces(text: str) -> str:
     """``text`` without its ``{…}`` groups: the ``\\in`` of ``\\sum_{i \\in A}`` is a range of summation, not where
     the display's left side lies."""
@@ -189,10 +227,11 @@ SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\
 def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
              lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
-             lone_name: bool = False) -> tuple[str, str]:
+             lone_name: bool = False, p_not_probability: bool = False) -> tuple[str, str]:
     """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display; ``lhs_opaque``: the
     left side is an integral, a sum, an expectation, a gradient … kept as written, not a name; ``lone_name``: the
-    link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``)."""
+    link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``;
+    ``p_not_probability``: the paper calls its P a polynomial or a function, so a bare ``P(…)`` is no probability)."""
     link_text = f"{lhs_text} {rhs_text}"
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
@@ -201,6 +240,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     inner = envs[-1] if envs else ""
     if op == "=:":
         return "definition", "'=:' defines the right side"
+    if op in DEFINITION_OPS and OPERATOR_LHS.match(lhs_text) and not NAME_LIKE.match(rhs_text) and \
+            _last(STRONG_DEF, sentence) < 0:
+        # "this gradient is unbiased: E[g] := a a^T E[Q(x)] + a b = … = g": the expectation of a name the paper
+        # has defined is computed, whatever the sign says
+        return "step", f"'{op}' on an expectation or variance: a value computed, not a name defined"
     if op in DEFINITION_OPS:
         return "definition", f"'{op}' defines the left side"
     if op in ("\\leftarrow", "\\gets"):
@@ -232,7 +276,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "a side condition of the display"
     if ASYMP_RE.search(link_text):
         return "asymptotic", "O(·)/Θ/Ω/o or a limit"
-    if PROB_RE.search(link_text):
+    if any(not (p_not_probability and m.group(0).startswith("P")) for m in PROB_RE.finditer(link_text)):
         return "probabilistic", "a probability (P(…))"
     if op == "=" and LAW_VALUE.search(link_text) and not re.search(r"\\mid|;", link_text):
         return "probabilistic", "a law used as a value (N(…)): an identity in distribution"
@@ -258,6 +302,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
+    if first_in_chain and op == "=" and lhs_is_name and _self_update(lhs_text, rhs_text) and \
+            UPDATE_PROSE.search(sentence):
+        return "update", "an assignment x = x ± … after the prose names an iteration or update (not an identity)"
     if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
             AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and derived_at < 0:
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
@@ -291,9 +338,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         # "The variance of … is given by Var β = …", "The integral … can be simplified as follows: ∫… = …",
         # "The derivative of B with respect to time is given by Ḃ = …": computed, not defined
         lhs_is_name = False
-    if inner in STATEMENT_ENVS and _last(STRONG_DEF, sentence) < 0 and not re.search(r"\bwhere\b", sentence, re.I):
+    defines_at = max(_last(STRONG_DEF, sentence), _last(re.compile(r"\bwhere\b", re.I), sentence))
+    if inner in STATEMENT_ENVS and (defines_at < 0 or _last(re.compile(r"\bthen\b", re.I), sentence) > defines_at):
         # a statement's display is its hypothesis or conclusion unless it says "let/define/denote": "Suppose X, Z
-        # are Gaussian with: Corr = ρ", "When optimizing with GF …, i.e., d/dt(…) = 0"
+        # are Gaussian with: Corr = ρ", "When optimizing with GF …, i.e., d/dt(…) = 0"; "Let μ = …. Then the
+        # correlation is given by: ρ = …" (the "then" after the last "let" starts the conclusion)
         lhs_is_name = False
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
@@ -322,6 +371,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
             return "goal", conclusion
         if re.search(r"\bsatisf(?:y|ies)\W*$", sentence, re.I):
             return "goal", conclusion
+    need = REQUIREMENT.search(sentence)
+    if need and _last(DERIVED_PROSE, RESTATES.sub("", sentence[need.end(1):])) < 0:
+        return "goal", "a requirement the prose imposes ('we need … to go to zero'), not a consequence"
     if GOAL_PROSE.search(sentence) and not derived_at > goal_at and \
             not _last(STRONG_DEF, sentence) > goal_at:  # "we set b such that …, that is"; "…, such that …, and let"
         return "goal", "the prose states it as what is to be shown or chosen"

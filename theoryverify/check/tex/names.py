@@ -75,6 +75,7 @@ class Evidence:
     pi_name: bool = False
     e_power: bool = False  # e^{…} somewhere
     e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
+    e_bare_factor: bool = False  # a bare e next to a factor (e \cdot 0, 2e): e applied to (0) is then undecided
     nabla_value: set[str] = field(default_factory=set)  # \nabla l_i \sum …: the gradient is a value, not a map
     number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
 
@@ -179,6 +180,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             if FACTOR_NEXT.match(text, after) or re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$",
                                                            before):
                 ev.factor[key] += 1
+                if key == "e" and not s:
+                    ev.e_bare_factor = True
     return ev
 
 
@@ -270,6 +273,8 @@ class Names:
         if key == "pivar":  # pi as a name (pi_theta(s, a)): its evidence is kept under pi
             key = "pi"
         if key == "evar":  # e as a name (e(t), e_i(t) = y_i - f_i(t)): its evidence is kept under e
+            if self.ev.e_bare_factor and len(self.ev.args.get("e", ())) < 2 and "e" not in self.declared_functions:
+                return None  # e(0) beside e·0 and nothing else: a function applied, or a name times a bracket
             key = "e"
         plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
         if plain and key not in self.declared_scalars and not self.ev.factor.get(key) and \

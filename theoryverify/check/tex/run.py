@@ -20,7 +20,7 @@ from ..macros import ExpansionError, MacroTable
 from ..parser import BadInput, Definition, unparse
 from ..latex import GREEK
 from . import displays as D
-from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind
+from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
 from .grammar import _key
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
@@ -203,7 +203,7 @@ class Paper:
         self.notes: list[Note] = list(raw.notes)
         table = MacroTable()
         for origin, text in raw.macro_texts:
-            self.notes += [Note(n.origin, n.message) for n in table.collect(text, origin)]
+            self.notes += _package_notes(origin, [Note(n.origin, n.message) for n in table.collect(text, origin)])
         starts = [0] + [m.end() for m in re.finditer("\n", raw.text)]  # notes name the inlined file's own line
         self.notes += [Note(n.origin, n.message) for n in
                        table.collect(raw.text, raw.main, locate=lambda k: raw.label(starts[min(k, len(starts)) - 1]))]
@@ -310,6 +310,7 @@ class Paper:
 
     # relations ----------------------------------------------------------------------------------------
     def read(self) -> None:
+        self._p_not_probability = p_is_not_probability(self.doc.text[self.doc.body_start:])
         # pass 1 finds the functions the paper defines (f(x) := …); pass 2 reads with them known
         for _ in range(2):
             self.relations, self.jobs, self.definitions = [], [], []
@@ -602,7 +603,8 @@ class Paper:
                                  lhs_is_name=is_name, lhs_first_use=first_use, after=display.after,
                                  lhs_opaque=bool(is_name and base in self.names.atoms),
                                  lone_name=len(reading.links) == 1 and
-                                 isinstance(link.lhs.node, (ast.Name, ast.Subscript)))
+                                 isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
+                                 p_not_probability=self._p_not_probability)
             written = " ".join(f"{link.lhs.latex} {link.op} {link.rhs.latex}".split())
             if kind == "step" and is_name and link.index == 0 and len(reading.links) == 1 and \
                     written in self.definition_texts:
@@ -649,6 +651,13 @@ class Paper:
             if link.op not in ("=", "<", ">", "<=", ">="):
                 self._add(display, link, chain_id, "inconclusive", kind, f"the relation {link.op} is not checked",
                           assumptions, read_as)
+                continue
+            if link.op in ("=", "<=", ">=") and _same_text(link.lhs.latex, link.rhs.latex) and \
+                    unparse(link.lhs.node) == unparse(link.rhs.node):
+                # "a ≤ a" (a row repeated): reflexive whatever the unknowns are; never on readings alone (the order
+                # statistic X_{[i]} and X_i may read alike)
+                self._add(display, link, chain_id, "proved", kind, "both sides are the same expression, written the "
+                          "same way: the relation is reflexive", assumptions, read_as)
                 continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
             ambiguous = set().union(*(p.ambiguous for p in parsers))
@@ -1058,6 +1067,31 @@ def _raw_relations(chain: D.Chain) -> list[tuple[int, str]]:
     if not out and chain.parts:
         out.append((chain.parts[0].pos, " ".join(chain.text[:300].split())))
     return out
+
+
+#: packages a paper often ships in its folder (bibliography, algorithms, page layout, a venue's style): their
+#: internals are no notation, so their notes are summed up in one line each
+WELL_KNOWN_PACKAGE = re.compile(
+    r"(?:natbib|algorithm|algorithmic|algorithmicx|algpseudocode|algorithm2e|fancyhdr|hyperref|url|times|subfigure|"
+    r"subfig|caption|subcaption|xcolor|color|graphicx|booktabs|multirow|enumitem|geometry|microtype|wrapfig|float|"
+    r"cleveref|thmtools|mathtools|amsmath|amssymb|amsthm|amsfonts|bm|nicefrac|xspace|tikz|pgfplots|listings|"
+    r"fullpage|setspace|titlesec|authblk|comment|etoolbox|ifthen|mathrsfs|dsfont|bbm|jmlr2e|jmlr|"
+    r"(?:icml|neurips|nips|iclr|aistats|colt|uai|aaai|ijcai|acl|emnlp|naacl|cvpr|iccv|eccv|tmlr|alt)[\w-]*)"
+    r"\.(?:sty|cls)")
+
+
+def _package_notes(origin: str, notes: list) -> list:
+    """The notes from reading one local style file: as they are, or one line for a well-known package's."""
+    name = origin.replace("\\", "/").rsplit("/", 1)[-1]
+    if len(notes) <= 1 or not WELL_KNOWN_PACKAGE.fullmatch(name):
+        return notes
+    return [Note(origin, f"{len(notes)} notes on the internals of {name}, a standard package shipped with the paper "
+                         f"(its commands are layout or references, not notation), left out")]
+
+
+def _same_text(a: str, b: str) -> bool:
+    """The two sides' LaTeX is the same text, spaces aside."""
+    return "".join(a.split()) == "".join(b.split()) != ""
 
 
 def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
