@@ -12,8 +12,9 @@ Laws other than a plain power law reduce to the same straight-line fit:
 
 Bootstrap: with one value per grid point the (u, w) pairs are resampled together (paired
 resampling over grid points).  With several seeds per grid point (``y`` of shape (points, seeds))
-the grid is kept and the seeds are resampled within each point (stratified resampling); the fit then
-uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
+both levels are resampled: grid points (with their x), then the seeds within each drawn point, so the CI
+carries both the law's misfit between points and the seed-to-seed spread (:data:`SEEDS_RULE`; one seed per
+point never refutes); the fit uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
 distribution is used (degenerate resamples, with all x equal, are dropped).
 
 :data:`RULE` is the single verdict rule, applied by :func:`verdict_from_fit`.  The evidence standards that
@@ -37,7 +38,7 @@ from scipy import stats
 
 from .evidence_types import CouldHaveFailed, Fit as FitRecord, Sweep as SweepRecord, attach
 from .standards import require_min_points
-from .verdicts import Status, Verdict, error, holds, inconclusive, refuted
+from .verdicts import Status, Verdict, error, holds, inconclusive, plain, refuted
 
 #: the one verdict rule for asymptotic-rate claims (rendered in every verdict's details).
 RULE = ("HOLDS if the grid has >= {min_points} points, the fits on the lower and upper halves of the grid agree "
@@ -133,6 +134,20 @@ def _bootstrap(data, statistic, **kw):
         return stats.bootstrap(data, statistic, **kw)
 
 
+def _two_stage(u: np.ndarray, w: np.ndarray, rng: np.random.Generator, n_resamples: int,
+               statistic: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """The bootstrap distribution of ``statistic(u, per-point means)`` for (points, seeds) data ``w``, resampling
+    both levels: grid points with replacement (paired with their u: the law's misfit between points), then the
+    seeds within each drawn point (the seed-to-seed spread).  Resampling the seeds alone gave a zero-width CI for
+    identical seeds however badly the points fit the line (issue 29, item 7), and resampling the points alone
+    ignores the spread of the seeds."""
+    k, s = w.shape
+    points = rng.integers(0, k, size=(n_resamples, k))
+    seeds = rng.integers(0, s, size=(n_resamples, k, s))
+    means = w[points[..., None], seeds].mean(axis=-1)
+    return np.asarray(statistic(u[points], means), dtype=float)
+
+
 def _line(u: np.ndarray, w: np.ndarray) -> tuple[float, float]:
     b = float(_slope(u, w))
     return b, float(np.mean(w) - b * np.mean(u))
@@ -170,15 +185,11 @@ def fit_line(u: Sequence[float], w, seed: int, confidence: float = 0.95, n_resam
     k = len(u)
     rng = np.random.default_rng(seed)
     if w.ndim == 2 and w.shape[1] > 1:
-        def stat(*rows, axis=-1):
-            means = np.stack([np.mean(r, axis=axis) for r in rows], axis=-1)
-            return _slope(np.broadcast_to(u, means.shape), means, axis=-1)
-        res = _bootstrap(tuple(w), stat, vectorized=True, n_resamples=n_resamples,
-                              confidence_level=confidence, method="percentile", random_state=rng)
+        dist = _two_stage(u, w, rng, n_resamples, lambda uu, means: _slope(uu, means, axis=-1))
     else:
         res = _bootstrap((u, wbar), _slope, paired=True, vectorized=True, n_resamples=n_resamples,
                               confidence_level=confidence, method="percentile", random_state=rng)
-    dist = np.asarray(res.bootstrap_distribution, dtype=float)
+        dist = np.asarray(res.bootstrap_distribution, dtype=float)
     dist = dist[np.isfinite(dist)]
     alpha = (1.0 - confidence) / 2.0
     lo, hi = (np.quantile(dist, [alpha, 1.0 - alpha]) if dist.size else (np.nan, np.nan))
@@ -294,6 +305,15 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
 SCALES = ("linear", "log", "log10")
 
 
+#: a rate refutation from seeded data must survive the seed spread (issue 29, item 8; the Monte-Carlo checks'
+#: replication rule in :mod:`theoryverify.checks.montecarlo` is the same principle).
+SEEDS_RULE = ("Seeded data ((points, seeds) arrays): the bootstrap resamples grid points and, within each, the seeds, "
+              "so the CIs of the exponent and of a printed constant carry the seed-to-seed spread; with one seed per "
+              "point that spread is unknown, so such a sweep never refutes (inconclusive, saying so) — give >= 2 seeds "
+              "per point. A 1-D y is read as deterministic (no seed).")
+SEEDS_RULE_SHORT = ("one seed per grid point: the seed-to-seed spread is unknown, so a refutation could rest on "
+                    "sampling alone (give >= 2 seeds per point)")
+
 #: how ``constant=`` declares the statement's constant (:func:`check_rate`): ``"printed"`` (tested here),
 #: ``"hidden"`` (Θ/O/Ω hide it: only the exponent is tested), ``"elsewhere"`` (printed, but another part of the
 #: same claim tests it, e.g. a bound check or a prefactor part: this fit tests the exponent only).
@@ -324,11 +344,15 @@ def constant_fit(ratio, seed: int, confidence: float = 0.95, n_resamples: int = 
     r = np.abs(np.asarray(ratio, dtype=float))
     lr = np.mean(np.log(r), axis=1) if r.ndim == 2 else np.log(r)
     c = float(np.mean(lr))
-    if lr.size < 2 or np.ptp(lr) == 0:
+    if r.ndim == 2 and r.shape[1] > 1 and r.shape[0] > 1:  # points and seeds both resampled (_two_stage)
+        dist = _two_stage(np.zeros(r.shape[0]), np.log(r), np.random.default_rng(seed), n_resamples,
+                          lambda _u, means: means.mean(axis=-1))
+    elif lr.size < 2 or np.ptp(lr) == 0:
         return math.exp(c), math.exp(c), math.exp(c)
-    res = _bootstrap((lr,), np.mean, vectorized=True, n_resamples=n_resamples, confidence_level=confidence,
-                     method="percentile", random_state=np.random.default_rng(seed))
-    dist = np.asarray(res.bootstrap_distribution, dtype=float)
+    else:
+        res = _bootstrap((lr,), np.mean, vectorized=True, n_resamples=n_resamples, confidence_level=confidence,
+                         method="percentile", random_state=np.random.default_rng(seed))
+        dist = np.asarray(res.bootstrap_distribution, dtype=float)
     alpha = (1.0 - confidence) / 2.0
     lo, hi = np.quantile(dist, [alpha, 1.0 - alpha])
     return math.exp(c), math.exp(min(float(lo), c)), math.exp(max(float(hi), c))
@@ -393,8 +417,15 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                           max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
                           bound=bound, scale=scale, fixed=fixed, declared=declared, seed=seed)
     sweep = v.details["sweep"]
-    v = _with_constant(v, constant=constant, predicted=predicted, ratio=sweep["ratio"], seed=seed,
+    ys = np.asarray(y, dtype=float)
+    ratio = sweep["ratio"]
+    if ys.ndim == 2 and predicted is not None:  # every seed's ratio: the constant's CI carries their spread
+        ratio = ys / np.asarray(predicted, dtype=float).reshape(-1, 1)
+    v = _with_constant(v, constant=constant, predicted=predicted, ratio=ratio, seed=seed,
                        confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
+    if v.status is Status.REFUTED and ys.ndim == 2 and ys.shape[1] < 2:
+        v = inconclusive(v.method, f"{SEEDS_RULE_SHORT}: {v.evidence}", **dict(v.details),
+                         seeds_rule=SEEDS_RULE, would_refute=plain(v.counterexample))
     const = (v.details.get("fit") or {}).get("constant") or {}
     side = {"theta": f"outside [{predicted_exponent:g} − {margin:g}, {predicted_exponent:g} + {margin:g}]",
             "omega": f"above {predicted_exponent:g} + {margin:g}", "big_o": f"below {predicted_exponent:g} − {margin:g}"}
