@@ -317,7 +317,9 @@ SEEDS_RULE_SHORT = ("one seed per grid point: the seed-to-seed spread is unknown
 #: how ``constant=`` declares the statement's constant (:func:`check_rate`): ``"printed"`` (tested here),
 #: ``"hidden"`` (Θ/O/Ω hide it: only the exponent is tested), ``"elsewhere"`` (printed, but another part of the
 #: same claim tests it, e.g. a bound check or a prefactor part: this fit tests the exponent only).
-CONSTANTS = ("printed", "hidden", "elsewhere")
+CONSTANTS = ("printed", "asymptotic", "hidden", "elsewhere")
+#: the asymptotic end of the grid for ``constant="asymptotic"``: the limit is taken as x → ∞ or as x → 0
+LIMITS = ("inf", "0")
 
 #: the verdict's note for each undeclared/untested constant (issue 27, item 2: "when it hides one in Θ/O, the
 #: verdict says so").
@@ -327,7 +329,19 @@ CONSTANT_NOTES = {
     None: "constant not tested (not declared printed (check_rate(..., constant='printed') tests it))",
 }
 
-CONSTANT_RULE = ("Printed constant (constant='printed'): the fitted coefficient C = geometric mean over the grid of "
+ASYMPTOTIC_RULE = ("Asymptotic constant (constant='asymptotic', as x -> towards): a statement y ~ C·f(x) "
+                   "(Θ with a printed constant, 'grows like') is a limit, so lower-order terms may keep the ratio "
+                   "r = measured/predicted away from 1 on any finite grid. C is read on the half of the grid nearer "
+                   "the limit (its geometric mean ratio, {confidence:.0%} bootstrap CI), and the trend of log r along "
+                   "the grid is fitted (slope against log x, bootstrap CI). HOLDS if the near-half CI lies within a "
+                   "factor (1 + {margin:g}) of 1 (as for 'printed'); REFUTED only if the near-half CI lies entirely "
+                   "outside it and the trend does not head towards 1 at that confidence (no significant move of r "
+                   "towards 1 as x -> towards): the limit then excludes the printed constant; INCONCLUSIVE otherwise "
+                   "(e.g. r still converging towards 1: a transient, not a wrong constant).")
+
+CONSTANT_RULE = ("Printed constant (constant='printed': the constant holds at every grid point, as a closed form or "
+                 "a non-asymptotic bound does; for y ~ C·f(x), a limit, use constant='asymptotic', ASYMPTOTIC_RULE): "
+                 "the fitted coefficient C = geometric mean over the grid of "
                  "measured/predicted (the predicted values carry the printed constant or closed form), with its "
                  "{confidence:.0%} bootstrap CI over grid points, must lie within a factor (1 + {margin:g}) of 1 "
                  "(theta: CI inside [1/(1+m), 1+m]; big_o: CI upper limit <= 1+m; omega: CI lower limit >= 1/(1+m)); "
@@ -369,9 +383,63 @@ def _constant_status(c: tuple[float, float, float], bound: str, m: float) -> str
     return "holds" if bottom <= lo and hi <= top else "refuted" if hi < bottom or lo > top else "inconclusive"
 
 
+def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, margin: float, param: str, x,
+                         towards: str | None) -> Verdict:
+    """The exponent verdict ``v`` with :data:`ASYMPTOTIC_RULE` applied and recorded."""
+    if towards not in LIMITS:
+        return error(v.method, f"constant='asymptotic' needs towards='inf' or towards='0' (the end of the {param} "
+                     f"grid where the limit is taken), got {towards!r}", **dict(v.details))
+    x = np.asarray(x, dtype=float)
+    r = np.abs(np.asarray(ratio, dtype=float))
+    order = np.argsort(x) if towards == "inf" else np.argsort(-x)  # the limit's end last
+    xs, rs = x[order], r[order]
+    k = len(xs)
+    near = slice(k - (k + 1) // 2, k)
+    C, lo, hi = constant_fit(rs[near], seed + 7919, confidence)
+    status = _constant_status((C, lo, hi), "theta", margin)
+    lr = np.log(rs)
+    trend = fit_line(np.log(xs), lr, seed + 15485863, confidence, 2000) if k >= 3 else None
+    sign = 1.0 if towards == "inf" else -1.0  # d log r per step towards the limit = sign · slope in log x
+    t_lo, t_hi = (sorted((sign * trend.ci[0], sign * trend.ci[1])) if trend else (-math.inf, math.inf))
+    side = float(np.mean(lr[near] if lr.ndim == 1 else lr[near].mean(axis=1)))
+    # towards 1: log r falls when above 0, rises when below; "significant" when the whole CI of the step says so
+    heading = (t_hi < 0) if side > 0 else (t_lo > 0)
+    if status == "refuted" and heading:
+        status = "inconclusive"
+    rule = ASYMPTOTIC_RULE.format(confidence=confidence, margin=margin)
+    arrow = "∞" if towards == "inf" else "0"
+    record = {"tested": True, "declared": "asymptotic", "towards": towards, "coefficient": C, "ci": [lo, hi],
+              "near_half": xs[near].tolist(), "trend": None if trend is None else
+              {"slope": sign * trend.exponent, "ci": [t_lo, t_hi], "heading_to_1": bool(heading)},
+              "margin": margin, "status": status, "rule": rule}
+    details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
+    trend_text = ("" if trend is None else f"; trend of log(measured/predicted) per unit log {param} towards "
+                  f"{param} → {arrow}: {sign * trend.exponent:.3g} (CI [{t_lo:.3g}, {t_hi:.3g}])"
+                  + (", heading towards 1" if heading else ", not heading towards 1"))
+    text = (f"asymptotic constant ({param} → {arrow}): C = measured/predicted on the near half "
+            f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+            f"{trend_text}")
+    if v.status in (Status.HOLDS, Status.INCONCLUSIVE) and status == "refuted":  # y/predicted → 1 fails
+        ce = {"fitted_coefficient": C, "coefficient": "C (measured / printed), near the limit", "ci": [lo, hi],
+              "predicted": 1.0, "margin": margin, "param": param, "grid": x.tolist()}
+        return refuted(v.method + " + asymptotic constant", f"the limit of measured/printed excludes the printed "
+                       f"constant: {text}; {v.evidence}", ce, **details)
+    if v.status is Status.HOLDS and status == "inconclusive":
+        return inconclusive(v.method + " + asymptotic constant", f"exponent agrees, asymptotic constant not resolved: "
+                            f"{text}; {v.evidence}", **details)
+    return replace(v, evidence=f"{v.evidence}; {text} [{status}]", details=details)
+
+
 def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: int, confidence: float,
-                   margin: float, bound: str, param: str, x) -> Verdict:
-    """The exponent verdict ``v`` with the constant rule (:data:`CONSTANT_RULE`) applied and recorded."""
+                   margin: float, bound: str, param: str, x, towards: str | None = None) -> Verdict:
+    """The exponent verdict ``v`` with the constant rule (:data:`CONSTANT_RULE`, :data:`ASYMPTOTIC_RULE`) applied
+    and recorded."""
+    if constant == "asymptotic":
+        if predicted is None:
+            return error(v.method, "constant='asymptotic' needs the predicted values with the printed constant "
+                         "(predicted=...)", **dict(v.details))
+        return _asymptotic_constant(v, ratio=ratio, seed=seed, confidence=confidence, margin=margin, param=param,
+                                    x=x, towards=towards)
     if constant != "printed":
         why = {"hidden": "hidden in Θ/O by the statement",
                "elsewhere": "printed; tested by another part of this claim, not by this fit"}.get(
@@ -405,7 +473,7 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
                      constant: str | None = None, constant_margin: float = 0.1, seed: int = 0,
-                     declared: Mapping | None = None) -> Verdict:
+                     declared: Mapping | None = None, towards: str | None = None) -> Verdict:
     """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0; or
     as printed, "Θ", "Ω", "O", "Theta", "Omega": :data:`BOUND_ALIASES`) to a
     fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`), then :data:`CONSTANT_RULE` (``constant``:
@@ -416,13 +484,16 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
     v = _exponent_verdict(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                           max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
                           bound=bound, scale=scale, fixed=fixed, declared=declared, seed=seed)
+    if constant == "asymptotic" and v.status is Status.REFUTED and towards in LIMITS and bound == "theta":
+        v = _exponent_in_transit(v, fit, predicted_exponent, towards)
     sweep = v.details["sweep"]
     ys = np.asarray(y, dtype=float)
     ratio = sweep["ratio"]
     if ys.ndim == 2 and predicted is not None:  # every seed's ratio: the constant's CI carries their spread
         ratio = ys / np.asarray(predicted, dtype=float).reshape(-1, 1)
     v = _with_constant(v, constant=constant, predicted=predicted, ratio=ratio, seed=seed,
-                       confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
+                       confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x,
+                       towards=towards)
     if v.status is Status.REFUTED and ys.ndim == 2 and ys.shape[1] < 2:
         v = inconclusive(v.method, f"{SEEDS_RULE_SHORT}: {v.evidence}", **dict(v.details),
                          seeds_rule=SEEDS_RULE, would_refute=plain(v.counterexample))
@@ -434,6 +505,19 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                                      + ("; so would a printed constant off by more than a factor "
                                         f"{1 + constant_margin:g}" if const.get("tested") else
                                         "; the constant is not tested")))
+
+
+def _exponent_in_transit(v: Verdict, fit: Fit, p: float, towards: str) -> Verdict:
+    """A limit statement's exponent refutation made inconclusive when the half of the grid nearer the limit has an
+    exponent nearer p than the other half: the local exponent is still moving towards p (a lower-order term, as
+    in k ≈ ½√κ·(log(1/ε) + log k)), so the grid does not show the limit excludes p (:data:`ASYMPTOTIC_RULE`)."""
+    upper_is_near = (towards == "inf") == (fit.law == "power")  # u = log x rises with x; u = 1/x falls
+    near, far = (fit.subwindow[1], fit.subwindow[0]) if upper_is_near else (fit.subwindow[0], fit.subwindow[1])
+    if abs(near - p) >= abs(far - p):
+        return v
+    return inconclusive(v.method, f"exponent still moving towards the printed {p:g} (half-grid exponents {far:.4g} far "
+                        f"from the limit, {near:.4g} near it): a limit statement is not refuted by a transient: "
+                        f"{v.evidence}", **dict(v.details), would_refute=plain(v.counterexample))
 
 
 def _typed(v: Verdict, *more) -> Verdict:
@@ -605,7 +689,8 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
                n_resamples: int = 2000, min_points: int = 4, what: str = "y",
                extra: Mapping | None = None, refutable: str = "both", bound: str = "theta",
                scale: str = "linear", fixed: Mapping | None = None, constant: str | None = None,
-               constant_margin: float = 0.1, declared: Mapping | None = None) -> Verdict:
+               constant_margin: float = 0.1, declared: Mapping | None = None,
+               towards: str | None = None) -> Verdict:
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
     (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`.
 
@@ -630,9 +715,13 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     hypotheses; ``declared``: parameters that vary with x, name → their values; ``refutable``: which side of the
     margin the data can refute (:data:`REFUTABLE`); ``max_spread``, ``confidence``, ``n_resamples``,
     ``min_points``: the rule's thresholds; ``extra``: more details to record.
-    ``constant``: ``"printed"`` when the statement prints its constant or a closed form — the fitted coefficient
-    (measured/predicted) is then tested with its CI against 1 within a factor 1 + ``constant_margin`` (a wrong
-    constant refutes even when the exponent agrees); ``"hidden"`` when Θ/O hides it (the verdict says "constant
+    ``constant``: ``"printed"`` when the constant holds at every grid point (a closed form, a non-asymptotic
+    bound) — the coefficient C = geometric mean of measured/predicted over the whole grid is then tested with its CI
+    against 1 within a factor 1 + ``constant_margin`` (a wrong constant refutes even when the exponent agrees);
+    ``"asymptotic"`` when it is a limit (y ~ C·f(x), "grows like", Θ with a printed constant), with ``towards``
+    = ``"inf"`` or ``"0"`` the end of the grid where the limit is taken: C is read on the half of the grid
+    nearer the limit, and a refutation needs that C to exclude 1 *and* no significant trend of the ratio towards 1
+    (:data:`ASYMPTOTIC_RULE`: a transient such as k ≈ ½√κ·(log(1/ε) + log k) is not a wrong constant); ``"hidden"`` when Θ/O hides it (the verdict says "constant
     hidden by Θ/O: only the exponent is tested"); ``"elsewhere"`` when the statement prints it but another part of
     the same claim tests it; ``None`` (the default, the behaviour before the rule) leaves it untested and says
     "constant not tested".  Every rate check of a paper's claim declares one (tests/test_rate_constant.py scans
@@ -650,7 +739,7 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
                             refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
-                            constant_margin=constant_margin, seed=seed, declared=declared)
+                            constant_margin=constant_margin, seed=seed, declared=declared, towards=towards)
 
 
 @dataclass(frozen=True)
