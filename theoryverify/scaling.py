@@ -277,7 +277,12 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
     ``declared``: the statement's parameters that vary along the sweep, name → their value at each grid point
     (e.g. ``{"N": Ns}`` for a fit in 1/N), so that hypotheses reading them can be checked whatever the fit
     variable.  A swept variable that is a simple function of one parameter (``param="1/N"``, ``"e^p"``,
-    ``"log(1/T)"``, ...) records that parameter automatically (:func:`underlying`)."""
+    ``"log(1/T)"``, ...) records that parameter automatically (:func:`underlying`) — a log-named one
+    (``"log(1/eps)"``) also with ``scale="log"``.
+
+    >>> sweep_details("log(1/eps)", [2.302585092994046, 4.605170185988092], [1, 2], scale="log")["declared"]
+    {'eps': [0.1, 0.01]}
+    """
     if scale not in SCALES:
         raise ValueError(f"scale must be one of {SCALES}")
     out = {"param": param, "x": [float(t) for t in np.asarray(x, float)],
@@ -290,7 +295,10 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
     if fixed:
         out["fixed"] = {str(k): v for k, v in dict(fixed).items()}
     along: dict[str, list] = {}
-    if scale == "linear":
+    text = str(param).replace(" ", "")
+    # a grid named log(1/ε) or log(N) holds the logs themselves, whatever scale says (scale="log" is how the span
+    # rule measures it): ε = e^(−x) is recorded as a declared swept parameter, as N is for a fit in 1/N
+    if scale == "linear" or text.startswith(("log(", "ln(")):
         along.update({k: v for k, v in underlying(param, out["x"]).items() if k not in (fixed or {})})
     for name, vals in dict(declared or {}).items():
         vals = np.asarray(vals, dtype=object).reshape(-1).tolist()
