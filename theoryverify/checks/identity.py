@@ -166,7 +166,9 @@ def _shape_note(entries: Sequence[Entry]) -> str:
 
 def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: float,
                  n: int | None, n_exact: int = 0, shape: str = "") -> Verdict:
-    fns = [(e, compile_float(e.lhs, domain.symbols), compile_float(e.rhs, domain.symbols)) for e in entries]
+    fns = [(e, compile_float(e.lhs, domain.symbols, complex_ok=True), compile_float(e.rhs, domain.symbols,
+                                                                                   complex_ok=True))
+           for e in entries]
 
     def worst(point) -> tuple[float, Entry | None]:
         best, which = float("-inf"), None
@@ -186,7 +188,8 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
         assert e is not None
         hi = high_precision(e.lhs - e.rhs, p)
         scale = max(1.0, abs(float(high_precision(e.rhs, p))))
-        f_l, f_r = compile_float(e.lhs, domain.symbols), compile_float(e.rhs, domain.symbols)
+        f_l = compile_float(e.lhs, domain.symbols, complex_ok=True)
+        f_r = compile_float(e.rhs, domain.symbols, complex_ok=True)
         if abs(float(hi)) / scale > rtol:
             return shrunk(refuted("float64 search + 50-digit confirmation",
                                   f"relative error {abs(float(hi)) / scale:.3g} > {rtol:g} (confirmed at 50 digits)",
@@ -223,9 +226,13 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
         return inconclusive("float64 points", f"only {finite} finite evaluations", tried=res.tried)
     max_err = max([res.worst_score, *corner_scores, 0.0]) * rtol
     nb = len(corner_scores)
+    why_few = ""
+    if res.nonfinite:  # say why points asked for did not count (issue 29, item 2: "0 float64 points", no reason)
+        why_few = (f" ({res.nonfinite} of {res.tried} drawn float64 points not counted: a side is not a finite real "
+                   f"number there — a pole, an overflow, or a complex value)")
     v = holds(f"exact rationals ({n_exact}) + float64 ({finite}" + (f" + {nb} boundary" if nb else "") + ")",
                  f"{n_exact} rational points (exact or 50 digits) and {finite} float64 points"
-                 + (f" + {nb} boundary points" if nb else "") + f"{shape}; max rel. error {fmt_error(max_err)} "
+                 + (f" + {nb} boundary points" if nb else "") + f"{shape}{why_few}; max rel. error {fmt_error(max_err)} "
                  f"≤ tol {rtol:g}" + (f" ({resolved} boundary point{'s' if resolved > 1 else ''} where float64 "
                                       f"disagreed, agreeing at 50 digits)" if resolved else ""), exact_points=n_exact, float_points=finite, boundary_points=nb,
                  max_error=max_err, tolerance=rtol, nonfinite=res.nonfinite, domain=domain.describe(),
