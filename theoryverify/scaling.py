@@ -787,6 +787,31 @@ def fit_polynomial(x: Sequence[float], y: Sequence[float], degree: int, seed: in
     return LinearFit(tuple(float(c) for c in coef), tuple(cis), confidence, float(np.max(np.abs(resid))))
 
 
+def _local_slopes(x: np.ndarray, y: np.ndarray) -> list[float]:
+    """Slopes between neighbouring distinct grid points (repeated x values averaged first; no 0/0 warnings)."""
+    xs, inv = np.unique(x, return_inverse=True)
+    ys = np.bincount(inv, weights=y) / np.bincount(inv)
+    return [float(v) for v in np.diff(ys) / np.diff(xs)] if len(xs) > 1 else []
+
+
+def _seeded_polynomial(pf: LinearFit, x: np.ndarray, ys: np.ndarray, degree: int, seed: int, confidence: float,
+                       n_resamples: int) -> LinearFit:
+    """``pf`` (fitted on the per-point means) with CIs from the two-stage bootstrap over points and seeds."""
+    def stat(uu, means):
+        V = uu[..., None] ** np.arange(degree + 1)
+        sol = (np.linalg.pinv(V) @ means[..., None])[..., 0]
+        distinct = 1 + np.sum(np.diff(np.sort(uu, axis=-1), axis=-1) > 0, axis=-1)
+        return np.where((distinct > degree)[..., None], sol, np.nan)
+    dist = _two_stage(x, ys, np.random.default_rng(seed), n_resamples, stat)
+    alpha = (1 - confidence) / 2
+    cis = []
+    for j, c in enumerate(pf.coef):
+        d = dist[:, j][np.isfinite(dist[:, j])]
+        lo, hi = np.quantile(d, [alpha, 1 - alpha]) if d.size else (np.nan, np.nan)
+        cis.append((float(min(lo, c)), float(max(hi, c))))
+    return replace(pf, ci=tuple(cis))
+
+
 LIMIT_RULE = ("HOLDS if the grid has >= {min_points} points and the {confidence:.0%} bootstrap CI of the fitted "
               "coefficient (y ≈ a0 + a1·x + … fitted by least squares, paired resampling over grid points) lies "
               "inside [p - m, p + m]; REFUTED if it has >= {min_points} points and the CI lies entirely outside "
@@ -801,20 +826,41 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
                       declared: Mapping | None = None) -> Verdict:
     """Decide "coefficient ``index`` of y(x) ≈ a0 + a1·x + … equals ``predicted``" (index 0: the limit as
     x → 0, e.g. a converged value as T → 0) by :data:`LIMIT_RULE`.  Details follow the sweep/fit schema
-    with ``fit["exponent"]`` holding the fitted coefficient."""
+    with ``fit["exponent"]`` holding the fitted coefficient.
+
+    ``margin`` is **absolute**: the CI must lie inside [predicted − margin, predicted + margin] (check_rate's
+    ``margin`` is absolute on the exponent too; its ``constant_margin`` is a relative factor 1 ± m) — for a
+    relative test of a coefficient, divide y by the predicted value and test 1 ± m.  ``y``: (points,) or
+    (points, seeds), as for :func:`check_rate`: with seeds the fit is on the per-point means and the bootstrap
+    resamples points and the seeds within them (:data:`SEEDS_RULE`; one seed per point never refutes).
+
+    >>> import numpy as np
+    >>> x = np.linspace(1, 10, 6)
+    >>> y = np.stack([3 + 2 * x, 3 + 2 * x + 0.01, 3 + 2 * x - 0.01], axis=1)  # (points, seeds)
+    >>> check_coefficient(x, y, 2.0, 0.05, 0, index=1).status.value
+    'holds'
+    """
     require_min_points(min_points)
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
+    if y.ndim == 2 and y.shape[0] != x.shape[0]:
+        raise ValueError(f"check_coefficient: y has {y.shape[0]} rows for {x.shape[0]} grid points "
+                         f"(give y as (points,) or (points, seeds))")
+    seeded = y.ndim == 2
+    ys = y
+    y = y.mean(axis=1) if seeded else y
     pf = fit_polynomial(x, y, degree, seed, confidence, n_resamples)
+    if seeded and ys.shape[1] > 1:
+        pf = _seeded_polynomial(pf, x, ys, degree, seed, confidence, n_resamples)
     a, (lo, hi) = pf.coef[index], pf.ci[index]
     p, m = float(predicted), float(margin)
     rule = LIMIT_RULE.format(min_points=min_points, confidence=confidence)
     poly = " + ".join(["a0", f"a1·{param}"] + [f"a{k}·{param}^{k}" for k in range(2, degree + 1)])
     details = {
-        "sweep": sweep_details(param, x, y, scale=scale, fixed=fixed, declared=declared),
+        "sweep": sweep_details(param, x, ys, scale=scale, fixed=fixed, declared=declared),
         "fit": {"exponent": a, "ci": [lo, hi], "confidence": confidence, "predicted_exponent": p, "margin": m,
-                "family": "polynomial",
-                "local_slopes": [float(s) for s in np.diff(y) / np.diff(x)], "subwindow": None, "rule": rule,
+                "family": "polynomial", "margin_kind": "absolute", "n_seeds": int(ys.shape[1]) if seeded else 1,
+                "local_slopes": _local_slopes(x, y), "subwindow": None, "rule": rule,
                 "law": f"{what} ≈ {poly}", "coefficient": f"a{index}", "coefficients": list(pf.coef),
                 "coefficient_cis": [list(c) for c in pf.ci], "residual_max": pf.residual_max},
         **(dict(extra) if extra else {}),
@@ -828,6 +874,9 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
     if hi < p - m or lo > p + m:
         ce = {"fitted_coefficient": a, "coefficient": f"a{index}", "ci": [lo, hi], "predicted": p, "margin": m,
               "param": param, "grid": x.tolist(), "values": y.tolist()}
+        if seeded and ys.shape[1] < 2:
+            return _typed(inconclusive(method, f"{SEEDS_RULE_SHORT}: CI excludes the predicted value: {summary}",
+                                       **details, seeds_rule=SEEDS_RULE, would_refute=plain(ce)))
         return _typed(refuted(method, "CI excludes the predicted value: " + summary, ce, **details))
     if p - m <= lo and hi <= p + m:
         return _typed(holds(method, summary, **details), power)
