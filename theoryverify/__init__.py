@@ -62,6 +62,8 @@ _API: dict[str, tuple[str, str | None]] = {
     # references a figure draws (not evidence): a threshold the claim is about, the paper's reported values
     "Threshold": ("evidence_types", "Threshold"), "Reported": ("evidence_types", "Reported"),
     "attach": ("evidence_types", "attach"), "Configurations": ("evidence_types", "Configurations"),
+    "CouldHaveFailed": ("evidence_types", "CouldHaveFailed"), "Proof": ("evidence_types", "Proof"),
+    "Coverage": ("evidence_types", "Coverage"), "Sampling": ("evidence_types", "Sampling"),
     "check_converged": ("convergence", "check_converged"),
     # checks
     "check_identity": ("checks", "check_identity"), "check_inequality": ("checks", "check_inequality"),
