@@ -158,6 +158,21 @@ def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float
     return float_points(open_entries, domain, seed, rtol=rtol, n=n_float, n_exact=n_exact, shape=shape)
 
 
+def _with_boundary(cov: dict, points) -> dict:
+    """The drawn points' coverage widened by the boundary points evaluated (κ = 1 at μ = L is evidence too)."""
+    out = {k: dict(v) for k, v in cov.items()}
+    for p in points:
+        for s, v in p.items():
+            try:
+                x = float(v)
+            except (TypeError, ValueError):
+                continue
+            c = out.setdefault(str(s), {"min": x, "max": x, "distinct": 0})
+            c["min"], c["max"] = min(c["min"], x), max(c["max"], x)
+            c["distinct"] = min(1000, c["distinct"] + 1)
+    return out
+
+
 def _shape_note(entries: Sequence[Entry]) -> str:
     if len(entries) == 1:
         return "" if entries[0].label is None else " in its one entry"
@@ -204,9 +219,11 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
 
     corners = domain.boundary_points()
     corner_scores = []
+    scores_ok = []  # which boundary points were evaluated (they count towards coverage, as drawn points do)
     resolved = 0  # boundary points where float64 disagreed but 50 digits agree (cancellation)
     for p in corners:
         s = score(p)
+        scores_ok.append(s == s)
         if s == s:
             if s > 1.0:
                 found = confirm(p)
@@ -236,7 +253,7 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
                  f"≤ tol {rtol:g}" + (f" ({resolved} boundary point{'s' if resolved > 1 else ''} where float64 "
                                       f"disagreed, agreeing at 50 digits)" if resolved else ""), exact_points=n_exact, float_points=finite, boundary_points=nb,
                  max_error=max_err, tolerance=rtol, nonfinite=res.nonfinite, domain=domain.describe(),
-                 coverage=res.coverage(domain.symbols))
+                 coverage=_with_boundary(res.coverage(domain.symbols), [p for p, sc in zip(corners, scores_ok) if sc]))
     return attach(v, CouldHaveFailed("search", f"any of the {n_exact} exact and {finite} float64 points (boundary "
                                                f"included) with relative error > {rtol:g}, confirmed at 50 digits, "
                                                f"would refute"))
