@@ -90,7 +90,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "compare_laws": ("scaling", "compare_laws"), "scaling": ("scaling", None), "phases": ("phases", None),
     "flows": ("flows", None), "runner": ("runner", None),
     # step contexts, results store, seeds, errors
-    "StepContext": ("stepcontext", "StepContext"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
+    "StepContext": ("stepcontext", "StepContext"), "assumed_context": ("check.assume", "assumed_context"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
     "softmax_reparametrisation": ("stepcontext", "softmax_reparametrisation"),
     "Store": ("store", "Store"), "sweep": ("store", "sweep"), "shared_sweep": ("shared_sweeps", "shared_sweep"), "closure_version": ("closure", "closure_version"),
     "code_key": ("closure", "code_key"),
