@@ -195,7 +195,14 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
                 best, which = r, e
         return best, which
 
+    derived = {k: compile_float(e, domain.symbols) for k, e in getattr(domain, "derived", {}).items()}
+    seen_derived: dict[str, set] = {k: set() for k in derived}
+
     def score(point):  # > 1 means the tolerance is exceeded
+        for k, f in derived.items():  # κ = L/μ at every point evaluated: what the quantifier rule reads
+            x = f(point)
+            if x == x and len(seen_derived[k]) < 100000:
+                seen_derived[k].add(x)
         return worst(point)[0] / rtol
 
     def confirm(p) -> Verdict | None:
@@ -253,7 +260,9 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
                  f"≤ tol {rtol:g}" + (f" ({resolved} boundary point{'s' if resolved > 1 else ''} where float64 "
                                       f"disagreed, agreeing at 50 digits)" if resolved else ""), exact_points=n_exact, float_points=finite, boundary_points=nb,
                  max_error=max_err, tolerance=rtol, nonfinite=res.nonfinite, domain=domain.describe(),
-                 coverage=_with_boundary(res.coverage(domain.symbols), [p for p, sc in zip(corners, scores_ok) if sc]))
+                 coverage={**_with_boundary(res.coverage(domain.symbols), [p for p, sc in zip(corners, scores_ok) if sc]),
+                           **{k: {"min": min(v), "max": max(v), "distinct": min(len(v), 1000)}
+                              for k, v in seen_derived.items() if v}})
     return attach(v, CouldHaveFailed("search", f"any of the {n_exact} exact and {finite} float64 points (boundary "
                                                f"included) with relative error > {rtol:g}, confirmed at 50 digits, "
                                                f"would refute"))
