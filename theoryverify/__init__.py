@@ -47,6 +47,7 @@ __version__ = "0.1.0"
 _API: dict[str, tuple[str, str | None]] = {
     # claims and the registry
     "Claim": ("claims", "Claim"), "ClaimSet": ("claims", "ClaimSet"), "Kind": ("claims", "Kind"),
+    "claim": ("claims", "claim"),
     "Paper": ("claims", "Paper"), "Result": ("claims", "Result"), "RunContext": ("claims", "RunContext"),
     "Variant": ("claims", "Variant"), "Planted": ("claims", "Planted"), "Unavailable": ("claims", "Unavailable"), "registry": ("registry", None),
     # verdicts

@@ -186,9 +186,11 @@ def _paper_contexts() -> dict[str, StepContext]:
     found: dict[str, StepContext] = {}
     for paper, pkg in registry.paper_modules().items():
         name = f"{pkg.__name__}.contexts"
-        if importlib.util.find_spec(name) is None:
-            continue
-        for ctx in getattr(importlib.import_module(name), "CONTEXTS", []):
+        # CONTEXTS in <pkg>/contexts.py, or in the package itself (a paper with one context needs no extra file)
+        declared = list(getattr(pkg, "CONTEXTS", []))
+        if importlib.util.find_spec(name) is not None:
+            declared += list(getattr(importlib.import_module(name), "CONTEXTS", []))
+        for ctx in declared:
             if not isinstance(ctx, StepContext):
                 continue
             if ctx.name in found or ctx.name == "free":
