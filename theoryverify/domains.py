@@ -652,6 +652,10 @@ class Domain:
                             (float(val), float(val))
                         hi, lo = (min(hi, hi_b), lo) if upper else (hi, max(lo, lo_b))
                     iv[i] = (lo, hi)
+                for _ in range(len(v.members)):  # a relation to a symbol drawn later (lam <= L, L drawn after lam)
+                    for a, b, _strict in v.relations:
+                        iv[a] = (iv[a][0], min(iv[a][1], iv[b][1]))
+                        iv[b] = (max(iv[b][0], iv[a][0]), iv[b][1])
                 for i in range(len(v.members)):
                     out[v.symbols[i]] = iv[i]
             elif isinstance(v, Interval):
