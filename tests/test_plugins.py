@@ -290,3 +290,19 @@ def test_a_broken_paper_under_the_rootdir_is_a_one_line_collection_error(plugged
 def test_plugin_items_run_under_xdist(plugged):
     result = plugged("-m", "theorems", "-n", "2", subprocess=True)
     result.assert_outcomes(passed=3, failed=2, skipped=1)
+
+
+def test_the_theorem_items_take_their_seed_from_an_option(plugged, monkeypatch):
+    """Issue 29, item 12: ``--tv-seed N`` (else $THEORYVERIFY_SEED, else the engine's) for ``pytest -m theorems``."""
+    from types import SimpleNamespace
+
+    from theoryverify.pytest_plugin import run_seed
+    from theoryverify.seeds import DEFAULT_SEED
+
+    def config(seed):
+        return SimpleNamespace(getoption=lambda name, default=None: seed if name == "tv_seed" else default)
+    monkeypatch.setenv("THEORYVERIFY_SEED", "3")
+    assert run_seed(config(7)) == 7 and run_seed(config(None)) == 3
+    monkeypatch.delenv("THEORYVERIFY_SEED")
+    assert run_seed(config(None)) == DEFAULT_SEED
+    plugged("-k", "plugpaper.good", "--tv-seed", "5").assert_outcomes(passed=1, deselected=8)

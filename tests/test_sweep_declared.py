@@ -67,3 +67,20 @@ def test_without_the_record_the_hypothesis_cannot_be_checked():
         return scaling.check_rate(x, x, 1.0, 0.1, 1, param="τ", fixed={"d": 3})
     r = claim(check).run()
     assert r.verdict.status is Status.ERROR and "does not record N" in r.verdict.evidence
+
+
+def test_a_fit_in_log_one_over_eps_on_a_log_scale_records_eps():
+    """Issue 29, item 9: heavy ball's C3 fit in log(1/ε) with scale="log" recorded one configuration of ε."""
+    import theoryverify as tv
+    eps = np.geomspace(1e-12, 1e-4, 5)
+    over = (tv.Over("eps", 1e-12, 1e-4, scale="log"),)
+    claims = tv.ClaimSet("p")
+
+    def check(ctx, slope=1.0):
+        x = np.log(1 / eps)
+        return tv.check_coefficient(x, 3 + slope * x, 1.0, 0.1, 0, index=1, param="log(1/eps)", scale="log")
+    claims.add("c", location="Prop. 1", statement="k ≈ log(1/ε)", kind=tv.Kind.RATE, over=over)(check)
+    v = claims.claims[0].run(tv.RunContext(seed=0)).verdict
+    assert v.status is tv.Status.HOLDS and "covers eps" in v.evidence, v.evidence
+    wrong = claims.claims[0].check(tv.RunContext(seed=0), slope=2.0)  # planted: the slope 2, still refuted
+    assert wrong.status is tv.Status.REFUTED

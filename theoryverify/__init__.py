@@ -47,6 +47,7 @@ __version__ = "0.1.0"
 _API: dict[str, tuple[str, str | None]] = {
     # claims and the registry
     "Claim": ("claims", "Claim"), "ClaimSet": ("claims", "ClaimSet"), "Kind": ("claims", "Kind"),
+    "claim": ("claims", "claim"),
     "Paper": ("claims", "Paper"), "Result": ("claims", "Result"), "RunContext": ("claims", "RunContext"),
     "Variant": ("claims", "Variant"), "Planted": ("claims", "Planted"), "Unavailable": ("claims", "Unavailable"), "registry": ("registry", None),
     # verdicts
@@ -62,6 +63,8 @@ _API: dict[str, tuple[str, str | None]] = {
     # references a figure draws (not evidence): a threshold the claim is about, the paper's reported values
     "Threshold": ("evidence_types", "Threshold"), "Reported": ("evidence_types", "Reported"),
     "attach": ("evidence_types", "attach"), "Configurations": ("evidence_types", "Configurations"),
+    "CouldHaveFailed": ("evidence_types", "CouldHaveFailed"), "Proof": ("evidence_types", "Proof"),
+    "Coverage": ("evidence_types", "Coverage"), "Sampling": ("evidence_types", "Sampling"),
     "check_converged": ("convergence", "check_converged"),
     # checks
     "check_identity": ("checks", "check_identity"), "check_inequality": ("checks", "check_inequality"),
@@ -88,7 +91,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "compare_laws": ("scaling", "compare_laws"), "scaling": ("scaling", None), "phases": ("phases", None),
     "flows": ("flows", None), "runner": ("runner", None),
     # step contexts, results store, seeds, errors
-    "StepContext": ("stepcontext", "StepContext"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
+    "StepContext": ("stepcontext", "StepContext"), "assumed_context": ("check.assume", "assumed_context"), "Reparametrisation": ("stepcontext", "Reparametrisation"),
     "softmax_reparametrisation": ("stepcontext", "softmax_reparametrisation"),
     "Store": ("store", "Store"), "sweep": ("store", "sweep"), "shared_sweep": ("shared_sweeps", "shared_sweep"), "closure_version": ("closure", "closure_version"),
     "code_key": ("closure", "code_key"),

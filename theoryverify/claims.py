@@ -540,3 +540,31 @@ class _threads:
         while self._stack:
             self._stack.pop().__exit__(*exc)
         return False
+
+
+def claim(short_id: str, **registration: Any) -> Callable[[Check], Check]:
+    """Register the decorated check as a claim of the paper whose package holds the calling module — the
+    :meth:`ClaimSet.add` of an implicit ``CLAIMS`` that this sets in the module, so a claims module needs no
+    ``CLAIMS = tv.ClaimSet("paper")`` line.  The paper id is the package's ``PAPER.id`` if it declares one, else
+    the package name.  Takes exactly :meth:`ClaimSet.add`'s arguments.
+
+    >>> import theoryverify as tv
+    >>> @tv.claim("eq1", location="Eq. (1)", statement="1 + 1 = 2", kind=tv.Kind.IDENTITY)
+    ... def eq1(ctx):
+    ...     return tv.proved("arithmetic", "1 + 1 = 2")
+    >>> [c.id for c in CLAIMS][-1:]  # the module's implicit ClaimSet
+    ['theoryverify.eq1']
+    """
+    module = sys._getframe(1).f_globals
+    claim_set = module.get("CLAIMS")
+    if not isinstance(claim_set, ClaimSet):
+        claim_set = ClaimSet(_paper_id_of(str(module.get("__name__", "paper"))))
+        module["CLAIMS"] = claim_set
+    return claim_set.add(short_id, **registration)
+
+
+def _paper_id_of(module_name: str) -> str:
+    """The id of the paper a module belongs to: its top package's ``PAPER.id``, else that package's name."""
+    top = module_name.split(".")[0]
+    paper = getattr(sys.modules.get(top), "PAPER", None)
+    return paper.id if isinstance(paper, Paper) else top

@@ -16,11 +16,12 @@ towards zeros and small integers).
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import weakref
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 import sympy as sp
@@ -576,18 +577,97 @@ class VectorVar(MatrixVar):
 class Domain:
     """A product of variables; points are dicts ``{symbol: value}``."""
 
-    def __init__(self, variables: Iterable[Variable]):
+    def __init__(self, variables: Iterable[Variable], derived: Mapping[str, Any] | None = None):
         self.variables = tuple(variables)
         syms = [s for v in self.variables for s in v.symbols]
         if len(set(syms)) != len(syms):
             raise ValueError("a symbol appears in two variables of one domain")
         self.symbols: tuple[sp.Symbol, ...] = tuple(syms)
+        #: quantities the statement ranges over that are functions of the symbols (κ = L/μ): the checks record
+        #: their values at the points they evaluate, so the quantifier rule can read them (``over()`` gives ranges)
+        self.derived: dict[str, sp.Expr] = {str(k): sp.sympify(e) for k, e in dict(derived or {}).items()}
+        stray = [k for k, e in self.derived.items() if not e.free_symbols <= set(syms)]
+        if stray:
+            raise DomainError(f"Domain: derived {stray[0]} uses symbols the domain does not declare")
+
+    def over(self, *names: str) -> tuple:
+        """The declared ranges (:class:`~theoryverify.conditions.Over`) of this domain's real symbols and derived
+        quantities — what a claim's ``over=`` takes, so each range is typed once: the bounds the assumptions imply
+        (``1e-3 <= mu <= 10``, ``mu <= L <= 10000*mu`` gives L ∈ [0.001, 1e5]; κ = L/μ ∈ [1, 1e4]), log scale where
+        the range is positive and spans >= 100×.  A derived quantity's range is its extremes over the domain's
+        boundary points (every end and tie of the relations: exact for a quantity monotone in each symbol, as
+        L/μ is).  ``names`` picks some, in that order (default: all).
+
+        >>> import sympy as sp, theoryverify as tv
+        >>> mu, L = sp.symbols("mu L", positive=True)
+        >>> d = tv.Domain.assuming([mu, L], ["1e-3 <= mu <= 10", "mu <= L <= 10000*mu"], derived={"kappa": L / mu})
+        >>> [(o.name, o.lo, o.hi, o.scale) for o in d.over()]
+        [('L', 0.001, 100000.0, 'log'), ('mu', 0.001, 10.0, 'log'), ('kappa', 1.0, 10000.0, 'log')]
+        """
+        from .conditions import Over
+
+        ranges = self._implied_ranges()
+        points = self.boundary_points()  # ends and ties of every relation: a monotone quantity's extremes
+        for name, e in self.derived.items():
+            from .numeric import compile_float
+            f = compile_float(e, self.symbols)
+            vals = [x for x in (f(p) for p in points) if math.isfinite(x)]
+            if vals:
+                ranges[name] = (min(vals), max(vals))
+        out = []
+        for key, (lo, hi) in ranges.items():
+            name = str(key)
+            if names and name not in names or not (math.isfinite(lo) and lo < hi):
+                continue
+            out.append(Over(name, lo, hi, scale="log" if lo > 0 and hi >= 100 * lo else "linear"))
+        if names:
+            missing = [n for n in names if n not in {o.name for o in out}]
+            if missing:
+                raise DomainError(f"Domain.over: no finite range for {', '.join(missing)} (known: "
+                                  f"{', '.join(str(k) for k in ranges)})")
+            out.sort(key=lambda o: names.index(o.name))
+        return tuple(out)
+
+    def _implied_ranges(self) -> dict:
+        """symbol → (lo, hi) floats its bounds and relations imply (interval arithmetic, in drawing order)."""
+        from .check.variables import RealGroup
+
+        out: dict = {}
+        for v in self.variables:
+            if isinstance(v, RealGroup):
+                iv = {}
+                for i in v.order:
+                    lo = -math.inf if v.lo[i][0] is None else float(v.lo[i][0])
+                    hi = math.inf if v.hi[i][0] is None else float(v.hi[i][0])
+                    for a, b, _ in v.relations:
+                        if b == i and a in iv:
+                            lo = max(lo, iv[a][0])
+                        if a == i and b in iv:
+                            hi = min(hi, iv[b][1])
+                    for n, (j, e, _, upper) in enumerate(v.bounds):
+                        if j != i:
+                            continue
+                        val = e.subs({v.symbols[d]: sp.AccumBounds(*iv[d]) for d in v._bound_deps[n]})
+                        lo_b, hi_b = (float(val.min), float(val.max)) if isinstance(val, sp.AccumBounds) else \
+                            (float(val), float(val))
+                        hi, lo = (min(hi, hi_b), lo) if upper else (hi, max(lo, lo_b))
+                    iv[i] = (lo, hi)
+                for _ in range(len(v.members)):  # a relation to a symbol drawn later (lam <= L, L drawn after lam)
+                    for a, b, _strict in v.relations:
+                        iv[a] = (iv[a][0], min(iv[a][1], iv[b][1]))
+                        iv[b] = (max(iv[b][0], iv[a][0]), iv[b][1])
+                for i in range(len(v.members)):
+                    out[v.symbols[i]] = iv[i]
+            elif isinstance(v, Interval):
+                out[v.symbol] = (float(v.lo), float(v.hi))
+        return out
 
     def __repr__(self) -> str:
         return f"Domain({', '.join(type(v).__name__ + str(v.symbols) for v in self.variables)})"
 
     @classmethod
-    def assuming(cls, symbols, assumptions: Iterable[str], variables: Iterable[Variable] = ()) -> "Domain":
+    def assuming(cls, symbols, assumptions: Iterable[str], variables: Iterable[Variable] = (),
+                 derived: Mapping[str, Any] | None = None) -> "Domain":
         """A domain of real symbols given by bounds and relations between them, in the step checker's assumption
         language (``python -m theoryverify.check --assume``): ``"0.01 <= L <= 100"``, ``"mu <= lam"``,
         ``"0 < eta <= 1/L"``.  The engine draws each symbol after those its bounds depend on, inside them (a
@@ -635,7 +715,7 @@ class Domain:
             mine = {s: named[str(s)] for s in group.symbols}
             out.append(RealGroup([Member(mine[m.symbol], m.lo, m.hi, m.lo_closed, m.hi_closed) for m in group.members],
                                  group.relations, [(i, e.xreplace(mine), c, u) for i, e, c, u in group.bounds]))
-        return cls([*out, *variables])
+        return cls([*out, *variables], derived=derived)
 
     def covers(self, expr: sp.Expr) -> set[sp.Symbol]:
         """Free symbols of ``expr`` that this domain does not declare."""

@@ -203,5 +203,75 @@ def coverage(vjson: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _merge(records: list[Any]) -> Any:
+    """One parameter's coverage from several records (a value, ``"symbolic"``, or a ``{"min", "max", "distinct"}``
+    range): ``"symbolic"`` if every record is; otherwise the numeric records pooled (a proof does not stand in for
+    sampled values beside it)."""
+    if records and all(r == "symbolic" for r in records):
+        return "symbolic"
+    nums, ranges = set(), []
+    for r in records:
+        if isinstance(r, Mapping):
+            ranges.append((float(r["min"]), float(r["max"]), int(r["distinct"])))
+        elif r != "symbolic" and isinstance(r, (int, float)) and math.isfinite(r):
+            nums.add(r)
+    lo = min([*nums, *(x[0] for x in ranges)], default=None)
+    hi = max([*nums, *(x[1] for x in ranges)], default=None)
+    return {"min": lo, "max": hi, "distinct": max([len(nums), *(x[2] for x in ranges)], default=0)}
+
+
+def _own_records(node: Mapping[str, Any], name: str, inherited: Mapping[str, Any]) -> list[Any]:
+    """What ``node``'s own level records of parameter ``name`` (its coverage, its configurations, its fixed
+    values), not its parts'."""
+    out: list[Any] = []
+    typed = read(node.get("details") or {})
+    c = (typed["coverage"].parameters if "coverage" in typed else {}).get(name)
+    if c == "symbolic":
+        out.append("symbolic")
+    elif isinstance(c, Mapping) and "values" in c:
+        out += [v for v in c["values"] if isinstance(v, (int, float))]
+    elif isinstance(c, Mapping) and {"min", "max", "distinct"} <= set(c):
+        out.append({k: c[k] for k in ("min", "max", "distinct")})
+    for config in _level(node, dict(inherited), counterexample=False):
+        v = config.get(name)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out.append(v)
+    return out
+
+
+def _ranged(cov: Any) -> bool:
+    return cov == "symbolic" or (isinstance(cov, Mapping) and int(cov.get("distinct") or 0) > 1)
+
+
+def part_coverages(vjson: Mapping[str, Any], name: str, inherited: Mapping[str, Any] | None = None,
+                   path: str = "") -> list[tuple[str, Any]]:
+    """The coverage of parameter ``name`` by each needed part that ranges over it on its own (a proof over its
+    domain, a search, a sweep: ``"symbolic"`` or several values), each to be judged apart: a combined verdict is
+    only as strong as its weakest needed part, so a proved or well-spread part never masks a sibling that sampled
+    a narrow range.  Parts that each record one value of ``name`` (the settings of a loop) are not judged alone —
+    their values are pooled in the whole verdict's :func:`coverage` — and a level that itself records several
+    values of ``name`` (the settings of :func:`theoryverify.check_over`) vouches for everything below it.
+    Returns ``(path, coverage)`` pairs, coverage as :func:`coverage` gives it.
+
+    >>> proof = {"status": "proved", "method": "m", "evidence": "e", "details": {"coverage": {"L": "symbolic"}}}
+    >>> narrow = {"status": "holds", "method": "m", "evidence": "e",
+    ...           "details": {"coverage": {"L": {"min": 39.0, "max": 9e4, "distinct": 40}}}}
+    >>> both = {"status": "holds", "method": "all of", "evidence": "e", "details": {"a": proof, "b": narrow}}
+    >>> coverage(both)["L"], [p for p, _ in part_coverages(both, "L")]
+    ('symbolic', ['a', 'b'])
+    """
+    fixed = _fixed(vjson.get("details") or {}, inherited or {})
+    own = _own_records(vjson, name, inherited or {})
+    subs = supporting(vjson)
+    if not subs:
+        cov = _merge(own) if own else None
+        return [(path, cov)] if cov is not None and _ranged(cov) else []
+    if own and _ranged(_merge(own)):
+        whole = coverage(vjson).get(name)  # this level enumerates the values itself: the pool of its subtree
+        return [(path, whole)] if whole is not None else []
+    return [entry for sub_name, sub in subs.items()
+            for entry in part_coverages(sub, name, fixed, f"{path}{PART_SEP if path else ''}{sub_name}")]
+
+
 def _hashable(v: Any) -> Any:
     return tuple(v) if isinstance(v, list) else v

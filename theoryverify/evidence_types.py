@@ -123,12 +123,28 @@ class Counterexample(_Typed):
 
 @dataclass(frozen=True)
 class Coverage(_Typed):
+    """What a search covered, per parameter: ``{"min", "max", "distinct"}``, ``{"values": [...]}`` or
+    ``"symbolic"`` (a proof over its whole domain) — read by the quantifier rule.
+
+    >>> import theoryverify as tv
+    >>> v = tv.attach(tv.holds("search", "agrees"), tv.Coverage({"L": {"min": 1e-3, "max": 1e5, "distinct": 80}}))
+    >>> v.details["coverage"]["L"]["max"]
+    100000.0
+    """
+
     parameters: Mapping[str, Any]
     kind = "coverage"
 
 
 @dataclass(frozen=True)
 class Proof(_Typed):
+    """A symbolic proof: ``algebra`` names what showed it, ``over`` the symbols it holds for.
+
+    >>> import theoryverify as tv
+    >>> tv.attach(tv.proved("symbolic: expand", "0"), tv.Proof("SymPy expand", ("x",))).details["typed_evidence"]["attached"]
+    ['proof']
+    """
+
     algebra: str
     over: tuple = ()
     kind = "proof"
@@ -136,6 +152,13 @@ class Proof(_Typed):
 
 @dataclass(frozen=True)
 class Sampling(_Typed):
+    """A Monte-Carlo test: ``n`` samples, the ``test`` used, its multiplicity ``correction`` and ``confidence``.
+
+    >>> import theoryverify as tv
+    >>> tv.Sampling(n=10000, test="t-test", confidence=0.99).kind
+    'sampling'
+    """
+
     n: Any
     test: str
     correction: str | None = None
@@ -147,7 +170,13 @@ class Sampling(_Typed):
 @dataclass(frozen=True)
 class CouldHaveFailed(_Typed):
     """How the check could have failed: ``how`` is one of :data:`FAIL_KINDS`; ``detail`` says it in words (the
-    planted twin and how it fails, the smallest error the test would catch, or why it is true by construction)."""
+    planted twin and how it fails, the smallest error the test would catch, or why it is true by construction).
+
+    >>> import theoryverify as tv
+    >>> v = tv.attach(tv.holds("search", "agrees"), tv.CouldHaveFailed("search", "any point off by > 1e-12"))
+    >>> v.details["typed_evidence"]["could_have_failed"]
+    {'how': 'search', 'detail': 'any point off by > 1e-12'}
+    """
 
     how: str
     detail: str

@@ -12,8 +12,19 @@ import numpy as np
 import sympy as sp
 
 
-def compile_float(expr: sp.Expr, symbols: Sequence[sp.Symbol]) -> Callable[[Mapping[sp.Symbol, float]], float]:
-    """A float64 evaluator of ``expr`` over ``symbols`` (numpy; errors become nan)."""
+def compile_float(expr: sp.Expr, symbols: Sequence[sp.Symbol], *, complex_ok: bool = False
+                  ) -> Callable[[Mapping[sp.Symbol, float]], float]:
+    """A float64 evaluator of ``expr`` over ``symbols`` (numpy; errors become nan).
+
+    ``complex_ok``: where real arithmetic gives nan (a square root of a negative number inside |·|, the moduli of
+    complex eigenvalues), evaluate again in complex128 and keep the value if it is real (imaginary part within
+    1e-12 of its size) — a real-valued expression with complex intermediates then has float64 points.
+
+    >>> x = sp.Symbol("x")
+    >>> f = sp.Abs(1 + sp.sqrt(x - 2))  # real for every x: |1 + i·√(2 − x)| below 2
+    >>> compile_float(f, [x])({x: 1.0}), compile_float(f, [x], complex_ok=True)({x: 1.0})
+    (nan, 1.4142135623730951)
+    """
     dummies = [sp.Dummy() for _ in symbols]
     body = sp.sympify(expr).xreplace(dict(zip(symbols, dummies)))
     fn = sp.lambdify(dummies, body, modules="numpy")
@@ -22,9 +33,16 @@ def compile_float(expr: sp.Expr, symbols: Sequence[sp.Symbol]) -> Callable[[Mapp
         with np.errstate(all="ignore"):
             try:
                 value = fn(*[np.float64(point[s]) for s in symbols])
-                return float(np.real_if_close(value))
+                out = float(np.real_if_close(value))
+            except (ZeroDivisionError, OverflowError, ValueError, TypeError):
+                out = float("nan")
+            if out == out or not complex_ok:
+                return out
+            try:
+                z = complex(fn(*[np.complex128(point[s]) for s in symbols]))
             except (ZeroDivisionError, OverflowError, ValueError, TypeError):
                 return float("nan")
+            return z.real if abs(z.imag) <= 1e-12 * max(1.0, abs(z.real)) else float("nan")
 
     return evaluate
 

@@ -19,8 +19,8 @@ claim of that paper, ``-m slow`` its long sweeps, ``-m gpu`` its GPU-scale check
 - Outcome: an item passes when the verdict is what the registry expects (a recorded erratum must stay
   refuted), fails with :func:`theoryverify.render.failure` (and the traceback of a check that raised)
   otherwise, and is skipped when an input outside the repository is missing
-  (:class:`~theoryverify.claims.Unavailable`).  Claims run on the CPU with the seed ``$THEORYVERIFY_SEED``
-  (default: the engine's) under the engine's Hypothesis profile (:mod:`theoryverify.profiles`), exactly as
+  (:class:`~theoryverify.claims.Unavailable`).  Claims run on the CPU with the seed ``--tv-seed N`` (else
+  ``$THEORYVERIFY_SEED``, else the engine's) under the engine's Hypothesis profile (:mod:`theoryverify.profiles`), exactly as
   ``python -m theoryverify verify`` runs them.
 - Scale-out: ``-n N`` (pytest-xdist) runs the claims on N processes — each item runs its claim exactly as a
   serial session does (seeds derive from claim ids), so the outcomes are the same.  ``--tv-jobs N`` or
@@ -53,6 +53,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "folder lies under the rootdir")
     parser.addini(INI_PAPERS, type="args", default=[],
                   help="paper ids whose claims are collected (default: the papers under the rootdir)")
+    group.addoption("--tv-seed", type=int, default=None, metavar="N", dest="tv_seed",
+                    help="the global seed the claims run with, as verify --seed N (default: $THEORYVERIFY_SEED, "
+                         "else the engine's)")
     group.addoption("--tv-jobs", type=int, default=1, metavar="N", dest="tv_jobs",
                     help="local processes for the sweep points inside each claim (claims in parallel: -n N, "
                          "pytest-xdist)")
@@ -187,6 +190,22 @@ class ClaimFailed(Exception):
         self.result = result
 
 
+def run_seed(config: pytest.Config) -> int:
+    """The global seed of the theorem items: ``--tv-seed N``, else ``$THEORYVERIFY_SEED``, else the engine's."""
+    from theoryverify.seeds import DEFAULT_SEED
+
+    given = config.getoption("tv_seed", None)
+    if given is not None:
+        return int(given)
+    text = os.environ.get("THEORYVERIFY_SEED")
+    if text is None:
+        return DEFAULT_SEED
+    try:
+        return int(text)
+    except ValueError:
+        raise pytest.UsageError(f"theoryverify: THEORYVERIFY_SEED must be an integer, got {text!r}") from None
+
+
 class ClaimItem(pytest.Item):
     """One claim under one profile."""
 
@@ -199,10 +218,8 @@ class ClaimItem(pytest.Item):
 
     def runtest(self) -> None:
         from theoryverify.claims import RunContext
-        from theoryverify.seeds import DEFAULT_SEED
 
-        ctx = RunContext(seed=int(os.environ.get("THEORYVERIFY_SEED", DEFAULT_SEED)), profile=self.profile,
-                         device="cpu")
+        ctx = RunContext(seed=run_seed(self.config), profile=self.profile, device="cpu")
         with _engine_hypothesis_profile():
             result = self.claim.run(ctx)
         if result.unavailable:  # reported at the claim's registration, not here

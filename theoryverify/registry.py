@@ -1,9 +1,10 @@
 """The one claim registry: every front-end (pytest, the report, the step checker) reads it.
 
-Papers are plugins.  A paper is an importable package that defines ``PAPER`` (a
-:class:`~theoryverify.claims.Paper`) and declares its claims in a ``claims`` sub-package (one module per
-part of the paper, each holding a ``CLAIMS`` :class:`~theoryverify.claims.ClaimSet`; the uniform layout) or,
-in the older flat layout, in ``claims_*`` modules beside its ``__init__``.  Papers are found, in order:
+Papers are plugins.  A paper is an importable package that may define ``PAPER`` (a
+:class:`~theoryverify.claims.Paper`; without one, :func:`default_paper`: id = the package name, title = its
+docstring's first line) and declares its claims in a ``claims`` sub-package (one module per part of the paper, each
+holding a ``CLAIMS`` :class:`~theoryverify.claims.ClaimSet` or registering with ``@tv.claim``; the uniform layout),
+in one ``claims.py`` module, or, in the older flat layout, in ``claims_*`` modules beside its ``__init__``.  Papers are found, in order:
 
 1. through the entry point group ``theoryverify.papers`` of every installed distribution
    (``[project.entry-points."theoryverify.papers"] mypaper = "mypaper"`` in the paper's ``pyproject.toml``);
@@ -100,14 +101,27 @@ def _discover() -> tuple[dict[str, ModuleType], dict[str, str]]:
             broken[name] = f"{where}: cannot import {name}: {type(exc).__name__}: {exc}"
             continue
         paper = getattr(mod, "PAPER", None)
+        if paper is None and hasattr(mod, "__path__") and importlib.util.find_spec(f"{name}.claims") is not None:
+            paper = default_paper(mod)  # a package with claims and no PAPER: the defaults (docstring, names)
+            mod.PAPER = paper
         if not isinstance(paper, Paper):
-            broken[name] = f"{where}: module {name} defines no PAPER = theoryverify.Paper(...)"
+            broken[name] = (f"{where}: module {name} defines no PAPER = theoryverify.Paper(...) and has no claims "
+                            f"module")
             continue
         if paper.id in modules and modules[paper.id] is not mod:
             broken[name] = f"{where}: paper id {paper.id!r} is already declared by {modules[paper.id].__name__}"
             continue
         modules[paper.id] = mod
     return modules, broken
+
+
+def default_paper(pkg: ModuleType) -> Paper:
+    """The ``PAPER`` of a package that declares none: id = the package name, title = the first line of its
+    docstring, text ``<id>.txt`` and catalogue ``<id>.md`` (where the layout looks for them) — a paper needs a
+    ``PAPER`` line only to say something else."""
+    pid = pkg.__name__.split(".")[-1]
+    title = ((pkg.__doc__ or "").strip().splitlines() or [pid])[0].strip() or pid
+    return Paper(id=pid, title=title, file=f"{pid}.txt", spec=f"{pid}.md")
 
 
 def paper_modules() -> dict[str, ModuleType]:
@@ -130,7 +144,10 @@ def claim_modules(pkg: ModuleType) -> list[str]:
     file and the line to write) or the older flat ``<pkg>.claims_*``."""
     names: list[str] = []
     sub = f"{pkg.__name__}.claims"
-    if importlib.util.find_spec(sub) is not None:
+    spec = importlib.util.find_spec(sub)
+    if spec is not None and spec.submodule_search_locations is None:  # one module, claims.py: its claims
+        return [sub]
+    if spec is not None:
         claims_pkg = importlib.import_module(sub)
         order = getattr(claims_pkg, "ORDER", [])
         if not isinstance(order, (list, tuple)) or not all(isinstance(m, str) for m in order):

@@ -12,8 +12,9 @@ Laws other than a plain power law reduce to the same straight-line fit:
 
 Bootstrap: with one value per grid point the (u, w) pairs are resampled together (paired
 resampling over grid points).  With several seeds per grid point (``y`` of shape (points, seeds))
-the grid is kept and the seeds are resampled within each point (stratified resampling); the fit then
-uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
+both levels are resampled: grid points (with their x), then the seeds within each drawn point, so the CI
+carries both the law's misfit between points and the seed-to-seed spread (:data:`SEEDS_RULE`; one seed per
+point never refutes); the fit uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
 distribution is used (degenerate resamples, with all x equal, are dropped).
 
 :data:`RULE` is the single verdict rule, applied by :func:`verdict_from_fit`.  The evidence standards that
@@ -37,7 +38,7 @@ from scipy import stats
 
 from .evidence_types import CouldHaveFailed, Fit as FitRecord, Sweep as SweepRecord, attach
 from .standards import require_min_points
-from .verdicts import Status, Verdict, error, holds, inconclusive, refuted
+from .verdicts import Status, Verdict, error, holds, inconclusive, plain, refuted
 
 #: the one verdict rule for asymptotic-rate claims (rendered in every verdict's details).
 RULE = ("HOLDS if the grid has >= {min_points} points, the fits on the lower and upper halves of the grid agree "
@@ -133,6 +134,20 @@ def _bootstrap(data, statistic, **kw):
         return stats.bootstrap(data, statistic, **kw)
 
 
+def _two_stage(u: np.ndarray, w: np.ndarray, rng: np.random.Generator, n_resamples: int,
+               statistic: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """The bootstrap distribution of ``statistic(u, per-point means)`` for (points, seeds) data ``w``, resampling
+    both levels: grid points with replacement (paired with their u: the law's misfit between points), then the
+    seeds within each drawn point (the seed-to-seed spread).  Resampling the seeds alone gave a zero-width CI for
+    identical seeds however badly the points fit the line (issue 29, item 7), and resampling the points alone
+    ignores the spread of the seeds."""
+    k, s = w.shape
+    points = rng.integers(0, k, size=(n_resamples, k))
+    seeds = rng.integers(0, s, size=(n_resamples, k, s))
+    means = w[points[..., None], seeds].mean(axis=-1)
+    return np.asarray(statistic(u[points], means), dtype=float)
+
+
 def _line(u: np.ndarray, w: np.ndarray) -> tuple[float, float]:
     b = float(_slope(u, w))
     return b, float(np.mean(w) - b * np.mean(u))
@@ -170,15 +185,11 @@ def fit_line(u: Sequence[float], w, seed: int, confidence: float = 0.95, n_resam
     k = len(u)
     rng = np.random.default_rng(seed)
     if w.ndim == 2 and w.shape[1] > 1:
-        def stat(*rows, axis=-1):
-            means = np.stack([np.mean(r, axis=axis) for r in rows], axis=-1)
-            return _slope(np.broadcast_to(u, means.shape), means, axis=-1)
-        res = _bootstrap(tuple(w), stat, vectorized=True, n_resamples=n_resamples,
-                              confidence_level=confidence, method="percentile", random_state=rng)
+        dist = _two_stage(u, w, rng, n_resamples, lambda uu, means: _slope(uu, means, axis=-1))
     else:
         res = _bootstrap((u, wbar), _slope, paired=True, vectorized=True, n_resamples=n_resamples,
                               confidence_level=confidence, method="percentile", random_state=rng)
-    dist = np.asarray(res.bootstrap_distribution, dtype=float)
+        dist = np.asarray(res.bootstrap_distribution, dtype=float)
     dist = dist[np.isfinite(dist)]
     alpha = (1.0 - confidence) / 2.0
     lo, hi = (np.quantile(dist, [alpha, 1.0 - alpha]) if dist.size else (np.nan, np.nan))
@@ -266,7 +277,12 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
     ``declared``: the statement's parameters that vary along the sweep, name → their value at each grid point
     (e.g. ``{"N": Ns}`` for a fit in 1/N), so that hypotheses reading them can be checked whatever the fit
     variable.  A swept variable that is a simple function of one parameter (``param="1/N"``, ``"e^p"``,
-    ``"log(1/T)"``, ...) records that parameter automatically (:func:`underlying`)."""
+    ``"log(1/T)"``, ...) records that parameter automatically (:func:`underlying`) — a log-named one
+    (``"log(1/eps)"``) also with ``scale="log"``.
+
+    >>> sweep_details("log(1/eps)", [2.302585092994046, 4.605170185988092], [1, 2], scale="log")["declared"]
+    {'eps': [0.1, 0.01]}
+    """
     if scale not in SCALES:
         raise ValueError(f"scale must be one of {SCALES}")
     out = {"param": param, "x": [float(t) for t in np.asarray(x, float)],
@@ -279,7 +295,10 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
     if fixed:
         out["fixed"] = {str(k): v for k, v in dict(fixed).items()}
     along: dict[str, list] = {}
-    if scale == "linear":
+    text = str(param).replace(" ", "")
+    # a grid named log(1/ε) or log(N) holds the logs themselves, whatever scale says (scale="log" is how the span
+    # rule measures it): ε = e^(−x) is recorded as a declared swept parameter, as N is for a fit in 1/N
+    if scale == "linear" or text.startswith(("log(", "ln(")):
         along.update({k: v for k, v in underlying(param, out["x"]).items() if k not in (fixed or {})})
     for name, vals in dict(declared or {}).items():
         vals = np.asarray(vals, dtype=object).reshape(-1).tolist()
@@ -294,10 +313,21 @@ def sweep_details(param: str, x, measured, predicted=None, ratio=None, ratio_of:
 SCALES = ("linear", "log", "log10")
 
 
+#: a rate refutation from seeded data must survive the seed spread (issue 29, item 8; the Monte-Carlo checks'
+#: replication rule in :mod:`theoryverify.checks.montecarlo` is the same principle).
+SEEDS_RULE = ("Seeded data ((points, seeds) arrays): the bootstrap resamples grid points and, within each, the seeds, "
+              "so the CIs of the exponent and of a printed constant carry the seed-to-seed spread; with one seed per "
+              "point that spread is unknown, so such a sweep never refutes (inconclusive, saying so) — give >= 2 seeds "
+              "per point. A 1-D y is read as deterministic (no seed).")
+SEEDS_RULE_SHORT = ("one seed per grid point: the seed-to-seed spread is unknown, so a refutation could rest on "
+                    "sampling alone (give >= 2 seeds per point)")
+
 #: how ``constant=`` declares the statement's constant (:func:`check_rate`): ``"printed"`` (tested here),
 #: ``"hidden"`` (Θ/O/Ω hide it: only the exponent is tested), ``"elsewhere"`` (printed, but another part of the
 #: same claim tests it, e.g. a bound check or a prefactor part: this fit tests the exponent only).
-CONSTANTS = ("printed", "hidden", "elsewhere")
+CONSTANTS = ("printed", "asymptotic", "hidden", "elsewhere")
+#: the asymptotic end of the grid for ``constant="asymptotic"``: the limit is taken as x → ∞ or as x → 0
+LIMITS = ("inf", "0")
 
 #: the verdict's note for each undeclared/untested constant (issue 27, item 2: "when it hides one in Θ/O, the
 #: verdict says so").
@@ -307,7 +337,19 @@ CONSTANT_NOTES = {
     None: "constant not tested (not declared printed (check_rate(..., constant='printed') tests it))",
 }
 
-CONSTANT_RULE = ("Printed constant (constant='printed'): the fitted coefficient C = geometric mean over the grid of "
+ASYMPTOTIC_RULE = ("Asymptotic constant (constant='asymptotic', as x -> towards): a statement y ~ C·f(x) "
+                   "(Θ with a printed constant, 'grows like') is a limit, so lower-order terms may keep the ratio "
+                   "r = measured/predicted away from 1 on any finite grid. C is read on the half of the grid nearer "
+                   "the limit (its geometric mean ratio, {confidence:.0%} bootstrap CI), and the trend of log r along "
+                   "the grid is fitted (slope against log x, bootstrap CI). HOLDS if the near-half CI lies within a "
+                   "factor (1 + {margin:g}) of 1 (as for 'printed'); REFUTED only if the near-half CI lies entirely "
+                   "outside it and the trend does not head towards 1 at that confidence (no significant move of r "
+                   "towards 1 as x -> towards): the limit then excludes the printed constant; INCONCLUSIVE otherwise "
+                   "(e.g. r still converging towards 1: a transient, not a wrong constant).")
+
+CONSTANT_RULE = ("Printed constant (constant='printed': the constant holds at every grid point, as a closed form or "
+                 "a non-asymptotic bound does; for y ~ C·f(x), a limit, use constant='asymptotic', ASYMPTOTIC_RULE): "
+                 "the fitted coefficient C = geometric mean over the grid of "
                  "measured/predicted (the predicted values carry the printed constant or closed form), with its "
                  "{confidence:.0%} bootstrap CI over grid points, must lie within a factor (1 + {margin:g}) of 1 "
                  "(theta: CI inside [1/(1+m), 1+m]; big_o: CI upper limit <= 1+m; omega: CI lower limit >= 1/(1+m)); "
@@ -324,11 +366,15 @@ def constant_fit(ratio, seed: int, confidence: float = 0.95, n_resamples: int = 
     r = np.abs(np.asarray(ratio, dtype=float))
     lr = np.mean(np.log(r), axis=1) if r.ndim == 2 else np.log(r)
     c = float(np.mean(lr))
-    if lr.size < 2 or np.ptp(lr) == 0:
+    if r.ndim == 2 and r.shape[1] > 1 and r.shape[0] > 1:  # points and seeds both resampled (_two_stage)
+        dist = _two_stage(np.zeros(r.shape[0]), np.log(r), np.random.default_rng(seed), n_resamples,
+                          lambda _u, means: means.mean(axis=-1))
+    elif lr.size < 2 or np.ptp(lr) == 0:
         return math.exp(c), math.exp(c), math.exp(c)
-    res = _bootstrap((lr,), np.mean, vectorized=True, n_resamples=n_resamples, confidence_level=confidence,
-                     method="percentile", random_state=np.random.default_rng(seed))
-    dist = np.asarray(res.bootstrap_distribution, dtype=float)
+    else:
+        res = _bootstrap((lr,), np.mean, vectorized=True, n_resamples=n_resamples, confidence_level=confidence,
+                         method="percentile", random_state=np.random.default_rng(seed))
+        dist = np.asarray(res.bootstrap_distribution, dtype=float)
     alpha = (1.0 - confidence) / 2.0
     lo, hi = np.quantile(dist, [alpha, 1.0 - alpha])
     return math.exp(c), math.exp(min(float(lo), c)), math.exp(max(float(hi), c))
@@ -345,9 +391,63 @@ def _constant_status(c: tuple[float, float, float], bound: str, m: float) -> str
     return "holds" if bottom <= lo and hi <= top else "refuted" if hi < bottom or lo > top else "inconclusive"
 
 
+def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, margin: float, param: str, x,
+                         towards: str | None) -> Verdict:
+    """The exponent verdict ``v`` with :data:`ASYMPTOTIC_RULE` applied and recorded."""
+    if towards not in LIMITS:
+        return error(v.method, f"constant='asymptotic' needs towards='inf' or towards='0' (the end of the {param} "
+                     f"grid where the limit is taken), got {towards!r}", **dict(v.details))
+    x = np.asarray(x, dtype=float)
+    r = np.abs(np.asarray(ratio, dtype=float))
+    order = np.argsort(x) if towards == "inf" else np.argsort(-x)  # the limit's end last
+    xs, rs = x[order], r[order]
+    k = len(xs)
+    near = slice(k - (k + 1) // 2, k)
+    C, lo, hi = constant_fit(rs[near], seed + 7919, confidence)
+    status = _constant_status((C, lo, hi), "theta", margin)
+    lr = np.log(rs)
+    trend = fit_line(np.log(xs), lr, seed + 15485863, confidence, 2000) if k >= 3 else None
+    sign = 1.0 if towards == "inf" else -1.0  # d log r per step towards the limit = sign · slope in log x
+    t_lo, t_hi = (sorted((sign * trend.ci[0], sign * trend.ci[1])) if trend else (-math.inf, math.inf))
+    side = float(np.mean(lr[near] if lr.ndim == 1 else lr[near].mean(axis=1)))
+    # towards 1: log r falls when above 0, rises when below; "significant" when the whole CI of the step says so
+    heading = (t_hi < 0) if side > 0 else (t_lo > 0)
+    if status == "refuted" and heading:
+        status = "inconclusive"
+    rule = ASYMPTOTIC_RULE.format(confidence=confidence, margin=margin)
+    arrow = "∞" if towards == "inf" else "0"
+    record = {"tested": True, "declared": "asymptotic", "towards": towards, "coefficient": C, "ci": [lo, hi],
+              "near_half": xs[near].tolist(), "trend": None if trend is None else
+              {"slope": sign * trend.exponent, "ci": [t_lo, t_hi], "heading_to_1": bool(heading)},
+              "margin": margin, "status": status, "rule": rule}
+    details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
+    trend_text = ("" if trend is None else f"; trend of log(measured/predicted) per unit log {param} towards "
+                  f"{param} → {arrow}: {sign * trend.exponent:.3g} (CI [{t_lo:.3g}, {t_hi:.3g}])"
+                  + (", heading towards 1" if heading else ", not heading towards 1"))
+    text = (f"asymptotic constant ({param} → {arrow}): C = measured/predicted on the near half "
+            f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+            f"{trend_text}")
+    if v.status in (Status.HOLDS, Status.INCONCLUSIVE) and status == "refuted":  # y/predicted → 1 fails
+        ce = {"fitted_coefficient": C, "coefficient": "C (measured / printed), near the limit", "ci": [lo, hi],
+              "predicted": 1.0, "margin": margin, "param": param, "grid": x.tolist()}
+        return refuted(v.method + " + asymptotic constant", f"the limit of measured/printed excludes the printed "
+                       f"constant: {text}; {v.evidence}", ce, **details)
+    if v.status is Status.HOLDS and status == "inconclusive":
+        return inconclusive(v.method + " + asymptotic constant", f"exponent agrees, asymptotic constant not resolved: "
+                            f"{text}; {v.evidence}", **details)
+    return replace(v, evidence=f"{v.evidence}; {text} [{status}]", details=details)
+
+
 def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: int, confidence: float,
-                   margin: float, bound: str, param: str, x) -> Verdict:
-    """The exponent verdict ``v`` with the constant rule (:data:`CONSTANT_RULE`) applied and recorded."""
+                   margin: float, bound: str, param: str, x, towards: str | None = None) -> Verdict:
+    """The exponent verdict ``v`` with the constant rule (:data:`CONSTANT_RULE`, :data:`ASYMPTOTIC_RULE`) applied
+    and recorded."""
+    if constant == "asymptotic":
+        if predicted is None:
+            return error(v.method, "constant='asymptotic' needs the predicted values with the printed constant "
+                         "(predicted=...)", **dict(v.details))
+        return _asymptotic_constant(v, ratio=ratio, seed=seed, confidence=confidence, margin=margin, param=param,
+                                    x=x, towards=towards)
     if constant != "printed":
         why = {"hidden": "hidden in Θ/O by the statement",
                "elsewhere": "printed; tested by another part of this claim, not by this fit"}.get(
@@ -381,7 +481,7 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                      what: str = "y", extra: Mapping | None = None, refutable: str = "both",
                      bound: str = "theta", scale: str = "linear", fixed: Mapping | None = None,
                      constant: str | None = None, constant_margin: float = 0.1, seed: int = 0,
-                     declared: Mapping | None = None) -> Verdict:
+                     declared: Mapping | None = None, towards: str | None = None) -> Verdict:
     """Apply :data:`RULE` (``bound="theta"``) or :data:`ONE_SIDED_RULE` (``"omega"``, ``"big_o"``, as x → 0; or
     as printed, "Θ", "Ω", "O", "Theta", "Omega": :data:`BOUND_ALIASES`) to a
     fit of the sweep (x, y) (``refutable``: see :data:`REFUTABLE`), then :data:`CONSTANT_RULE` (``constant``:
@@ -392,9 +492,19 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
     v = _exponent_verdict(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                           max_spread=max_spread, min_points=min_points, what=what, extra=extra, refutable=refutable,
                           bound=bound, scale=scale, fixed=fixed, declared=declared, seed=seed)
+    if constant == "asymptotic" and v.status is Status.REFUTED and towards in LIMITS and bound == "theta":
+        v = _exponent_in_transit(v, fit, predicted_exponent, towards)
     sweep = v.details["sweep"]
-    v = _with_constant(v, constant=constant, predicted=predicted, ratio=sweep["ratio"], seed=seed,
-                       confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x)
+    ys = np.asarray(y, dtype=float)
+    ratio = sweep["ratio"]
+    if ys.ndim == 2 and predicted is not None:  # every seed's ratio: the constant's CI carries their spread
+        ratio = ys / np.asarray(predicted, dtype=float).reshape(-1, 1)
+    v = _with_constant(v, constant=constant, predicted=predicted, ratio=ratio, seed=seed,
+                       confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x,
+                       towards=towards)
+    if v.status is Status.REFUTED and ys.ndim == 2 and ys.shape[1] < 2:
+        v = inconclusive(v.method, f"{SEEDS_RULE_SHORT}: {v.evidence}", **dict(v.details),
+                         seeds_rule=SEEDS_RULE, would_refute=plain(v.counterexample))
     const = (v.details.get("fit") or {}).get("constant") or {}
     side = {"theta": f"outside [{predicted_exponent:g} − {margin:g}, {predicted_exponent:g} + {margin:g}]",
             "omega": f"above {predicted_exponent:g} + {margin:g}", "big_o": f"below {predicted_exponent:g} − {margin:g}"}
@@ -403,6 +513,19 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
                                      + ("; so would a printed constant off by more than a factor "
                                         f"{1 + constant_margin:g}" if const.get("tested") else
                                         "; the constant is not tested")))
+
+
+def _exponent_in_transit(v: Verdict, fit: Fit, p: float, towards: str) -> Verdict:
+    """A limit statement's exponent refutation made inconclusive when the half of the grid nearer the limit has an
+    exponent nearer p than the other half: the local exponent is still moving towards p (a lower-order term, as
+    in k ≈ ½√κ·(log(1/ε) + log k)), so the grid does not show the limit excludes p (:data:`ASYMPTOTIC_RULE`)."""
+    upper_is_near = (towards == "inf") == (fit.law == "power")  # u = log x rises with x; u = 1/x falls
+    near, far = (fit.subwindow[1], fit.subwindow[0]) if upper_is_near else (fit.subwindow[0], fit.subwindow[1])
+    if abs(near - p) >= abs(far - p):
+        return v
+    return inconclusive(v.method, f"exponent still moving towards the printed {p:g} (half-grid exponents {far:.4g} far "
+                        f"from the limit, {near:.4g} near it): a limit statement is not refuted by a transient: "
+                        f"{v.evidence}", **dict(v.details), would_refute=plain(v.counterexample))
 
 
 def _typed(v: Verdict, *more) -> Verdict:
@@ -574,7 +697,8 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
                n_resamples: int = 2000, min_points: int = 4, what: str = "y",
                extra: Mapping | None = None, refutable: str = "both", bound: str = "theta",
                scale: str = "linear", fixed: Mapping | None = None, constant: str | None = None,
-               constant_margin: float = 0.1, declared: Mapping | None = None) -> Verdict:
+               constant_margin: float = 0.1, declared: Mapping | None = None,
+               towards: str | None = None) -> Verdict:
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
     (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`.
 
@@ -599,9 +723,13 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     hypotheses; ``declared``: parameters that vary with x, name → their values; ``refutable``: which side of the
     margin the data can refute (:data:`REFUTABLE`); ``max_spread``, ``confidence``, ``n_resamples``,
     ``min_points``: the rule's thresholds; ``extra``: more details to record.
-    ``constant``: ``"printed"`` when the statement prints its constant or a closed form — the fitted coefficient
-    (measured/predicted) is then tested with its CI against 1 within a factor 1 + ``constant_margin`` (a wrong
-    constant refutes even when the exponent agrees); ``"hidden"`` when Θ/O hides it (the verdict says "constant
+    ``constant``: ``"printed"`` when the constant holds at every grid point (a closed form, a non-asymptotic
+    bound) — the coefficient C = geometric mean of measured/predicted over the whole grid is then tested with its CI
+    against 1 within a factor 1 + ``constant_margin`` (a wrong constant refutes even when the exponent agrees);
+    ``"asymptotic"`` when it is a limit (y ~ C·f(x), "grows like", Θ with a printed constant), with ``towards``
+    = ``"inf"`` or ``"0"`` the end of the grid where the limit is taken: C is read on the half of the grid
+    nearer the limit, and a refutation needs that C to exclude 1 *and* no significant trend of the ratio towards 1
+    (:data:`ASYMPTOTIC_RULE`: a transient such as k ≈ ½√κ·(log(1/ε) + log k) is not a wrong constant); ``"hidden"`` when Θ/O hides it (the verdict says "constant
     hidden by Θ/O: only the exponent is tested"); ``"elsewhere"`` when the statement prints it but another part of
     the same claim tests it; ``None`` (the default, the behaviour before the rule) leaves it untested and says
     "constant not tested".  Every rate check of a paper's claim declares one (tests/test_rate_constant.py scans
@@ -619,7 +747,7 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
                             refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
-                            constant_margin=constant_margin, seed=seed, declared=declared)
+                            constant_margin=constant_margin, seed=seed, declared=declared, towards=towards)
 
 
 @dataclass(frozen=True)
@@ -659,6 +787,31 @@ def fit_polynomial(x: Sequence[float], y: Sequence[float], degree: int, seed: in
     return LinearFit(tuple(float(c) for c in coef), tuple(cis), confidence, float(np.max(np.abs(resid))))
 
 
+def _local_slopes(x: np.ndarray, y: np.ndarray) -> list[float]:
+    """Slopes between neighbouring distinct grid points (repeated x values averaged first; no 0/0 warnings)."""
+    xs, inv = np.unique(x, return_inverse=True)
+    ys = np.bincount(inv, weights=y) / np.bincount(inv)
+    return [float(v) for v in np.diff(ys) / np.diff(xs)] if len(xs) > 1 else []
+
+
+def _seeded_polynomial(pf: LinearFit, x: np.ndarray, ys: np.ndarray, degree: int, seed: int, confidence: float,
+                       n_resamples: int) -> LinearFit:
+    """``pf`` (fitted on the per-point means) with CIs from the two-stage bootstrap over points and seeds."""
+    def stat(uu, means):
+        V = uu[..., None] ** np.arange(degree + 1)
+        sol = (np.linalg.pinv(V) @ means[..., None])[..., 0]
+        distinct = 1 + np.sum(np.diff(np.sort(uu, axis=-1), axis=-1) > 0, axis=-1)
+        return np.where((distinct > degree)[..., None], sol, np.nan)
+    dist = _two_stage(x, ys, np.random.default_rng(seed), n_resamples, stat)
+    alpha = (1 - confidence) / 2
+    cis = []
+    for j, c in enumerate(pf.coef):
+        d = dist[:, j][np.isfinite(dist[:, j])]
+        lo, hi = np.quantile(d, [alpha, 1 - alpha]) if d.size else (np.nan, np.nan)
+        cis.append((float(min(lo, c)), float(max(hi, c))))
+    return replace(pf, ci=tuple(cis))
+
+
 LIMIT_RULE = ("HOLDS if the grid has >= {min_points} points and the {confidence:.0%} bootstrap CI of the fitted "
               "coefficient (y ≈ a0 + a1·x + … fitted by least squares, paired resampling over grid points) lies "
               "inside [p - m, p + m]; REFUTED if it has >= {min_points} points and the CI lies entirely outside "
@@ -673,20 +826,41 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
                       declared: Mapping | None = None) -> Verdict:
     """Decide "coefficient ``index`` of y(x) ≈ a0 + a1·x + … equals ``predicted``" (index 0: the limit as
     x → 0, e.g. a converged value as T → 0) by :data:`LIMIT_RULE`.  Details follow the sweep/fit schema
-    with ``fit["exponent"]`` holding the fitted coefficient."""
+    with ``fit["exponent"]`` holding the fitted coefficient.
+
+    ``margin`` is **absolute**: the CI must lie inside [predicted − margin, predicted + margin] (check_rate's
+    ``margin`` is absolute on the exponent too; its ``constant_margin`` is a relative factor 1 ± m) — for a
+    relative test of a coefficient, divide y by the predicted value and test 1 ± m.  ``y``: (points,) or
+    (points, seeds), as for :func:`check_rate`: with seeds the fit is on the per-point means and the bootstrap
+    resamples points and the seeds within them (:data:`SEEDS_RULE`; one seed per point never refutes).
+
+    >>> import numpy as np
+    >>> x = np.linspace(1, 10, 6)
+    >>> y = np.stack([3 + 2 * x, 3 + 2 * x + 0.01, 3 + 2 * x - 0.01], axis=1)  # (points, seeds)
+    >>> check_coefficient(x, y, 2.0, 0.05, 0, index=1).status.value
+    'holds'
+    """
     require_min_points(min_points)
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
+    if y.ndim == 2 and y.shape[0] != x.shape[0]:
+        raise ValueError(f"check_coefficient: y has {y.shape[0]} rows for {x.shape[0]} grid points "
+                         f"(give y as (points,) or (points, seeds))")
+    seeded = y.ndim == 2
+    ys = y
+    y = y.mean(axis=1) if seeded else y
     pf = fit_polynomial(x, y, degree, seed, confidence, n_resamples)
+    if seeded and ys.shape[1] > 1:
+        pf = _seeded_polynomial(pf, x, ys, degree, seed, confidence, n_resamples)
     a, (lo, hi) = pf.coef[index], pf.ci[index]
     p, m = float(predicted), float(margin)
     rule = LIMIT_RULE.format(min_points=min_points, confidence=confidence)
     poly = " + ".join(["a0", f"a1·{param}"] + [f"a{k}·{param}^{k}" for k in range(2, degree + 1)])
     details = {
-        "sweep": sweep_details(param, x, y, scale=scale, fixed=fixed, declared=declared),
+        "sweep": sweep_details(param, x, ys, scale=scale, fixed=fixed, declared=declared),
         "fit": {"exponent": a, "ci": [lo, hi], "confidence": confidence, "predicted_exponent": p, "margin": m,
-                "family": "polynomial",
-                "local_slopes": [float(s) for s in np.diff(y) / np.diff(x)], "subwindow": None, "rule": rule,
+                "family": "polynomial", "margin_kind": "absolute", "n_seeds": int(ys.shape[1]) if seeded else 1,
+                "local_slopes": _local_slopes(x, y), "subwindow": None, "rule": rule,
                 "law": f"{what} ≈ {poly}", "coefficient": f"a{index}", "coefficients": list(pf.coef),
                 "coefficient_cis": [list(c) for c in pf.ci], "residual_max": pf.residual_max},
         **(dict(extra) if extra else {}),
@@ -700,6 +874,9 @@ def check_coefficient(x: Sequence[float], y: Sequence[float], predicted: float, 
     if hi < p - m or lo > p + m:
         ce = {"fitted_coefficient": a, "coefficient": f"a{index}", "ci": [lo, hi], "predicted": p, "margin": m,
               "param": param, "grid": x.tolist(), "values": y.tolist()}
+        if seeded and ys.shape[1] < 2:
+            return _typed(inconclusive(method, f"{SEEDS_RULE_SHORT}: CI excludes the predicted value: {summary}",
+                                       **details, seeds_rule=SEEDS_RULE, would_refute=plain(ce)))
         return _typed(refuted(method, "CI excludes the predicted value: " + summary, ce, **details))
     if p - m <= lo and hi <= p + m:
         return _typed(holds(method, summary, **details), power)

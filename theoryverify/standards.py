@@ -25,8 +25,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .conditions import Condition, Over, violations
-from .evidence import (configurations, coverage, deciding_path, level_configurations, node_at, refuting_paths,
-                       supporting, sweeps)
+from .evidence import (configurations, coverage, deciding_path, level_configurations, node_at, part_coverages,
+                       refuting_paths, supporting, sweeps)
 from .evidence_types import read as read_typed, records_evidence
 from .verdicts import PART_SEP
 from .verdicts import Status, Verdict, error, plain
@@ -41,7 +41,9 @@ QUANTIFIER_RULE = ("A statement quantified over a parameter holds (or is proved 
                    ">= {min_values} distinct values of it, spread over its admissible range (a finite range: the "
                    "values cover >= {min_cover:.0%} of it on its scale; an unbounded linear range: max/min >= "
                    "{min_open_factor:g}; an unbounded log range: >= 1 decade); a proof over the parameter's symbolic "
-                   "domain covers it; otherwise 'inconclusive: one configuration' (or: too few values).")
+                   "domain covers it; in a combined verdict every needed part that ranges over the parameter by itself (a "
+                   "search, a sweep) must cover it on its own, so a proved part never masks a sampled one (parts at "
+                   "one value each are pooled); otherwise 'inconclusive: one configuration' (or: too few values).")
 HYPOTHESES_RULE = ("Every configuration the evidence rests on is checked against the statement's hypotheses: a "
                    "refutation with evidence outside them 'fails outside the stated hypotheses' (shown, not counted "
                    "as a finding) and a pass with evidence outside them is inconclusive; evidence that does not "
@@ -409,10 +411,18 @@ def apply_quantifiers(over: Sequence[Over], verdict: Verdict, std: Standards) ->
             return error("evidence vs quantifiers", f"the statement ranges over {', '.join(missing)} but the evidence "
                          f"records no value of it (record it: a sweep, details['configurations'], evidence.with_fixed)",
                          quantifiers=info, was=verdict.to_json())
+    vjson = verdict.to_json()
     for o in over:
         if o.name not in cov:
             continue
         why = _covers(cov[o.name], o, std)
+        if not why:  # a combined verdict is only as strong as its weakest needed part (a proof masks no sampling)
+            for path, part in part_coverages(vjson, o.name):
+                why = _covers(part, o, std)
+                if why:
+                    info["weakest_part"] = {"part": path or None, "coverage": part}
+                    why = f"[{path}] {why}" if path else why
+                    break
         if why:
             return downgrade(verdict, "quantifier", f"{why}; the statement ranges over {o.label()}", quantifiers=info)
     return _with_note(verdict, "covers " + ", ".join(o.label() for o in over), "quantifiers", info)

@@ -96,9 +96,18 @@ class StepContext:
 
     @cached_property
     def symbols(self) -> dict[str, sp.Symbol]:
+        """The context's symbols by name; a symbol named by a Python keyword (SymPy's ``Symbol("lambda")``, as a
+        paper's printed displays name λ) is also reachable as the step language spells it: ``lam`` (λ is
+        translated to lam), else the name with ``_`` appended."""
+        import keyword
+
         syms = [s for v in self.variables for s in v.symbols]
         syms += [c for r in self.reparametrisations for c in r.coordinates]
-        return {str(s): s for s in syms}
+        out = {str(s): s for s in syms}
+        for name, s in list(out.items()):
+            if keyword.iskeyword(name):
+                out.setdefault("lam" if name == "lambda" else name + "_", s)
+        return out
 
     def reparam_of(self, coord: sp.Symbol) -> Reparametrisation | None:
         for r in self.reparametrisations:
@@ -177,9 +186,11 @@ def _paper_contexts() -> dict[str, StepContext]:
     found: dict[str, StepContext] = {}
     for paper, pkg in registry.paper_modules().items():
         name = f"{pkg.__name__}.contexts"
-        if importlib.util.find_spec(name) is None:
-            continue
-        for ctx in getattr(importlib.import_module(name), "CONTEXTS", []):
+        # CONTEXTS in <pkg>/contexts.py, or in the package itself (a paper with one context needs no extra file)
+        declared = list(getattr(pkg, "CONTEXTS", []))
+        if importlib.util.find_spec(name) is not None:
+            declared += list(getattr(importlib.import_module(name), "CONTEXTS", []))
+        for ctx in declared:
             if not isinstance(ctx, StepContext):
                 continue
             if ctx.name in found or ctx.name == "free":

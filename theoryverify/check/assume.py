@@ -307,12 +307,31 @@ def assumed_context(name: str, description: str, assume: Iterable[str], definiti
     Unlike the free context, only the declared names exist (an unknown name is an error that lists the closest
     known ones).  ``definitions`` is a mapping of names to SymPy expressions, or a callable that receives the
     declared symbols by name and returns one (built on first use)."""
+    assume = [assume] if isinstance(assume, str) else list(assume)
     ctx = free_with_assumptions(assume)
     symbols = dict(ctx.symbols)
     defs = (lambda: definitions(symbols)) if callable(definitions) else dict(definitions or {})
     out = dataclasses.replace(ctx, name=name, description=description, definitions=defs, docs=dict(docs or {}),
                               open_names=False)
     out.declarations = ctx.declarations  # type: ignore[attr-defined]
+    out.declared_as = (description, assume, definitions, dict(docs or {}))  # type: ignore[attr-defined]
+    return out
+
+
+def narrowed(ctx: StepContext, assume: Iterable[str]) -> StepContext:
+    """The paper context ``ctx`` with more assumptions (``--assume`` / ``:assume`` with ``--context``): rebuilt from
+    its own assumptions plus these, so a statement can be checked on a sub-case (κ ≤ 100, λ = μ).  Only a context
+    declared with :func:`assumed_context` can be narrowed; another is refused in one line."""
+    declared = getattr(ctx, "declared_as", None)
+    if declared is None:
+        raise BadInput(f"--assume narrows only a context declared with tv.assumed_context; {ctx.name} declares its "
+                       f"domains in Python (add the assumption there, or check in the free context)")
+    description, base, definitions, docs = declared
+    out = assumed_context(ctx.name, description, [*base, *assume], definitions=definitions, docs=docs)
+    new = sorted(set(out.symbols) - set(ctx.symbols))
+    if new:
+        raise BadInput(f"--assume names {', '.join(new)}, which context {ctx.name} does not declare (it narrows the "
+                       f"context's own symbols: {', '.join(sorted(ctx.symbols))})")
     return out
 
 

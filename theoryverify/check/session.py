@@ -25,17 +25,20 @@ RESERVED = set(FUNCTIONS) | set(CONSTANTS) | {"simplex", "oo"}
 def load_context(name: "str | stepcontext.StepContext", assume: Sequence[str] = ()) -> stepcontext.StepContext:
     if isinstance(name, stepcontext.StepContext):  # a context object (a test, a notebook): used as it is
         if assume:
-            raise BadInput("assumptions belong in the context (theoryverify.check.assume.assumed_context)")
+            from .assume import narrowed
+            return narrowed(name, assume)
         return name
-    if assume and name != "free":
-        raise BadInput("--assume is only for the free context (paper contexts declare their domains)")
     if name == "free":
         from .assume import free_with_assumptions
         return free_with_assumptions(assume)
     try:
-        return stepcontext.get(name)
+        ctx = stepcontext.get(name)
     except stepcontext.UnknownContext as exc:
         raise BadInput(str(exc)) from None
+    if assume:  # narrow a paper context declared in the assumption language (tv.assumed_context)
+        from .assume import narrowed
+        return narrowed(ctx, assume)
+    return ctx
 
 
 class Session:
@@ -46,6 +49,7 @@ class Session:
                  define: Sequence[str] = ()):
         profiles.load()
         self.context_name = context if isinstance(context, str) else context.name
+        self._context_arg = context
         self.assumptions = list(assume)
         self.context = load_context(context, self.assumptions)
         self.context.defs  # build the paper's definitions once, before any forked check
@@ -70,9 +74,7 @@ class Session:
 
     def assume(self, text: str) -> str:
         """Add one assumption (the REPL's ``:assume``); the context is rebuilt, definitions stay."""
-        if self.context_name != "free":
-            raise BadInput("assumptions are only for the free context (paper contexts declare their domains)")
-        context = load_context("free", [*self.assumptions, text])
+        context = load_context(self._context_arg, [*self.assumptions, text])
         self.assumptions.append(text)
         self.context = context
         self.scope.context = context

@@ -204,6 +204,8 @@ class RealGroup:
 
     def _to_value(self, z: float, L, H) -> float:
         kind = self._kind(L, H)
+        if kind == "finite" and _log_spread(L, H):  # [μ, 1e4·μ]: every decade alike, not the top one mostly
+            return float(L) * (float(H) / float(L)) ** _expit(z)
         if kind == "finite":
             return float(L) + (float(H) - float(L)) * _expit(z)
         if kind == "above":
@@ -215,6 +217,8 @@ class RealGroup:
 
     def _to_z(self, x: float, L, H) -> float:
         kind = self._kind(L, H)
+        if kind == "finite" and _log_spread(L, H):
+            return _logit(math.log(max(x, float(L)) / float(L)) / math.log(float(H) / float(L)))
         if kind == "finite":
             span = float(H) - float(L)
             return _logit((x - float(L)) / span) if span > 0 else 0.0
@@ -400,7 +404,9 @@ class RealGroup:
     def describe(self) -> str:
         parts = []
         for i, m in enumerate(self.members):
-            parts.append(_describe_member(m.symbol, self.members[i]))
+            ties = [self.symbols[a] for a, b, _ in self.relations if b == i]
+            ties += [self.symbols[d] for n, (j, *_rest) in enumerate(self.bounds) if j == i for d in self._bound_deps[n]]
+            parts.append(_describe_member(m.symbol, self.members[i], ", ".join(dict.fromkeys(map(str, ties)))))
         rel = [f"{self.symbols[i]} {'<' if s else '≤'} {self.symbols[j]}" for i, j, s in self.relations]
         for i, e, closed, upper in self.bounds:
             deps = ", ".join(str(self.symbols[d]) for d in self._bound_deps[self.bounds.index((i, e, closed, upper))])
@@ -410,7 +416,20 @@ class RealGroup:
         return "; ".join(rel + parts)
 
 
-def _describe_member(sym, m: Member) -> str:
+#: a finite interval [a, b] with 0 < a and b/a >= LOG_SPREAD is drawn log-uniformly (each decade alike)
+LOG_SPREAD = 100.0
+
+
+def _log_spread(L, H) -> bool:
+    return float(L) > 0 and float(H) >= LOG_SPREAD * float(L)
+
+
+def _describe_member(sym, m: Member, tied: str = "") -> str:
+    if tied:  # its interval comes from the other symbols (mu <= L <= 10000*mu): not "L ∈ ℝ"
+        own = "" if m.lo is None and m.hi is None else f"; own bounds {_describe_member(sym, m).split(' (')[0]}"
+        return (f"{sym} drawn after {tied}, inside the interval the relations give{own} (log-uniformly when it is "
+                f"positive and spans >= {LOG_SPREAD:g}×, e.g. [μ, 1e4·μ]; uniformly otherwise; its ends and ties "
+                f"are boundary points)")
     if m.lo is None and m.hi is None:
         return f"{sym} ∈ ℝ (searched: 0, small integers, magnitudes 1e-6…1e6 in both signs)"
     if m.hi is None:

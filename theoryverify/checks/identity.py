@@ -158,6 +158,21 @@ def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float
     return float_points(open_entries, domain, seed, rtol=rtol, n=n_float, n_exact=n_exact, shape=shape)
 
 
+def _with_boundary(cov: dict, points) -> dict:
+    """The drawn points' coverage widened by the boundary points evaluated (κ = 1 at μ = L is evidence too)."""
+    out = {k: dict(v) for k, v in cov.items()}
+    for p in points:
+        for s, v in p.items():
+            try:
+                x = float(v)
+            except (TypeError, ValueError):
+                continue
+            c = out.setdefault(str(s), {"min": x, "max": x, "distinct": 0})
+            c["min"], c["max"] = min(c["min"], x), max(c["max"], x)
+            c["distinct"] = min(1000, c["distinct"] + 1)
+    return out
+
+
 def _shape_note(entries: Sequence[Entry]) -> str:
     if len(entries) == 1:
         return "" if entries[0].label is None else " in its one entry"
@@ -166,7 +181,9 @@ def _shape_note(entries: Sequence[Entry]) -> str:
 
 def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: float,
                  n: int | None, n_exact: int = 0, shape: str = "") -> Verdict:
-    fns = [(e, compile_float(e.lhs, domain.symbols), compile_float(e.rhs, domain.symbols)) for e in entries]
+    fns = [(e, compile_float(e.lhs, domain.symbols, complex_ok=True), compile_float(e.rhs, domain.symbols,
+                                                                                   complex_ok=True))
+           for e in entries]
 
     def worst(point) -> tuple[float, Entry | None]:
         best, which = float("-inf"), None
@@ -178,7 +195,14 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
                 best, which = r, e
         return best, which
 
+    derived = {k: compile_float(e, domain.symbols) for k, e in getattr(domain, "derived", {}).items()}
+    seen_derived: dict[str, set] = {k: set() for k in derived}
+
     def score(point):  # > 1 means the tolerance is exceeded
+        for k, f in derived.items():  # κ = L/μ at every point evaluated: what the quantifier rule reads
+            x = f(point)
+            if x == x and len(seen_derived[k]) < 100000:
+                seen_derived[k].add(x)
         return worst(point)[0] / rtol
 
     def confirm(p) -> Verdict | None:
@@ -186,7 +210,8 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
         assert e is not None
         hi = high_precision(e.lhs - e.rhs, p)
         scale = max(1.0, abs(float(high_precision(e.rhs, p))))
-        f_l, f_r = compile_float(e.lhs, domain.symbols), compile_float(e.rhs, domain.symbols)
+        f_l = compile_float(e.lhs, domain.symbols, complex_ok=True)
+        f_r = compile_float(e.rhs, domain.symbols, complex_ok=True)
         if abs(float(hi)) / scale > rtol:
             return shrunk(refuted("float64 search + 50-digit confirmation",
                                   f"relative error {abs(float(hi)) / scale:.3g} > {rtol:g} (confirmed at 50 digits)",
@@ -201,9 +226,11 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
 
     corners = domain.boundary_points()
     corner_scores = []
+    scores_ok = []  # which boundary points were evaluated (they count towards coverage, as drawn points do)
     resolved = 0  # boundary points where float64 disagreed but 50 digits agree (cancellation)
     for p in corners:
         s = score(p)
+        scores_ok.append(s == s)
         if s == s:
             if s > 1.0:
                 found = confirm(p)
@@ -223,13 +250,19 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
         return inconclusive("float64 points", f"only {finite} finite evaluations", tried=res.tried)
     max_err = max([res.worst_score, *corner_scores, 0.0]) * rtol
     nb = len(corner_scores)
+    why_few = ""
+    if res.nonfinite:  # say why points asked for did not count (issue 29, item 2: "0 float64 points", no reason)
+        why_few = (f" ({res.nonfinite} of {res.tried} drawn float64 points not counted: a side is not a finite real "
+                   f"number there — a pole, an overflow, or a complex value)")
     v = holds(f"exact rationals ({n_exact}) + float64 ({finite}" + (f" + {nb} boundary" if nb else "") + ")",
                  f"{n_exact} rational points (exact or 50 digits) and {finite} float64 points"
-                 + (f" + {nb} boundary points" if nb else "") + f"{shape}; max rel. error {fmt_error(max_err)} "
+                 + (f" + {nb} boundary points" if nb else "") + f"{shape}{why_few}; max rel. error {fmt_error(max_err)} "
                  f"≤ tol {rtol:g}" + (f" ({resolved} boundary point{'s' if resolved > 1 else ''} where float64 "
                                       f"disagreed, agreeing at 50 digits)" if resolved else ""), exact_points=n_exact, float_points=finite, boundary_points=nb,
                  max_error=max_err, tolerance=rtol, nonfinite=res.nonfinite, domain=domain.describe(),
-                 coverage=res.coverage(domain.symbols))
+                 coverage={**_with_boundary(res.coverage(domain.symbols), [p for p, sc in zip(corners, scores_ok) if sc]),
+                           **{k: {"min": min(v), "max": max(v), "distinct": min(len(v), 1000)}
+                              for k, v in seen_derived.items() if v}})
     return attach(v, CouldHaveFailed("search", f"any of the {n_exact} exact and {finite} float64 points (boundary "
                                                f"included) with relative error > {rtol:g}, confirmed at 50 digits, "
                                                f"would refute"))
