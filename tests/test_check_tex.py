@@ -923,6 +923,32 @@ def test_a_reader_defect_in_one_display_leaves_the_rest_of_the_paper_read(tmp_pa
     assert rows[-1]["status"] == "proved", rows
 
 
+def test_a_sum_index_written_outside_the_sum_blocks_every_verdict(tmp_path, capsys):
+    """Referee 11's one false refutation: ∏_{k=1}^n 1 + (p-1)/k (the authors' product of 1 + (p-1)/k) was read as
+    (∏ 1) + (p-1)/k and "refuted" with the product's index set to -1.  An index written outside every sum or product
+    that binds it puts the operator's scope in doubt: neither a refutation nor a proof; a sum whose index stays inside
+    is still proved, and its planted twin refuted."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\log\\left[\\prod_{k=1}^{n} 1+\\frac{q}{k}\\right] = \\sum_{k=1}^n "
+                "\\log\\left(1+\\frac{q}{k}\\right) \\]\nand\n\\[ \\prod_{k=1}^{n} 1 + \\frac{q}{k} = 1 + \\frac{q}{k} \\]\n"
+                "and\n\\[ \\sum_{i=1}^n 2 i = n(n+1) \\]\nand\n\\[ \\sum_{i=1}^n 2 i = n(n+2) \\]\n")
+    assert [r["status"] for r in rows] == ["inconclusive", "inconclusive", "proved", "refuted"], rows
+    assert "scope may be misread" in rows[0]["reason"] and "scope may be misread" in rows[1]["reason"], rows
+
+
+def test_referee_eleven_readings(tmp_path, capsys):
+    # a transpose written with a font (^\\mathsf{\\scriptscriptstyle T}, ^{\\mathsf{T}}) is a transpose, never a power Tsf
+    rows = _one(tmp_path, capsys, "\\newcommand{\\transp}{\\mathsf{\\scriptscriptstyle T}}\nThen\n"
+                "\\[ (AB)^\\transp = B^{\\mathsf{T}} A^\\transp \\]\n")
+    assert rows[0]["read_as"] == "transpose(A * B) = transpose(B) * transpose(A)", rows
+    # a font command as a script without braces (r_\\mathrm{row}) is that script
+    rows = _one(tmp_path, capsys, "Then\n\\[ r_\\mathrm{row} + r_\\mathrm{row} = 2 r_{\\mathrm{row}} \\]\n")
+    assert rows[0]["status"] == "proved", rows
+    # ω(f, δ) with two arguments is a modulus of continuity (a function), not Landau's ω: the chain is checked
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\omega(f, \\delta) + \\omega(f, \\delta) = 2 \\omega(f, \\delta) \\]\nand\n"
+                "\\[ a = \\omega(\\log n) \\]\n")
+    assert rows[0]["status"] == "proved" and rows[1]["kind"] == "asymptotic", rows
+
+
 def test_macro_notes_name_the_file_that_defines_the_macro(tmp_path, capsys):
     """A note about a definition in an \\input macro file names that file and its own line (it had named the main
     file, at a line offset by the \\input's)."""

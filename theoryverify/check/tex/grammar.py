@@ -952,6 +952,12 @@ class PaperParser(LatexParser):
             self.i += 3
             self.vector_ops.add("transpose")
             return _call("transpose", base)
+        if self.at("{") and self.peek(1).text in ("\\mathsf", "\\mathrm", "\\mathbf", "\\text", "\\textsf") and \
+                self.peek(2).text == "{" and self.peek(3).text in ("T", "\\top", "\\intercal") and \
+                self.peek(4).text == "}" and self.peek(5).text == "}":  # B^{\mathsf{T}}: a transpose, never B^Tsf
+            self.i += 6
+            self.vector_ops.add("transpose")
+            return _call("transpose", base)
         if self.at("{") and self.peek(1).text == "-" and self.peek(2).text in ("\\top", "T", "\\intercal") \
                 and self.peek(3).text == "}":
             self.i += 4

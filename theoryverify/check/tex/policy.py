@@ -31,6 +31,7 @@ class Caveats:
     families: list[str] = field(default_factory=list)  # x_(i) families
     vector: list[str] = field(default_factory=list)  # why it is read in one dimension
     unread_conditions: list[str] = field(default_factory=list)
+    loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
     lhs_names: set[str] = field(default_factory=set)
     rhs_names: set[str] = field(default_factory=set)
 
@@ -40,8 +41,15 @@ class Caveats:
                 *(f"{f}(i) a family" for f in self.families)]
 
 
+def _loose(caveats: Caveats) -> str:
+    return (f"{', '.join(caveats.loose_indices)} indexes a sum or product and is also written outside it: the "
+            "operator's scope may be misread (∏_k 1 + a/k: the product of 1, or of 1 + a/k?)")
+
+
 def positive(status: str, method: str, caveats: Caveats) -> tuple[str, str]:
     """(status, reason) of a proved/holds verdict."""
+    if caveats.loose_indices:
+        return "inconclusive", f"{status} as read, but " + _loose(caveats)
     if caveats.functions and status != "proved":
         return "inconclusive", (f"holds on test functions only: {', '.join(caveats.functions)} "
                                 "unspecified in the paper (no proof for every function)")
@@ -63,6 +71,8 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
                "in ways the checker does not know"
     if caveats.unread_conditions:
         return f"the display's side condition could not be read ({caveats.unread_conditions[0]})"
+    if caveats.loose_indices:
+        return _loose(caveats)
     left, right = caveats.lhs_names, caveats.rhs_names
     if op == "=" and right - left:  # names may cancel on the way right, but new ones come from somewhere
         extra = sorted(right - left)[:4]

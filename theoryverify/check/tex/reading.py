@@ -169,6 +169,39 @@ def _dot_products(toks: list[Token]) -> list[Token]:
     return out
 
 
+#: math styles set sizes only (``\\mathsf{\\scriptscriptstyle T}`` is a T)
+STYLES = {"\\displaystyle", "\\textstyle", "\\scriptstyle", "\\scriptscriptstyle"}
+SCRIPT_FONTS = {"\\mathsf", "\\mathrm", "\\mathbf", "\\mathit", "\\mathcal", "\\mathbb", "\\text", "\\textrm",
+                "\\textsf", "\\operatorname", "\\boldsymbol", "\\bm", "\\mathtt", "\\mathscr", "\\mathfrak"}
+
+
+def _braced_script_commands(toks: list[Token]) -> list[Token]:
+    """``X^\\mathsf{T}``, ``r_\\mathrm{row}``: TeX gives a script a font command with its group as the script; the
+    reader wants one braced script, ``X^{\\mathsf{T}}``."""
+    if not any(t.text in SCRIPT_FONTS for t in toks):
+        return toks
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        out.append(t)
+        if t.text in ("^", "_") and i + 2 < len(toks) and toks[i + 1].text in SCRIPT_FONTS and toks[i + 2].text == "{":
+            depth, j = 0, i + 2
+            while j < len(toks):
+                depth += (toks[j].text == "{") - (toks[j].text == "}")
+                if depth == 0:
+                    break
+                j += 1
+            if j < len(toks):
+                out.append(Token("sym", "{", toks[i + 1].pos))
+                out.extend(toks[i + 1:j + 1])
+                out.append(Token("sym", "}", toks[j].pos))
+                i = j + 1
+                continue
+        i += 1
+    return out
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
@@ -176,6 +209,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
+    toks = _braced_script_commands([t for t in toks if t.text not in STYLES])
     out: list[Token] = []
     i = 0
     while i < len(toks):
@@ -323,6 +357,29 @@ def bound_indices(node: ast.AST) -> set[str]:
     for n in ast.walk(node):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product"):
             out.add(n.args[1].elts[0].id)
+    return out
+
+
+def index_outside(*sides: ast.AST) -> set[str]:
+    """The indices of a sum or product in the relation that are also written outside every sum or product binding them
+    (``\\prod_{k=1}^n 1 + \\frac{p-1}{k}`` read as ``(∏ 1) + (p-1)/k``): the operator's scope is then in doubt."""
+    bound = set().union(*(bound_indices(s) for s in sides if s is not None))
+    out: set[str] = set()
+
+    def walk(n: ast.AST, inside: frozenset) -> None:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product"):
+            idx = n.args[1].elts[0].id
+            walk(n.args[0], inside | {idx})
+            for lim in n.args[1].elts[1:]:
+                walk(lim, inside)
+            return
+        if isinstance(n, ast.Name) and n.id in bound and n.id not in inside:
+            out.add(n.id)
+        for c in ast.iter_child_nodes(n):
+            walk(c, inside)
+    for side in sides:
+        if side is not None:
+            walk(side, frozenset())
     return out
 
 

@@ -24,7 +24,7 @@ from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_
 from .grammar import _key
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
-from .reading import (COUNTED, ChainReading, Link, lhs_shape, names_in, plain, read_chain)
+from .reading import (COUNTED, ChainReading, Link, index_outside, lhs_shape, names_in, plain, read_chain)
 from .source import Document, Note, load
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -825,6 +825,7 @@ class Paper:
                                 - {function_name(x) for x in in_scope} if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
+        cav.loose_indices = sorted(index_outside(lhs, rhs))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
         from .reading import wrapped_only
