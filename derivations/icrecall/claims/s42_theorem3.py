@@ -32,6 +32,7 @@ from theoryverify import ClaimSet, Kind
 from theoryverify import Over
 from theoryverify import Finding, Readings, Status, Verdict, combine, holds, inconclusive, proved, refuted
 from theoryverify import Store, code_key, sweep
+from theoryverify.seeds import derive_seed
 
 from ..experiments import sample_size as Z
 from ..experiments import stage2_dynamics as S
@@ -423,6 +424,13 @@ T3_OVER = (Over("T", 0.0, 0.05, scale="log", text="T ≤ C1/log n (C1 existentia
            Over("n", 3, integer=True, text="n ≥ 3"))
 
 
+def t3_main_seed(ctx) -> int:
+    """The seed icrecall.T3-main draws its runs with in this run (the run's seed derived for that claim id, as the
+    engine derives every claim's seed).  T3-S42-near-saddle and T3-T1 read "the runs of T3-main" (their statements):
+    they draw them with this seed, so :func:`t3_runs` (cached) computes them once per process for all three."""
+    return derive_seed(ctx.seed if ctx.run_seed is None else ctx.run_seed, "icrecall.T3-main")
+
+
 @lru_cache(maxsize=4)
 def t3_runs(Ts: tuple, c1s: tuple, seeds: int, C2max: float, seed: int, p: int = 7, c2: float = C2_ETA):
     """F-aff(p) Algorithm 1 runs for every (T, c1, seed) with t2 = ⌈(C2max/T) log(1/T)⌉."""
@@ -720,7 +728,7 @@ def near_saddle(Ts, c1s, end_runs) -> Verdict:
                                    "|v1 + v2 − v3 − v4| > 0.01; near-optimal: min p1(r*) ≥ 0.99 and argmax accuracy 1"})
 def t3_s42(ctx):
     Ts, c1s, seeds, C2s = QUICK_T3
-    keys, cfg, res = t3_runs(Ts, c1s, seeds, float(max(C2s)), ctx.seed, c2=40.0)
+    keys, cfg, res = t3_runs(Ts, c1s, seeds, float(max(C2s)), t3_main_seed(ctx), c2=40.0)  # T3-main's runs
     return near_saddle((0.01, 0.005, 0.0025, 0.00125), (1.0, 10.0, 30.0, 100.0), (keys, cfg, res))
 
 
@@ -748,7 +756,8 @@ def theorem1(ctx, level: float = 0.99) -> Verdict:
     p = ctx.params
     if p.get("sweep") == "constants":
         return constants_verdict(CONSTANTS_SEED, 1)
-    Ts, c1s, seeds, C2, seed, c2, step2_steps = (p["Ts"], p["c1s"], p["seeds"], p["C2"], ctx.seed, p["c2"],
+    # the runs of T3-main (its seed: computed once per process for both claims) and their ξ
+    Ts, c1s, seeds, C2, seed, c2, step2_steps = (p["Ts"], p["c1s"], p["seeds"], p["C2"], t3_main_seed(ctx), p["c2"],
                                                  p["step2_steps"])
     keys, cfg, res = t3_runs(tuple(Ts), tuple(c1s), seeds, float(C2), seed, c2=c2)
     xi = S.perturbations13(seed, [("t3", keys.n) + c for c in cfg], S.radius(np.array([c[0] for c in cfg]), C_RHO))
