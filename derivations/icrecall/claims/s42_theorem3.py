@@ -32,6 +32,7 @@ from theoryverify import ClaimSet, Kind
 from theoryverify import Over
 from theoryverify import Finding, Readings, Status, Verdict, combine, holds, inconclusive, proved, refuted
 from theoryverify import Store, code_key, sweep
+from theoryverify.seeds import derive_seed
 
 from ..experiments import sample_size as Z
 from ..experiments import stage2_dynamics as S
@@ -72,6 +73,24 @@ def _with(v: Verdict, **details) -> Verdict:
 
 
 # --- shared runs ------------------------------------------------------------------------------
+
+def claim_seed(ctx, claim_id: str) -> int:
+    """The seed the claim ``claim_id`` draws with in this run: the run's seed derived for that claim id, as the engine
+    derives every claim's seed (:meth:`~theoryverify.claims.RunContext.for_claim`).  A claim that reads another
+    claim's runs draws them with this seed, so the cached run functions below compute them once per process."""
+    return derive_seed(ctx.seed if ctx.run_seed is None else ctx.run_seed, claim_id)
+
+
+SHARED_AFF_RUNS = ("quick: the F-aff(7) runs of icrecall.T3-L11-time (its seed; one Stage-2 dynamics read for three "
+                   "quantities, computed once); full: the claim's own runs")
+
+
+def aff_seed(ctx) -> int:
+    """The seed of the quick F-aff(7) runs (T = 0.012…0.005, 2 seeds): those of T3-L11-time, which T3-g-growth and
+    T3-L10-improve read too (one Stage-2 dynamics, three quantities of it; :func:`aff_runs` computes it once per
+    process).  The full variants keep their own seeds (they were not re-run on shared runs)."""
+    return claim_seed(ctx, "icrecall.T3-L11-time") if ctx.profile == "quick" else ctx.seed
+
 
 @lru_cache(maxsize=8)
 def aff_runs(Ts: tuple, seeds: int, seed: int, c1: float = C1, cap: int = 200_000, until: str = "ratio",
@@ -170,7 +189,7 @@ def t3_l11_time(ctx):
     """Lemma 11's duration against T on F-aff(7) (params Ts, seeds); the full variant adds the p_conf sweep on
     F-greedy(6) F-sub datasets (param pconf_sweep)."""
     p = ctx.params
-    over_T = l11_time_T(p["Ts"], p["seeds"], ctx.seed)
+    over_T = l11_time_T(p["Ts"], p["seeds"], aff_seed(ctx))
     if not p["pconf_sweep"]:
         if over_T.status is not Status.REFUTED:  # issue 27: the span rule leaves it inconclusive: say what decides it
             over_T = replace(over_T, evidence=over_T.evidence + QUICK_L11_NOTE)
@@ -258,11 +277,12 @@ def growth_check(Ts, seeds: int, seed: int, factor: float = 1.0) -> Verdict:
             catalogue_id="ICR-L11-eq31",
             statement="In the exponential phase g = (v1 − v3)(v2 − v4) grows per step by at least the printed "
                       "factor 1 + η2 p_conf/(10000T); the measured rate matches the derived (1 + η2|λ_min|)² "
-                      "(F-aff(7), T = 0.012…0.005, 2 seeds)", choices={**AFF_CHOICES, "tolerance": "±15 %"},
+                      "(F-aff(7), T = 0.012…0.005, 2 seeds)",
+            choices={**AFF_CHOICES, "tolerance": "±15 %", "runs": SHARED_AFF_RUNS},
             params={"Ts": QUICK_T, "seeds": QUICK_SEEDS},
             variants={"full": tv.Variant(params={"Ts": FULL_T, "seeds": 4}, tags={"slow"}, id="T3-g-growth-full")})
 def t3_g_growth(ctx):
-    return growth_check(ctx.params["Ts"], ctx.params["seeds"], ctx.seed)
+    return growth_check(ctx.params["Ts"], ctx.params["seeds"], aff_seed(ctx))
 
 
 # --- ICR-L10-improve ----------------------------------------------------------------------------
@@ -272,7 +292,7 @@ def t3_g_growth(ctx):
             statement="After O(1/T) Stage-2 iterations the loss on every confusing sequence is ≤ log 2 − Ω(p_conf³T³) "
                       "(measured: first step with max over confusing sequences of ℓ1 ≤ log 2 − p_conf³T³, c = 1; "
                       "F-aff(7), T = 0.012…0.005, 2 seeds); also the proof's Õ(1/(p_conf T)) read as O(log(1/T)/T)",
-            choices={**AFF_CHOICES, "c": "1 (ℓ1 ≤ log 2 − c·p_conf³T³)",
+            choices={**AFF_CHOICES, "c": "1 (ℓ1 ≤ log 2 − c·p_conf³T³)", "runs": SHARED_AFF_RUNS,
                      "log factor (issue 27)": "the statement's O(1/T) drops its proof's Õ: registered as a typo "
                                               "finding, icrecall.T3-L10-otime; this fit stays inconclusive "
                                               "(pre-asymptotic at large T)"},
@@ -284,7 +304,7 @@ def t3_g_growth(ctx):
 def l10_improve(ctx, Ts=None, seeds: int | None = None, seed: int | None = None, margin: float = 0.1) -> Verdict:
     Ts = ctx.params["Ts"] if Ts is None else Ts
     seeds = ctx.params["seeds"] if seeds is None else seeds
-    seed = ctx.seed if seed is None else seed
+    seed = aff_seed(ctx) if seed is None else seed
     keys, cfg, T, res = aff_runs(tuple(Ts), seeds, seed)
     Ta = np.asarray(Ts)
     level = math.log(2) - Ta**3  # p_conf = 1, c = 1
@@ -421,6 +441,12 @@ FULL_CHOICES = {
 #: recorded as a parameter: the evidence so far is F-aff only).
 T3_OVER = (Over("T", 0.0, 0.05, scale="log", text="T ≤ C1/log n (C1 existential; T ∈ (0, 0.05] here)"),
            Over("n", 3, integer=True, text="n ≥ 3"))
+
+
+def t3_main_seed(ctx) -> int:
+    """The seed of icrecall.T3-main's runs, which T3-S42-near-saddle and T3-T1 read ("the runs of T3-main", their
+    statements): :func:`t3_runs` (cached) computes them once per process for all three."""
+    return claim_seed(ctx, "icrecall.T3-main")
 
 
 @lru_cache(maxsize=4)
@@ -720,7 +746,7 @@ def near_saddle(Ts, c1s, end_runs) -> Verdict:
                                    "|v1 + v2 − v3 − v4| > 0.01; near-optimal: min p1(r*) ≥ 0.99 and argmax accuracy 1"})
 def t3_s42(ctx):
     Ts, c1s, seeds, C2s = QUICK_T3
-    keys, cfg, res = t3_runs(Ts, c1s, seeds, float(max(C2s)), ctx.seed, c2=40.0)
+    keys, cfg, res = t3_runs(Ts, c1s, seeds, float(max(C2s)), t3_main_seed(ctx), c2=40.0)  # T3-main's runs
     return near_saddle((0.01, 0.005, 0.0025, 0.00125), (1.0, 10.0, 30.0, 100.0), (keys, cfg, res))
 
 
@@ -748,7 +774,8 @@ def theorem1(ctx, level: float = 0.99) -> Verdict:
     p = ctx.params
     if p.get("sweep") == "constants":
         return constants_verdict(CONSTANTS_SEED, 1)
-    Ts, c1s, seeds, C2, seed, c2, step2_steps = (p["Ts"], p["c1s"], p["seeds"], p["C2"], ctx.seed, p["c2"],
+    # the runs of T3-main (its seed: computed once per process for both claims) and their ξ
+    Ts, c1s, seeds, C2, seed, c2, step2_steps = (p["Ts"], p["c1s"], p["seeds"], p["C2"], t3_main_seed(ctx), p["c2"],
                                                  p["step2_steps"])
     keys, cfg, res = t3_runs(tuple(Ts), tuple(c1s), seeds, float(C2), seed, c2=c2)
     xi = S.perturbations13(seed, [("t3", keys.n) + c for c in cfg], S.radius(np.array([c[0] for c in cfg]), C_RHO))
