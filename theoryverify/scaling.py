@@ -12,9 +12,10 @@ Laws other than a plain power law reduce to the same straight-line fit:
 
 Bootstrap: with one value per grid point the (u, w) pairs are resampled together (paired
 resampling over grid points).  With several seeds per grid point (``y`` of shape (points, seeds))
-both levels are resampled: grid points (with their x), then the seeds within each drawn point, so the CI
-carries both the law's misfit between points and the seed-to-seed spread (:data:`SEEDS_RULE`; one seed per
-point never refutes); the fit uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
+the grid is kept and the seeds are resampled within each point (stratified resampling) — unless the seeds agree
+at every point, when that would give a zero-width CI however badly the points fit the line: the points are then
+resampled as for one value per point (issue 29, item 7).  One seed per point never refutes (:data:`SEEDS_RULE`).
+The fit uses the mean of log y over the seeds at each point.  The percentile interval of the bootstrap
 distribution is used (degenerate resamples, with all x equal, are dropped).
 
 :data:`RULE` is the single verdict rule, applied by :func:`verdict_from_fit`.  The evidence standards that
@@ -184,9 +185,14 @@ def fit_line(u: Sequence[float], w, seed: int, confidence: float = 0.95, n_resam
     b, a = _line(u, wbar)
     k = len(u)
     rng = np.random.default_rng(seed)
-    if w.ndim == 2 and w.shape[1] > 1:
-        dist = _two_stage(u, w, rng, n_resamples, lambda uu, means: _slope(uu, means, axis=-1))
-    else:
+    if w.ndim == 2 and w.shape[1] > 1 and np.ptp(w, axis=1).max() > 0:
+        def stat(*rows, axis=-1):
+            means = np.stack([np.mean(r, axis=axis) for r in rows], axis=-1)
+            return _slope(np.broadcast_to(u, means.shape), means, axis=-1)
+        res = _bootstrap(tuple(w), stat, vectorized=True, n_resamples=n_resamples,
+                         confidence_level=confidence, method="percentile", random_state=rng)
+        dist = np.asarray(res.bootstrap_distribution, dtype=float)
+    else:  # one value per point, or seeds that agree at every point: the points are resampled (never a zero width)
         res = _bootstrap((u, wbar), _slope, paired=True, vectorized=True, n_resamples=n_resamples,
                               confidence_level=confidence, method="percentile", random_state=rng)
         dist = np.asarray(res.bootstrap_distribution, dtype=float)
@@ -366,10 +372,7 @@ def constant_fit(ratio, seed: int, confidence: float = 0.95, n_resamples: int = 
     r = np.abs(np.asarray(ratio, dtype=float))
     lr = np.mean(np.log(r), axis=1) if r.ndim == 2 else np.log(r)
     c = float(np.mean(lr))
-    if r.ndim == 2 and r.shape[1] > 1 and r.shape[0] > 1:  # points and seeds both resampled (_two_stage)
-        dist = _two_stage(np.zeros(r.shape[0]), np.log(r), np.random.default_rng(seed), n_resamples,
-                          lambda _u, means: means.mean(axis=-1))
-    elif lr.size < 2 or np.ptp(lr) == 0:
+    if lr.size < 2 or np.ptp(lr) == 0:
         return math.exp(c), math.exp(c), math.exp(c)
     else:
         res = _bootstrap((lr,), np.mean, vectorized=True, n_resamples=n_resamples, confidence_level=confidence,
@@ -497,8 +500,6 @@ def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, p
     sweep = v.details["sweep"]
     ys = np.asarray(y, dtype=float)
     ratio = sweep["ratio"]
-    if ys.ndim == 2 and predicted is not None:  # every seed's ratio: the constant's CI carries their spread
-        ratio = ys / np.asarray(predicted, dtype=float).reshape(-1, 1)
     v = _with_constant(v, constant=constant, predicted=predicted, ratio=ratio, seed=seed,
                        confidence=fit.confidence, margin=constant_margin, bound=bound, param=param, x=x,
                        towards=towards)

@@ -91,14 +91,15 @@ def test_s53_rate_accepts_an_L_independent_rate_and_refutes_L_squared():
 def _ts1_rows(T):
     Ns = [32, 128, 512, 2048, 8192]
     L, eta = 20.0, 0.001
-    return [{"N": N, "L": L, "eta": eta, "seed": 0, "T1": T(N), "T1_logK": 2 * T(N), "knee": 3 * T(N)} for N in Ns], Ns
+    return [{"N": N, "L": L, "eta": eta, "seed": s, "T1": T(N), "T1_logK": 2 * T(N), "knee": 3 * T(N)}
+            for N in Ns for s in (0, 1)], Ns  # two seeds a point: one seed a point never refutes (scaling.SEEDS_RULE)
 
 
 def test_s53_ts1_refutes_N_independent_phase_ends_and_accepts_ends_proportional_to_N():
     rows, Ns = _ts1_rows(lambda N: 36.0)
-    refuted(C.ts1_verdict(rows, Ns, 1, 0.1, SEED))
+    refuted(C.ts1_verdict(rows, Ns, 2, 0.1, SEED))
     rows, Ns = _ts1_rows(lambda N: 0.5 * N)
-    held(C.ts1_verdict(rows, Ns, 1, 0.1, SEED))
+    held(C.ts1_verdict(rows, Ns, 2, 0.1, SEED))
 
 
 def _cmp(T_abs, T_rel):

@@ -86,7 +86,7 @@ def test_planted_wrong_growth_bound_is_refuted():
 def test_planted_wrong_duration_exponent_is_refuted():
     """k* measured on real runs, checked against a wrong exponent (k* = O(T^{-3}) read as b ≥ −3 cannot fail,
     so plant b ≥ −0.2 on a sweep that scales like T^{-1}log(1/T))."""
-    keys, cfg, T, res = C.aff_runs(C.QUICK_T, 1, 5)
+    keys, cfg, T, res = C.aff_runs(C.QUICK_T, 2, 5)  # two seeds a point: one seed a point never refutes
     k = res.hit(res.min_log_ratio, math.log(10)).reshape(len(C.QUICK_T), -1)
     ok = scaling.check_rate(C.QUICK_T, k, -1.0, 0.15, 0, param="T", log_power=1, bound="big_o")
     assert ok.status == Status.HOLDS
