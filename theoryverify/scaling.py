@@ -321,8 +321,9 @@ SCALES = ("linear", "log", "log10")
 
 #: a rate refutation from seeded data must survive the seed spread (issue 29, item 8; the Monte-Carlo checks'
 #: replication rule in :mod:`theoryverify.checks.montecarlo` is the same principle).
-SEEDS_RULE = ("Seeded data ((points, seeds) arrays): the bootstrap resamples grid points and, within each, the seeds, "
-              "so the CIs of the exponent and of a printed constant carry the seed-to-seed spread; with one seed per "
+SEEDS_RULE = ("Seeded data ((points, seeds) arrays): the bootstrap resamples the seeds within each grid point, so the "
+              "CI of the exponent carries the seed-to-seed spread (seeds that agree at every point: the points are "
+              "resampled, never a zero-width CI); with one seed per "
               "point that spread is unknown, so such a sweep never refutes (inconclusive, saying so) — give >= 2 seeds "
               "per point. A 1-D y is read as deterministic (no seed).")
 SEEDS_RULE_SHORT = ("one seed per grid point: the seed-to-seed spread is unknown, so a refutation could rest on "
