@@ -431,14 +431,24 @@ def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, mar
     text = (f"asymptotic constant ({param} → {arrow}): C = measured/predicted on the near half "
             f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
             f"{trend_text}")
-    if v.status in (Status.HOLDS, Status.INCONCLUSIVE) and status == "refuted":  # y/predicted → 1 fails
-        ce = {"fitted_coefficient": C, "coefficient": "C (measured / printed), near the limit", "ci": [lo, hi],
-              "predicted": 1.0, "margin": margin, "param": param, "grid": x.tolist()}
-        return refuted(v.method + " + asymptotic constant", f"the limit of measured/printed excludes the printed "
-                       f"constant: {text}; {v.evidence}", ce, **details)
+    return _constant_verdict(v, status, (C, lo, hi), text, details, "asymptotic constant", "C (measured / printed), "
+                             "near the limit", "the limit of measured/printed excludes the printed constant",
+                             margin=margin, param=param, x=x, refute_inconclusive=True)  # y/predicted → 1 fails
+
+
+def _constant_verdict(v: Verdict, status: str, const, text: str, details: dict, name: str, coefficient: str,
+                      refuted_lead: str, *, margin: float, param: str, x, refute_inconclusive: bool = False) -> Verdict:
+    """The exponent verdict ``v`` once its constant came out ``status``: a refuted constant refutes a holding
+    exponent (also an inconclusive one with ``refute_inconclusive``: a limit's constant is read on its own), an
+    unresolved one leaves it inconclusive; otherwise the constant's text is added to the evidence."""
+    C, lo, hi = const
+    if status == "refuted" and (v.status is Status.HOLDS or refute_inconclusive and v.status is Status.INCONCLUSIVE):
+        ce = {"fitted_coefficient": C, "coefficient": coefficient, "ci": [lo, hi], "predicted": 1.0,
+              "margin": margin, "param": param, "grid": np.asarray(x, float).tolist()}
+        return refuted(f"{v.method} + {name}", f"{refuted_lead}: {text}; {v.evidence}", ce, **details)
     if v.status is Status.HOLDS and status == "inconclusive":
-        return inconclusive(v.method + " + asymptotic constant", f"exponent agrees, asymptotic constant not resolved: "
-                            f"{text}; {v.evidence}", **details)
+        return inconclusive(f"{v.method} + {name}", f"exponent agrees, {name} not resolved: {text}; {v.evidence}",
+                            **details)
     return replace(v, evidence=f"{v.evidence}; {text} [{status}]", details=details)
 
 
@@ -469,15 +479,8 @@ def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: 
               "bound": bound, "status": c, "rule": rule}
     details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
     text = f"printed constant: C = measured/predicted = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
-    if v.status is Status.HOLDS and c == "refuted":
-        ce = {"fitted_coefficient": C, "coefficient": "C (measured / printed)", "ci": [lo, hi], "predicted": 1.0,
-              "margin": margin, "param": param, "grid": np.asarray(x, float).tolist()}
-        return refuted(v.method + " + printed constant", f"the exponent agrees but the printed constant does not: "
-                       f"{text}; {v.evidence}", ce, **details)
-    if v.status is Status.HOLDS and c == "inconclusive":
-        return inconclusive(v.method + " + printed constant", f"exponent agrees, printed constant not resolved: "
-                            f"{text}; {v.evidence}", **details)
-    return replace(v, evidence=f"{v.evidence}; {text} [{c}]", details=details)
+    return _constant_verdict(v, c, const, text, details, "printed constant", "C (measured / printed)",
+                             "the exponent agrees but the printed constant does not", margin=margin, param=param, x=x)
 
 
 def verdict_from_fit(fit: Fit, x, y, predicted_exponent: float, margin: float, param: str = "x",

@@ -204,9 +204,9 @@ class Paper:
         table = MacroTable()
         for origin, text in raw.macro_texts:
             self.notes += _package_notes(origin, [Note(n.origin, n.message) for n in table.collect(text, origin)])
-        starts = [0] + [m.end() for m in re.finditer("\n", raw.text)]  # notes name the inlined file's own line
+        lines = raw.lines()  # (file, line) of each line of the flattened text: notes name the inlined file's own line
         self.notes += [Note(n.origin, n.message) for n in
-                       table.collect(raw.text, raw.main, locate=lambda k: raw.label(starts[min(k, len(starts)) - 1]))]
+                       table.collect(raw.text, raw.main, locate=lambda k: "%s:%d" % lines[min(k, len(lines)) - 1])]
         self.macros = len(table)
         for m in HOSTILE_ANYWHERE.finditer(raw.text):  # outside the displays too: reported, never run
             self.notes.append(Note(raw.label(m.start()), f"\\{m.group(1)} skipped (never executed)"))
