@@ -27,6 +27,7 @@ import sympy as sp
 
 from .domains import Domain
 from .errors import TheoryverifyError
+from .numeric import lambdify_generated
 from .seeds import pyrandom
 from .timelimit import bounded
 from .verdicts import Status, Verdict, error, holds, proved, refuted
@@ -319,14 +320,13 @@ def _with_monte_carlo(verdict: Verdict, expr: Any, vs: tuple[sp.Symbol, ...], me
     except (TypeError, ValueError):
         return error("Gaussian expectation: Monte Carlo", "the Monte-Carlo point leaves parameters free; give "
                      "mc_at or a domain")
-    dummies = [sp.Dummy() for _ in vs]  # no user-chosen name reaches generated code
     entries = list(expr) if isinstance(expr, sp.MatrixBase) else [sp.sympify(expr)]
-    bodies = [e.xreplace(sub).xreplace(dict(zip(vs, dummies))) for e in entries]
-    loose = set().union(*(b.free_symbols for b in bodies)) - set(dummies)
+    bodies = [e.xreplace(sub) for e in entries]
+    loose = set().union(*(b.free_symbols for b in bodies)) - set(vs)
     if loose:
         return error("Gaussian expectation: Monte Carlo", "the Monte-Carlo point leaves parameters of the expression "
                      f"free: {sorted(map(str, loose))}")
-    fns = [sp.lambdify(dummies, b, modules="numpy") for b in bodies]
+    fns = [lambdify_generated(vs, b) for b in bodies]  # no user-chosen name reaches generated code
     try:
         target = [float(t) for t in (list(want.xreplace(sub)) if isinstance(want, sp.MatrixBase)
                                      else [want.xreplace(sub)])]

@@ -1,6 +1,6 @@
 """Float64 and high-precision evaluation of SymPy expressions.
 
-Symbols are replaced by anonymous dummies before ``lambdify``, so no user-chosen name ever
+Symbols are replaced by generated argument names before ``lambdify``, so no user-chosen name ever
 reaches generated code.
 """
 from __future__ import annotations
@@ -25,9 +25,7 @@ def compile_float(expr: sp.Expr, symbols: Sequence[sp.Symbol], *, complex_ok: bo
     >>> compile_float(f, [x])({x: 1.0}), compile_float(f, [x], complex_ok=True)({x: 1.0})
     (nan, 1.4142135623730951)
     """
-    dummies = [sp.Dummy() for _ in symbols]
-    body = sp.sympify(expr).xreplace(dict(zip(symbols, dummies)))
-    fn = sp.lambdify(dummies, body, modules="numpy")
+    fn = lambdify_generated(symbols, expr)
 
     def evaluate(point: Mapping[sp.Symbol, float]) -> float:
         with np.errstate(all="ignore"):
@@ -45,6 +43,31 @@ def compile_float(expr: sp.Expr, symbols: Sequence[sp.Symbol], *, complex_ok: bo
             return z.real if abs(z.imag) <= 1e-12 * max(1.0, abs(z.real)) else float("nan")
 
     return evaluate
+
+
+def lambdify_generated(symbols: Sequence[sp.Symbol], expr, modules="numpy") -> Callable:
+    """``sp.lambdify`` of ``expr`` (an expression, or a list of them) as a function of ``symbols``, with every
+    symbol renamed to a generated argument name first, so no user-chosen name reaches generated code.
+
+    Plain symbols with generated names, not ``Dummy``: lambdify re-dummifies every argument when any argument is
+    a Dummy — one more full substitution of the expression per argument, which re-evaluates every ``Max`` and
+    ``Heaviside`` in it and was most of the cost of compiling a large closed form (33.9 → 11.9 CPU-s for the
+    knowledge paper's planted gradient test)."""
+    exprs = [sp.sympify(e) for e in expr] if isinstance(expr, (list, tuple)) else sp.sympify(expr)
+    pieces = exprs if isinstance(exprs, list) else [exprs]
+    taken = {str(s) for e in pieces for s in getattr(e, "free_symbols", ())}
+    names = [sp.Symbol(_fresh_name(i, taken)) for i in range(len(symbols))]
+    swap = dict(zip(symbols, names))
+    body = [e.xreplace(swap) for e in exprs] if isinstance(exprs, list) else exprs.xreplace(swap)
+    return sp.lambdify(names, body, modules=modules)
+
+
+def _fresh_name(i: int, taken: set[str]) -> str:
+    """A generated argument name for generated code: a Python identifier no symbol of the expression has."""
+    name = f"_tv_arg{i}"
+    while name in taken:
+        name = "_" + name
+    return name
 
 
 def exact_value(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from ..numeric import lambdify_generated
 from ..verdicts import Verdict, holds, inconclusive, refuted
 
 SAMPLES = 2**18  # draws per stream (two streams)
@@ -152,7 +153,7 @@ def decide(lhs, op: str, rhs, sampled: list[Sampled], seed: int, *, multiplicity
     variables = sorted({rv for p in used for rv in p.variables}, key=lambda rv: rv.name)
     syms = [rv.symbol for rv in variables]
     pieces = [y, *(p.integrand for p in used)]
-    fns = [sp.lambdify(syms, e, modules="numpy", dummify=True) for e in pieces]
+    fns = [lambdify_generated(syms, e) for e in pieces]
 
     def sampler(rng: np.random.Generator, n: int) -> np.ndarray:
         draws = [_draw(rv, rng, n) for rv in variables]

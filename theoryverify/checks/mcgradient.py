@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from ..numeric import lambdify_generated
 from ..verdicts import Status, Verdict, error, inconclusive
 
 PER_SAMPLE = "per-sample gradients torch.func.vmap(torch.func.grad(loss))"
@@ -126,10 +127,8 @@ def _symbolic(expected: Any) -> Callable[[Any], Any] | None:
     exprs = list(parts.values()) if isinstance(parts, dict) else (list(parts) if isinstance(parts, sp.Array)
                                                                   else [parts])
     free = sorted({s for e in exprs for s in e.free_symbols}, key=str)
-    dummies = [sp.Dummy() for _ in free]  # no user-chosen name reaches generated code
-
     def compiled(e):
-        return sp.lambdify(dummies, e.xreplace(dict(zip(free, dummies))), "numpy")
+        return lambdify_generated(free, e)  # no user-chosen name reaches generated code
 
     fns = ({k: compiled(e) for k, e in parts.items()} if isinstance(parts, dict) else
            [compiled(e) for e in parts] if isinstance(parts, sp.Array) else compiled(parts))
