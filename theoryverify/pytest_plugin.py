@@ -14,8 +14,8 @@ claim of that paper, ``-m slow`` its long sweeps, ``-m gpu`` its GPU-scale check
   (a node id is not a path pytest can be given: select a claim with ``-k``).  A claim tagged
   ``slow``/``gpu`` carries those markers *instead of* ``theorems`` (and, without profile variants, runs the
   ``full`` profile, as it always has).  A claim with profile :class:`~theoryverify.claims.Variant`\\ s gets
-  one more item per variant, ``<claim id>[<profile>]``, marked by the variant's tags and run with that
-  profile.
+  one more item per variant, ``<claim id>[<profile>]``, marked by the variant's tags (``slow`` when it
+  declares none) and run with that profile.
 - Outcome: an item passes when the verdict is what the registry expects (a recorded erratum must stay
   refuted), fails with :func:`theoryverify.render.failure` (and the traceback of a check that raised)
   otherwise, and is skipped when an input outside the repository is missing
@@ -178,8 +178,10 @@ class PaperClaims(pytest.Collector):
                                         tags=claim.tags_for("quick"))
             for profile, variant in claim.variants.items():
                 if profile != "quick":
+                    # a variant of a longer profile is a slow item unless it declares its own tags: the full
+                    # profile's bigger grids are what `slow` means, and CI's `-m theorems` runs the quick one
                     yield ClaimItem.from_parent(self, name=f"{claim.id}[{profile}]", claim=claim,
-                                                profile=profile, tags=frozenset(variant.tags))
+                                                profile=profile, tags=frozenset(variant.tags) or frozenset({"slow"}))
 
 
 class ClaimFailed(Exception):
