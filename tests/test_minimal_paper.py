@@ -49,3 +49,20 @@ def test_a_paper_without_paper_claimset_or_order_verifies(tmp_path):
 def test_its_step_context_is_found(tmp_path):
     proc = _run(tmp_path, "theoryverify.check", "--context", "tinypaper.main", "x**2 <= x")
     assert proc.returncode == 0 and proc.stdout.startswith(("proved", "holds")), proc.stdout + proc.stderr
+
+
+def test_a_claim_registered_with_tv_claim_records_its_own_module_so_an_edit_is_not_reused(tmp_path):
+    """Found by a fifth held-out author (issue 29): ``@tv.claim`` recorded ``theoryverify.claims`` as the claim's
+    module and source, so the results store hashed only the engine and an edited model returned the stale
+    verdict until ``--fresh``.  The claim must name its own module and line, and an edit must change its key."""
+    proc = _run(tmp_path, "theoryverify", "list", "--paper", "tinypaper")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "tinypaper/claims.py:" in proc.stdout and "theoryverify/claims.py" not in proc.stdout, proc.stdout
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(tmp_path)]), THEORYVERIFY_PAPERS="tinypaper")
+    key = ("from theoryverify import registry, resume; c = registry.get('tinypaper.eq1'); "
+           "print(c.module, resume.code_version(c))")
+    before = subprocess.run([sys.executable, "-c", key], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert before.returncode == 0 and before.stdout.startswith("tinypaper.claims "), before.stdout + before.stderr
+    (tmp_path / "tinypaper/claims.py").write_text((tmp_path / "tinypaper/claims.py").read_text() + "\n# edited\n")
+    after = subprocess.run([sys.executable, "-c", key], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert after.returncode == 0 and after.stdout != before.stdout, (before.stdout, after.stdout)

@@ -484,6 +484,8 @@ class ClaimSet:
         ('demo.rate', {'points': 6}, {'points': 12}, ['slow'])
         """
         caller = sys._getframe(1)
+        while caller.f_back is not None and caller.f_code is claim.__code__:  # registered through @tv.claim
+            caller = caller.f_back
         module = caller.f_globals.get("__name__", "")
         source = f"{_module_path(module, caller.f_code.co_filename)}:{caller.f_lineno}"
 
