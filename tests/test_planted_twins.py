@@ -62,3 +62,53 @@ def test_bad_twin_is_a_one_line_registration_error(twin, message):
 def test_planted_takes_only_planted_twins():
     with pytest.raises(RegistrationError, match="planted= takes tv.Planted"):
         _claims("eq1-planted")
+
+
+def _report_rows():
+    """A paper with one real erratum and two planted twins of a passing claim, as the report reads them."""
+    claims = _claims(tv.Planted("(x+1)^2 = x^2 + 1", "erratum", "planted: no cross term", rhs=x**2 + 1),
+                     tv.Planted("(x+1)^2 = x^2 + 3x + 1", "typo", "planted: 3x", id="eq1-3x", rhs=x**2 + 3 * x + 1))
+
+    @claims.add("eq2", location="Theorem 2", statement="x^2 = x", kind=tv.Kind.IDENTITY,
+                expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM, reason="the paper's slip")
+    def eq2(ctx):
+        return tv.check_identity(x**2, x, DOMAIN, ctx.seed)
+    return [c.run(tv.RunContext(seed=3)) for c in claims]
+
+
+def test_planted_twins_are_not_findings_anywhere_in_the_report_and_are_listed_apart():
+    """Issue 29, author 5, defect 6: the page counted two planted twins as errata (F1, F2 above the real one)."""
+    from theoryverify import render
+    from theoryverify.report import cards, html, page, review
+
+    results = _report_rows()
+    rows = [r.to_json() for r in results]
+    assert [r.get("planted_of") for r in rows] == [None, "twins.eq1", "twins.eq1", None]
+    assert "planted_of" not in rows[0]  # a paper without twins has unchanged rows
+    made = cards.cards(rows)
+    assert [c.id for c in made] == ["twins.eq2", "twins.eq1"]
+    assert cards.finding_counts(made) == {"erratum": 1}
+    run = {"seed": 3, "command": "c", "profile": "quick", "commit": "x", "generated": "now",
+           "device_info": {"name": "cpu", "device": "cpu"}, "versions": {}}
+    md = page.paper_page({"id": "twins", "title": "T", "file": "t.tex", "spec": "s.md"}, run, rows)
+    summary = md.split("## Findings")[0]
+    assert "1 [erratum]" in summary and "typo" not in summary and "PLANTED" not in summary
+    assert "**F1** [Theorem 2]" in summary and "**F2**" not in md
+    assert "**Planted errors** (the checks' proof that they can fail; not findings): 2 of 2 caught" in summary
+    assert "## Planted errors (2 of 2 caught)" in md and "`twins.eq1-3x`" in md.split("## Planted errors")[1]
+    assert "**2 distinct claims**: 1 [proved]" in md  # no "profile twins merged" for the planted rows
+    assert "Planted errors (not findings): 2 of 2 caught" in html.paper_html(
+        {"id": "twins", "title": "T", "file": "t.tex"}, run, rows)
+    assert [c.id for c in review.findings(rows)] == ["twins.eq2"]
+    line = render.summary(results)
+    assert "2 claims and 2 planted twins" in line and "erratum: 1;" in line and "typo" not in line
+    assert "planted errors: 2 of 2 caught" in line
+
+
+def test_a_planted_twin_that_is_not_refuted_is_said_not_caught():
+    from theoryverify.report import cards
+
+    results = _report_rows()
+    rows = [r.to_json() for r in results]
+    rows[2] = dict(rows[2], status="proved", as_expected=False)
+    assert cards.planted_line(cards.planted_errors(rows)) == "planted errors: 1 of 2 caught (not caught: twins.eq1-3x)"

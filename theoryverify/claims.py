@@ -173,7 +173,8 @@ class Planted:
         return replace(base, id=cid, location=self.location or f"{base.location}, PLANTED",
                        statement=self.statement, check=functools.partial(base.check, **self.inputs),
                        catalogue_id=None, expect=Status.REFUTED, finding=Finding(self.finding), reason=self.reason,
-                       variants={n: v for n, v in base.variants.items() if not v.id}, cause=None)
+                       variants={n: v for n, v in base.variants.items() if not v.id}, cause=None,
+                       planted_of=base.id)
 
 
 def _registration_error(text: str):
@@ -277,6 +278,9 @@ class Claim:
     #: theorem, proposition or corollary; a main lemma or phase duration says main=True
     main: bool | None = None
     cause: str | None = None  # the root cause a finding shares with others (the report groups its cards by it)
+    #: a planted twin (:class:`Planted`): the id of the claim it plants an error in.  Not a finding of the paper:
+    #: the report counts it apart ("planted errors: N of N caught"), the proof that the claim's check can fail
+    planted_of: str | None = None
 
     def __post_init__(self) -> None:
         from .findings import validate
@@ -428,6 +432,8 @@ class Result:
             "runtime_s": round(v.runtime_s, 4),
             "profile": self.context.profile,
             "device": self.context.device,
+            # only on a planted twin, so that the rows of a paper without one are unchanged
+            **({"planted_of": c.planted_of} if c.planted_of else {}),
         }
 
 

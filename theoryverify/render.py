@@ -38,6 +38,10 @@ def failure(result: Result) -> str:
 
 
 def summary(results: list[Result]) -> str:
+    """One line: verdicts, refutations by finding class (a planted twin is not the paper's finding: it is counted
+    apart, "planted errors: N of N caught"), and how many differ from the registry's expectation."""
+    planted = [r for r in results if r.claim.planted_of]
+    results = [r for r in results if not r.claim.planted_of]
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict.status.value] = counts.get(r.verdict.status.value, 0) + 1
@@ -52,6 +56,9 @@ def summary(results: list[Result]) -> str:
     outside = sum(r.outside_hypotheses for r in results)
     found = ", ".join(f"{k}: {v}" for k, v in sorted(classes.items())) or "none"
     tail = f"; {missing} not checkable here (an input outside the repository is missing)" if missing else ""
-    return (f"{len(results)} claims — {parts}; refuted by finding class — {found}"
+    unexpected += sum(not r.as_expected and not r.unavailable for r in planted)
+    caught = sum(r.verdict.status.value == "refuted" and r.as_expected for r in planted)
+    return (f"{len(results)} claims" + (f" and {len(planted)} planted twins" if planted else "") + f" — {parts}; refuted by finding class — {found}"
             + (f"; {outside} fail only outside the stated hypotheses" if outside else "")
+            + (f"; planted errors: {caught} of {len(planted)} caught" if planted else "")
             + f"; {unexpected} differ from the registry's expectation{tail}")

@@ -114,7 +114,9 @@ def _main(argv=None) -> int:
     for row in summary["rows"]:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(row["counts"].items()))
         found = ", ".join(f"{v} {k}" for k, v in sorted(row["findings"].items())) or "none"
-        print(f"{row['id']}: {row['n']} claims ({counts}; refuted by class: {found}) -> "
+        caught = (f"; planted errors: {row['planted']['caught']} of {row['planted']['total']} caught"
+                  if row.get("planted") else "")
+        print(f"{row['id']}: {row['n']} claims ({counts}; refuted by class: {found}{caught}) -> "
               f"{args.out / (row['id'] + '.md')} (and .html)")
     print(f"index: {args.out / 'index.md'}")
     return 0

@@ -98,6 +98,9 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
     row = {"id": paper.id, "title": paper.title, "n": len(made), "rows": len(results),
            "counts": cards.status_counts(made), "findings": findings, "errata": findings.get("erratum", 0),
            "outside": sum(c.outside_hypotheses for c in made)}
+    planted = cards.planted_errors(results)
+    if planted:  # only then (an index of papers without planted twins is unchanged)
+        row["planted"] = {"caught": sum(p.caught for p in planted), "total": len(planted)}
     unavailable = sum(bool(r.get("unavailable")) for r in results)
     if unavailable:  # only then: an index made with every input has no such key (and no such column)
         row["unavailable"] = unavailable

@@ -280,10 +280,53 @@ def card(rows: Sequence[Mapping[str, Any]], seed: int | None = None) -> Card:
         rows=tuple(rows))
 
 
+def is_planted(r: Mapping[str, Any]) -> bool:
+    """A planted twin's row (``tv.Planted``): the proof that a check can fail, never a finding of the paper."""
+    return bool(r.get("planted_of"))
+
+
+@dataclass(frozen=True)
+class PlantedError:
+    """One planted twin, as the report lists it apart from the findings: caught when refuted as registered."""
+
+    id: str
+    planted_of: str  # the claim it plants an error in
+    location: str
+    statement: str
+    reason: str  # what was planted (the twin's reason)
+    status: str
+    caught: bool
+    evidence: str  # the decisive clause of its evidence (the JSON row has it whole)
+
+
+def planted_errors(results: Sequence[Mapping[str, Any]]) -> list[PlantedError]:
+    """The planted twins among ``results``, one per id (a profile rerun of the same twin is one), in the rows'
+    order."""
+    out: dict[str, PlantedError] = {}
+    for r in results:
+        if is_planted(r) and r["id"] not in out:
+            out[r["id"]] = PlantedError(
+                id=r["id"], planted_of=str(r["planted_of"]), location=r["location"], statement=r["statement"],
+                reason=r.get("reason") or "", status=r["status"],
+                caught=r["status"] == "refuted" and bool(r.get("as_expected", True)),
+                evidence=brief(number_first(decisive(r.get("evidence") or ""))) or (r.get("evidence") or ""))
+    return list(out.values())
+
+
+def planted_line(planted: Sequence[PlantedError]) -> str | None:
+    """"planted errors: 4 of 4 caught" (None without planted twins)."""
+    if not planted:
+        return None
+    missed = [p.id for p in planted if not p.caught]
+    return (f"planted errors: {len(planted) - len(missed)} of {len(planted)} caught"
+            + (f" (not caught: {', '.join(missed)})" if missed else ""))
+
+
 def cards(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list[Card]:
     """One card per distinct claim: findings first (by class, in the report's order), then the other claims;
-    within each, the paper's order of the rows."""
-    made = [card(g, seed) for g in group_twins(results)]
+    within each, the paper's order of the rows.  A planted twin (:func:`is_planted`) gets no card: it is not the
+    paper's (:func:`planted_errors` lists them)."""
+    made = [card(g, seed) for g in group_twins([r for r in results if not is_planted(r)])]
     order = {c: i for i, c in enumerate(CLASSES)}
     causes = {k: i for i, k in enumerate(dict.fromkeys(c.cause for c in made if c.cause))}
     # stable: within a class, the cards of one declared root cause together (first cause first), then the rest,
@@ -301,5 +344,6 @@ def status_counts(made: Sequence[Card]) -> Counter:
     return Counter(c.status for c in made)
 
 
-__all__ = ["Card", "CLASSES", "NO_FINDING", "STATUSES", "brief", "card", "cards", "clauses", "command", "decisive",
-           "finding_counts", "full_value", "group_twins", "status_counts", "stronger", "twin_key"]
+__all__ = ["Card", "CLASSES", "NO_FINDING", "PlantedError", "STATUSES", "brief", "card", "cards", "clauses", "command",
+           "decisive", "finding_counts", "full_value", "group_twins", "is_planted", "planted_errors", "planted_line",
+           "status_counts", "stronger", "twin_key"]

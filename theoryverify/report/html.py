@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from ..findings import Finding
 from ..locations import location_refs, ref_key
-from .cards import CLASSES, NO_FINDING, Card, cards, finding_counts, status_counts
+from .cards import CLASSES, NO_FINDING, Card, cards, finding_counts, is_planted, planted_errors, planted_line, status_counts
 from .html_assets import SCRIPT, STYLE
 from .markdown import GENERATED_PREFIX, STATUSES, anchor
 
@@ -109,13 +109,30 @@ def _filters(made: Sequence[Card]) -> str:
 def summary_html(results: Sequence[Mapping[str, Any]], made: Sequence[Card]) -> str:
     """Counts by distinct claim and by distinct finding (twins counted once), and the rows they come from."""
     statuses, findings = status_counts(made), finding_counts(made)
+    planted = planted_errors(results)
+    results = [r for r in results if not is_planted(r)]  # the paper's claims: a planted twin is not one
     merged = len(results) - len(made)
     lines = [f"<p>{len(made)} distinct claims" + (f" ({len(results)} rows; {merged} profile twins merged)"
                                                    if merged else "") + ": "
              + ", ".join(f"{statuses[s]} {s}" for s in STATUSES if statuses[s]) + ".</p>",
              "<p>Findings (distinct): " + (", ".join(f"{findings[f]} {f}" for f in CLASSES if findings[f])
                                           or "none") + ". Only <em>erratum</em> says the paper is wrong.</p>"]
+    if planted:  # the checks' proof that they can fail, never counted as findings
+        lines.append(f"<p>Planted errors (not findings): {e(planted_line(planted).split(': ', 1)[1])}.</p>")
     return "\n".join(lines)
+
+
+def planted_html(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The planted twins, one list item each (empty without any)."""
+    planted = planted_errors(results)
+    if not planted:
+        return []
+    items = "".join(f"<li><code>{e(p.id)}</code> ({e(p.location)}; planted in <code>{e(p.planted_of)}</code>): "
+                    f"{e(p.reason or p.statement)} — <b>{'caught' if p.caught else 'NOT caught'}</b> ({e(p.status)}): "
+                    f"{e(p.evidence)}</li>" for p in planted)
+    return [f"<h2>Planted errors ({e(planted_line(planted).split(': ', 1)[1])})</h2>",
+            "<p>Twins of claims with an error planted on purpose, which the claim's own check must refute: the "
+            "proof that the checks can fail, not findings of the paper.</p>", f"<ul>{items}</ul>"]
 
 
 def locations_html(made: Sequence[Card]) -> str:
@@ -155,7 +172,7 @@ def paper_html(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
 
     body = [f"<h1>{e(paper['title'])}</h1>", _run_html(paper, run), "<h2>Summary</h2>", summary_html(results, made),
             "<h2>Findings and claims</h2>", _filters(made), *[card_html(c, figures(c)) for c in made],
-            "<h2>Where each part of the paper is checked</h2>", locations_html(made)]
+            *planted_html(results), "<h2>Where each part of the paper is checked</h2>", locations_html(made)]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{e(paper['title'])}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n" + "\n".join(body)
             + f"\n<script>{SCRIPT}</script>\n</body>\n</html>\n")

@@ -28,8 +28,8 @@ from ..evidence import supporting, sweeps
 from ..findings import Finding
 from ..locations import location_refs, ref_key
 from ..standards import STANDARDS
-from .cards import (ASIDE, CLASSES, NO_FINDING, Card, brief, cards, clauses, decisive, finding_counts, full_value,
-                    status_counts)
+from .cards import (ASIDE, CLASSES, NO_FINDING, Card, PlantedError, brief, cards, clauses, decisive, finding_counts,
+                    full_value, is_planted, planted_errors, planted_line, status_counts)
 from .markdown import FINDINGS, RULE_HEADINGS, STATUSES, anchor, header, table
 
 #: inline text longer than this (characters) goes into a collapsible block, whole
@@ -290,6 +290,8 @@ def cost_lines(c: Card) -> list[str]:
 def _summary(results: Sequence[Mapping[str, Any]], made: Sequence[Card], numbers: Mapping[str, str],
              glossary: Glossary) -> list[str]:
     statuses, findings = status_counts(made), finding_counts(made)
+    planted = planted_errors(results)
+    results = [r for r in results if not is_planted(r)]  # the paper's claims: a planted twin is not one
     merged = len(results) - len(made)
     lines = ["## Summary", "",
              f"**{len(made)} distinct claims**" + (f" ({len(results)} rows; {merged} profile twins merged)"
@@ -301,6 +303,9 @@ def _summary(results: Sequence[Mapping[str, Any]], made: Sequence[Card], numbers
     if outside:
         lines[-1] += (f" {len(outside)} refutation{'s' if len(outside) > 1 else ''} outside the stated hypotheses "
                       "(not counted).")
+    if planted:
+        lines += ["", f"**Planted errors** (the checks' proof that they can fail; not findings): "
+                  f"{planted_line(planted).split(': ', 1)[1]} ([listed below](#planted-errors))."]
     unexpected = [r for r in results if not r.get("as_expected", True) and not r.get("unavailable")]
     missing = [r for r in results if r.get("unavailable")]
     if missing:
@@ -359,6 +364,27 @@ def findings_section(made: Sequence[Card], numbers: Mapping[str, str], glossary:
             cause = c.cause
             lines += card_lines(c, numbers[c.id], glossary, [p for i in c.ids for p in gallery.get(i, ())])
     return lines
+
+
+def planted_section(planted: Sequence[PlantedError], gallery: Mapping[str, Sequence[str]]) -> list[str]:
+    """The planted twins, one line each: not the paper's findings but the proof that each check can fail — a
+    wrong display planted in the claim's check, which the check must refute."""
+    if not planted:
+        return []
+    lines = [f"## Planted errors ({planted_line(planted).split(': ', 1)[1]}) <a id=\"planted-errors\"></a>", "",
+             "Each line: a twin of a claim with an error planted on purpose (`tv.Planted`), which the claim's own "
+             "check must refute; not a finding of the paper, and counted nowhere above.", ""]
+    for p in planted:
+        verdict = f"**caught** ({p.status})" if p.caught else f"**NOT caught** ({p.status})"
+        lines.append(f"- {oneline(p.location)} <a id=\"{anchor(p.id)}\"></a> `{p.id}` (planted in "
+                     f"[`{p.planted_of}`](#{anchor(p.planted_of)})): {oneline(p.reason) or oneline(p.statement)} — "
+                     f"{verdict}: {oneline(p.evidence)}")
+    figures = [(p.id, f) for p in planted for f in gallery.get(p.id, ())]
+    if figures:
+        lines.append("")
+    for i, f in figures:
+        lines += [f"![{i}]({f})", ""]
+    return lines + [""]
 
 
 def _line(c: Card, text: str) -> str:
@@ -507,11 +533,12 @@ def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
     made = cards(results, seed=run.get("seed"))
     numbers = _numbered(made)
     glossary = Glossary()
-    glossary.collect(results)
+    glossary.collect([r for r in results if not is_planted(r)])
     glossary.collect_settings(c.wrong for c in made if c.is_finding)
     files = (f"- Every row, whole: [`{paper['id']}.json`]({paper['id']}.json) (as `verify --json` prints it); "
              f"the same cards with filters: `{paper['id']}.html`")
-    body = findings_section(made, numbers, glossary, gallery) + others_section(made) + passes_section(made)
+    body = findings_section(made, numbers, glossary, gallery) + others_section(made) + passes_section(made) \
+        + planted_section(planted_errors(results), gallery)
     lines = header(paper, run)[:-1] + [files, ""] + _summary(results, made, numbers, glossary) + body + glossary.section() \
         + details_section(made, gallery) + locations_section(made)
     return "\n".join(lines).rstrip() + "\n"
