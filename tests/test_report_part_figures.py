@@ -28,3 +28,17 @@ def test_each_rate_part_of_a_combined_verdict_is_drawn(tmp_path):
     assert [p.name for p in plots.plots_for(lone, tmp_path)] == ["demo_p2-t1_sweep.png"]  # a lone sweep as before
     assert plots.plots_for({**lone, "details": {"derived": ident.to_json()}}, tmp_path) == []
     plt.close("all")
+
+
+def test_every_swept_parameter_gets_its_figure_named_with_the_parameter(tmp_path):
+    """Issue 29, author 5, defect 7: a claim swept over the gap and over ε drew only the deciding part, and the
+    twin's file name dropped ε ("..._over_sweep.png")."""
+    gap, eps = power_row(), power_row()
+    eps["details"]["sweep"] = dict(eps["details"]["sweep"], param="epsilon")
+    combined = tv.combine({"over gap": tv.Verdict(tv.Status.HOLDS, "fit", "ok", details=gap["details"]),
+                           "over ε": tv.Verdict(tv.Status.REFUTED, "fit", "no", {"x": 1}, details=eps["details"])})
+    row = {**gap, "status": combined.status.value, "details": combined.to_json()["details"]}
+    made = plots.plots_for(row, tmp_path)
+    plt.close("all")
+    assert [p.name for p in made] == ["demo_p2-t1_over-epsilon_sweep.png", "demo_p2-t1_over-gap_sweep.png"]
+    assert plots.part_slug("λ_1 sweep") == "lambda-1-sweep"

@@ -227,3 +227,39 @@ def test_a_printed_constant_is_drawn_as_printed_not_rescaled():
     plt.close("all")
     del r["details"]["fit"]["constant"]
     assert "best constant" in _gids(plots.rate_figure(r))[plots.LAW].get_label()
+
+
+def test_an_asymptotic_constant_is_drawn_as_printed_and_only_a_real_bound_hides_one():
+    """Issue 29, author 5, defect 7: a refuted twin (constant='asymptotic', measured/printed → 0.5) was drawn as
+    "paper's law × 0.498 (best constant; Θ/O hides it)", hiding the refuted constant; and an O bound said "Θ/O"."""
+    r = power_row()
+    r["details"]["fit"]["constant"] = {"tested": True, "declared": "asymptotic", "coefficient": 0.5}
+    law = _gids(plots.rate_figure(r))[plots.LAW]
+    assert law.get_label() == "paper's law (its printed constant)"
+    K = np.array(r["details"]["sweep"]["x"])
+    assert np.allclose(np.sort(law.get_ydata()), np.sort(K * np.log(K)), rtol=1e-3)
+    plt.close("all")
+    r = power_row()
+    r["details"]["fit"]["bound"] = "big_o"
+    assert _gids(plots.rate_figure(r))[plots.LAW].get_label().endswith("(best constant; O hides it)")
+
+
+def test_a_law_with_a_log_factor_is_drawn_as_that_law_not_as_a_pure_power():
+    """Defect 7: a sweep with no predicted values whose law is x·log(1/x) was drawn as x^1: the paper's line must
+    be proportional to x·log(1/x) (planted: the same row without the log factor is a pure power)."""
+    x = np.logspace(-4, -2, 5)
+    y = 3 * x * np.log(1 / x)
+    row = {"id": "demo.sampled", "location": "Theorem 5", "statement": "E sin² = Õ(1/T)", "status": "holds",
+           "details": {"sweep": {"param": "1/T", "x": list(x), "measured": list(y), "predicted": None},
+                       "fit": {"exponent": 1.0, "ci": [0.98, 1.02], "predicted_exponent": 1.0, "margin": 0.2,
+                               "family": "power", "law": "E ≈ C·(1/T)^b·log(T)^1", "bound": "big_o",
+                               "log_power": 1.0, "rule": "r"}}}
+    line = _gids(plots.rate_figure(row))[plots.LAW]
+    lx, ly = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+    ratio = ly / (lx * np.log(1 / lx))
+    assert np.allclose(ratio, ratio[0], rtol=1e-4)
+    plt.close("all")
+    del row["details"]["fit"]["log_power"]
+    line = _gids(plots.rate_figure(row))[plots.LAW]
+    lx, ly = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+    assert not np.allclose(ly / (lx * np.log(1 / lx)), (ly / (lx * np.log(1 / lx)))[0], rtol=1e-2)

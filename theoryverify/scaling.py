@@ -571,7 +571,8 @@ def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, 
                 "margin": m, "local_slopes": list(fit.local_slopes), "subwindow": list(fit.subwindow),
                 "rule": rule, "law": law, "family": fit.law, "prefactor": fit.prefactor,
                 "residual_rms": fit.residual_rms, "n_points": fit.n_points, "n_seeds": fit.n_seeds,
-                "ratio_spread": spread, "max_spread": max_spread, "bound": bound},
+                "ratio_spread": spread, "max_spread": max_spread, "bound": bound,
+                **({"log_power": fit.log_power} if fit.log_power else {})},  # the figure draws the law's log factor
         **(dict(extra) if extra else {}),
     }
     method = f"sweep fit {law} over {fit.n_points} {param} values, bootstrap {fit.confidence:.0%} CI"

@@ -313,6 +313,10 @@ def _draw_references(ax, details: Mapping[str, Any], figure: str) -> None:
                 zorder=5)
 
 
+#: what hides a constant, by the fit's bound ("Θ/O hides it" only where the statement is a Θ, O or Ω)
+_HIDES = {"theta": "Θ", "big_o": "O", "omega": "Ω", None: "Θ/O"}
+
+
 def _draw_laws(ax, sweep, fit, xs, shown_x, mid, dense, scale, loglog, kept) -> bool:
     """The paper's law (and the fit, and a derived law when recorded); True when the paper's law is drawn."""
     drawn = False
@@ -336,12 +340,14 @@ def _draw_laws(ax, sweep, fit, xs, shown_x, mid, dense, scale, loglog, kept) -> 
         pv = np.asarray([np.nan if v is None else float(v) for v in pred], dtype=float)[kept]
         ok = np.isfinite(pv) & (pv > 0) if loglog else np.isfinite(pv)
         if ok.sum() >= 2:
-            printed = (fit.get("constant") or {}).get("declared") == "printed"  # the claim tests the printed C
+            # the claim tests the printed constant (exactly, or as the limit): draw that constant, never a fitted
+            # one that would hide a refuted constant
+            printed = (fit.get("constant") or {}).get("declared") in ("printed", "asymptotic")
             hidden = not printed and (fit.get("bound") in ("theta", "big_o", "omega") or fit.get("bound") is None)
             c = float(np.exp(np.mean(np.log(mid[ok] / pv[ok])))) if hidden and (mid[ok] > 0).all() \
                 and (pv[ok] > 0).all() else 1.0
-            label = (f"paper's law × {_num(c)} (best constant; Θ/O hides it)" if c != 1.0 else
-                     "paper's law (its printed constant)" if printed else "paper's law")
+            label = (f"paper's law × {_num(c)} (best constant; {_HIDES.get(fit.get('bound'), 'Θ/O')} hides it)"
+                     if c != 1.0 else "paper's law (its printed constant)" if printed else "paper's law")
             ax.plot(shown_x[ok][np.argsort(shown_x[ok])], _stable((c * pv[ok])[np.argsort(shown_x[ok])]), "--",
                     color="k", gid=LAW, label=label)
             drawn = True
@@ -354,11 +360,16 @@ def _draw_laws(ax, sweep, fit, xs, shown_x, mid, dense, scale, loglog, kept) -> 
                 ax.plot(shown_x[ok][srt], _stable((cf * shape)[srt]), "-", color="C1", gid=FIT,
                         label=f"fit: exponent {_num(b)}")
     elif b is not None and p is not None and fit.get("family") == "power" and (xs > 0).all() and (mid > 0).all():
+        # the law's log factor log(1/x)^k, when it has one (x·log(1/x) is drawn as that, not as a pure power)
+        k = float(fit.get("log_power") or 0.0)
+        if k and not ((dense < 1).all() and (xs < 1).all()):
+            k = 0.0  # log(1/x) ≤ 0 somewhere: the fit could not have used the factor there either
         for exp_, style, gid, label in ((float(p), "--", LAW, f"paper's law: exponent {_num(p)} (best constant)"),
                                         (float(b), "-", FIT, f"fit: exponent {_num(b)}")):
-            c = float(np.exp(np.mean(np.log(mid) - exp_ * np.log(xs))))
-            ax.plot(dense, _stable(c * dense ** exp_), style, color="k" if gid == LAW else "C1", gid=gid,
-                    label=label)
+            c = float(np.exp(np.mean(np.log(mid) - exp_ * np.log(xs) - k * np.log(np.log(1 / xs)) if k else
+                                     np.log(mid) - exp_ * np.log(xs))))
+            ax.plot(dense, _stable(c * dense ** exp_ * (np.log(1 / dense) ** k if k else 1.0)), style,
+                    color="k" if gid == LAW else "C1", gid=gid, label=label)
         drawn = True
     derived = sweep.get("derived")
     if derived is not None and len(derived) == len(sweep.get("x") or []):
@@ -524,18 +535,48 @@ _DECIDES = {"refuted": 0, "error": 1, "inconclusive": 2}
 
 def plots_for(result: Mapping[str, Any], folder: Path) -> list[Path]:
     """Every plot this result's details support, written under ``folder``.  A combined verdict (a claim checked as
-    ``tv.combine({...})``, whose details are its parts) gets the figure of the part that decides it
-    (:data:`_DECIDES`) among those with a sweep, trajectory or curve — so a passing rate sweep inside it is drawn
-    as a lone one is, one figure per claim — named ``<id>_<part>_<kind>.png``."""
+    ``tv.combine({...})``, whose details are its parts) gets one figure per distinct sweep — per swept parameter
+    (a claim swept over ε and over the gap gets both), and per trajectory or curve kind — each the figure of the
+    part that decides it among the parts of that sweep (:data:`_DECIDES`; the same sweep repeated per setting is
+    drawn once), the deciding one first; named ``<id>_<part>_<kind>.png`` with the part's label spelled out
+    (``over-epsilon`` for "over ε")."""
     stem = result["id"].replace(".", "_")
     made = _plots_of(result, folder, stem)
     drawable = [(label, row) for label, row in _parts(result)
                 if any((row.get("details") or {}).get(k) for k in ("sweep", "trajectory", "curve"))]
     if made or not drawable:
         return made
-    label, row = min(drawable, key=lambda part: _DECIDES.get(str(part[1].get("status")), 3))
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-")[:40] or "part"
-    return _plots_of(row, folder, f"{stem}_{slug}")
+    groups: dict[tuple, list[tuple[str, dict[str, Any]]]] = {}
+    for label, row in drawable:
+        groups.setdefault(_sweep_key(row), []).append((label, row))
+    chosen = [min(g, key=lambda part: _DECIDES.get(str(part[1].get("status")), 3)) for g in groups.values()]
+    chosen.sort(key=lambda part: _DECIDES.get(str(part[1].get("status")), 3))  # stable: the deciding one first
+    out: list[Path] = []
+    for label, row in chosen:
+        out += _plots_of(row, folder, f"{stem}_{part_slug(label)}")
+    return out
+
+
+def _sweep_key(row: Mapping[str, Any]) -> tuple:
+    """What makes two parts' figures the same figure: the kinds they draw and, for a sweep, its parameter."""
+    details = row.get("details") or {}
+    kinds = tuple(k for k in ("sweep", "trajectory", "curve") if details.get(k))
+    sweep = details.get("sweep")
+    return kinds + ((str(sweep.get("param")),) if isinstance(sweep, Mapping) else ())
+
+
+def part_slug(label: str) -> str:
+    """A part's label as a file name: ASCII, each Greek letter spelled out ("over ε" → "over-epsilon"), at most
+    40 characters."""
+    spelled = []
+    for ch in label:
+        if ch.isascii():
+            spelled.append(ch)
+            continue
+        name = unicodedata.name(ch, "")
+        letter = name.split()[-1].lower().replace("lamda", "lambda") if name.startswith("GREEK") else ""
+        spelled.append(f" {letter} ")
+    return re.sub(r"[^A-Za-z0-9]+", "-", "".join(spelled)).strip("-")[:40] or "part"
 
 
 def _plots_of(result: Mapping[str, Any], folder: Path, stem: str) -> list[Path]:
