@@ -195,3 +195,18 @@ def test_one_sided_bounds():
     assert check_rate(x, x ** 1.3, 1.0, 0.1, seed=14, bound="big_o").status is Status.HOLDS
     assert check_rate(x, x ** 0.7, 1.0, 0.1, seed=14, bound="big_o").status is Status.REFUTED
     assert "Omega" in check_rate(x, x ** 0.88, 1.0, 0.1, seed=14, bound="omega").details["fit"]["rule"]
+
+
+def test_the_law_text_of_a_reciprocal_sweep_variable_reads_right():
+    """Issue 29, author 5, defect 8: with x = 1/T the law printed "C·1/T^b·log(1/1/T)^1" (read: 1/(T^b), and
+    log of 1/1/T); it must read "C·(1/T)^b·log(T)^1", in the method, the evidence and the fit's law."""
+    import theoryverify as tv
+    from theoryverify.scaling import log_factor, power_text, reciprocal
+
+    x = 1 / np.array([100.0, 300.0, 1000.0, 3000.0, 10000.0])
+    v = tv.check_rate(x, 2 * x * np.log(1 / x), 1.0, 0.2, 0, param="1/T", bound="O", log_power=1.0,
+                      constant="hidden", what="E sin²")
+    text = v.method + " " + v.evidence + " " + v.details["fit"]["law"]
+    assert "1/1/T" not in text and "·1/T^" not in text
+    assert "E sin² ≈ C·(1/T)^b·log(T)^1" in v.method and "O((1/T)^1·log(T)^1)" in v.evidence
+    assert (power_text("N", "b"), log_factor("N", 2), reciprocal("1/(N+1)")) == ("N^b", "·log(1/N)^2", "N+1")

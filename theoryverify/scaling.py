@@ -30,6 +30,7 @@ Sweeps record what the standards read: ``scale`` says how the grid values measur
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
@@ -563,8 +564,8 @@ def _exponent_verdict(fit: Fit, x, y, predicted_exponent: float, margin: float, 
     lo, hi = fit.ci
     rule = (rule_text(min_points, fit.confidence, max_spread, refutable) if bound == "theta" else
             ONE_SIDED_RULE.format(min_points=min_points, max_spread=max_spread))
-    law = {"power": f"{what} ≈ C·{param}^b" + (f"·log(1/{param})^{fit.log_power:g}" if fit.log_power else ""),
-           "exp": f"{what} ≈ C·exp(b/{param})"}[fit.law]
+    law = {"power": f"{what} ≈ C·{power_text(param, 'b')}" + log_factor(param, fit.log_power),
+           "exp": f"{what} ≈ C·exp(b/{grouped(param)})"}[fit.law]
     details = {
         "sweep": sweep_details(param, x, y, pred, ratio, ratio_of, scale=scale, fixed=fixed, declared=declared),
         "fit": {"exponent": fit.exponent, "ci": [lo, hi], "confidence": fit.confidence, "predicted_exponent": p,
@@ -627,7 +628,7 @@ def _log_law_verdict(fit: Fit, x: np.ndarray, y: np.ndarray, method: str, summar
     lo, hi = lf.ci
     # fit_line sorts by u = log log(1/x): the upper half is the half nearer x = 0 (the asymptotic end)
     far, near = lf.subwindow[0], lf.subwindow[1]
-    record = {"law": f"log(y/{param}^{p:g}) ≈ a + k·log log(1/{param})", "log_power": lf.exponent, "ci": [lo, hi],
+    record = {"law": f"log(y/{power_text(param, f'{p:g}')}) ≈ a + k·log log({reciprocal(param)})", "log_power": lf.exponent, "ci": [lo, hi],
               "predicted_log_power": k, "margin": m, "subwindow": [far, near],
               "rule": LOG_LAW_RULE.format(confidence=fit.confidence, min_decades=STANDARDS.min_decades)}
     details = {**details, "fit": {**details["fit"], "log_power_fit": record}}
@@ -665,8 +666,33 @@ def _curvature(u: np.ndarray, w: np.ndarray) -> tuple[float, float]:
     return float(coef[0]), math.sqrt(s2 * float(np.linalg.inv(V.T @ V)[0, 0]))
 
 
+def grouped(param: str) -> str:
+    """``param`` as a base or a divisor: bracketed unless it is one name or number ("T" stays, "1/T" → "(1/T)"),
+    so that ``(1/T)^b`` is not read as 1/(T^b)."""
+    return param if re.fullmatch(r"[\w.′']+", param) else f"({param})"
+
+
+def reciprocal(param: str) -> str:
+    """1/x written for a sweep variable x: "T" → "1/T", "1/T" → "T" (not "1/1/T"), "1/(N+1)" → "N+1"."""
+    m = re.fullmatch(r"\s*1\s*/\s*(.+?)\s*", param)
+    if m:
+        inner = m.group(1)
+        return inner[1:-1] if inner.startswith("(") and inner.endswith(")") and "(" not in inner[1:-1] else inner
+    return f"1/{grouped(param)}"
+
+
+def power_text(param: str, exponent: str) -> str:
+    """x^p written for a sweep variable x ("(1/T)^b" for x = 1/T)."""
+    return f"{grouped(param)}^{exponent}"
+
+
+def log_factor(param: str, log_power: float) -> str:
+    """The law's log factor "·log(1/x)^k" ("·log(T)^1" for x = 1/T), or "" without one."""
+    return f"·log({reciprocal(param)})^{log_power:g}" if log_power else ""
+
+
 def _log_label(fit: Fit, param: str) -> str:
-    return f"·log(1/{param})^{fit.log_power:g}" if fit.log_power else ""
+    return log_factor(param, fit.log_power)
 
 
 def _one_sided(fit: Fit, bound: str, p: float, m: float, x: np.ndarray, ratio: np.ndarray, max_spread: float,
@@ -679,12 +705,12 @@ def _one_sided(fit: Fit, bound: str, p: float, m: float, x: np.ndarray, ratio: n
         ok_side = hi <= p + m and max(fit.subwindow) <= p + m
         wrong = lo > p + m
         ratio_ok = r0 * max_spread >= float(np.max(r))
-        label = f"Ω({param}^{p:g}{_log_label(fit, param)})"
+        label = f"Ω({power_text(param, f'{p:g}')}{_log_label(fit, param)})"
     else:
         ok_side = lo >= p - m and min(fit.subwindow) >= p - m
         wrong = hi < p - m
         ratio_ok = r0 <= float(np.min(r)) * max_spread
-        label = f"O({param}^{p:g}{_log_label(fit, param)})"
+        label = f"O({power_text(param, f'{p:g}')}{_log_label(fit, param)})"
     summary = f"{label}: " + summary
     if wrong and fit.subwindow_gap <= m:
         ce = {"fitted_exponent": fit.exponent, "ci": [lo, hi], "predicted_exponent": p, "margin": m,
