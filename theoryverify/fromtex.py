@@ -68,11 +68,14 @@ class Entry:
     opaque: dict[str, str] = field(default_factory=dict)  # placeholder name -> the LaTeX the reader did not read
     caveats: list[str] = field(default_factory=list)  # how the reading differs from the paper (vectors as scalars)
     kinds: list[tuple[str, str]] = field(default_factory=list)  # (kind, why) of each relation that is not a step
+    #: why the reading needs the author's review: read ambiguously (both readings named) or lossily (a name of the
+    #: LaTeX gone from the SymPy form); such a display is not counted transcribed
+    review: list[str] = field(default_factory=list)
 
     @property
     def transcribed(self) -> bool:
-        """Every relation transcribed, with nothing left opaque."""
-        return bool(self.relations) and not self.unread and not self.opaque
+        """Every relation transcribed, with nothing left opaque and nothing to review."""
+        return bool(self.relations) and not self.unread and not self.opaque and not self.review
 
 
 @dataclass
@@ -119,7 +122,8 @@ class Draft:
 
     def counts(self) -> dict[str, int]:
         return {"numbered_or_labelled": self.numbered, "transcribed": sum(e.transcribed for e in self.entries),
-                "partly": sum(bool(e.relations) and not e.transcribed for e in self.entries),
+                "review": sum(bool(e.relations and e.review) for e in self.entries),
+                "partly": sum(bool(e.relations) and not e.transcribed and not e.review for e in self.entries),
                 "todo": sum(not e.relations for e in self.entries), "statements": len(self.statements),
                 "chains": len(self.chains), "skipped": len(self.skipped)}
 
@@ -256,6 +260,7 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
                                     f"{' '.join(str(exc).split())[:120]})")
                 continue
             entry.relations.append((link.op, lhs, rhs))
+            entry.review += _review(paper, rel, link, (lhs, rhs))
             for parser in (link.lhs.parser, link.rhs.parser):
                 if parser is None:
                     continue
@@ -268,6 +273,55 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
             display_of_chain.setdefault(rel.chain, entry.name)
         entries.append(entry)
     return entries, numbered
+
+
+def _review(paper, rel, link, built: tuple[sp.Basic, sp.Basic]) -> list[str]:
+    """Why a relation's reading needs review, with both readings where there are two (the step checker's ambiguity
+    machinery: its product reading, its wording): a name applied to arguments with no evidence either way, or only
+    the evidence of being applied to different arguments (``\\eta(\\lambda_1 - \\lambda_2)``: η of a difference,
+    or η times it? :meth:`~theoryverify.check.tex.names.Names.weak_function`); e as a number or a name; a
+    superscript label or a power; and a name of the LaTeX that the SymPy form lost (``w^\\top \\Sigma w / w^\\top w``
+    read in one dimension cancels w to ``Sigma``)."""
+    from .check.tex.run import _ambiguity, _ast_names
+
+    where = f"{rel.file}:{rel.line}"
+    parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
+    out = []
+    read_as = paper._read_as(link)
+    ambiguous = set().union(*(p.ambiguous for p in parsers))
+    weak = {n for p in parsers for n in p.applied if paper.names.weak_function(n)}
+    if ambiguous:
+        out.append(f"{where}: {_ambiguity(ambiguous, paper.names)}; read as: {read_as}; or: "
+                   f"{paper._product_reading(link, ambiguous)}")
+    if weak - ambiguous:
+        names = ", ".join(sorted(weak - ambiguous))
+        out.append(f"{where}: {names}(…) read as a function applied (the paper applies {names} to different "
+                   f"arguments, and nothing else says it is a function) — or a product? Read as: {read_as}; or: "
+                   f"{paper._product_reading(link, weak - ambiguous)} (declare it: '% theoryverify: scalar "
+                   f"{sorted(weak - ambiguous)[0]}' or '% theoryverify: function {sorted(weak - ambiguous)[0]}')")
+    if any(p.ambiguous_e for p in parsers):
+        out.append(f"{where}: e: Euler's number or the paper's name e? Read as: {read_as}")
+    labels = set().union(*(p.labels for p in parsers))
+    if labels:
+        out.append(f"{where}: {', '.join(sorted(labels))}: a power, or a name with a superscript label? "
+                   f"Read as: {read_as}")
+    for side, expr in zip((link.lhs, link.rhs), built):
+        if side.parser is None:
+            continue
+        called = {n.func.id for n in ast.walk(side.node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        subs = [n for n in ast.walk(side.node) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)]
+        in_subs = set().union(*(_ast_names(n) for n in subs))  # lam[j] is the symbol lam_j: judged by its base
+        written = _ast_names(side.node) - called - set(side.parser.opaque) - in_subs
+        kept = {str(x) for x in expr.free_symbols} | {str(getattr(x, "name", x)) for x in expr.atoms(sp.IndexedBase)}
+        lost = {n for n in written if n not in kept and not hasattr(sp, n) and n not in ("e", "pi", "evar")}
+        lost |= {n.value.id for n in subs if n.value.id not in called and n.value.id not in kept
+                 and not any(k.startswith(n.value.id + "_") for k in kept)}
+        lost = sorted(lost)
+        if lost:
+            out.append(f"{where}: the SymPy form {expr} has lost {', '.join(lost)} of the LaTeX "
+                       f"({' '.join(side.latex.split())[:120]}): read in one dimension (products commute), it "
+                       f"cancels — transcribe it by hand")
+    return out
 
 
 def _theorem_kinds(text: str) -> dict[str, str]:
@@ -435,6 +489,8 @@ def printed_module(draft: Draft, section: int) -> str | None:
             body.append(f"    # TODO not transcribed here: {' '.join(why.split())[:200]}")
         for atom, latex in e.opaque.items():
             body.append(f"    # TODO {atom} stands for {' '.join(latex.split())[:160]} (not read: an opaque symbol)")
+        for why in e.review:
+            body.append(f"    # REVIEW needs review, not counted transcribed: {' '.join(why.split())[:400]}")
         for note in e.caveats:
             body.append(f"    # NOTE {note}")
         for kind, why in dict.fromkeys(e.kinds):
@@ -472,15 +528,47 @@ def statements_module(draft: Draft, paper: str, prefix: str) -> str:
              "import theoryverify as tv", "", f"CLAIMS = tv.ClaimSet({paper!r})",
              "NOT_YET = tv.inconclusive(\"not yet checked\", \"no check written for this statement yet\")"]
     for s in draft.statements:
-        kind = "INEQUALITY" if re.search(r"\\(?:le|leq|ge|geq|lesssim|gtrsim)(?![A-Za-z])|[<>]", s.text) else "IDENTITY"
+        kind, why = statement_kind(s.text)
         location = f"{s.kind.capitalize()}{' ' + s.label if s.label else ''}, {s.where}"
-        lines += ["", "", f"@CLAIMS.add({s.name!r}, location={location!r}, kind=tv.Kind.{kind},",
+        lines += ["", "", f"# kind {kind}: {why}" if kind else "# TODO kind: the statement names no rate, no "
+                  "inequality and no identity the draft can tell; IDENTITY is a placeholder — set the claim's kind",
+                  f"@CLAIMS.add({s.name!r}, location={location!r}, kind=tv.Kind.{kind or 'IDENTITY'},",
                   f"            catalogue_id={_catalogue_id(prefix, s.name)!r}, expect=tv.Status.INCONCLUSIVE,",
                   "            reason=\"not yet checked\",",
                   f"            statement={_string(s.text)})",
                   f"def {s.name}(ctx: tv.RunContext) -> tv.Verdict:",
                   "    return NOT_YET"]
     return "\n".join(lines) + "\n"
+
+
+#: a statement about a rate: O/Θ/Ω/Õ, a limit (→ 0, → ∞), a count of steps or iterations, a convergence rate
+RATE_RE = re.compile(r"\\(?:tilde|widetilde)\s*\{?\s*(?:O|\\Theta|\\Omega)|\\(?:Theta|Omega|mathcal\s*\{\s*O\s*\})\s*\(|"
+                     r"(?<![A-Za-z\\])O\s*\(|\\to\s*(?:0|\\infty)|\b(?:steps|iterations?|rate|converges?|"
+                     r"convergence|sample complexity|decays?)\b", re.I)
+INEQUALITY_RE = re.compile(r"\\(?:le|leq|ge|geq|lesssim|gtrsim|leqslant|geqslant)(?![A-Za-z])|(?<!\\)[<>]")
+DISPLAY_RE = re.compile(r"\\begin\{(equation|align|gather|multline)\*?\}(.*?)\\end\{\1\*?\}", re.S)
+
+
+def statement_kind(text: str) -> tuple[str | None, str]:
+    """The kind a claim stub guesses for a theorem-like statement, and why; None (the author sets it) when the
+    statement gives no sign.  A rate (O(·), Θ, →0, "steps", "iterations", "converges") before an inequality (a
+    hypothesis such as η ≤ 1/(2λ_1) in a rate theorem is no inequality claim); an inequality only where the
+    statement's displayed conclusion is one, else where its text relates by ≤/≥ and nothing displays an equality."""
+    text = LABEL_RE.sub("", text)  # \label{thm:rate} says nothing
+    m = RATE_RE.search(text)
+    if m:
+        return "RATE", f"the statement names a rate ({' '.join(m.group(0).split())!r}); check the kind"
+    shown = " ".join(body for _env, body in DISPLAY_RE.findall(text))
+    if shown:
+        if INEQUALITY_RE.search(shown):
+            return "INEQUALITY", "its display relates by an inequality; check the kind"
+        if "=" in shown:
+            return "IDENTITY", "its display is an equality; check the kind"
+    if INEQUALITY_RE.search(text):
+        return "INEQUALITY", "the statement relates by an inequality; check the kind"
+    if re.search(r"\$[^$]*(?<![<>!:\\])=[^$]*\$", text):
+        return "IDENTITY", "the statement states an equality; check the kind"
+    return None, ""
 
 
 def steps_module(draft: Draft, paper: str, prefix: str) -> str:
@@ -517,7 +605,8 @@ def catalogue(draft: Draft, title: str, prefix: str) -> str:
     for e in draft.entries:
         nums = f" Eq. {', '.join(e.numbers)}" if e.numbers else ""
         lab = f" `{', '.join(e.labels)}`" if e.labels else ""
-        state = "transcribed" if e.transcribed else ("partly transcribed" if e.relations else "TODO")
+        state = "transcribed" if e.transcribed else ("needs review" if e.relations and e.review else
+                                                     "partly transcribed" if e.relations else "TODO")
         out.append(f"- **{_catalogue_id(prefix, e.name)}**{nums}{lab} ({e.where}; {state})")
     out += ["", "## Statements", ""]
     for s in draft.statements:
@@ -545,8 +634,23 @@ def prefix_of(name: str) -> str:
 def render(draft: Draft, name: str, base: dict[str, str], title: str) -> dict[str, str]:
     """The scaffold's files ``base`` with the drafted ones in place of its example claim and display."""
     prefix = prefix_of(name)
+    # the scaffold's placeholder model (½(w·x − y)²), its step context NAME.main and the example claim are not
+    # this paper's: model/ is left for the paper's model, with nothing in it to mistake for it
     files = {k: v for k, v in base.items() if not k.endswith(("printed/s1_main.py", "claims/s1_main.py",
-                                                              "tests/test_planted.py"))}
+                                                              "tests/test_planted.py", "model/linear.py",
+                                                              f"{name}/contexts.py"))}
+    files[f"{name}/model/__init__.py"] = (
+        '"""The model built from primitives (drafted by new-paper --from-tex: empty).  Write the paper\'s model '
+        'here (or in\na module imported here): the SymPy side the claims differentiate and simplify, and an '
+        'independent torch side\nfor numeric and autograd checks.  Every other file imports it as ``model``."""\n')
+    readme = files.get("README.md", "")
+    files["README.md"] = readme.replace(
+        f'python -m theoryverify.check --context {name}.main "diff(L, w) == (w*x - y)*x"',
+        f"python -m theoryverify.check --tex {name}/paper/tex/{draft.main}   # the paper's derivation steps").replace(
+        ", so replacing the placeholder `linear.py` changes one line there", "").replace(
+        f"| `{name}/contexts.py` | step contexts for `python -m theoryverify.check` |\n", "").replace(
+        "`contexts.py` (no step checks with `python -m theoryverify.check --context`), `model/linear.py` once the "
+        "model is\nwritten in `model/__init__.py`, ", "")
     order = []
     for section in sorted({e.section for e in draft.entries}):
         text = printed_module(draft, section)

@@ -165,7 +165,8 @@ def _main_from_tex(args: argparse.Namespace) -> int:
     c = draft.counts()
     print(f"wrote {target} ({n_files} files): the paper {args.name!r} drafted from {args.from_tex}")
     print(f"  {c['numbered_or_labelled']} numbered or labelled displays: {c['transcribed']} transcribed into printed/, "
-          f"{c['partly']} partly, {c['todo']} as TODOs (with the reason)")
+          f"{c['review']} need review (read ambiguously or lossily: a REVIEW comment names both readings or what "
+          f"was lost), {c['partly']} partly, {c['todo']} as TODOs (with the reason)")
     print(f"  {c['statements']} theorem-like statements as claim stubs (inconclusive: not yet checked); "
           f"{c['chains']} derivation chains as step-check claims; the catalogue in {args.name}/spec/{args.name}.md")
     if c["skipped"]:
@@ -174,17 +175,19 @@ def _main_from_tex(args: argparse.Namespace) -> int:
     if not (c["numbered_or_labelled"] or c["statements"] or c["chains"] or c["skipped"]):
         print(f"warning: {args.from_tex} has no displayed relation and no theorem-like statement, so the draft holds "
               "nothing from it (the main file of the paper? its \\input files are followed)", file=sys.stderr)
-    _next(args, target)
+    _next(args, target, f"python -m theoryverify.check --tex {target / args.name / 'paper' / 'tex' / draft.main}")
     return 0
 
 
-def _next(args: argparse.Namespace, target: Path) -> None:
+def _next(args: argparse.Namespace, target: Path, check: str | None = None) -> None:
+    """The commands to run next; ``check`` replaces the placeholder context's example (a drafted paper has no
+    placeholder model: its step check is the LaTeX's)."""
     print("next:")
     for line in (f"pip install -e {target}      # or, with nothing installed: cd {target} && export PYTHONPATH=. "
                  f"(its pyproject.toml's [tool.theoryverify] papers names it; elsewhere THEORYVERIFY_PAPERS="
                  f"{args.name} PYTHONPATH={target})",
                  f"python -m theoryverify verify --paper {args.name}",
                  f"python -m theoryverify.report --paper {args.name} --out reports",
-                 f'python -m theoryverify.check --context {args.name}.main "diff(L, w) == (w*x - y)*x"',
+                 check or f'python -m theoryverify.check --context {args.name}.main "diff(L, w) == (w*x - y)*x"',
                  f"cd {target} && python -m pytest -m theorems"):
         print(f"  {line}")

@@ -296,6 +296,21 @@ class Names:
             return "function"  # λ_min(·) where the paper applies λ_max(·): the same kind of map
         return None
 
+    def weak_function(self, key: str) -> bool:
+        """Is ``key`` a function only because the paper applies it to two or more different arguments — no
+        declaration, definition, map, several arguments or atomic argument?  ``\\eta(\\Sigma w - …)`` and
+        ``\\eta(\\lambda_1 - \\lambda_2)`` make η such a function, though a step size times a bracket is written
+        the same way: a transcription (``new-paper --from-tex``) marks such a reading for review, with the product
+        reading beside it.  The step checker's own verdicts do not change."""
+        if not self._known(key):
+            key = next((k for k in self.evidence_keys(key)[1:] if self._known(k)), key.split("_")[0])
+        ev = self.ev
+        if self.kind(key) != "function" or key in self.declared_functions or key in self.defined or \
+                key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic:
+            return False
+        plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
+        return not (plain and self.kind(plain.group(1)) == "function")
+
     def may_vary(self, key: str) -> bool:
         """Could ``key`` depend on a differentiation variable?  Yes for a name the paper applies as a function
         (``F(t)``) or a capital letter with no evidence of being a number; a declared scalar never does."""
