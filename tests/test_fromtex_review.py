@@ -95,3 +95,13 @@ def test_the_drafted_package_has_no_placeholder_model_and_its_tests_survive_edit
     assert "w·x" not in (pkg / "model" / "__init__.py").read_text() and "linear.py" not in (root / "README.md").read_text()
     stubs = (pkg / "claims" / "statements.py").read_text()
     assert stubs.count("kind=tv.Kind.RATE") == 2 and "# TODO kind" not in stubs
+    # the author rewrites a display by hand (a function of Σ and w, no SOURCE), as the Oja author did
+    (pkg / "printed" / "note.py").write_text("def grad(S, w):\n    return S * w\n", encoding="utf-8")
+    env = {"PYTHONPATH": f"{root}:{REPO}", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_drafted.py"],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:]
+    shutil.rmtree(root / "tests")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not theorems"],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert "testpaths" not in run.stdout + run.stderr, run.stdout[-2000:]

@@ -677,6 +677,7 @@ def render(draft: Draft, name: str, base: dict[str, str], title: str) -> dict[st
 def _test_module(name: str) -> str:
     return f'''"""The drafted package: every printed display builds, every claim is registered with a location."""
 import importlib
+import inspect
 import pkgutil
 
 import theoryverify as tv
@@ -687,10 +688,14 @@ import {name}.printed
 def test_every_printed_display_builds():
     for mod in pkgutil.iter_modules({name}.printed.__path__):
         module = importlib.import_module(f"{name}.printed.{{mod.name}}")
-        for entry, source in module.SOURCE.items():
+        # a display the author rewrote by hand (a function of Σ and w, no SOURCE entry) is the author's: only the
+        # drafted entries still recorded in SOURCE are built here
+        for entry, source in getattr(module, "SOURCE", {{}}).items():
             assert source["location"] and source["latex"]
-            if hasattr(module, entry):
-                assert getattr(module, entry)() is not None
+            fn = getattr(module, entry, None)
+            if callable(fn) and not any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                                        for p in inspect.signature(fn).parameters.values()):
+                assert fn() is not None
 
 
 def test_every_claim_has_a_location():
