@@ -39,3 +39,34 @@ def test_a_symbols_own_sign_is_not_trusted_over_its_domain():
     P = sp.Symbol("P", positive=True)  # declared positive, but the domain says P ∈ [-1, 1]
     v = tv.check_inequality(P, ">", 0, tv.Domain([tv.Interval(P, -1, 1)]), seed=0)
     assert v.status is tv.Status.REFUTED
+
+
+LAM1, LAM2 = sp.symbols("lam_1 lam_2")
+
+
+def test_a_relation_between_assumed_symbols_proves_the_inequality_it_implies():
+    """Issue 29, author 5, defect 5: with 0 < λ_2 < λ_1, λ_2 − λ_1 < 0 was "holds (no proof)"; the relation
+    rewritten through a positive slack (λ_1 = λ_2 + s) proves it — in the engine and in the step checker."""
+    d = tv.Domain.assuming([LAM1, LAM2], ["0 < lam_2", "lam_2 < lam_1 <= 10"])
+    v = tv.check_inequality(LAM2 - LAM1, "<", 0, d, seed=0)
+    assert v.status is tv.Status.PROVED and "assumed relations" in v.evidence, v
+    L, eta = sp.symbols("L eta")
+    d2 = tv.Domain.assuming([L, eta], ["0.01 <= L <= 100", "0 < eta <= 1/L"])
+    assert tv.check_inequality(eta * L, "<=", 1, d2, seed=0).status is tv.Status.PROVED
+    from theoryverify.check import cli
+    assert cli.main(["--assume", "0 < lam_2", "--assume", "lam_2 < lam_1", "lam_2 - lam_1 < 0"]) == 0
+
+
+def test_planted_false_twins_over_relations_are_refuted_never_proved(capsys):
+    d = tv.Domain.assuming([LAM1, LAM2], ["0 < lam_2", "lam_2 < lam_1 <= 10"])
+    for lhs, op, rhs, dom in [(LAM1 - LAM2, "<", 0, d), (LAM1 - LAM2, "<", 1, d),
+                              (LAM1 - LAM2, "<", 0, tv.Domain.assuming([LAM1, LAM2], ["lam_2 <= lam_1"]))]:
+        v = tv.check_inequality(lhs, op, rhs, dom, seed=0)
+        assert v.status is tv.Status.REFUTED, (lhs, op, rhs, v)
+    # a non-strict relation proves the non-strict inequality only
+    weak = tv.Domain.assuming([LAM1, LAM2], ["lam_2 <= lam_1"])
+    assert tv.check_inequality(LAM2 - LAM1, "<=", 0, weak, seed=0).status is tv.Status.PROVED
+    assert tv.check_inequality(LAM2 - LAM1, "<", 0, weak, seed=0).status is not tv.Status.PROVED
+    from theoryverify.check import cli
+    assert cli.main(["--assume", "0 < lam_2", "--assume", "lam_2 < lam_1", "lam_1 - lam_2 < 0"]) == 1
+    assert "refuted" in capsys.readouterr().out

@@ -146,4 +146,31 @@ def _assumptions(slack: sp.Expr, strict: bool, domain: Domain) -> str | None:
                 " on the domain (from the variables' signs)"
         if ok is False and not form.free_symbols:
             return None
+    return related(slack, strict, domain)
+
+
+def related(slack: sp.Expr, strict: bool, domain: Domain, others: dict | None = None) -> str | None:
+    """Sign analysis over the assumed relations between the symbols: each group of related real symbols
+    (``0 < lam_2``, ``lam_2 < lam_1``) rewritten through positive slacks (:meth:`RealGroup.parametrisations`:
+    ``lam_1 = lam_2 + s``), so that ``lam_2 - lam_1 < 0`` is proved, not sampled; ``others``: signed rewritings
+    of the domain's other variables.  Sound (each rewriting reaches every point of the group); None when no
+    rewriting gives the slack a sign."""
+    import itertools
+
+    groups = [v for v in domain.variables if isinstance(v, RealGroup) and set(v.symbols) & slack.free_symbols]
+    if not any(len(g.symbols) > 1 or g.relations or g.bounds for g in groups):
+        return None  # no relation between symbols: the tiers before this one have read every bound
+    base = dict(others or {})
+    for combo in itertools.islice(itertools.product(*(g.parametrisations() for g in groups)), 16):
+        subst = dict(base)
+        for sub in combo:
+            subst.update(sub)
+        if not slack.free_symbols <= set(subst):
+            continue
+        s = slack.xreplace(subst)
+        for form in (s, sp.factor(s), sp.together(s)):
+            if (form.is_positive if strict else form.is_nonnegative) is True:
+                shown = ", ".join(f"{k} = {w}" for k, w in subst.items() if k in slack.free_symbols)
+                return (f"sign analysis over the assumed relations: with {shown} (each _d symbol of the sign its "
+                        f"relation or bound gives) the slack is {'positive' if strict else 'nonnegative'}")
     return None

@@ -135,6 +135,77 @@ class RealGroup:
                 raise DomainError(f"the assumptions leave no values for {m.symbol}")
         self.lo, self.hi = lo, hi
 
+    # --- sign analysis -------------------------------------------------------------------------
+    def parametrisations(self, suffix: str = "_d") -> list[dict[sp.Symbol, sp.Expr]]:
+        """Each member written through fresh signed symbols so that every point of the group is reached
+        (``lam_2 < lam_1``, ``0 < lam_2`` → ``lam_2 = t``, ``lam_1 = t + s`` with t, s > 0): a member is its anchor
+        plus (or minus) a positive slack, or nonnegative for ``<=``: another member it is ordered against, an
+        expression bound, or a numeric bound — the other constraints are dropped, so the image covers the group's
+        region (a superset), and a sign SymPy reads off the rewritten expression holds on the whole group.  Three
+        rewritings (duplicates dropped): anchors below preferred, anchors above preferred, and relations on either
+        side before numeric bounds (``eta <= 1/L`` with ``L >= 1/100`` needs ``L = 1/100 + t``, ``eta = 1/L − s``)."""
+        k = len(self.members)
+        lower_rel = {j: [] for j in range(k)}  # j -> [(i, strict)]: x_i < x_j
+        upper_rel = {i: [] for i in range(k)}  # i -> [(j, strict)]
+        for i, j, strict in self.relations:
+            lower_rel[j].append((i, strict))
+            upper_rel[i].append((j, strict))
+        out = []
+        for mode in ("below", "above", "relations"):
+            below_first = mode != "above"
+            done: dict[int, sp.Expr] = {}
+
+            def slack(n: int, closed: bool) -> sp.Symbol:
+                return sp.Symbol(f"{self.symbols[n]}{suffix}", **({"nonnegative": True} if closed else {"positive": True}))
+
+            def resolve(n: int, visiting: frozenset) -> sp.Expr | None:
+                if n in done:
+                    return done[n]
+                if n in visiting:
+                    return None
+                inner = visiting | {n}
+                options, numbers = [], []
+                for side in ((True, False) if below_first else (False, True)):
+                    sign = 1 if side else -1
+                    for m, strict in (lower_rel[n] if side else upper_rel[n]):
+                        options.append(("member", m, not strict, sign))
+                    for (i, e, closed, upper) in self.bounds:
+                        if i == n and upper != side:
+                            options.append(("expr", e, closed, sign))
+                    (b, bc) = self.lo[n] if side else self.hi[n]
+                    if b is not None:
+                        (numbers if mode == "relations" else options).append(("number", b, bc, sign))
+                options += numbers  # "relations": a relation on either side before a numeric bound
+                for what, anchor, closed, sign in options:
+                    if what == "member":
+                        base = resolve(anchor, inner)
+                    elif what == "expr":
+                        subs = {}
+                        for x in anchor.free_symbols:
+                            r = resolve(self.symbols.index(x), inner) if x in self.symbols else None
+                            if r is None:
+                                break
+                            subs[x] = r
+                        else:
+                            base = anchor.xreplace(subs)
+                            done[n] = base + sign * slack(n, closed)
+                            return done[n]
+                        continue
+                    else:
+                        base = sp.Rational(Fraction(anchor))  # a float bound exactly as the float it is
+                    if base is not None:
+                        done[n] = base + sign * slack(n, closed)
+                        return done[n]
+                done[n] = sp.Symbol(f"{self.symbols[n]}{suffix}", real=True)
+                return done[n]
+
+            for n in range(k):
+                resolve(n, frozenset())
+            sub = {self.symbols[n]: done[n] for n in range(k)}
+            if sub not in out:
+                out.append(sub)
+        return out
+
     # --- identity (domains are compared and hashed by value) -----------------------------------
     def _key(self):
         return (self.members, self.relations, self.bounds)

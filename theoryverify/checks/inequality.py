@@ -134,7 +134,8 @@ def sign_analysis(slack: sp.Expr, strict: bool, domain: Domain, seconds: float =
         if got is not None:
             subst[got[0]] = got[1]
     if not syms <= set(subst):
-        return None  # a variable whose domain gives no sign (a simplex, a matrix): not decided here
+        # symbols related to each other (Domain.assuming: "lam_2 < lam_1"): rewritten through positive slacks
+        return bounded(lambda: P.related(slack, strict, domain, subst), seconds, cpu=True)
 
     def signed() -> str | None:
         s = slack.xreplace(subst)
