@@ -43,3 +43,26 @@ def test_a_planted_false_statement_is_refuted_at_a_generated_setting():
 def test_one_setting_is_not_enough():
     single = _claim(lambda ctx: tv.with_fixed(_at({"N": 10, "d": 2}, d / (N + d), "<=", 1), N=10, d=2))
     assert single.run(tv.RunContext(seed=0)).verdict.status is tv.Status.INCONCLUSIVE
+
+
+def test_check_over_passes_the_seed_to_a_check_that_takes_it():
+    """Issue 29, author 5, defect 9: every check_over call was wrapped in a lambda to hand the callback its seed."""
+    import theoryverify as tv
+    over = [tv.Over("N", 1, 100, scale="log", integer=True)]
+    got = []
+
+    def seeded(setting, seed):
+        got.append(seed)
+        return tv.holds("exact", "ok")
+
+    def keyword_only(setting, *, seed=None, **kw):
+        got.append(("kw", seed))
+        return tv.holds("exact", "ok")
+
+    assert tv.check_over(over, seeded, seed=11, n=2, draws=0).status is tv.Status.HOLDS and set(got) == {11}
+    got.clear()
+    tv.check_over(over, keyword_only, seed=5, n=2, draws=0)
+    assert set(got) == {("kw", 5)}
+    got.clear()
+    tv.check_over(over, lambda s: got.append(s) or tv.holds("exact", "ok"), seed=5, n=2, draws=0)  # as before
+    assert got and all(isinstance(s, dict) for s in got)

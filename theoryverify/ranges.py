@@ -123,11 +123,23 @@ def settings(over: Sequence[Over], seed: int, *, n: int = 6, draws: int = 8) -> 
     return out
 
 
+def _takes_seed(fn: Callable) -> bool:
+    """Does ``fn`` accept a keyword ``seed`` (a parameter of that name, or ``**kwargs``)?"""
+    import inspect
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) or p.kind is p.VAR_KEYWORD
+               for p in params)
+
+
 def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict], seed: int, *, n: int = 6,
                draws: int = 8) -> Verdict:
     """Run ``check(setting)`` at every setting of :func:`settings` and combine the verdicts: refuted if one is (the
     refuting setting named), proved only if all are, else holds/inconclusive; every setting is recorded as a
-    configuration of the evidence.
+    configuration of the evidence.  A ``check`` that accepts a keyword ``seed`` is called ``check(setting,
+    seed=seed)`` (no ``lambda c: f(c, ctx.seed)`` wrapper needed).
 
     >>> import theoryverify as tv
     >>> over = [tv.Over("N", 1, 1000, scale="log", integer=True)]
@@ -138,14 +150,19 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     >>> v = tv.check_over(over, bad, seed=0)
     >>> v.status.value, v.counterexample["part"]
     ('refuted', 'N=1')
+    >>> def seeded(s, seed):  # gets the check's seed
+    ...     return tv.holds("exact", f"seed {seed}")
+    >>> tv.check_over(over, seeded, seed=7, n=2, draws=0).evidence.count("seed 7") >= 1
+    True
     """
     points = settings(over, seed, n=n, draws=draws)
     if not points:
         return inconclusive("declared ranges", "no setting to check")
+    extra = {"seed": seed} if _takes_seed(check) else {}
     parts = {}
     for point in points:
         label = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in point.items()) or "-"
-        parts[label] = with_fixed(check(dict(point)), **point)
+        parts[label] = with_fixed(check(dict(point), **extra), **point)
     verdict = combine(parts, method=f"each of {len(points)} settings of the declared ranges")
     details = dict(verdict.details)
     details["configurations"] = points
