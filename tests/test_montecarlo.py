@@ -175,3 +175,42 @@ def test_a_simultaneous_level_near_one_is_printed_with_its_digits():
     v = tv.check_mc_mean(lambda rng, m: rng.standard_normal((m, 30)), [0.0] * 30, seed=0, confidence=0.999,
                          resolution=0.05)
     assert "0.9999667 intervals" in v.evidence and " 1 interval" not in v.evidence, v.evidence
+
+
+def test_check_mc_means_over_draws_records_and_refutes_per_setting():
+    """Issue 29, author 5, defect 10: each setting's (sampler, expected) pair was hand-built and the parameters a
+    setting drew (its spectrum λ, its unit w) were not recorded.  One call: settings from the declared ranges,
+    parameters drawn per setting (a function or a Domain), recorded whole; a planted wrong mean is refuted and the
+    refutation names what its setting drew."""
+    import theoryverify as tv
+
+    D = tv.Over("d", 2, 5, integer=True)
+
+    def draw(c, rng):
+        w = rng.standard_normal(c["d"])
+        return {"lam": rng.uniform(0.2, 2.0, c["d"]), "w": w / np.linalg.norm(w)}
+
+    def oja(p, rng, m):  # x ~ N(0, diag λ): the Oja update x xᵀw − (wᵀx)² w
+        x = rng.standard_normal((m, p["d"])) * np.sqrt(p["lam"])
+        y = x @ p["w"]
+        return x * y[:, None] - (y ** 2)[:, None] * p["w"]
+
+    def mean(p, sign=-1):
+        lw = p["lam"] * p["w"]
+        return lw + sign * (p["w"] @ lw) * p["w"]
+
+    v = tv.check_mc_means_over([D], oja, mean, seed=3, draw=draw, n=50_000, resolution=0.05)
+    assert v.status is tv.Status.HOLDS, v.evidence
+    drawn = v.details["drawn"]
+    assert set(drawn) == {"d=2", "d=3", "d=4", "d=5"} and len(drawn["d=5"]["w"]) == 5
+    assert [c["d"] for c in v.details["configurations"]] == [2, 5, 3, 4]
+    again = tv.check_mc_means_over([D], oja, mean, seed=3, draw=draw, n=50_000, resolution=0.05)
+    assert again.details["drawn"] == drawn  # seeded
+    bad = tv.check_mc_means_over([D], oja, lambda p: mean(p, +1), seed=3, draw=draw, n=50_000, resolution=0.05)
+    assert bad.status is tv.Status.REFUTED and set(bad.counterexample["drawn"]) == {"lam", "w"}
+    # a Domain per setting: one seeded point of it
+    dom = lambda c: tv.Domain([tv.VectorVar("mu", c["d"])])
+    v = tv.check_mc_means_over([D], lambda p, rng, m: rng.standard_normal((m, p["d"])) + p["mu"],
+                               lambda p: p["mu"], seed=0, draw=dom, resolution=0.05)
+    assert v.status is tv.Status.HOLDS and len(v.details["drawn"]["d=3"]["mu"]) == 3
+    assert tv.check_mc_means_over([D], oja, mean, seed=0, draw=lambda c: 3).status is tv.Status.ERROR

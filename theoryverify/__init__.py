@@ -74,6 +74,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "prove_nonpositive": ("invariants", "prove_nonpositive"),
     "check_mc_mean": ("checks.montecarlo", "check_mc_mean"), "check_mc_bound": ("checks.montecarlo", "check_mc_bound"),
     "check_mc_means": ("checks.montecarlo", "check_mc_means"),
+    "check_mc_means_over": ("checks.montecarlo", "check_mc_means_over"),
     "check_mc_gradient": ("checks.mcgradient", "check_mc_gradient"),
     "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),

@@ -484,6 +484,98 @@ def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[
     return _mean_family(blocks, confidence, correction, "sampler")
 
 
+def drawn_seed(seed: int, setting: int) -> np.random.SeedSequence:
+    """The stream a setting of :func:`check_mc_means_over` draws its parameters from (independent of its
+    sample and replication streams)."""
+    return np.random.SeedSequence(int(seed), spawn_key=(int(setting), 2))
+
+
+def _plain(value: Any) -> Any:
+    """A drawn parameter as evidence records it (arrays as lists, numbers as floats or ints)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, sp.Basic):
+        return float(value) if value.is_number else str(value)
+    return value
+
+
+def _draw_parameters(draw: Any, config: Mapping[str, Any], stream: np.random.SeedSequence) -> dict[str, Any]:
+    """The parameters one setting draws: ``draw(config, rng)`` → a mapping; a Domain (or ``draw(config)`` → a
+    Domain) → one seeded point of it, by name (:meth:`Domain.named`: vectors and matrices as arrays)."""
+    import inspect
+    import random
+
+    from ..domains import Domain
+    if draw is None:
+        return {}
+    if not isinstance(draw, Domain):
+        try:
+            required = [q for q in inspect.signature(draw).parameters.values()
+                        if q.default is q.empty and q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            required = [None, None]
+        if len(required) >= 2:
+            got = draw(dict(config), np.random.default_rng(stream))
+            if not isinstance(got, Mapping):
+                raise ValueError("draw(config, rng) must return a mapping name -> value")
+            return dict(got)
+        draw = draw(dict(config))
+        if not isinstance(draw, Domain):
+            raise ValueError("draw must be a Domain, draw(config) -> Domain, or draw(config, rng) -> mapping")
+    point = draw.rationals(random.Random(int(stream.generate_state(1)[0])))
+    return draw.named({k: float(v) for k, v in point.items()})
+
+
+def check_mc_means_over(over: Sequence[Any], sampler: Callable[..., Any], expected: Callable[[Mapping[str, Any]], Any],
+                        seed: int, *, draw: Any = None, settings_n: int = 4, draws: int = 1, n: int = 20_000,
+                        confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
+                        names: Sequence[str] | None = None, batch: int | None = None) -> Verdict:
+    """Decide "E[X] = expected" at every setting of the declared ranges ``over`` in one call, under one
+    multiplicity correction (:func:`check_mc_means`): the settings are ``tv.settings(over, seed, n=settings_n,
+    draws=draws)``; each setting may draw further parameters (``draw``: ``draw(config, rng)`` → a mapping, e.g. a
+    spectrum and a unit vector for dimension d; or a :class:`~theoryverify.domains.Domain`, or ``draw(config)`` →
+    a Domain, of which one seeded point is drawn); then ``sampler(params, rng, m)`` returns m samples (m, k) and
+    ``expected(params)`` the k claimed means, ``params`` being the setting and its drawn parameters together.
+    The parameters each setting used are recorded whole in ``details["drawn"]`` (label → name → value) and the
+    settings as typed configurations (the quantifier standard reads them); a refutation names its setting and
+    what it drew.
+
+    >>> import numpy as np, theoryverify as tv
+    >>> over = [tv.Over("d", 2, 4, integer=True)]
+    >>> draw = lambda c, rng: {"lam": rng.uniform(0.5, 2.0, c["d"])}
+    >>> sample = lambda p, rng, m: rng.standard_normal((m, p["d"])) ** 2 * p["lam"]
+    >>> v = tv.check_mc_means_over(over, sample, lambda p: p["lam"], seed=0, draw=draw, resolution=0.1)
+    >>> v.status.value, sorted(v.details["drawn"]), len(v.details["drawn"]["d=2"]["lam"])
+    ('holds', ['d=2', 'd=3', 'd=4'], 2)
+    >>> tv.check_mc_means_over(over, sample, lambda p: 2 * p["lam"], seed=0, draw=draw).status.value
+    'refuted'
+    """
+    from ..ranges import settings as settings_of
+    try:
+        configs = settings_of(list(over), seed, n=settings_n, draws=draws)
+        pairs, drawn = [], {}
+        for i, config in enumerate(configs):
+            params = {**config, **_draw_parameters(draw, config, drawn_seed(seed, i))}
+            label = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in config.items()) \
+                or f"setting {i}"
+            drawn[label] = {k: _plain(v) for k, v in params.items() if k not in config}
+            pairs.append((lambda rng, m, p=params: sampler(p, rng, m), expected(params)))
+    except ValueError as exc:
+        return error("Monte Carlo mean", str(exc))
+    verdict = check_mc_means(pairs, seed, n=n, confidence=confidence, resolution=resolution, correction=correction,
+                             names=names, batch=batch, configurations=configs)
+    if verdict.status.value == "error":
+        return verdict
+    from dataclasses import replace
+    details = {**verdict.details, "drawn": drawn}
+    ce = verdict.counterexample
+    if ce and isinstance(ce.get("component"), str):
+        where = ce["component"].split(":", 1)[0]
+        if where in drawn and drawn[where]:
+            ce = {**ce, "drawn": drawn[where]}
+    return replace(verdict, details=details, counterexample=ce)
+
+
 def check_mc_bound(event_fn: Sampler, p: Any, seed: int, *, op: str = "<=", n: int = 20_000,
                    confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
                    names: Sequence[str] | None = None, batch: int | None = None) -> Verdict:
