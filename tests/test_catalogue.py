@@ -26,7 +26,7 @@ def test_missing_ids_are_reported(tmp_path, monkeypatch):
 @pytest.mark.parametrize("paper", sorted(registry.papers()))
 def test_every_catalogue_id_has_a_claim(paper):
     spec = registry.papers()[paper].spec
-    cov = catalogue.coverage(spec, (c.catalogue_id for c in registry.claims(paper=paper)))
+    cov = catalogue.coverage(spec, (i for c in registry.claims(paper=paper) for i in c.catalogue_ids))
     if cov is None:
         pytest.skip(f"catalogue {spec} not present next to this checkout")
     assert not cov.missing, cov.line()
@@ -59,3 +59,34 @@ def test_unavailable_is_reported_apart_from_unexpected_verdicts():
     assert "0 differ" in render.summary([r]) and "1 not checkable here" in render.summary([r])
     text = "\n".join(markdown.summary([r.to_json()]))
     assert "not checkable here" in text and "differ from the registry" not in text
+
+
+def test_a_claim_may_cover_several_catalogue_ids(tmp_path, monkeypatch):
+    """Issue 29, author 5, defect 11: coverage read "5 of 11" where each lemma's claim also decides its display;
+    ``catalogue_id=("A", "B")`` (or ``covers=``) counts every id, selects the claim by any of them, and leaves
+    the row of a claim with one id unchanged."""
+    import theoryverify as tv
+    claims = tv.ClaimSet("ab")
+
+    @claims.add("e1", location="Lemma 1", statement="s", kind=tv.Kind.IDENTITY,
+                catalogue_id=("AB-E1-def", "AB-L2/L3-pair"))
+    def e1(ctx):
+        return tv.proved("exact", "ok")
+
+    @claims.add("t4", location="Theorem 4", statement="s", kind=tv.Kind.IDENTITY, catalogue_id="AB-T4-rate")
+    def t4(ctx):
+        return tv.proved("exact", "ok")
+
+    one, two = claims.claims
+    assert one.catalogue_id == "AB-E1-def" and one.covers == ("AB-L2/L3-pair",)
+    assert one.catalogue_ids == ("AB-E1-def", "AB-L2/L3-pair") and two.catalogue_ids == ("AB-T4-rate",)
+    rows = [c.run(tv.RunContext(seed=0)).to_json() for c in claims]
+    assert rows[0]["covers"] == ["AB-L2/L3-pair"] and "covers" not in rows[1]
+    (tmp_path / "ab.md").write_text(SPEC)
+    monkeypatch.setenv(catalogue.SPEC_DIR_ENV, str(tmp_path))
+    cov = catalogue.coverage("ab.md", catalogue.row_ids(rows))
+    assert cov.missing == () and cov.total == 3
+    other = tv.ClaimSet("ab")
+    other.add("x", location="L", statement="s", kind=tv.Kind.IDENTITY, covers=["AB-T4-rate"],
+              catalogue_id="AB-E1-def")(lambda ctx: None)
+    assert other.claims[0].catalogue_ids == ("AB-E1-def", "AB-T4-rate")

@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 SPEC_DIR_ENV = "THEORYVERIFY_SPEC_DIR"
 PAPERS_DIR_ENV = "THEORYVERIFY_PAPERS_DIR"
@@ -113,6 +113,12 @@ def catalogue_ids(text: str, prefixes: Iterable[str]) -> list[str]:
         return []
     found = re.findall(rf"\*\*((?:{alt})-[A-Za-z0-9/.-]*[A-Za-z0-9])\.?\*\*", text)
     return list(dict.fromkeys(found))
+
+
+def row_ids(rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every catalogue id the verdict rows decide: each row's ``catalogue_id`` and the further ids it ``covers``
+    (a claim registered with ``catalogue_id=("A", "B")`` or ``covers=``), in order."""
+    return [i for r in rows for i in [r.get("catalogue_id"), *(r.get("covers") or ())] if i]
 
 
 def coverage(spec_file: str, claimed: Iterable[str | None], paper: str | None = None) -> Coverage | None:

@@ -172,7 +172,7 @@ class Planted:
             pass
         return replace(base, id=cid, location=self.location or f"{base.location}, PLANTED",
                        statement=self.statement, check=functools.partial(base.check, **self.inputs),
-                       catalogue_id=None, expect=Status.REFUTED, finding=Finding(self.finding), reason=self.reason,
+                       catalogue_id=None, covers=(), expect=Status.REFUTED, finding=Finding(self.finding), reason=self.reason,
                        variants={n: v for n, v in base.variants.items() if not v.id}, cause=None,
                        planted_of=base.id)
 
@@ -191,7 +191,9 @@ class Claim:
     - ``location``: where the paper states it (``"Thm. 2, Eq. (7)"``; "Theorem", "Proposition", "Corollary"
       make it a main result); ``statement``: the statement in words/formulas, as the report quotes it;
     - ``kind``: a :class:`Kind` (identity, inequality, autograd, rate, dynamics, reproduction);
-    - ``catalogue_id``: its id in the paper's claim catalogue (``**PREFIX-...**``), for coverage;
+    - ``catalogue_id``: its id in the paper's claim catalogue (``**PREFIX-...**``), for coverage — or a tuple of
+      ids when the claim decides several entries (a lemma and its displays), all counted; ``covers``: the same
+      further ids given apart;
     - ``check``: the function ``check(ctx: RunContext) -> Verdict`` (the decorated function).
 
     What it quantifies over and assumes (the evidence standards read these):
@@ -281,9 +283,25 @@ class Claim:
     #: a planted twin (:class:`Planted`): the id of the claim it plants an error in.  Not a finding of the paper:
     #: the report counts it apart ("planted errors: N of N caught"), the proof that the claim's check can fail
     planted_of: str | None = None
+    #: further catalogue ids the claim decides (a claim checking a lemma and its displays): counted in coverage
+    #: like ``catalogue_id``; ``catalogue_id=("A", "B")`` is read as ``catalogue_id="A", covers=("B",)``
+    covers: tuple[str, ...] = ()
+
+    @property
+    def catalogue_ids(self) -> tuple[str, ...]:
+        """Every catalogue id the claim decides: ``catalogue_id`` then ``covers``."""
+        return tuple(dict.fromkeys(([self.catalogue_id] if self.catalogue_id else []) + list(self.covers)))
 
     def __post_init__(self) -> None:
         from .findings import validate
+
+        if isinstance(self.catalogue_id, (tuple, list)):
+            ids = [str(i) for i in self.catalogue_id if i]
+            object.__setattr__(self, "catalogue_id", ids[0] if ids else None)
+            object.__setattr__(self, "covers", tuple(ids[1:]) + tuple(self.covers))
+        if isinstance(self.covers, str):
+            object.__setattr__(self, "covers", (self.covers,))
+        object.__setattr__(self, "covers", tuple(c for c in dict.fromkeys(self.covers) if c != self.catalogue_id))
 
         if not self.id.startswith(self.paper + "."):
             raise ValueError(f"claim id {self.id!r} must start with its paper id {self.paper!r}.")
@@ -434,6 +452,7 @@ class Result:
             "device": self.context.device,
             # only on a planted twin, so that the rows of a paper without one are unchanged
             **({"planted_of": c.planted_of} if c.planted_of else {}),
+            **({"covers": list(c.covers)} if c.covers else {}),  # likewise only where a claim covers more ids
         }
 
 
@@ -456,7 +475,7 @@ class ClaimSet:
         self.claims: list[Claim] = []
 
     def add(self, short_id: str, *, location: str, statement: str, kind: Kind,
-            catalogue_id: str | None = None, expect: Status | None = None,
+            catalogue_id: "str | tuple[str, ...] | None" = None, expect: Status | None = None,
             finding: Finding | str | None = None, reason: str | None = None,
             readings: Readings | None = None, despite_reconstruction: str | None = None,
             supports: tuple[str, ...] | list[str] = (), conditions: tuple[Condition, ...] | list[Condition] = (),
@@ -464,7 +483,8 @@ class ClaimSet:
             choices: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
             tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None,
-            cause: str | None = None, planted: "Planted | list[Planted] | tuple[Planted, ...]" = ()
+            cause: str | None = None, planted: "Planted | list[Planted] | tuple[Planted, ...]" = (),
+            covers: "tuple[str, ...] | list[str]" = ()
             ) -> Callable[[Check], Check]:
         """Register the decorated check ``check(ctx) -> Verdict`` as claim ``<paper>.<short_id>``.
 
@@ -508,7 +528,7 @@ class ClaimSet:
                 despite_reconstruction=despite_reconstruction, supports=tuple(supports),
                 conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards,
                 params=dict(params or {}), variants=dict(variants or {}), threads=threads, source=source,
-                module=module, main=main, cause=cause))
+                module=module, main=main, cause=cause, covers=tuple(covers)))
             self.claims.extend([t.claim(self.claims[-1]) for t in twins])
             return check
         return register

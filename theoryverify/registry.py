@@ -240,7 +240,7 @@ def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
     else:
         selected = [c for p in ([paper] if paper else sorted(known)) for c in _paper_claims(p)]
     if claim is not None:
-        selected = [c for c in selected if c.id == claim or c.catalogue_id == claim]
+        selected = [c for c in selected if c.id == claim or claim in c.catalogue_ids]
         if not selected:
             raise UnknownName(_unknown_claim(claim, paper))
     return selected
@@ -262,7 +262,7 @@ def _unknown_claim(claim: str, paper: str | None) -> str:
     another one, else the closest ids across every paper (by claim id, the id without its paper, or catalogue
     id; :mod:`difflib`)."""
     every = _all_claims()
-    exact = [c for c in every if c.id == claim or c.catalogue_id == claim]
+    exact = [c for c in every if c.id == claim or claim in c.catalogue_ids]
     if exact and paper is not None:
         return (f"claim {claim!r} belongs to paper {exact[0].paper!r}, not {paper!r} "
                 f"(use --paper {exact[0].paper}, or give --claim alone)")
@@ -270,8 +270,8 @@ def _unknown_claim(claim: str, paper: str | None) -> str:
     for c in every:
         names.setdefault(c.id.lower(), c.id)
         names.setdefault(c.id.split(".", 1)[-1].lower(), c.id)
-        if c.catalogue_id:
-            names.setdefault(c.catalogue_id.lower(), c.id)
+        for cid in c.catalogue_ids:
+            names.setdefault(cid.lower(), c.id)
     close = difflib.get_close_matches(claim.lower(), list(names), n=12, cutoff=0.6)
     ids = list(dict.fromkeys(names[n] for n in close))[:5]
     where = f" in paper {paper!r}" if paper is not None else ""

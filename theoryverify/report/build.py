@@ -64,7 +64,7 @@ def select(paper_id: str, profile: str, only: Sequence[str] = (), device: str = 
     profile runs them all, except GPU-sized ones on a CPU (listed in the page as not run here)."""
     claims = registry.claims(paper=paper_id)
     if only:
-        claims = [c for c in claims if c.id in only or c.catalogue_id in only]
+        claims = [c for c in claims if c.id in only or set(c.catalogue_ids) & set(only)]
     if profile == "quick":
         claims = [c for c in claims if not c.tags_for("quick")]
     elif device != "cuda":
@@ -77,7 +77,7 @@ def gpu_sized(paper_id: str, profile: str, device: str, only: Sequence[str] = ()
     if profile == "quick" or device == "cuda":
         return []
     return [c.id for c in registry.claims(paper=paper_id) if "gpu" in c.tags_for(profile)
-            and (not only or c.id in only or c.catalogue_id in only)]
+            and (not only or c.id in only or set(c.catalogue_ids) & set(only))]
 
 
 def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: Path) -> dict[str, Any]:
@@ -85,7 +85,7 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
     gallery: dict[str, list[str]] = {}  # every plot of a claim
     for r in results:
         gallery[r["id"]] = [f"{paper.id}/{p.name}" for p in plots.plots_for(r, img_dir)]
-    cov = catalogue.coverage(paper.spec, (r.get("catalogue_id") for r in results))
+    cov = catalogue.coverage(paper.spec, catalogue.row_ids(results))  # with the ids a claim covers
     run = dict(run, coverage=cov.line() if cov else f"unknown (catalogue `{paper.spec}` not found; set "
                f"{catalogue.SPEC_DIR_ENV})", paper_version=paper_version(paper.id))
     # the page read in five minutes (finding cards, passes by section, glossary), and every row whole beside it
