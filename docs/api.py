@@ -44,6 +44,10 @@ def main(argv: list[str]) -> int:
     try:
         pages = build(Path(argv[0]))
     except Exception as exc:  # noqa: BLE001 - a warning turned error, or a module that does not import
+        if isinstance(exc, ModuleNotFoundError) and exc.name == "pdoc":
+            sys.stderr.write("api reference: pdoc is not installed: pip install -e '.[dev]' (the docstrings are "
+                             "also readable with: python -m pydoc theoryverify)\n")
+            return 2
         sys.stderr.write(f"api reference: {type(exc).__name__}: {' '.join(str(exc).split())}\n")
         return 1
     print(f"api reference: {len(pages)} pages in {argv[0]}")

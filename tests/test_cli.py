@@ -1,11 +1,15 @@
 """The ``verify`` front-end: table, JSON, and one-line errors with exit 2 on bad input."""
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from theoryverify import cli
+from theoryverify import cli, registry
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def run(*args):
@@ -121,3 +125,34 @@ def test_repeated_claim_runs_each_one_once_in_order(monkeypatch, capsys, tmp_pat
                      "--json", "--fresh"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["id"] for r in rows] == ["icrecall.a", "icrecall.b"] and asked == ["icrecall.a", "icrecall.b", "icrecall.a"]
+
+
+def test_verify_wide_prints_the_evidence_whole(monkeypatch, capsys):
+    """Issue 29, author 5, defect 12: the table cut the evidence at ~70 characters with no way to see it whole."""
+    import theoryverify as tv
+    long = "the decisive clause " + "and more evidence " * 10 + "END"
+    claims = tv.ClaimSet("icrecall")  # a known paper (its inputs are looked up), a claim of our own
+
+    @claims.add("wide-x", location="Theorem 1, a long location that does not fit", statement="s",
+                kind=tv.Kind.IDENTITY)
+    def x(ctx):
+        return tv.proved("exact", long)
+
+    monkeypatch.setattr(registry, "claims", lambda paper=None, claim=None: list(claims))
+    assert cli.main(["verify", "--fresh"]) == 0
+    cut = capsys.readouterr().out
+    assert "END" not in cut and "…" in cut
+    assert cli.main(["verify", "--fresh", "--wide"]) == 0
+    whole = capsys.readouterr().out
+    assert long in whole and "a long location that does not fit" in whole
+
+
+def test_the_api_reference_without_pdoc_is_one_line_naming_the_dev_extra(tmp_path):
+    """Defect 12: ``docs/api.py`` where pdoc is not installed: one line naming ``pip install -e '.[dev]'``, exit 2,
+    no traceback (pdoc hidden: ``sys.modules['pdoc'] = None``)."""
+    code = ("import sys, runpy; sys.modules['pdoc'] = None; sys.argv = ['api.py', %r]; "
+            "runpy.run_path(%r, run_name='__main__')" % (str(tmp_path / "out"), str(REPO / "docs" / "api.py")))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "pip install -e '.[dev]'" in proc.stderr and "Traceback" not in proc.stderr

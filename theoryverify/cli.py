@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--claim", action="append", default=[],
                         help="claim id (e.g. icrecall.table2) or catalogue id; repeatable (each one runs)")
     verify.add_argument("--json", action="store_true", help="print a JSON list of results")
+    verify.add_argument("--wide", "--full-evidence", dest="wide", action="store_true",
+                        help="print every column of the table whole (the evidence is cut at 70 characters otherwise)")
     verify.add_argument("--seed", type=int, default=DEFAULT_SEED)
     verify.add_argument("--profile", choices=["quick", "full"], default="quick")
     verify.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
@@ -169,7 +171,7 @@ def _claims_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([r.to_json() for r in results], indent=1, ensure_ascii=False))
     else:
-        print(render.table(results))
+        print(render.table(results, wide=args.wide))
         print(render.summary(results))
     if args.debug:
         for r in results:

@@ -12,13 +12,16 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def table(results: Iterable[Result]) -> str:
+def table(results: Iterable[Result], wide: bool = False) -> str:
+    """The verdict table: location, method and evidence cut to a column each ("…"), or whole with ``wide``
+    (``verify --wide``; ``--json`` has every field)."""
+    clip = (lambda text, width: " ".join(str(text).split())) if wide else _clip
     rows = [("id", "location", "kind", "verdict", "method", "evidence")]
     for r in results:
         mark = "" if r.as_expected else (" (not checkable here)" if r.unavailable else " (!)")
         cls = f" [{r.finding.value}]" if r.finding else (" [outside hypotheses]" if r.outside_hypotheses else "")
-        rows.append((r.claim.id, _clip(r.claim.location, 28), r.claim.kind.value,
-                     r.verdict.status.value + cls + mark, _clip(r.verdict.method, 34), _clip(r.verdict.evidence, 70)))
+        rows.append((r.claim.id, clip(r.claim.location, 28), r.claim.kind.value,
+                     r.verdict.status.value + cls + mark, clip(r.verdict.method, 34), clip(r.verdict.evidence, 70)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
