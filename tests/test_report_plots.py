@@ -255,6 +255,7 @@ def test_a_law_with_a_log_factor_is_drawn_as_that_law_not_as_a_pure_power():
                                "family": "power", "law": "E ≈ C·(1/T)^b·log(T)^1", "bound": "big_o",
                                "log_power": 1.0, "rule": "r"}}}
     line = _gids(plots.rate_figure(row))[plots.LAW]
+    assert line.get_label() == "paper's law: exponent 1·log(T)^1 (best constant)"
     lx, ly = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
     ratio = ly / (lx * np.log(1 / lx))
     assert np.allclose(ratio, ratio[0], rtol=1e-4)

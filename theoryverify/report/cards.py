@@ -309,7 +309,8 @@ def planted_errors(results: Sequence[Mapping[str, Any]]) -> list[PlantedError]:
                 id=r["id"], planted_of=str(r["planted_of"]), location=r["location"], statement=r["statement"],
                 reason=r.get("reason") or "", status=r["status"],
                 caught=r["status"] == "refuted" and bool(r.get("as_expected", True)),
-                evidence=brief(number_first(decisive(r.get("evidence") or ""))) or (r.get("evidence") or ""))
+                evidence=(brief(number_first(decisive(r.get("evidence") or ""))) or (r.get("evidence") or ""))
+                .replace("(see the evidence)", "(whole in the JSON row)"))
     return list(out.values())
 
 

@@ -44,6 +44,7 @@ from matplotlib.ft2font import FT2Font  # noqa: E402
 
 from ..evidence_types import references  # noqa: E402
 from ..roundoff import stable  # noqa: E402
+from ..scaling import log_factor  # noqa: E402
 
 PNG_METADATA = {"Software": None}  # no version string or timestamp in the file
 #: the gid of each part of a rate figure, which :func:`problems` looks for
@@ -364,7 +365,8 @@ def _draw_laws(ax, sweep, fit, xs, shown_x, mid, dense, scale, loglog, kept) -> 
         k = float(fit.get("log_power") or 0.0)
         if k and not ((dense < 1).all() and (xs < 1).all()):
             k = 0.0  # log(1/x) ≤ 0 somewhere: the fit could not have used the factor there either
-        for exp_, style, gid, label in ((float(p), "--", LAW, f"paper's law: exponent {_num(p)} (best constant)"),
+        shape = f"exponent {_num(p)}" + (log_factor(str(sweep.get("param") or "x"), k) if k else "")
+        for exp_, style, gid, label in ((float(p), "--", LAW, f"paper's law: {shape} (best constant)"),
                                         (float(b), "-", FIT, f"fit: exponent {_num(b)}")):
             c = float(np.exp(np.mean(np.log(mid) - exp_ * np.log(xs) - k * np.log(np.log(1 / xs)) if k else
                                      np.log(mid) - exp_ * np.log(xs))))
