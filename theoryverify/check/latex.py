@@ -287,11 +287,16 @@ class LatexParser:
                 node = _bin(node, ast.Mult(), self.factor())
             elif t.text == "/" or t.text == "\\div":
                 self.next()
-                node = _bin(node, ast.Div(), self.factor())
+                node = _bin(node, ast.Div(), self._divisor())
             elif self.starts_factor():
                 node = _bin(node, ast.Mult(), self.factor())
             else:
                 return node
+
+    def _divisor(self) -> ast.expr:
+        """What a ``/`` divides by: the next factor (``a/2x`` is ``(a/2)·x``; a paper's reader asks, see
+        :mod:`.tex.grammar`)."""
+        return self.factor()
 
     def starts_factor(self) -> bool:
         t = self.peek()

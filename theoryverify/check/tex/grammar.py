@@ -75,6 +75,8 @@ class PaperParser(LatexParser):
         self.total_derivatives: list[tuple[str, ast.expr]] = []  # (variable, operand) of d/dt
         self.euler = False
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
+        self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
+        self.bind_divisor = False  # the other reading: a/3r as a/(3r)
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -1096,6 +1098,7 @@ class PaperParser(LatexParser):
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = PaperParser([*tokens, Token("end", "", tokens[-1].pos if tokens else 0)], self.names, self.functions)
+        p.bind_divisor = self.bind_divisor
         node = p.expr()
         if p.peek().kind != "end":
             raise BadInput(f"LaTeX: cannot read {p.peek().text!r} here")
@@ -1112,6 +1115,7 @@ class PaperParser(LatexParser):
         self.euler |= p.euler
         self.ambiguous_e |= p.ambiguous_e
         self.labels |= p.labels
+        self.divisions += [d for d in p.divisions if d not in self.divisions]
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")
@@ -1140,6 +1144,40 @@ class PaperParser(LatexParser):
         self.next()
         self._skip_group_tokens()
         return self._opaque(start, "comp")
+
+    def _name_next(self) -> bool:
+        """Whether the next token starts a name (a letter, a Greek letter, an accented or bold letter)."""
+        t = self.peek()
+        if t.kind == "letter":
+            return True
+        return t.kind == "cmd" and (t.text[1:] in GREEK or t.text[1:] in ACCENTS or t.text[1:] in EXTRA_ACCENTS
+                                    or t.text[1:] in BOLD or t.text[1:] in FONTS)
+
+    def _divisor(self) -> ast.expr:
+        """``a/3r``: a number juxtaposed with a name after ``/`` is read two ways, ``(a/3)·r`` (the grammar's) and
+        ``a/(3r)`` (what authors usually mean: ``/2n``); the paper does not settle which, so the reading is recorded in
+        :attr:`divisions` and the step is ambiguous.  With :attr:`bind_divisor` the names juxtaposed with the number
+        are read into the divisor."""
+        start = self.i
+        node = self.factor()
+        if self.i != start + 1 or self.toks[start].kind != "num" or self.stopped or not self._name_next():
+            return node
+        if not self.bind_divisor:
+            end = self.i + 1
+            if self.toks[self.i].kind == "cmd" and end < len(self.toks) and self.toks[end].text == "{":
+                depth = 0
+                while end < len(self.toks) - 1:
+                    depth += (self.toks[end].text == "{") - (self.toks[end].text == "}")
+                    end += 1
+                    if depth == 0:
+                        break
+            text = "/" + show_tokens(self.toks[start:end])
+            if text not in self.divisions:
+                self.divisions.append(text)
+            return node
+        while self._name_next():  # a/3rs: a/(3·r·s)
+            node = _bin(node, ast.Mult(), self.postfix())
+        return node
 
     def starts_factor(self) -> bool:
         t = self.peek()

@@ -360,10 +360,58 @@ def bound_indices(node: ast.AST) -> set[str]:
     return out
 
 
-def index_outside(*sides: ast.AST) -> set[str]:
+def atom_letters(opaque: dict[str, str]) -> dict[str, set[str]]:
+    """The names each opaque atom's LaTeX writes (``⟦\\mathbb{E}[w_i]⟧`` → ``{E, w, i}``: letters and Greek letters),
+    so that an atom can be seen to use a sum's index."""
+    from ..latex import GREEK, tokenize
+    out: dict[str, set[str]] = {}
+    for name, latex in opaque.items():
+        try:
+            toks = tokenize(latex)
+        except BadInput:
+            out[name] = set()
+            continue
+        out[name] = {t.text if t.kind == "letter" else GREEK[t.text[1:]] for t in toks
+                     if t.kind == "letter" or (t.kind == "cmd" and t.text[1:] in GREEK)}
+    return out
+
+
+def atoms_as_families(node: ast.AST, atoms: dict[str, set[str]], families: dict[str, int]) -> ast.AST:
+    """Inside a sum or product, an opaque atom that writes the index (``\\sum_i \\mathbb{E}[X_i]``) is a family
+    ``atom_(i)``: one unknown per term, never one constant summed n times (which proved ``(∑_i E X_i)² = n ∑_i
+    (E X_i)²``)."""
+    class Index(ast.NodeTransformer):
+        def __init__(self):
+            self.inside: list[str] = []
+
+        def visit_Call(self, n):
+            if isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and len(n.args) == 2 and \
+                    isinstance(n.args[1], ast.Tuple) and n.args[1].elts and isinstance(n.args[1].elts[0], ast.Name):
+                self.inside.append(n.args[1].elts[0].id)
+                n.args[0] = self.visit(n.args[0])
+                self.inside.pop()
+                n.args[1] = self.visit(n.args[1])
+                return n
+            self.generic_visit(n)
+            return n
+
+        def visit_Name(self, n):
+            used = [i for i in self.inside if i in atoms.get(n.id, ())]
+            if not used:
+                return n
+            fam = _safe(f"{n.id}_")
+            families[fam] = len(used)
+            return ast.Call(func=ast.Name(id=fam, ctx=ast.Load()), args=[ast.Name(id=i, ctx=ast.Load()) for i in used],
+                            keywords=[])
+    return Index().visit(node)
+
+
+def index_outside(*sides: ast.AST, atoms: dict[str, set[str]] | None = None) -> set[str]:
     """The indices of a sum or product in the relation that are also written outside every sum or product binding them
-    (``\\prod_{k=1}^n 1 + \\frac{p-1}{k}`` read as ``(∏ 1) + (p-1)/k``): the operator's scope is then in doubt."""
+    (``\\prod_{k=1}^n 1 + \\frac{p-1}{k}`` read as ``(∏ 1) + (p-1)/k``; ``\\sum_i \\mathbb{E}[w_i^2] -
+    (\\mathbb{E}[w_i])^2`` where the opaque atom ``atoms`` says writes i): the operator's scope is then in doubt."""
     bound = set().union(*(bound_indices(s) for s in sides if s is not None))
+    atoms = atoms or {}
     out: set[str] = set()
 
     def walk(n: ast.AST, inside: frozenset) -> None:
@@ -375,6 +423,8 @@ def index_outside(*sides: ast.AST) -> set[str]:
             return
         if isinstance(n, ast.Name) and n.id in bound and n.id not in inside:
             out.add(n.id)
+        if isinstance(n, ast.Name) and n.id in atoms:
+            out.update((atoms[n.id] & bound) - inside)
         for c in ast.iter_child_nodes(n):
             walk(c, inside)
     for side in sides:

@@ -23,8 +23,9 @@ from . import displays as D
 from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
 from .grammar import _key
 from .names import Names, gather
-from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
-from .reading import (COUNTED, ChainReading, Link, index_outside, lhs_shape, names_in, plain, read_chain)
+from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
+from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
+                      plain, read_chain)
 from .source import Document, Note, load
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -432,7 +433,7 @@ class Paper:
                 break
             link = reading.links[0]
             rp = link.rhs.parser
-            clean = not (rp and (rp.opaque or rp.ambiguous))
+            clean = not (rp and (rp.opaque or rp.ambiguous or rp.divisions))
             node = link.lhs.node
             if link.op == "=" and clean and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
                 self._pre[ast.dump(node)] = (node, None, link.rhs.node)  # A_{t-1} = exp(u)
@@ -449,7 +450,8 @@ class Paper:
                 break
             if fam:
                 break
-            if link.op == "=" and isinstance(lhs, ast.Name) and not (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+            if link.op == "=" and isinstance(lhs, ast.Name) and \
+                    not (rp and (rp.opaque or rp.ambiguous or rp.applied or rp.divisions)):
                 subst[lhs.id] = rhs
             elif link.op in ("<", ">", "<=", ">="):
                 text = f"{unparse(lhs)} {link.op} {unparse(rhs)}"
@@ -480,7 +482,7 @@ class Paper:
             link = reading.links[0]
             rp = link.rhs.parser
             if link.op not in ("=", ":=") or link.rhs.node is None or \
-                    (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+                    (rp and (rp.opaque or rp.ambiguous or rp.applied or rp.divisions)):
                 continue  # "let $a := a_i$": a value set with := as with =
             node = link.lhs.node
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -660,6 +662,13 @@ class Paper:
                           "same way: the relation is reflexive", assumptions, read_as)
                 continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
+            divisions = [d for p in parsers for d in p.divisions]
+            if divisions:
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(dict.fromkeys(divisions))}: divided by the number alone, or by the "
+                                "product the number is written with? (write \\frac or brackets)", assumptions, read_as)
+                rel.readings = [read_as, self._bound_divisor_reading(link)]
+                continue
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             if ambiguous:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
@@ -690,13 +699,31 @@ class Paper:
                 continue
             self._job(display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread)
 
+    @staticmethod
+    def _show(node, parser) -> str:
+        text = unparse(node)
+        for name, latex in (parser.opaque.items() if parser else ()):
+            text = re.sub(rf"\b{re.escape(name)}\b", lambda m, t=latex: f"⟦{t}⟧", text)
+        return text
+
     def _read_as(self, link: Link) -> str:
-        def show(node, parser):
-            text = unparse(node)
-            for name, latex in (parser.opaque.items() if parser else ()):
-                text = re.sub(rf"\b{re.escape(name)}\b", lambda m, t=latex: f"⟦{t}⟧", text)
-            return text
-        return f"{show(link.lhs.node, link.lhs.parser)} {link.op} {show(link.rhs.node, link.rhs.parser)}"
+        return f"{self._show(link.lhs.node, link.lhs.parser)} {link.op} {self._show(link.rhs.node, link.rhs.parser)}"
+
+    def _bound_divisor_reading(self, link: Link) -> str:
+        """``link`` read with ``a/3r`` as ``a/(3r)`` (see :meth:`.grammar.PaperParser._divisor`)."""
+        from .grammar import PaperParser
+        from ..latex import Token
+        sides = []
+        for term in (link.lhs, link.rhs):
+            p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], term.parser.names,
+                            term.parser.functions)
+            p.bind_divisor = True
+            try:
+                node = p.expr()
+                sides.append(self._show(node, p))
+            except (BadInput, RecursionError):
+                return "(the other reading could not be built)"
+        return f"{sides[0]} {link.op} {sides[1]}"
 
     def _product_reading(self, link: Link, names: set[str]) -> str:
         class Product(ast.NodeTransformer):
@@ -767,6 +794,8 @@ class Paper:
                 d = Definition(f"{l.id} := {unparse(r)}", l.id, r)
         except BadInput:
             return
+        if any(p.divisions for p in (link.lhs.parser, link.rhs.parser) if p):
+            return  # a/3r: which division the paper means is not settled
         if fam or any(p.opaque for p in (link.rhs.parser,) if p):
             return  # a definition through families or unknowns is not used (its value is not known)
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in self.names.defined
@@ -803,6 +832,9 @@ class Paper:
         try:
             lhs = plain(lhs_node, fns, fam)
             rhs = plain(rhs_node, fns, fam)
+            atoms = atom_letters({k: v for p in parsers for k, v in p.opaque.items()})
+            loose = index_outside(lhs, rhs, atoms=atoms)
+            lhs, rhs = atoms_as_families(lhs, atoms, fam), atoms_as_families(rhs, atoms, fam)
             prose_values = self._prose_used(link, names_in(lhs, fns) | names_in(rhs, fns))
             subst = getattr(self, "_subst", {})
             if subst:
@@ -825,7 +857,7 @@ class Paper:
                                 - {function_name(x) for x in in_scope} if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
-        cav.loose_indices = sorted(index_outside(lhs, rhs))
+        cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
         from .reading import wrapped_only
@@ -923,6 +955,8 @@ class Paper:
         if status == "refuted_unknown":
             rel.status = "inconclusive"
             rel.reason = f"{evidence}; unknowns: {', '.join(cav.unknowns[:3])}"
+            if cav.loose_indices:
+                rel.reason += f"; {_loose(cav)}"
             return
         if status in ("proved", "holds"):
             rel.status, why = positive(status, method, cav)
