@@ -56,3 +56,19 @@ def test_atom_writing_the_index_inside_a_sum_is_a_family(tmp_path, capsys):
                  # the twin that is true for every family stays proved
                  r"\sum_{k=1}^{m} 3\,\mathbb{E}[X_k] = 3 \sum_{k=1}^{m} \mathbb{E}[X_k]")
     assert [r["status"] for r in rows] == ["inconclusive", "proved"], rows
+
+
+def test_a_sum_written_twice_cancels_and_norms_are_numbers(tmp_path, capsys):
+    num = r"(\|\mathbf{B}\mathbf{z}\|_{q}^{q})^{2}"
+    rows = _rows(tmp_path, capsys,
+                 rf"\exp(\frac{{- c t^{{2}}{num}}}{{{num}\sum_{{k = 1}}^{{m}}\tilde{{h}}_{{k}}(2 + t/3)}}) = "
+                 r"\exp(\frac{- c t^{2}}{(2 + t/3)\sum_{k = 1}^{m}\tilde{h}_{k}})",
+                 # planted: the constant changed; never proved (and not refuted: it has a family)
+                 rf"\exp(\frac{{- c t^{{2}}{num}}}{{{num}\sum_{{k = 1}}^{{m}}\tilde{{h}}_{{k}}(2 + t/3)}}) = "
+                 r"\exp(\frac{- c t^{2}}{(2 + t/4)\sum_{k = 1}^{m}\tilde{h}_{k}})",
+                 # two different norms read alike (both norm(z)): never proved through the norms as numbers
+                 rf"\exp(\frac{{- c t^{{2}}\|\mathbf{{B}}\mathbf{{z}}\|_{{1}}}}{{\|\mathbf{{B}}\mathbf{{z}}\|\sum_{{k = 1}}^{{m}}\tilde{{h}}_{{k}}}}) = "
+                 r"\exp(\frac{- c t^{2}}{\sum_{k = 1}^{m}\tilde{h}_{k}})")
+    assert rows[0]["status"] == "proved", rows[0]
+    assert rows[1]["status"] == "inconclusive", rows[1]
+    assert rows[2]["status"] != "proved", rows[2]

@@ -869,6 +869,13 @@ class Paper:
         nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
+        if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
+                _one_norm(link.lhs.latex + " " + link.rhs.latex):
+            opaque_norms = self._norms_as_atoms(lhs, rhs, fns)
+            if opaque_norms is not None:  # ‖Ay‖^2/‖Ay‖^2: a statement about numbers, whatever A and y are
+                lhs, rhs, texts = opaque_norms
+                cav.vector = []
+                cav.opaque += [t for t in texts if t not in cav.opaque]
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
@@ -886,6 +893,37 @@ class Paper:
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
                              getattr(display, "over_reals", False), prose_values))
+
+    def _norms_as_atoms(self, lhs, rhs, fns):
+        """(lhs, rhs, the norms' texts) with every norm ``norm(X)`` an unknown number (one per distinct X), when that
+        leaves no vector or matrix in the step (no bold or declared non-scalar name, no transpose or inner product):
+        the step is then about numbers, and a proof for every value of each norm is a proof.  None otherwise."""
+        import copy
+        texts: dict[str, str] = {}
+
+        class Norms(ast.NodeTransformer):
+            def visit_Call(self, node):
+                if isinstance(node.func, ast.Name) and node.func.id == "norm" and len(node.args) == 1:
+                    text = f"‖{unparse(node.args[0])}‖"
+                    name = outer.names.atom(text, "norm")
+                    texts[name] = text
+                    return ast.Name(id=name, ctx=ast.Load())
+                self.generic_visit(node)
+                return node
+        outer = self
+        sides = [Norms().visit(copy.deepcopy(x)) for x in (lhs, rhs)]
+        if not texts:
+            return None
+        for side in sides:
+            for n in ast.walk(side):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                        n.func.id in ("transpose", "inner", "trace", "det", "inv", "norm"):
+                    return None
+            for name in names_in(side, fns):
+                if name not in texts and (BOLD_NAME.search(name.split("_")[0]) or
+                                          self.names.nonscalar(name.split("_")[0])):
+                    return None
+        return sides[0], sides[1], list(dict.fromkeys(texts.values()))
 
     def _used_definitions(self, in_scope: tuple[int, ...], sides, assumptions) -> tuple[int, ...]:
         """The definitions in scope that a step uses: those of the names it writes, and of the names their bodies
@@ -1220,6 +1258,66 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
     return out
 
 
+NORM_BAR = re.compile(r"\\(\||(?:Vert|lVert|rVert)(?![A-Za-z]))")
+NORM_SUB = re.compile(r"\s*(?:\^\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*)?_\s*(\{[^{}]*\}|\\?[A-Za-z0-9]+)")
+
+
+def _one_norm(latex: str) -> bool:
+    """Whether every norm the text writes carries the same subscript (or none): ``‖x‖_p`` and ``‖x‖`` are both read
+    ``norm(x)``, so a step that mixes them must not be proved through its norms."""
+    subs, bars = set(), 0
+    for m in NORM_BAR.finditer(latex):
+        if m.group(1) == "lVert":
+            continue
+        if m.group(1) in ("|", "Vert"):
+            bars += 1
+            if bars % 2:
+                continue  # an opening bar
+        sub = NORM_SUB.match(latex, m.end())
+        subs.add(sub.group(1).replace(" ", "").strip("{}") if sub else "")
+    return len(subs) <= 1
+
+
+def _same_bound_variables(expr):
+    """``expr`` with every sum's and product's index renamed to one shared dummy per index name, and each sum's factors
+    free of its indices moved in front of it: each built ``\\sum_j`` gets its own dummy j, so ``∑_j l_j`` written
+    twice were two expressions and ``lhs − rhs`` never cancelled.  Both are identities (a bound variable's name is
+    free; ``∑ c·f(j) = c·∑ f(j)``), so a zero found on the result is a proof.  An index that an inner sum binds again
+    under the same name leaves ``expr`` as it is (a shared dummy there could capture the outer one)."""
+    import sympy as sp
+    from sympy.concrete.expr_with_limits import ExprWithLimits
+    shared: dict[str, object] = {}
+
+    def clash(e, outer: frozenset) -> bool:
+        if isinstance(e, ExprWithLimits):
+            names = {str(lim[0]) for lim in e.limits}
+            if names & outer:
+                return True
+            outer = outer | names
+        return any(clash(a, outer) for a in e.args if isinstance(a, sp.Basic))
+
+    def walk(e):
+        if not isinstance(e, sp.Basic) or not e.args:
+            return e
+        if isinstance(e, (sp.Sum, sp.Product)):
+            body = walk(e.function)
+            mapping, limits = {}, []
+            for lim in e.limits:
+                v = lim[0]
+                c = shared.setdefault(str(v), sp.Dummy(str(v)))
+                mapping[v] = c
+                limits.append((c, *[walk(x) for x in lim[1:]]))
+            body = body.xreplace(mapping)
+            if isinstance(e, sp.Sum):
+                coeff, rest = body.as_independent(*mapping.values(), as_Add=False)
+                return coeff * sp.Sum(rest, *limits)
+            return sp.Product(body, *limits)
+        return e.func(*[walk(a) for a in e.args])
+    if not expr.has(sp.Sum, sp.Product) or clash(expr, frozenset()):
+        return expr
+    return walk(expr)
+
+
 def _symbolic_only(job: Job, s) -> dict:
     """A step with unknowns (opaque atoms, unspecified functions, families) can only be *proved* (for every value of
     the unknowns) or left inconclusive: no numeric search is run, since it could decide nothing."""
@@ -1233,7 +1331,11 @@ def _symbolic_only(job: Job, s) -> dict:
     s.resolve_names(job.lhs, job.rhs)
     b = Builder(s.scope, latex=True)
     d = sp.sympify(b.build_scalar(job.lhs) - b.build_scalar(job.rhs))
-    zero = bounded(lambda: d == 0 or sp.simplify(d) == 0 or sp.expand(d) == 0, SYMBOLIC_SECONDS, cpu=True)
+
+    def is_zero():
+        c = _same_bound_variables(d)
+        return d == 0 or c == 0 or sp.expand(c) == 0 or sp.simplify(c) == 0
+    zero = bounded(is_zero, SYMBOLIC_SECONDS, cpu=True)
     if zero:
         return {"status": "proved", "method": "symbolic", "evidence": "lhs − rhs simplifies to 0"}
     return {"status": "refuted_unknown", "method": "symbolic",
