@@ -214,6 +214,14 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.text in ("\\vcentcolon", "\\colon", "\\ratio") and i + 1 < len(toks) and toks[i + 1].text == "=":
+            out.append(Token("cmd", ":=", t.pos))  # \vcentcolon= (mathtools, a paper's \defeq): :=
+            i += 2
+            continue
+        if t.text == "=" and i + 1 < len(toks) and toks[i + 1].text in ("\\vcentcolon", "\\ratio"):
+            out.append(Token("cmd", "=:", t.pos))
+            i += 2
+            continue
         if t.text in ("\\mathrm", "\\operatorname", "\\text", "\\textrm", "\\mathop") and \
                 [x.text for x in toks[i + 1:i + 6]] == ["{", "a", "r", "g", "}"] and i + 6 < len(toks) and \
                 toks[i + 6].text in ("\\min", "\\max"):  # \mathrm{arg}\min is \argmin, not arg·min

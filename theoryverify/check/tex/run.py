@@ -136,8 +136,11 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
                     try:
                         lines.append(table.expand(line) if "\\" in line else line)
                     except BadInput as exc:
-                        errors.append((off, off + len(line), " ".join(str(exc).split())))
-                        lines.append(line)
+                        try:  # a refused macro left as written; the others in the line still expanded
+                            lines.append(table.expand(line, keep_refused=True))
+                        except BadInput:
+                            errors.append((off, off + len(line), " ".join(str(exc).split())))
+                            lines.append(line)
                     off += len(line) + 1
                 expanded = "\n".join(lines)
             expanded = _same_lines(expanded, block.count("\n"))
@@ -211,6 +214,7 @@ class Paper:
         self.macros = len(table)
         for m in HOSTILE_ANYWHERE.finditer(raw.text):  # outside the displays too: reported, never run
             self.notes.append(Note(raw.label(m.start()), f"\\{m.group(1)} skipped (never executed)"))
+        table.layout_origins = WELL_KNOWN_PACKAGE
         self.doc, self.expansion_errors = expand_document(raw, table)
         self.assume = list(assume)
         self.seed, self.timeout = seed, timeout
