@@ -140,7 +140,7 @@ def tokenize(text: str) -> list[Token]:
             out.append(Token("cmd", ":=", i))
             i += 2
             continue
-        if c in "+-*/=<>()[]{}^_,|!'.;:":
+        if c in "+-*/=<>()[]{}^_,|!'.;:@":  # @: read only as a paper's binary operator (see .tex.grammar)
             out.append(Token("sym", c, i))
             i += 1
             continue

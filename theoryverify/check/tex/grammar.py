@@ -358,11 +358,51 @@ class PaperParser(LatexParser):
             return _name("e" if getattr(self.names, "euler_e", False) else "evar")
         return node
 
+    def term(self) -> ast.expr:
+        """A term; ``π₁ @ π₂`` (a binary ``@`` between two non-numbers: a paper's own operation, such as running one
+        policy after another) is an unspecified function ``at_op(π₁, π₂)``, never a product."""
+        node = super().term()
+        while self.at("@"):
+            self.next()
+            right = super().term()
+            if isinstance(node, ast.Constant) or isinstance(right, ast.Constant):
+                raise BadInput("LaTeX: '@' between numbers is not read")
+            self.applied.add("at_op")
+            node = _call("at_op", node, right)
+        return node
+
+    def _conditioned_call(self, node: ast.expr) -> ast.expr | None:
+        """``Δ(e | ψ)``, ``p(ψ' \\mid ψ)``: a conditioning bar inside a function's brackets (one bar, or a ``\\mid``,
+        at their top level) — the call is kept whole as an opaque atom, never |…| nor a product."""
+        k, depth, bars, mids = self.i, 0, 0, 0
+        while k < len(self.toks):
+            t = self.toks[k].text
+            if t in ("(", "[", "\\{", "{"):
+                depth += 1
+            elif t in (")", "]", "\\}", "}"):
+                depth -= 1
+                if depth == 0:
+                    break
+            elif depth == 1 and t == "|":
+                bars += 1
+            elif depth == 1 and t == "\\mid":
+                mids += 1
+            k += 1
+        if depth != 0 or not (bars == 1 or (mids >= 1 and bars == 0)):
+            return None
+        key = _flat(node) + show_tokens(self.toks[self.i:k + 1])
+        self.i = k + 1
+        return self._opaque_key(key, "cond")
+
     def _maybe_call(self, node) -> ast.expr:
         if isinstance(node, str):
             node = _name(node)
         called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
             (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
+        if called and self.at("("):
+            cond = self._conditioned_call(node)
+            if cond is not None:
+                return cond
         if not called and self.at("{") and not self._value_next and self.names is not None and \
                 (_key(node) in self.functions or self.names.kind(_key(node)) == "function") and \
                 self.peek(1).kind == "letter" and self.peek(2).text == "}":
@@ -946,7 +986,21 @@ class PaperParser(LatexParser):
             return ast.UnaryOp(op=ast.USub(), operand=self.group_or_token())
         return super().group_or_token()
 
+    def _function(self, fname: str) -> ast.expr:
+        """``\\det(X)`` in a paper: the determinant of a matrix whose size the paper does not give, so an unspecified
+        function (a proof must hold for every function) and a matrix statement (no proof stands as a number's)."""
+        node = super()._function(fname)
+        if fname == "det":
+            self.applied.add("det")
+            self.vector_ops.add("determinant")
+        return node
+
     def _power(self, base: ast.expr) -> ast.expr:
+        if self.at("\\dagger") or (self.at("{") and self.peek(1).text == "\\dagger" and self.peek(2).text == "}"):
+            self.i += 1 if self.at("\\dagger") else 3  # (A^T A)^† : the pseudo-inverse, kept unknown
+            self.applied.add("pinv")
+            self.vector_ops.add("pseudo-inverse")
+            return _call("pinv", base)
         if self.at("\\top", "T", "\\intercal", "\\mathsf", "\\mathrm", "\\T") and self._is_transpose():
             self.vector_ops.add("transpose")
             return _call("transpose", base)

@@ -79,6 +79,9 @@ class ChainReading:
 
 WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk", "Loss", "OPT", "ALG", "MSE", "Lip",
          "diag", "sign", "sgn", "rank", "supp", "dist", "poly", "erf", "Unif", "Ber", "Bin", "Poi", "Lap"}
+#: a word in ``\\mbox{…}``/``\\text{…}`` directly followed by ``(`` that names an operator (``\\mbox{det}(X)``)
+OPERATOR_WORDS = frozenset({"det", "Pr", "P", "var", "Var", "cov", "Cov", "tr", "Tr", "trace", "rank", "diag", "Diag",
+                            "sgn", "sign", "vec", "poly", "polylog", "dist", "supp", "softmax", "erf", "E", "Ex"})
 ALIASES = {"\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]"}
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 #: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
@@ -202,6 +205,16 @@ def _braced_script_commands(toks: list[Token]) -> list[Token]:
     return out
 
 
+def _braced_letters(toks: list[Token], k: int) -> tuple[str | None, int]:
+    """(the letters of the group ``{…}`` at ``toks[k]`` when it holds letters only, the index after it)."""
+    j = k + 1
+    while j < len(toks) and toks[j].kind == "letter":
+        j += 1
+    if j < len(toks) and toks[j].text == "}" and j > k + 1:
+        return "".join(t.text for t in toks[k + 1:j]), j + 1
+    return None, k
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
@@ -214,6 +227,22 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.text in ("\\mbox", "\\hbox", "\\text", "\\textrm", "\\mathrm", "\\textnormal") and \
+                i + 1 < len(toks) and toks[i + 1].text == "{":
+            word, j = _braced_letters(toks, i + 1)
+            if word in OPERATOR_WORDS and j < len(toks) and (toks[j].text == "(" or toks[j].text == "\\left"):
+                # \mbox{det}(X), \text{Pr}(A): an operator's name, not prose
+                out += [Token("cmd", "\\operatorname", t.pos), *toks[i + 1:j]]
+                i = j
+                continue
+        if t.text == "\\vert":  # \vert a \vert^p is |a|^p (a conditioning bar is read as | is)
+            out.append(Token("sym", "|", t.pos))
+            i += 1
+            continue
+        if t.text == "{" and i + 1 < len(toks) and toks[i + 1].text == "}" and \
+                not (out and out[-1].text in ("^", "_")) and not (i + 2 < len(toks) and toks[i + 2].text in ("^", "_")):
+            i += 2  # an empty group (what \label leaves in {\label{eq}}): nothing
+            continue
         if t.text in ("\\vcentcolon", "\\colon", "\\ratio") and i + 1 < len(toks) and toks[i + 1].text == "=":
             out.append(Token("cmd", ":=", t.pos))  # \vcentcolon= (mathtools, a paper's \defeq): :=
             i += 2

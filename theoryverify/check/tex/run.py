@@ -858,7 +858,8 @@ class Paper:
         called = {n.func.id for t in (lhs, rhs) for n in ast.walk(t) if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Name)}
         cav.functions += sorted(f for f in called - set(FUNCTIONS) - set(SPECIAL_NAMES) - set(fam)
-                                - {function_name(x) for x in in_scope} if f not in cav.functions)
+                                - {function_name(x) for x in in_scope} - {function_name(x) for x in cav.functions}
+                                if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
