@@ -65,3 +65,17 @@ def test_conditioning_bar_inside_a_function_is_one_unknown(tmp_path, capsys):
     assert rows[0]["status"] == "inconclusive" and "⟦D(e|" in rows[0]["read_as"], rows[0]
     assert rows[1]["status"] == "proved", rows[1]
     assert "Abs(e)" in (rows[2]["read_as"] or ""), rows[2]
+
+
+def test_parsed_count_beside_read(tmp_path, capsys):
+    """"read" counts relations classified from their prose without being parsed; "parsed" says how many were."""
+    f = tmp_path / "p.tex"
+    f.write_text("\\documentclass{article}\n\\begin{document}\nWe have\n\\begin{equation}\n3 u + u = 4 u\n"
+                 "\\end{equation}\nand, by the theorem of the paper,\n\\begin{equation}\n\\unknownthing = 2\n"
+                 "\\end{equation}\n\\end{document}\n")
+    cli.main(["--tex", str(f), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["parsed"] == sum(1 for r in out["relations"] if r["status"] != "unreadable" and r["read_as"])
+    assert set(out["summary"]) >= {"read", "relations"} and "parsed" not in out["summary"]  # the contract stays
+    cli.main(["--tex", str(f)])
+    assert f", {out['parsed']} parsed, " in capsys.readouterr().out.splitlines()[0]

@@ -1153,7 +1153,7 @@ WELL_KNOWN_PACKAGE = re.compile(
     r"(?:natbib|algorithm|algorithmic|algorithmicx|algpseudocode|algorithm2e|fancyhdr|hyperref|url|times|subfigure|"
     r"subfig|caption|subcaption|xcolor|color|graphicx|booktabs|multirow|enumitem|geometry|microtype|wrapfig|float|"
     r"cleveref|thmtools|mathtools|amsmath|amssymb|amsthm|amsfonts|bm|nicefrac|xspace|tikz|pgfplots|listings|"
-    r"fullpage|setspace|titlesec|authblk|comment|etoolbox|ifthen|mathrsfs|dsfont|bbm|jmlr2e|jmlr|"
+    r"fullpage|setspace|titlesec|authblk|comment|etoolbox|ifthen|mathrsfs|dsfont|bbm|jmlr2e|jmlr|arxiv|"
     r"(?:icml|neurips|nips|iclr|aistats|colt|uai|aaai|ijcai|acl|emnlp|naacl|cvpr|iccv|eccv|tmlr|alt)[\w-]*)"
     r"\.(?:sty|cls)")
 
@@ -1676,15 +1676,22 @@ def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=No
     return 1 if s["refuted"] else 0
 
 
-def coverage_line(s: dict) -> str:
+def parsed_count(paper: Paper) -> int:
+    """The read relations whose text was parsed into a formula (a definition or a goal may be classified from its
+    prose without being parsed: "read" counts those too)."""
+    return sum(1 for r in paper.relations if r.status != "unreadable" and r.read_as)
+
+
+def coverage_line(s: dict, parsed: int | None = None) -> str:
     pct = 100.0 * s["read"] / s["relations"] if s["relations"] else 0.0
-    return (f"{s['relations']:,} relations: {s['read']:,} read ({pct:.0f} %), {s['checked']:,} checked — "
+    parsed_text = f", {parsed:,} parsed" if parsed is not None else ""
+    return (f"{s['relations']:,} relations: {s['read']:,} read ({pct:.0f} %){parsed_text}, {s['checked']:,} checked — "
             f"{s['proved']} proved, {s['holds']} hold, {s['refuted']} refuted, {s['inconclusive']} inconclusive; "
             f"{s['ambiguous']} ambiguous, {s['not_a_step']} not a derivation step, {s['unreadable']} unreadable")
 
 
 def to_json(paper: Paper, elapsed: float | None = None) -> dict:
-    out = {"summary": paper.summary(), "relations": [r.row() for r in paper.relations],
+    out = {"summary": paper.summary(), "parsed": parsed_count(paper), "relations": [r.row() for r in paper.relations],
            "first_wrong_steps": [{"file": r.file, "line": r.line, "chain": r.chain} for r in paper.relations
                                  if r.first_wrong],
            "files": paper.doc.files, "macros": paper.macros,
@@ -1695,7 +1702,7 @@ def to_json(paper: Paper, elapsed: float | None = None) -> dict:
 
 def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
     s = paper.summary()
-    out.write(coverage_line(s) + f"  [{elapsed:.1f} s]\n")
+    out.write(coverage_line(s, parsed_count(paper)) + f"  [{elapsed:.1f} s]\n")
     for r in paper.relations:
         shown = r.read_as if r.read_as else r.latex
         tag = r.status if r.status != "not_a_step" else f"not a step ({r.kind})"
@@ -1709,7 +1716,7 @@ def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
         where = n.where if hasattr(n, "where") else n.origin
         out.write(f"note: {where}: {n.message}\n")
     wrong = [r for r in paper.relations if r.first_wrong]
-    out.write(coverage_line(s) + "\n")
+    out.write(coverage_line(s, parsed_count(paper)) + "\n")
     if wrong:
         color = out.isatty() if color is None and hasattr(out, "isatty") else bool(color)
         mark = ("\033[1;31m", "\033[0m") if color else ("", "")
