@@ -72,3 +72,13 @@ def test_a_sum_written_twice_cancels_and_norms_are_numbers(tmp_path, capsys):
     assert rows[0]["status"] == "proved", rows[0]
     assert rows[1]["status"] == "inconclusive", rows[1]
     assert rows[2]["status"] != "proved", rows[2]
+
+
+def test_a_norm_that_varies_with_a_sum_index_is_not_one_number(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys,
+                 # false unless every ‖B x_k‖ is the same: one number summed m times would prove it
+                 r"(\sum_{k=1}^{m} \|\mathbf{B}\mathbf{x}_k\|)^2 = m \sum_{k=1}^{m} \|\mathbf{B}\mathbf{x}_k\|^2",
+                 # the twin with a norm outside the sum is still proved through it
+                 r"\frac{\|\mathbf{B}\mathbf{y}\|^2}{\|\mathbf{B}\mathbf{y}\|^2 \sum_{k=1}^{m} h_k} = "
+                 r"\frac{1}{\sum_{k=1}^{m} h_k}")
+    assert [r["status"] for r in rows] == ["inconclusive", "proved"], rows

@@ -240,7 +240,8 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             i += 1
             continue
         if t.text == "{" and i + 1 < len(toks) and toks[i + 1].text == "}" and \
-                not (out and out[-1].text in ("^", "_")) and not (i + 2 < len(toks) and toks[i + 2].text in ("^", "_")):
+                not (out and (out[-1].text in ("^", "_") or out[-1].kind == "cmd")) and \
+                not (i + 2 < len(toks) and toks[i + 2].text in ("^", "_")):  # x^{}, \frac{}{…}, {}_2F_1 kept
             i += 2  # an empty group (what \label leaves in {\label{eq}}): nothing
             continue
         if t.text in ("\\vcentcolon", "\\colon", "\\ratio") and i + 1 < len(toks) and toks[i + 1].text == "=":

@@ -904,7 +904,15 @@ class Paper:
         leaves no vector or matrix in the step (no bold or declared non-scalar name, no transpose or inner product):
         the step is then about numbers, and a proof for every value of each norm is a proof.  None otherwise."""
         import copy
+        from .reading import bound_indices
         texts: dict[str, str] = {}
+        inner = bound_indices(lhs) | bound_indices(rhs)
+        for side in (lhs, rhs):  # ∑_i ‖x_i‖: a norm that varies with a sum's index is no one number
+            for n in ast.walk(side):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "norm" and \
+                        any(isinstance(m, ast.Call) or isinstance(m, ast.Name) and m.id in inner
+                            for a in n.args for m in ast.walk(a)):
+                    return None
 
         class Norms(ast.NodeTransformer):
             def visit_Call(self, node):
