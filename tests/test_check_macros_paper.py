@@ -78,3 +78,14 @@ def test_a_paper_with_the_spacing_fix_xparse_and_a_restyled_row_break(tmp_path, 
                   "\\left(3 a + a\\right) &= 5 a")  # a planted error
     assert [r["status"] for r in rows] == ["not_a_step", "proved", "refuted"], rows
     assert rows[0]["kind"] == "definition" and "f_" not in rows[0]["reason"]
+
+
+def test_arxiv_style_internals_are_one_note(tmp_path, capsys):
+    (tmp_path / "arxiv.sty").write_text("\\def\\a@{\\@x}\n\\newcommand{\\b}{\\@y}\n\\newcommand{\\c}{\\@z}\n")
+    f = tmp_path / "m.tex"
+    f.write_text("\\documentclass{article}\n\\usepackage{arxiv}\n\\begin{document}\n\\begin{equation}\n"
+                 "3 u + u = 4 u\n\\end{equation}\n\\end{document}\n")
+    cli.main(["--tex", str(f), "--json"])
+    notes = [n["message"] for n in json.loads(capsys.readouterr().out)["notes"] if "arxiv.sty" in n["message"]
+             or "arxiv.sty" in n["where"]]
+    assert len(notes) == 1 and "standard package" in notes[0], notes
