@@ -558,6 +558,11 @@ def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
     return wrapped - outside, every
 
 
+#: the reader's own operators: a left side written with one of them is an expression, not a name
+COMPUTED_CALLS = frozenset({"Sum", "Product", "Abs", "norm", "inner", "transpose", "sqrt", "Max", "Min", "subs",
+                            "diff", "factorial", "floor", "ceiling"})
+
+
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     """(is a name / indexed name / call of a name, has t+1 in its index, the base name)."""
     if node is None:
@@ -567,6 +572,8 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         text = unparse(node.slice).replace(" ", "")
         return True, bool(re.search(r"[A-Za-z]\+1\b", text)), node.value.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in COMPUTED_CALLS:
+        return False, False, None  # Σ_{j<i} |u_j^T y|^2 = …: an expression computed, never a name being defined
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return True, False, node.func.id
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Subscript):
