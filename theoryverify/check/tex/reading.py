@@ -558,9 +558,9 @@ def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
     return wrapped - outside, every
 
 
-#: the reader's own operators: a left side written with one of them is an expression, not a name
-COMPUTED_CALLS = frozenset({"Sum", "Product", "Abs", "norm", "inner", "transpose", "sqrt", "Max", "Min", "subs",
-                            "diff", "factorial", "floor", "ceiling"})
+#: a left side written as a sum or product is an expression computed, not a name (a norm, an inner product, a
+#: derivative on the left may well be defined: ``\\langle x, y\\rangle_L = …``, ``\\frac{d}{dt}\\alpha = …``)
+COMPUTED_CALLS = frozenset({"Sum", "Product"})
 
 
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
@@ -573,7 +573,7 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
         text = unparse(node.slice).replace(" ", "")
         return True, bool(re.search(r"[A-Za-z]\+1\b", text)), node.value.id
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in COMPUTED_CALLS:
-        return False, False, None  # Σ_{j<i} |u_j^T y|^2 = …: an expression computed, never a name being defined
+        return False, False, None  # Σ_{j<i} |u_j^T y|^2 = …: a sum computed, never a name being defined
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return True, False, node.func.id
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Subscript):
