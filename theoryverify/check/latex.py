@@ -140,7 +140,7 @@ def tokenize(text: str) -> list[Token]:
             out.append(Token("cmd", ":=", i))
             i += 2
             continue
-        if c in "+-*/=<>()[]{}^_,|!'.;:":
+        if c in "+-*/=<>()[]{}^_,|!'.;:@":  # @: read only as a paper's binary operator (see .tex.grammar)
             out.append(Token("sym", c, i))
             i += 1
             continue
@@ -287,11 +287,16 @@ class LatexParser:
                 node = _bin(node, ast.Mult(), self.factor())
             elif t.text == "/" or t.text == "\\div":
                 self.next()
-                node = _bin(node, ast.Div(), self.factor())
+                node = _bin(node, ast.Div(), self._divisor())
             elif self.starts_factor():
                 node = _bin(node, ast.Mult(), self.factor())
             else:
                 return node
+
+    def _divisor(self) -> ast.expr:
+        """What a ``/`` divides by: the next factor (``a/2x`` is ``(a/2)·x``; a paper's reader asks, see
+        :mod:`.tex.grammar`)."""
+        return self.factor()
 
     def starts_factor(self) -> bool:
         t = self.peek()

@@ -1,7 +1,8 @@
 """A paper's own macros, collected from its source and expanded in its displays: bounded and safe.
 
 :class:`MacroTable` reads definitions as text (``\\newcommand``, ``\\renewcommand``, ``\\providecommand``,
-``\\def`` and friends, ``\\let``, ``\\DeclareMathOperator``, ``\\DeclarePairedDelimiter``) and expands them
+``\\def`` and friends, ``\\let``, ``\\DeclareMathOperator``, ``\\DeclarePairedDelimiter``, xparse's
+``\\NewDocumentCommand`` and kin with ``m``/``o`` signatures) and expands them
 the way TeX would for the simple macros papers define: arguments are ``{…}`` groups or single tokens,
 an optional first argument ``[…]`` when the macro has a default, simple delimited parameter text for
 ``\\def``.  Nothing is ever run, evaluated or read from disk: a body that uses a hostile or unsupported
@@ -31,7 +32,8 @@ LINE_END_RE = re.compile("(?<!\x01)\n")  # a line end not eaten by a comment
 DOCUMENT_RE = re.compile(r"\\begin\s*\{document\}")
 DEFINER_RE = re.compile(r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|def|gdef|edef|xdef|let|"
                         r"DeclareMathOperator|DeclarePairedDelimiter|DeclarePairedDelimiterX|input|include|"
-                        r"catcode)(?![A-Za-z])")
+                        r"catcode|DeclareDocumentCommand|NewDocumentCommand|RenewDocumentCommand|"
+                        r"ProvideDocumentCommand)(?![A-Za-z])")
 UNSAFE_RE = re.compile(
     r"\\(csname|endcsname|expandafter|noexpand|write|immediate|openout|openin|closeout|closein|read|readline|"
     r"input|include|includeonly|InputIfFileExists|catcode|makeatletter|makeatother|directlua|luaexec|latelua|"
@@ -47,6 +49,17 @@ DROPPED = frozenset({"\\xspace", "\\@", "\\relax"})
 BOXES = frozenset({"\\ensuremath", "\\raisebox", "\\mathpalette"})
 IGNORED = {"input": "not read: macros defined in other files are unknown", "include": "not read: macros "
            "defined in other files are unknown", "catcode": "ignored", "DeclarePairedDelimiterX": "not supported"}
+#: xparse's definers (``\\NewDocumentCommand\\E{o m o}{…}``): signatures of ``m`` (an argument) and ``o`` (an optional
+#: ``[…]``) are read; ``\\IfValueTF``/``\\IfValueT``/``\\IfNoValueTF``/``\\IfNoValueT`` in the body choose by whether an
+#: optional argument was given
+XPARSE = {"DeclareDocumentCommand": "newcommand", "NewDocumentCommand": "newcommand",
+          "RenewDocumentCommand": "renewcommand", "ProvideDocumentCommand": "providecommand"}
+NO_VALUE = "\\theoryverify@novalue"  # an absent optional argument (a token no text can write: it holds an @)
+VALUE_TESTS = {"\\IfValueTF": (True, 2), "\\IfValueT": (True, 1), "\\IfNoValueTF": (False, 2),
+               "\\IfNoValueT": (False, 1)}
+#: a redefinition of \\left or \\right that ends in the primitive (``\\let\\originalright\\right``,
+#: ``\\renewcommand{\\right}{\\aftergroup\\egroup\\originalright}``: a spacing fix) is read as the primitive
+DELIMITER_PRIMITIVES = ("\\left", "\\right")
 KINDS = {"newcommand": "newcommand", "DeclareRobustCommand": "newcommand", "renewcommand": "renewcommand",
          "providecommand": "providecommand", "def": "def", "gdef": "def", "edef": "def", "xdef": "def"}
 
@@ -68,6 +81,7 @@ class Macro:
     origin: str
     delimited: str | None = None
     unsafe: str | None = None
+    xparse: str | None = None  # an xparse signature of m and o ("omo"), or None
 
 
 @dataclass(frozen=True)
@@ -144,6 +158,9 @@ class MacroTable:
         self._paired: dict[str, tuple[str, str]] = {}  # \DeclarePairedDelimiter: name -> (left, right)
         self._primitive: set[str] = set()  # \let to a non-macro: emitted, never re-expanded
         self._compiled: dict[str, tuple[list[str], list[str] | None, list | None]] = {}
+        #: the style files (a pattern on the file name) whose refused macros are layout: left as written by
+        #: ``expand(…, keep_refused=True)`` (algorithmic.sty's ``\\`` is still a row break in an align)
+        self.layout_origins: re.Pattern | None = None
 
     def __contains__(self, name: str) -> bool:
         return name in self._macros
@@ -164,6 +181,15 @@ class MacroTable:
         old = self._macros.get(macro.name)
         if macro.kind == "providecommand" and old is not None:
             return
+        if macro.name in DELIMITER_PRIMITIVES and macro.kind != "let":
+            last = [t for t in tokens(macro.body) if not t.isspace()][-1:]
+            target = self._macros.get(last[0]) if last else None
+            if last and (last[0] == macro.name or (target is not None and last[0] in self._primitive
+                                                   and target.body == macro.name)):
+                self._macros.pop(macro.name, None)
+                notes.append(Note(macro.origin, f"{macro.name} is redefined to end in the primitive {macro.name} "
+                                                "(a spacing fix): read as the primitive"))
+                return
         used = [int(t[1]) for t in tokens(macro.body) if len(t) == 2 and t[0] == "#" and t[1] != "#"]
         if max(used, default=0) > macro.nparams:
             notes.append(Note(macro.origin, f"{macro.name} skipped: its body uses #{max(used)} but it takes "
@@ -216,6 +242,23 @@ class MacroTable:
         if cmd in IGNORED:
             notes.append(Note(where, f"\\{cmd} {IGNORED[cmd]}"))
             return None
+        if cmd in XPARSE:
+            name = read_name(s, i)
+            if name is None:
+                return skip("no control sequence name")
+            spec = read_group(s, skip_ws(s, name[1]))
+            if spec is None:
+                return skip("missing {signature}")
+            body = read_group(s, skip_ws(s, spec[1]))
+            if body is None:
+                return skip("missing or unbalanced {body}")
+            sig = "".join(spec[0].split())
+            if not re.fullmatch(r"[mo]{0,9}", sig):
+                notes.append(Note(where, f"{name[0]} not expanded: the xparse signature {{{spec[0].strip()}}} is not "
+                                         "read (only m and o)"))
+                return body[1]
+            self._add(Macro(name[0], len(sig), None, flatten(body[0]), XPARSE[cmd], where, xparse=sig), notes)
+            return body[1]
         star = i < len(s) and s[i] == "*"
         i += star
         name = read_name(s, i)
@@ -317,8 +360,16 @@ class MacroTable:
             c = self._compiled[macro.name] = (tokens(macro.body), default, spec)
         return c
 
-    def expand(self, text: str) -> str:
-        """Expand every defined macro in ``text`` (bodies included), within the budget; see the module."""
+    def expand(self, text: str, keep_refused: bool = False) -> str:
+        """Expand every defined macro in ``text`` (bodies included), within the budget; see the module.
+
+        A refused macro (an unsafe body) raises, unless ``keep_refused``: then a macro the paper newly defines
+        (``\\newcommand``, ``\\providecommand``, xparse's ``New``/``Declare``) is left unexpanded, and
+        the others are expanded — one refused macro does not stop the rest of its row (it is written
+        ``\\refusedNAME``, which no reader knows, so a relation that uses it is unreadable and names it).  A refused redefinition of
+        a name LaTeX or the reader knows (``\\renewcommand``, ``\\def``) still raises: left as written, it would be
+        read with its built-in meaning — except one from a standard package (:attr:`layout_origins`), whose
+        redefinitions of LaTeX's own commands are layout."""
         names = set(CS_RE.findall(text))
         if not names & (self._macros.keys() | DROPPED | BOXES):
             if len(text) > self.max_chars:
@@ -404,6 +455,16 @@ class MacroTable:
                         until(t, "]")
                     stack.extend(reversed([x for x in argument(t) if x != "$"]))
                     continue
+                if t in VALUE_TESTS:  # \IfValueTF{#1}{yes}{no}, from an xparse body
+                    given, n = VALUE_TESTS[t]
+                    value = argument(t)
+                    branches = [argument(t) for _ in range(n)]
+                    present = value != [NO_VALUE]
+                    if present == given:
+                        stack.extend(reversed(branches[0]))
+                    elif n == 2:
+                        stack.extend(reversed(branches[1]))
+                    continue
                 if t == "\\mathpalette":  # \mathpalette\f{x}: \f{\textstyle}{x}
                     f = argument(t)
                     x = argument(t)
@@ -412,6 +473,13 @@ class MacroTable:
                 out.append(t)
                 continue
             if macro.unsafe:
+                if keep_refused and self.layout_origins is not None and \
+                        self.layout_origins.fullmatch(macro.origin.replace("\\", "/").rsplit("/", 1)[-1].split(":")[0]):
+                    out.append(t)  # a standard package's restyling of LaTeX's own \\, \small: LaTeX's meaning
+                    continue
+                if keep_refused and macro.kind in ("newcommand", "providecommand"):
+                    out.append("\\refused" + re.sub(r"[^A-Za-z]", "", t))  # never read with a built-in meaning
+                    continue
                 raise ExpansionError(f"macro {t} ({macro.origin}) is refused: {macro.unsafe}")
             steps += 1
             counts[t] = counts.get(t, 0) + 1
@@ -430,6 +498,12 @@ class MacroTable:
                 if sz:  # \norm[\big]{x}: \bigl\lVert x\bigr\rVert
                     body = tokens(f"{sz}l{left} ") + ["#1"] + tokens(f"{sz}r{right}")
                 args.append(argument(t))
+            elif macro.xparse is not None:
+                for kind in macro.xparse:
+                    if kind == "m":
+                        args.append(argument(t))
+                    else:
+                        args.append(until(t, "]") if peek_nonspace("[") and pop() else [NO_VALUE])
             elif spec is not None:
                 for n, delim in spec:
                     if n is None:

@@ -75,6 +75,8 @@ class PaperParser(LatexParser):
         self.total_derivatives: list[tuple[str, ast.expr]] = []  # (variable, operand) of d/dt
         self.euler = False
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
+        self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
+        self.bind_divisor = False  # the other reading: a/3r as a/(3r)
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -356,11 +358,51 @@ class PaperParser(LatexParser):
             return _name("e" if getattr(self.names, "euler_e", False) else "evar")
         return node
 
+    def term(self) -> ast.expr:
+        """A term; ``π₁ @ π₂`` (a binary ``@`` between two non-numbers: a paper's own operation, such as running one
+        policy after another) is an unspecified function ``at_op(π₁, π₂)``, never a product."""
+        node = super().term()
+        while self.at("@"):
+            self.next()
+            right = super().term()
+            if isinstance(node, ast.Constant) or isinstance(right, ast.Constant):
+                raise BadInput("LaTeX: '@' between numbers is not read")
+            self.applied.add("at_op")
+            node = _call("at_op", node, right)
+        return node
+
+    def _conditioned_call(self, node: ast.expr) -> ast.expr | None:
+        """``Δ(e | ψ)``, ``p(ψ' \\mid ψ)``: a conditioning bar inside a function's brackets (one bar, or a ``\\mid``,
+        at their top level) — the call is kept whole as an opaque atom, never |…| nor a product."""
+        k, depth, bars, mids = self.i, 0, 0, 0
+        while k < len(self.toks):
+            t = self.toks[k].text
+            if t in ("(", "[", "\\{", "{"):
+                depth += 1
+            elif t in (")", "]", "\\}", "}"):
+                depth -= 1
+                if depth == 0:
+                    break
+            elif depth == 1 and t == "|":
+                bars += 1
+            elif depth == 1 and t == "\\mid":
+                mids += 1
+            k += 1
+        if depth != 0 or not (bars == 1 or (mids >= 1 and bars == 0)):
+            return None
+        key = _flat(node) + show_tokens(self.toks[self.i:k + 1])
+        self.i = k + 1
+        return self._opaque_key(key, "cond")
+
     def _maybe_call(self, node) -> ast.expr:
         if isinstance(node, str):
             node = _name(node)
         called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
             (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
+        if called and self.at("("):
+            cond = self._conditioned_call(node)
+            if cond is not None:
+                return cond
         if not called and self.at("{") and not self._value_next and self.names is not None and \
                 (_key(node) in self.functions or self.names.kind(_key(node)) == "function") and \
                 self.peek(1).kind == "letter" and self.peek(2).text == "}":
@@ -944,7 +986,21 @@ class PaperParser(LatexParser):
             return ast.UnaryOp(op=ast.USub(), operand=self.group_or_token())
         return super().group_or_token()
 
+    def _function(self, fname: str) -> ast.expr:
+        """``\\det(X)`` in a paper: the determinant of a matrix whose size the paper does not give, so an unspecified
+        function (a proof must hold for every function) and a matrix statement (no proof stands as a number's)."""
+        node = super()._function(fname)
+        if fname == "det":
+            self.applied.add("det")
+            self.vector_ops.add("determinant")
+        return node
+
     def _power(self, base: ast.expr) -> ast.expr:
+        if self.at("\\dagger") or (self.at("{") and self.peek(1).text == "\\dagger" and self.peek(2).text == "}"):
+            self.i += 1 if self.at("\\dagger") else 3  # (A^T A)^† : the pseudo-inverse, kept unknown
+            self.applied.add("pinv")
+            self.vector_ops.add("pseudo-inverse")
+            return _call("pinv", base)
         if self.at("\\top", "T", "\\intercal", "\\mathsf", "\\mathrm", "\\T") and self._is_transpose():
             self.vector_ops.add("transpose")
             return _call("transpose", base)
@@ -1096,6 +1152,7 @@ class PaperParser(LatexParser):
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = PaperParser([*tokens, Token("end", "", tokens[-1].pos if tokens else 0)], self.names, self.functions)
+        p.bind_divisor = self.bind_divisor
         node = p.expr()
         if p.peek().kind != "end":
             raise BadInput(f"LaTeX: cannot read {p.peek().text!r} here")
@@ -1112,6 +1169,7 @@ class PaperParser(LatexParser):
         self.euler |= p.euler
         self.ambiguous_e |= p.ambiguous_e
         self.labels |= p.labels
+        self.divisions += [d for d in p.divisions if d not in self.divisions]
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")
@@ -1140,6 +1198,40 @@ class PaperParser(LatexParser):
         self.next()
         self._skip_group_tokens()
         return self._opaque(start, "comp")
+
+    def _name_next(self) -> bool:
+        """Whether the next token starts a name (a letter, a Greek letter, an accented or bold letter)."""
+        t = self.peek()
+        if t.kind == "letter":
+            return True
+        return t.kind == "cmd" and (t.text[1:] in GREEK or t.text[1:] in ACCENTS or t.text[1:] in EXTRA_ACCENTS
+                                    or t.text[1:] in BOLD or t.text[1:] in FONTS)
+
+    def _divisor(self) -> ast.expr:
+        """``a/3r``: a number juxtaposed with a name after ``/`` is read two ways, ``(a/3)·r`` (the grammar's) and
+        ``a/(3r)`` (what authors usually mean: ``/2n``); the paper does not settle which, so the reading is recorded in
+        :attr:`divisions` and the step is ambiguous.  With :attr:`bind_divisor` the names juxtaposed with the number
+        are read into the divisor."""
+        start = self.i
+        node = self.factor()
+        if self.i != start + 1 or self.toks[start].kind != "num" or self.stopped or not self._name_next():
+            return node
+        if not self.bind_divisor:
+            end = self.i + 1
+            if self.toks[self.i].kind == "cmd" and end < len(self.toks) and self.toks[end].text == "{":
+                depth = 0
+                while end < len(self.toks) - 1:
+                    depth += (self.toks[end].text == "{") - (self.toks[end].text == "}")
+                    end += 1
+                    if depth == 0:
+                        break
+            text = "/" + show_tokens(self.toks[start:end])
+            if text not in self.divisions:
+                self.divisions.append(text)
+            return node
+        while self._name_next():  # a/3rs: a/(3·r·s)
+            node = _bin(node, ast.Mult(), self.postfix())
+        return node
 
     def starts_factor(self) -> bool:
         t = self.peek()

@@ -71,7 +71,15 @@ GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|(?<!easy )(?<!
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to|"
                       r"equivalent to (?:prove|proving|show|showing))", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
-CONCLUSION_CUE = re.compile(r"\b(?:then|we have|(?:the following|it) holds?|it follows|the following)\b", re.I)
+CONCLUSION_CUE = re.compile(r"\b(?:then|we (?:have|get|obtain)|(?:the following|it) holds?|it follows|the following|"
+                            r"(?:bounded|estimated|written|expressed) as follows)\b", re.I)
+# "…, the expected value of running π' then π can be bounded as follows:": a statement's conclusion after a
+# hypothesis clause ("such that each element is selected with probability at most p")
+CONCLUSION_AS_FOLLOWS = re.compile(r"\b(?:can|may) be (?:bounded|estimated|written|expressed) as follows\W*$|"
+                                   r"\bsuch that\b[^.]{0,200}\bwe (?:get|obtain|have)\W*$", re.I)
+# "From this we estimate f(n) as follows": a derivation starts (not a definition)
+DERIVATION_AS_FOLLOWS = re.compile(r"\b(?:estimate|bound|derive|compute|calculate|expand|simplify)\w*\b[^.]{0,120}"
+                                   r"\bas follows\W*$", re.I)
 HEADED_ASSUMPTION = re.compile(r"\\(?:textbf|textit|emph|textsc|paragraph\*?)\s*\{\s*(?:Assumption|Condition|Hypothesis)\b")
 HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given(?!\s+by\b)|provided|whenever|let)\b", re.I)  # "is given by": a value
 NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
@@ -238,6 +246,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
     derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence)  # "… where w is …, we have": a result
+    if DERIVATION_AS_FOLLOWS.search(sentence) and _last(STRONG_DEF, sentence) < 0:
+        derived = True  # "we estimate f(n) as follows": a derivation, whatever "as follows" usually announces
     envs = [env_kind(name) for name, _ in scope]
     inner = envs[-1] if envs else ""
     if op == "=:":
@@ -282,7 +292,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "probabilistic", "a probability (P(…))"
     if op == "=" and LAW_VALUE.search(link_text) and not re.search(r"\\mid|;", link_text):
         return "probabilistic", "a law used as a value (N(…)): an identity in distribution"
-    if PROB_PROSE.search(sentence) or PROB_PROSE.search(display_text):
+    prob = list(PROB_PROSE.finditer(sentence))
+    if prob and inner in STATEMENT_ENVS and CONCLUSION_AS_FOLLOWS.search(sentence[prob[-1].end():]) and \
+            re.search(r"\b(?:such that|if|assum\w*|suppose|provided)\b", sentence[:prob[-1].start()], re.I):
+        prob = []  # "π selects each element with probability at most p, …; then E f ≥ …": the hypothesis says it
+    if prob or PROB_PROSE.search(display_text):
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
         return "hypothesis", f"inside an {inner} environment"
@@ -365,6 +379,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
             return "goal", conclusion
         said = _last(CONCLUSION_CUE, sentence)  # "Assume …, we have the following bounds hold for all t,"
         hyp_at = _last(HYP_CUE, sentence)
+        if CONCLUSION_AS_FOLLOWS.search(sentence):  # "… such that …, we get", "… can be bounded as follows:"
+            return "goal", conclusion
         if hyp_at >= 0 and CONCLUSION_AFTER_CLAUSE.search(sentence[hyp_at:]):
             return "goal", conclusion  # "assuming ε' < ε, the update improves the objective by:"
         if hyp_at > said:

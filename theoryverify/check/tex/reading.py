@@ -79,6 +79,9 @@ class ChainReading:
 
 WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk", "Loss", "OPT", "ALG", "MSE", "Lip",
          "diag", "sign", "sgn", "rank", "supp", "dist", "poly", "erf", "Unif", "Ber", "Bin", "Poi", "Lap"}
+#: a word in ``\\mbox{…}``/``\\text{…}`` directly followed by ``(`` that names an operator (``\\mbox{det}(X)``)
+OPERATOR_WORDS = frozenset({"det", "Pr", "P", "var", "Var", "cov", "Cov", "tr", "Tr", "trace", "rank", "diag", "Diag",
+                            "sgn", "sign", "vec", "poly", "polylog", "dist", "supp", "softmax", "erf", "E", "Ex"})
 ALIASES = {"\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]"}
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 #: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
@@ -202,6 +205,16 @@ def _braced_script_commands(toks: list[Token]) -> list[Token]:
     return out
 
 
+def _braced_letters(toks: list[Token], k: int) -> tuple[str | None, int]:
+    """(the letters of the group ``{…}`` at ``toks[k]`` when it holds letters only, the index after it)."""
+    j = k + 1
+    while j < len(toks) and toks[j].kind == "letter":
+        j += 1
+    if j < len(toks) and toks[j].text == "}" and j > k + 1:
+        return "".join(t.text for t in toks[k + 1:j]), j + 1
+    return None, k
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
@@ -214,6 +227,31 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.text in ("\\mbox", "\\hbox", "\\text", "\\textrm", "\\mathrm", "\\textnormal") and \
+                i + 1 < len(toks) and toks[i + 1].text == "{":
+            word, j = _braced_letters(toks, i + 1)
+            if word in OPERATOR_WORDS and j < len(toks) and (toks[j].text == "(" or toks[j].text == "\\left"):
+                # \mbox{det}(X), \text{Pr}(A): an operator's name, not prose
+                out += [Token("cmd", "\\operatorname", t.pos), *toks[i + 1:j]]
+                i = j
+                continue
+        if t.text == "\\vert":  # \vert a \vert^p is |a|^p (a conditioning bar is read as | is)
+            out.append(Token("sym", "|", t.pos))
+            i += 1
+            continue
+        if t.text == "{" and i + 1 < len(toks) and toks[i + 1].text == "}" and \
+                not (out and (out[-1].text in ("^", "_") or out[-1].kind == "cmd")) and \
+                not (i + 2 < len(toks) and toks[i + 2].text in ("^", "_")):  # x^{}, \frac{}{…}, {}_2F_1 kept
+            i += 2  # an empty group (what \label leaves in {\label{eq}}): nothing
+            continue
+        if t.text in ("\\vcentcolon", "\\colon", "\\ratio") and i + 1 < len(toks) and toks[i + 1].text == "=":
+            out.append(Token("cmd", ":=", t.pos))  # \vcentcolon= (mathtools, a paper's \defeq): :=
+            i += 2
+            continue
+        if t.text == "=" and i + 1 < len(toks) and toks[i + 1].text in ("\\vcentcolon", "\\ratio"):
+            out.append(Token("cmd", "=:", t.pos))
+            i += 2
+            continue
         if t.text in ("\\mathrm", "\\operatorname", "\\text", "\\textrm", "\\mathop") and \
                 [x.text for x in toks[i + 1:i + 6]] == ["{", "a", "r", "g", "}"] and i + 6 < len(toks) and \
                 toks[i + 6].text in ("\\min", "\\max"):  # \mathrm{arg}\min is \argmin, not arg·min
@@ -360,10 +398,58 @@ def bound_indices(node: ast.AST) -> set[str]:
     return out
 
 
-def index_outside(*sides: ast.AST) -> set[str]:
+def atom_letters(opaque: dict[str, str]) -> dict[str, set[str]]:
+    """The names each opaque atom's LaTeX writes (``⟦\\mathbb{E}[w_i]⟧`` → ``{E, w, i}``: letters and Greek letters),
+    so that an atom can be seen to use a sum's index."""
+    from ..latex import GREEK, tokenize
+    out: dict[str, set[str]] = {}
+    for name, latex in opaque.items():
+        try:
+            toks = tokenize(latex)
+        except BadInput:
+            out[name] = set()
+            continue
+        out[name] = {t.text if t.kind == "letter" else GREEK[t.text[1:]] for t in toks
+                     if t.kind == "letter" or (t.kind == "cmd" and t.text[1:] in GREEK)}
+    return out
+
+
+def atoms_as_families(node: ast.AST, atoms: dict[str, set[str]], families: dict[str, int]) -> ast.AST:
+    """Inside a sum or product, an opaque atom that writes the index (``\\sum_i \\mathbb{E}[X_i]``) is a family
+    ``atom_(i)``: one unknown per term, never one constant summed n times (which proved ``(∑_i E X_i)² = n ∑_i
+    (E X_i)²``)."""
+    class Index(ast.NodeTransformer):
+        def __init__(self):
+            self.inside: list[str] = []
+
+        def visit_Call(self, n):
+            if isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and len(n.args) == 2 and \
+                    isinstance(n.args[1], ast.Tuple) and n.args[1].elts and isinstance(n.args[1].elts[0], ast.Name):
+                self.inside.append(n.args[1].elts[0].id)
+                n.args[0] = self.visit(n.args[0])
+                self.inside.pop()
+                n.args[1] = self.visit(n.args[1])
+                return n
+            self.generic_visit(n)
+            return n
+
+        def visit_Name(self, n):
+            used = [i for i in self.inside if i in atoms.get(n.id, ())]
+            if not used:
+                return n
+            fam = _safe(f"{n.id}_")
+            families[fam] = len(used)
+            return ast.Call(func=ast.Name(id=fam, ctx=ast.Load()), args=[ast.Name(id=i, ctx=ast.Load()) for i in used],
+                            keywords=[])
+    return Index().visit(node)
+
+
+def index_outside(*sides: ast.AST, atoms: dict[str, set[str]] | None = None) -> set[str]:
     """The indices of a sum or product in the relation that are also written outside every sum or product binding them
-    (``\\prod_{k=1}^n 1 + \\frac{p-1}{k}`` read as ``(∏ 1) + (p-1)/k``): the operator's scope is then in doubt."""
+    (``\\prod_{k=1}^n 1 + \\frac{p-1}{k}`` read as ``(∏ 1) + (p-1)/k``; ``\\sum_i \\mathbb{E}[w_i^2] -
+    (\\mathbb{E}[w_i])^2`` where the opaque atom ``atoms`` says writes i): the operator's scope is then in doubt."""
     bound = set().union(*(bound_indices(s) for s in sides if s is not None))
+    atoms = atoms or {}
     out: set[str] = set()
 
     def walk(n: ast.AST, inside: frozenset) -> None:
@@ -375,6 +461,8 @@ def index_outside(*sides: ast.AST) -> set[str]:
             return
         if isinstance(n, ast.Name) and n.id in bound and n.id not in inside:
             out.add(n.id)
+        if isinstance(n, ast.Name) and n.id in atoms:
+            out.update((atoms[n.id] & bound) - inside)
         for c in ast.iter_child_nodes(n):
             walk(c, inside)
     for side in sides:
@@ -470,6 +558,11 @@ def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
     return wrapped - outside, every
 
 
+#: a left side written as a sum or product is an expression computed, not a name (a norm, an inner product, a
+#: derivative on the left may well be defined: ``\\langle x, y\\rangle_L = …``, ``\\frac{d}{dt}\\alpha = …``)
+COMPUTED_CALLS = frozenset({"Sum", "Product"})
+
+
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     """(is a name / indexed name / call of a name, has t+1 in its index, the base name)."""
     if node is None:
@@ -479,6 +572,8 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         text = unparse(node.slice).replace(" ", "")
         return True, bool(re.search(r"[A-Za-z]\+1\b", text)), node.value.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in COMPUTED_CALLS:
+        return False, False, None  # Σ_{j<i} |u_j^T y|^2 = …: a sum computed, never a name being defined
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return True, False, node.func.id
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Subscript):

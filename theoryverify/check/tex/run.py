@@ -23,8 +23,9 @@ from . import displays as D
 from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
 from .grammar import _key
 from .names import Names, gather
-from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
-from .reading import (COUNTED, ChainReading, Link, index_outside, lhs_shape, names_in, plain, read_chain)
+from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
+from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
+                      plain, read_chain)
 from .source import Document, Note, load
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -135,8 +136,11 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
                     try:
                         lines.append(table.expand(line) if "\\" in line else line)
                     except BadInput as exc:
-                        errors.append((off, off + len(line), " ".join(str(exc).split())))
-                        lines.append(line)
+                        try:  # a refused macro left as written; the others in the line still expanded
+                            lines.append(table.expand(line, keep_refused=True))
+                        except BadInput:
+                            errors.append((off, off + len(line), " ".join(str(exc).split())))
+                            lines.append(line)
                     off += len(line) + 1
                 expanded = "\n".join(lines)
             expanded = _same_lines(expanded, block.count("\n"))
@@ -210,6 +214,7 @@ class Paper:
         self.macros = len(table)
         for m in HOSTILE_ANYWHERE.finditer(raw.text):  # outside the displays too: reported, never run
             self.notes.append(Note(raw.label(m.start()), f"\\{m.group(1)} skipped (never executed)"))
+        table.layout_origins = WELL_KNOWN_PACKAGE
         self.doc, self.expansion_errors = expand_document(raw, table)
         self.assume = list(assume)
         self.seed, self.timeout = seed, timeout
@@ -432,7 +437,7 @@ class Paper:
                 break
             link = reading.links[0]
             rp = link.rhs.parser
-            clean = not (rp and (rp.opaque or rp.ambiguous))
+            clean = not (rp and (rp.opaque or rp.ambiguous or rp.divisions))
             node = link.lhs.node
             if link.op == "=" and clean and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
                 self._pre[ast.dump(node)] = (node, None, link.rhs.node)  # A_{t-1} = exp(u)
@@ -449,7 +454,8 @@ class Paper:
                 break
             if fam:
                 break
-            if link.op == "=" and isinstance(lhs, ast.Name) and not (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+            if link.op == "=" and isinstance(lhs, ast.Name) and \
+                    not (rp and (rp.opaque or rp.ambiguous or rp.applied or rp.divisions)):
                 subst[lhs.id] = rhs
             elif link.op in ("<", ">", "<=", ">="):
                 text = f"{unparse(lhs)} {link.op} {unparse(rhs)}"
@@ -480,7 +486,7 @@ class Paper:
             link = reading.links[0]
             rp = link.rhs.parser
             if link.op not in ("=", ":=") or link.rhs.node is None or \
-                    (rp and (rp.opaque or rp.ambiguous or rp.applied)):
+                    (rp and (rp.opaque or rp.ambiguous or rp.applied or rp.divisions)):
                 continue  # "let $a := a_i$": a value set with := as with =
             node = link.lhs.node
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -660,6 +666,13 @@ class Paper:
                           "same way: the relation is reflexive", assumptions, read_as)
                 continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
+            divisions = [d for p in parsers for d in p.divisions]
+            if divisions:
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(dict.fromkeys(divisions))}: divided by the number alone, or by the "
+                                "product the number is written with? (write \\frac or brackets)", assumptions, read_as)
+                rel.readings = [read_as, self._bound_divisor_reading(link)]
+                continue
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             if ambiguous:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
@@ -690,13 +703,31 @@ class Paper:
                 continue
             self._job(display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread)
 
+    @staticmethod
+    def _show(node, parser) -> str:
+        text = unparse(node)
+        for name, latex in (parser.opaque.items() if parser else ()):
+            text = re.sub(rf"\b{re.escape(name)}\b", lambda m, t=latex: f"⟦{t}⟧", text)
+        return text
+
     def _read_as(self, link: Link) -> str:
-        def show(node, parser):
-            text = unparse(node)
-            for name, latex in (parser.opaque.items() if parser else ()):
-                text = re.sub(rf"\b{re.escape(name)}\b", lambda m, t=latex: f"⟦{t}⟧", text)
-            return text
-        return f"{show(link.lhs.node, link.lhs.parser)} {link.op} {show(link.rhs.node, link.rhs.parser)}"
+        return f"{self._show(link.lhs.node, link.lhs.parser)} {link.op} {self._show(link.rhs.node, link.rhs.parser)}"
+
+    def _bound_divisor_reading(self, link: Link) -> str:
+        """``link`` read with ``a/3r`` as ``a/(3r)`` (see :meth:`.grammar.PaperParser._divisor`)."""
+        from .grammar import PaperParser
+        from ..latex import Token
+        sides = []
+        for term in (link.lhs, link.rhs):
+            p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], term.parser.names,
+                            term.parser.functions)
+            p.bind_divisor = True
+            try:
+                node = p.expr()
+                sides.append(self._show(node, p))
+            except (BadInput, RecursionError):
+                return "(the other reading could not be built)"
+        return f"{sides[0]} {link.op} {sides[1]}"
 
     def _product_reading(self, link: Link, names: set[str]) -> str:
         class Product(ast.NodeTransformer):
@@ -767,6 +798,8 @@ class Paper:
                 d = Definition(f"{l.id} := {unparse(r)}", l.id, r)
         except BadInput:
             return
+        if any(p.divisions for p in (link.lhs.parser, link.rhs.parser) if p):
+            return  # a/3r: which division the paper means is not settled
         if fam or any(p.opaque for p in (link.rhs.parser,) if p):
             return  # a definition through families or unknowns is not used (its value is not known)
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in self.names.defined
@@ -803,6 +836,9 @@ class Paper:
         try:
             lhs = plain(lhs_node, fns, fam)
             rhs = plain(rhs_node, fns, fam)
+            atoms = atom_letters({k: v for p in parsers for k, v in p.opaque.items()})
+            loose = index_outside(lhs, rhs, atoms=atoms)
+            lhs, rhs = atoms_as_families(lhs, atoms, fam), atoms_as_families(rhs, atoms, fam)
             prose_values = self._prose_used(link, names_in(lhs, fns) | names_in(rhs, fns))
             subst = getattr(self, "_subst", {})
             if subst:
@@ -822,10 +858,11 @@ class Paper:
         called = {n.func.id for t in (lhs, rhs) for n in ast.walk(t) if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Name)}
         cav.functions += sorted(f for f in called - set(FUNCTIONS) - set(SPECIAL_NAMES) - set(fam)
-                                - {function_name(x) for x in in_scope} if f not in cav.functions)
+                                - {function_name(x) for x in in_scope} - {function_name(x) for x in cav.functions}
+                                if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
-        cav.loose_indices = sorted(index_outside(lhs, rhs))
+        cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
         from .reading import wrapped_only
@@ -837,6 +874,13 @@ class Paper:
         nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
+        if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
+                _one_norm(link.lhs.latex + " " + link.rhs.latex):
+            opaque_norms = self._norms_as_atoms(lhs, rhs, fns)
+            if opaque_norms is not None:  # ‖Ay‖^2/‖Ay‖^2: a statement about numbers, whatever A and y are
+                lhs, rhs, texts = opaque_norms
+                cav.vector = []
+                cav.opaque += [t for t in texts if t not in cav.opaque]
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
@@ -854,6 +898,45 @@ class Paper:
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
                              getattr(display, "over_reals", False), prose_values))
+
+    def _norms_as_atoms(self, lhs, rhs, fns):
+        """(lhs, rhs, the norms' texts) with every norm ``norm(X)`` an unknown number (one per distinct X), when that
+        leaves no vector or matrix in the step (no bold or declared non-scalar name, no transpose or inner product):
+        the step is then about numbers, and a proof for every value of each norm is a proof.  None otherwise."""
+        import copy
+        from .reading import bound_indices
+        texts: dict[str, str] = {}
+        inner = bound_indices(lhs) | bound_indices(rhs)
+        for side in (lhs, rhs):  # ∑_i ‖x_i‖: a norm that varies with a sum's index is no one number
+            for n in ast.walk(side):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "norm" and \
+                        any(isinstance(m, ast.Call) or isinstance(m, ast.Name) and m.id in inner
+                            for a in n.args for m in ast.walk(a)):
+                    return None
+
+        class Norms(ast.NodeTransformer):
+            def visit_Call(self, node):
+                if isinstance(node.func, ast.Name) and node.func.id == "norm" and len(node.args) == 1:
+                    text = f"‖{unparse(node.args[0])}‖"
+                    name = outer.names.atom(text, "norm")
+                    texts[name] = text
+                    return ast.Name(id=name, ctx=ast.Load())
+                self.generic_visit(node)
+                return node
+        outer = self
+        sides = [Norms().visit(copy.deepcopy(x)) for x in (lhs, rhs)]
+        if not texts:
+            return None
+        for side in sides:
+            for n in ast.walk(side):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                        n.func.id in ("transpose", "inner", "trace", "det", "inv", "norm"):
+                    return None
+            for name in names_in(side, fns):
+                if name not in texts and (BOLD_NAME.search(name.split("_")[0]) or
+                                          self.names.nonscalar(name.split("_")[0])):
+                    return None
+        return sides[0], sides[1], list(dict.fromkeys(texts.values()))
 
     def _used_definitions(self, in_scope: tuple[int, ...], sides, assumptions) -> tuple[int, ...]:
         """The definitions in scope that a step uses: those of the names it writes, and of the names their bodies
@@ -923,6 +1006,8 @@ class Paper:
         if status == "refuted_unknown":
             rel.status = "inconclusive"
             rel.reason = f"{evidence}; unknowns: {', '.join(cav.unknowns[:3])}"
+            if cav.loose_indices:
+                rel.reason += f"; {_loose(cav)}"
             return
         if status in ("proved", "holds"):
             rel.status, why = positive(status, method, cav)
@@ -1076,7 +1161,7 @@ WELL_KNOWN_PACKAGE = re.compile(
     r"(?:natbib|algorithm|algorithmic|algorithmicx|algpseudocode|algorithm2e|fancyhdr|hyperref|url|times|subfigure|"
     r"subfig|caption|subcaption|xcolor|color|graphicx|booktabs|multirow|enumitem|geometry|microtype|wrapfig|float|"
     r"cleveref|thmtools|mathtools|amsmath|amssymb|amsthm|amsfonts|bm|nicefrac|xspace|tikz|pgfplots|listings|"
-    r"fullpage|setspace|titlesec|authblk|comment|etoolbox|ifthen|mathrsfs|dsfont|bbm|jmlr2e|jmlr|"
+    r"fullpage|setspace|titlesec|authblk|comment|etoolbox|ifthen|mathrsfs|dsfont|bbm|jmlr2e|jmlr|arxiv|"
     r"(?:icml|neurips|nips|iclr|aistats|colt|uai|aaai|ijcai|acl|emnlp|naacl|cvpr|iccv|eccv|tmlr|alt)[\w-]*)"
     r"\.(?:sty|cls)")
 
@@ -1186,6 +1271,66 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
     return out
 
 
+NORM_BAR = re.compile(r"\\(\||(?:Vert|lVert|rVert)(?![A-Za-z]))")
+NORM_SUB = re.compile(r"\s*(?:\^\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*)?_\s*(\{[^{}]*\}|\\?[A-Za-z0-9]+)")
+
+
+def _one_norm(latex: str) -> bool:
+    """Whether every norm the text writes carries the same subscript (or none): ``‖x‖_p`` and ``‖x‖`` are both read
+    ``norm(x)``, so a step that mixes them must not be proved through its norms."""
+    subs, bars = set(), 0
+    for m in NORM_BAR.finditer(latex):
+        if m.group(1) == "lVert":
+            continue
+        if m.group(1) in ("|", "Vert"):
+            bars += 1
+            if bars % 2:
+                continue  # an opening bar
+        sub = NORM_SUB.match(latex, m.end())
+        subs.add(sub.group(1).replace(" ", "").strip("{}") if sub else "")
+    return len(subs) <= 1
+
+
+def _same_bound_variables(expr):
+    """``expr`` with every sum's and product's index renamed to one shared dummy per index name, and each sum's factors
+    free of its indices moved in front of it: each built ``\\sum_j`` gets its own dummy j, so ``∑_j l_j`` written
+    twice were two expressions and ``lhs − rhs`` never cancelled.  Both are identities (a bound variable's name is
+    free; ``∑ c·f(j) = c·∑ f(j)``), so a zero found on the result is a proof.  An index that an inner sum binds again
+    under the same name leaves ``expr`` as it is (a shared dummy there could capture the outer one)."""
+    import sympy as sp
+    from sympy.concrete.expr_with_limits import ExprWithLimits
+    shared: dict[str, object] = {}
+
+    def clash(e, outer: frozenset) -> bool:
+        if isinstance(e, ExprWithLimits):
+            names = {str(lim[0]) for lim in e.limits}
+            if names & outer:
+                return True
+            outer = outer | names
+        return any(clash(a, outer) for a in e.args if isinstance(a, sp.Basic))
+
+    def walk(e):
+        if not isinstance(e, sp.Basic) or not e.args:
+            return e
+        if isinstance(e, (sp.Sum, sp.Product)):
+            body = walk(e.function)
+            mapping, limits = {}, []
+            for lim in e.limits:
+                v = lim[0]
+                c = shared.setdefault(str(v), sp.Dummy(str(v)))
+                mapping[v] = c
+                limits.append((c, *[walk(x) for x in lim[1:]]))
+            body = body.xreplace(mapping)
+            if isinstance(e, sp.Sum):
+                coeff, rest = body.as_independent(*mapping.values(), as_Add=False)
+                return coeff * sp.Sum(rest, *limits)
+            return sp.Product(body, *limits)
+        return e.func(*[walk(a) for a in e.args])
+    if not expr.has(sp.Sum, sp.Product) or clash(expr, frozenset()):
+        return expr
+    return walk(expr)
+
+
 def _symbolic_only(job: Job, s) -> dict:
     """A step with unknowns (opaque atoms, unspecified functions, families) can only be *proved* (for every value of
     the unknowns) or left inconclusive: no numeric search is run, since it could decide nothing."""
@@ -1199,7 +1344,11 @@ def _symbolic_only(job: Job, s) -> dict:
     s.resolve_names(job.lhs, job.rhs)
     b = Builder(s.scope, latex=True)
     d = sp.sympify(b.build_scalar(job.lhs) - b.build_scalar(job.rhs))
-    zero = bounded(lambda: d == 0 or sp.simplify(d) == 0 or sp.expand(d) == 0, SYMBOLIC_SECONDS, cpu=True)
+
+    def is_zero():
+        c = _same_bound_variables(d)
+        return d == 0 or c == 0 or sp.expand(c) == 0 or sp.simplify(c) == 0
+    zero = bounded(is_zero, SYMBOLIC_SECONDS, cpu=True)
     if zero:
         return {"status": "proved", "method": "symbolic", "evidence": "lhs − rhs simplifies to 0"}
     return {"status": "refuted_unknown", "method": "symbolic",
@@ -1535,15 +1684,22 @@ def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=No
     return 1 if s["refuted"] else 0
 
 
-def coverage_line(s: dict) -> str:
+def parsed_count(paper: Paper) -> int:
+    """The read relations whose text was parsed into a formula (a definition or a goal may be classified from its
+    prose without being parsed: "read" counts those too)."""
+    return sum(1 for r in paper.relations if r.status != "unreadable" and r.read_as)
+
+
+def coverage_line(s: dict, parsed: int | None = None) -> str:
     pct = 100.0 * s["read"] / s["relations"] if s["relations"] else 0.0
-    return (f"{s['relations']:,} relations: {s['read']:,} read ({pct:.0f} %), {s['checked']:,} checked — "
+    parsed_text = f", {parsed:,} parsed" if parsed is not None else ""
+    return (f"{s['relations']:,} relations: {s['read']:,} read ({pct:.0f} %){parsed_text}, {s['checked']:,} checked — "
             f"{s['proved']} proved, {s['holds']} hold, {s['refuted']} refuted, {s['inconclusive']} inconclusive; "
             f"{s['ambiguous']} ambiguous, {s['not_a_step']} not a derivation step, {s['unreadable']} unreadable")
 
 
 def to_json(paper: Paper, elapsed: float | None = None) -> dict:
-    out = {"summary": paper.summary(), "relations": [r.row() for r in paper.relations],
+    out = {"summary": paper.summary(), "parsed": parsed_count(paper), "relations": [r.row() for r in paper.relations],
            "first_wrong_steps": [{"file": r.file, "line": r.line, "chain": r.chain} for r in paper.relations
                                  if r.first_wrong],
            "files": paper.doc.files, "macros": paper.macros,
@@ -1554,7 +1710,7 @@ def to_json(paper: Paper, elapsed: float | None = None) -> dict:
 
 def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
     s = paper.summary()
-    out.write(coverage_line(s) + f"  [{elapsed:.1f} s]\n")
+    out.write(coverage_line(s, parsed_count(paper)) + f"  [{elapsed:.1f} s]\n")
     for r in paper.relations:
         shown = r.read_as if r.read_as else r.latex
         tag = r.status if r.status != "not_a_step" else f"not a step ({r.kind})"
@@ -1568,7 +1724,7 @@ def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
         where = n.where if hasattr(n, "where") else n.origin
         out.write(f"note: {where}: {n.message}\n")
     wrong = [r for r in paper.relations if r.first_wrong]
-    out.write(coverage_line(s) + "\n")
+    out.write(coverage_line(s, parsed_count(paper)) + "\n")
     if wrong:
         color = out.isatty() if color is None and hasattr(out, "isatty") else bool(color)
         mark = ("\033[1;31m", "\033[0m") if color else ("", "")
