@@ -1099,3 +1099,17 @@ def test_the_parent_pays_simplifys_first_import_not_the_checks_budget():
             "print('sympy.physics.units' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_a_norm_with_a_subscript_is_never_silently_another_norm(tmp_path, capsys):
+    """Referee 11 (pattern 7): ‖x‖_G (a weighted norm, √(xᵀGx)) and ‖A‖_F had both been read as norm(·), so the
+    Rayleigh bound ‖x‖²_G ≥ λ‖x‖²₂ read x² ≥ λx², and ‖A‖_1 ≤ ‖A‖_2 (false for vectors) was "proved" as norm(A) ≤
+    norm(A).  A subscript other than 2 names another norm; a step that writes one kind of p-norm or Frobenius norm
+    alone is still checked (its planted twin refuted)."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\|A\\|_1 \\le \\|A\\|_2 \\]\nand\n\\[ \\|x\\|^2_{G_{n}} \\ge \\lambda "
+                "\\|x\\|_2^2 \\]\nand\n\\[ \\|A\\|_F^2 \\le 2 \\|A\\|_F^2 \\]\nand\n\\[ \\|A\\|_F^2 \\le \\|A\\|_F^2 - 1 \\]\n"
+                "and\n\\[ \\|x\\|_2 + \\|x\\| = 2 \\|x\\| \\]\n")
+    assert rows[0]["read_as"] == "norm_1(A) <= norm(A)" and rows[0]["status"] == "inconclusive", rows
+    assert rows[1]["read_as"] == "norm_Gn(x) ** 2 >= lam * norm(x) ** 2", rows
+    assert [r["status"] for r in rows[2:]] == ["proved", "refuted", "proved"], rows
+

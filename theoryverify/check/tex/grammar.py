@@ -12,7 +12,8 @@ What it adds to the one-statement reader (and how it reads it):
 - ``\\sigma(…)`` is not the sigmoid in a paper (it is whatever the paper's σ is); ``e`` is Euler's number only in
   ``e^{…}``/``\\mathrm{e}``/``\\exp``;
 - ``\\langle a, b\\rangle`` → ``inner(a, b)``; ``x^\\top`` → ``transpose(x)``; ``\\|x\\|_2^2`` → ``norm(x)**2``
-  (the reading layer says these are read in one dimension);
+  (the reading layer says these are read in one dimension); a norm with another subscript is another function
+  (``\\|x\\|_G`` → ``norm_G(x)``);
 - ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i=1}^n``, ``\\prod``: sums over a stated range, or over an unstated one
   (an *opaque* atom: a quantity the checker keeps as an unknown, never evaluated);
 - ``\\lim``, ``\\inf``, ``\\sup``, ``\\max_{…}``, ``\\min_{…}``, ``\\arg\\min``, ``\\int``, ``\\mathbb{E}[…]``,
@@ -639,13 +640,11 @@ class PaperParser(LatexParser):
         if c in ("\\|", "\\lVert", "\\Vert"):
             node = super().command()
             self.vector_ops.add("norm")
-            self._skip_norm_scripts()
-            return node
+            return self._norm_label(node)
         if c == "\\left" and self.peek(1).text in ("\\|", "\\lVert", "\\Vert"):
             node = super().command()
             self.vector_ops.add("norm")
-            self._skip_norm_scripts()
-            return node
+            return self._norm_label(node)
         if c in ("\\sum", "\\prod"):
             return self._big_paper(c)
         if c in ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac"):
@@ -749,9 +748,31 @@ class PaperParser(LatexParser):
         self.i += 2
         return letter
 
+    def _norm_label(self, node: ast.expr) -> ast.expr:
+        """``\\|x\\|`` and ``\\|x\\|_2`` are the norm; any other subscript (``\\|x\\|_1``, ``_\\infty``, ``_F``,
+        ``_{G_{N,\\lambda}}``, ``_{\\mathcal H}``) names another norm, read as an unspecified function of its own
+        (``norm_G(x)``): dropping it had read ``\\|x\\|_1 \\le \\|x\\|_2`` as norm(x) ≤ norm(x), "proved", and the
+        Rayleigh bound ``\\|x\\|_G^2 \\ge \\lambda_{\\min}(G)\\|x\\|_2^2`` as x² ≥ λ·x².  The cursor moves past the
+        subscript."""
+        label = self._norm_script()
+        if not label or not isinstance(node, ast.Call):
+            return node
+        return ast.Call(func=_name(f"norm_{label}"), args=node.args, keywords=[])
+
+    def _norm_script(self) -> str:
+        """The label of a norm's subscript ('' for none or the 2-norm); the cursor moves past it."""
+        if not self.at("_"):
+            return ""
+        start = self.i + 1
+        self._skip_norm_scripts()
+        raw = "".join(t.text for t in self.toks[start:self.i]).replace("\\ast", "*").replace("*", "nuc")
+        key = re.sub(r"\\(mathrm|rm|text|textrm|mathsf|operatorname|mathit|ell|scriptscriptstyle|scriptstyle|"
+                     r"mathcal|mathbb|mathbf|mathscr|bm|boldsymbol)(?![A-Za-z])", "", raw)
+        key = re.sub(r"infty", "inf", re.sub(r"[^A-Za-z0-9]", "", key))
+        return "" if key in ("", "2", "l2", "L2") else key[:16]
+
     def _skip_norm_scripts(self) -> None:
-        """``\\|x\\|_2``, ``\\|A\\|_F``, ``\\|x\\|_{\\infty}``, ``\\|x\\|_\\mathcal{L}``: every norm of a number is
-        its absolute value."""
+        """Move past a norm's or an inner product's subscript (``_2``, ``_F``, ``_{\\infty}``, ``_\\mathcal{L}``)."""
         if self.at("_"):
             self.next()
             cmd = self.peek().kind == "cmd" and self.peek(1).text == "{"
@@ -1135,8 +1156,10 @@ class PaperParser(LatexParser):
             self.next()
             return ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "norm":
-            self._skip_norm_scripts()
-            return node
+            return self._norm_label(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
+                isinstance(node.left.func, ast.Name) and node.left.func.id == "norm":
+            return ast.BinOp(left=self._norm_label(node.left), op=ast.Pow(), right=node.right)  # \|x\|^2_G
         self.next()
         self._skip_group_tokens()
         return self._opaque(start, "comp")

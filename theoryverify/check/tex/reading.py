@@ -457,17 +457,38 @@ SCALAR_OF = {"norm", "Abs", "trace", "det"}
 
 def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
     """(names that occur only as the whole argument of a norm, |·|, trace or det — ``‖A‖_F`` is a number whatever
-    A is —, whether every norm in ``node`` is of a single name)."""
+    A is —, whether every norm in ``node`` is of a single name).  A labelled norm (``norm_F``, from ``‖A‖_F``) is
+    one too; it is another function than ``norm``, so ‖A‖_1 ≤ ‖A‖ is never the reflexive norm(A) ≤ norm(A)."""
     inside, every = set(), True
     for n in ast.walk(node):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in SCALAR_OF:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and (n.func.id in SCALAR_OF or
+                                                                        n.func.id.startswith("norm_")):
             if len(n.args) == 1 and isinstance(n.args[0], ast.Name):
                 inside.add(id(n.args[0]))
-            elif n.func.id == "norm":
+            elif n.func.id.startswith("norm"):
                 every = False
     outside = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in inside}
     wrapped = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) in inside}
     return wrapped - outside, every
+
+
+#: norm subscripts that name a norm equal to |x| in one dimension (p-norms, Frobenius, operator, nuclear)
+ONE_DIMENSIONAL_NORMS = re.compile(r"norm_(\d+|inf|p|q|r|s|F|Fro|HS|op|sp|spec|max|nuc|tr)")
+
+
+def one_norm(lhs: ast.expr, rhs: ast.expr) -> tuple[ast.expr, ast.expr]:
+    """A step that writes a single kind of norm, and that norm equals |x| in one dimension (``‖A‖_F`` alone,
+    ``‖x‖_\\infty`` alone): that norm is read as ``norm`` (checked as the other norms are).  Two kinds in one step
+    (``‖x‖_1 ≤ ‖x‖_2``) or a weighted norm (``‖x‖_G``, √(xᵀGx), which is not |x| even in one dimension) keep their
+    own unspecified functions: one norm is never silently another."""
+    calls = [n for t in (lhs, rhs) for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and (n.func.id == "norm" or n.func.id.startswith("norm_"))]
+    kinds = {n.func.id for n in calls}
+    if len(kinds) != 1 or not ONE_DIMENSIONAL_NORMS.fullmatch(next(iter(kinds))):
+        return lhs, rhs
+    for n in calls:
+        n.func = ast.Name(id="norm", ctx=ast.Load())
+    return lhs, rhs
 
 
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:

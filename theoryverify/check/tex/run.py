@@ -24,7 +24,8 @@ from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_
 from .grammar import _key
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, positive, refutation_blockers
-from .reading import (COUNTED, ChainReading, Link, index_outside, lhs_shape, names_in, plain, read_chain)
+from .reading import (COUNTED, ChainReading, Link, index_outside, lhs_shape, names_in, one_norm, plain,
+                      read_chain)
 from .source import Document, Note, load
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -801,8 +802,7 @@ class Paper:
             lhs_node, rhs_node = _substitute_pre(lhs_node, pre), _substitute_pre(rhs_node, pre)
             fns = fns - {k[5:] for k in pre if k.startswith("call:")}
         try:
-            lhs = plain(lhs_node, fns, fam)
-            rhs = plain(rhs_node, fns, fam)
+            lhs, rhs = one_norm(plain(lhs_node, fns, fam), plain(rhs_node, fns, fam))
             prose_values = self._prose_used(link, names_in(lhs, fns) | names_in(rhs, fns))
             subst = getattr(self, "_subst", {})
             if subst:
