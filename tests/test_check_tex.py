@@ -1113,3 +1113,13 @@ def test_a_norm_with_a_subscript_is_never_silently_another_norm(tmp_path, capsys
     assert rows[1]["read_as"] == "norm_Gn(x) ** 2 >= lam * norm(x) ** 2", rows
     assert [r["status"] for r in rows[2:]] == ["proved", "refuted", "proved"], rows
 
+
+def test_a_name_after_a_closing_norm_bar_is_not_a_vector(tmp_path, capsys):
+    """Referee 11 (pattern 2): fa-alignment's γ ("a positive constant") was typed a vector because the paper writes
+    ‖e(T)‖γ — a name after a *closing* double bar had counted as the argument of a norm — and its easy identities
+    were withheld ("the paper's vectors/matrices (gamma)").  A name inside a norm is still not a number."""
+    step = "Then\n\\[ \\frac{c \\eta}{\\gamma} (\\frac{1}{\\eta} + S) = \\frac{c}{\\gamma}(1 + \\eta S) \\]\n"
+    rows = _one(tmp_path, capsys, "We use $\\|e\\|\\gamma \\le 1$.\n" + step)
+    assert rows[0]["status"] == "proved", rows
+    rows = _one(tmp_path, capsys, "We use $\\|\\gamma - e\\| \\le 1$.\n" + step)
+    assert rows[0]["status"] == "inconclusive" and "vectors/matrices (gamma)" in rows[0]["reason"], rows

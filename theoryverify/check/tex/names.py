@@ -171,7 +171,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             if not index and re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})",
                                       text[after:after + 12]):
                 ev.vector.add(key)
-            if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before):
+            if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before) and _opens_norm(text, m.start()):
                 ev.vector.add(key)
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
@@ -183,6 +183,15 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 if key == "e" and not s:
                     ev.e_bare_factor = True
     return ev
+
+
+def _opens_norm(text: str, at: int) -> bool:
+    """Whether the double bar just before ``at`` opens a norm (``\\|x``), not closes one (``\\|e(T)\\|\\gamma``: a
+    factor after a norm is no vector for that): an odd count of ``\\|``/``\\Vert`` bars before ``at``."""
+    head = text[:at]
+    if re.search(r"\\(lVert|langle)\s*$", head):
+        return True
+    return len(re.findall(r"\\\||\\Vert(?![A-Za-z])", head)) % 2 == 1
 
 
 GREEK_SCRIPT = re.compile(r"\s*_\s*(?:\{\s*)?\\(?:" + "|".join(GREEK) + r")(?:\s*_\s*\{?\s*\d+\s*\}?)?\s*\}?")
