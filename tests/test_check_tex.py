@@ -1123,3 +1123,24 @@ def test_a_name_after_a_closing_norm_bar_is_not_a_vector(tmp_path, capsys):
     assert rows[0]["status"] == "proved", rows
     rows = _one(tmp_path, capsys, "We use $\\|\\gamma - e\\| \\le 1$.\n" + step)
     assert rows[0]["status"] == "inconclusive" and "vectors/matrices (gamma)" in rows[0]["reason"], rows
+
+
+def test_a_superscript_letter_the_paper_defines_as_a_label_is_never_a_power(tmp_path, capsys):
+    """Referee 11 (pattern 4): robust-control writes V^r, B_a^r(k), U_a^r(K) (r: robust) and R_n^m (m: the model),
+    and had them read as powers (``V ** r``, ``U[a] ** r * k``).  A name the paper *defines* with a one-letter
+    superscript (``W_j^o(s) := …``), or a family indexed by the letter (``(f^m)_{m \\in [M]}``), carries the letter as a
+    label; other names carry it too where the letter is never a number in the paper.  A power definition (Λ^t :=
+    diag(λ_1^t, …)) and a letter the paper uses as a number (s ∈ (0, 1)) keep the power."""
+    head = ("We write $W_j(s)$ for the value. Let\n\\[ W_j^o(s) := \\max_c W_{jc}^o(s) \\]\nand the dynamics "
+            "$(f^m)_{m \\in [M]}$. ")
+    rows = _one(tmp_path, capsys, head + "Then\n\\[ W^o_j(s) + W^o_j(s) = 2 W^o_j(s) \\]\nand\n"
+                "\\[ V^o + V^o = 3 V^o \\]\nand\n\\[ R^m_n \\le R^m_n + 1 \\]\n")
+    assert rows[0]["kind"] == "definition" and "Wsup_j_o(s) :=" in rows[0]["read_as"], rows
+    assert rows[1]["read_as"] == "Wsup_j_o(s) + Wsup_j_o(s) = 2 * Wsup_j_o(s)" and rows[1]["status"] == "proved"
+    assert rows[2]["read_as"] == "Vsup[o] + Vsup[o] = 3 * Vsup[o]" and rows[2]["status"] == "refuted", rows
+    assert rows[3]["read_as"] == "Rsup[n, m] <= Rsup[n, m] + 1", rows
+    # twins: a letter the paper uses as a number, and a power definition, keep the power
+    rows = _one(tmp_path, capsys, head + "Take $s \\in (0, 1)$.\nThen\n\\[ V^s V^s = V^{2 s} \\]\n")
+    assert rows[-1]["read_as"] == "V ** s * V ** s = V ** (2 * s)" and rows[-1]["status"] in ("proved", "holds")
+    rows = _one(tmp_path, capsys, "Let\n\\[ L^t := \\mathrm{diag}(l_1^t, l_2^t) \\]\nThen\n\\[ L^t L^t = L^{2t} \\]\n")
+    assert rows[-1]["read_as"] == "L ** t * L ** t = L ** (2 * t)", rows

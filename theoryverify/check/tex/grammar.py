@@ -990,7 +990,7 @@ class PaperParser(LatexParser):
         if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1):
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
-            word = self._superscript_label(base)
+            word = self._superscript_label(base) or self._label_letter(base)
             if word:  # Regret^{OCO}, R_U^{e}: a label of the name, no power
                 sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
                 elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
@@ -1078,6 +1078,28 @@ class PaperParser(LatexParser):
             self.next()
             return "e"
         return None
+
+    def _label_letter(self, base: ast.expr) -> str | None:
+        """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor
+        moved past it; else None.  The paper says so by defining a name with it (``B_a^r(k) \\eqdef …``) or writing a
+        family indexed by it (``(f^m)_{m \\in [M]}``): that name always carries it; another name carries it when the
+        paper never uses the letter as a number (``2r``, ``1/r``, ``r \\in (0, 1)``), else it stays a power."""
+        ev = getattr(self.names, "ev", None)
+        if ev is None or not ev.sup_labels:
+            return None
+        k = 1 if self.at("{") else 0
+        t = self.peek(k)
+        if t.kind != "letter" or not re.fullmatch(r"[a-z]", t.text) or (k and self.peek(2).text != "}"):
+            return None
+        letter = t.text
+        head = base.value if isinstance(base, ast.Subscript) else base
+        key = head.id if isinstance(head, ast.Name) else ""
+        if (key, letter) not in ev.sup_labels:
+            if letter not in {lab for _, lab in ev.sup_labels} or ev.factor.get(letter) or letter in ev.number or \
+                    letter in self.names.declared_scalars:
+                return None
+        self.i += 3 if k else 1
+        return letter
 
     def _paren_power(self, k: int) -> bool:
         """``n^{(1-\\alpha)}``: a bracketed superscript holding a Greek parameter or a fraction is an exponent; an index

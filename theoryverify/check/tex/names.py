@@ -78,6 +78,7 @@ class Evidence:
     e_bare_factor: bool = False  # a bare e next to a factor (e \cdot 0, 2e): e applied to (0) is then undecided
     nabla_value: set[str] = field(default_factory=set)  # \nabla l_i \sum …: the gradient is a value, not a map
     number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
+    sup_labels: set[tuple[str, str]] = field(default_factory=set)  # (V, r) of V^r := …, (f, m) of (f^m)_{m ∈ [M]}
 
 
 def key_of(m: re.Match) -> str:
@@ -106,10 +107,44 @@ def _balanced(text: str, i: int, open_c: str = "(", close_c: str = ")") -> int:
     return -1
 
 
+_SCRIPT = r"(?:\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9]))?"
+_NAME = r"(?P<name>\\(?:hat|widehat|bar|overline|tilde|widetilde|mathbf|bm|boldsymbol|mathcal)\s*\{\s*\\?[A-Za-z]+\s*\}|" \
+        r"\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])"  # noqa: E501
+_LETTER_SUP = r"\s*\^\s*(?:\{\s*(?P<sup>[a-z])\s*\}|(?P<sup2>[a-z])(?![A-Za-z]))"
+#: ``V^r := …``, ``B_a^r(k) \eqdef …``, ``\hat V^r(u) \stackrel{def}{=} …``: a name defined with a one-letter
+#: superscript carries it as a label (nobody defines a power of a name)
+SUP_DEFINED = re.compile(_NAME + _SCRIPT + _LETTER_SUP + _SCRIPT + r"\s*(?P<call>\([^()]*\))?\s*&?\s*(?::=|\\coloneqq|"
+                         r"\\triangleq|\\eqdef|\\defeq|\\stackrel\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{\s*=\s*\}|"
+                         r"\\overset\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{\s*=\s*\})")
+#: ``(f^m)_{m \in [M]}``, ``\{f^m\}_{m=1}^M``: a family indexed by the superscript letter
+SUP_FAMILY = re.compile(r"(?:\(|\\\{|\\left\s*\(|\\left\s*\\\{)\s*" + _NAME + _SCRIPT + _LETTER_SUP +
+                        r"\s*(?:\)|\\\}|\\right\s*\)|\\right\s*\\\})\s*_\s*\{\s*(?P<idx>[a-z])\s*(?:\\in|=)")
+
+
+def _raised_elsewhere(rhs: str, letter: str, base: re.Match | None) -> bool:
+    """Whether a definition's right side raises something other than the defined name to ``letter`` (λ_1^t in
+    Λ^t := diag(λ_1^t, …)); the defined name's own recursion (U_a^r := max_b U_{ab}^r) does not count."""
+    own = key_of(base) if base else None
+    for m in re.finditer(r"\^\s*\{?\s*" + letter + r"(?![A-Za-z])", rhs):
+        head = re.search(_NAME + _SCRIPT + r"\s*$", rhs[:m.start()])
+        if not head or not NAME_RE.match(head.group("name")) or key_of(NAME_RE.match(head.group("name"))) != own:
+            return True
+    return False
+
+
 def gather(texts: list[tuple[int, str]]) -> Evidence:
     """Evidence from math texts (offset, text): displays and inline math, in document order."""
     ev = Evidence()
     for off, text in texts:
+        for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text)]:
+            letter, base = m.group("sup") or m.group("sup2"), NAME_RE.match(m.group("name"))
+            if "idx" not in m.groupdict() and _raised_elsewhere(text[m.end():m.end() + 200], letter, base):
+                continue  # Λ^t := diag(λ_1^t, …), P^n := ⊗^n P: the definition of a power, not a label
+            if base and ("idx" not in m.groupdict() or m.group("idx") == letter):
+                ev.sup_labels.add((key_of(base), letter))
+                if m.groupdict().get("call"):  # B_a^r(k) := …: the labelled name is a function the paper defines
+                    ev.args[key_of(base) + "sup"].add(m.group("call")[1:-1].strip())
+                    ev.atomic.add(key_of(base) + "sup")
         scripts = _subscript_spans(text)
         for m in NAME_RE.finditer(text):
             key = key_of(m)
