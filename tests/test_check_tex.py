@@ -1144,3 +1144,15 @@ def test_a_superscript_letter_the_paper_defines_as_a_label_is_never_a_power(tmp_
     assert rows[-1]["read_as"] == "V ** s * V ** s = V ** (2 * s)" and rows[-1]["status"] in ("proved", "holds")
     rows = _one(tmp_path, capsys, "Let\n\\[ L^t := \\mathrm{diag}(l_1^t, l_2^t) \\]\nThen\n\\[ L^t L^t = L^{2t} \\]\n")
     assert rows[-1]["read_as"] == "L ** t * L ** t = L ** (2 * t)", rows
+
+
+def test_an_upright_superscript_is_a_label(tmp_path, capsys):
+    """``c^{\\mathrm{opt}}``, ``x^{\\text{max}}``, ``y^{\\rm a}``: upright text labels the name (c ** opt had been read,
+    and ^{\\text{…}} refused); the label is the name's, so its planted twin is refuted; ^{\\mathrm{T}} stays a
+    transpose."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ c^{\\mathrm{opt}} + x^{\\text{max}} = x^{\\rm max} + c^\\mathrm{opt} \\]\n"
+                "and\n\\[ y^{\\rm a} + y^{\\rm a} = 3 y^{\\mathrm{a}} \\]\nand\n\\[ (A B)^{\\mathrm{T}} = B^{\\mathrm{T}} "
+                "A^{\\mathrm{T}} \\]\n")
+    assert rows[0]["read_as"] == "csup[opt] + xsup[max] = xsup[max] + csup[opt]" and rows[0]["status"] == "proved"
+    assert rows[1]["read_as"] == "ysup[a] + ysup[a] = 3 * ysup[a]" and rows[1]["status"] == "refuted", rows
+    assert rows[2]["read_as"] == "transpose(A * B) = transpose(B) * transpose(A)", rows

@@ -1063,6 +1063,9 @@ class PaperParser(LatexParser):
         """The label when the superscript at the cursor names a variant rather than a power — a group of capitals
         (``^{OCO}``, ``^{UCB}``: two or more letters, two or more of them capitals) or a lone ``e`` on an indexed
         name (``R_U^{e}``, not R_U to the power 2.718…) — with the cursor moved past it; else None."""
+        upright = self._upright_word()
+        if upright:
+            return upright
         if self.at("{"):
             k, run = 1, []
             while self.peek(k).kind == "letter" and len(self.peek(k).text) == 1:
@@ -1078,6 +1081,30 @@ class PaperParser(LatexParser):
             self.next()
             return "e"
         return None
+
+    def _upright_word(self) -> str | None:
+        """An upright superscript (``^{\\mathrm{opt}}``, ``^{\\text{max}}``, ``^{\\rm a}``, ``^\\mathrm{r}``) is text
+        that labels the name — never a power (``c^{\\mathrm{opt}}`` had been c ** opt) — with the cursor moved past it;
+        else None.  Transposes (``^{\\mathrm{T}}``) are read before this."""
+        if not self.at("{"):
+            return None
+        font = self.peek(1).text
+        if font in ("\\mathrm", "\\text", "\\textrm", "\\textnormal", "\\operatorname", "\\mathsf", "\\textsf",
+                    "\\mbox", "\\textup", "\\mathup") and self.peek(2).text == "{":
+            k, closing = 3, ("}", "}")
+        elif font in ("\\rm", "\\sf", "\\textrm"):
+            k, closing = 2, ("}",)
+        else:
+            return None
+        run = []
+        while self.peek(k).kind in ("letter", "num") and re.fullmatch(r"[A-Za-z0-9]+", self.peek(k).text):
+            run.append(self.peek(k).text)
+            k += 1
+        word = "".join(run)
+        if not re.search(r"[A-Za-z]", word) or tuple(self.peek(k + j).text for j in range(len(closing))) != closing:
+            return None
+        self.i += k + len(closing)
+        return word
 
     def _label_letter(self, base: ast.expr) -> str | None:
         """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor
