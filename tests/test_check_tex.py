@@ -1156,3 +1156,25 @@ def test_an_upright_superscript_is_a_label(tmp_path, capsys):
     assert rows[0]["read_as"] == "csup[opt] + xsup[max] = xsup[max] + csup[opt]" and rows[0]["status"] == "proved"
     assert rows[1]["read_as"] == "ysup[a] + ysup[a] = 3 * ysup[a]" and rows[1]["status"] == "refuted", rows
     assert rows[2]["read_as"] == "transpose(A * B) = transpose(B) * transpose(A)", rows
+
+
+def test_operators_referee_eleven_read_as_products(tmp_path, capsys):
+    """Referee 11 (pattern 6): d^k/dw^k F had been the fraction d^k/(d·w^k) times F; σ * φ (a convolution) σ·φ; ΔA
+    (one matrix, the uncertainty) Δ·A where the paper also writes Δ_ω as a name of its own."""
+    # the k-th derivative is one unknown with its operand: d^k/dw^k f = (d/d)·(1/w^k)·f no longer cancels
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\frac{d^k}{dw^k} f(w) = \\frac{d^k}{dw^k} f(w) \\cdot \\frac{d}{d} \\]\n"
+                "and\n\\[ \\frac{d^{k}}{dw^{k}} f(w) + \\frac{d^{k}}{dw^{k}} f(w) = 3 \\frac{d^{k}}{dw^{k}} f(w) \\]\n"
+                "and\n\\[ \\frac{d^2}{dx^2} x^3 = 6 x \\]\n")
+    assert rows[0]["read_as"].startswith("⟦\\frac{d^k}{d w^k}f(w)⟧ ="), rows
+    assert rows[1]["status"] != "proved" and rows[2]["status"] == "proved", rows  # a numeric order is still diff
+    # a star between two names is a convolution (an unspecified function), never their product; 2 * 3 is 6
+    rows = _one(tmp_path, capsys, "Then\n\\[ (\\sigma * \\phi)(t) + \\sigma \\ast \\phi = \\phi(t) \\sigma + \\sigma "
+                "\\phi \\]\nand\n\\[ \\sigma * \\phi + \\sigma * \\phi = 2 (\\sigma * \\phi) \\]\nand\n\\[ 2 * 3 = 6 \\]\n")
+    assert rows[0]["read_as"].startswith("convat(sigma, phi, t) + conv(sigma, phi) ="), rows
+    assert rows[0]["status"] != "proved" and [r["status"] for r in rows[1:]] == ["proved", "proved"], rows
+    # ΔA is one increment where Δ is never written alone or raised (a subscripted Δ_ω is another name); where the
+    # paper writes Δ alone (Δ > 0) it stays Δ·A
+    text = "Let $\\Delta_\\omega$ be the gap, $\\Delta A$ the error and $\\Delta A_i$ its parts{}.\nThen\n" \
+           "\\[ \\Delta A + \\Delta A_i = \\Delta_\\omega \\]\n"
+    assert _one(tmp_path, capsys, text.format(""))[0]["read_as"] == "DeltaA + DeltaA[i] = Delta[omega]"
+    assert _one(tmp_path, capsys, text.format(", $\\Delta > 0$"))[0]["read_as"].startswith("Delta * A + Delta * A")

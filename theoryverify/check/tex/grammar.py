@@ -1152,8 +1152,15 @@ class PaperParser(LatexParser):
         return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")
 
     def _frac(self) -> ast.expr:
+        start = self.i - 1
         num = self._raw_group()
         den = self._raw_group()
+        if _symbolic_order(num, den):
+            # d^k/dw^k F: the k-th derivative for a symbolic k, kept as one unknown with its operand (it had been
+            # the fraction d^k/(d·w^k) times F, whose d's could cancel against other d's)
+            if len(num) == 3 or (num[2].text == "{" and _close_of(num, 2) == len(num) - 1):
+                self._operand_span()
+            return self._opaque(start, "Dk")
         d = _derivative(num, den, self.functions)
         if d is not None:
             expr_tokens, variables = d
@@ -1213,6 +1220,37 @@ class PaperParser(LatexParser):
         self._skip_group_tokens()
         return self._opaque(start, "comp")
 
+    def term(self) -> ast.expr:
+        """A product, as the one-statement reader reads it, except that a star between two non-numbers (``σ * φ``,
+        ``f \\ast g``) is a convolution — an unspecified function ``conv(σ, φ)``, never σ·φ — and a bracketed
+        convolution applied at a point (``(σ * φ)(t)``) is ``convat(σ, φ, t)``."""
+        node = self.factor()
+        while True:
+            t = self.peek()
+            if t.text in ("*", "\\ast") and not _numeral(node):
+                self.next()
+                right = self.factor()
+                if _numeral(right):
+                    node = _bin(node, ast.Mult(), right)
+                    continue
+                self.applied.add("conv")
+                node = _call("conv", node, right)
+                continue
+            if self.at("(") and _is_conv(node) and self.toks[self.i - 1].text == ")":
+                self.applied.add("convat")
+                node = ast.Call(func=_name("convat"), args=[*node.args, *self._paren_args()], keywords=[])
+                continue
+            if t.text in ("\\cdot", "\\times", "*", "\\ast"):
+                self.next()
+                node = _bin(node, ast.Mult(), self.factor())
+            elif t.text == "/" or t.text == "\\div":
+                self.next()
+                node = _bin(node, ast.Div(), self.factor())
+            elif self.starts_factor():
+                node = _bin(node, ast.Mult(), self.factor())
+            else:
+                return node
+
     def starts_factor(self) -> bool:
         t = self.peek()
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
@@ -1221,6 +1259,38 @@ class PaperParser(LatexParser):
 
 
 CASE_WORDS = {"if", "for", "when", "whenever", "where"}
+
+
+def _numeral(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
+
+
+def _is_conv(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "conv"
+
+
+def _close_of(toks: list[Token], i: int) -> int:
+    """The index of the brace closing the one at ``i``."""
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+        if depth == 0:
+            return j
+    return -1
+
+
+def _symbolic_order(num: list[Token], den: list[Token]) -> bool:
+    """``\\frac{d^k}{dw^k}``, ``\\frac{\\partial^{n} f}{\\partial x^{n}}``: a derivative whose order is a letter or an
+    expression (the one-statement reader takes numeric orders only)."""
+    from ..latex import _is_d, _strip_mathrm_d
+    num, den = _strip_mathrm_d(num), _strip_mathrm_d(den)
+    if len(num) < 3 or not _is_d(num[0]) or num[1].text != "^" or num[2].kind == "num" or len(den) < 4 or \
+            not _is_d(den[0]) or "^" not in [t.text for t in den[2:]]:
+        return False
+    order = [t.text for t in num[2:_close_of(num, 2) + 1]] if num[2].text == "{" else [num[2].text]
+    hat = [t.text for t in den].index("^", 2)
+    tail = [t.text for t in den[hat + 1:]]
+    return tail == order
 
 
 def _condition_tokens(toks: list[Token]) -> list[Token] | str | None:

@@ -116,6 +116,7 @@ class Job:
 # --- reading the paper ------------------------------------------------------------------------------------
 
 INCREMENT = re.compile(r"\\Delta\s*(?:[A-Za-z](?![A-Za-z])|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
+LONE_DELTA = re.compile(r"\\Delta(?![A-Za-z])\s*+(?!_|[A-Za-z]|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
 BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|prime)*$")  # Abf, Cbfhat
 
 
@@ -230,9 +231,10 @@ class Paper:
             D.chains(d)
         self.names = self._names()
         self.names.random = self.random
-        # Δt, Δw, Δψ as increments: the paper writes Δ before a name several times and never indexes or powers Δ
+        # Δt, Δw, ΔA as increments: the paper writes Δ before a name several times and never powers Δ or writes it
+        # alone (Δ^2, Δ > 0, Δ(t)); a subscripted Δ_ω is a name of its own and does not count
         body = self.doc.text[self.doc.body_start:]
-        self.names.increments = len(INCREMENT.findall(body)) >= 2 and not re.search(r"\\Delta\s*[_^]", body)
+        self.names.increments = len(INCREMENT.findall(body)) >= 2 and not LONE_DELTA.search(body)
         self.relations: list[Relation] = []
         self.jobs: list[Job] = []
         self.definitions: list[Definition] = []
