@@ -1178,3 +1178,19 @@ def test_operators_referee_eleven_read_as_products(tmp_path, capsys):
            "\\[ \\Delta A + \\Delta A_i = \\Delta_\\omega \\]\n"
     assert _one(tmp_path, capsys, text.format(""))[0]["read_as"] == "DeltaA + DeltaA[i] = Delta[omega]"
     assert _one(tmp_path, capsys, text.format(", $\\Delta > 0$"))[0]["read_as"].startswith("Delta * A + Delta * A")
+
+
+def test_composition_set_operators_and_ellipses_are_read(tmp_path, capsys):
+    """Referee 11 (notes 1): ∘ (universal-approx, 9 rows), ∩ (zipml) and ellipses had made their rows unreadable.
+    f ∘ g, A ∩ B, A ∪ B are unspecified functions of both sides ((ρ ∘ g ∘ φ)(x) one composition applied at x); the
+    terms x_1 + ⋯ + x_n stand for are one unknown named by its neighbours — the same on both sides cancels, another
+    (y_1 + ⋯ + y_n) does not, so dropping the middle terms is never proved."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ |(\\rho \\circ g \\circ \\phi)(x) - \\rho \\circ g(y)| \\le 2 |(\\rho \\circ "
+                "g \\circ \\phi)(x) - \\rho \\circ g(y)| \\]\nand\n\\[ I_j \\cap I_k = I_k \\cap I_j \\]\nand\n"
+                "\\[ 2 (x_1 + \\cdots + x_n) = (x_1 + \\cdots + x_n) + x_1 + \\cdots + x_n \\]\nand\n"
+                "\\[ x_1 + \\cdots + x_n - (y_1 + \\cdots + y_n) = x_1 + x_n - y_1 - y_n \\]\nand\n"
+                "\\[ f(x_1, \\ldots, x_n) = 1 \\]\n")
+    assert rows[0]["read_as"].startswith("Abs(composeat(rho, g, phi, x) - compose(rho, g(y)))"), rows
+    assert rows[1]["read_as"] == "intersect(I[j], I[k]) = intersect(I[k], I[j])" and rows[1]["status"] != "proved"
+    assert rows[2]["status"] == "proved" and rows[3]["status"] == "inconclusive", rows
+    assert rows[4]["status"] == "unreadable", rows  # an argument list with ⋯ is still not read

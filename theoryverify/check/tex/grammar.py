@@ -49,6 +49,7 @@ EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq"
 OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "max", "sup", "inf", "lim", "esssup",
                                 "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
                                 "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
+SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\\setminus": "setminus"}
 BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
             "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
 PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime", "\\dagger": "dag", "+": "plus",
@@ -466,6 +467,9 @@ class PaperParser(LatexParser):
             if nxt.kind == "letter" and len(nxt.text) == 1 or nxt.kind == "cmd" and nxt.text[1:] in GREEK:
                 self.i += 2  # Δt: one increment, not Δ times t (the paper never indexes or powers Δ)
                 return self._maybe_call(self._index("Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)))
+        if c in ("\\emptyset", "\\varnothing"):  # A ∩ B = ∅: the empty set, an unknown of its own
+            self.next()
+            return self._opaque_key("\\emptyset", "set")
         if c in OPAQUE_OPERATORS:
             self.next()
             if c == "\\arg" and self.at("\\min", "\\max"):
@@ -651,10 +655,45 @@ class PaperParser(LatexParser):
             self.next()
             return self._frac()
         if c in ("\\cdots", "\\ldots", "\\dots", "\\vdots", "\\ddots", "\\dotsb", "\\dotsc", "\\dotsm"):
-            raise BadInput("ellipses (\\cdots) cannot be read as a formula")
+            key = self._ellipsis_key()
+            if key is None:
+                raise BadInput("ellipses (\\cdots) cannot be read as a formula")
+            self.next()
+            return self._opaque_key(key, "dots")
         if c == "\\infty":
             raise BadInput("∞ outside a limit or a sum's bound is not read")
         return super().command()
+
+    def _ellipsis_key(self) -> str | None:
+        """``x_1 + \\cdots + x_n``, ``a_1 \\cdot \\ldots \\cdot a_n``: the terms an ellipsis stands for, between the same
+        operator on both sides, are one unknown named by the operands around it (the same ``x_1 + ⋯ + x_n`` on both
+        sides is the same unknown; ``b_1 + ⋯ + b_n`` another); None where it is not so written (a list
+        ``x_1, \\ldots, x_n``, a product by juxtaposition, a row that ends in ⋯)."""
+        ops = ("+", "-", "\\cdot", "\\times")
+        i = self.i
+        if i == 0 or i + 2 >= len(self.toks) or self.toks[i - 1].text not in ops or \
+                self.toks[i + 1].text != self.toks[i - 1].text:
+            return None
+        stops = set(ops) | set(RELATIONS) | set(DEFINITION_OPS) | {",", "&", "\\\\", "end", "\\le", "\\ge"}
+
+        def operand(j: int, step: int) -> list[Token]:
+            out, depth = [], 0
+            while 0 <= j < len(self.toks):
+                t = self.toks[j]
+                if t.text in ("(", "[", "{", "\\{", "\\left"):
+                    depth += step
+                elif t.text in (")", "]", "}", "\\}", "\\right"):
+                    depth -= step
+                if depth < 0 or (depth == 0 and (t.text in stops or t.kind == "end")):
+                    break
+                out.append(t)
+                j += step
+            return out[::-1] if step < 0 else out
+        before, after = operand(i - 2, -1), operand(i + 2, 1)
+        if not before or not after:
+            return None
+        op = self.toks[i - 1]
+        return show_tokens([*before, op, self.toks[i], op, *after])
 
     def _declared_expectation(self) -> ast.expr | None:
         """``\\mathbb{E}[…]`` when the paper declares random variables (``% theoryverify: assume X ~ …``)."""
@@ -1222,8 +1261,9 @@ class PaperParser(LatexParser):
 
     def term(self) -> ast.expr:
         """A product, as the one-statement reader reads it, except that a star between two non-numbers (``σ * φ``,
-        ``f \\ast g``) is a convolution — an unspecified function ``conv(σ, φ)``, never σ·φ — and a bracketed
-        convolution applied at a point (``(σ * φ)(t)``) is ``convat(σ, φ, t)``."""
+        ``f \\ast g``) is a convolution — an unspecified function ``conv(σ, φ)``, never σ·φ —, ``f \\circ g`` a
+        composition ``compose(f, g)`` and ``A \\cap B``, ``A \\cup B``, ``A \\setminus B`` unspecified functions of the
+        two sets; a bracketed convolution or composition applied at a point (``(σ * φ)(t)``) is ``convat(σ, φ, t)``."""
         node = self.factor()
         while True:
             t = self.peek()
@@ -1236,9 +1276,19 @@ class PaperParser(LatexParser):
                 self.applied.add("conv")
                 node = _call("conv", node, right)
                 continue
-            if self.at("(") and _is_conv(node) and self.toks[self.i - 1].text == ")":
-                self.applied.add("convat")
-                node = ast.Call(func=_name("convat"), args=[*node.args, *self._paren_args()], keywords=[])
+            if t.text in SET_OPERATORS:  # f ∘ g, A ∩ B, A ∪ B, A \ B: an unspecified function of both sides
+                op = SET_OPERATORS[t.text]
+                self.next()
+                right = self.factor()
+                self.applied.add(op)
+                node = ast.Call(func=_name(op), args=[*node.args, right], keywords=[]) if op == "compose" and \
+                    _is_call(node, "compose") else _call(op, node, right)  # ρ ∘ g ∘ φ: one composition
+                continue
+            if self.at("(") and (_is_call(node, "conv") or _is_call(node, "compose")) and \
+                    self.toks[self.i - 1].text in (")", "\\right"):
+                name = node.func.id + "at"  # (σ * φ)(t), (ρ ∘ g)(x): the function applied at a point
+                self.applied.add(name)
+                node = ast.Call(func=_name(name), args=[*node.args, *self._paren_args()], keywords=[])
                 continue
             if t.text in ("\\cdot", "\\times", "*", "\\ast"):
                 self.next()
@@ -1265,8 +1315,8 @@ def _numeral(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
 
 
-def _is_conv(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "conv"
+def _is_call(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
 
 
 def _close_of(toks: list[Token], i: int) -> int:
