@@ -804,7 +804,7 @@ class PaperParser(LatexParser):
             return ""
         start = self.i + 1
         self._skip_norm_scripts()
-        raw = "".join(t.text for t in self.toks[start:self.i]).replace("\\ast", "*").replace("*", "nuc")
+        raw = " ".join(t.text for t in self.toks[start:self.i]).replace("\\ast", "*").replace("*", "nuc")
         key = re.sub(r"\\(mathrm|rm|text|textrm|mathsf|operatorname|mathit|ell|scriptscriptstyle|scriptstyle|"
                      r"mathcal|mathbb|mathbf|mathscr|bm|boldsymbol)(?![A-Za-z])", "", raw)
         key = re.sub(r"infty", "inf", re.sub(r"[^A-Za-z0-9]", "", key))
