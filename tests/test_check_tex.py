@@ -1194,3 +1194,17 @@ def test_composition_set_operators_and_ellipses_are_read(tmp_path, capsys):
     assert rows[1]["read_as"] == "intersect(I[j], I[k]) = intersect(I[k], I[j])" and rows[1]["status"] != "proved"
     assert rows[2]["status"] == "proved" and rows[3]["status"] == "inconclusive", rows
     assert rows[4]["status"] == "unreadable", rows  # an argument list with ⋯ is still not read
+
+
+def test_referee_eleven_notes_underline_sizes_and_placeholders(tmp_path, capsys):
+    """Referee 11's notes: x̲(t) was 'function or product?' though the paper writes the predictor [x̲(t), x̄(t)]
+    (\\underline was not a name decoration for the evidence); \\mathlarger{\\sum} and the placeholder ‖ · − x‖,
+    B_n(f, ·) refused their displays."""
+    rows = _one(tmp_path, capsys, "The predictor $[\\underline{x}(t), \\overline{x}(t)]$ and $x(t)$.\nThen\n"
+                "\\[ \\underline{x}(t) + \\underline{x}(t) = 2 \\underline{x}(t) \\]\n")
+    assert rows[0]["read_as"] == "xul(t) + xul(t) = 2 * xul(t)" and rows[0]["status"] == "proved", rows
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\mathlarger{\\mathlarger{\\sum}}_{i=1}^n 2 i = n (n + 1) \\]\nand\n"
+                "\\[ F(\\| \\, \\cdot \\, - x \\|^2) + B_n(f, \\, \\cdot \\,) = B_n(f, \\cdot) + F(\\|\\cdot - x\\|^2) \\]\n")
+    assert rows[0]["status"] == "proved", rows
+    assert rows[1]["read_as"] == ("F(norm(⟦\\cdot⟧ - x) ** 2) + B_n(f, ⟦\\cdot⟧) = B_n(f, ⟦\\cdot⟧) + "
+                                  "F(norm(⟦\\cdot⟧ - x) ** 2)"), rows

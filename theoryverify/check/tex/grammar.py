@@ -467,6 +467,9 @@ class PaperParser(LatexParser):
             if nxt.kind == "letter" and len(nxt.text) == 1 or nxt.kind == "cmd" and nxt.text[1:] in GREEK:
                 self.i += 2  # Δt: one increment, not Δ times t (the paper never indexes or powers Δ)
                 return self._maybe_call(self._index("Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)))
+        if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
+            self.next()
+            return self._opaque_key("\\cdot", "slot")
         if c in ("\\emptyset", "\\varnothing"):  # A ∩ B = ∅: the empty set, an unknown of its own
             self.next()
             return self._opaque_key("\\emptyset", "set")

@@ -19,12 +19,13 @@ from ..latex import GREEK
 
 NAME_RE = re.compile(
     r"(?P<nested>\\(?:mathbf|boldsymbol|bm)\s*\{\s*\\math(?:cal|scr|frak|bb|rm|sf|it)\s*\{\s*(?P<inner3>[A-Za-z])"
-    r"\s*\}\s*\})|(?P<cmd>\\(?:hat|widehat|bar|overline|tilde|widetilde|dot|ddot|check|breve|vec|mathbf|boldsymbol|bm|mathcal|"
+    r"\s*\}\s*\})|(?P<cmd>\\(?:hat|widehat|bar|overline|underline|tilde|widetilde|dot|ddot|check|breve|vec|mathbf|"
+    r"boldsymbol|bm|mathcal|"
     r"mathscr|mathfrak|mathbb|mathsf|mathrm|operatorname)\s*\{\s*(?P<inner>\\?[A-Za-z]+)\s*\}|"
     r"\\(?:hat|bar|tilde|dot|vec|bm|mathbf|boldsymbol)\s*(?P<inner2>\\[A-Za-z]+|[A-Za-z]))|"
     r"(?P<greek>\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) + r"|ell|pi))(?![A-Za-z])|"
     r"(?<![\\A-Za-z])(?P<letter>[A-Za-z])(?![A-Za-z])|(?<![\\A-Za-z])(?P<word>[A-Za-z]{2,})(?![A-Za-z])")
-SUFFIX = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
+SUFFIX = {"underline": "ul", "hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
           "dot": "dot", "ddot": "ddot", "check": "check", "breve": "breve", "vec": "vec", "mathcal": "cal",
           "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathbf": "bf", "boldsymbol": "bf",
           "bm": "bf"}

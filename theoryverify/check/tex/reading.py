@@ -171,6 +171,7 @@ def _dot_products(toks: list[Token]) -> list[Token]:
 
 #: math styles set sizes only (``\\mathsf{\\scriptscriptstyle T}`` is a T)
 STYLES = {"\\displaystyle", "\\textstyle", "\\scriptstyle", "\\scriptscriptstyle"}
+SIZES = {"\\mathlarger", "\\mathsmaller"}  # relsize: \mathlarger{\sum}_{j} is \sum_{j}
 SCRIPT_FONTS = {"\\mathsf", "\\mathrm", "\\mathbf", "\\mathit", "\\mathcal", "\\mathbb", "\\text", "\\textrm",
                 "\\textsf", "\\operatorname", "\\boldsymbol", "\\bm", "\\mathtt", "\\mathscr", "\\mathfrak"}
 
@@ -202,6 +203,24 @@ def _braced_script_commands(toks: list[Token]) -> list[Token]:
     return out
 
 
+def _unwrap_sizes(toks: list[Token]) -> list[Token]:
+    """``\\mathlarger{\\mathlarger{\\sum}}_{j}`` → ``\\sum_{j}``: a size command and its braces are dropped."""
+    if not any(t.text in SIZES for t in toks):
+        return toks
+    drop: set[int] = set()
+    for i, t in enumerate(toks):
+        if t.text in SIZES:
+            drop.add(i)
+            if i + 1 < len(toks) and toks[i + 1].text == "{":
+                depth = 0
+                for j in range(i + 1, len(toks)):
+                    depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+                    if depth == 0:
+                        drop |= {i + 1, j}
+                        break
+    return [t for i, t in enumerate(toks) if i not in drop]
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
@@ -209,7 +228,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
-    toks = _braced_script_commands([t for t in toks if t.text not in STYLES])
+    toks = _braced_script_commands(_unwrap_sizes([t for t in toks if t.text not in STYLES]))
     out: list[Token] = []
     i = 0
     while i < len(toks):
