@@ -1208,3 +1208,16 @@ def test_referee_eleven_notes_underline_sizes_and_placeholders(tmp_path, capsys)
     assert rows[0]["status"] == "proved", rows
     assert rows[1]["read_as"] == ("F(norm(⟦\\cdot⟧ - x) ** 2) + B_n(f, ⟦\\cdot⟧) = B_n(f, ⟦\\cdot⟧) + "
                                   "F(norm(⟦\\cdot⟧ - x) ** 2)"), rows
+
+
+def test_factors_after_a_product_bracket_stay_outside_and_block_verdicts(tmp_path, capsys):
+    """Referee 11 (pattern 1c): ∏_{i=0}^t (1 - ηλ_i) X X^⊤ and ∏_{i<k}(…)‖e(0)‖ had put X X^⊤ and ‖e(0)‖ inside the
+    product (raised to the number of terms).  They are read outside; as authors write it both ways, no verdict rests
+    on it.  A factor that uses the index stays inside (checked), and a bracket alone is still refuted when wrong."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\prod_{i=0}^{t}(1 - a_i) X X^\\top = X X^\\top \\prod_{i=0}^{t}(1 - a_i) \\]\n"
+                "and\n\\[ \\prod_{k=1}^{n} (1 + q) c = c^n (1 + q)^n \\]\nand\n"
+                "\\[ \\prod_{k=1}^{n} (1 + q) k = n! (1 + q)^n \\]\nand\n\\[ \\prod_{k=1}^{n} (1 + q) = (1 + q)^{n+1} \\]\n")
+    assert rows[0]["read_as"].startswith("Product(1 - a[i], (i, 0, t)) * X * transpose(X) ="), rows
+    assert rows[1]["read_as"] == "Product(1 + q, (k, 1, n)) * c = c ** n * (1 + q) ** n", rows
+    assert rows[1]["status"] == "inconclusive" and "after the product's bracket" in rows[1]["reason"], rows
+    assert [r["status"] for r in rows[2:]] == ["proved", "refuted"], rows

@@ -77,6 +77,7 @@ class PaperParser(LatexParser):
         self.total_derivatives: list[tuple[str, ast.expr]] = []  # (variable, operand) of d/dt
         self.euler = False
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
+        self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -982,6 +983,37 @@ class PaperParser(LatexParser):
         self.term()
         return self._opaque(start, "sum" if c == "\\sum" else "prod")
 
+    def _big(self, c: str) -> ast.expr:
+        """As the strict reader's, but a product whose body is a bracket followed by factors free of the index
+        (``\\prod_{i=0}^t (1 - ηλ(i)) X X^\\top``, ``\\prod_{i<k}(…)\\|e(0)\\|``) multiplies only the bracket — the
+        factors after it stay outside (they had been raised to the number of terms inside the product).  Authors write
+        it for both, so the step gets no verdict either way (:attr:`product_scope`)."""
+        begin = self.i
+        node = super()._big(c)
+        if c != "\\prod" or not isinstance(node, ast.Call):
+            return node
+        k = node.args[1].elts[0].id
+        end = self.i
+        self.i = begin + 1  # past _{k=a}^{b}: the body's first token
+        self._skip_group_tokens()
+        self.next()
+        self._skip_group_tokens()
+        if not (self.at("(", "\\left", "\\big", "\\Big", "\\bigl", "\\Bigl", "\\bigg", "\\biggl")):
+            self.i = end
+            return node
+        try:
+            first = self.factor()
+        except BadInput:
+            self.i = end
+            return node
+        rest = self.toks[self.i:end]
+        names = {GREEK.get(t.text[1:], t.text) if t.kind == "cmd" else t.text for t in rest}
+        if not rest or k.split("_")[0] in names or not self.starts_factor() or self.at("\\cdot", "\\times"):
+            self.i = end
+            return node
+        self.product_scope.add(f"∏_{k}")
+        return ast.Call(func=node.func, args=[first, node.args[1]], keywords=[])
+
     def _big_checked(self, c: str) -> ast.expr:
         """``\\sum_{k=a}^{b}`` read by the strict reader's :meth:`_big`; an infinite sum is left opaque."""
         self.next()
@@ -1231,6 +1263,7 @@ class PaperParser(LatexParser):
         self.euler |= p.euler
         self.ambiguous_e |= p.ambiguous_e
         self.labels |= p.labels
+        self.product_scope |= p.product_scope
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")

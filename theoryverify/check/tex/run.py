@@ -828,6 +828,7 @@ class Paper:
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
         cav.loose_indices = sorted(index_outside(lhs, rhs))
+        cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
         from .reading import wrapped_only
