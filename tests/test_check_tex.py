@@ -1221,3 +1221,19 @@ def test_factors_after_a_product_bracket_stay_outside_and_block_verdicts(tmp_pat
     assert rows[1]["read_as"] == "Product(1 + q, (k, 1, n)) * c = c ** n * (1 + q) ** n", rows
     assert rows[1]["status"] == "inconclusive" and "after the product's bracket" in rows[1]["reason"], rows
     assert [r["status"] for r in rows[2:]] == ["proved", "refuted"], rows
+
+
+def test_a_reason_after_a_row_is_never_glued_to_the_chain(tmp_path, capsys):
+    """Referee 11 (S65): '\\quad \\text{by linearity of } F_{\\mathbb{R}}' at a row's end had glued F_ℝ onto the next
+    row's left side; a reason with a relation ('\\text{using } a \\le b') had become the left side of the next row
+    (``b = …``).  The reason's math is its own; the chain goes on from the row before it (a planted error in the next
+    row is refuted on the right sides)."""
+    body = ("Hence\n\\begin{{align*}}\n x^2 + 2 x & \\le x^2 + 2 x + 1 \\quad \\text{{by linearity of }} F_{{\\mathbb{{R}}}} "
+            "\\\\\n & = (x + 1)^2 \\quad \\text{{using }} a \\le b \\\\\n & = {}\n\\end{{align*}}\n")
+    rows = _one(tmp_path, capsys, body.format("x^2 + 2 x + 1"))
+    main = [r for r in rows if r["read_as"] != "a <= b"]
+    assert [r["read_as"] for r in main] == ["x ** 2 + 2 * x <= x ** 2 + 2 * x + 1",
+                                            "x ** 2 + 2 * x + 1 = (x + 1) ** 2", "(x + 1) ** 2 = x ** 2 + 2 * x + 1"]
+    assert [r["status"] for r in main] == ["proved", "proved", "proved"], rows
+    rows = _one(tmp_path, capsys, body.format("x^2 + 2 x + 2"))
+    assert [r["status"] for r in rows if r["read_as"] != "a <= b"][-1] == "refuted", rows
