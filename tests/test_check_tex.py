@@ -1237,3 +1237,13 @@ def test_a_reason_after_a_row_is_never_glued_to_the_chain(tmp_path, capsys):
     assert [r["status"] for r in main] == ["proved", "proved", "proved"], rows
     rows = _one(tmp_path, capsys, body.format("x^2 + 2 x + 2"))
     assert [r["status"] for r in rows if r["read_as"] != "a <= b"][-1] == "refuted", rows
+
+
+def test_a_binom_of_a_vector_is_a_stacked_vector(tmp_path, capsys):
+    """Referee 9 (S20): b := \\binom{\\bar b}{b_{n+1}} with \\bar b ∈ ℝ^d stacks a vector over a number (a column of
+    d + 1 entries); it had been read as the binomial coefficient.  It is kept as an unknown; a binomial of numbers is
+    still the binomial (its symmetry checked)."""
+    rows = _one(tmp_path, capsys, "Let $\\bar{b} \\in \\mathbb{R}^d$.\nLet\n\\[ b := \\binom{\\bar{b}}{c} \\]\nThen\n"
+                "\\[ \\binom{n}{k} = \\frac{n!}{k! (n - k)!} \\]\n")
+    assert rows[0]["read_as"] == "b := ⟦\\binom{\\bar{b}}{c}⟧", rows
+    assert rows[1]["read_as"].startswith("binomial(n, k) ="), rows

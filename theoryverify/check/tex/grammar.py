@@ -468,6 +468,12 @@ class PaperParser(LatexParser):
             if nxt.kind == "letter" and len(nxt.text) == 1 or nxt.kind == "cmd" and nxt.text[1:] in GREEK:
                 self.i += 2  # Δt: one increment, not Δ times t (the paper never indexes or powers Δ)
                 return self._maybe_call(self._index("Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)))
+        if c == "\\binom" and self.names is not None:
+            node = super().command()
+            if any(isinstance(n, (ast.Name, ast.Subscript)) and self.names.nonscalar(_key(n).split("_")[0])
+                   for a in node.args for n in ast.walk(a)):
+                return self._opaque(start, "stack")  # \binom{\bar b}{b_{n+1}} ∈ ℝ^{d+1}: a stacked vector
+            return node
         if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
             self.next()
             return self._opaque_key("\\cdot", "slot")
