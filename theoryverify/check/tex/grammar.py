@@ -816,7 +816,8 @@ class PaperParser(LatexParser):
         self._skip_norm_scripts()
         raw = " ".join(t.text for t in self.toks[start:self.i]).replace("\\ast", "*").replace("*", "nuc")
         key = re.sub(r"\\(mathrm|rm|text|textrm|mathsf|operatorname|mathit|ell|scriptscriptstyle|scriptstyle|"
-                     r"mathcal|mathbb|mathbf|mathscr|bm|boldsymbol)(?![A-Za-z])", "", raw)
+                     r"mathcal|mathbb|mathbf|mathscr|bm|boldsymbol|footnotesize|small|scriptsize|tiny|normalsize)(?![A-Za-z])", "",
+                     raw)
         key = re.sub(r"infty", "inf", re.sub(r"[^A-Za-z0-9]", "", key))
         return "" if key in ("", "2", "l2", "L2") else key[:16]
 
