@@ -20,7 +20,10 @@ What it adds to the one-statement reader (and how it reads it):
   ``\\mathbb{P}(…)``, ``cases`` and matrices: opaque atoms named by their text (``⟦\\max_x f(x)⟧``), so a step that
   only moves them around is still read, and nothing is concluded about their values;
 - ``\\left. … \\right|_{x=0}`` → ``subs(…, x, 0)``; ``\\nabla f(x)`` → the derivative of f (one dimension);
-  ``x^{\\alpha}`` real exponents.
+  ``x^{\\alpha}`` real exponents;
+- superscript labels (``c^{\\mathrm{opt}}``, and ``V^r`` where the paper defines a name with ``^r``) → ``csup[opt]``,
+  ``Vsup[r]``; ``σ * φ`` → ``conv(σ, φ)``, ``f \\circ g`` → ``compose(f, g)``, ``A \\cap B`` → ``intersect(A, B)``;
+  ``\\frac{d^k}{dw^k} F`` (a symbolic order) and the terms ``x_1 + \\cdots + x_n`` stands for → opaque atoms.
 """
 from __future__ import annotations
 
