@@ -1247,3 +1247,19 @@ def test_a_binom_of_a_vector_is_a_stacked_vector(tmp_path, capsys):
                 "\\[ \\binom{n}{k} = \\frac{n!}{k! (n - k)!} \\]\n")
     assert rows[0]["read_as"] == "b := ⟦\\binom{\\bar{b}}{c}⟧", rows
     assert rows[1]["read_as"].startswith("binomial(n, k) ="), rows
+
+
+def test_referee_eleven_false_ambiguity(tmp_path, capsys):
+    """Referee 11 (pattern 5): robust-control's e(t) after 'Let e = x̄ − x̲' (x̄(t), x̲(t) functions of t) and B^m_a(k)
+    beside B_a^r(k) := … were asked 'function or product?'.  e made of functions is one; a name defined with a
+    superscript label takes any letter there as a label.  Twins: e = y − w (no functions) and a name the paper never
+    defines with a label stay as they were."""
+    e = "We use $e^{-t}$ and $A e$. Let $e = PARTS$.\nThen\n\\[ |e(t)| + |e(t)| = 2 |e(t)| \\]\n"
+    rows = _one(tmp_path, capsys, "The predictor $[\\underline{x}(t), \\overline{x}(t)]$. " +
+                e.replace("PARTS", "\\overline{x} - \\underline{x}"))
+    assert rows[0]["status"] == "proved", rows
+    assert _one(tmp_path, capsys, e.replace("PARTS", "y - w"))[0]["status"] == "ambiguous"
+    head = "We use $(f^m)_{m \\in [M]}$ with $2 m$ draws, and $B_a(k)$. Let\n\\[ B_a^r(k) := k \\]\n"
+    rows = _one(tmp_path, capsys, head + "Then\n\\[ B^m_a(k) + B^m_a(k) = 2 B^m_a(k) \\]\nand\n\\[ C^m_a = C^m_a \\]\n")
+    assert rows[1]["read_as"] == "Bsup_a_m(k) + Bsup_a_m(k) = 2 * Bsup_a_m(k)" and rows[1]["status"] == "proved"
+    assert rows[2]["read_as"] == "C[a] ** m = C[a] ** m", rows

@@ -1085,7 +1085,10 @@ class PaperParser(LatexParser):
                 return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
-        exponent = self.group_or_token()
+        if self.peek().kind == "letter" and len(self.peek().text) == 1 and self.peek(1).text == "_":
+            exponent = _name(self.next().text)  # C^m_a: the subscript is C's (C_a to the m), never m_a's
+        else:
+            exponent = self.group_or_token()
         if isinstance(base, ast.Name) and base.id == "e":
             return _call("exp", exponent)
         if label is not None and label.kind == "letter" and label.text.isupper() and \
@@ -1193,8 +1196,9 @@ class PaperParser(LatexParser):
     def _label_letter(self, base: ast.expr) -> str | None:
         """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor
         moved past it; else None.  The paper says so by defining a name with it (``B_a^r(k) \\eqdef …``) or writing a
-        family indexed by it (``(f^m)_{m \\in [M]}``): that name always carries it; another name carries it when the
-        paper never uses the letter as a number (``2r``, ``1/r``, ``r \\in (0, 1)``), else it stays a power."""
+        family indexed by it (``(f^m)_{m \\in [M]}``): that name always carries it, and any other letter in the same
+        place (B^m_a(k) beside B_a^r(k) := …); another name carries it when the paper never uses the letter as a
+        number (``2r``, ``1/r``, ``r \\in (0, 1)``), else it stays a power."""
         ev = getattr(self.names, "ev", None)
         if ev is None or not ev.sup_labels:
             return None
@@ -1205,7 +1209,8 @@ class PaperParser(LatexParser):
         letter = t.text
         head = base.value if isinstance(base, ast.Subscript) else base
         key = head.id if isinstance(head, ast.Name) else ""
-        if (key, letter) not in ev.sup_labels:
+        if (key, letter) not in ev.sup_labels and key not in {b for b, _ in ev.sup_labels}:  # B^m_a(k) beside
+            # B_a^r(k) := …: the name's superscript is a label slot
             if letter not in {lab for _, lab in ev.sup_labels} or ev.factor.get(letter) or letter in ev.number or \
                     letter in self.names.declared_scalars:
                 return None

@@ -77,6 +77,7 @@ class Evidence:
     e_power: bool = False  # e^{…} somewhere
     e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
     e_bare_factor: bool = False  # a bare e next to a factor (e \cdot 0, 2e): e applied to (0) is then undecided
+    e_parts: set[str] = field(default_factory=set)  # the names of "e = x̄ - x̲" (e is what they are)
     nabla_value: set[str] = field(default_factory=set)  # \nabla l_i \sum …: the gradient is a value, not a map
     number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
     sup_labels: set[tuple[str, str]] = field(default_factory=set)  # (V, r) of V^r := …, (f, m) of (f^m)_{m ∈ [M]}
@@ -167,6 +168,9 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 elif re.match(r"\s*(?:_|\(|\\left\s*\(|')", text[end:end + 8]) or key != "e" or \
                         re.match(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq)", text[end:end + 12]):
                     ev.e_name = True  # e_i, e(t), e', or "e = y - Xw": a name
+                    rhs = re.match(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq)([^$,;&]{1,80})", text[end:end + 100])
+                    if rhs and key == "e":  # e = x̄ - x̲: what e is made of (functions make it one)
+                        ev.e_parts |= {key_of(n) for n in NAME_RE.finditer(rhs.group(1))} - {"e"}
             lab = SUP_LABEL.match(text, end)  # X^{(t)}_i: an upper label, not a power
             if lab:
                 end = lab.end()
@@ -318,7 +322,9 @@ class Names:
         if key == "pivar":  # pi as a name (pi_theta(s, a)): its evidence is kept under pi
             key = "pi"
         if key == "evar":  # e as a name (e(t), e_i(t) = y_i - f_i(t)): its evidence is kept under e
-            if self.ev.e_bare_factor and len(self.ev.args.get("e", ())) < 2 and "e" not in self.declared_functions:
+            made_of_functions = any(self.kind(n) == "function" for n in self.ev.e_parts if n not in ("e", "evar"))
+            if self.ev.e_bare_factor and len(self.ev.args.get("e", ())) < 2 and "e" not in self.declared_functions \
+                    and not made_of_functions:  # e = x̄ - x̲ with x̄(t), x̲(t) functions: e(t) is applied too
                 return None  # e(0) beside e·0 and nothing else: a function applied, or a name times a bracket
             key = "e"
         plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
