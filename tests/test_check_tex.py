@@ -1167,11 +1167,14 @@ def test_operators_referee_eleven_read_as_products(tmp_path, capsys):
                 "and\n\\[ \\frac{d^2}{dx^2} x^3 = 6 x \\]\n")
     assert rows[0]["read_as"].startswith("⟦\\frac{d^k}{d w^k}f(w)⟧ ="), rows
     assert rows[1]["status"] != "proved" and rows[2]["status"] == "proved", rows  # a numeric order is still diff
-    # a star between two names is a convolution (an unspecified function), never their product; 2 * 3 is 6
-    rows = _one(tmp_path, capsys, "Then\n\\[ (\\sigma * \\phi)(t) + \\sigma \\ast \\phi = \\phi(t) \\sigma + \\sigma "
-                "\\phi \\]\nand\n\\[ \\sigma * \\phi + \\sigma * \\phi = 2 (\\sigma * \\phi) \\]\nand\n\\[ 2 * 3 = 6 \\]\n")
+    # a star between two names the paper applies as functions is a convolution (an unspecified function), never
+    # their product; a paper that writes 2(a + b) * n multiplies, and 2 * 3 is 6
+    rows = _one(tmp_path, capsys, "We use $\\sigma(t - y)$ and $\\phi(y)$.\nThen\n\\[ (\\sigma * \\phi)(t) + "
+                "\\sigma \\ast \\phi = \\sigma * \\phi + (\\sigma * \\phi)(t) \\]\nand\n\\[ \\sigma * \\phi + "
+                "\\sigma * \\phi = 2 (\\sigma * \\phi) \\]\nand\n\\[ 2 (a + b) * n = 2 a n + 2 b * n \\]\nand\n"
+                "\\[ 2 * 3 = 6 \\]\n")
     assert rows[0]["read_as"].startswith("convat(sigma, phi, t) + conv(sigma, phi) ="), rows
-    assert rows[0]["status"] != "proved" and [r["status"] for r in rows[1:]] == ["proved", "proved"], rows
+    assert [r["status"] for r in rows] == ["proved"] * 4, rows
     # ΔA is one increment where Δ is never written alone or raised (a subscripted Δ_ω is another name); where the
     # paper writes Δ alone (Δ > 0) it stays Δ·A
     text = "Let $\\Delta_\\omega$ be the gap, $\\Delta A$ the error and $\\Delta A_i$ its parts{}.\nThen\n" \

@@ -1311,17 +1311,19 @@ class PaperParser(LatexParser):
         return self._opaque(start, "comp")
 
     def term(self) -> ast.expr:
-        """A product, as the one-statement reader reads it, except that a star between two non-numbers (``σ * φ``,
-        ``f \\ast g``) is a convolution — an unspecified function ``conv(σ, φ)``, never σ·φ —, ``f \\circ g`` a
+        """A product, as the one-statement reader reads it, except that a star between two names one of which the paper
+        applies as a function (``σ * φ``, ``f \\ast g``) is a convolution — an unspecified function ``conv(σ, φ)``,
+        never σ·φ (a paper that writes ``2(a + b) * n`` multiplies) —, ``f \\circ g`` a
         composition ``compose(f, g)`` and ``A \\cap B``, ``A \\cup B``, ``A \\setminus B`` unspecified functions of the
         two sets; a bracketed convolution or composition applied at a point (``(σ * φ)(t)``) is ``convat(σ, φ, t)``."""
         node = self.factor()
         while True:
             t = self.peek()
-            if t.text in ("*", "\\ast") and not _numeral(node):
+            if t.text in ("*", "\\ast") and isinstance(node, (ast.Name, ast.Subscript)):
                 self.next()
                 right = self.factor()
-                if _numeral(right):
+                if not isinstance(right, (ast.Name, ast.Subscript)) or not (self._a_function(node) or
+                                                                            self._a_function(right)):
                     node = _bin(node, ast.Mult(), right)
                     continue
                 self.applied.add("conv")
@@ -1352,6 +1354,10 @@ class PaperParser(LatexParser):
             else:
                 return node
 
+    def _a_function(self, node: ast.expr) -> bool:
+        key = _key(node)
+        return key in self.functions or (self.names is not None and self.names.kind(key) == "function")
+
     def starts_factor(self) -> bool:
         t = self.peek()
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
@@ -1360,10 +1366,6 @@ class PaperParser(LatexParser):
 
 
 CASE_WORDS = {"if", "for", "when", "whenever", "where"}
-
-
-def _numeral(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
 
 
 def _is_call(node: ast.expr, name: str) -> bool:
