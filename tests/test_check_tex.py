@@ -1266,3 +1266,17 @@ def test_referee_eleven_false_ambiguity(tmp_path, capsys):
     rows = _one(tmp_path, capsys, head + "Then\n\\[ B^m_a(k) + B^m_a(k) = 2 B^m_a(k) \\]\nand\n\\[ C^m_a = C^m_a \\]\n")
     assert rows[1]["read_as"] == "Bsup_a_m(k) + Bsup_a_m(k) = 2 * Bsup_a_m(k)" and rows[1]["status"] == "proved"
     assert rows[2]["read_as"] == "C[a] ** m = C[a] ** m", rows
+
+
+def test_exponential_maps_composed_and_list_superscripts(tmp_path, capsys):
+    """universal-approx's remaining \\circ rows: \\operatorname{Exp}_x^{-1} \\circ f \\circ \\operatorname{Exp}_x (the
+    exponential map, composed) had been read as an expectation whose operand ran into ∘; T_s^{\\psi, U}(y) (a superscript
+    listing names) refused its display.  Both are read as names; an expectation Exp[X] is still one."""
+    rows = _one(tmp_path, capsys, "We use $T_s(y)$ and $d(a, b)$.\nThen\n\\[ \\omega(\\operatorname{Exp}_{Y}^{-1}\\circ f "
+                "\\circ \\operatorname{Exp}_{X}, 1) = \\omega(\\operatorname{Exp}_{Y}^{-1}\\circ f \\circ "
+                "\\operatorname{Exp}_{X}, 1) + 0 \\]\nand\n\\[ d(y, T_s^{\\psi, U}(y)) + 0 = d(y, T_s^{\\psi,U}(y)) \\]\n"
+                "and\n\\[ \\operatorname{Exp}[X] = \\operatorname{Exp}[X] + 0 \\]\n")
+    assert rows[0]["read_as"].startswith("omega(compose(⟦\\operatorname{Exp}_{Y}^{- 1}⟧, f, "), rows
+    assert rows[1]["read_as"] == "d(y, Tsup_s_psiU(y)) + 0 = d(y, Tsup_s_psiU(y))", rows
+    assert [r["status"] for r in rows] == ["proved"] * 3, rows
+    assert rows[2]["read_as"].startswith("⟦\\operatorname{Exp}[X]⟧"), rows  # an expectation atom

@@ -628,6 +628,9 @@ class PaperParser(LatexParser):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
+                if self.at("\\circ") or (start and self.toks[start - 1].text == "\\circ"):
+                    # \operatorname{Exp}_x^{-1} \circ f, f \circ \operatorname{Exp}_x: a map (the exponential map) composed
+                    return self._opaque(start, "map")
                 self._operand_of(EXPECT_WORDS[word])
                 return self._opaque(start, EXPECT_WORDS[word])
             if word in OPT_WORDS:
@@ -1150,7 +1153,7 @@ class PaperParser(LatexParser):
         """The label when the superscript at the cursor names a variant rather than a power — a group of capitals
         (``^{OCO}``, ``^{UCB}``: two or more letters, two or more of them capitals) or a lone ``e`` on an indexed
         name (``R_U^{e}``, not R_U to the power 2.718…) — with the cursor moved past it; else None."""
-        upright = self._upright_word()
+        upright = self._upright_word() or self._list_label()
         if upright:
             return upright
         if self.at("{"):
@@ -1192,6 +1195,28 @@ class PaperParser(LatexParser):
             return None
         self.i += k + len(closing)
         return word
+
+    def _list_label(self) -> str | None:
+        """``T_s^{\\psi, U}``: a superscript listing names is a label of the name (nobody raises to a list), with the
+        cursor moved past it; else None."""
+        if not self.at("{"):
+            return None
+        k, parts, comma = 1, [], False
+        while self.peek(k).text != "}":
+            t = self.peek(k)
+            if t.text == ",":
+                comma = True
+            elif t.kind == "letter" or t.kind == "num":
+                parts.append(t.text)
+            elif t.kind == "cmd" and t.text[1:] in GREEK:
+                parts.append(GREEK[t.text[1:]])
+            else:
+                return None
+            k += 1
+        if not comma or not parts:
+            return None
+        self.i += k + 1
+        return "".join(parts)
 
     def _label_letter(self, base: ast.expr) -> str | None:
         """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor
