@@ -1280,3 +1280,14 @@ def test_exponential_maps_composed_and_list_superscripts(tmp_path, capsys):
     assert rows[1]["read_as"] == "d(y, Tsup_s_psiU(y)) + 0 = d(y, Tsup_s_psiU(y))", rows
     assert [r["status"] for r in rows] == ["proved"] * 3, rows
     assert rows[2]["read_as"].startswith("⟦\\operatorname{Exp}[X]⟧"), rows  # an expectation atom
+
+
+def test_inline_math_after_a_double_dollar_display_is_evidence(tmp_path, capsys):
+    """A $$ … $$ display's second and last dollars had opened inline math, so every inline formula after one paired
+    the wrong dollars: robust-control's 'Let $e = x̄ - x̲$' (after a $$ display) was never seen and e(t) stayed
+    'function or product?'.  The same paper without the $$ display was already read right (the twin)."""
+    tail = ("The predictor $[\\underline{x}(t), \\overline{x}(t)]$, $e^{-t}$ and $A e$. Let $e = \\overline{x} - "
+            "\\underline{x}$.\nThen\n\\[ |e(t)| + |e(t)| = 2 |e(t)| \\]\n")
+    rows = _one(tmp_path, capsys, "We have\n$$ a \\le b $$\n" + tail)
+    assert rows[-1]["status"] == "proved", rows
+    assert _one(tmp_path, capsys, tail)[-1]["status"] == "proved"

@@ -307,6 +307,9 @@ class Paper:
     def _names(self) -> Names:
         texts = [(d.body_start, d.body) for d in self.displays]
         body = self.doc.text[self.doc.body_start:]
+        # $$ … $$ displays are blanked first: their second and last dollars had opened inline math, so that every
+        # inline formula after one paired the wrong dollars (robust-control's "Let $e = x̄ - x̲$" was never seen)
+        body = re.sub(r"(?<!\\)\$\$.*?(?<!\\)\$\$", lambda m: " " * len(m.group(0)), body, flags=re.S)
         texts += [(self.doc.body_start + m.start(), m.group(1) or m.group(2) or "") for m in INLINE_RE.finditer(body)]
         texts.sort()
         return Names(gather(texts), self.declared_functions, self.declared_scalars)
