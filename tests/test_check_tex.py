@@ -1099,3 +1099,195 @@ def test_the_parent_pays_simplifys_first_import_not_the_checks_budget():
             "print('sympy.physics.units' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_a_norm_with_a_subscript_is_never_silently_another_norm(tmp_path, capsys):
+    """Referee 11 (pattern 7): ‖x‖_G (a weighted norm, √(xᵀGx)) and ‖A‖_F had both been read as norm(·), so the
+    Rayleigh bound ‖x‖²_G ≥ λ‖x‖²₂ read x² ≥ λx², and ‖A‖_1 ≤ ‖A‖_2 (false for vectors) was "proved" as norm(A) ≤
+    norm(A).  A subscript other than 2 names another norm; a step that writes one kind of p-norm or Frobenius norm
+    alone is still checked (its planted twin refuted)."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\|A\\|_1 \\le \\|A\\|_2 \\]\nand\n\\[ \\|x\\|^2_{G_{n}} \\ge \\lambda "
+                "\\|x\\|_2^2 \\]\nand\n\\[ \\|A\\|_F^2 \\le 2 \\|A\\|_F^2 \\]\nand\n\\[ \\|A\\|_F^2 \\le \\|A\\|_F^2 - 1 \\]\n"
+                "and\n\\[ \\|x\\|_2 + \\|x\\| = 2 \\|x\\| \\]\n")
+    assert rows[0]["read_as"] == "norm_1(A) <= norm(A)" and rows[0]["status"] == "inconclusive", rows
+    assert rows[1]["read_as"] == "norm_Gn(x) ** 2 >= lam * norm(x) ** 2", rows
+    assert [r["status"] for r in rows[2:]] == ["proved", "refuted", "proved"], rows
+
+
+def test_a_name_after_a_closing_norm_bar_is_not_a_vector(tmp_path, capsys):
+    """Referee 11 (pattern 2): fa-alignment's γ ("a positive constant") was typed a vector because the paper writes
+    ‖e(T)‖γ — a name after a *closing* double bar had counted as the argument of a norm — and its easy identities
+    were withheld ("the paper's vectors/matrices (gamma)").  A name inside a norm is still not a number."""
+    step = "Then\n\\[ \\frac{c \\eta}{\\gamma} (\\frac{1}{\\eta} + S) = \\frac{c}{\\gamma}(1 + \\eta S) \\]\n"
+    rows = _one(tmp_path, capsys, "We use $\\|e\\|\\gamma \\le 1$.\n" + step)
+    assert rows[0]["status"] == "proved", rows
+    rows = _one(tmp_path, capsys, "We use $\\|\\gamma - e\\| \\le 1$.\n" + step)
+    assert rows[0]["status"] == "inconclusive" and "vectors/matrices (gamma)" in rows[0]["reason"], rows
+
+
+def test_a_superscript_letter_the_paper_defines_as_a_label_is_never_a_power(tmp_path, capsys):
+    """Referee 11 (pattern 4): robust-control writes V^r, B_a^r(k), U_a^r(K) (r: robust) and R_n^m (m: the model),
+    and had them read as powers (``V ** r``, ``U[a] ** r * k``).  A name the paper *defines* with a one-letter
+    superscript (``W_j^o(s) := …``), or a family indexed by the letter (``(f^m)_{m \\in [M]}``), carries the letter as a
+    label; other names carry it too where the letter is never a number in the paper.  A power definition (Λ^t :=
+    diag(λ_1^t, …)) and a letter the paper uses as a number (s ∈ (0, 1)) keep the power."""
+    head = ("We write $W_j(s)$ for the value. Let\n\\[ W_j^o(s) := \\max_c W_{jc}^o(s) \\]\nand the dynamics "
+            "$(f^m)_{m \\in [M]}$. ")
+    rows = _one(tmp_path, capsys, head + "Then\n\\[ W^o_j(s) + W^o_j(s) = 2 W^o_j(s) \\]\nand\n"
+                "\\[ V^o + V^o = 3 V^o \\]\nand\n\\[ R^m_n \\le R^m_n + 1 \\]\n")
+    assert rows[0]["kind"] == "definition" and "Wsup_j_o(s) :=" in rows[0]["read_as"], rows
+    assert rows[1]["read_as"] == "Wsup_j_o(s) + Wsup_j_o(s) = 2 * Wsup_j_o(s)" and rows[1]["status"] == "proved"
+    assert rows[2]["read_as"] == "Vsup[o] + Vsup[o] = 3 * Vsup[o]" and rows[2]["status"] == "refuted", rows
+    assert rows[3]["read_as"] == "Rsup[n, m] <= Rsup[n, m] + 1", rows
+    # twins: a letter the paper uses as a number, and a power definition, keep the power
+    rows = _one(tmp_path, capsys, head + "Take $s \\in (0, 1)$.\nThen\n\\[ V^s V^s = V^{2 s} \\]\n")
+    assert rows[-1]["read_as"] == "V ** s * V ** s = V ** (2 * s)" and rows[-1]["status"] in ("proved", "holds")
+    rows = _one(tmp_path, capsys, "Let\n\\[ L^t := \\mathrm{diag}(l_1^t, l_2^t) \\]\nThen\n\\[ L^t L^t = L^{2t} \\]\n")
+    assert rows[-1]["read_as"] == "L ** t * L ** t = L ** (2 * t)", rows
+
+
+def test_an_upright_superscript_is_a_label(tmp_path, capsys):
+    """``c^{\\mathrm{opt}}``, ``x^{\\text{max}}``, ``y^{\\rm a}``: upright text labels the name (c ** opt had been read,
+    and ^{\\text{…}} refused); the label is the name's, so its planted twin is refuted; ^{\\mathrm{T}} stays a
+    transpose."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ c^{\\mathrm{opt}} + x^{\\text{max}} = x^{\\rm max} + c^\\mathrm{opt} \\]\n"
+                "and\n\\[ y^{\\rm a} + y^{\\rm a} = 3 y^{\\mathrm{a}} \\]\nand\n\\[ (A B)^{\\mathrm{T}} = B^{\\mathrm{T}} "
+                "A^{\\mathrm{T}} \\]\n")
+    assert rows[0]["read_as"] == "csup[opt] + xsup[max] = xsup[max] + csup[opt]" and rows[0]["status"] == "proved"
+    assert rows[1]["read_as"] == "ysup[a] + ysup[a] = 3 * ysup[a]" and rows[1]["status"] == "refuted", rows
+    assert rows[2]["read_as"] == "transpose(A * B) = transpose(B) * transpose(A)", rows
+
+
+def test_operators_referee_eleven_read_as_products(tmp_path, capsys):
+    """Referee 11 (pattern 6): d^k/dw^k F had been the fraction d^k/(d·w^k) times F; σ * φ (a convolution) σ·φ; ΔA
+    (one matrix, the uncertainty) Δ·A where the paper also writes Δ_ω as a name of its own."""
+    # the k-th derivative is one unknown with its operand: d^k/dw^k f = (d/d)·(1/w^k)·f no longer cancels
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\frac{d^k}{dw^k} f(w) = \\frac{d^k}{dw^k} f(w) \\cdot \\frac{d}{d} \\]\n"
+                "and\n\\[ \\frac{d^{k}}{dw^{k}} f(w) + \\frac{d^{k}}{dw^{k}} f(w) = 3 \\frac{d^{k}}{dw^{k}} f(w) \\]\n"
+                "and\n\\[ \\frac{d^2}{dx^2} x^3 = 6 x \\]\n")
+    assert rows[0]["read_as"].startswith("⟦\\frac{d^k}{d w^k}f(w)⟧ ="), rows
+    assert rows[1]["status"] != "proved" and rows[2]["status"] == "proved", rows  # a numeric order is still diff
+    # a star between two names the paper applies as functions is a convolution (an unspecified function), never
+    # their product; a paper that writes 2(a + b) * n multiplies, and 2 * 3 is 6
+    rows = _one(tmp_path, capsys, "We use $\\sigma(t - y)$ and $\\phi(y)$.\nThen\n\\[ (\\sigma * \\phi)(t) + "
+                "\\sigma \\ast \\phi = \\sigma * \\phi + (\\sigma * \\phi)(t) \\]\nand\n\\[ \\sigma * \\phi + "
+                "\\sigma * \\phi = 2 (\\sigma * \\phi) \\]\nand\n\\[ 2 (a + b) * n = 2 a n + 2 b * n \\]\nand\n"
+                "\\[ 2 * 3 = 6 \\]\n")
+    assert rows[0]["read_as"].startswith("convat(sigma, phi, t) + conv(sigma, phi) ="), rows
+    assert [r["status"] for r in rows] == ["proved"] * 4, rows
+    # ΔA is one increment where Δ is never written alone or raised (a subscripted Δ_ω is another name); where the
+    # paper writes Δ alone (Δ > 0) it stays Δ·A
+    text = "Let $\\Delta_\\omega$ be the gap, $\\Delta A$ the error and $\\Delta A_i$ its parts{}.\nThen\n" \
+           "\\[ \\Delta A + \\Delta A_i = \\Delta_\\omega \\]\n"
+    assert _one(tmp_path, capsys, text.format(""))[0]["read_as"] == "DeltaA + DeltaA[i] = Delta[omega]"
+    assert _one(tmp_path, capsys, text.format(", $\\Delta > 0$"))[0]["read_as"].startswith("Delta * A + Delta * A")
+
+
+def test_composition_set_operators_and_ellipses_are_read(tmp_path, capsys):
+    """Referee 11 (notes 1): ∘ (universal-approx, 9 rows), ∩ (zipml) and ellipses had made their rows unreadable.
+    f ∘ g, A ∩ B, A ∪ B are unspecified functions of both sides ((ρ ∘ g ∘ φ)(x) one composition applied at x); the
+    terms x_1 + ⋯ + x_n stand for are one unknown named by its neighbours — the same on both sides cancels, another
+    (y_1 + ⋯ + y_n) does not, so dropping the middle terms is never proved."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ |(\\rho \\circ g \\circ \\phi)(x) - \\rho \\circ g(y)| \\le 2 |(\\rho \\circ "
+                "g \\circ \\phi)(x) - \\rho \\circ g(y)| \\]\nand\n\\[ I_j \\cap I_k = I_k \\cap I_j \\]\nand\n"
+                "\\[ 2 (x_1 + \\cdots + x_n) = (x_1 + \\cdots + x_n) + x_1 + \\cdots + x_n \\]\nand\n"
+                "\\[ x_1 + \\cdots + x_n - (y_1 + \\cdots + y_n) = x_1 + x_n - y_1 - y_n \\]\nand\n"
+                "\\[ f(x_1, \\ldots, x_n) = 1 \\]\n")
+    assert rows[0]["read_as"].startswith("Abs(composeat(rho, g, phi, x) - compose(rho, g(y)))"), rows
+    assert rows[1]["read_as"] == "intersect(I[j], I[k]) = intersect(I[k], I[j])" and rows[1]["status"] != "proved"
+    assert rows[2]["status"] == "proved" and rows[3]["status"] == "inconclusive", rows
+    assert rows[4]["status"] == "unreadable", rows  # an argument list with ⋯ is still not read
+
+
+def test_referee_eleven_notes_underline_sizes_and_placeholders(tmp_path, capsys):
+    """Referee 11's notes: x̲(t) was 'function or product?' though the paper writes the predictor [x̲(t), x̄(t)]
+    (\\underline was not a name decoration for the evidence); \\mathlarger{\\sum} and the placeholder ‖ · − x‖,
+    B_n(f, ·) refused their displays."""
+    rows = _one(tmp_path, capsys, "The predictor $[\\underline{x}(t), \\overline{x}(t)]$ and $x(t)$.\nThen\n"
+                "\\[ \\underline{x}(t) + \\underline{x}(t) = 2 \\underline{x}(t) \\]\n")
+    assert rows[0]["read_as"] == "xul(t) + xul(t) = 2 * xul(t)" and rows[0]["status"] == "proved", rows
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\mathlarger{\\mathlarger{\\sum}}_{i=1}^n 2 i = n (n + 1) \\]\nand\n"
+                "\\[ F(\\| \\, \\cdot \\, - x \\|^2) + B_n(f, \\, \\cdot \\,) = B_n(f, \\cdot) + F(\\|\\cdot - x\\|^2) \\]\n")
+    assert rows[0]["status"] == "proved", rows
+    assert rows[1]["read_as"] == ("F(norm(⟦\\cdot⟧ - x) ** 2) + B_n(f, ⟦\\cdot⟧) = B_n(f, ⟦\\cdot⟧) + "
+                                  "F(norm(⟦\\cdot⟧ - x) ** 2)"), rows
+
+
+def test_factors_after_a_product_bracket_stay_outside_and_block_verdicts(tmp_path, capsys):
+    """Referee 11 (pattern 1c): ∏_{i=0}^t (1 - ηλ_i) X X^⊤ and ∏_{i<k}(…)‖e(0)‖ had put X X^⊤ and ‖e(0)‖ inside the
+    product (raised to the number of terms).  They are read outside; as authors write it both ways, no verdict rests
+    on it.  A factor that uses the index stays inside (checked), and a bracket alone is still refuted when wrong."""
+    rows = _one(tmp_path, capsys, "Then\n\\[ \\prod_{i=0}^{t}(1 - a_i) X X^\\top = X X^\\top \\prod_{i=0}^{t}(1 - a_i) \\]\n"
+                "and\n\\[ \\prod_{k=1}^{n} (1 + q) c = c^n (1 + q)^n \\]\nand\n"
+                "\\[ \\prod_{k=1}^{n} (1 + q) k = n! (1 + q)^n \\]\nand\n\\[ \\prod_{k=1}^{n} (1 + q) = (1 + q)^{n+1} \\]\n")
+    assert rows[0]["read_as"].startswith("Product(1 - a[i], (i, 0, t)) * X * transpose(X) ="), rows
+    assert rows[1]["read_as"] == "Product(1 + q, (k, 1, n)) * c = c ** n * (1 + q) ** n", rows
+    assert rows[1]["status"] == "inconclusive" and "after the product's bracket" in rows[1]["reason"], rows
+    assert [r["status"] for r in rows[2:]] == ["proved", "refuted"], rows
+
+
+def test_a_reason_after_a_row_is_never_glued_to_the_chain(tmp_path, capsys):
+    """Referee 11 (S65): '\\quad \\text{by linearity of } F_{\\mathbb{R}}' at a row's end had glued F_ℝ onto the next
+    row's left side; a reason with a relation ('\\text{using } a \\le b') had become the left side of the next row
+    (``b = …``).  The reason's math is its own; the chain goes on from the row before it (a planted error in the next
+    row is refuted on the right sides)."""
+    body = ("Hence\n\\begin{{align*}}\n x^2 + 2 x & \\le x^2 + 2 x + 1 \\quad \\text{{by linearity of }} F_{{\\mathbb{{R}}}} "
+            "\\\\\n & = (x + 1)^2 \\quad \\text{{using }} a \\le b \\\\\n & = {}\n\\end{{align*}}\n")
+    rows = _one(tmp_path, capsys, body.format("x^2 + 2 x + 1"))
+    main = [r for r in rows if r["read_as"] != "a <= b"]
+    assert [r["read_as"] for r in main] == ["x ** 2 + 2 * x <= x ** 2 + 2 * x + 1",
+                                            "x ** 2 + 2 * x + 1 = (x + 1) ** 2", "(x + 1) ** 2 = x ** 2 + 2 * x + 1"]
+    assert [r["status"] for r in main] == ["proved", "proved", "proved"], rows
+    rows = _one(tmp_path, capsys, body.format("x^2 + 2 x + 2"))
+    assert [r["status"] for r in rows if r["read_as"] != "a <= b"][-1] == "refuted", rows
+
+
+def test_a_binom_of_a_vector_is_a_stacked_vector(tmp_path, capsys):
+    """Referee 9 (S20): b := \\binom{\\bar b}{b_{n+1}} with \\bar b ∈ ℝ^d stacks a vector over a number (a column of
+    d + 1 entries); it had been read as the binomial coefficient.  It is kept as an unknown; a binomial of numbers is
+    still the binomial (its symmetry checked)."""
+    rows = _one(tmp_path, capsys, "Let $\\bar{b} \\in \\mathbb{R}^d$.\nLet\n\\[ b := \\binom{\\bar{b}}{c} \\]\nThen\n"
+                "\\[ \\binom{n}{k} = \\frac{n!}{k! (n - k)!} \\]\n")
+    assert rows[0]["read_as"] == "b := ⟦\\binom{\\bar{b}}{c}⟧", rows
+    assert rows[1]["read_as"].startswith("binomial(n, k) ="), rows
+
+
+def test_referee_eleven_false_ambiguity(tmp_path, capsys):
+    """Referee 11 (pattern 5): robust-control's e(t) after 'Let e = x̄ − x̲' (x̄(t), x̲(t) functions of t) and B^m_a(k)
+    beside B_a^r(k) := … were asked 'function or product?'.  e made of functions is one; a name defined with a
+    superscript label takes any letter there as a label.  Twins: e = y − w (no functions) and a name the paper never
+    defines with a label stay as they were."""
+    e = "We use $e^{-t}$ and $A e$. Let $e = PARTS$.\nThen\n\\[ |e(t)| + |e(t)| = 2 |e(t)| \\]\n"
+    rows = _one(tmp_path, capsys, "The predictor $[\\underline{x}(t), \\overline{x}(t)]$. " +
+                e.replace("PARTS", "\\overline{x} - \\underline{x}"))
+    assert rows[0]["status"] == "proved", rows
+    assert _one(tmp_path, capsys, e.replace("PARTS", "y - w"))[0]["status"] == "ambiguous"
+    head = "We use $(f^m)_{m \\in [M]}$ with $2 m$ draws, and $B_a(k)$. Let\n\\[ B_a^r(k) := k \\]\n"
+    rows = _one(tmp_path, capsys, head + "Then\n\\[ B^m_a(k) + B^m_a(k) = 2 B^m_a(k) \\]\nand\n\\[ C^m_a = C^m_a \\]\n")
+    assert rows[1]["read_as"] == "Bsup_a_m(k) + Bsup_a_m(k) = 2 * Bsup_a_m(k)" and rows[1]["status"] == "proved"
+    assert rows[2]["read_as"] == "C[a] ** m = C[a] ** m", rows
+
+
+def test_exponential_maps_composed_and_list_superscripts(tmp_path, capsys):
+    """universal-approx's remaining \\circ rows: \\operatorname{Exp}_x^{-1} \\circ f \\circ \\operatorname{Exp}_x (the
+    exponential map, composed) had been read as an expectation whose operand ran into ∘; T_s^{\\psi, U}(y) (a superscript
+    listing names) refused its display.  Both are read as names; an expectation Exp[X] is still one."""
+    rows = _one(tmp_path, capsys, "We use $T_s(y)$ and $d(a, b)$.\nThen\n\\[ \\omega(\\operatorname{Exp}_{Y}^{-1}\\circ f "
+                "\\circ \\operatorname{Exp}_{X}, 1) = \\omega(\\operatorname{Exp}_{Y}^{-1}\\circ f \\circ "
+                "\\operatorname{Exp}_{X}, 1) + 0 \\]\nand\n\\[ d(y, T_s^{\\psi, U}(y)) + 0 = d(y, T_s^{\\psi,U}(y)) \\]\n"
+                "and\n\\[ \\operatorname{Exp}[X] = \\operatorname{Exp}[X] + 0 \\]\n")
+    assert rows[0]["read_as"].startswith("omega(compose(⟦\\operatorname{Exp}_{Y}^{- 1}⟧, f, "), rows
+    assert rows[1]["read_as"] == "d(y, Tsup_s_psiU(y)) + 0 = d(y, Tsup_s_psiU(y))", rows
+    assert [r["status"] for r in rows] == ["proved"] * 3, rows
+    assert rows[2]["read_as"].startswith("⟦\\operatorname{Exp}[X]⟧"), rows  # an expectation atom
+
+
+def test_inline_math_after_a_double_dollar_display_is_evidence(tmp_path, capsys):
+    """A $$ … $$ display's second and last dollars had opened inline math, so every inline formula after one paired
+    the wrong dollars: robust-control's 'Let $e = x̄ - x̲$' (after a $$ display) was never seen and e(t) stayed
+    'function or product?'.  The same paper without the $$ display was already read right (the twin)."""
+    tail = ("The predictor $[\\underline{x}(t), \\overline{x}(t)]$, $e^{-t}$ and $A e$. Let $e = \\overline{x} - "
+            "\\underline{x}$.\nThen\n\\[ |e(t)| + |e(t)| = 2 |e(t)| \\]\n")
+    rows = _one(tmp_path, capsys, "We have\n$$ a \\le b $$\n" + tail)
+    assert rows[-1]["status"] == "proved", rows
+    assert _one(tmp_path, capsys, tail)[-1]["status"] == "proved"

@@ -40,6 +40,8 @@ CONDITION_WORDS = ("for all", "for any", "for every", "for each", "for some", "f
                    "provided", "given", "assuming", "as long as", "unless", "since", "because", "on", "over",
                    "such that", "s.t")
 WHERE_WORDS = ("where", "with", "denote", "denoting", "define", "defining", "let", "set", "setting", "here")
+#: prose after a row that says why it holds; the math it ends with (``by linearity of F``) is the reason's own
+JUSTIFICATION = re.compile(r"(?:by|using|from|via|thanks to|due to|because of|see|cf|applying|owing to)\b")
 CONSTRAINT_WORDS = ("s.t.", "s.t", "subject to", "st.", "such that")
 
 
@@ -496,6 +498,12 @@ def chains(display: Display) -> None:
             if seg.role in ("condition",):
                 if has_rel or RELATION_HINT.search(seg.text) or "\\in" in seg.text:  # x > 0, or "for all x \in R" (what the display ranges over)
                     display.conditions.append(seg)
+                continue
+            if seg.role == "also" and JUSTIFICATION.match(seg.word):
+                # "… \quad \text{by linearity of } F_{\mathbb{R}}": the reason's own math, never a factor; a reason
+                # with a relation ("using a \le b") is a relation of its own that the next row does not continue
+                if has_rel:
+                    display.chains.append(Chain([seg], "main"))
                 continue
             if seg.role == "also" and not seg.word and MEMBERSHIP.match(seg.text):
                 # "… \quad X \in \mathbb{P}_d, \; A, B \in …": after spacing, names said to lie in a set are the

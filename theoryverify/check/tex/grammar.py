@@ -12,14 +12,18 @@ What it adds to the one-statement reader (and how it reads it):
 - ``\\sigma(…)`` is not the sigmoid in a paper (it is whatever the paper's σ is); ``e`` is Euler's number only in
   ``e^{…}``/``\\mathrm{e}``/``\\exp``;
 - ``\\langle a, b\\rangle`` → ``inner(a, b)``; ``x^\\top`` → ``transpose(x)``; ``\\|x\\|_2^2`` → ``norm(x)**2``
-  (the reading layer says these are read in one dimension);
+  (the reading layer says these are read in one dimension); a norm with another subscript is another function
+  (``\\|x\\|_G`` → ``norm_G(x)``);
 - ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i=1}^n``, ``\\prod``: sums over a stated range, or over an unstated one
   (an *opaque* atom: a quantity the checker keeps as an unknown, never evaluated);
 - ``\\lim``, ``\\inf``, ``\\sup``, ``\\max_{…}``, ``\\min_{…}``, ``\\arg\\min``, ``\\int``, ``\\mathbb{E}[…]``,
   ``\\mathbb{P}(…)``, ``cases`` and matrices: opaque atoms named by their text (``⟦\\max_x f(x)⟧``), so a step that
   only moves them around is still read, and nothing is concluded about their values;
 - ``\\left. … \\right|_{x=0}`` → ``subs(…, x, 0)``; ``\\nabla f(x)`` → the derivative of f (one dimension);
-  ``x^{\\alpha}`` real exponents.
+  ``x^{\\alpha}`` real exponents;
+- superscript labels (``c^{\\mathrm{opt}}``, and ``V^r`` where the paper defines a name with ``^r``) → ``csup[opt]``,
+  ``Vsup[r]``; ``σ * φ`` → ``conv(σ, φ)``, ``f \\circ g`` → ``compose(f, g)``, ``A \\cap B`` → ``intersect(A, B)``;
+  ``\\frac{d^k}{dw^k} F`` (a symbolic order) and the terms ``x_1 + \\cdots + x_n`` stands for → opaque atoms.
 """
 from __future__ import annotations
 
@@ -48,6 +52,7 @@ EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq"
 OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "max", "sup", "inf", "lim", "esssup",
                                 "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
                                 "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
+SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\\setminus": "setminus"}
 BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
             "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
 PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime", "\\dagger": "dag", "+": "plus",
@@ -77,6 +82,7 @@ class PaperParser(LatexParser):
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
         self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
         self.bind_divisor = False  # the other reading: a/3r as a/(3r)
+        self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -361,10 +367,10 @@ class PaperParser(LatexParser):
     def term(self) -> ast.expr:
         """A term; ``π₁ @ π₂`` (a binary ``@`` between two non-numbers: a paper's own operation, such as running one
         policy after another) is an unspecified function ``at_op(π₁, π₂)``, never a product."""
-        node = super().term()
+        node = self._product()
         while self.at("@"):
             self.next()
-            right = super().term()
+            right = self._product()
             if isinstance(node, ast.Constant) or isinstance(right, ast.Constant):
                 raise BadInput("LaTeX: '@' between numbers is not read")
             self.applied.add("at_op")
@@ -507,6 +513,18 @@ class PaperParser(LatexParser):
             if nxt.kind == "letter" and len(nxt.text) == 1 or nxt.kind == "cmd" and nxt.text[1:] in GREEK:
                 self.i += 2  # Δt: one increment, not Δ times t (the paper never indexes or powers Δ)
                 return self._maybe_call(self._index("Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)))
+        if c == "\\binom" and self.names is not None:
+            node = super().command()
+            if any(isinstance(n, (ast.Name, ast.Subscript)) and self.names.nonscalar(_key(n).split("_")[0])
+                   for a in node.args for n in ast.walk(a)):
+                return self._opaque(start, "stack")  # \binom{\bar b}{b_{n+1}} ∈ ℝ^{d+1}: a stacked vector
+            return node
+        if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
+            self.next()
+            return self._opaque_key("\\cdot", "slot")
+        if c in ("\\emptyset", "\\varnothing"):  # A ∩ B = ∅: the empty set, an unknown of its own
+            self.next()
+            return self._opaque_key("\\emptyset", "set")
         if c in OPAQUE_OPERATORS:
             self.next()
             if c == "\\arg" and self.at("\\min", "\\max"):
@@ -652,6 +670,9 @@ class PaperParser(LatexParser):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
+                if self.at("\\circ") or (start and self.toks[start - 1].text == "\\circ"):
+                    # \operatorname{Exp}_x^{-1} \circ f, f \circ \operatorname{Exp}_x: a map (the exponential map) composed
+                    return self._opaque(start, "map")
                 self._operand_of(EXPECT_WORDS[word])
                 return self._opaque(start, EXPECT_WORDS[word])
             if word in OPT_WORDS:
@@ -681,23 +702,56 @@ class PaperParser(LatexParser):
         if c in ("\\|", "\\lVert", "\\Vert"):
             node = super().command()
             self.vector_ops.add("norm")
-            self._skip_norm_scripts()
-            return node
+            return self._norm_label(node)
         if c == "\\left" and self.peek(1).text in ("\\|", "\\lVert", "\\Vert"):
             node = super().command()
             self.vector_ops.add("norm")
-            self._skip_norm_scripts()
-            return node
+            return self._norm_label(node)
         if c in ("\\sum", "\\prod"):
             return self._big_paper(c)
         if c in ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac"):
             self.next()
             return self._frac()
         if c in ("\\cdots", "\\ldots", "\\dots", "\\vdots", "\\ddots", "\\dotsb", "\\dotsc", "\\dotsm"):
-            raise BadInput("ellipses (\\cdots) cannot be read as a formula")
+            key = self._ellipsis_key()
+            if key is None:
+                raise BadInput("ellipses (\\cdots) cannot be read as a formula")
+            self.next()
+            return self._opaque_key(key, "dots")
         if c == "\\infty":
             raise BadInput("∞ outside a limit or a sum's bound is not read")
         return super().command()
+
+    def _ellipsis_key(self) -> str | None:
+        """``x_1 + \\cdots + x_n``, ``a_1 \\cdot \\ldots \\cdot a_n``: the terms an ellipsis stands for, between the same
+        operator on both sides, are one unknown named by the operands around it (the same ``x_1 + ⋯ + x_n`` on both
+        sides is the same unknown; ``b_1 + ⋯ + b_n`` another); None where it is not so written (a list
+        ``x_1, \\ldots, x_n``, a product by juxtaposition, a row that ends in ⋯)."""
+        ops = ("+", "-", "\\cdot", "\\times")
+        i = self.i
+        if i == 0 or i + 2 >= len(self.toks) or self.toks[i - 1].text not in ops or \
+                self.toks[i + 1].text != self.toks[i - 1].text:
+            return None
+        stops = set(ops) | set(RELATIONS) | set(DEFINITION_OPS) | {",", "&", "\\\\", "end", "\\le", "\\ge"}
+
+        def operand(j: int, step: int) -> list[Token]:
+            out, depth = [], 0
+            while 0 <= j < len(self.toks):
+                t = self.toks[j]
+                if t.text in ("(", "[", "{", "\\{", "\\left"):
+                    depth += step
+                elif t.text in (")", "]", "}", "\\}", "\\right"):
+                    depth -= step
+                if depth < 0 or (depth == 0 and (t.text in stops or t.kind == "end")):
+                    break
+                out.append(t)
+                j += step
+            return out[::-1] if step < 0 else out
+        before, after = operand(i - 2, -1), operand(i + 2, 1)
+        if not before or not after:
+            return None
+        op = self.toks[i - 1]
+        return show_tokens([*before, op, self.toks[i], op, *after])
 
     def _declared_expectation(self) -> ast.expr | None:
         """``\\mathbb{E}[…]`` when the paper declares random variables (``% theoryverify: assume X ~ …``)."""
@@ -791,9 +845,32 @@ class PaperParser(LatexParser):
         self.i += 2
         return letter
 
+    def _norm_label(self, node: ast.expr) -> ast.expr:
+        """``\\|x\\|`` and ``\\|x\\|_2`` are the norm; any other subscript (``\\|x\\|_1``, ``_\\infty``, ``_F``,
+        ``_{G_{N,\\lambda}}``, ``_{\\mathcal H}``) names another norm, read as an unspecified function of its own
+        (``norm_G(x)``): dropping it had read ``\\|x\\|_1 \\le \\|x\\|_2`` as norm(x) ≤ norm(x), "proved", and the
+        Rayleigh bound ``\\|x\\|_G^2 \\ge \\lambda_{\\min}(G)\\|x\\|_2^2`` as x² ≥ λ·x².  The cursor moves past the
+        subscript."""
+        label = self._norm_script()
+        if not label or not isinstance(node, ast.Call):
+            return node
+        return ast.Call(func=_name(f"norm_{label}"), args=node.args, keywords=[])
+
+    def _norm_script(self) -> str:
+        """The label of a norm's subscript ('' for none or the 2-norm); the cursor moves past it."""
+        if not self.at("_"):
+            return ""
+        start = self.i + 1
+        self._skip_norm_scripts()
+        raw = " ".join(t.text for t in self.toks[start:self.i]).replace("\\ast", "*").replace("*", "nuc")
+        key = re.sub(r"\\(mathrm|rm|text|textrm|mathsf|operatorname|mathit|ell|scriptscriptstyle|scriptstyle|"
+                     r"mathcal|mathbb|mathbf|mathscr|bm|boldsymbol|footnotesize|small|scriptsize|tiny|normalsize)(?![A-Za-z])", "",
+                     raw)
+        key = re.sub(r"infty", "inf", re.sub(r"[^A-Za-z0-9]", "", key))
+        return "" if key in ("", "2", "l2", "L2") else key[:16]
+
     def _skip_norm_scripts(self) -> None:
-        """``\\|x\\|_2``, ``\\|A\\|_F``, ``\\|x\\|_{\\infty}``, ``\\|x\\|_\\mathcal{L}``: every norm of a number is
-        its absolute value."""
+        """Move past a norm's or an inner product's subscript (``_2``, ``_F``, ``_{\\infty}``, ``_\\mathcal{L}``)."""
         if self.at("_"):
             self.next()
             cmd = self.peek().kind == "cmd" and self.peek(1).text == "{"
@@ -961,6 +1038,37 @@ class PaperParser(LatexParser):
         self.term()
         return self._opaque(start, "sum" if c == "\\sum" else "prod")
 
+    def _big(self, c: str) -> ast.expr:
+        """As the strict reader's, but a product whose body is a bracket followed by factors free of the index
+        (``\\prod_{i=0}^t (1 - ηλ(i)) X X^\\top``, ``\\prod_{i<k}(…)\\|e(0)\\|``) multiplies only the bracket — the
+        factors after it stay outside (they had been raised to the number of terms inside the product).  Authors write
+        it for both, so the step gets no verdict either way (:attr:`product_scope`)."""
+        begin = self.i
+        node = super()._big(c)
+        if c != "\\prod" or not isinstance(node, ast.Call):
+            return node
+        k = node.args[1].elts[0].id
+        end = self.i
+        self.i = begin + 1  # past _{k=a}^{b}: the body's first token
+        self._skip_group_tokens()
+        self.next()
+        self._skip_group_tokens()
+        if not (self.at("(", "\\left", "\\big", "\\Big", "\\bigl", "\\Bigl", "\\bigg", "\\biggl")):
+            self.i = end
+            return node
+        try:
+            first = self.factor()
+        except BadInput:
+            self.i = end
+            return node
+        rest = self.toks[self.i:end]
+        names = {GREEK.get(t.text[1:], t.text) if t.kind == "cmd" else t.text for t in rest}
+        if not rest or k.split("_")[0] in names or not self.starts_factor() or self.at("\\cdot", "\\times"):
+            self.i = end
+            return node
+        self.product_scope.add(f"∏_{k}")
+        return ast.Call(func=node.func, args=[first, node.args[1]], keywords=[])
+
     def _big_checked(self, c: str) -> ast.expr:
         """``\\sum_{k=a}^{b}`` read by the strict reader's :meth:`_big`; an infinite sum is left opaque."""
         self.next()
@@ -1025,7 +1133,7 @@ class PaperParser(LatexParser):
         if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1):
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
-            word = self._superscript_label(base)
+            word = self._superscript_label(base) or self._label_letter(base)
             if word:  # Regret^{OCO}, R_U^{e}: a label of the name, no power
                 sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
                 elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
@@ -1036,7 +1144,10 @@ class PaperParser(LatexParser):
                 return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
-        exponent = self.group_or_token()
+        if self.peek().kind == "letter" and len(self.peek().text) == 1 and self.peek(1).text == "_":
+            exponent = _name(self.next().text)  # C^m_a: the subscript is C's (C_a to the m), never m_a's
+        else:
+            exponent = self.group_or_token()
         if isinstance(base, ast.Name) and base.id == "e":
             return _call("exp", exponent)
         if label is not None and label.kind == "letter" and label.text.isupper() and \
@@ -1098,6 +1209,9 @@ class PaperParser(LatexParser):
         """The label when the superscript at the cursor names a variant rather than a power — a group of capitals
         (``^{OCO}``, ``^{UCB}``: two or more letters, two or more of them capitals) or a lone ``e`` on an indexed
         name (``R_U^{e}``, not R_U to the power 2.718…) — with the cursor moved past it; else None."""
+        upright = self._upright_word() or self._list_label()
+        if upright:
+            return upright
         if self.at("{"):
             k, run = 1, []
             while self.peek(k).kind == "letter" and len(self.peek(k).text) == 1:
@@ -1113,6 +1227,76 @@ class PaperParser(LatexParser):
             self.next()
             return "e"
         return None
+
+    def _upright_word(self) -> str | None:
+        """An upright superscript (``^{\\mathrm{opt}}``, ``^{\\text{max}}``, ``^{\\rm a}``, ``^\\mathrm{r}``) is text
+        that labels the name — never a power (``c^{\\mathrm{opt}}`` had been c ** opt) — with the cursor moved past it;
+        else None.  Transposes (``^{\\mathrm{T}}``) are read before this."""
+        if not self.at("{"):
+            return None
+        font = self.peek(1).text
+        if font in ("\\mathrm", "\\text", "\\textrm", "\\textnormal", "\\operatorname", "\\mathsf", "\\textsf",
+                    "\\mbox", "\\textup", "\\mathup") and self.peek(2).text == "{":
+            k, closing = 3, ("}", "}")
+        elif font in ("\\rm", "\\sf", "\\textrm"):
+            k, closing = 2, ("}",)
+        else:
+            return None
+        run = []
+        while self.peek(k).kind in ("letter", "num") and re.fullmatch(r"[A-Za-z0-9]+", self.peek(k).text):
+            run.append(self.peek(k).text)
+            k += 1
+        word = "".join(run)
+        if not re.search(r"[A-Za-z]", word) or tuple(self.peek(k + j).text for j in range(len(closing))) != closing:
+            return None
+        self.i += k + len(closing)
+        return word
+
+    def _list_label(self) -> str | None:
+        """``T_s^{\\psi, U}``: a superscript listing names is a label of the name (nobody raises to a list), with the
+        cursor moved past it; else None."""
+        if not self.at("{"):
+            return None
+        k, parts, comma = 1, [], False
+        while self.peek(k).text != "}":
+            t = self.peek(k)
+            if t.text == ",":
+                comma = True
+            elif t.kind == "letter" or t.kind == "num":
+                parts.append(t.text)
+            elif t.kind == "cmd" and t.text[1:] in GREEK:
+                parts.append(GREEK[t.text[1:]])
+            else:
+                return None
+            k += 1
+        if not comma or not parts:
+            return None
+        self.i += k + 1
+        return "".join(parts)
+
+    def _label_letter(self, base: ast.expr) -> str | None:
+        """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor
+        moved past it; else None.  The paper says so by defining a name with it (``B_a^r(k) \\eqdef …``) or writing a
+        family indexed by it (``(f^m)_{m \\in [M]}``): that name always carries it, and any other letter in the same
+        place (B^m_a(k) beside B_a^r(k) := …); another name carries it when the paper never uses the letter as a
+        number (``2r``, ``1/r``, ``r \\in (0, 1)``), else it stays a power."""
+        ev = getattr(self.names, "ev", None)
+        if ev is None or not ev.sup_labels:
+            return None
+        k = 1 if self.at("{") else 0
+        t = self.peek(k)
+        if t.kind != "letter" or not re.fullmatch(r"[a-z]", t.text) or (k and self.peek(2).text != "}"):
+            return None
+        letter = t.text
+        head = base.value if isinstance(base, ast.Subscript) else base
+        key = head.id if isinstance(head, ast.Name) else ""
+        if (key, letter) not in ev.sup_labels and key not in {b for b, _ in ev.sup_labels}:  # B^m_a(k) beside
+            # B_a^r(k) := …: the name's superscript is a label slot
+            if letter not in {lab for _, lab in ev.sup_labels} or ev.factor.get(letter) or letter in ev.number or \
+                    letter in self.names.declared_scalars:
+                return None
+        self.i += 3 if k else 1
+        return letter
 
     def _paren_power(self, k: int) -> bool:
         """``n^{(1-\\alpha)}``: a bracketed superscript holding a Greek parameter or a fraction is an exponent; an index
@@ -1138,8 +1322,15 @@ class PaperParser(LatexParser):
         return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")
 
     def _frac(self) -> ast.expr:
+        start = self.i - 1
         num = self._raw_group()
         den = self._raw_group()
+        if _symbolic_order(num, den):
+            # d^k/dw^k F: the k-th derivative for a symbolic k, kept as one unknown with its operand (it had been
+            # the fraction d^k/(d·w^k) times F, whose d's could cancel against other d's)
+            if len(num) == 3 or (num[2].text == "{" and _close_of(num, 2) == len(num) - 1):
+                self._operand_span()
+            return self._opaque(start, "Dk")
         d = _derivative(num, den, self.functions)
         if d is not None:
             expr_tokens, variables = d
@@ -1170,6 +1361,7 @@ class PaperParser(LatexParser):
         self.ambiguous_e |= p.ambiguous_e
         self.labels |= p.labels
         self.divisions += [d for d in p.divisions if d not in self.divisions]
+        self.product_scope |= p.product_scope
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")
@@ -1193,8 +1385,10 @@ class PaperParser(LatexParser):
             self.next()
             return ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "norm":
-            self._skip_norm_scripts()
-            return node
+            return self._norm_label(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
+                isinstance(node.left.func, ast.Name) and node.left.func.id == "norm":
+            return ast.BinOp(left=self._norm_label(node.left), op=ast.Pow(), right=node.right)  # \|x\|^2_G
         self.next()
         self._skip_group_tokens()
         return self._opaque(start, "comp")
@@ -1232,6 +1426,53 @@ class PaperParser(LatexParser):
         while self._name_next():  # a/3rs: a/(3·r·s)
             node = _bin(node, ast.Mult(), self.postfix())
         return node
+    def _product(self) -> ast.expr:
+        """A product, as the one-statement reader reads it (a ``/`` divides by :meth:`_divisor`), except that a star between two names one of which the paper
+        applies as a function (``σ * φ``, ``f \\ast g``) is a convolution — an unspecified function ``conv(σ, φ)``,
+        never σ·φ (a paper that writes ``2(a + b) * n`` multiplies) —, ``f \\circ g`` a
+        composition ``compose(f, g)`` and ``A \\cap B``, ``A \\cup B``, ``A \\setminus B`` unspecified functions of the
+        two sets; a bracketed convolution or composition applied at a point (``(σ * φ)(t)``) is ``convat(σ, φ, t)``."""
+        node = self.factor()
+        while True:
+            t = self.peek()
+            if t.text in ("*", "\\ast") and isinstance(node, (ast.Name, ast.Subscript)):
+                self.next()
+                right = self.factor()
+                if not isinstance(right, (ast.Name, ast.Subscript)) or not (self._a_function(node) or
+                                                                            self._a_function(right)):
+                    node = _bin(node, ast.Mult(), right)
+                    continue
+                self.applied.add("conv")
+                node = _call("conv", node, right)
+                continue
+            if t.text in SET_OPERATORS:  # f ∘ g, A ∩ B, A ∪ B, A \ B: an unspecified function of both sides
+                op = SET_OPERATORS[t.text]
+                self.next()
+                right = self.factor()
+                self.applied.add(op)
+                node = ast.Call(func=_name(op), args=[*node.args, right], keywords=[]) if op == "compose" and \
+                    _is_call(node, "compose") else _call(op, node, right)  # ρ ∘ g ∘ φ: one composition
+                continue
+            if self.at("(") and (_is_call(node, "conv") or _is_call(node, "compose")) and \
+                    self.toks[self.i - 1].text in (")", "\\right"):
+                name = node.func.id + "at"  # (σ * φ)(t), (ρ ∘ g)(x): the function applied at a point
+                self.applied.add(name)
+                node = ast.Call(func=_name(name), args=[*node.args, *self._paren_args()], keywords=[])
+                continue
+            if t.text in ("\\cdot", "\\times", "*", "\\ast"):
+                self.next()
+                node = _bin(node, ast.Mult(), self.factor())
+            elif t.text == "/" or t.text == "\\div":
+                self.next()
+                node = _bin(node, ast.Div(), self._divisor())
+            elif self.starts_factor():
+                node = _bin(node, ast.Mult(), self.factor())
+            else:
+                return node
+
+    def _a_function(self, node: ast.expr) -> bool:
+        key = _key(node)
+        return key in self.functions or (self.names is not None and self.names.kind(key) == "function")
 
     def starts_factor(self) -> bool:
         t = self.peek()
@@ -1241,6 +1482,34 @@ class PaperParser(LatexParser):
 
 
 CASE_WORDS = {"if", "for", "when", "whenever", "where"}
+
+
+def _is_call(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+
+
+def _close_of(toks: list[Token], i: int) -> int:
+    """The index of the brace closing the one at ``i``."""
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+        if depth == 0:
+            return j
+    return -1
+
+
+def _symbolic_order(num: list[Token], den: list[Token]) -> bool:
+    """``\\frac{d^k}{dw^k}``, ``\\frac{\\partial^{n} f}{\\partial x^{n}}``: a derivative whose order is a letter or an
+    expression (the one-statement reader takes numeric orders only)."""
+    from ..latex import _is_d, _strip_mathrm_d
+    num, den = _strip_mathrm_d(num), _strip_mathrm_d(den)
+    if len(num) < 3 or not _is_d(num[0]) or num[1].text != "^" or num[2].kind == "num" or len(den) < 4 or \
+            not _is_d(den[0]) or "^" not in [t.text for t in den[2:]]:
+        return False
+    order = [t.text for t in num[2:_close_of(num, 2) + 1]] if num[2].text == "{" else [num[2].text]
+    hat = [t.text for t in den].index("^", 2)
+    tail = [t.text for t in den[hat + 1:]]
+    return tail == order
 
 
 def _condition_tokens(toks: list[Token]) -> list[Token] | str | None:

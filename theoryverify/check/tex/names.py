@@ -19,12 +19,13 @@ from ..latex import GREEK
 
 NAME_RE = re.compile(
     r"(?P<nested>\\(?:mathbf|boldsymbol|bm)\s*\{\s*\\math(?:cal|scr|frak|bb|rm|sf|it)\s*\{\s*(?P<inner3>[A-Za-z])"
-    r"\s*\}\s*\})|(?P<cmd>\\(?:hat|widehat|bar|overline|tilde|widetilde|dot|ddot|check|breve|vec|mathbf|boldsymbol|bm|mathcal|"
+    r"\s*\}\s*\})|(?P<cmd>\\(?:hat|widehat|bar|overline|underline|tilde|widetilde|dot|ddot|check|breve|vec|mathbf|"
+    r"boldsymbol|bm|mathcal|"
     r"mathscr|mathfrak|mathbb|mathsf|mathrm|operatorname)\s*\{\s*(?P<inner>\\?[A-Za-z]+)\s*\}|"
     r"\\(?:hat|bar|tilde|dot|vec|bm|mathbf|boldsymbol)\s*(?P<inner2>\\[A-Za-z]+|[A-Za-z]))|"
     r"(?P<greek>\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) + r"|ell|pi))(?![A-Za-z])|"
     r"(?<![\\A-Za-z])(?P<letter>[A-Za-z])(?![A-Za-z])|(?<![\\A-Za-z])(?P<word>[A-Za-z]{2,})(?![A-Za-z])")
-SUFFIX = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
+SUFFIX = {"underline": "ul", "hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
           "dot": "dot", "ddot": "ddot", "check": "check", "breve": "breve", "vec": "vec", "mathcal": "cal",
           "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathbf": "bf", "boldsymbol": "bf",
           "bm": "bf"}
@@ -76,8 +77,10 @@ class Evidence:
     e_power: bool = False  # e^{…} somewhere
     e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
     e_bare_factor: bool = False  # a bare e next to a factor (e \cdot 0, 2e): e applied to (0) is then undecided
+    e_parts: set[str] = field(default_factory=set)  # the names of "e = x̄ - x̲" (e is what they are)
     nabla_value: set[str] = field(default_factory=set)  # \nabla l_i \sum …: the gradient is a value, not a map
     number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
+    sup_labels: set[tuple[str, str]] = field(default_factory=set)  # (V, r) of V^r := …, (f, m) of (f^m)_{m ∈ [M]}
 
 
 def key_of(m: re.Match) -> str:
@@ -106,10 +109,44 @@ def _balanced(text: str, i: int, open_c: str = "(", close_c: str = ")") -> int:
     return -1
 
 
+_SCRIPT = r"(?:\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9]))?"
+_NAME = r"(?P<name>\\(?:hat|widehat|bar|overline|tilde|widetilde|mathbf|bm|boldsymbol|mathcal)\s*\{\s*\\?[A-Za-z]+\s*\}|" \
+        r"\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])"  # noqa: E501
+_LETTER_SUP = r"\s*\^\s*(?:\{\s*(?P<sup>[a-z])\s*\}|(?P<sup2>[a-z])(?![A-Za-z]))"
+#: ``V^r := …``, ``B_a^r(k) \eqdef …``, ``\hat V^r(u) \stackrel{def}{=} …``: a name defined with a one-letter
+#: superscript carries it as a label (nobody defines a power of a name)
+SUP_DEFINED = re.compile(_NAME + _SCRIPT + _LETTER_SUP + _SCRIPT + r"\s*(?P<call>\([^()]*\))?\s*&?\s*(?::=|\\coloneqq|"
+                         r"\\triangleq|\\eqdef|\\defeq|\\stackrel\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{\s*=\s*\}|"
+                         r"\\overset\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{\s*=\s*\})")
+#: ``(f^m)_{m \in [M]}``, ``\{f^m\}_{m=1}^M``: a family indexed by the superscript letter
+SUP_FAMILY = re.compile(r"(?:\(|\\\{|\\left\s*\(|\\left\s*\\\{)\s*" + _NAME + _SCRIPT + _LETTER_SUP +
+                        r"\s*(?:\)|\\\}|\\right\s*\)|\\right\s*\\\})\s*_\s*\{\s*(?P<idx>[a-z])\s*(?:\\in|=)")
+
+
+def _raised_elsewhere(rhs: str, letter: str, base: re.Match | None) -> bool:
+    """Whether a definition's right side raises something other than the defined name to ``letter`` (λ_1^t in
+    Λ^t := diag(λ_1^t, …)); the defined name's own recursion (U_a^r := max_b U_{ab}^r) does not count."""
+    own = key_of(base) if base else None
+    for m in re.finditer(r"\^\s*\{?\s*" + letter + r"(?![A-Za-z])", rhs):
+        head = re.search(_NAME + _SCRIPT + r"\s*$", rhs[:m.start()])
+        if not head or not NAME_RE.match(head.group("name")) or key_of(NAME_RE.match(head.group("name"))) != own:
+            return True
+    return False
+
+
 def gather(texts: list[tuple[int, str]]) -> Evidence:
     """Evidence from math texts (offset, text): displays and inline math, in document order."""
     ev = Evidence()
     for off, text in texts:
+        for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text)]:
+            letter, base = m.group("sup") or m.group("sup2"), NAME_RE.match(m.group("name"))
+            if "idx" not in m.groupdict() and _raised_elsewhere(text[m.end():m.end() + 200], letter, base):
+                continue  # Λ^t := diag(λ_1^t, …), P^n := ⊗^n P: the definition of a power, not a label
+            if base and ("idx" not in m.groupdict() or m.group("idx") == letter):
+                ev.sup_labels.add((key_of(base), letter))
+                if m.groupdict().get("call"):  # B_a^r(k) := …: the labelled name is a function the paper defines
+                    ev.args[key_of(base) + "sup"].add(m.group("call")[1:-1].strip())
+                    ev.atomic.add(key_of(base) + "sup")
         scripts = _subscript_spans(text)
         for m in NAME_RE.finditer(text):
             key = key_of(m)
@@ -131,6 +168,9 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 elif re.match(r"\s*(?:_|\(|\\left\s*\(|')", text[end:end + 8]) or key != "e" or \
                         re.match(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq)", text[end:end + 12]):
                     ev.e_name = True  # e_i, e(t), e', or "e = y - Xw": a name
+                    rhs = re.match(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq)([^$,;&]{1,80})", text[end:end + 100])
+                    if rhs and key == "e":  # e = x̄ - x̲: what e is made of (functions make it one)
+                        ev.e_parts |= {key_of(n) for n in NAME_RE.finditer(rhs.group(1))} - {"e"}
             lab = SUP_LABEL.match(text, end)  # X^{(t)}_i: an upper label, not a power
             if lab:
                 end = lab.end()
@@ -171,7 +211,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             if not index and re.match(r"\s*\^\s*(?:\\top|T\b|\{\s*\\top|\\intercal|\{\s*T\s*\})",
                                       text[after:after + 12]):
                 ev.vector.add(key)
-            if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before):
+            if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before) and _opens_norm(text, m.start()):
                 ev.vector.add(key)
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
@@ -183,6 +223,15 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 if key == "e" and not s:
                     ev.e_bare_factor = True
     return ev
+
+
+def _opens_norm(text: str, at: int) -> bool:
+    """Whether the double bar just before ``at`` opens a norm (``\\|x``), not closes one (``\\|e(T)\\|\\gamma``: a
+    factor after a norm is no vector for that): an odd count of ``\\|``/``\\Vert`` bars before ``at``."""
+    head = text[:at]
+    if re.search(r"\\(lVert|langle)\s*$", head):
+        return True
+    return len(re.findall(r"\\\||\\Vert(?![A-Za-z])", head)) % 2 == 1
 
 
 GREEK_SCRIPT = re.compile(r"\s*_\s*(?:\{\s*)?\\(?:" + "|".join(GREEK) + r")(?:\s*_\s*\{?\s*\d+\s*\}?)?\s*\}?")
@@ -273,7 +322,9 @@ class Names:
         if key == "pivar":  # pi as a name (pi_theta(s, a)): its evidence is kept under pi
             key = "pi"
         if key == "evar":  # e as a name (e(t), e_i(t) = y_i - f_i(t)): its evidence is kept under e
-            if self.ev.e_bare_factor and len(self.ev.args.get("e", ())) < 2 and "e" not in self.declared_functions:
+            made_of_functions = any(self.kind(n) == "function" for n in self.ev.e_parts if n not in ("e", "evar"))
+            if self.ev.e_bare_factor and len(self.ev.args.get("e", ())) < 2 and "e" not in self.declared_functions \
+                    and not made_of_functions:  # e = x̄ - x̲ with x̄(t), x̲(t) functions: e(t) is applied too
                 return None  # e(0) beside e·0 and nothing else: a function applied, or a name times a bracket
             key = "e"
         plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)

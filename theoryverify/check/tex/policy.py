@@ -32,6 +32,7 @@ class Caveats:
     vector: list[str] = field(default_factory=list)  # why it is read in one dimension
     unread_conditions: list[str] = field(default_factory=list)
     loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
+    product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
     lhs_names: set[str] = field(default_factory=set)
     rhs_names: set[str] = field(default_factory=set)
 
@@ -46,10 +47,17 @@ def _loose(caveats: Caveats) -> str:
             "operator's scope may be misread (∏_k 1 + a/k: the product of 1, or of 1 + a/k?)")
 
 
+def _scope(caveats: Caveats) -> str:
+    return (f"{', '.join(caveats.product_scope)}: the factors after the product's bracket are read outside the "
+            "product (∏_i (a_i) X as (∏_i a_i)·X); inside it they would be raised to the number of terms")
+
+
 def positive(status: str, method: str, caveats: Caveats) -> tuple[str, str]:
     """(status, reason) of a proved/holds verdict."""
     if caveats.loose_indices:
         return "inconclusive", f"{status} as read, but " + _loose(caveats)
+    if caveats.product_scope:
+        return "inconclusive", f"{status} as read, but " + _scope(caveats)
     if caveats.functions and status != "proved":
         return "inconclusive", (f"holds on test functions only: {', '.join(caveats.functions)} "
                                 "unspecified in the paper (no proof for every function)")
@@ -73,6 +81,8 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
         return f"the display's side condition could not be read ({caveats.unread_conditions[0]})"
     if caveats.loose_indices:
         return _loose(caveats)
+    if caveats.product_scope:
+        return _scope(caveats)
     left, right = caveats.lhs_names, caveats.rhs_names
     if op == "=" and right - left:  # names may cancel on the way right, but new ones come from somewhere
         extra = sorted(right - left)[:4]

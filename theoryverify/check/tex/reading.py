@@ -174,6 +174,7 @@ def _dot_products(toks: list[Token]) -> list[Token]:
 
 #: math styles set sizes only (``\\mathsf{\\scriptscriptstyle T}`` is a T)
 STYLES = {"\\displaystyle", "\\textstyle", "\\scriptstyle", "\\scriptscriptstyle"}
+SIZES = {"\\mathlarger", "\\mathsmaller"}  # relsize: \mathlarger{\sum}_{j} is \sum_{j}
 SCRIPT_FONTS = {"\\mathsf", "\\mathrm", "\\mathbf", "\\mathit", "\\mathcal", "\\mathbb", "\\text", "\\textrm",
                 "\\textsf", "\\operatorname", "\\boldsymbol", "\\bm", "\\mathtt", "\\mathscr", "\\mathfrak"}
 
@@ -215,6 +216,24 @@ def _braced_letters(toks: list[Token], k: int) -> tuple[str | None, int]:
     return None, k
 
 
+def _unwrap_sizes(toks: list[Token]) -> list[Token]:
+    """``\\mathlarger{\\mathlarger{\\sum}}_{j}`` → ``\\sum_{j}``: a size command and its braces are dropped."""
+    if not any(t.text in SIZES for t in toks):
+        return toks
+    drop: set[int] = set()
+    for i, t in enumerate(toks):
+        if t.text in SIZES:
+            drop.add(i)
+            if i + 1 < len(toks) and toks[i + 1].text == "{":
+                depth = 0
+                for j in range(i + 1, len(toks)):
+                    depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+                    if depth == 0:
+                        drop |= {i + 1, j}
+                        break
+    return [t for i, t in enumerate(toks) if i not in drop]
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
@@ -222,7 +241,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
-    toks = _braced_script_commands([t for t in toks if t.text not in STYLES])
+    toks = _braced_script_commands(_unwrap_sizes([t for t in toks if t.text not in STYLES]))
     out: list[Token] = []
     i = 0
     while i < len(toks):
@@ -545,13 +564,15 @@ SCALAR_OF = {"norm", "Abs", "trace", "det"}
 
 def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
     """(names that occur only as the whole argument of a norm, |·|, trace or det — ``‖A‖_F`` is a number whatever
-    A is —, whether every norm in ``node`` is of a single name)."""
+    A is —, whether every norm in ``node`` is of a single name).  A labelled norm (``norm_F``, from ``‖A‖_F``) is
+    one too; it is another function than ``norm``, so ‖A‖_1 ≤ ‖A‖ is never the reflexive norm(A) ≤ norm(A)."""
     inside, every = set(), True
     for n in ast.walk(node):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in SCALAR_OF:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and (n.func.id in SCALAR_OF or
+                                                                        n.func.id.startswith("norm_")):
             if len(n.args) == 1 and isinstance(n.args[0], ast.Name):
                 inside.add(id(n.args[0]))
-            elif n.func.id == "norm":
+            elif n.func.id.startswith("norm"):
                 every = False
     outside = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in inside}
     wrapped = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) in inside}
@@ -561,6 +582,25 @@ def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
 #: a left side written as a sum or product is an expression computed, not a name (a norm, an inner product, a
 #: derivative on the left may well be defined: ``\\langle x, y\\rangle_L = …``, ``\\frac{d}{dt}\\alpha = …``)
 COMPUTED_CALLS = frozenset({"Sum", "Product"})
+
+
+#: norm subscripts that name a norm equal to |x| in one dimension (p-norms, Frobenius, operator, nuclear)
+ONE_DIMENSIONAL_NORMS = re.compile(r"norm_(\d+|inf|p|q|r|s|F|Fro|HS|op|sp|spec|max|nuc|tr)")
+
+
+def one_norm(lhs: ast.expr, rhs: ast.expr) -> tuple[ast.expr, ast.expr]:
+    """A step that writes a single kind of norm, and that norm equals |x| in one dimension (``‖A‖_F`` alone,
+    ``‖x‖_\\infty`` alone): that norm is read as ``norm`` (checked as the other norms are).  Two kinds in one step
+    (``‖x‖_1 ≤ ‖x‖_2``) or a weighted norm (``‖x‖_G``, √(xᵀGx), which is not |x| even in one dimension) keep their
+    own unspecified functions: one norm is never silently another."""
+    calls = [n for t in (lhs, rhs) for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and (n.func.id == "norm" or n.func.id.startswith("norm_"))]
+    kinds = {n.func.id for n in calls}
+    if len(kinds) != 1 or not ONE_DIMENSIONAL_NORMS.fullmatch(next(iter(kinds))):
+        return lhs, rhs
+    for n in calls:
+        n.func = ast.Name(id="norm", ctx=ast.Load())
+    return lhs, rhs
 
 
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:

@@ -25,7 +25,7 @@ from .grammar import _key
 from .names import Names, gather
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
-                      plain, read_chain)
+                      one_norm, plain, read_chain)
 from .source import Document, Note, load
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -116,6 +116,7 @@ class Job:
 # --- reading the paper ------------------------------------------------------------------------------------
 
 INCREMENT = re.compile(r"\\Delta\s*(?:[A-Za-z](?![A-Za-z])|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
+LONE_DELTA = re.compile(r"\\Delta(?![A-Za-z])\s*+(?!_|[A-Za-z]|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
 BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|prime)*$")  # Abf, Cbfhat
 
 
@@ -234,9 +235,10 @@ class Paper:
             D.chains(d)
         self.names = self._names()
         self.names.random = self.random
-        # Δt, Δw, Δψ as increments: the paper writes Δ before a name several times and never indexes or powers Δ
+        # Δt, Δw, ΔA as increments: the paper writes Δ before a name several times and never powers Δ or writes it
+        # alone (Δ^2, Δ > 0, Δ(t)); a subscripted Δ_ω is a name of its own and does not count
         body = self.doc.text[self.doc.body_start:]
-        self.names.increments = len(INCREMENT.findall(body)) >= 2 and not re.search(r"\\Delta\s*[_^]", body)
+        self.names.increments = len(INCREMENT.findall(body)) >= 2 and not LONE_DELTA.search(body)
         self.relations: list[Relation] = []
         self.jobs: list[Job] = []
         self.definitions: list[Definition] = []
@@ -309,6 +311,9 @@ class Paper:
     def _names(self) -> Names:
         texts = [(d.body_start, d.body) for d in self.displays]
         body = self.doc.text[self.doc.body_start:]
+        # $$ … $$ displays are blanked first: their second and last dollars had opened inline math, so that every
+        # inline formula after one paired the wrong dollars (robust-control's "Let $e = x̄ - x̲$" was never seen)
+        body = re.sub(r"(?<!\\)\$\$.*?(?<!\\)\$\$", lambda m: " " * len(m.group(0)), body, flags=re.S)
         texts += [(self.doc.body_start + m.start(), m.group(1) or m.group(2) or "") for m in INLINE_RE.finditer(body)]
         texts.sort()
         return Names(gather(texts), self.declared_functions, self.declared_scalars)
@@ -834,8 +839,7 @@ class Paper:
             lhs_node, rhs_node = _substitute_pre(lhs_node, pre), _substitute_pre(rhs_node, pre)
             fns = fns - {k[5:] for k in pre if k.startswith("call:")}
         try:
-            lhs = plain(lhs_node, fns, fam)
-            rhs = plain(rhs_node, fns, fam)
+            lhs, rhs = one_norm(plain(lhs_node, fns, fam), plain(rhs_node, fns, fam))
             atoms = atom_letters({k: v for p in parsers for k, v in p.opaque.items()})
             loose = index_outside(lhs, rhs, atoms=atoms)
             lhs, rhs = atoms_as_families(lhs, atoms, fam), atoms_as_families(rhs, atoms, fam)
@@ -863,6 +867,7 @@ class Paper:
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
+        cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
         from .reading import wrapped_only
