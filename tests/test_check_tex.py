@@ -1291,3 +1291,21 @@ def test_inline_math_after_a_double_dollar_display_is_evidence(tmp_path, capsys)
     rows = _one(tmp_path, capsys, "We have\n$$ a \\le b $$\n" + tail)
     assert rows[-1]["status"] == "proved", rows
     assert _one(tmp_path, capsys, tail)[-1]["status"] == "proved"
+
+
+def test_spacing_around_a_relation_is_no_cut(tmp_path, capsys):
+    """Referee 13: a link written ``a \\; = \\; b`` lost its relation (``\\;`` cut the row into pieces) and the pieces
+    were glued into a product (``a·2a + b ≤ …``), or the display vanished.  The relation is read; a planted error in
+    such a link is refuted; a ``\\;`` between two relations still separates them."""
+    f = tmp_path / "p.tex"
+    f.write_text("\\begin{document}\n"
+                 "\\begin{align*} u + v + u \\; = \\; 2u + v \\; \\leq \\; 2u + v + 1 \\end{align*}\n"
+                 "\\begin{align*} w - 2w + w &\\; = \\; 0 \\end{align*}\n"
+                 "\\begin{equation*} (w+1)^2 \\; = \\; w^2 + w + 1 \\end{equation*}\n"
+                 "\\begin{equation*} p = 1, \\; q = 2 \\end{equation*}\n\\end{document}\n")
+    code, out = run(capsys, f)
+    rows = [(r["line"], r["status"], r["read_as"]) for r in out["relations"]]
+    assert rows[:3] == [(2, "proved", "u + v + u = 2 * u + v"), (2, "proved", "2 * u + v <= 2 * u + v + 1"),
+                        (3, "proved", "w - 2 * w + w = 0")], rows
+    assert rows[3][:2] == (4, "refuted") and code == 1, rows  # the planted 2w dropped
+    assert [r[2] for r in rows[4:]] == ["p = 1", "q = 2"], rows

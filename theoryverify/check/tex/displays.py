@@ -269,6 +269,11 @@ def _group_end(text: str, i: int) -> int:
     return len(text)
 
 
+_RELATIONS = (r"(?:=|<|>|\\(?:le|leq|ge|geq|neq|ne|approx|sim|simeq|equiv|lesssim|gtrsim|preceq|succeq|propto|ll|gg|"
+              r"leqslant|geqslant|triangleq|coloneqq|eqqcolon|doteq|cong|asymp)(?![A-Za-z]))")
+#: a thick space (``\;``) right after / right before a relation symbol (an alignment ``&`` between them allowed)
+RELATION_AFTER = re.compile(r"\s*(?:&\s*)?" + _RELATIONS)
+RELATION_BEFORE = re.compile(_RELATIONS + r"\s*(?:&\s*)?$")
 #: an integral's differential after spacing: ``d\tau``, ``d~\tau``, ``\mathrm{d}x``, ``dx`` (then no letter)
 DIFFERENTIAL = re.compile(r"\s*(?:d|\\mathrm\s*\{\s*d\s*\})\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
 
@@ -328,6 +333,10 @@ def segments(row: str, pos: int) -> list[Segment]:
             continue
         if tok in ("\\;", "\\quad") and DIFFERENTIAL.match(row, end):
             i = end  # "\int_0^t f \; d~\tau": the space before an integral's differential is no cut
+            continue
+        if tok == "\\;" and row[start:i].strip() and (RELATION_AFTER.match(row, end) or
+                                                    RELATION_BEFORE.search(row[max(0, i - 40):i])):
+            i = end  # "a \; = \; b": a thick space around a relation is the relation's, no cut
             continue
         prose = ""
         if tok.endswith("{"):
