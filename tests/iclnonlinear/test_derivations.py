@@ -10,6 +10,7 @@ import pytest
 from derivations.iclnonlinear.claims import s5_derivations as C
 from derivations.iclnonlinear.experiments import dynamics as D
 from derivations.iclnonlinear.model import reduced as R
+from theoryverify import Status
 from theoryverify.claims import RunContext
 from .asserts import held, refuted
 
@@ -93,6 +94,18 @@ def test_tail_constant_is_tested_as_printed():
     held(C.tail_verdict(t, law, K, eta, 1.0, CTX.seed, late, True, {"planted": "exact"}))
     v = refuted(C.tail_verdict(t, 1.5 * law, K, eta, 1.0, CTX.seed, late, True, {"planted": "1.5x"}))
     assert "constant" in v.evidence
+
+
+def test_tail_constant_still_approaching_the_law_is_not_refuted():
+    """The law is a limit (l(t) ≃ …): a curve whose ratio to the law is 0.55 and rising like t^0.12 across the window
+    (the full run's 'sum' reading) is a transient, inconclusive — on the whole-window mean it had been refuted."""
+    K, eta = 4, 1.0
+    t = C.late_window(10**6).astype(float)
+    law = R.tail_law(t, K, eta, 1.0)
+    late = 10 * R.tail_onset(K) / t[0]
+    slow = law * 0.55 * (t / t[0]) ** 0.12
+    v = C.tail_verdict(t, slow, K, eta, 1.0, CTX.seed, late, True, {"planted": "approaching"})
+    assert v.status == Status.INCONCLUSIVE, (v.status, v.evidence)
 
 
 def test_wrong_reduced_rate_is_refuted_against_the_simulator():
