@@ -161,3 +161,16 @@ def test_eq12_L_homogeneity_is_proved_and_a_planted_non_quadratic_form_is_refute
     assert G2.l_homogeneity(lambda L: G2.g1_scaled_orthogonal(3.0, L), Ls).status is Status.PROVED
     assert G2.l_homogeneity(lambda L: 0.7 * L ** 3, Ls).status is Status.REFUTED
     assert G2.l_homogeneity(lambda L: 0.7 * L ** 2 + 1e-6, Ls).status is Status.REFUTED
+
+
+def test_a_sum_reading_tail_is_shown_never_decided():
+    """Under the 'sum' reading (one fixed task) the late quadratic form is nearly rank one and the reduced model's
+    onset does not say when a window is late: a tail 1.6× the law is inconclusive there, refuted under 'projection'."""
+    K, eta, t_end = 4, 1.0, 20000
+    t = np.arange(0, t_end + 1, dtype=float)
+    law = np.where(t > 0, R.tail_law(np.maximum(t, 1.0), K, eta, 1.0), 1.0)
+    lab = {"K": K, "eta": eta, "r4": 1.0, "s_per_step": 10.0, "geometry": "rotated_scaled", "L": 1.0}
+    for reading, want in (("sum", Status.INCONCLUSIVE), ("projection", Status.REFUTED)):
+        decided, _ = C.paper_tail(CTX, [{**lab, "reading": reading}], t, (1.6 * law)[:, None], t_end)
+        (v,) = decided.values()
+        assert v.status == want, (reading, v.status, v.evidence)
