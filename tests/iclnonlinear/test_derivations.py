@@ -10,6 +10,7 @@ import pytest
 from derivations.iclnonlinear.claims import s5_derivations as C
 from derivations.iclnonlinear.experiments import dynamics as D
 from derivations.iclnonlinear.model import reduced as R
+from theoryverify import Status
 from theoryverify.claims import RunContext
 from .asserts import held, refuted
 
@@ -95,6 +96,18 @@ def test_tail_constant_is_tested_as_printed():
     assert "constant" in v.evidence
 
 
+def test_tail_constant_still_approaching_the_law_is_not_refuted():
+    """The law is a limit (l(t) ≃ …): a curve whose ratio to the law is 0.55 and rising like t^0.12 across the window
+    (the full run's 'sum' reading) is a transient, inconclusive — on the whole-window mean it had been refuted."""
+    K, eta = 4, 1.0
+    t = C.late_window(10**6).astype(float)
+    law = R.tail_law(t, K, eta, 1.0)
+    late = 10 * R.tail_onset(K) / t[0]
+    slow = law * 0.55 * (t / t[0]) ** 0.12
+    v = C.tail_verdict(t, slow, K, eta, 1.0, CTX.seed, late, True, {"planted": "approaching"})
+    assert v.status == Status.INCONCLUSIVE, (v.status, v.evidence)
+
+
 def test_wrong_reduced_rate_is_refuted_against_the_simulator():
     """Dropping K/(K−1)² from the rate constant (c = ηr⁴σ²)."""
     def planted(K, eta, steps, r=1.0, sigma2=1.0, record_every=1):
@@ -148,3 +161,16 @@ def test_eq12_L_homogeneity_is_proved_and_a_planted_non_quadratic_form_is_refute
     assert G2.l_homogeneity(lambda L: G2.g1_scaled_orthogonal(3.0, L), Ls).status is Status.PROVED
     assert G2.l_homogeneity(lambda L: 0.7 * L ** 3, Ls).status is Status.REFUTED
     assert G2.l_homogeneity(lambda L: 0.7 * L ** 2 + 1e-6, Ls).status is Status.REFUTED
+
+
+def test_a_sum_reading_tail_is_shown_never_decided():
+    """Under the 'sum' reading (one fixed task) the late quadratic form is nearly rank one and the reduced model's
+    onset does not say when a window is late: a tail 1.6× the law is inconclusive there, refuted under 'projection'."""
+    K, eta, t_end = 4, 1.0, 20000
+    t = np.arange(0, t_end + 1, dtype=float)
+    law = np.where(t > 0, R.tail_law(np.maximum(t, 1.0), K, eta, 1.0), 1.0)
+    lab = {"K": K, "eta": eta, "r4": 1.0, "s_per_step": 10.0, "geometry": "rotated_scaled", "L": 1.0}
+    for reading, want in (("sum", Status.INCONCLUSIVE), ("projection", Status.REFUTED)):
+        decided, _ = C.paper_tail(CTX, [{**lab, "reading": reading}], t, (1.6 * law)[:, None], t_end)
+        (v,) = decided.values()
+        assert v.status == want, (reading, v.status, v.evidence)
