@@ -1309,3 +1309,26 @@ def test_spacing_around_a_relation_is_no_cut(tmp_path, capsys):
                         (3, "proved", "w - 2 * w + w = 0")], rows
     assert rows[3][:2] == (4, "refuted") and code == 1, rows  # the planted 2w dropped
     assert [r[2] for r in rows[4:]] == ["p = 1", "q = 2"], rows
+
+
+def test_a_name_set_in_earlier_prose_blocks_a_refutation(tmp_path, capsys):
+    """Referee-13 paper, after the thick-space fix made its link readable: 'with $x_s = …$' set x_s thirty lines before
+    a step that substitutes it (exp(−c·s·x_s²) = 1/s²); read with x_s free, the true step was refuted at x_s = 1.  A
+    name an earlier inline equation sets is not free: no refutation rests on a value of the checker's choosing.  A
+    false step that does not use it is still refuted; proofs are unaffected."""
+    f = tmp_path / "p.tex"
+    f.write_text("\\begin{document}\nWe run the test with $y_s = \\sqrt{\\log s}$ at every round, and let $m_k = w + 1$.\n\n"
+                 "Other text in between.\n\n"
+                 "Hence\n\\begin{align*} \\exp(-y_s^2) \\; = \\; \\frac{1}{s} \\end{align*}\n"
+                 "and\n\\begin{align*} (a + 1)^2 = a^2 + 1 \\end{align*}\n"
+                 "and\n\\begin{align*} y_s + y_s = 2 y_s \\end{align*}\n"
+                 "and\n\\begin{align*} 2 m_k + 1 = 3 \\end{align*}\n\\end{document}\n")
+    code, out = run(capsys, f)
+    rows = {r["read_as"]: r for r in out["relations"]}
+    blocked = rows["exp(-y[s] ** 2) = 1 / s"]
+    assert blocked["status"] == "inconclusive" and "set to a value in the prose" in blocked["reason"], blocked
+    assert "p.tex:2" in blocked["reason"], blocked["reason"]
+    assert rows["(a + 1) ** 2 = a ** 2 + 1"]["status"] == "refuted" and code == 1
+    assert rows["y[s] + y[s] = 2 * y[s]"]["status"] == "proved"
+    # m_k is set to w + 1, which names nothing the step writes: as free as its value, still refutable
+    assert rows["2 * m[k] + 1 = 3"]["status"] == "refuted", rows["2 * m[k] + 1 = 3"]

@@ -33,6 +33,7 @@ class Caveats:
     unread_conditions: list[str] = field(default_factory=list)
     loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
+    set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
     lhs_names: set[str] = field(default_factory=set)
     rhs_names: set[str] = field(default_factory=set)
 
@@ -83,6 +84,9 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
         return _loose(caveats)
     if caveats.product_scope:
         return _scope(caveats)
+    if caveats.set_in_prose:
+        return (f"{', '.join(caveats.set_in_prose[:3])}: set to a value in the prose earlier (an inline equation), "
+                "which this step does not read: the step may rest on it")
     left, right = caveats.lhs_names, caveats.rhs_names
     if op == "=" and right - left:  # names may cancel on the way right, but new ones come from somewhere
         extra = sorted(right - left)[:4]

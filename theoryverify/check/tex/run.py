@@ -193,6 +193,10 @@ def _same_lines(text: str, n: int) -> str:
     return text
 
 
+#: an inline equation that sets a name: the name (letters, a command, scripts, a prime) alone before ``=``/``:=``
+INLINE_SET = re.compile(r"\s*((?:\\[A-Za-z]+\s*)?\{?\s*[A-Za-z]\}?(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)|\s*')*)\s*"
+                        r"(?::=|=(?!=)|\\coloneqq|\\triangleq|\\eqqcolon)")
+DECORATED = re.compile(r"(hat|bar|tilde|prime|star|check|breve|dot)$")
 INLINE_RE = re.compile(r"(?<!\\)\$(?!\$)([^$]{1,400}?)(?<!\\)\$|\\\((.{1,400}?)\\\)", re.S)
 
 
@@ -235,6 +239,7 @@ class Paper:
             D.chains(d)
         self.names = self._names()
         self.names.random = self.random
+        self._inline_sets = self._values_set_inline()
         # Δt, Δw, ΔA as increments: the paper writes Δ before a name several times and never powers Δ or writes it
         # alone (Δ^2, Δ > 0, Δ(t)); a subscripted Δ_ω is a name of its own and does not count
         body = self.doc.text[self.doc.body_start:]
@@ -314,9 +319,51 @@ class Paper:
         # $$ … $$ displays are blanked first: their second and last dollars had opened inline math, so that every
         # inline formula after one paired the wrong dollars (robust-control's "Let $e = x̄ - x̲$" was never seen)
         body = re.sub(r"(?<!\\)\$\$.*?(?<!\\)\$\$", lambda m: " " * len(m.group(0)), body, flags=re.S)
-        texts += [(self.doc.body_start + m.start(), m.group(1) or m.group(2) or "") for m in INLINE_RE.finditer(body)]
-        texts.sort()
+        inline = [(self.doc.body_start + m.start(), m.group(1) or m.group(2) or "") for m in INLINE_RE.finditer(body)]
+        self._inline_texts = inline
+        texts = sorted(texts + inline)
         return Names(gather(texts), self.declared_functions, self.declared_scalars)
+
+    def _values_set_inline(self) -> list[tuple[int, str, str, frozenset[str] | None]]:
+        """(offset, key, where, the names its value writes or None: :meth:`_value_names`) of each name an inline equation of the prose sets to a value ("with $x_s = \\frac{…}{…}$",
+        "$n := 10$"): a name or an indexed name alone on the left of ``=``/``:=``.  A later step that writes the name
+        without that value read into it is never refuted on a value of its own choosing (the key as
+        :meth:`_prose_used` matches it: the indexed name's node, or the plain name)."""
+        out = []
+        for pos, text in getattr(self, "_inline_texts", []):
+            m = INLINE_SET.match(text)
+            if not m:
+                continue
+            try:  # the left side alone: a value the checker cannot read (a refused macro) still sets the name
+                reading = read_chain([(m.group(1) + " = 0", pos)], self.names, self.names.defined)
+            except Exception:  # a reader defect in prose math never stops the paper
+                continue
+            if reading.error or not reading.links:
+                continue
+            node = reading.links[0].lhs.node
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+                key = ast.dump(node)  # x_s, \hat\theta_t: an indexed quantity the paper defines
+            elif isinstance(node, ast.Name) and DECORATED.search(node.id):
+                key = node.id  # \hat{x}, x': a decorated name; a bare letter set inline ("at $t = 0$") is a case
+            else:
+                continue
+            out.append((pos, key, f"{m.group(1).strip()} ({self.doc.label(pos)})", self._value_names(text, pos)))
+        return out
+
+    def _value_names(self, text: str, pos: int) -> frozenset[str] | None:
+        """The names the value of an inline equation writes (every side after the first), or None when it cannot be
+        read (a refused macro, an unknown command): then nothing is known of what the value depends on."""
+        try:
+            reading = read_chain([(text, pos)], self.names, self.names.defined)
+        except Exception:
+            return None
+        if reading.error or not reading.links or not all(link.readable for link in reading.links):
+            return None
+        fns = self.names.defined | {f for link in reading.links for f in getattr(link.rhs.parser, "applied", ())}
+        try:
+            return frozenset().union(*(names_in(plain(link.rhs.node, fns, {}), fns) for link in reading.links))
+        except BadInput:
+            return None
 
     # relations ----------------------------------------------------------------------------------------
     def read(self) -> None:
@@ -867,6 +914,19 @@ class Paper:
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
+        # a name an earlier inline equation sets, written on one side only: the step substitutes its value (the
+        # side that drops it rests on it), so a refutation with the name free would rest on a value of our choosing
+        sides = [(names_in(x, fns), {ast.dump(n) for n in ast.walk(node)} if node is not None else set())
+                 for x, node in ((lhs, lhs_node), (rhs, rhs_node))]
+
+        def one_side(key: str) -> bool:
+            on = [key in (nodes if key.startswith("Subscript(") else names) for names, nodes in sides]
+            return on[0] != on[1]
+        # …unless its value is read and names nothing the step writes (μ_0 = E(X | Y = 0): as free as the name)
+        written = sides[0][0] | sides[1][0]
+        cav.set_in_prose = list(dict.fromkeys(
+            where for pos, key, where, value in getattr(self, "_inline_sets", []) if pos < display.start and
+            key not in in_scope and one_side(key) and (value is None or (value - {key}) & written)))
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
