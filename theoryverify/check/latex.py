@@ -281,17 +281,24 @@ class LatexParser:
     def term(self) -> ast.expr:
         node = self.factor()
         while True:
-            t = self.peek()
-            if t.text in ("\\cdot", "\\times", "*", "\\ast"):
-                self.next()
-                node = _bin(node, ast.Mult(), self.factor())
-            elif t.text == "/" or t.text == "\\div":
-                self.next()
-                node = _bin(node, ast.Div(), self._divisor())
-            elif self.starts_factor():
-                node = _bin(node, ast.Mult(), self.factor())
-            else:
+            longer = self._times(node)
+            if longer is None:
                 return node
+            node = longer
+
+    def _times(self, node: ast.expr) -> ast.expr | None:
+        """``node`` times (``\\cdot``, ``*``, juxtaposed) or divided by (``/``, :meth:`_divisor`) the next factor, or
+        None at the end of the product (the paper grammar's product reads its own operators first)."""
+        t = self.peek()
+        if t.text in ("\\cdot", "\\times", "*", "\\ast"):
+            self.next()
+            return _bin(node, ast.Mult(), self.factor())
+        if t.text == "/" or t.text == "\\div":
+            self.next()
+            return _bin(node, ast.Div(), self._divisor())
+        if self.starts_factor():
+            return _bin(node, ast.Mult(), self.factor())
+        return None
 
     def _divisor(self) -> ast.expr:
         """What a ``/`` divides by: the next factor (``a/2x`` is ``(a/2)·x``; a paper's reader asks, see

@@ -1459,16 +1459,10 @@ class PaperParser(LatexParser):
                 self.applied.add(name)
                 node = ast.Call(func=_name(name), args=[*node.args, *self._paren_args()], keywords=[])
                 continue
-            if t.text in ("\\cdot", "\\times", "*", "\\ast"):
-                self.next()
-                node = _bin(node, ast.Mult(), self.factor())
-            elif t.text == "/" or t.text == "\\div":
-                self.next()
-                node = _bin(node, ast.Div(), self._divisor())
-            elif self.starts_factor():
-                node = _bin(node, ast.Mult(), self.factor())
-            else:
+            longer = self._times(node)
+            if longer is None:
                 return node
+            node = longer
 
     def _a_function(self, node: ast.expr) -> bool:
         key = _key(node)
