@@ -306,7 +306,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if inner == "definition":
         return "definition", "inside a definition environment"
     if first_in_chain and re.search(r"\b(?:if|only if|when|whenever|unless)\s*[:,]?\s*$", sentence, re.I):
-        return "hypothesis", "the condition of the prose's 'if …' (remove arm i if …)"
+        return "hypothesis", "the condition of the prose's 'if …' (the sentence before the display ends in 'if')"
     if role == "implied" and inner not in STATEMENT_ENVS and \
             not (GOAL_PROSE.search(sentence) and derived_at <= _last(GOAL_CUE, sentence)):  # "we need: a ⇒ b"
         return "step", "the consequent of ⇒ is derived from what precedes it"
