@@ -2,17 +2,11 @@
 and "… such that …, we get" are its conclusion (not a hypothesis); "with probability at most p" in a statement's
 hypothesis does not make its conclusion probabilistic; "we estimate … as follows" starts a derivation, and a left
 side that is a sum is computed, not a name defined.  Every paper here is written for these tests."""
-import json
-
-from theoryverify.check import cli
+from texrows import tex_rows
 
 
 def _rows(tmp_path, capsys, text: str) -> list[dict]:
-    f = tmp_path / "k.tex"
-    f.write_text("\\documentclass{article}\n\\newtheorem{lemma}{Lemma}\n\\begin{document}\n" + text +
-                 "\\end{document}\n")
-    cli.main(["--tex", str(f), "--json"])
-    return json.loads(capsys.readouterr().out)["relations"]
+    return tex_rows(tmp_path, capsys, text, name="k.tex", preamble="\\newtheorem{lemma}{Lemma}\n")
 
 
 def test_such_that_we_get_in_a_lemma_is_its_conclusion(tmp_path, capsys):

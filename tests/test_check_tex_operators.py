@@ -8,13 +8,11 @@ import json
 
 from theoryverify.check import cli
 
+from texrows import displays, tex_rows
 
-def _rows(tmp_path, capsys, *displays: str) -> list[dict]:
-    body = "\n".join(f"We have\n\\begin{{equation}}\n{d}\n\\end{{equation}}\n" for d in displays)
-    f = tmp_path / "o.tex"
-    f.write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\\end{document}\n")
-    cli.main(["--tex", str(f), "--json", "--timeout", "60"])
-    return json.loads(capsys.readouterr().out)["relations"]
+
+def _rows(tmp_path, capsys, *bodies: str) -> list[dict]:
+    return tex_rows(tmp_path, capsys, displays(*bodies), name="o.tex", args=("--timeout", "60"))
 
 
 def test_operator_names_in_a_box(tmp_path, capsys):

@@ -9,17 +9,11 @@ report 12, notes 3 and 4).
   step about numbers that only takes norms of vectors is proved through the norms as unknown numbers.
 
 Every paper here is written for these tests (own symbols and macros)."""
-import json
-
-from theoryverify.check import cli
+from texrows import displays, tex_rows
 
 
-def _rows(tmp_path, capsys, *displays: str) -> list[dict]:
-    body = "\n".join(f"We have\n\\begin{{equation}}\n{d}\n\\end{{equation}}\n" for d in displays)
-    f = tmp_path / "s.tex"
-    f.write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\\end{document}\n")
-    cli.main(["--tex", str(f), "--json", "--timeout", "60"])
-    return json.loads(capsys.readouterr().out)["relations"]
+def _rows(tmp_path, capsys, *bodies: str) -> list[dict]:
+    return tex_rows(tmp_path, capsys, displays(*bodies), name="s.tex", args=("--timeout", "60"))
 
 
 def test_number_juxtaposed_after_a_slash_is_ambiguous(tmp_path, capsys):

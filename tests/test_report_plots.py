@@ -215,16 +215,23 @@ def test_typed_references_are_drawn_on_their_figure_only():
     assert ths == [] and len(reps) == 1
 
 
-def test_a_printed_constant_is_drawn_as_printed_not_rescaled():
-    """constant='printed': the claim tests the printed constant, so the figure draws it (×1), never the best one;
-    planted: the same row without the declaration draws the best constant."""
+def _drawn_as_printed(declared: str, coefficient: float) -> dict:
+    """A rate row whose claim tests its constant (``declared``, the fit's ``coefficient``): its figure draws the
+    paper's law with the printed constant (K·log K, ×1), never the best one; the row, for the caller's twin."""
     r = power_row()
-    r["details"]["fit"]["constant"] = {"tested": True, "declared": "printed", "coefficient": 2.0}
+    r["details"]["fit"]["constant"] = {"tested": True, "declared": declared, "coefficient": coefficient}
     law = _gids(plots.rate_figure(r))[plots.LAW]
     assert law.get_label() == "paper's law (its printed constant)"
     K = np.array(r["details"]["sweep"]["x"])
     assert np.allclose(np.sort(law.get_ydata()), np.sort(K * np.log(K)), rtol=1e-3)
     plt.close("all")
+    return r
+
+
+def test_a_printed_constant_is_drawn_as_printed_not_rescaled():
+    """constant='printed': the claim tests the printed constant, so the figure draws it (×1), never the best one;
+    planted: the same row without the declaration draws the best constant."""
+    r = _drawn_as_printed("printed", 2.0)
     del r["details"]["fit"]["constant"]
     assert "best constant" in _gids(plots.rate_figure(r))[plots.LAW].get_label()
 
@@ -232,13 +239,7 @@ def test_a_printed_constant_is_drawn_as_printed_not_rescaled():
 def test_an_asymptotic_constant_is_drawn_as_printed_and_only_a_real_bound_hides_one():
     """Issue 29, author 5, defect 7: a refuted twin (constant='asymptotic', measured/printed → 0.5) was drawn as
     "paper's law × 0.498 (best constant; Θ/O hides it)", hiding the refuted constant; and an O bound said "Θ/O"."""
-    r = power_row()
-    r["details"]["fit"]["constant"] = {"tested": True, "declared": "asymptotic", "coefficient": 0.5}
-    law = _gids(plots.rate_figure(r))[plots.LAW]
-    assert law.get_label() == "paper's law (its printed constant)"
-    K = np.array(r["details"]["sweep"]["x"])
-    assert np.allclose(np.sort(law.get_ydata()), np.sort(K * np.log(K)), rtol=1e-3)
-    plt.close("all")
+    _drawn_as_printed("asymptotic", 0.5)
     r = power_row()
     r["details"]["fit"]["bound"] = "big_o"
     assert _gids(plots.rate_figure(r))[plots.LAW].get_label().endswith("(best constant; O hides it)")
