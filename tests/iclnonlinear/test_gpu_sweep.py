@@ -54,3 +54,44 @@ def test_a_planted_wrong_step_is_caught_by_the_comparison():
     finally:
         G.RowGD.step = orig
     assert not np.allclose(planted, ref, rtol=1e-9, atol=0)
+
+
+class _ReplayOnTheSameState:
+    """Stands in for a captured CUDA graph on the CPU: a replay runs ``n`` real steps into the staging buffer,
+    as the captured graph does on cuda — so the bookkeeping around replays (which step lands in which column)
+    is tested here; the capture itself can only run on a GPU."""
+
+    def __init__(self, gd, n, skip=0):
+        self.gd, self.n, self.skip = gd, n, skip
+
+    def replay(self):
+        for _ in range(self.skip):  # a planted fault: steps taken but not recorded
+            self.gd._update()
+        for j in range(self.n):
+            self.gd.stage[:, j].copy_(self.gd._update())
+
+
+def _rows(graph_n, steps=23, skip=0):
+    import torch
+
+    from derivations.iclnonlinear.experiments.gpu import RowGD, _settings
+
+    gd = RowGD(_settings(8, 1.0, True, 2, 3, seed=1), "cpu")
+    assert gd.enable_graph() is False and "CPU" in gd.graph_note  # the CPU path is the eager one
+    if graph_n:
+        gd.stage = torch.empty(gd.x.shape[0], graph_n, dtype=gd.x.dtype)
+        gd.graph, gd.graph_n = _ReplayOnTheSameState(gd, graph_n, skip), graph_n
+    buf = torch.empty(gd.x.shape[0], steps, dtype=gd.x.dtype)
+    with torch.no_grad():
+        gd.record(buf, steps)
+    return buf.numpy()
+
+
+def test_graph_replays_and_the_eager_tail_record_every_step_in_its_column():
+    eager = _rows(0)
+    for n in (1, 5, 8, 23):  # 23 = 4×5 + 3 eager; 8 = 2×8 + 7 eager; one replay of all 23
+        assert np.array_equal(_rows(n), eager), n
+
+
+def test_a_planted_lost_step_in_a_replay_is_caught():
+    assert not np.array_equal(_rows(5, skip=1), _rows(0))

@@ -21,6 +21,11 @@ fitted as C·K^b on the upper half of the grid (the asymptotic regime): REFUTED 
 at most 10× (the CPU claim's spread rule); else inconclusive.  The derived continuous-time law c₀T1 = (K−1)²/K·I(K) (I = K + 4 + 3 ln(K−1) − …,
 ``phase1.T1_derived``) is the "predicted" column: Θ(K²), not Θ(K log K).
 
+On cuda the step runs as one captured CUDA graph of ``GRAPH_STEPS`` steps (``RowGD.enable_graph``; checked
+equal to the eager steps before use, else the eager path with the reason in the notes): eagerly the step is
+launch-bound (the first GPU run: 2.75× over the CPU batched path).  The speed record times ``GRAPH_STEPS`` steps
+on both devices, so its ratio is the graph against the CPU's batched eager loop.
+
 Imports: ``dynamics`` (simulate, symmetric_setting, stack), ``phase1`` (T1_derived,
 n_of), both torch/numpy only.
 """
@@ -41,6 +46,8 @@ CPU_CLAIM = "iclnonlinear.p2-t1"
 CPU_T1 = {"inf": {6: 48.83, 8: 91.39, 12: 206.2, 16: 357.9, 24: 767.1},
           "finite": {6: 48.76, 8: 91.38, 12: 206.1, 16: 357.8, 24: 767.5}}
 MARGIN = 0.15
+#: steps per CUDA graph: one replay launches them all (the step is ~20 small kernels: launch-bound eagerly)
+GRAPH_STEPS = 64
 SCALES = (128, 64, 32, 16, 8)
 
 
@@ -69,6 +76,10 @@ class RowGD:
 
     def step(self):
         """One GD step from q_k; returns Ā(q_k) (B,), the metric ``simulate`` records at step k."""
+        return self._update()
+
+    def _update(self):
+        """The step itself, in place and without host synchronisation (so that a CUDA graph can capture it)."""
         import torch
 
         A = torch.softmax(self.lp + self.x[:, None, :], dim=-1)          # (B, M, K)
@@ -80,6 +91,65 @@ class RowGD:
         self.x += self.rate * H
         return WAk / self.Wsum
 
+    def enable_graph(self, n: int = GRAPH_STEPS) -> bool:
+        """On CUDA: capture ``n`` steps in one CUDA graph (a step is ~20 small kernels, so launches dominate: the
+        first GPU run measured only 2.75× over the CPU batched path), each writing Ā(q_k) into a staging buffer;
+        a replay is checked against ``n`` eager steps from the same state (Ā bit for bit, q to 1e-12) before it
+        is used, and the state is put back, so the run still starts at q_0.  Any failure leaves the eager path
+        (``graph_note`` says which).  On the CPU: False, nothing changes."""
+        import torch
+
+        self.graph, self.graph_n = None, 0
+        if self.x.device.type != "cuda":
+            self.graph_note = "eager (no CUDA graph on the CPU)"
+            return False
+        x0 = self.x.clone()
+        try:
+            self.stage = torch.empty(self.x.shape[0], n, dtype=self.x.dtype, device=self.x.device)
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side), torch.no_grad():
+                for j in range(3):  # warm-up outside the graph (allocator, kernels)
+                    self.stage[:, j % n].copy_(self._update())
+            torch.cuda.current_stream().wait_stream(side)
+            self.x.copy_(x0)
+            g = torch.cuda.CUDAGraph()
+            with torch.no_grad(), torch.cuda.graph(g):
+                for j in range(n):
+                    self.stage[:, j].copy_(self._update())
+            self.x.copy_(x0)
+            g.replay()
+            a_graph, x_graph = self.stage.clone(), self.x.clone()
+            self.x.copy_(x0)
+            with torch.no_grad():
+                eager = torch.stack([self._update() for _ in range(n)], dim=1)
+            same = bool(torch.equal(a_graph, eager)) and bool(torch.allclose(x_graph, self.x, rtol=1e-12, atol=0))
+            self.x.copy_(x0)
+            if not same:
+                self.graph_note = "CUDA graph replay differed from eager steps: eager path used"
+                return False
+            self.graph, self.graph_n = g, n
+            self.graph_note = f"CUDA graph of {n} steps (replay checked equal to eager)"
+            return True
+        except Exception as exc:  # pragma: no cover - GPU only
+            torch.cuda.synchronize()
+            self.x.copy_(x0)
+            self.graph_note = f"CUDA graph unavailable ({type(exc).__name__}: {exc}): eager path used"
+            return False
+
+    def record(self, buf, steps: int) -> None:
+        """Ā(q_k) for k = 0 … steps−1 into ``buf[:, k]``: graph replays of ``graph_n`` steps while they fit, eager
+        steps for the rest (the eager path alone on the CPU)."""
+        k = 0
+        if getattr(self, "graph", None) is not None:
+            while steps - k >= self.graph_n:
+                self.graph.replay()
+                buf[:, k:k + self.graph_n].copy_(self.stage)
+                k += self.graph_n
+        while k < steps:
+            buf[:, k] = self.step()
+            k += 1
+
 
 def _t1(K: int, c0: float, finite: bool, seeds: int, M: int, device: str, seed: int = 0) -> np.ndarray:
     """c0·T1 per setting: the first crossing of Ā = 1/2, interpolated between the bracketing steps."""
@@ -88,9 +158,9 @@ def _t1(K: int, c0: float, finite: bool, seeds: int, M: int, device: str, seed: 
     steps = int(math.ceil(1.3 * T1_derived(K, c0))) + 5
     with torch.no_grad():
         gd = RowGD(_settings(K, c0, finite, seeds, M, seed), device)
+        gd.enable_graph()
         buf = torch.empty(gd.x.shape[0], steps + 1, dtype=gd.x.dtype, device=device)
-        for k in range(steps + 1):
-            buf[:, k] = gd.step()
+        gd.record(buf, steps + 1)
         a = buf.cpu().numpy()
     return _crossing(a, c0)
 
@@ -163,11 +233,11 @@ def run(ctx: "tv.GpuContext") -> "tv.GpuResult":
     def probe(n):
         import torch
 
-        def go():
+        def go():  # the sweep's own path: a CUDA graph on cuda, eager on the CPU
             with torch.no_grad():
                 gd = RowGD(_settings(Kmax, 1.0, True, seeds, M, ctx.seed), ctx.device)
-                for _ in range(n):
-                    gd.step()
+                gd.enable_graph()
+                gd.record(torch.empty(gd.x.shape[0], n, dtype=gd.x.dtype, device=ctx.device), n)
         return ctx.timed(go)[1]
     probe(n1)                                   # warm-up: kernels, allocator
     t1, t2 = probe(n1), probe(n2)
@@ -223,18 +293,26 @@ def run(ctx: "tv.GpuContext") -> "tv.GpuResult":
     # speed: one GD step of the largest finite-N batch, device vs CPU
     Kbig = max(r["K"] for r in rows)
 
-    def make_step(device):
-        gd = RowGD(_settings(Kbig, 1.0, True, seeds, M, ctx.seed), device)
+    graph_notes = []
 
-        def step():
-            import torch
+    def make_step(device):
+        """GRAPH_STEPS q-GD steps: one CUDA-graph replay on cuda, the batched eager loop on the CPU."""
+        import torch
+
+        gd = RowGD(_settings(Kbig, 1.0, True, seeds, M, ctx.seed), device)
+        gd.enable_graph()
+        graph_notes.append(f"{device}: {gd.graph_note}")
+        buf = torch.empty(gd.x.shape[0], GRAPH_STEPS, dtype=gd.x.dtype, device=device)
+
+        def steps():
             with torch.no_grad():
-                gd.step()
-        return step
+                gd.record(buf, GRAPH_STEPS)
+        return steps
     # per step, per setting: softmax/products over M×K entries (~30 flops, ~12 float64 passes of 8 bytes)
-    elems = seeds * M * Kbig
-    ctx.speed(make_step, label=f"one q-GD step, K = {Kbig}, {seeds} seeds × M = {M} (N = 40K³)",
-              flops=30.0 * elems, bytes=12 * 8.0 * elems, steps=200 if not dry else 5, cpu_steps=20 if not dry else 2)
+    elems = GRAPH_STEPS * seeds * M * Kbig
+    ctx.speed(make_step, label=f"{GRAPH_STEPS} q-GD steps, K = {Kbig}, {seeds} seeds × M = {M} (N = 40K³)",
+              flops=30.0 * elems, bytes=12 * 8.0 * elems, steps=50 if not dry else 3, cpu_steps=3 if not dry else 1)
+    notes.append("step path: " + "; ".join(graph_notes))
     # verdict on the N → ∞ part (the finite-N part is reported alongside)
     inf = [r for r in rows if r["part"] == "N→∞"]
     K = np.array([r["K"] for r in inf], dtype=float)
