@@ -59,3 +59,33 @@ def test_text_condition_with_inline_math_is_the_displays_assumption(tmp_path, ca
     # \text{for $u>0$} had dropped the condition (the step was read with no assumption)
     rows = _rows(tmp_path, capsys, displays(r"\sqrt{u^2} = u \quad \text{for $u > 0$}"))
     assert rows[0]["status"] == "proved" and rows[0]["assumptions"] == ["u > 0"], _show(rows)
+
+
+# --- 4. macros that branch ----------------------------------------------------------------------------------------
+
+MACROS = r"""\usepackage{ifthen}
+\makeatletter
+\newcommand{\nrm}{\@ifstar{\nrm@big}{\nrm@small}}
+\newcommand{\nrm@big}[1]{\left| #1 \right|}
+\newcommand{\nrm@small}[1]{| #1 |}
+\def\sq{\@ifstar\sq@br\sq@pl}
+\def\sq@br#1{(#1)^2}
+\def\sq@pl#1{#1^2}
+\makeatother
+\newcommand{\pw}[2]{\ifthenelse{\equal{#2}{}}{#1}{#1^{#2}}}
+\newcommand{\odd}[1]{\ifthenelse{\isodd{#1}}{#1}{0}}
+"""
+
+
+def test_ifstar_and_ifthenelse_macros_are_expanded(tmp_path, capsys):
+    body = displays(r"\nrm*{u} = \nrm{u}",
+                    r"\sq*{u+v} = u^2 + 2uv + v^2",  # the starred form brackets: (u+v)^2
+                    r"\sq{u} = u u",
+                    r"\pw{u}{3} = u u u",
+                    r"\pw{u}{} = u",
+                    r"\pw{\theta}{2} = \theta \theta",  # LaTeX's own symbol in the tested argument: not empty
+                    r"\odd{3} = 3",  # a test that is not read: this row only is unreadable, with the reason
+                    r"\sq*{u+v} = u^2 + v^2")  # planted
+    rows = _rows(tmp_path, capsys, body, preamble=MACROS)
+    assert [r["status"] for r in rows] == ["proved"] * 6 + ["unreadable", "refuted"], _show(rows)
+    assert "ifthenelse" in rows[6]["reason"], rows[6]

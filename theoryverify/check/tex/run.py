@@ -423,8 +423,12 @@ class Paper:
         if display.skip:
             return "skip"
         f, line = self.doc.where(display.start)
+        f_end, last = self.doc.where(max(display.start, display.end_pos - 1))
+        if f_end != f:
+            last = line
         for (fa, a), (fb, b), e in self.expansion_errors:
-            if fa == f == fb and a <= line <= b:
+            if fa == f == fb and a <= last and line <= b:  # any line of the display (a macro on its third row too:
+                # left as written, it would be read with LaTeX's meaning or as an unknown command)
                 return f"macro expansion failed: {e}"
         m = HOSTILE.search(display.body)
         if m:
