@@ -61,6 +61,40 @@ def test_text_condition_with_inline_math_is_the_displays_assumption(tmp_path, ca
     assert rows[0]["status"] == "proved" and rows[0]["assumptions"] == ["u > 0"], _show(rows)
 
 
+# --- 2. an operator applied to a function, then evaluated ----------------------------------------------------------
+
+def test_operator_applied_then_evaluated_is_no_product(tmp_path, capsys):
+    body = displays(r"F[f](\omega) \cdot 2 = \omega \, F[f] \, 2",  # as a product F·f·ω this was proved
+                    r"(Wg)(x) = g(x) W x",  # W·g·x: proved as a product (g is a function here)
+                    r"(T h)(x) + (T h)(x) = 2 (T h)(x)",  # holds for any operator: still proved
+                    r"\mathcal{F}[g](\xi) = \xi \mathcal{F} g",
+                    r"F[f](\omega) = F[f](\xi)")  # two points: no verdict
+    rows = _rows(tmp_path, capsys, "Let $g(x) = x^2$ and $h(t) = t$.\n" + body)
+    st = [r["status"] for r in rows if r["kind"] == "step"]
+    assert st == ["inconclusive", "inconclusive", "proved", "inconclusive", "inconclusive"], _show(rows)
+    assert "⟦F[f]⟧(omega)" in rows[0]["read_as"], rows[0]
+
+
+# --- 3. word superscripts in math italic ---------------------------------------------------------------------------
+
+def test_word_superscript_is_a_label_not_a_power(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"k^{skewed} + k^{skewed} = 2 k^{skewed}",
+                                            r"L^{test}(\theta) - L^{train}(\theta) \le L^{test}(\theta)",
+                                            r"\theta^{ref} \cdot 2 = \theta^{ref} + \theta^{ref}",
+                                            r"x^{abc} x^{abc} = x^{2abc}"))  # three letters, no word: both readings
+    assert rows[0]["status"] == "proved" and "ksup" in rows[0]["read_as"], _show(rows)
+    assert "e" not in rows[0]["reason"].split(":")[0], rows[0]  # no "e: Euler's number …?" ambiguity
+    assert "Lsup" in rows[1]["read_as"] and rows[1]["status"] != "ambiguous", _show(rows)
+    assert rows[2]["status"] == "proved" and "thetasup" in rows[2]["read_as"], _show(rows)
+    assert rows[3]["status"] == "ambiguous" and "superscript label" in rows[3]["reason"], _show(rows)
+
+
+def test_a_genuine_power_of_letters_stays_a_power(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"2^{nk} \cdot 2^{nk} = 4^{nk}", r"e^{ikx} e^{-ikx} = 1",
+                                            r"y^{n k t} y^{n k t} = y^{2 n k t}"))  # letters spaced: a product
+    assert [r["status"] for r in rows] == ["proved", "proved", "proved"], _show(rows)
+
+
 # --- 4. macros that branch ----------------------------------------------------------------------------------------
 
 MACROS = r"""\usepackage{ifthen}
@@ -89,3 +123,37 @@ def test_ifstar_and_ifthenelse_macros_are_expanded(tmp_path, capsys):
     rows = _rows(tmp_path, capsys, body, preamble=MACROS)
     assert [r["status"] for r in rows] == ["proved"] * 6 + ["unreadable", "refuted"], _show(rows)
     assert "ifthenelse" in rows[6]["reason"], rows[6]
+
+
+# --- 5. kinds ---------------------------------------------------------------------------------------------------
+
+def test_underbrace_label_is_a_name_not_a_law(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"\underbrace{u + v}_{\mathcal{N}(0, 1)} = v + u",
+                                            r"w = \underbrace{u v}_{o(1)} + u",
+                                            r"w = 2\underbrace{u + v}_{=: s} + 1"))  # 2u + v or 2(u + v)?
+    assert rows[0]["status"] == "proved" and rows[0]["kind"] == "step", _show(rows)
+    assert rows[1]["kind"] == "step", _show(rows)
+    assert rows[2]["status"] == "unreadable" and "underbrace" in rows[2]["reason"], _show(rows)
+
+
+# --- 6. a bold name with a prime, applied ---------------------------------------------------------------------------
+
+def test_bold_name_with_prime_applied_reads_like_a_derivative(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"{\bm C}'(t) + {\bm C}'(t) = 2 {\bm C}'(t)",
+                                            r"{\boldsymbol C}'(x) = x {\boldsymbol C}'"),
+                 preamble="\\usepackage{bm}\n")
+    assert rows[0]["status"] == "proved" and "Cbfprime(t)" in rows[0]["read_as"], _show(rows)
+    assert rows[1]["status"] != "ambiguous", _show(rows)  # had been "a function applied, or a product?"
+
+
+# --- 7. a sum's scope ends at a later ± term ------------------------------------------------------------------------
+
+def test_sum_scope_ends_at_plus_and_minus(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"\sum_{i=1}^n a_i + b = b + \sum_{i=1}^n a_i",
+                                            r"\sum_{i=1}^n a_i + b = \sum_{i=1}^n (a_i + b)",  # b summed n times: false
+                                            r"\sum_{i=1}^n a_i - \sum_{i=1}^n b_i = \sum_{i=1}^n (a_i - b_i)"))
+    assert rows[0]["status"] == "proved", _show(rows)
+    assert rows[1]["status"] in ("refuted", "inconclusive"), _show(rows)
+    assert "Sum(a[i], (i, 1, n)) + b" in rows[1]["read_as"].replace("a_(i)", "a[i]") or \
+        rows[1]["read_as"].count("Sum") == 2, rows[1]
+    assert rows[2]["status"] == "proved" and rows[2]["read_as"].count("Sum") == 3, _show(rows)
