@@ -136,6 +136,14 @@ def test_underbrace_label_is_a_name_not_a_law(tmp_path, capsys):
     assert rows[2]["status"] == "unreadable" and "underbrace" in rows[2]["reason"], _show(rows)
 
 
+def test_lipschitz_bound_of_a_parametrised_function_is_a_step_not_asymptotic(tmp_path, capsys):
+    # f_\omega(x): the script's ω followed by a bracket had been read as little-omega, the row "asymptotic"
+    rows = _rows(tmp_path, capsys, displays(r"|f_\omega(x) - f_\omega(y)| \le L \|x - y\|",
+                                            r"|h_\Theta(x) - h_\Theta(y)| \le L |x - y|",
+                                            r"a_n = O(n)"))
+    assert [r["kind"] for r in rows] == ["step", "step", "asymptotic"], _show(rows)
+
+
 # --- 6. a bold name with a prime, applied ---------------------------------------------------------------------------
 
 def test_bold_name_with_prime_applied_reads_like_a_derivative(tmp_path, capsys):

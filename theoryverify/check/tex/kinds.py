@@ -40,7 +40,8 @@ DEFINITION_OPS = {":=", "\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", 
 APPROX_OPS = {"\\approx", "\\simeq", "\\propto", "\\cong", "\\thickapprox", "\\approxeq"}
 ASYMP_OPS = {"\\lesssim", "\\gtrsim", "\\asymp", "\\ll", "\\gg", "\\lessapprox", "\\gtrapprox", "\\precsim",
              "\\succsim"}
-ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|"
+# a script's letter is no order (f_\\omega(x), h_\\Theta(x), f_O(x): a parametrised function applied, in a Lipschitz bound)
+ASYMP_RE = re.compile(r"(?<![A-Za-z\\_^])(?<!_ )(?<!\^ )(?:O|o|\\Theta|\\Omega|"
                       r"\\omega(?!\s*(?:_\s*(?:\{[^{}]*\}|\\?\w+)\s*)?(?:\\left\s*)?\(\s*[^(),]*,)|"  # ω(f, δ): a modulus
                       r"\\mathcal\s*\{\s*O\s*\}|\\mathcal\s*O|"
                       r"\\widetilde\s*\{?\s*O|\\tilde\s*\{?\s*O|\\tilde\s*\{?\s*\\Theta|\\tilde\s*\{?\s*\\Omega|"
