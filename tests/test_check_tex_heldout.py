@@ -68,10 +68,13 @@ def test_operator_applied_then_evaluated_is_no_product(tmp_path, capsys):
                     r"(Wg)(x) = g(x) W x",  # W·g·x: proved as a product (g is a function here)
                     r"(T h)(x) + (T h)(x) = 2 (T h)(x)",  # holds for any operator: still proved
                     r"\mathcal{F}[g](\xi) = \xi \mathcal{F} g",
-                    r"F[f](\omega) = F[f](\xi)")  # two points: no verdict
+                    r"F[f](\omega) = F[f](\xi)",  # two points: no verdict
+                    r"(\nabla g)(x) = x \nabla g",  # the gradient evaluated at x, not ⟦∇g⟧·x
+                    r"F\left[f\right](\omega) - F[f](\omega) = 0")  # the same operator value, however bracketed
     rows = _rows(tmp_path, capsys, "Let $g(x) = x^2$ and $h(t) = t$.\n" + body)
     st = [r["status"] for r in rows if r["kind"] == "step"]
-    assert st == ["inconclusive", "inconclusive", "proved", "inconclusive", "inconclusive"], _show(rows)
+    assert st == ["inconclusive", "inconclusive", "proved", "inconclusive", "inconclusive", "inconclusive",
+                  "proved"], _show(rows)
     assert "⟦F[f]⟧(omega)" in rows[0]["read_as"], rows[0]
 
 

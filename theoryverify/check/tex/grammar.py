@@ -407,7 +407,7 @@ class PaperParser(LatexParser):
     def _maybe_call(self, node) -> ast.expr:
         if isinstance(node, str):
             node = _name(node)
-        if self.at("[") and isinstance(node, (ast.Name, ast.Subscript)):
+        if (self.at("[") or self.at("\\left") and self.peek(1).text == "[") and isinstance(node, (ast.Name, ast.Subscript)):
             app = self._bracket_operator(node)
             if app is not None:
                 return app
@@ -495,12 +495,12 @@ class PaperParser(LatexParser):
         """``F[f](\\omega)``, ``\\mathcal{F}[g](\\xi)``: an operator applied to a function in square brackets, then
         evaluated at a point (the ``(`` right after the ``]``) — an unknown function of the point, never F·f·ω; a name
         the paper says is a number keeps the product (``c[a + b](x + y)`` with c ∈ (0, 1))."""
-        close = self._matching(self.i)
+        close = self._matching(self.i + self.at("\\left"))  # F\left[f\right](ω) too
         if close < 0 or self.toks[close].text != "]" or not self._evaluated_after(close):
             return None
         if self._a_number(node):
             return None
-        key = _flat(node) + show_tokens(self.toks[self.i:close + 1])
+        key = _flat(node) + show_tokens(t for t in self.toks[self.i:close + 1] if t.text not in ("\\left", "\\right"))
         self.i = close + 1
         return self._application(key)
 
@@ -527,9 +527,12 @@ class PaperParser(LatexParser):
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and \
                 isinstance(node.args[0], names) and node.func.id in p.applied:
             parts = [node.func, node.args[0]]  # a map the paper applies bare (F: M → M, "Fx")
+        elif isinstance(node, ast.Name) and p.opaque.get(node.id, "").startswith("\\nabla") and \
+                node.id.startswith("nabla"):
+            parts = []  # (\nabla f)(x): the gradient, a function, evaluated at x (not ⟦∇f⟧ times x)
         else:
             return None
-        if all(self._a_number(n) for n in parts):
+        if parts and all(self._a_number(n) for n in parts):
             return None
         key = show_tokens(self.toks[start:close + 1])
         self.i = close + 1
