@@ -10,7 +10,11 @@ construct (``\\csname``, ``\\write``, ``\\input``, ``\\catcode``, conditionals �
 ``unsafe`` set and using it raises.  Expansion has a budget (steps, output size, nesting depth) so a
 recursive or exponential definition fails fast with :class:`ExpansionError`.
 
-Not supported: TeX conditionals and ``\\csname`` tricks (such macros are refused on use), ``\\edef``'s
+``\\@ifstar{A}{B}`` (and ``\\@ifnextchar X{A}{B}``) choose by the next token, ``@`` being a letter in names
+between ``\\makeatletter`` and ``\\makeatother`` and in a ``.sty``; ``\\ifthenelse`` is read where its test is
+``\\equal{…}{…}`` or ``\\isempty{…}`` (possibly under ``\\NOT``) on arguments without macros.
+
+Not supported: other TeX conditionals and ``\\csname`` tricks (such macros are refused on use), ``\\edef``'s
 expansion at definition time (treated as ``\\def``), ``#{`` parameter text, ``\\DeclarePairedDelimiterX``,
 ``\\newenvironment``, catcode changes, scoping (every definition is global), and LaTeX's own built-ins
 (``\\providecommand`` of a name LaTeX already defines still defines it here).
@@ -41,7 +45,13 @@ UNSAFE_RE = re.compile(
     r"string|detokenize|unexpanded|loop|newread|newwrite|jobname|everypar|everymath|output|shipout|typeout|"
     r"message|errmessage|usepackage|RequirePackage|documentclass|"
     r"if|ifx|ifnum|ifdim|ifodd|ifcase|ifmmode|ifvmode|ifhmode|ifinner|ifdefined|ifcsname|ifcat|ifvoid|iftrue|"
-    r"iffalse|ifeof|ifthenelse|else|fi|or)(?![A-Za-z])|\\@[A-Za-z]")
+    r"iffalse|ifeof|else|fi|or)(?![A-Za-z])|\\@[A-Za-z]|\\QatQ(?!(?:ifstar|ifnextchar)(?![A-Za-z]))[A-Za-z]+")
+#: ``@`` in a control sequence's name where it is a letter (between ``\\makeatletter`` and ``\\makeatother``, in a
+#: ``.sty``): written as these letters, so that ``\\norm@star`` is one name (LaTeX's own ``\\@…`` internals other than
+#: ``\\@ifstar`` and ``\\@ifnextchar`` stay refused)
+AT = "QatQ"
+AT_NAME = re.compile(r"\\([A-Za-z@]*@[A-Za-z@]*)")
+AT_REGION = re.compile(r"\\makeatletter(?![A-Za-z])(.*?)(?:\\makeatother(?![A-Za-z])|\Z)", re.S)
 DROPPED = frozenset({"\\xspace", "\\@", "\\relax"})
 #: LaTeX's own wrappers that only place or size their content, unwrapped here: ``\ensuremath{x}`` is x,
 #: ``\raisebox{0.2ex}{$x$}`` is x, ``\mathpalette\f{x}`` calls \f with the style and x (a paper's
@@ -127,6 +137,23 @@ def read_name(s: str, i: int) -> tuple[str, int] | None:
     return (m.group(), m.end()) if m else None
 
 
+def at_letters(text: str, whole: bool = False) -> str:
+    """``text`` with the ``@`` of control-sequence names written :data:`AT` inside ``\\makeatletter`` …
+    ``\\makeatother`` (everywhere with ``whole``, a package file); line structure kept.  ``\\@`` alone (a space
+    factor) stays."""
+    def names(chunk: str) -> str:
+        return AT_NAME.sub(lambda m: "\\" + m.group(1).replace("@", AT) if re.search(r"[A-Za-z]", m.group(1))
+                           else m.group(0), chunk)
+    if whole:
+        return names(text)
+    return AT_REGION.sub(lambda m: names(m.group(0)), text)
+
+
+def shown(text: str) -> str:
+    """A name or message as the paper writes it (``\\norm@star``, not its internal spelling)."""
+    return text.replace(AT, "@")
+
+
 def tokens(text: str) -> list[str]:
     return TOKEN_RE.findall(text)
 
@@ -200,7 +227,7 @@ class MacroTable:
                                             "the later definition is used"))
         reason = UNSAFE_RE.search(macro.body + (macro.default or "") + (macro.delimited or ""))
         if reason and macro.unsafe is None:
-            macro = replace(macro, unsafe=f"its body uses {reason.group()}")
+            macro = replace(macro, unsafe=f"its body uses {shown(reason.group())}")
             notes.append(Note(macro.origin, f"{macro.name} is not expanded: {macro.unsafe}"))
         self._macros.pop(macro.name, None)
         self._macros[macro.name] = macro
@@ -218,6 +245,8 @@ class MacroTable:
 
         Never raises on bad text: a malformed definition gives a Note and is skipped."""
         s = strip_comments(text, EATEN)
+        if "@" in s:
+            s = at_letters(s, whole=origin.endswith((".sty", ".cls")))
         newlines = [m.start() for m in re.finditer("\n", s)]
         notes: list[Note] = []
         i = 0
@@ -360,6 +389,12 @@ class MacroTable:
             c = self._compiled[macro.name] = (tokens(macro.body), default, spec)
         return c
 
+    def _expandable(self, token: str) -> bool:
+        """Could ``token`` expand to other text (a macro of the paper, a dropped or boxing command, ``\\empty``)?
+        LaTeX's own symbols and accents (``\\theta``, ``\\hat``) stay what they are."""
+        return token in self._macros or token in DROPPED or token in BOXES or token in ("\\empty", "\\relax") or \
+            token.startswith("\\" + AT) or token in VALUE_TESTS or token == "\\ifthenelse"
+
     def expand(self, text: str, keep_refused: bool = False) -> str:
         """Expand every defined macro in ``text`` (bodies included), within the budget; see the module.
 
@@ -415,8 +450,10 @@ class MacroTable:
                 got.append(t)
 
         def peek_nonspace(char: str) -> bool:  # is the next non-space token `char`? (spaces dropped)
+            nonlocal depth
             while stack and (stack[-1] is END or stack[-1].isspace()):
-                pop()
+                if stack.pop() is END:  # (pop() would return the token after an END: it was lost)
+                    depth -= 1
             return bool(stack) and stack[-1] == char
 
         def delimited(name: str, delim: list[str]) -> list[str]:
@@ -465,6 +502,21 @@ class MacroTable:
                     elif n == 2:
                         stack.extend(reversed(branches[1]))
                     continue
+                if t == "\\" + AT + "ifstar":  # \@ifstar{A}{B}: A when a * follows (spaces skipped), else B
+                    yes, no = argument(t), argument(t)
+                    star = peek_nonspace("*") and pop() is not None
+                    stack.extend(reversed(yes if star else no))
+                    continue
+                if t == "\\" + AT + "ifnextchar":  # \@ifnextchar[{A}{B}: A when that token follows
+                    char, yes, no = argument(t), argument(t), argument(t)
+                    if len(char) != 1:
+                        raise ExpansionError("\\@ifnextchar: its token is not read")
+                    stack.extend(reversed(yes if peek_nonspace(char[0]) else no))
+                    continue
+                if t == "\\ifthenelse":  # \ifthenelse{\equal{#1}{}}{A}{B}
+                    test, yes, no = argument(t), argument(t), argument(t)
+                    stack.extend(reversed(yes if if_test(test, self._expandable) else no))
+                    continue
                 if t == "\\mathpalette":  # \mathpalette\f{x}: \f{\textstyle}{x}
                     f = argument(t)
                     x = argument(t)
@@ -480,7 +532,7 @@ class MacroTable:
                 if keep_refused and macro.kind in ("newcommand", "providecommand"):
                     out.append("\\refused" + re.sub(r"[^A-Za-z]", "", t))  # never read with a built-in meaning
                     continue
-                raise ExpansionError(f"macro {t} ({macro.origin}) is refused: {macro.unsafe}")
+                raise ExpansionError(f"macro {shown(t)} ({macro.origin}) is refused: {macro.unsafe}")
             steps += 1
             counts[t] = counts.get(t, 0) + 1
             if steps > self.max_steps:
@@ -537,6 +589,40 @@ class MacroTable:
             if len(stack) + len(out) > self.max_chars:
                 raise over(f"{self.max_chars} characters", t)
         return join(out, self.max_chars)
+
+
+def if_test(test: list[str], expandable=lambda token: True) -> bool:
+    """The value of an ``\\ifthenelse`` test (its tokens, arguments substituted): ``\\equal{a}{b}`` compares the
+    written texts, ``\\isempty{a}`` asks for an empty one, ``\\NOT`` negates; a text with a token that
+    ``expandable`` says could expand to something else (which TeX would expand first: a paper's macro) or any other
+    test raises :class:`ExpansionError` — never a guessed branch."""
+    toks = [t for t in test if not t.isspace()]
+
+    def group(k: int) -> tuple[list[str], int]:
+        if k >= len(toks):
+            raise ExpansionError("\\ifthenelse: a test's argument is missing")
+        if toks[k] != "{":
+            return [toks[k]], k + 1
+        level = 0
+        for j in range(k, len(toks)):
+            level += (toks[j] == "{") - (toks[j] == "}")
+            if level == 0:
+                return toks[k + 1:j], j + 1
+        raise ExpansionError("\\ifthenelse: an unbalanced test")
+
+    negate, k = False, 0
+    while k < len(toks) and toks[k] == "\\NOT":
+        negate, k = not negate, k + 1
+    if k < len(toks) and toks[k] == "\\equal":
+        a, k = group(k + 1)
+        b, k = group(k)
+    elif k < len(toks) and toks[k] == "\\isempty":
+        (a, k), b = group(k + 1), []
+    else:
+        raise ExpansionError("\\ifthenelse: only \\equal and \\isempty tests are read")
+    if k != len(toks) or any(t.startswith("\\") and expandable(t) for t in (*a, *b)):
+        raise ExpansionError("\\ifthenelse: a test on a macro's expansion, or a compound test, is not read")
+    return (a == b) != negate
 
 
 def balanced_single(toks: list[str]) -> bool:

@@ -1,8 +1,12 @@
 """Every display of a paper, split into rows, segments and chains.
 
 A display is an ``equation``, ``align``, ``gather``, ``multline``, ``eqnarray``, ``flalign``, ``alignat``,
-``displaymath``, ``dmath`` environment (starred or not), ``\\[ … \\]`` or ``$$ … $$``.  Nested ``split``,
-``aligned``, ``gathered``, ``alignedat`` are opened up; ``cases``, ``array`` and matrices stay whole inside a row.
+``displaymath``, breqn's ``dmath``, ``dseries``, ``darray`` environment (starred or not), ``\\[ … \\]`` or
+``$$ … $$``.  Nested ``split``, ``aligned``, ``gathered``, ``alignedat`` are opened up; ``cases``, ``array`` and
+matrices stay whole inside a row.  breqn's ``dgroup`` is no display of its own: the ``dmath`` environments inside it
+are; their options (``[label=…]``, ``[number=…]``, ``[breakdepth=…]``) are no math, ``\\hiderel{=}`` is the
+relation it wraps, and ``\\condition{for $x > 0$}`` is the display's side condition (``\\condition{where …}`` a
+definition), never part of the expression.
 
 Rows split at ``\\\\`` (at the top level only).  In the ``align`` family the ``&`` cells go in pairs (``a &= b &
 c &= d`` is two equations side by side).  A row is cut into **segments** at prose: ``\\text{…}``, ``\\quad``,
@@ -23,7 +27,14 @@ from dataclasses import dataclass, field
 from .source import Document
 
 MATH_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "flalign", "alignat", "displaymath", "dmath",
-             "xalignat", "xxalignat", "IEEEeqnarray", "dgroup", "darray", "math")
+             "xalignat", "xxalignat", "IEEEeqnarray", "dseries", "darray", "math")
+#: breqn's environments and the options they take (``\begin{dmath}[label={eq:a}, breakdepth={1}]``): never math
+BREQN_ENVS = ("dmath", "dseries", "darray")
+BREQN_OPTIONS = re.compile(r"\s*\[\s*(?:(?:label|labelprefix|number|breakdepth|indentstep|compact|spread|frame|framesep|"
+                           r"background|color|style|layout|shortskiplimit|noindent)\s*(?:=\s*(?:\{[^{}]*\}|[^,\[\]{}]*))?"
+                           r"\s*,?\s*)+\]")
+#: ``\hiderel{=}`` (breqn): the relation it wraps, written so that breqn does not break the line at it
+HIDEREL = re.compile(r"\\hiderel\s*\{")
 PAIRED = {"align", "flalign", "alignat", "xalignat", "xxalignat"}
 INNER_OPEN = re.compile(r"\\begin\s*\{(split|aligned|gathered|alignedat|multlined|aligned\*)\}(\s*\[[a-z]\])?"
                         r"(\s*\{\d+\})?|\\end\s*\{(split|aligned|gathered|alignedat|multlined)\}")
@@ -108,6 +119,12 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
                     if base in ("alignat", "xalignat", "xxalignat", "IEEEeqnarray"):
                         a = re.match(r"\s*\{[^{}]*\}", text[body_start:])
                         body_start += a.end() if a else 0
+                    if base in BREQN_ENVS:  # \begin{dmath}[label=…]: options, no math; darray's {rcl} columns
+                        a = BREQN_OPTIONS.match(text, body_start)
+                        body_start = a.end() if a else body_start
+                        if base == "darray":
+                            a = re.compile(r"\s*\{[lcr|@ ]*\}").match(text, body_start)
+                            body_start = a.end() if a else body_start
                     open_env, depth = (env, m.start(), body_start), 0
                 elif base.lower() in names or base in names:
                     stack.append((base, m.start()))
@@ -208,7 +225,7 @@ def _top_level_split(body: str, sep: str) -> list[tuple[int, str]]:
 
 def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
-    body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), display.body)
+    body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), unwrap_hiderel(display.body))
     body = re.sub(r"\\(?:nonumber|notag)\b", lambda m: " " * len(m.group(0)), body)
     # "\left( … \right.\right. \\ & \left.\left. … \right)": one expression broken over two rows (LaTeX's
     # placeholder delimiters): the rows are joined, the placeholders and the break become spaces (offsets kept)
@@ -232,6 +249,16 @@ def rows(display: Display) -> list[tuple[int, str]]:
     return out
 
 
+def unwrap_hiderel(body: str) -> str:
+    """``\\hiderel{\\le}`` as the ``\\le`` it wraps: the command and its braces become spaces (offsets kept)."""
+    for m in reversed(list(HIDEREL.finditer(body))):
+        end = _group_end(body, m.end() - 1)
+        if end > len(body) or body[end - 1] != "}":
+            continue  # unbalanced: left as written (then unreadable, with the reason)
+        body = body[:m.start()] + " " * (m.end() - m.start()) + body[m.end():end - 1] + " " + body[end:]
+    return body
+
+
 MULTILINE_DELIMS = re.compile(r"(?:\\right\s*\.\s*)+\\\\(?:\s*\[[^\]]*\])?\s*&?\s*(?:\\left\s*\.\s*)+")
 BRACKET_CMD = re.compile(r"\\(?:(\{|langle(?![A-Za-z])|lbrace(?![A-Za-z]))|(\}|rangle(?![A-Za-z])|rbrace(?![A-Za-z])))")
 
@@ -245,7 +272,8 @@ def _bracket_cmd(text: str, i: int) -> tuple[int, int] | None:
     return (1 if m.group(1) else -1), m.end() - i
 
 
-STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf)\s*\{|"
+STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf|"
+                     r"condition\s*\*?\s*(?:\[[^\]{}]*\])?)\s*\{|"
                      r"\\(?:quad|qquad|forall|hspace\s*\{[^{}]*\}|;|,\s*\\quad)|\\(?:iff|implies|Longrightarrow|"
                      r"Rightarrow|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])")
 PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\textit", "\\textbf", "\\emph",
@@ -328,6 +356,7 @@ def segments(row: str, pos: int) -> list[Segment]:
             continue
         tok = m.group(0)
         end = m.end()
+        condition, maths = tok.startswith("\\condition"), None
         if in_parens[i] and not tok.endswith("{"):
             i = end  # \Pr((i, j) \in E \; | \; i \notin E): spacing inside brackets is the event's own, no cut
             continue
@@ -347,13 +376,17 @@ def segments(row: str, pos: int) -> list[Segment]:
                                                         r"\s*[.,]?\s*", inner):
                 i = g  # \mathrm{…} is a name, not prose
                 continue
-            if re.fullmatch(r"[A-Za-z]{1,8}", inner) and inner.lower() not in PROSE_WORDS and \
+            if not condition and re.fullmatch(r"[A-Za-z]{1,8}", inner) and inner.lower() not in PROSE_WORDS and \
                     re.match(r"\s*(?:\(|\\left|\\big|\\Big|_|\^|\[)", row[g:]):
                 i = g  # \text{tr}(XY), \text{KL}_{…}: an operator's name applied, not prose
                 continue
             prose, end = inner, g
-            if RELATION_HINT.search(inner) and "$" in inner:  # \text{for $x > 0$}: the math inside
-                prose = re.sub(r"\$([^$]*)\$", r" \1 ", inner)
+            if condition or RELATION_HINT.search(inner) and "$" in inner:
+                # \text{for $x > 0$}, breqn's \condition{for $x > 0$}: the words before the math give the role,
+                # each piece of math with a relation is a segment of its own (the words between are no factors)
+                prose = inner[:inner.index("$")] if "$" in inner else inner
+                maths = [(g - 1 - len(inner) + mm.start(1), mm.group(1))
+                         for mm in re.finditer(r"\$([^$]*)\$", inner) if RELATION_HINT.search(mm.group(1))]
         elif tok.startswith("\\forall"):
             prose = "for all"
         elif tok.startswith(("\\iff", "\\implies", "\\Longrightarrow", "\\Rightarrow", "\\Leftrightarrow",
@@ -364,7 +397,11 @@ def segments(row: str, pos: int) -> list[Segment]:
         w = " ".join(re.sub(r"[^A-Za-z. ]", " ", prose).lower().split())
         math_in_prose = re.sub(r"^[^$]*", "", prose) if "$" in prose else ""
         new_role = _role(w, role)
-        if prose and math_in_prose:
+        if condition and new_role not in ("where", "constraint"):
+            new_role = "condition"  # \condition{…}: the display's side condition, whatever its words
+        if maths is not None:
+            out.extend(Segment(text, pos + at, new_role, w) for at, text in maths)
+        elif prose and math_in_prose:
             out.append(Segment(re.sub(r"\$", " ", prose), pos + end - len(prose) - 1, new_role, w))
         role, word, start, i = new_role, w, end, end
     if row[start:].strip():

@@ -46,6 +46,9 @@ LABEL_WORDS = frozenset({"int", "init", "opt", "max", "min", "avg", "tot", "eff"
                          "val", "pred", "true", "err", "gen", "reg", "low", "high", "up", "src", "tgt", "out",
                          "inner", "outer", "last", "first", "rel", "abs", "best", "worst", "mean", "var", "std",
                          "full"})
+#: three-letter superscripts in math italic that are labels (``\\theta^{ref}``, ``L^{adv}``), never a product's power
+SUPERSCRIPT_WORDS = frozenset({"ref", "adv", "aug", "sup", "inf", "ind", "loc", "app", "alg", "dev", "raw", "mle",
+                               "erm", "sgd", "ood", "iid", "gap", "pop", "unl", "lab", "pub", "src", "tgt"})
 #: relations that make a subscript an event (``I_{x > 0}``); ``=`` is left out (``x_{i=1}`` is rare but an index)
 EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq", "\\ne", "\\geqslant",
                              "\\leqslant"})
@@ -76,6 +79,7 @@ class PaperParser(LatexParser):
         self.ambiguous_e = False  # a bare e in a paper that writes e^{…} and uses e as a name
         self.applied: set[str] = set()  # names read as (unspecified) functions
         self.opaque: dict[str, str] = {}  # atom name -> its LaTeX
+        self.applications: dict[str, str] = {}  # F[f], (Wg) applied at a point: function name -> its LaTeX
         self.vector_ops: set[str] = set()  # inner products, transposes, norms: read in one dimension
         self.total_derivatives: list[tuple[str, ast.expr]] = []  # (variable, operand) of d/dt
         self.euler = False
@@ -403,6 +407,10 @@ class PaperParser(LatexParser):
     def _maybe_call(self, node) -> ast.expr:
         if isinstance(node, str):
             node = _name(node)
+        if (self.at("[") or self.at("\\left") and self.peek(1).text == "[") and isinstance(node, (ast.Name, ast.Subscript)):
+            app = self._bracket_operator(node)
+            if app is not None:
+                return app
         called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
             (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
         if called and self.at("("):
@@ -447,6 +455,88 @@ class PaperParser(LatexParser):
             return self._curried(name, args)
         self.ambiguous.add(name)
         return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _matching(self, k: int) -> int:
+        """The index of the bracket closing the one at token ``k`` (round or square, counted together), or -1."""
+        depth = 0
+        for j in range(k, len(self.toks)):
+            t = self.toks[j].text
+            depth += (t in ("(", "[")) - (t in (")", "]"))
+            if depth == 0:
+                return j
+            if self.toks[j].kind == "end":
+                break
+        return -1
+
+    def _evaluated_after(self, close: int) -> bool:
+        """Is the bracket at ``close`` followed at once (no space) by ``(``: an operator's value evaluated at a point?"""
+        nxt = self.toks[close + 1] if close + 1 < len(self.toks) else None
+        return nxt is not None and nxt.text == "(" and nxt.pos == self.toks[close].pos + 1
+
+    def _application(self, key: str) -> ast.expr:
+        """The value at the point in the brackets at the cursor of the function ``key`` names (``F[f]``, ``(Wg)``:
+        an operator applied to a function): one unknown function per written operand, applied to the point — never
+        the product F·f·ω (it had been, and proved or refuted steps on that reading)."""
+        name = self.names.atom(key, "app") if self.names is not None else f"app{abs(hash(key)) % 10**6:06d}"
+        args = self._paren_args()
+        self.applied.add(name)
+        self.applications[name] = key
+        return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _a_number(self, node: ast.expr) -> bool:
+        """Does the paper say that ``node`` is a number — declared so, or written in arithmetic that only a number
+        allows (``c \\in (0, 1)``, ``1/c``)?  Being written next to another factor is not enough (``2 F[f](ω)``)."""
+        key = _key(node)
+        if self.names is None or key in self.functions:
+            return False
+        return key in self.names.declared_scalars or key.split("_")[0] in self.names.ev.number
+
+    def _bracket_operator(self, node: ast.expr) -> ast.expr | None:
+        """``F[f](\\omega)``, ``\\mathcal{F}[g](\\xi)``: an operator applied to a function in square brackets, then
+        evaluated at a point (the ``(`` right after the ``]``) — an unknown function of the point, never F·f·ω; a name
+        the paper says is a number keeps the product (``c[a + b](x + y)`` with c ∈ (0, 1))."""
+        close = self._matching(self.i + self.at("\\left"))  # F\left[f\right](ω) too
+        if close < 0 or self.toks[close].text != "]" or not self._evaluated_after(close):
+            return None
+        if self._a_number(node):
+            return None
+        key = _flat(node) + show_tokens(t for t in self.toks[self.i:close + 1] if t.text not in ("\\left", "\\right"))
+        self.i = close + 1
+        return self._application(key)
+
+    def _bracketed_application(self) -> ast.expr | None:
+        """``(Wg)(x)``, ``(T f)(x)``, ``(\\mathcal{A} u)(t)``: an operator applied to a function, in brackets, and the
+        result evaluated at a point (the ``(`` right after the ``)``) — an unknown function of the point, never the
+        product W·g·x; two names the paper both says are numbers keep the product."""
+        start = self.i
+        close = self._matching(start)
+        if close < 0 or self.toks[close].text != ")" or not self._evaluated_after(close) or close - start < 3:
+            return None
+        inner = self.toks[start + 1:close]
+        p = PaperParser([*inner, Token("end", "", inner[-1].pos)], self.names, self.functions)
+        try:
+            node = p.expr()
+        except (BadInput, RecursionError):
+            return None
+        if p.peek().kind != "end":
+            return None
+        names = (ast.Name, ast.Subscript)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, names) and \
+                isinstance(node.right, names):
+            parts = [node.left, node.right]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and \
+                isinstance(node.args[0], names) and node.func.id in p.applied:
+            parts = [node.func, node.args[0]]  # a map the paper applies bare (F: M → M, "Fx")
+        elif isinstance(node, ast.Name) and p.opaque.get(node.id, "").startswith("\\nabla") and \
+                node.id.startswith("nabla"):
+            parts = []  # (\nabla f)(x): the gradient, a function, evaluated at x (not ⟦∇f⟧ times x)
+        else:
+            return None
+        if parts and all(self._a_number(n) for n in parts):
+            return None
+        key = show_tokens(self.toks[start:close + 1])
+        self.i = close + 1
+        return self._application(key)
 
     def _curried(self, name: str, args: list[ast.expr]) -> ast.expr:
         """``f(t)(x)``, ``\\hat f(w, ψ)(x)``: a function whose value is a function, applied at once to a name —
@@ -494,6 +584,10 @@ class PaperParser(LatexParser):
             if isinstance(node, ast.Name) and node.id == "e":
                 return node
             return self._maybe_call(node)
+        if t.text == "(":
+            app = self._bracketed_application()
+            if app is not None:
+                return app
         if t.text == "{":  # {\bm{Y}}(0): a braced name applied
             node = super().atom()
             if isinstance(node, ast.Name) and (self.at("'") or self.at("^") and self.peek(1).text in PRIME_MARKS):
@@ -519,6 +613,8 @@ class PaperParser(LatexParser):
                    for a in node.args for n in ast.walk(a)):
                 return self._opaque(start, "stack")  # \binom{\bar b}{b_{n+1}} ∈ ℝ^{d+1}: a stacked vector
             return node
+        if c in ("\\underbrace", "\\overbrace") and self.peek(1).text == "{":
+            return self._braced_label(c)
         if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
             self.next()
             return self._opaque_key("\\cdot", "slot")
@@ -1190,6 +1286,27 @@ class PaperParser(LatexParser):
                 self.i = save
         return _bin(base, ast.Pow(), exponent)
 
+    def _braced_label(self, c: str) -> ast.expr:
+        """``\\underbrace{X}_{label}``, ``\\overbrace{X}^{label}``: X, the brace's label a name for it (never a
+        factor, a law or an order, ``_{=: A}``, ``_{\\le 0}``, ``_{N(\\ldots)}`` alike).  A braced sum written inside a
+        product (``2\\underbrace{a + b}_{c}``: 2a + b or 2(a + b)?) is not read."""
+        before = self.toks[self.i - 1].text if self.i else ""
+        self.next()
+        content_start = self.i
+        close = _close_of(self.toks, self.i)
+        sum_inside = any(t.text in ("+", "-", "\\pm", "\\mp") and _depth(self.toks, content_start, k) == 1
+                         for k, t in enumerate(self.toks[content_start + 1:close], content_start + 1))
+        node = self._group()
+        script = "_" if c == "\\underbrace" else "^"
+        if self.at(script):
+            self.next()
+            self._skip_group_tokens()
+        operator_before = before in ("", "+", "-", "=", "(", "[", "{", "&", ",", "\\left", "\\pm", "\\mp") or \
+            before in RELATIONS or before in DEFINITION_OPS
+        if sum_inside and (not operator_before or self.starts_factor() or self.at("^", "_")):
+            raise BadInput(f"LaTeX: a {c} over a sum inside a product (which terms does the product take?) is not read")
+        return node
+
     def _complement(self, base: ast.expr) -> ast.expr | None:
         """``\\mathcal{S}^c``, ``\\mathscr{A}_k^{c}``: the complement of a set (a calligraphic or script letter), one
         name of its own (``Scalcompl``), never the set to the power c; the cursor moves past the ``c``."""
@@ -1222,11 +1339,34 @@ class PaperParser(LatexParser):
                                              word == "e" and isinstance(base, ast.Subscript)):
                 self.i += k + 1
                 return word
+            written_together = all(self.peek(j + 1).pos == self.peek(j).pos + 1 for j in range(1, k - 1))
+            if self.peek(k).text == "}" and len(word) >= 3 and written_together and \
+                    not (isinstance(base, ast.Name) and base.id == "e"):  # x^{n k t}: spaced letters, a product
+                if self._word_label(word):
+                    self.i += k + 1
+                    return word
+                self.labels.add(f"{unparse_name(base)}^{{{word}}}")  # x^{abc}: a power of a·b·c, or labelled abc?
             return None
         if self.at("e") and isinstance(base, ast.Subscript) and self.peek(1).text not in ("(", "{", "^", "_"):
             self.next()
             return "e"
         return None
+
+    def _word_label(self, word: str) -> bool:
+        """Is a superscript of three letters or more written in math italic (``k^{skewed}``, ``x^{train}``,
+        ``\\theta^{ref}``) a label of the name rather than a power of the product of its letters?  Yes for a known
+        label word, and for a word of four letters or more with a vowel, some letter of which the paper never uses as
+        a number; else no (the caller then reads the power and marks the step ambiguous, both readings shown)."""
+        low = word.lower()
+        if low in LABEL_WORDS or low in SUPERSCRIPT_WORDS:
+            return True
+        if len(word) < 4 or not re.search(r"[aeiouy]", low) or not re.search(r"[^aeiouy]", low):
+            return False
+        ev = getattr(self.names, "ev", None)
+        if ev is None:
+            return False
+        scalars = getattr(self.names, "declared_scalars", set())
+        return any(not ev.factor.get(c) and c not in ev.number and c not in scalars for c in set(word))
 
     def _upright_word(self) -> str | None:
         """An upright superscript (``^{\\mathrm{opt}}``, ``^{\\text{max}}``, ``^{\\rm a}``, ``^\\mathrm{r}``) is text
@@ -1355,6 +1495,7 @@ class PaperParser(LatexParser):
         self.ambiguous |= p.ambiguous
         self.applied |= p.applied
         self.opaque.update(p.opaque)
+        self.applications.update(p.applications)
         self.vector_ops |= p.vector_ops
         self.total_derivatives += p.total_derivatives
         self.euler |= p.euler
@@ -1480,6 +1621,14 @@ CASE_WORDS = {"if", "for", "when", "whenever", "where"}
 
 def _is_call(node: ast.expr, name: str) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+
+
+def _depth(toks: list[Token], start: int, k: int) -> int:
+    """The bracket depth of token ``k``, counted from ``start`` (braces, round and square brackets, \\left/\\right)."""
+    depth = 0
+    for t in toks[start:k]:
+        depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
+    return depth
 
 
 def _close_of(toks: list[Token], i: int) -> int:

@@ -40,7 +40,8 @@ DEFINITION_OPS = {":=", "\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", 
 APPROX_OPS = {"\\approx", "\\simeq", "\\propto", "\\cong", "\\thickapprox", "\\approxeq"}
 ASYMP_OPS = {"\\lesssim", "\\gtrsim", "\\asymp", "\\ll", "\\gg", "\\lessapprox", "\\gtrapprox", "\\precsim",
              "\\succsim"}
-ASYMP_RE = re.compile(r"(?<![A-Za-z\\])(?:O|o|\\Theta|\\Omega|"
+# a script's letter is no order (f_\\omega(x), h_\\Theta(x), f_O(x): a parametrised function applied, in a Lipschitz bound)
+ASYMP_RE = re.compile(r"(?<![A-Za-z\\_^])(?<!_ )(?<!\^ )(?:O|o|\\Theta|\\Omega|"
                       r"\\omega(?!\s*(?:_\s*(?:\{[^{}]*\}|\\?\w+)\s*)?(?:\\left\s*)?\(\s*[^(),]*,)|"  # ω(f, δ): a modulus
                       r"\\mathcal\s*\{\s*O\s*\}|\\mathcal\s*O|"
                       r"\\widetilde\s*\{?\s*O|\\tilde\s*\{?\s*O|\\tilde\s*\{?\s*\\Theta|\\tilde\s*\{?\s*\\Omega|"
@@ -234,6 +235,41 @@ CONCLUSION_AFTER_CLAUSE = re.compile(r",\s*(?:the|this|our|then|we|it|each|every
 SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
 
 
+BRACE_LABEL = re.compile(r"\\(underbrace|overbrace)\s*\{")
+
+
+def without_brace_labels(text: str) -> str:
+    """``text`` without the labels of its ``\\underbrace{…}_{label}`` / ``\\overbrace{…}^{label}``: a label names the
+    braced expression (``_{N(\\ldots)}``, ``_{o(1)}``), it is no law, probability or order of the display."""
+    out, last = [], 0
+    for m in BRACE_LABEL.finditer(text):
+        if m.start() < last:
+            continue
+        depth, j = 0, m.end() - 1
+        while j < len(text):
+            depth += (text[j] == "{" and text[j - 1] != "\\") - (text[j] == "}" and text[j - 1] != "\\")
+            j += 1
+            if depth == 0:
+                break
+        script = re.compile(r"\s*" + ("_" if m.group(1) == "underbrace" else r"\^") + r"\s*").match(text, j)
+        if depth or not script:
+            continue
+        k = script.end()
+        if k < len(text) and text[k] == "{":
+            depth = 0
+            while k < len(text):
+                depth += (text[k] == "{" and text[k - 1] != "\\") - (text[k] == "}" and text[k - 1] != "\\")
+                k += 1
+                if depth == 0:
+                    break
+        else:
+            k = re.compile(r"\\[A-Za-z]+|.").match(text, k).end() if k < len(text) else k
+        out.append(text[last:j])
+        last = k
+    out.append(text[last:])
+    return "".join(out)
+
+
 def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
              lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
@@ -242,7 +278,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     left side is an integral, a sum, an expectation, a gradient … kept as written, not a name; ``lone_name``: the
     link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``;
     ``p_not_probability``: the paper calls its P a polynomial or a function, so a bare ``P(…)`` is no probability)."""
-    link_text = f"{lhs_text} {rhs_text}"
+    link_text = without_brace_labels(f"{lhs_text} {rhs_text}")
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
     derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence)  # "… where w is …, we have": a result

@@ -30,6 +30,7 @@ SUFFIX = {"underline": "ul", "hat": "hat", "widehat": "hat", "bar": "bar", "over
           "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathbf": "bf", "boldsymbol": "bf",
           "bm": "bf"}
 DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
+BRACED_DECOR = re.compile(r"\s*\}" + DECOR_RE.pattern)
 SIGN_SUP = re.compile(r"\s*\^\s*(?:[+-]|\{\s*[+-]\s*\})(?!\w)")
 SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
 SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
@@ -152,6 +153,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             key = key_of(m)
             end = m.end()
             d = DECOR_RE.match(text, end)
+            if not d and m.group("cmd") and re.search(r"\{\s*$", text[:m.start()]):
+                d = BRACED_DECOR.match(text, end)  # {\bm C}'(x): the braced name's prime, as for C'(x)
             if d:
                 key += "prime" if "'" in d.group(0) or "prime" in d.group(0) else "star"
                 end = d.end()

@@ -423,8 +423,12 @@ class Paper:
         if display.skip:
             return "skip"
         f, line = self.doc.where(display.start)
+        f_end, last = self.doc.where(max(display.start, display.end_pos - 1))
+        if f_end != f:
+            last = line
         for (fa, a), (fb, b), e in self.expansion_errors:
-            if fa == f == fb and a <= line <= b:
+            if fa == f == fb and a <= last and line <= b:  # any line of the display (a macro on its third row too:
+                # left as written, it would be read with LaTeX's meaning or as an unknown command)
                 return f"macro expansion failed: {e}"
         m = HOSTILE.search(display.body)
         if m:
@@ -731,18 +735,19 @@ class Paper:
                                 assumptions, read_as)
                 rel.readings = [read_as, self._product_reading(link, ambiguous)]
                 continue
-            if any(p.ambiguous_e for p in parsers):
-                rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                "e: Euler's number or the paper's name e? The paper writes e^{…} and also uses e as a "
-                                "name (declare it: '% theoryverify: scalar e' for the name)", assumptions, read_as)
-                rel.readings = [read_as, re.sub(r"\bevar\b", "e", read_as or "")]
-                continue
+            # before e: a label's letters (x^{ie}) are no Euler's number either
             labels = set().union(*(p.labels for p in parsers))
             if labels:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(sorted(labels))}: a power, or a name with a superscript label?",
                                 assumptions, read_as)
                 rel.readings = [read_as, f"{', '.join(sorted(labels))} read as labelled names"]
+                continue
+            if any(p.ambiguous_e for p in parsers):
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                "e: Euler's number or the paper's name e? The paper writes e^{…} and also uses e as a "
+                                "name (declare it: '% theoryverify: scalar e' for the name)", assumptions, read_as)
+                rel.readings = [read_as, re.sub(r"\bevar\b", "e", read_as or "")]
                 continue
             dt = self._total_derivative_issue(parsers)
             if dt and dt[3]:
@@ -760,6 +765,8 @@ class Paper:
         text = unparse(node)
         for name, latex in (parser.opaque.items() if parser else ()):
             text = re.sub(rf"\b{re.escape(name)}\b", lambda m, t=latex: f"⟦{t}⟧", text)
+        for name, latex in (getattr(parser, "applications", {}).items() if parser else ()):
+            text = re.sub(rf"\b{re.escape(name)}\(", lambda m, t=latex: f"⟦{t}⟧(", text)  # F[f](ω): ⟦F[f]⟧(ω)
         return text
 
     def _read_as(self, link: Link) -> str:
