@@ -394,6 +394,13 @@ def finding_counts(made: Sequence[Card]) -> Counter:
     return Counter(c.finding for c in made if c.is_finding)
 
 
+def root_causes(made: Sequence[Card]) -> int:
+    """The distinct root causes of the findings inside the hypotheses (referee 16): findings that declare the same
+    ``cause`` count once, whatever their classes; a finding without one counts alone."""
+    shown = [c for c in made if c.is_finding and not c.outside_hypotheses]
+    return len({c.cause for c in shown if c.cause}) + sum(not c.cause for c in shown)
+
+
 def status_counts(made: Sequence[Card]) -> Counter:
     """Verdicts by status, counted by distinct claim."""
     return Counter(c.status for c in made)
@@ -401,5 +408,5 @@ def status_counts(made: Sequence[Card]) -> Counter:
 
 __all__ = ["Card", "CLASSES", "NO_FINDING", "PlantedError", "STATUSES", "brief", "card", "cards", "clauses", "command",
            "decisive", "finding_counts", "full_value", "group_twins", "is_planted", "paper_words", "planted_errors",
-           "planted_line", "quoted",
+           "planted_line", "quoted", "root_causes",
            "status_counts", "stronger", "twin_key"]

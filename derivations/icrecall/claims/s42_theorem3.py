@@ -42,6 +42,7 @@ from ..model import families as FM
 CLAIMS = ClaimSet("icrecall")
 
 from ..experiments.stage2_dynamics import C1, C2_ETA, C_RHO, LOG10, LOG999  # noqa: E402  (shared with experiments/gpu.py)
+from .b_lemma7_8 import L7_LOG_CAUSE  # noqa: E402  (referee 16: T3-L10-otime shares l7-logs' root cause)
 
 CHOICES = {
     "η1": "c1·T^{3/2}·log(1/T), c1 = 100 (Θ-constant)", "η2": "c2·T², c2 = 10 (Θ-constant)", "t1": "1",
@@ -376,8 +377,12 @@ def otime_verdict(Ts, seed: int, radius_power: int = 3) -> Verdict:
            "printed": L10_PRINTED, "radius": f"ρ = c_ρ·T^{radius_power}"}
     method = "symbolic escape time k = log(d*/ρ)/log(1 + η2|λ_min|) (SymPy limits)"
     if lim_kT is sp.oo and lim_log.is_finite and lim_log.is_positive:
-        law = refuted(method, f"k·T → ∞ while k·T/log(1/T) → {sp.sstr(lim_log)}: the iterations are Θ(log(1/T)/T), "
-                              f"not O(1/T) (the proof's Õ(1/(p_conf T)) holds)",
+        # referee 16: the Θ(log(1/T)/T) is a derivation (SymPy limit of the linearised escape law, fed by the
+        # measured |λ_min| = Θ(1/T)), not a measurement of k over T: the evidence says so
+        law = refuted(method, f"k·T → ∞ while k·T/log(1/T) → {sp.sstr(lim_log)}: by the derived (linearised) escape "
+                              f"law the iterations are Θ(log(1/T)/T), not O(1/T) (the proof's Õ(1/(p_conf T)) holds); "
+                              f"derived, not measured over T: the measured input is |λ_min| = Θ(1/T), and the escape "
+                              f"time itself is measured at one T only (see the claim's choices)",
                       {"lim k·T": "oo", "lim k·T/log(1/T)": sp.sstr(lim_log), "radius power": radius_power}, **det)
     else:
         law = proved(method, f"k·T → {sp.sstr(lim_kT)}: bounded, O(1/T) holds for this radius", **det)
@@ -389,9 +394,12 @@ def otime_verdict(Ts, seed: int, radius_power: int = 3) -> Verdict:
             catalogue_id="ICR-L10-improve", expect=Status.REFUTED, finding=Finding.TYPO,
             reason="Lemma 10 states 'after O(1/T) iterations' but its proof gives Õ(1/(p_conf·T)) (Jin et al. Lemma 14), "
                    "and the log is needed: escaping at per-step rate η2|λ_min| = Θ(T) from Algorithm 1's radius Θ(T³) "
-                   "to the Θ(T²) displacement an Ω(T³) drop needs takes Θ(log(1/T)/T) steps (measured on F-aff(7) at "
-                   "T = 1e-3: k = 14014 (c2 = 10), 3508 (c2 = 40), 0.89-0.90 of the derived law); Lemma 11 and "
-                   "Theorem 3 budget (C2/T)·log(1/T) steps, so no conclusion changes",
+                   "to the Θ(T²) displacement an Ω(T³) drop needs takes Θ(log(1/T)/T) steps — a derivation (SymPy "
+                   "limit of the linearised escape law, with |λ_min| = Θ(1/T) measured), checked against one measured "
+                   "T (F-aff(7), T = 1e-3: k = 14014 (c2 = 10), 3508 (c2 = 40), 0.89-0.90 of the derived law); a "
+                   "one-decade measurement (T3-L10-improve-full) is pre-asymptotic and does not show the log factor "
+                   "(referee 16). Lemma 11 and Theorem 3 budget (C2/T)·log(1/T) steps, so no conclusion changes",
+            cause=L7_LOG_CAUSE,  # referee 16: one of the uses of Lemma 7 that l7-logs lists
             statement="Lemma 10's 'after O(1/T) iterations' (statement) against its proof's Õ(1/(p_conf·T)): the model's "
                       "|λ_min(∇²L1(θ̃))| over T = 0.01…1.6e-4 (F-aff(7), Stage-1 point), and the escape time k(T) = "
                       "log(d*/ρ)/log(1 + η2|λ_min|) from ρ = Θ(T³) to d* = √(2T³/|λ_min|) (SymPy limits of k·T and "
