@@ -64,6 +64,28 @@ def test_cards_group_by_a_declared_root_cause():
     assert text.index("Lemma 1 <a") < text.index("Lemma 3 <a") < text.index("Other findings") < text.index("Lemma 2 <a")
 
 
+def test_findings_of_one_root_cause_count_once_and_name_each_other_across_classes():
+    """Referee 16: "distinct findings" counted claims; findings that declare one shared cause (two slips of one
+    display, a lemma's defect and a use of it classed apart) are one root cause, and a cause whose findings sit
+    under two classes names the other card."""
+    cause = "Lemma 7's log factor is dropped by its uses"
+    rows = [row("a", finding="proof_gap", location="Lemma 7", cause=cause),
+            row("b", finding="typo", location="Lemma 10", cause=cause),
+            row("c", finding="typo", location="Lemma 5"), row("d", finding="typo", location="Lemma 8")]
+    text = _page(rows)
+    assert "They come from **3 root causes**" in text
+    assert f"**Root cause: {cause}** (1 finding; the same cause under another class: [F2](#claim-demo-b) (typo))" in text
+    assert f"**Root cause: {cause}** (1 finding; the same cause under another class: [F1](#claim-demo-a) (proof_gap))" in text
+    plain = _page([row("x", location="Lemma 1"), row("y", location="Lemma 2")])
+    assert "root causes" not in plain  # no shared cause: the summary is as before
+
+
+def test_the_class_line_separates_the_independence_note():
+    r = row("dr", finding="proof_gap", despite_reconstruction="the algebra alone decides")
+    text = _page([r])
+    assert "[proof_gap](#class-proof_gap). Independent of the reconstruction: the algebra alone decides" in text
+
+
 def test_the_summary_fits_one_screen_and_puts_main_results_first():
     rows = [row(f"l{i}", location=f"Lemma {i}") for i in range(12)] + [row("thm", location="Theorem 2"),
                                                                         row("t", finding="typo", location="Eq. 3")]

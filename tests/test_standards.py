@@ -89,6 +89,16 @@ def test_log_valued_grid_is_measured_in_decades_of_the_quantity():
     assert grid_span(sweep, {}).decades == pytest.approx(3.0)
 
 
+def test_a_log_valued_grid_names_the_quantity_whose_decades_it_counts():
+    """Referee 16: L = 50…800 fitted against log L spans 1.20 decades of L (0.23 of log L): the text says "in L"."""
+    L = np.array([50, 100, 200, 400, 800])
+    span = grid_span(scaling.sweep_details("log L", np.log(L), [1, 2, 3, 4, 5], scale="log"), {})
+    assert span.decades == pytest.approx(np.log10(16)) and span.text() == "grid spans 1.20 decades in L"
+    sig = scaling.sweep_details("log(1/sigma)", np.log(1 / np.array([1e-1, 1e-3])), [1, 2], scale="log")
+    assert grid_span(sig, {}).text() == "grid spans 2.00 decades in 1/sigma"
+    assert grid_span(scaling.sweep_details("T", [0.1, 0.01], [1, 2]), {}).text() == "grid spans 1.00 decades in T"
+
+
 def test_exponential_law_needs_a_tenfold_change_of_the_predicted_quantity():
     T = np.array([0.2, 0.22, 0.24, 0.26])  # exp(-1/(8T)) changes by a factor 1.3 only
 

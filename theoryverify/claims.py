@@ -174,7 +174,7 @@ class Planted:
                        statement=self.statement, check=functools.partial(base.check, **self.inputs),
                        catalogue_id=None, covers=(), expect=Status.REFUTED, finding=Finding(self.finding), reason=self.reason,
                        variants={n: v for n, v in base.variants.items() if not v.id}, cause=None,
-                       planted_of=base.id)
+                       quote=None, planted_of=base.id)
 
 
 def _registration_error(text: str):
@@ -190,6 +190,8 @@ class Claim:
     - ``id``: ``"<paper>.<short id>"``, never changed once published; ``paper``: the paper's id;
     - ``location``: where the paper states it (``"Thm. 2, Eq. (7)"``; "Theorem", "Proposition", "Corollary"
       make it a main result); ``statement``: the statement in words/formulas, as the report quotes it;
+      ``quote``: the paper's own words for it, verbatim (a display as printed), where ``statement`` is the tool's
+      sentence (a reading, a checked range): the referee report quotes these, never the tool's sentence;
     - ``kind``: a :class:`Kind` (identity, inequality, autograd, rate, dynamics, reproduction);
     - ``catalogue_id``: its id in the paper's claim catalogue (``**PREFIX-...**``), for coverage — or a tuple of
       ids when the claim decides several entries (a lemma and its displays), all counted; ``covers``: the same
@@ -280,6 +282,9 @@ class Claim:
     #: theorem, proposition or corollary; a main lemma or phase duration says main=True
     main: bool | None = None
     cause: str | None = None  # the root cause a finding shares with others (the report groups its cards by it)
+    #: the paper's own words for the statement, verbatim (the referee report quotes them; ``statement`` is the
+    #: tool's sentence).  None: the report looks for words in quotation marks in the statement or location
+    quote: str | None = None
     #: a planted twin (:class:`Planted`): the id of the claim it plants an error in.  Not a finding of the paper:
     #: the report counts it apart ("planted errors: N of N caught"), the proof that the claim's check can fail
     planted_of: str | None = None
@@ -453,6 +458,7 @@ class Result:
             # only on a planted twin, so that the rows of a paper without one are unchanged
             **({"planted_of": c.planted_of} if c.planted_of else {}),
             **({"covers": list(c.covers)} if c.covers else {}),  # likewise only where a claim covers more ids
+            **({"quote": c.quote} if c.quote else {}),  # likewise only where a claim records the paper's words
         }
 
 
@@ -484,7 +490,7 @@ class ClaimSet:
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
             tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None,
             cause: str | None = None, planted: "Planted | list[Planted] | tuple[Planted, ...]" = (),
-            covers: "tuple[str, ...] | list[str]" = ()
+            covers: "tuple[str, ...] | list[str]" = (), quote: str | None = None
             ) -> Callable[[Check], Check]:
         """Register the decorated check ``check(ctx) -> Verdict`` as claim ``<paper>.<short_id>``.
 
@@ -493,7 +499,7 @@ class ClaimSet:
         ``catalogue_id``; ``over`` (declared ranges: the settings a pass must span), ``conditions``
         (hypotheses), ``converges``, ``standards``, ``main``; ``params``, ``variants``, ``tags``, ``threads``,
         ``choices``; ``expect`` with ``finding`` and ``reason`` (an expected refutation), ``readings``,
-        ``despite_reconstruction``, ``supports``, ``cause``; ``planted``: one :class:`Planted` twin or a list (each a
+        ``despite_reconstruction``, ``supports``, ``cause``; ``quote`` (the paper's words); ``planted``: one :class:`Planted` twin or a list (each a
         second claim: the same check with inputs changed, expected refuted).  An inconsistent declaration (a refutation without
         its finding class or reason, a reading finding without readings...) raises a one-line
         :class:`~theoryverify.findings.RegistrationError` here.  The claim records where it was registered
@@ -528,7 +534,7 @@ class ClaimSet:
                 despite_reconstruction=despite_reconstruction, supports=tuple(supports),
                 conditions=tuple(conditions), over=tuple(over), converges=converges, standards=standards,
                 params=dict(params or {}), variants=dict(variants or {}), threads=threads, source=source,
-                module=module, main=main, cause=cause, covers=tuple(covers)))
+                module=module, main=main, cause=cause, covers=tuple(covers), quote=quote))
             self.claims.extend([t.claim(self.claims[-1]) for t in twins])
             return check
         return register

@@ -139,6 +139,19 @@ def _family(fit: Mapping[str, Any]) -> str | None:
     return "power" if "exponent" in fit and law else None
 
 
+_LOGGED = re.compile(r"^\s*(?:log10|log|ln)\s*(?:\((?P<inner>.*)\)|\s(?P<bare>\S.*))\s*$")
+
+
+def logged_quantity(param: str) -> str:
+    """The quantity a log-valued grid is the log of ("log L" -> "L", "log(1/sigma)" -> "1/sigma"), whose decades
+    its span counts (referee 16: "1.20 decades in log L" was 1.20 decades of L); another name is kept."""
+    m = _LOGGED.match(str(param))
+    if not m:
+        return str(param)
+    inner = (m.group("inner") if m.group("inner") is not None else m.group("bare")).strip()
+    return inner or str(param)
+
+
 def grid_span(sweep: Mapping[str, Any], fit: Mapping[str, Any]) -> Span:
     param = str(sweep.get("param") or "x")
     raw = [v for v in (sweep.get("x") or []) if isinstance(v, (int, float)) and math.isfinite(v)]
@@ -159,10 +172,10 @@ def grid_span(sweep: Mapping[str, Any], fit: Mapping[str, Any]) -> Span:
             return Span(param, float(abs(b) * (1 / x.min() - 1 / x.max()) / math.log(10)), n, "predicted")
         return Span(param, None, n, "predicted")
     scale = sweep.get("scale", "linear")
-    if scale == "log":  # the grid holds natural logs of the swept quantity
-        return Span(param, float((x.max() - x.min()) / math.log(10)), n, "x")
+    if scale == "log":  # the grid holds natural logs of the swept quantity: decades of the quantity, named so
+        return Span(logged_quantity(param), float((x.max() - x.min()) / math.log(10)), n, "x")
     if scale == "log10":
-        return Span(param, float(x.max() - x.min()), n, "x")
+        return Span(logged_quantity(param), float(x.max() - x.min()), n, "x")
     if np.any(x <= 0):
         return Span(param, None, n, "x")
     return Span(param, float(math.log10(x.max() / x.min())), n, "x")

@@ -54,6 +54,9 @@ class Card:
     ids: tuple[str, ...] = field(default=())  # every id of the card (the card's own first)
     cause: str | None = None  # the root cause the claim declares (``ClaimSet.add(cause=...)``): cards group by it
     reading_costs: tuple[tuple[str, str], ...] = ()  # (reading, what adopting it costs the paper)
+    #: the paper's own words (:func:`paper_words`): how they were found ("quote": declared or in quotation marks,
+    #: "transcribed": a display the statement marks "as printed", "": none recorded) and the words
+    words: tuple[str, str] = ("", "")
     rows: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)  # the merged rows
 
     @property
@@ -237,6 +240,57 @@ def _why_class(r: Mapping[str, Any], cls: str) -> str:
     return text
 
 
+#: words in quotation marks: “…”, "…", or '…' opened after a space or bracket and closed before one (an apostrophe
+#: inside a word, "Lemma 10's", opens nothing)
+_QUOTED = re.compile(r"“([^”]+)”|(?<![\w\\])\"([^\"]+)\"(?!\w)|(?<![\w'’])'([^']+?)'(?![\w'])")
+#: the mark of a display the statement transcribes: "(as printed)", "as printed (...)", "(printed closed form)",
+#: "(as typeset ...)" — the text before it is the paper's display as the check transcribes it
+_PRINTED = re.compile(r"\s*\(?\b(?:as (?:printed|typeset)|printed closed form)\b")
+
+
+def quoted(text: str, min_words: int = 2) -> list[str]:
+    """The passages of ``text`` in quotation marks with at least ``min_words`` words (a quoted single word,
+    "'weakly'", is a term, not the paper's sentence)."""
+    out = []
+    for m in _QUOTED.finditer(text or ""):
+        q = next(g for g in m.groups() if g is not None).strip()
+        if len(q.split()) >= min_words and q not in out:
+            out.append(q)
+    return out
+
+
+def _before_mark(statement: str) -> str:
+    """The display a statement transcribes: the text before its "as printed" mark, cut at the bracket the mark
+    sits in ("… for i = 3..6 (all 36 entries as printed)" -> "… for i = 3..6"); "" without a mark."""
+    m = _PRINTED.search(statement or "")
+    if not m:
+        return ""
+    head, depth, cut = statement[:m.start()], 0, None
+    for i in range(len(head) - 1, -1, -1):
+        depth += (head[i] in _CLOSE) - (head[i] in _OPEN)
+        if depth < 0:
+            cut, depth = i, 0
+    head = head[:cut] if cut is not None else head
+    return head.strip(" ,;:") if len(head.strip(" ,;:")) >= 3 else ""
+
+
+def paper_words(r: Mapping[str, Any]) -> tuple[str, str]:
+    """The paper's own words for a row, never the tool's sentence (referee 16): ("quote", words) from the claim's
+    declared ``quote``, else the passages in quotation marks of its statement, of its location, or of its tested
+    reading ("the paper's words: '…'"); ("transcribed", display) for a statement that marks a display "as printed"
+    (the text before the mark); else ("", "") — no quotation is recorded."""
+    if r.get("quote"):
+        return "quote", str(r["quote"]).strip()
+    sources = [quoted(t or "") for t in (r.get("statement"), r.get("location"), (r.get("readings") or {}).get("tested"))]
+    every = [q for found in sources for q in found]
+    for found in sources:
+        if found:  # each passage whole: a longer passage of another source that contains it stands for it
+            whole = [max((q for q in every if p in q), key=len) for p in found]
+            return "quote", " … ".join(dict.fromkeys(whole))
+    display = _before_mark(r.get("statement") or "")
+    return ("transcribed", display) if display else ("", "")
+
+
 def _readings(r: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     rd = r.get("readings") or {}
     if not rd:
@@ -277,7 +331,7 @@ def card(rows: Sequence[Mapping[str, Any]], seed: int | None = None) -> Card:
         ids=tuple([base["id"]] + [r["id"] for r in rows if r is not base]),
         cause=next((r["cause"] for r in (shown, *rows) if r.get("cause")), None),
         reading_costs=tuple((str(k), str(v)) for k, v in ((shown.get("readings") or {}).get("costs") or {}).items()),
-        rows=tuple(rows))
+        words=paper_words(shown), rows=tuple(rows))
 
 
 def is_planted(r: Mapping[str, Any]) -> bool:
@@ -340,11 +394,19 @@ def finding_counts(made: Sequence[Card]) -> Counter:
     return Counter(c.finding for c in made if c.is_finding)
 
 
+def root_causes(made: Sequence[Card]) -> int:
+    """The distinct root causes of the findings inside the hypotheses (referee 16): findings that declare the same
+    ``cause`` count once, whatever their classes; a finding without one counts alone."""
+    shown = [c for c in made if c.is_finding and not c.outside_hypotheses]
+    return len({c.cause for c in shown if c.cause}) + sum(not c.cause for c in shown)
+
+
 def status_counts(made: Sequence[Card]) -> Counter:
     """Verdicts by status, counted by distinct claim."""
     return Counter(c.status for c in made)
 
 
 __all__ = ["Card", "CLASSES", "NO_FINDING", "PlantedError", "STATUSES", "brief", "card", "cards", "clauses", "command",
-           "decisive", "finding_counts", "full_value", "group_twins", "is_planted", "planted_errors", "planted_line",
+           "decisive", "finding_counts", "full_value", "group_twins", "is_planted", "paper_words", "planted_errors",
+           "planted_line", "quoted", "root_causes",
            "status_counts", "stronger", "twin_key"]

@@ -18,7 +18,8 @@ from typing import Any, Mapping, Sequence
 
 from ..findings import Finding
 from ..locations import location_refs, ref_key
-from .cards import CLASSES, NO_FINDING, Card, cards, finding_counts, is_planted, planted_errors, planted_line, status_counts
+from .cards import (CLASSES, NO_FINDING, Card, cards, finding_counts, is_planted, planted_errors, planted_line, root_causes,
+                    status_counts)
 from .html_assets import SCRIPT, STYLE
 from .markdown import GENERATED_PREFIX, STATUSES, anchor
 
@@ -117,6 +118,10 @@ def summary_html(results: Sequence[Mapping[str, Any]], made: Sequence[Card]) -> 
              + ", ".join(f"{statuses[s]} {s}" for s in STATUSES if statuses[s]) + ".</p>",
              "<p>Findings (distinct): " + (", ".join(f"{findings[f]} {f}" for f in CLASSES if findings[f])
                                           or "none") + ". Only <em>erratum</em> says the paper is wrong.</p>"]
+    causes, counted = root_causes(made), sum(c.is_finding and not c.outside_hypotheses for c in made)
+    if causes < counted:  # only where findings share a declared root cause
+        lines.append(f"<p>They come from {causes} root causes (findings that declare one shared cause count "
+                     "once).</p>")
     if planted:  # the checks' proof that they can fail, never counted as findings
         lines.append(f"<p>Planted errors (not findings): {e(planted_line(planted).split(': ', 1)[1])}.</p>")
     return "\n".join(lines)

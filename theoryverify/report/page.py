@@ -29,7 +29,7 @@ from ..findings import Finding
 from ..locations import location_refs, ref_key
 from ..standards import STANDARDS
 from .cards import (ASIDE, CLASSES, NO_FINDING, Card, PlantedError, brief, cards, clauses, decisive, finding_counts,
-                    full_value, is_planted, planted_errors, planted_line, status_counts)
+                    full_value, is_planted, planted_errors, planted_line, root_causes, status_counts)
 from .markdown import FINDINGS, RULE_HEADINGS, STATUSES, anchor, header, table
 
 #: inline text longer than this (characters) goes into a collapsible block, whole
@@ -254,7 +254,8 @@ def card_lines(c: Card, number: str, glossary: Glossary, figures: Sequence[str] 
     extra = ""
     if ". Independent of the reconstruction: " in c.why_class:
         extra = " Independent of the reconstruction: " + c.why_class.split(". Independent of the reconstruction: ", 1)[1]
-    lines.append(f"- **Class:** {class_link(c.finding) if len(why) == 2 else oneline(c.why_class)}{oneline(extra)}")
+    lines.append(f"- **Class:** {class_link(c.finding) if len(why) == 2 else oneline(c.why_class)}"
+                 + (f". {oneline(extra)}" if extra else ""))
     if c.supports:
         lines.append("- **The statement whose proof has the gap:** " + ", ".join(f"[`{s}`](#{anchor(s)})"
                                                                                    for s in c.supports))
@@ -299,6 +300,10 @@ def _summary(results: Sequence[Mapping[str, Any]], made: Sequence[Card], numbers
              + ", ".join(f"{statuses[s]} [{s}](#verdict-{s})" for s in STATUSES if statuses[s]) + ".", "",
              "**Findings** (distinct; only erratum says the paper is wrong): "
              + (", ".join(f"{findings[f]} {class_link(f)}" for f in CLASSES if findings[f]) or "none") + "."]
+    causes, counted = root_causes(made), sum(c.is_finding and not c.outside_hypotheses for c in made)
+    if causes < counted:  # only where findings share a declared root cause (other pages are unchanged)
+        lines[-1] += (f" They come from **{causes} root causes**: the findings that declare one shared cause "
+                      "count once (their cards are grouped under it).")
     outside = [c for c in made if c.outside_hypotheses]
     if outside:
         lines[-1] += (f" {len(outside)} refutation{'s' if len(outside) > 1 else ''} outside the stated hypotheses "
@@ -358,7 +363,10 @@ def findings_section(made: Sequence[Card], numbers: Mapping[str, str], glossary:
         for c in group:
             if c.cause != cause and c.cause:
                 n = sum(x.cause == c.cause for x in group)
-                lines += [f"**Root cause: {oneline(c.cause)}** ({n} findings)", ""]
+                elsewhere = [x for x in shown if x.cause == c.cause and x.finding != cls]
+                also = ("; the same cause under another class: " + ", ".join(
+                    f"[{numbers[x.id]}](#{anchor(x.id)}) ({x.finding})" for x in elsewhere) if elsewhere else "")
+                lines += [f"**Root cause: {oneline(c.cause)}** ({n} finding{'s' if n > 1 else ''}{also})", ""]
             elif c.cause is None and cause is not None:
                 lines += ["**Other findings of this class**", ""]
             cause = c.cause

@@ -5,8 +5,14 @@ Why: the report pages are for the people who run the checks; a reviewer or the p
 can paste into a review.  Each distinct finding (profile twins merged, :mod:`.cards`) becomes one numbered
 point: where it is, the paper's words, what is wrong, the evidence (the counterexample or fit, with the
 hypotheses it satisfies, or the decisive measurement), and the class in plain words, with the other readings and
-what they cost for a finding of one reading.  Major points (errors, readings, experiments) come first, minor
-ones (proof gaps, typos) after; within each, the paper's order.  No internal claim id or command unless
+what they cost for a finding of one reading.  Major points come first, minor ones after; within each, the paper's
+order.  What is major is what matters to a reviewer (:func:`is_major`, referee 16): an error, an experiment that
+cannot be reproduced, a gap in the proof of a main result (or in a main result's own display), and a finding of one
+reading whose other readings all fail or cost the paper something; minor: a typo, a gap in a proof no main result
+rests on, a finding of one reading whose authors'-favour reading holds at no stated cost (a wording issue), and a
+refutation of the tool's reconstruction of a lost object (not evidence that the paper is wrong).  The paper's words
+are quoted only where they are recorded (:func:`.cards.paper_words`); else the point says so and gives the tool's
+sentence as what was checked.  No internal claim id or command unless
 ``--ids``.  Markdown by default, a LaTeX ``enumerate`` with ``--latex``.
 
 The rows come from the results store shared with ``verify`` and the report (the claims the report's profile
@@ -41,8 +47,12 @@ PLAIN = {
     "typo": "Typo: a slip in a display whose intended meaning is evident; it changes no conclusion.",
     "unclassified": "Refuted, not yet classified: to be confirmed before it is reported.",
 }
-MAJOR = ("erratum", "reading", "not_reproducible", "reconstruction", "unclassified")
-MINOR = ("proof_gap", "typo")
+#: classes that are always major / always minor; a proof_gap and a reading finding depend on the finding
+#: (:func:`is_major`)
+MAJOR = ("erratum", "not_reproducible", "unclassified")
+MINOR = ("typo", "reconstruction")
+#: a reading's status that says it holds (the authors'-favour reading survives)
+_HOLDS = re.compile(r"^\s*(holds|proved)\b", re.IGNORECASE)
 
 
 class BadRows(TheoryverifyError):
@@ -73,11 +83,56 @@ def paper_order(made: Sequence[Card]) -> list[Card]:
     return [c for _k, _i, c in sorted(keyed, key=lambda t: (t[0], t[1]))]
 
 
+def main_ids(results: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    """The ids of the main results among the rows and their papers' registered claims (``standards.is_main_result``:
+    a declared ``main``, else every rate claim and every claim located at a theorem, proposition or corollary)."""
+    from types import SimpleNamespace
+
+    from ..standards import is_main_result
+    out = {str(r["id"]) for r in results
+           if is_main_result(SimpleNamespace(main=r.get("main"), kind=r.get("kind"), location=r.get("location")))}
+    for paper in {str(r.get("paper") or str(r["id"]).split(".", 1)[0]) for r in results}:
+        try:
+            out |= {c.id for c in registry.claims(paper=paper) if is_main_result(c)}
+        except TheoryverifyError:
+            pass
+    return frozenset(out)
+
+
+def authors_reading_holds(c: Card) -> bool:
+    """A finding of one reading whose other reading (the authors' favour) holds and costs the paper nothing the
+    claim states: a wording issue."""
+    costs = dict(c.reading_costs)
+    return any(_HOLDS.match(status) and not costs.get(k) for k, status in c.readings[1:])
+
+
+def is_major(c: Card, mains: frozenset[str] = frozenset()) -> bool:
+    """What matters to a reviewer: an error, an irreproducible experiment or an unclassified refutation; a proof gap
+    in a main result or in the proof of one (the card's claim, or a claim it ``supports``, is in ``mains``); a
+    finding of one reading unless the authors'-favour reading holds at no stated cost.  A typo, a gap no main result
+    rests on, and a refutation of a reconstruction are minor."""
+    if c.finding in MAJOR:
+        return True
+    if c.finding == "proof_gap":
+        return any(i in mains for i in (*c.ids, *c.supports))
+    if c.finding == "reading":
+        return not authors_reading_holds(c)
+    return c.finding not in MINOR
+
+
 def findings(results: Sequence[Mapping[str, Any]], seed: int | None = None) -> list[Card]:
-    """The distinct findings inside the hypotheses: major first, then minor, each in the paper's order."""
+    """The distinct findings inside the hypotheses: major first, then minor (:func:`is_major`), each in the
+    paper's order."""
     made = [c for c in cards(results, seed) if c.is_finding and not c.outside_hypotheses]
-    ordered = paper_order([c for c in made if c.finding not in MINOR])
-    return ordered + paper_order([c for c in made if c.finding in MINOR])
+    mains = main_ids(results)
+    return (paper_order([c for c in made if is_major(c, mains)]) +
+            paper_order([c for c in made if not is_major(c, mains)]))
+
+
+def split(results: Sequence[Mapping[str, Any]], made: Sequence[Card]) -> tuple[list[Card], list[Card]]:
+    """The findings as (major, minor), each in the order of ``made``."""
+    mains = main_ids(results)
+    return [c for c in made if is_major(c, mains)], [c for c in made if not is_major(c, mains)]
 
 
 def _evidence(c: Card) -> str:
@@ -105,9 +160,21 @@ def _readings(c: Card) -> str:
             ("; ".join(f"{oneline(k)} ({oneline(v)})" for k, v in others) or "none named") + "." + costs)
 
 
+def words_line(c: Card) -> str:
+    """The point's opening after its location: the paper's words in quotation marks where they are recorded
+    (:func:`.cards.paper_words`), a display as the check transcribes it, else a sentence saying that no quotation
+    is recorded, with the tool's statement as what was checked (never quoted as if it were the paper's)."""
+    kind, words = c.words
+    if kind == "quote":
+        return f"The paper states: “{oneline(words)}”"
+    if kind == "transcribed":
+        return f"The paper prints (as transcribed for the check): “{oneline(words)}”"
+    return f"No quotation of the paper is recorded for this point; what was checked: {oneline(c.quote)}"
+
+
 def point(c: Card, ids: bool = False, known: frozenset[str] = frozenset()) -> dict[str, str]:
     """One point's parts, in the order a referee writes them."""
-    out = {"where": oneline(c.location), "words": oneline(c.quote), "wrong": oneline(c.wrong),
+    out = {"where": oneline(c.location), "words": words_line(c), "wrong": oneline(c.wrong),
            "evidence": _evidence(c), "class": PLAIN.get(c.finding, c.finding)}
     readings = _readings(c)
     if readings:
@@ -143,33 +210,35 @@ def without_ids(text: str, paper: str, known: frozenset[str] = frozenset()) -> s
     return re.sub(ident, "another check", text)
 
 
-def _header(paper: Mapping[str, str], made: Sequence[Card], total: int, run: Mapping[str, Any]) -> tuple[str, str]:
-    major = sum(c.finding not in MINOR for c in made)
+def _header(paper: Mapping[str, str], major: int, minor: int, total: int,
+            run: Mapping[str, Any]) -> tuple[str, str]:
     return (f"Referee report: {paper['title']}",
             f"Points found by checking {total} claims of the paper symbolically and numerically "
             f"(`python -m theoryverify review --paper {paper['id']}`, profile {run['profile']}, seed {run['seed']}): "
-            f"{major} major and {len(made) - major} minor. Each point quotes the paper, says what is wrong, gives "
-            "the evidence and its class.")
+            f"{major} major and {minor} minor. Major: errors, gaps in the proof of a main result, and readings whose "
+            "favourable alternative fails or costs the paper something; minor: typos, gaps no main result rests on, "
+            "wording whose favourable reading holds, and failures of a reconstruction of a lost object. Each point "
+            "quotes the paper where its words are recorded, says what is wrong, gives the evidence and its class.")
 
 
 def markdown(paper: Mapping[str, str], results: Sequence[Mapping[str, Any]], run: Mapping[str, Any],
              ids: bool = False) -> str:
     made = findings(results, run.get("seed"))
+    major, minor = split(results, made)
     known = known_ids(paper["id"], results)
-    title, intro = _header(paper, made, len(cards(results)), run)
+    title, intro = _header(paper, len(major), len(minor), len(cards(results)), run)
     lines = [f"# {title}", "", intro, ""]
     if not made:
         return "\n".join(lines + ["No finding: every checked claim holds, is proved, or is inconclusive.", ""])
     n = 0
-    for heading, group in (("Major points", [c for c in made if c.finding not in MINOR]),
-                           ("Minor points", [c for c in made if c.finding in MINOR])):
+    for heading, group in (("Major points", major), ("Minor points", minor)):
         if not group:
             continue
         lines += [f"## {heading}", ""]
         for c in group:
             n += 1
             p = point(c, ids, known)
-            lines += [f"{n}. **{p['where']}.** The paper states: “{p['words']}”", "",
+            lines += [f"{n}. **{p['where']}.** {p['words']}", "",
                       f"   *What is wrong.* {p['wrong']}", "", f"   *Evidence.* {p['evidence']}", "",
                       f"   *Class.* {p['class']}" + (f" {p['readings']}" if "readings" in p else ""), ""]
             if ids:
@@ -205,8 +274,9 @@ def latex_escape(text: str) -> str:
 def latex(paper: Mapping[str, str], results: Sequence[Mapping[str, Any]], run: Mapping[str, Any],
           ids: bool = False) -> str:
     made = findings(results, run.get("seed"))
+    major, minor = split(results, made)
     known = known_ids(paper["id"], results)
-    title, intro = _header(paper, made, len(cards(results)), run)
+    title, intro = _header(paper, len(major), len(minor), len(cards(results)), run)
     x = latex_escape
     lines = [f"% {x(title)}", f"% Generated by python -m theoryverify review --paper {paper['id']} --latex; "
              "symbols outside the common set need a Unicode engine (XeLaTeX, LuaLaTeX).",
@@ -214,16 +284,15 @@ def latex(paper: Mapping[str, str], results: Sequence[Mapping[str, Any]], run: M
     if not made:
         return "\n".join(lines + ["No finding: every checked claim holds, is proved, or is inconclusive.", ""])
     first = True
-    for heading, group in (("Major points", [c for c in made if c.finding not in MINOR]),
-                           ("Minor points", [c for c in made if c.finding in MINOR])):
+    for heading, group in (("Major points", major), ("Minor points", minor)):
         if not group:
             continue
         lines += [f"\\subsection*{{{heading}}}", "\\begin{enumerate}" + (
-            "" if first else "\\setcounter{enumi}{" + str(sum(c.finding not in MINOR for c in made)) + "}")]
+            "" if first else "\\setcounter{enumi}{" + str(len(major)) + "}")]
         first = False
         for c in group:
             p = point(c, ids, known)
-            lines += [f"\\item \\textbf{{{x(p['where'])}.}} The paper states: ``{x(p['words'])}''",
+            lines += [f"\\item \\textbf{{{x(p['where'])}.}} {x(p['words'])}",
                       f"\\emph{{What is wrong.}} {x(p['wrong'])}", f"\\emph{{Evidence.}} {x(p['evidence'])}",
                       f"\\emph{{Class.}} {x(p['class'])}" + (f" {x(p['readings'])}" if "readings" in p else "")]
             if ids:
@@ -291,4 +360,5 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["PLAIN", "findings", "latex", "latex_escape", "main", "markdown", "paper_order", "point", "section_key"]
+__all__ = ["PLAIN", "authors_reading_holds", "findings", "is_major", "latex", "latex_escape", "main", "main_ids",
+           "markdown", "paper_order", "point", "section_key", "split", "words_line"]

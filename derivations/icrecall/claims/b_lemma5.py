@@ -363,6 +363,11 @@ L5_CRIT_OTHERS = {"T·∂L1/∂v_i (equality up to the positive factor 1/T, whic
                   "Σ_j v_j ∂L1/∂v_j does not see): the next step, the unique critical point v1 = v2 = ¼":
                   "holds: icrecall.l5-crit"}
 
+#: referee 16: both simplified gradients of one display drop the same factor (one slip, two claims)
+L5_CRIT_CAUSE = ("Lemma 5 proof (critical point): the display of the simplified gradients ∂L1/∂v1, ∂L1/∂v2 drops the "
+                 "factor 1/T of Eqs. (4)-(5)")
+
+
 @CLAIMS.add("l5-crit-dv1", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v1 = −2(p5 + p6)v2 (as printed)",
             expect=Status.REFUTED, finding=Finding.TYPO,
@@ -370,7 +375,7 @@ L5_CRIT_OTHERS = {"T·∂L1/∂v_i (equality up to the positive factor 1/T, whic
                    "step (critical-point condition, v1 = v2 = ¼) is unchanged by a positive factor",
             readings=Readings(tested="the paper's words: " + L5_CRIT_QUOTE + " — read as an equality as printed",
                               others=L5_CRIT_OTHERS),
-            params={"i": 0})
+            cause=L5_CRIT_CAUSE, params={"i": 0})
 @CLAIMS.add("l5-crit-dv2", location="Lemma 5 proof (critical point)", kind=Kind.IDENTITY, catalogue_id="ICR-L5-crit",
             statement="At v5 = v6 = 0, v1 = v3, v2 = v4: ∂L1/∂v2 = −2(p4 + p6)v1 (as printed)",
             expect=Status.REFUTED, finding=Finding.TYPO,
@@ -378,7 +383,7 @@ L5_CRIT_OTHERS = {"T·∂L1/∂v_i (equality up to the positive factor 1/T, whic
                    "step (critical-point condition, v1 = v2 = ¼) is unchanged by a positive factor",
             readings=Readings(tested="the paper's words: " + L5_CRIT_QUOTE + " — read as an equality as printed",
                               others=L5_CRIT_OTHERS),
-            params={"i": 1})
+            cause=L5_CRIT_CAUSE, params={"i": 1})
 def check_crit_display(ctx, i: int | None = None, shown=printed.l5_crit_grads) -> Verdict:
     """∂L1/∂v_{i+1} on {v5 = v6 = 0, v1 = v3, v2 = v4}: model vs the printed display, and Eq. (4)/(5)
     as printed (restricted to the same set) vs the display.  Registered with the coordinate ``i`` as a param."""

@@ -142,17 +142,22 @@ DIFF_ERRATUM = ("derived T(∂L1/∂θ{a} − ∂L1/∂θ{b}) = 2 × the printed
                 "(l8-diff{a}{b}-x2, l8-psi)")
 
 
+#: referee 16: the two θ-difference displays share one slip (the same factor 2 in every term)
+L8_DIFF_CAUSE = ("Lemma 8 proof (App. B): both displays of T(∂L1/∂θ_a − ∂L1/∂θ_b) print half the true value (the "
+                 "factor 2 of ∂L1/∂v, Eqs. (4)-(9), dropped); only the sign is used")
+
+
 @CLAIMS.add("l8-diff12", location="Lemma 8 proof, first display, App. B", kind=Kind.IDENTITY,
             catalogue_id="ICR-L8-diff12",
             statement="T(∂L1/∂θ1 − ∂L1/∂θ2) = (p2+p4)v1v4 − (p2+p5)v2v3 − (p4+p6)v2v5 + (v1−v2)(l(r1) − Σ_r p1(r)l(r))",
             expect=Status.REFUTED, finding=Finding.TYPO, reason=DIFF_ERRATUM.format(a=1, b=2),
-            readings=diff_readings(1, 2),
+            readings=diff_readings(1, 2), cause=L8_DIFF_CAUSE,
             params={"i": 0, "j": 1, "display": "lemma8_diff12"})
 @CLAIMS.add("l8-diff34", location="Lemma 8 proof, second display, App. B", kind=Kind.IDENTITY,
             catalogue_id="ICR-L8-diff34",
             statement="T(∂L1/∂θ3 − ∂L1/∂θ4) = (p2+p5)v2v3 − (p2+p4)v1v4 − (p3+p5)v4v5 + (v3−v4)(l(r1) − Σ_r p1(r)l(r))",
             expect=Status.REFUTED, finding=Finding.TYPO, reason=DIFF_ERRATUM.format(a=3, b=4),
-            readings=diff_readings(3, 4),
+            readings=diff_readings(3, 4), cause=L8_DIFF_CAUSE,
             params={"i": 2, "j": 3, "display": "lemma8_diff34"})
 def diff_claim(ctx, i=None, j=None, printed_fn=None, factor=1):
     """T(∂L1/∂θ_i − ∂L1/∂θ_j) from the model against ``factor`` × the printed display (params: i, j and the
@@ -361,12 +366,19 @@ def l7_powers(ctx):
     return combine(parts, method="Lemma 7 bookkeeping (powers):")
 
 
+#: referee 16: one defect behind l7-logs (every use of Lemma 7) and T3-L10-otime (Lemma 10's "O(1/T) iterations")
+L7_LOG_CAUSE = ("Lemma 7 (App. B/C): its log(dα/(δγ)) = log(Θ(1)/(δT)) grows as T → 0, and its uses drop the "
+                "log(1/T) factors (Algorithm 1's radius, the Ω(T³) improvements, Lemma 10's 'O(1/T) iterations', the "
+                "o(T) gradient test)")
+
+
 @CLAIMS.add("l7-logs", location="Lemma 7 and its uses (Algorithm 1, Lemma 6, Lemma 10), App. B/C",
             kind=Kind.IDENTITY, catalogue_id="ICR-L7-bookkeeping",
             statement="Lemma 7 yields Algorithm 1's radius Θ(T³ log⁻²(1/δ)), Lemma 6's improvement Ω(T³), Lemma 10's "
                       "Ω(p_conf³T³) in O(1/T) steps, and Lemma 10's gradient precondition is met by ‖∇ℓ1‖ = o(T)",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
             supports=("icrecall.L6-escape", "icrecall.l6-improve-vs-gap", "icrecall.T3-L10-improve"),
+            cause=L7_LOG_CAUSE,  # referee 16: Lemma 10's O(1/T) iterations (T3-L10-otime) is one of these uses
             reason="proof bookkeeping: Lemma 7's log(dα/(δγ)) = log(Θ(1)/(δT)) grows as T → 0, so it gives radius "
                    "Θ(T³ log⁻²(1/(δT))), improvement Ω(T³ log⁻³(1/(δT))), Õ(1/T) steps, and needs ‖∇‖ = "
                    "O(T log⁻²(1/(δT))) (o(T) does not give it); the uses drop these log(1/T) factors; the "

@@ -509,11 +509,18 @@ def F_roots(Tv: float) -> dict[str, float]:
     return out
 
 
+#: the one error behind t4-psi-sign-left (the step) and t4-unique-crit (the conclusion it yields) (referee 16)
+T4_THIN_LAYER = ("Theorem 4 proof (App. B): the sign argument for Ψ left of I ignores the exponentially thin layer "
+                 "0 < x ≲ 3e^{−1/(2T)}, where Ψ > 0 (every d_j′(0) ≥ 0); 'exactly one critical point in (0, ¼)' is "
+                 "false there (a local maximum above log 2), one critical point below log 2 holds")
+
+
 @CLAIMS.add("t4-unique-crit", location="Theorem 4 proof, App. B", kind=Kind.INEQUALITY,
             catalogue_id="ICR-T4-unique-crit",
             statement="L1 restricted to the line has exactly one critical point x* in (0, ¼) (and L1(x*) < log 2)",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
             supports=("icrecall.t4-unique-crit-below-log2", "icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            cause=T4_THIN_LAYER,  # referee 16: one error with t4-psi-sign-left, the step that yields this conclusion
             reason="proof step: 'L1 has exactly one critical point in (0, ¼)' fails for every T tested: a local "
                    "maximum at x ≈ 3e^{−1/(2T)} with L1 > log 2 (L1′(0+) > 0 since every d_j′(0) ≥ 0); what the "
                    "proof needs, one critical point with L1 < log 2, holds (t4-unique-crit-below-log2)",
@@ -556,6 +563,7 @@ PSI_LEFT_POINTS = ((sp.Rational(1, 20), 5), (sp.Rational(1, 100), 25), (sp.Ratio
             statement="Outside I: if x < x0 − ε then h(x) < 0 uniformly, hence Ψ(x) < 0",
             expect=Status.REFUTED, finding=Finding.PROOF_GAP,
             supports=("icrecall.t4-unique-crit-below-log2", "icrecall.t4-opt-pairwise", "icrecall.T2-main"),
+            cause=T4_THIN_LAYER,  # referee 16: the step whose failure makes t4-unique-crit's conclusion false
             reason="proof step: Ψ(x) > 0 for 0 < x ≲ 3e^{−1/(2T)} (Ψ(0) = Σ_j d_j′(0)e^{(d_j(0) − d6(0))/T} > 0), for "
                    "the model's and the printed d_j: h < 0 does not make the j = 3..5 terms negligible against −4x "
                    "(−6x printed) near 0; the extra root is a maximum above log 2, so the theorem survives",

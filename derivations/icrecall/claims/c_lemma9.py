@@ -321,6 +321,10 @@ def eq21_printed_bound_check(Ts=(0.02, 0.01, 0.005, 0.0025, 0.00125), intended: 
 
 @CLAIMS.add("L9-eq21-printed-bound", location="Lemma 9 proof, App. C (after Eq. (21))", kind=Kind.INEQUALITY,
             catalogue_id="ICR-L9-eq20-21", expect=Status.REFUTED, finding=Finding.TYPO,
+            # the paper's words (referee 16: the review quotes these, not the statement, which is the tool's sentence)
+            quote="By (20) and (21), we know at initialization |v0ᵀ∇_v L1| = O(exp(−1/36)/T). … ‖∇_θ L1(D) − "
+                  "(1/6)∇_v L1(D)‖ = O(exp(−1/(36T))/T) at initialization, which also implies that |v0ᵀ∇_θ L1| = "
+                  "O(exp(−1/36)/T).",
             reason="printed 'O(exp(−1/36)/T)' is O(1/T), the order of ‖∇_θ L1‖ itself, so as printed it does not make "
                    "‖∇_θ L1 − ∇_v L1/6‖ negligible as the passage uses it; the intended e^{−1/(36T)} holds "
                    "(L9-eq20-21) and no conclusion changes",

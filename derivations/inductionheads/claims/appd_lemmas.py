@@ -28,7 +28,7 @@ from ..experiments.sweeps import cached, superpoly_verdict
 from ..model import gauss as G
 from ..model import lemmas_d as D
 from ..model.kernels import KernelFit, fit_delta
-from ..model.recon import record
+from ..model.recon import DEFAULTS as RC_DEFAULTS, record
 
 CLAIMS = ClaimSet("inductionheads")
 CONSTANT_GRID = (2.0, 1.5, 1.2, 1.0, 0.999, 0.99, 0.9, 0.5)
@@ -429,7 +429,7 @@ def ld6_karamata(ctx) -> Verdict:
                                      "with only the weak inequality (or non-uniform weights) f must be "
                                      "non-decreasing: the surviving text ('convex f', 'weakly majorizes') is "
                                      "refuted as a reading unless the lost conditions add monotonicity "
-                                     "(registered as a reading finding: inductionheads.ld6-karamata-literal)",
+                                     "(registered as a reconstruction finding, the conclusion being lost: inductionheads.ld6-karamata-literal)",
                "later_use": "not checkable: no use of Lemma D.6 survives in the extracted text"}
     underpowered = [k for k, c in ctrl.items() if c.status.value != "refuted"]
     if underpowered and v.holds:
@@ -476,14 +476,19 @@ def ld6_literal_check(witness: dict = LD6_WITNESS) -> Verdict:
 
 @CLAIMS.add("ld6-karamata-literal", location="Def. D.5, Lemma D.6 (App. D)", kind=Kind.INEQUALITY,
             catalogue_id="IH-LD6-karamata",
-            statement="Lemma D.6 as its words survive: for convex f, x weakly majorising y (Def. D.5; 'weakly' read as "
+            statement="Lemma D.6 as its words survive, completed by the tool (its conclusion and Def. D.5 cond. 2 "
+                      "are lost, RC-23): for convex f, x weakly majorising y (Def. D.5; 'weakly' read as "
                       "Σx ≥ Σy in cond. 2) and non-negative weights (their ordering condition lost; uniform weights "
                       "satisfy any), Σ w_i f(x_[i]) ≥ Σ w_i f(y_[i]). Checked exactly at x = (1,1), y = (0,0), w = (1,1), "
                       "f = e^{-t}.",
-            expect=Status.REFUTED, finding=Finding.READING,
+            expect=Status.REFUTED, finding=Finding.RECONSTRUCTION,
             reason="as its words survive (convex f, weak majorisation with Σx ≥ Σy, non-negative weights) Lemma D.6 is "
                    "false: x = (1,1), y = (0,0), w = (1,1), f = e^{-t} gives 2/e ≈ 0.736 < 2; it holds with equal "
-                   "totals (Karamata) or with f also non-decreasing (Tomić–Weyl), the readings ld6-karamata passes",
+                   "totals (Karamata) or with f also non-decreasing (Tomić–Weyl), the readings ld6-karamata passes. Class reconstruction (referee 16; was "
+                   "reading): Def. D.5's cond. 2 and "
+                   "D.6's weight condition and conclusion are lost (the text ends at 'such that', l.530), so the "
+                   "refuted inequality is the tool's (RC-23), not the paper's words; the plausible reconstruction "
+                   "(Karamata) holds",
             readings=Readings(
                 tested="the surviving words of Lemma D.6: 'Let f be a convex function … If x weakly majorizes y … and "
                        "w are non-negative weights such that […]' with Def. D.5 cond. 2 an inequality of totals "
@@ -494,9 +499,7 @@ def ld6_literal_check(witness: dict = LD6_WITNESS) -> Verdict:
                         "holds: inductionheads.ld6-karamata",
                         "weak majorisation, convex f, non-increasing weights (the same words with a random search)":
                         "refuted: ld6-karamata's control reading (must be refuted there)"}),
-            despite_reconstruction="the witness has uniform weights and x ≥ y componentwise, so it meets every "
-                                   "reconstruction of the lost weight condition and of Def. D.5 cond. 1; only reading "
-                                   "cond. 2 as an equality (the other reading, which holds) excludes it",
-            choices=_rc("RC-18", witness="x = (1,1), y = (0,0), w = (1,1), f(t) = e^{-t}: exact (SymPy)"))
+            choices=_rc("RC-18", witness="x = (1,1), y = (0,0), w = (1,1), f(t) = e^{-t}: exact (SymPy)",
+                        **{"RC-23": RC_DEFAULTS["RC-23"]}))
 def ld6_karamata_literal(ctx) -> Verdict:
     return ld6_literal_check()

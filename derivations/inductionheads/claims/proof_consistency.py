@@ -34,7 +34,10 @@ FINDINGS = {
         reason="misdirected cross-reference: l.77 sends the POD details to 'Appendix D' (Useful Inequalities, lines "
                "508-, no POD); they are in App. A.3.2 (l.273); the meaning is evident and no conclusion changes",
         despite_reconstruction="the discrepancy is between two surviving lines (l.77 and the appendix headings "
-                               "l.273/l.508); no reconstructed formula, constant or model enters it"),
+                               "l.273/l.508); no reconstructed formula, constant or model enters it",
+        # the paper's words (referee 16: the review quotes these, not the tool's sentence); lost symbols as […]
+        quote="its POD is […], where […] are orthonormal bases for […] (see Appendix D for details) (l.77) … "
+              "Appendix D Useful Inequalities (l.508)"),
     "pc-thm55-c3": dict(
         finding=Finding.PROOF_GAP,
         supports=("inductionheads.t55-plateau", "inductionheads.t55-plateau-exact-full",
@@ -46,7 +49,10 @@ FINDINGS = {
                "factor the Theta estimate absorbs",
         despite_reconstruction="the gap is shown by surviving sentences (l.108 'objective (11)', l.409 'approximation "
                                "of the loss function', l.503 'into the loss (22)'); it holds whatever form the lost "
-                               "simplification (RC-12) or hypotheses (RC-13) take"),
+                               "simplification (RC-12) or hypotheses (RC-13) take",
+        quote="We analyze the GF for minimizing the objective (11): (l.108) … Thus, we adopt the simplification used "
+              "in Bai et al. [2023], resulting in the following approximation of the loss function: (l.409) … Now we "
+              "incorporate these facts ( […], […], […], […]) into the loss (22). (l.503)"),
 }
 #: kept for readers of older notes: the refuted records and their reasons.
 ERRATA = {k: v["reason"] for k, v in FINDINGS.items()}

@@ -1,4 +1,5 @@
-"""The reconstruction choices RC-1 … RC-19 (spec §2.7) and RC-20, RC-21 (added by the re-audits, issue 17), with the
+"""The reconstruction choices RC-1 … RC-19 (spec §2.7), RC-20, RC-21 (added by the re-audits, issue 17) and RC-22, RC-23
+(referee 16: the lost displays whose stand-ins the t43-norm and ld6-karamata-literal refutations rest on), with the
 defaults every claim uses.
 
 The paper's formulas are lost, so each setup-level choice is a named value here; a claim records
@@ -39,6 +40,17 @@ DEFAULTS: dict[str, str] = {
     "RC-21": "Thm 4.3 first-layer value scale: the s-independent stationary scale alpha_h/(1 - e^{-beta_h}) (each "
              "group then applies the periodised Lemma D.2 kernel); alternative: R2's printed scale "
              "sum_{f=0}^{H_i} e^{-beta(f-1)} (reported in t43-rate's full variant)",
+    # not in spec §2.7 (referee 16): the audited v1's Step-I display of the Thm 4.3 proof (App. A.2, l.248-253) is
+    # lost; the only surviving display is reviewer R2's transcription of v3's proof of Thm C.2, and whether v1 prints
+    # the same display is the spec's open question (l.961). A check of that display is a check of a stand-in.
+    "RC-22": "Thm 4.3 proof, Step I display: R2's transcription of the v3 display (Thm C.2, Step 1: value scale "
+             "sum_{f=0}^{H_i} e^{-beta(f-1)}, normaliser sum_{f=1}^{s} e^{-beta(f-1)}) stands in for the lost v1 "
+             "display (App. A.2, l.248-253); alternative: v1 prints another display (unknown)",
+    # not in spec §2.7 (referee 16): Def. D.5's condition 2 and Lemma D.6's weight condition and conclusion are lost
+    # (the text ends at "non-negative weights such that", l.530); the inequality a check of D.6 tests is supplied
+    "RC-23": "Lemma D.6 (App. D): conclusion sum_i w_i f(x_[i]) >= sum_i w_i f(y_[i]) (weighted Karamata) and Def. "
+             "D.5 cond. 2 supplied by the tool (both lost, l.521-530); cond. 2 read as 'sum x >= sum y' (weak "
+             "majorisation, the word 'weakly') or as 'sum x = sum y' (majorisation)",
 }
 
 VERSION = "arXiv 2410.11474 v1"

@@ -206,7 +206,7 @@ T43 = Record(
         Step(Q(252, "where […] is a shift matrix that takes out the first […] elements of a vector and shifts it backward to "
                     "the […]-th to […]-th elements. Then"), ("t43-norm", "t43-norm-modified"),
              "R2's v3 display of this step: the value scale does not cancel the attention normaliser (t43-norm, "
-             "registered proof gap); the periodised-kernel repair holds (t43-norm-modified)"),
+             "a finding on that stand-in for the lost v1 display, RC-22); the periodised-kernel repair holds (t43-norm-modified)"),
         Step(Q(253, "We denote […], then the approximation error of this step is"), ("t43-rate",)),
         Step(Q(254, "We denote the output of this step as"), ()),
         Step(Q(255, "We choose […] large enough so that […]."), ("t43-rate",),
@@ -243,7 +243,7 @@ T43 = Record(
              "the v1 Step-I display (only R2's v3 display survives, refuted by t43-norm)"),
     notes=("'for any […]' (statement) matches 'for any rate […]' (use of Lemma D.2 in Step I) and '[…] can be "
            "arbitrarily large' (prose).",
-           "Step re-derivation: Step I as displayed in v3 (R2) is refuted by inductionheads.t43-norm (registered proof gap); "
+           "Step re-derivation: Step I as displayed in v3 (R2) is refuted by inductionheads.t43-norm (a reconstruction finding: the v1 display is lost, RC-22); "
            "the repaired Step I (t43-norm-modified) and the whole construction (t43-rate) hold on the reconstruction.",
            "'Step II. 2-st Attn' (line 246): ordinal typo, text-level only."),
 )
