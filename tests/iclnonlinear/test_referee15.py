@@ -60,3 +60,31 @@ def test_nondegenerate_verdict_refutes_a_planted_dip_below_the_floor():
 
 def test_nondegenerate_verdict_is_inconclusive_when_the_run_does_not_concentrate():
     assert ND.nondegenerate_verdict([_run([0.3, 0.3], attn_end=0.6)], "eq11", "ratio").status is Status.INCONCLUSIVE
+
+
+# ---- Eq. 12's upper side for general features (referee 15) -------------------------------------------------------
+
+def _upper_run(ratios, in_f=True, gap=1e-13):
+    from derivations.iclnonlinear.experiments import general_upper as GU
+    return {"seed": 0, "V": [], "L": 1.0, "Delta_max": 1.0, "eta": 1.0, "in_F (c_nd = 0.1)": in_f,
+            "g vs dynamics.evaluate": gap,
+            "rows": [{"t": t, "ratio": r, "k": 1, "g_k": 1.0, "E[Attn|x_q=v_c]": [0.9, 0.9, 0.9]}
+                     for t, r in zip(GU.RECORDS, ratios)]}
+
+
+def test_upper_verdict_refutes_a_growing_ratio_and_holds_a_bounded_one():
+    from derivations.iclnonlinear.experiments import general_upper as GU
+    assert GU.upper_verdict([_upper_run([0.5, 0.6, 0.55, 0.6, 0.58, 0.6])], 1).status is Status.HOLDS
+    assert GU.upper_verdict([_upper_run([0.1, 0.3, 1, 5, 30, 400])], 1).status is Status.REFUTED
+    assert GU.upper_verdict([_upper_run([0.1, 0.3, 1, 5, 30, 400], gap=1e-3)], 1).status is Status.INCONCLUSIVE
+
+
+def test_general_features_path_grows_and_orthonormal_features_do_not(monkeypatch):
+    """The GD path of seed 2 (general features) makes the Eq. 12 ratio grow by > 100×; the same loop on orthonormal
+    features (g = H) keeps it bounded — the control that the growth is the cross terms of G, not the loop."""
+    from derivations.iclnonlinear.experiments import general_upper as GU
+    r = GU.upper_path(2, records=(1000, 20_000))
+    assert r["g vs dynamics.evaluate"] < 1e-9 and r["rows"][-1]["ratio"] > 100 * r["rows"][0]["ratio"] > 0
+    monkeypatch.setattr(GU, "features_for", lambda seed, K=3: np.eye(3))
+    o = GU.upper_path(2, records=(1000, 20_000))
+    assert o["rows"][-1]["ratio"] < 2 * o["rows"][0]["ratio"]

@@ -20,6 +20,7 @@ from ..experiments.searches import check_nonnegative, check_ratio_at_most
 from ..experiments import prop1
 from ..experiments.verdicts import family_verdict, gd_path_verdict
 from ..experiments.nondegenerate import nondegenerate_runs, nondegenerate_verdict
+from ..experiments.general_upper import upper_paths, upper_verdict
 from ..model import counts
 from ..model.families import FAMILY_N, attn_moment, cancellation_family
 from ..model.geometry import GEOMETRIES, lipschitz_on_V, max_distance
@@ -301,7 +302,8 @@ def upper_ratios(x):
             catalogue_id="ICLN-L2-gkk-bound",
             statement="Orthonormal features: g_k ≤ C·E[1{x_q=v_k}Attn_k(1−Attn_k)²]L²Δ² and |g_{k,k'}| ≤ "
                       "C·E[1{x_q=v_k}Attn_{k'}(1−Attn_k)(1−Attn_{k'})]L²Δ², here with C = 1 — weaker than Lemma 2, "
-                      "which covers general features: orthonormal features only, 30 random draws (issue 27)",
+                      "which covers general features: orthonormal features only, 30 random draws (issue 27); for "
+                      "general features the upper side of Eq. 12 fails on the GD path (iclnonlinear.eq12-upper-general)",
             choices={"L": "Lipschitz constant on V", "Delta": "max pairwise distance (√2)",
                      "derivation": "|f_k − ŷ| ≤ (1−Attn_k)·max gap, |f_{k'} − ŷ| ≤ (1−Attn_{k'})·max gap, per prompt"})
 def eq12_13_upper(ctx):
@@ -312,6 +314,34 @@ def eq12_13_upper(ctx):
         "(tests/iclnonlinear/test_planted.py::test_planted_eq12_upper_constant_too_small); with C = 1 the bound is "
         "true per prompt (|f_k − ŷ| ≤ (1 − Attn_k)·max gap), so the search can only catch an error of the autograd "
         "g or of the derivation"))
+
+
+# referee 15: the upper side of Eq. 12 for the general features the paper claims to cover, on the GD path (a new id:
+# eq12-13-upper's meaning, orthonormal features only, is unchanged)
+@CLAIMS.add("eq12-upper-general", cause=causes.ORTHONORMAL,
+            location="Lemma 2, Eq. 12 (upper side of Θ); Sec. 1 (ii), Sec. 3.1 (general features)",
+            kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L2-gkk-bound",
+            statement="General features: g_k ≤ C·E[1{x_q=v_k}Attn_k(1 − Attn_k)²]·L²Δ² for one constant C, on GD "
+                      "iterates from Q = 0 (Lemma 2's 'for any t')",
+            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
+            reason="for non-orthogonal features g = G H G (G = VᵀV): the row of query class k collects the other "
+                   "classes' residuals through G_kc, so once class k's attention converges faster than the others' g_k "
+                   "stays of their size while E[1{x_q=v_k}Attn_k(1 − Attn_k)²] → 0. On the GD path from Q = 0 "
+                   "(population loss, K = 3, features with norms 0.31–1.8 and distances 1–3.1, an in-F task law with "
+                   "E f fᵀ = σ²I) the ratio g_1/(E[1{x_q=v_1}Attn_1(1 − Attn_1)²]L²Δ_max²) grows 0.072 → 434 over "
+                   "t = 10³…5·10⁴ (∝ t^2.1) as E[Attn_1|x_q=v_1] → 0.99968 while the other classes are at 0.88 and 0.59 "
+                   "(a second draw: 2.3e4 → 1.6e10); no constant absorbs it (max|G|² = 11 here). App. C's orthonormal "
+                   "step v_{k'}ᵀv_m = 1{k'=m} hides the cross terms; for orthonormal features the upper side holds "
+                   "(eq12-13-upper)",
+            choices={"features": "K = d = 3, columns N(0, I)·U[0.3, 3] (random norms) rescaled to minimum distance 1, "
+                                 "numpy seeds 2 and 7 (of 10 draws, 4 show the growth)",
+                     "task law": "signed permutations of f0 = (0, 1, 2) (every member in F on these features at "
+                                 "c_nd = 0.1; E f fᵀ = σ² I with σ² = 5/3); L = the law's Lipschitz constant on V (3.0)",
+                     "run": "N → ∞ (φ = p, uniform), η = 4/(λ_max(G)² σ²), 5·10⁴ GD steps in q (= GD on Q, d = K: "
+                            "q ↔ Q one to one), g checked against dynamics.evaluate at every record",
+                     "Delta": "Δ_max, the largest pairwise distance (Δ_min = 1 gives a ratio 9.5× larger)"})
+def eq12_upper_general(ctx):
+    return upper_verdict(upper_paths(), ctx.seed)
 
 
 # --- App. C token-level displays: d attn_i/dQ, ∇_Q L, and the Eq. 12 chain (2nd line) for g_k ------------
