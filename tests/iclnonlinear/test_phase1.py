@@ -123,6 +123,18 @@ def _l5_rows(q_of_K):
                           "at_T1[qbar>=logK]": {"qdiag": float(np.log(K) * 1.002)}} for K in Ks)}
 
 
+def _formula_rows(q_of_K):
+    """formula_time_q rows: q_k and max|q_km| at C·T_f^1-formula (symmetric model: q_km = −q_k/(K−1))."""
+    out = []
+    for K in (6, 8, 12, 16, 24, 64):
+        row = {"K": K, "t": [1, 2, 3]}
+        for c in C.FORMULA_C:
+            row.update({f"qdiag_at_{c:g}Tf1": float(q_of_K(K)), f"qoff_maxabs_at_{c:g}Tf1": float(q_of_K(K)) / (K - 1),
+                        f"abar_at_{c:g}Tf1": 0.5})
+        out.append(row)
+    return tuple(out)
+
+
 def test_l5_qk_decided_against_the_exact_threshold_and_planted_growth_refuted(monkeypatch):
     """Lemma 5 (App. D.1), referee P1: at Ā(T1) = ½ the symmetric model has q_k(T1) = (K−1)/K·log(K−1) (one GD step
     above); q_k(T1) on that law (+0.3 %) holds, and the threshold is Θ(log K) symbolically; a planted q_k(T1) growing
@@ -130,7 +142,21 @@ def test_l5_qk_decided_against_the_exact_threshold_and_planted_growth_refuted(mo
     qstar = lambda K: (K - 1) / K * np.log(K - 1)  # noqa: E731
     assert C.l5_threshold_theta(SEED).status is Status.PROVED
     ctx = type("Ctx", (), {"params": {"grid": "quick"}, "seed": SEED})()
+    # referee 15: the printed-time parts (T_f^1 + 1 = C·K log K/(ηL²Δ²)) decide first; here on a law that holds
+    monkeypatch.setattr(C, "formula_time_q", lambda *a, **k: _formula_rows(lambda K: np.log(K)))
     monkeypatch.setattr(C, "_rows", lambda *a, **k: _l5_rows(lambda K: qstar(K) * 1.003))
     assert C.l5_qk(ctx).status is Status.HOLDS
     monkeypatch.setattr(C, "_rows", lambda *a, **k: _l5_rows(lambda K: qstar(K) * K ** 0.4))
     assert C.l5_qk(ctx).status is Status.REFUTED
+
+
+def test_l5_at_the_printed_time_refutes_what_the_measured_end_of_phase_I_keeps(monkeypatch):
+    """Referee 15: at t = C·K log K/(ηL²Δ²) the symmetric model has q_k ≈ C·log K/K (Phase I has not ended: p2-t1);
+    l5-qk and l5-qkm test that time as p2-end does, and are refuted there while their measured-T1 parts hold (on the
+    old code they read the measured T1 only and passed by construction)."""
+    qstar = lambda K: (K - 1) / K * np.log(K - 1)  # noqa: E731
+    ctx = type("Ctx", (), {"params": {"grid": "quick"}, "seed": SEED})()
+    monkeypatch.setattr(C, "_rows", lambda *a, **k: _l5_rows(lambda K: qstar(K) * 1.003))
+    monkeypatch.setattr(C, "formula_time_q", lambda *a, **k: _formula_rows(lambda K: np.log(K) / K))
+    v = C.l5_qk(ctx)
+    assert v.status is Status.REFUTED and "T_f^1-formula" in v.evidence

@@ -28,6 +28,7 @@ from ..model.geometry import (GEOMETRIES, cosine_task, features, iid_task, in_F,
 from ..model.gradients import q_table
 from ..model.asymptotics import Delta, L
 from ..printed import proofs as pp
+from .. import causes
 
 CLAIMS = tv.ClaimSet("iclnonlinear")
 N_DRAWS = 40
@@ -240,7 +241,7 @@ def theorem_hypotheses_family(ctx, Ks=KS_FULL, M=1000, cache=True):
 
 
 
-@CLAIMS.add("prop1-attn", location="Prop. 1 (first claim), Sec. 4; App. F", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("prop1-attn", cause=causes.PROP1, location="Prop. 1 (first claim), Sec. 4; App. F", kind=tv.Kind.INEQUALITY,
             catalogue_id="ICLN-P1-attn",
             statement="L(P;Q) = O(ε²) ⇒ 1 − Attn_k = O(ε) for x_query = v_k (constant independent of Q, N, counts); "
                       "full variant: also under N ≥ K³ and K ≥ 1/ε (Thms 1–2's hypotheses)",
@@ -346,7 +347,7 @@ def printed_Lbound_family(theta_const: float = 1.0, L: float = 1.0, with_delta: 
     return np.array(out), all(member)
 
 
-@CLAIMS.add("prop1-pred-printed", location="App. F, 2nd display (last inequality)", kind=tv.Kind.RATE,
+@CLAIMS.add("prop1-pred-printed", cause=causes.APPF_DISPLAY, location="App. F, 2nd display (last inequality)", kind=tv.Kind.RATE,
             catalogue_id="ICLN-P1-pred",
             statement="|Σ_{n≠k} Attn_n (f_n − f_k)| ≤ Θ(L)·Σ_{n≠k} Attn_n with a Θ(L) constant independent of Δ",
             expect=tv.Status.REFUTED, finding=tv.Finding.TYPO,
@@ -467,7 +468,7 @@ def transfer_full(ctx, train: str, seed: int) -> dict:
                 held_rel_err=held, final_eval=info["evals"])
 
 
-@CLAIMS.add("prop1-unseen", location="Prop. 1 (\"which may not be seen in training\")", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("prop1-unseen", cause=causes.PROP1, location="Prop. 1 (\"which may not be seen in training\")", kind=tv.Kind.INEQUALITY,
             catalogue_id="ICLN-P1-unseen",
             statement="after training to loss O(ε²), (ŷ − f(x_q))² = O(ε²) also for f in F not seen in training",
             expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
@@ -575,7 +576,7 @@ def lbound_sweep(seed: int, printed_exponent: int, draws: int = 120) -> tv.Verdi
     return combine({"derived bound LHS ≤ L·Δ_max·ΣAttn_n": bound, "Δ-exponent of the sup vs printed": rate})
 
 
-@CLAIMS.add("f-lbound", location="App. F, 2nd display (last inequality)", kind=tv.Kind.INEQUALITY,
+@CLAIMS.add("f-lbound", cause=causes.APPF_DISPLAY, location="App. F, 2nd display (last inequality)", kind=tv.Kind.INEQUALITY,
             catalogue_id="ICLN-F-Lbound",
             statement="|Σ_{n≠k} Attn_n (f(v_n) − f(v_k))| ≤ Θ(L)·Σ_{n≠k} Attn_n for f in F (Eq. 4): the constant "
                       "does not scale with the feature separation Δ at fixed L",

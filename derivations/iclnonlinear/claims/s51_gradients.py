@@ -19,6 +19,8 @@ from ..experiments.draws import N_DRAWS as N_PROMPTS, configurations, describe, 
 from ..experiments.searches import check_nonnegative, check_ratio_at_most
 from ..experiments import prop1
 from ..experiments.verdicts import family_verdict, gd_path_verdict
+from ..experiments.nondegenerate import nondegenerate_runs, nondegenerate_verdict
+from ..experiments.general_upper import upper_paths, upper_verdict
 from ..model import counts
 from ..model.families import FAMILY_N, attn_moment, cancellation_family
 from ..model.geometry import GEOMETRIES, lipschitz_on_V, max_distance
@@ -27,6 +29,7 @@ from ..model.symbolic import population
 from ..model.torch_model import (attention_jacobian, autograd_g, eq6_attention, g_table_autograd, population_batch,
                                  population_grad)
 from ..printed import displays as printed
+from .. import causes
 
 CLAIMS = tv.ClaimSet("iclnonlinear")
 N_DRAWS = 25
@@ -157,7 +160,7 @@ CLAIMS.add("appC-bilinear-scaled", location="App. C, display before 'We then der
                   "table is r⁴ times the printed one (relative error 0.0075); a constant under Δ = Θ(1), absorbed by "
                   "Eq. 12's Θ (sign and L-exponent hold), visible only in the Δ-exponent (eq12-delta-exponent)",
            params={"geometry": "scaled_orthogonal"})(check_bilinear)
-CLAIMS.add("appC-bilinear-general", location="App. C, display before 'We then derive Eq. 12'",
+CLAIMS.add("appC-bilinear-general", cause=causes.ORTHONORMAL, location="App. C, display before 'We then derive Eq. 12'",
            kind=tv.Kind.AUTOGRAD, catalogue_id="ICLN-C-bilinear",
            statement=BILINEAR + " — general (non-orthogonal) features",
            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
@@ -189,7 +192,7 @@ CLAIMS.add("gk-sign-scaled", location="Sec. 5.1, after Lemma 2", kind=tv.Kind.IN
            catalogue_id="ICLN-L2-gk-sign", statement=SIGN + " — scaled orthogonal features",
            choices={"Q": "arbitrary (N(0, s²) entries, s ∈ [0, 2])"},
            params={"geometry": "scaled_orthogonal"})(check_gk_sign)
-CLAIMS.add("gk-sign-general", location="Sec. 5.1, after Lemma 2", kind=tv.Kind.INEQUALITY,
+CLAIMS.add("gk-sign-general", cause=causes.ORTHONORMAL, location="Sec. 5.1, after Lemma 2", kind=tv.Kind.INEQUALITY,
            catalogue_id="ICLN-L2-gk-sign", statement=SIGN + " — general features",
            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
            reason="Sec. 5.1's 'g_k is always non-negative' fails for the non-orthogonal features the paper claims to "
@@ -222,7 +225,7 @@ def eq13_family_ratios(Ns=FAMILY_N, kp=1):
     return np.array(out)
 
 
-@CLAIMS.add("eq12-theta-lower", location="Lemma 2, Eq. 12", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L2-gk-theta",
+@CLAIMS.add("eq12-theta-lower", cause=causes.THETA_LOWER, location="Lemma 2, Eq. 12", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L2-gk-theta",
             statement="g_k ≥ c·E[1{x_q = v_k} Attn_k (1 − Attn_k)²]·L²Δ² with c > 0 independent of Q, N, K, task "
                       "(lower side of Θ in Eq. 12) — decided on GD iterates from Q = 0 (Lemma 2's 'for all t')",
             expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
@@ -230,7 +233,17 @@ def eq13_family_ratios(Ns=FAMILY_N, kp=1):
                    "g_k = r⁴E[1{x_q=v_k}Attn_k(f_k − ŷ)²] and f_k − ŷ = Σ_{n≠k}Attn_n(f_n − f_k) cancels for K ≥ 3; "
                    "under the tie law f = LΔ(0, 0, 1) ∈ F (prop1-attn) GD from Q = 0 keeps q_11 = q_12, so g_1 → 0 "
                    "while 1 − Attn_1 ≥ ½: the ratio falls ∝ t^-0.99 (4.1e-3 → 2.7e-4 over t = 25…400, N = 30); the "
-                   "arbitrary-Q cancellation family (∝ N^-1.7) is reported",
+                   "arbitrary-Q cancellation family (∝ N^-1.7) is reported. Only degenerate task laws break it: for "
+                   "every task law with non-degenerate covariance (λ_min of E f fᵀ on 1^⊥ ≥ c(LΔ)²) g_k ≥ "
+                   "c·E[1{x_q=v_k}Attn_k(1 − Attn_k)²]L²Δ² (eq12-theta-lower-nondegenerate); an erratum because the "
+                   "paper does not assume such a law",
+            readings=tv.Readings(
+                tested="every task law Eq. 4 admits (each draw in F; a point mass on a tie included)",
+                others={"task laws with non-degenerate covariance (λ_min(E f fᵀ) on 1^⊥ ≥ c·(LΔ)², c fixed)":
+                        "holds: iclnonlinear.eq12-theta-lower-nondegenerate"},
+                costs={"task laws with non-degenerate covariance (λ_min(E f fᵀ) on 1^⊥ ≥ c·(LΔ)², c fixed)":
+                       "an assumption the paper does not state (Eq. 4 constrains each task, not the law); with it "
+                       "Lemmas 4, 7, 9 keep the lower side they use for the phase durations"}),
             choices={"deciding": "GD path: prop1.duplicate_theta_ratios (K = 3 orthonormal, f = LΔ(0,0,1), N = 30, "
                                  "η = 20, t = 25…400)",
                      "reported": "families.cancellation_family (orthonormal, arbitrary Q)"})
@@ -240,6 +253,19 @@ def eq12_theta_lower(ctx):
     fam = family_verdict(eq12_family_ratios(), FAMILY_N, ctx, "g_1 ratio", cancellation_family(4))
     return replace(v, details={**dict(v.details), "reported, not deciding: cancellation family (arbitrary Q)":
                                {"status": fam.status.value, "evidence": fam.evidence}})
+
+
+@CLAIMS.add("eq12-theta-lower-nondegenerate", location="Lemma 2, Eq. 12", kind=tv.Kind.INEQUALITY,
+            catalogue_id="ICLN-L2-gk-theta",
+            statement="The authors'-favour reading of eq12-theta-lower: g_k ≥ c·E[1{x_q = v_k} Attn_k (1 − Attn_k)²]·"
+                      "L²Δ² on GD iterates from Q = 0 for task laws with non-degenerate covariance (derived: c = "
+                      "λ_min(E f fᵀ on 1^⊥)/(LΔ)²), K ∈ {3, 4}, orthonormal features",
+            choices={"law": "signed permutations of f0 = (0, 1, …, K−1) on K orthonormal features (every member in F, "
+                            "c_nd = 0.25; E f fᵀ = σ² I)", "run": "N = 30, exact count enumeration, η = 10/σ², "
+                                                                   "400 steps, every 25th recorded"})
+def eq12_theta_lower_nondegenerate(ctx):
+    return nondegenerate_verdict(list(nondegenerate_runs()), "eq12",
+                                 "g_1 ratio g_1/(E[Attn_1(1−Attn_1)²]L²Δ²)")
 
 
 @CLAIMS.add("eq13-theta-lower", location="Lemma 2, Eq. 13; App. C end", kind=tv.Kind.INEQUALITY,
@@ -276,7 +302,8 @@ def upper_ratios(x):
             catalogue_id="ICLN-L2-gkk-bound",
             statement="Orthonormal features: g_k ≤ C·E[1{x_q=v_k}Attn_k(1−Attn_k)²]L²Δ² and |g_{k,k'}| ≤ "
                       "C·E[1{x_q=v_k}Attn_{k'}(1−Attn_k)(1−Attn_{k'})]L²Δ², here with C = 1 — weaker than Lemma 2, "
-                      "which covers general features: orthonormal features only, 30 random draws (issue 27)",
+                      "which covers general features: orthonormal features only, 30 random draws (issue 27); for "
+                      "general features the upper side of Eq. 12 fails on the GD path (iclnonlinear.eq12-upper-general)",
             choices={"L": "Lipschitz constant on V", "Delta": "max pairwise distance (√2)",
                      "derivation": "|f_k − ŷ| ≤ (1−Attn_k)·max gap, |f_{k'} − ŷ| ≤ (1−Attn_{k'})·max gap, per prompt"})
 def eq12_13_upper(ctx):
@@ -287,6 +314,34 @@ def eq12_13_upper(ctx):
         "(tests/iclnonlinear/test_planted.py::test_planted_eq12_upper_constant_too_small); with C = 1 the bound is "
         "true per prompt (|f_k − ŷ| ≤ (1 − Attn_k)·max gap), so the search can only catch an error of the autograd "
         "g or of the derivation"))
+
+
+# referee 15: the upper side of Eq. 12 for the general features the paper claims to cover, on the GD path (a new id:
+# eq12-13-upper's meaning, orthonormal features only, is unchanged)
+@CLAIMS.add("eq12-upper-general", cause=causes.ORTHONORMAL,
+            location="Lemma 2, Eq. 12 (upper side of Θ); Sec. 1 (ii), Sec. 3.1 (general features)",
+            kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-L2-gkk-bound",
+            statement="General features: g_k ≤ C·E[1{x_q=v_k}Attn_k(1 − Attn_k)²]·L²Δ² for one constant C, on GD "
+                      "iterates from Q = 0 (Lemma 2's 'for any t')",
+            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
+            reason="for non-orthogonal features g = G H G (G = VᵀV): the row of query class k collects the other "
+                   "classes' residuals through G_kc, so once class k's attention converges faster than the others' g_k "
+                   "stays of their size while E[1{x_q=v_k}Attn_k(1 − Attn_k)²] → 0. On the GD path from Q = 0 "
+                   "(population loss, K = 3, features with norms 0.31–1.8 and distances 1–3.1, an in-F task law with "
+                   "E f fᵀ = σ²I) the ratio g_1/(E[1{x_q=v_1}Attn_1(1 − Attn_1)²]L²Δ_max²) grows 0.072 → 434 over "
+                   "t = 10³…5·10⁴ (∝ t^2.1) as E[Attn_1|x_q=v_1] → 0.99968 while the other classes are at 0.88 and 0.59 "
+                   "(a second draw: 2.3e4 → 1.6e10); no constant absorbs it (max|G|² = 11 here). App. C's orthonormal "
+                   "step v_{k'}ᵀv_m = 1{k'=m} hides the cross terms; for orthonormal features the upper side holds "
+                   "(eq12-13-upper)",
+            choices={"features": "K = d = 3, columns N(0, I)·U[0.3, 3] (random norms) rescaled to minimum distance 1, "
+                                 "numpy seeds 2 and 7 (of 10 draws, 4 show the growth)",
+                     "task law": "signed permutations of f0 = (0, 1, 2) (every member in F on these features at "
+                                 "c_nd = 0.1; E f fᵀ = σ² I with σ² = 5/3); L = the law's Lipschitz constant on V (3.0)",
+                     "run": "N → ∞ (φ = p, uniform), η = 4/(λ_max(G)² σ²), 5·10⁴ GD steps in q (= GD on Q, d = K: "
+                            "q ↔ Q one to one), g checked against dynamics.evaluate at every record",
+                     "Delta": "Δ_max, the largest pairwise distance (Δ_min = 1 gives a ratio 9.5× larger)"})
+def eq12_upper_general(ctx):
+    return upper_verdict(upper_paths(), ctx.seed)
 
 
 # --- App. C token-level displays: d attn_i/dQ, ∇_Q L, and the Eq. 12 chain (2nd line) for g_k ------------
@@ -359,7 +414,7 @@ CLAIMS.add("appC-gk-scaled", location="App. C, Eq. 12 chain", kind=tv.Kind.AUTOG
                   "it (relative error 0.0075 at the drawn r); with Δ = Θ(1) the factor is a constant that Eq. 12's "
                   "Θ(L²Δ²) absorbs (sign and L-exponent hold), only the Δ-exponent is affected (eq12-delta-exponent)",
            params={"geometry": "scaled_orthogonal"})(check_appC_gk)
-CLAIMS.add("appC-gk-general", location="App. C, Eq. 12 chain", kind=tv.Kind.AUTOGRAD,
+CLAIMS.add("appC-gk-general", cause=causes.ORTHONORMAL, location="App. C, Eq. 12 chain", kind=tv.Kind.AUTOGRAD,
            catalogue_id="ICLN-L2-gk-exact", statement=GK_LINE + " — general features",
            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
            reason="App. C assumes v_{k'}ᵀv_m = 1{k'=m}; for the non-orthogonal features the paper claims to cover "

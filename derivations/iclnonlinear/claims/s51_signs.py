@@ -20,6 +20,7 @@ from ..experiments.draws import task_values
 from ..model import geometry as G
 from ..model.geometry import features
 from ..model.torch_model import population_grad
+from .. import causes
 
 CLAIMS = tv.ClaimSet("iclnonlinear")
 
@@ -75,7 +76,7 @@ CLAIMS.add("gk-sign-gd-orthonormal", location="Sec. 5.1, after Lemma 2", kind=tv
            catalogue_id="ICLN-L2-gk-sign", statement=STATEMENT + " — orthonormal features",
            choices={"run": "K = 3, d = 4, N = 3, η = 0.5, 60 steps, iid N(0, (LΔ)²) tasks (2 per D_f), L = 1"},
            params={"geometry": "orthonormal"})(check_gd_sign)
-CLAIMS.add("gk-sign-gd-general", location="Sec. 5.1, after Lemma 2", kind=tv.Kind.DYNAMICS,
+CLAIMS.add("gk-sign-gd-general", cause=causes.ORTHONORMAL, location="Sec. 5.1, after Lemma 2", kind=tv.Kind.DYNAMICS,
            catalogue_id="ICLN-L2-gk-sign", statement=STATEMENT + " — general features",
            expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
            reason="for the non-orthogonal features the paper claims to cover, g_k = (GHG)_kk is negative on the GD "
@@ -178,7 +179,7 @@ def gkk_sign(ctx, geoms=GEOMS, laws=LAWS):
 # only in-F settings whose raw AND row-centred q_{k,k'} end above 0 decide. The deciding one is orthonormal features
 # (row sums stay 0) with one fixed task in F — a point-mass task law, which Eq. 4's 'drawn based on a task
 # distribution D_f, as long as f satisfies the property' admits.
-@CLAIMS.add("qkk-oscillate-decrease", location="Secs. 5.1–5.2 (after Eq. 13)", kind=tv.Kind.DYNAMICS,
+@CLAIMS.add("qkk-oscillate-decrease", cause=causes.OFFDIAG, location="Secs. 5.1–5.2 (after Eq. 13)", kind=tv.Kind.DYNAMICS,
             catalogue_id="ICLN-L2-gkk-sign", choices={**CHOICES, "decides": "settings whose task draws are all in F "
                                                       "(finite-V Eq. 4, one L = the largest Lipschitz constant on V of "
                                                       "the draws, c_nd = 0.5) and pairs whose raw and row-centred "

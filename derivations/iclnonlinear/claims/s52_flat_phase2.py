@@ -35,6 +35,7 @@ from ..model.asymptotics import PATH_K_EPS, PATH_SHARP_EDGE, THETA, Delta, K, L,
 from ..model.bookkeeping import attention_bullet_steps, compared, premise, text_step, verdict_from_steps
 from ..printed import proofs as pp
 from ..printed.hypotheses import K_EPS, K_EPS_CHOICE, FLAT_PATH_HYPOTHESES
+from .. import causes
 
 CLAIMS = tv.ClaimSet("iclnonlinear")
 MARGIN, SPREAD = 0.15, 10.0
@@ -222,7 +223,7 @@ ERR_43 = ("T(ε) is not Θ(T_f^*) " + PATH_WHERE + ": with ε absolute (App. D.3
           "δ², leaving O(ε²)) T(ε)/T_f^* grows like K^1.5–1.7 (a power of K: no hidden constant absorbs it); with ε relative T(ε)/T_f^* → 0 instead (t1) — Θ fails under both readings")
 
 
-CLAIMS.add("p3-tfstar", location="Prop. 3; Sec. 5.2; App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-P3-Tfstar",
+CLAIMS.add("p3-tfstar", cause=causes.ABS_EPS, location="Prop. 3; Sec. 5.2; App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-P3-Tfstar",
            statement="T_f^* = Θ(K log(K/ε)/(η δ² L² Δ²)): T(ε)/T_f^* bounded above and below as K → ∞"
                      " — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
            conditions=FLAT_PATH_HYPOTHESES, choices=CH_43,
@@ -350,7 +351,7 @@ ERR_44 = ("q_k does not grow at a steady rate Θ(ηδ²L²Δ²/K) in Phase II " 
           "the class's reading; the same fact is Lemma 7's (l7)")
 
 
-CLAIMS.add("p3-qrate", location="Prop. 3; App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-P3-qrate",
+CLAIMS.add("p3-qrate", cause=causes.UK_STEP, location="Prop. 3; App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-P3-qrate",
            statement="In Phase II q_k grows at the steady rate Θ(η δ² L² Δ² / K): per step, η g_k(t)/(ηδ²L²Δ²/K) "
                      "bounded above at the window start (T1 or C·T_f^1) and away from 0 at its end T_f^* — decided "
                      "along the admissible path (ε = 2/K, N = 40K³, L = cK); the window mean and the K = 4 sweeps are "
@@ -414,7 +415,7 @@ OFF_STEADY_NOTE = ("the window-mean reading |Δq_{k,k'}|/(T_f^* − T1) is not d
                    "length (circular, as for p3-qrate); it holds there (ratio 1.0 → 0.7, K = 8…128) and is reported")
 
 
-CLAIMS.add("p3-offrate", location="Prop. 3 / Lemma 7", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-P3-offrate",
+CLAIMS.add("p3-offrate", cause=causes.UK_STEP, location="Prop. 3 / Lemma 7", kind=tv.Kind.INEQUALITY, catalogue_id="ICLN-P3-offrate",
            statement="q_{k,k'} 'oscillates at a slower rate of O(ηδ²L²Δ²/K²)' in Phase II: per step (the proof's "
                      "reading, Lemma 7), max over Phase II of max_k' |η g_{k,k'}| K² / (η δ² L² Δ²) stays bounded — "
                      "decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the window mean |Δq_{k,k'}|/"
@@ -459,7 +460,7 @@ def l7(ctx):
     return _reported(combine(decided), {"|g_kn| bound": offrate_part(Nd, ctx.seed), **qrate_parts(Nd, ctx.seed, False)})
 
 
-CLAIMS.add("l7", location="Lemma 7, App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-L7",
+CLAIMS.add("l7", cause=causes.UK_STEP, location="Lemma 7, App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-L7",
            statement="Phase II: g_k = Θ(δ²L²Δ²/K) and |g_{k,n}| = O(δ²L²Δ²/K²) — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
            choices=CH_44, conditions=(K_EPS,),
            # re-audit (issue 16): the |g_kn| bullet decides along the admissible path, start constant free
@@ -468,7 +469,7 @@ CLAIMS.add("l7", location="Lemma 7, App. D.2", kind=tv.Kind.RATE, catalogue_id="
 
 # --- Lemma 7's proof: the frozen-attention premise (referee, s23) ------------------------------------------
 
-@CLAIMS.add("l7-internal", location="Lemma 7 proof, App. D.2 (with Lemmas 6 and 8)", kind=tv.Kind.IDENTITY,
+@CLAIMS.add("l7-internal", cause=causes.UK_STEP, location="Lemma 7 proof, App. D.2 (with Lemmas 6 and 8)", kind=tv.Kind.IDENTITY,
             catalogue_id="ICLN-L7",
             statement="The premise Lemma 7's proof takes 'by Lemma 5 and subsequent results' (1 − Attn_k^(t) = Θ(δ) for "
                       "every t ∈ {T_f^1+1, …, T_f^*}) is what Lemma 6 states, and it is consistent with Lemma 8's "
@@ -554,7 +555,7 @@ ERR_46 = ("1 − Attn_k = O(εδ/(1+εδ)) at the end of Phase II fails " + PATH
           "Thm 1's proof (App. D.3) needs O(εδ) to cancel L²Δ² = O(1/δ²)")
 
 
-CLAIMS.add("p3-end", location="Prop. 3 and the text after it", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-P3-end",
+CLAIMS.add("p3-end", cause=causes.UK_STEP, location="Prop. 3 and the text after it", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-P3-end",
            statement="Attn_k(T_f^*+1) = Ω(1/(1+εδ)); 1 − Attn_k = O(εδ/(1+εδ)) = O(ε) at the end of Phase II",
            conditions=(K_EPS,), choices=CH_46,
            # re-audit (issue 16): decided along the admissible path; the O(ε) form holds, the O(εδ) form does not
@@ -599,7 +600,7 @@ ERR_50 = ("Lemma 8's 1 − Attn_k(T_f^*+1) = O(εδ) fails " + PATH_WHERE + ": (
           "Attn_k = Ω(1/(1+εδ)) holds (trivially: Ā ≥ ½ after Phase I and εδ → 0)")
 
 
-CLAIMS.add("l8-attn", main=True,
+CLAIMS.add("l8-attn", cause=causes.UK_STEP, main=True,
            location="Lemma 8 (bullets 2-3), App. D.2", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L8-attn",
            statement="At t = T_f^*+1: Attn_k = Ω(1/(1+εδ)) and 1 − Attn_k = O(εδ)",
            conditions=(K_EPS,), choices=CH_50,
@@ -659,7 +660,7 @@ CH_47 = _choices(window="Phase II from its start (the sups of 1 − Ā and Attn_
                         "full adds K = 16, N ∈ {512..32768}, M = 2000")
 
 
-CLAIMS.add("l6", main=True, location="Lemma 6, App. D.2", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L6",
+CLAIMS.add("l6", cause=causes.UK_STEP, main=True, location="Lemma 6, App. D.2", kind=tv.Kind.DYNAMICS, catalogue_id="ICLN-L6",
            statement="Phase II: Attn_k = Ω(1/(1+δ)), 1 − Attn_k = O(δ), Attn_n = Θ(δ/K)", choices=CH_47,
            # re-audit (issue 16): decided along the admissible path with the start's constant free (T1, C·T_f^1)
            **_variants("l6", Status.REFUTED, Status.REFUTED, Finding.ERRATUM, ERR_47))(l6)
@@ -705,7 +706,7 @@ TYPO_49 = ("the printed q_k(T_f^*+1) = Θ(log K/ε) fails " + PATH_WHERE + " (q_
            "use needs log(K/ε), so no conclusion changes")
 
 
-CLAIMS.add("l8-qk", location="Lemma 8 (bullet 1), App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-L8-qk",
+CLAIMS.add("l8-qk", cause=causes.LOG_OVER_EPS, location="Lemma 8 (bullet 1), App. D.2", kind=tv.Kind.RATE, catalogue_id="ICLN-L8-qk",
            statement="q_k(T_f^*+1) = Θ(log K / ε) — decided along the admissible path (ε = 2/K, N = 40K³, L = cK); the K = 4 sweeps are reported",
            conditions=(K_EPS,), choices=CH_49,
            # re-audit (issue 16): the printed (log K)/ε fails along the admissible path, the proof's log(K/ε) holds
@@ -766,7 +767,7 @@ def t1(ctx):
     return combine(t1_parts(path(ctx, _full(ctx)), ctx.seed))
 
 
-CLAIMS.add("t1", location="Theorem 1; App. D.3", kind=tv.Kind.RATE, catalogue_id="ICLN-T1",
+CLAIMS.add("t1", cause=causes.ABS_EPS, location="Theorem 1; App. D.3", kind=tv.Kind.RATE, catalogue_id="ICLN-T1",
            statement="Flat regime: with at most T_f^* = Θ(K log(K/ε)/(ηδ²L²Δ²)) iterations L(P;Q) ≤ O(ε²) "
                      "(admissible path, R = T(ε)/T_f^* bounded in K; full: K ∈ {4..128}, c ∈ {0.1, 0.3, 1}, two task "
                      "laws, N = 40K³)",
@@ -894,7 +895,7 @@ def check_t1_proofstep(ctx=None, lemma8: pp.Printed = pp.LEMMA8_STATED, printed:
 
 # ---- ICLN-L8-qk, SYM half (claim 49) ----------------------------------------------------------------
 
-@CLAIMS.add("l8-qk-sym", location="Lemma 8 (first bullet) and proof, App. D.2", kind=tv.Kind.IDENTITY,
+@CLAIMS.add("l8-qk-sym", cause=causes.LOG_OVER_EPS, location="Lemma 8 (first bullet) and proof, App. D.2", kind=tv.Kind.IDENTITY,
             catalogue_id="ICLN-L8-qk",
             statement="Lemma 8's q_k^(T_f^*+1) = Θ(log K/ε) is what its proof derives from Lemma 7 and T_f^*, and "
                       "every step of the proof is consistent (spec §2)",

@@ -305,17 +305,28 @@ def check_ratio(ctx: tv.RunContext, C: float = THETA1, fn=ratio_at_T1) -> tv.Ver
                                            f"{C:g}); " + v.evidence)
 
 
+#: referee 15: how far the Lemma 14 / Lemma 18 findings reach over the MLP width, against Condition 1(4).
+WIDTH_SCOPE = ("the default m = 8 lies outside Condition 1(4): its display is lost, but Lemma 10 (which the Stage-I–III "
+               "proofs use) needs the active fraction ≥ 1/4 for every block and token, i.e. d|V|e^{−m/8} ≤ δ, m ≥ "
+               "8 log(d|V|/δ) ≈ 83 at d = |V| = 58, δ = 0.1 — about 10× the runs' width (knowledge.l10-activation: "
+               "some block has active fraction < 1/4 in 200/200 init draws at m = 8, d = 50); the finding weakens with m (one probe run at "
+               "m = 32: min α_r = 0.256 here, 80% of Q&A prompts predict a relation) and is not established inside "
+               "Condition 1(4); what would decide it: the default PT at m ≥ 96 (e.g. m ∈ {96, 128}, 3 seeds, d = |V| "
+               "and a larger d_extra), ≈ 4 min per run on a loaded 2-core machine — not run")
+
+
 @CLAIMS.add("l14-attn-floor", main=True, location="Lemma 14 (Stage III), App. F.4", kind=tv.Kind.DYNAMICS,
             catalogue_id="KX-P1-balance",
             statement="Throughout Stage III the attention scores of s and r on [c,s_i,r] are at least 0.3 (full "
-                      "profile: with (16) and its 0.3 floor across the reconstruction sweep, 3 seeds).",
+                      "profile: with (16) and its 0.3 floor across the reconstruction sweep, 3 seeds) — on the "
+                      "reconstruction at MLP width m = 8, below the width Lemma 10 needs (≈ 83: Condition 1(4)).",
             expect=tv.Status.REFUTED, finding=tv.Finding.RECONSTRUCTION,
             reason="on the reconstruction (μ_c, κ, η_3, stage lengths and Condition 1's constants lost; the 0.3 survives in "
                    "Lemma 16's proof, App. F.4): min α_r on [c,s_i,r] in Stage III = 0.11 < 0.3 at the default; min(α_s, α_r) "
                    "≤ 0.22 in all 18 swept runs that learn the facts (the answer needs s, not r: α_r decays); min α_r is "
                    "already 0.061 at T_1 and 0.137 at T_2, so no choice of the lost Stage-III length rescues it. Paper "
                    "(Lemma 16's proof): 'by Lemma 14 statements 1 and 2, the attention scores of tokens [lost] and [lost] "
-                   "are at least 0.3'; (172)–(173) lost" + "; m, d: " + M_D_SCOPE,
+                   "are at least 0.3'; (172)–(173) lost" + "; m, d: " + M_D_SCOPE + "; " + WIDTH_SCOPE,
             readings=tv.Readings(tested="the two tokens are s_i and r on [c, s_i, r] (both ≥ 0.3)",
                                  others={"only the subject's score α_s ≥ 0.3 (s carries the answer)":
                                          "holds at the default (min α_s = 0.392 in Stage III), not registered: the "
