@@ -19,7 +19,7 @@ from ..roundoff import fmt_error
 from ..evidence_types import CouldHaveFailed, attach
 from ..verdicts import Verdict, holds, inconclusive, plain, refuted
 from .containers import ShapeMismatch, pair_entries
-from .search import search
+from .search import ROUNDOFF_SCORE, search
 
 
 def max_relative_error(a: Any, b: Any) -> float:
@@ -85,7 +85,7 @@ def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], An
             mismatch.append((x, exc))
             return 1e300
 
-    res = search(strategy, score, fails=lambda s: s > 1.0, seed=seed, max_examples=n)
+    res = search(strategy, score, fails=lambda s: s > 1.0, seed=seed, max_examples=n, target_floor=ROUNDOFF_SCORE)
     if mismatch:
         x, exc = mismatch[0]
         ce = dict(describe(x)) if describe else {"input": plain(x)}

@@ -28,7 +28,7 @@ from ..timelimit import bounded
 from ..evidence_types import CouldHaveFailed, Proof, attach
 from ..verdicts import Verdict, error, holds, inconclusive, proved, refuted
 from .containers import Entry, ShapeMismatch, pair_entries
-from .search import search, settings_of_the_sides, shrunk
+from .search import ROUNDOFF_SCORE, search, settings_of_the_sides, shrunk
 
 SIMPLIFIERS = (
     ("expand", sp.expand),
@@ -238,7 +238,8 @@ def float_points(entries: Sequence[Entry], domain: Domain, seed: int, *, rtol: f
                     return found
                 s, resolved = exact_score(p), resolved + 1  # the reported error is the one that decided
             corner_scores.append(s)
-    res = search(domain.floats(), score, fails=lambda s: s > 1.0, seed=seed, max_examples=n)
+    res = search(domain.floats(), score, fails=lambda s: s > 1.0, seed=seed, max_examples=n,
+                 target_floor=ROUNDOFF_SCORE)
     if res.failure is not None:
         found = confirm(res.failure)
         if found is not None:

@@ -93,10 +93,21 @@ def default_examples() -> int:
     return settings.default.max_examples
 
 
+#: a score (error / tolerance) under which the search takes no direction from it: 1 % of the tolerance is
+#: round-off for every tolerance the checks use (rtol 1e-10: errors < 1e-12, the report's noise floor)
+ROUNDOFF_SCORE = 1e-2
+
+
 def search(strategy: st.SearchStrategy, score: Callable[[Any], float], *, fails: Callable[[float], bool],
-           seed: int, max_examples: int | None = None, label: str = "badness") -> SearchResult:
+           seed: int, max_examples: int | None = None, label: str = "badness",
+           target_floor: float | None = None) -> SearchResult:
     """Run ``score`` over examples of ``strategy`` (maximising it with ``target``) and stop at the
-    first example with ``fails(score)``, shrunk by Hypothesis.  Deterministic given ``seed``."""
+    first example with ``fails(score)``, shrunk by Hypothesis.  Deterministic given ``seed``.
+
+    ``target_floor``: scores below it are targeted as the floor itself.  A relative error at float64 round-off
+    (1e-16 of a tolerance 1e-10: score 1e-6) is noise that differs between machines (another BLAS kernel, another
+    CPU); maximising it would steer the search to machine-dependent examples, so the same seed would draw other
+    points — and print other coverage — elsewhere.  Below the floor the search gets no direction from it."""
     result = SearchResult()
     n = max_examples or default_examples()
 
@@ -108,7 +119,8 @@ def search(strategy: st.SearchStrategy, score: Callable[[Any], float], *, fails:
         s = float(score(x))
         result._record(x, s)
         if math.isfinite(s):
-            target(max(min(s, 1e300), -1e300), label=label)
+            t = s if target_floor is None or s >= target_floor else target_floor
+            target(max(min(t, 1e300), -1e300), label=label)
             if fails(s):
                 result.failure, result.failure_score = x, s
                 raise _Found
