@@ -94,10 +94,10 @@ def test_bold_digits_and_sign_subscripts_are_names(tmp_path, capsys):
 
 
 def test_prose_cues_of_conditions_instances_and_equations_to_solve(tmp_path, capsys):
-    body = ("Consider the following standard step-size conditions.\n\\begin{equation}\nq(a + b) \\le q(a) + c b\n"
-            "\\end{equation}\nA simple instance of $\\hat m$ is\n\\begin{equation}\n\\hat m(u) = u^2 + 3 u\n"
-            "\\end{equation}\nFor now let us assume the following:\n\\begin{equation}\na + b \\le 2 c\n\\end{equation}\n"
-            "For the multipliers we have to solve the following equations\n\\begin{equation}\n2 x + y = 4 z\n"
+    body = ("We consider the following two step-size conditions.\n\\begin{equation}\nq(a + b) \\le q(a) + c b\n"
+            "\\end{equation}\nOne simple choice for $\\hat m$ is\n\\begin{equation}\n\\hat m(u) = u^2 + 3 u\n"
+            "\\end{equation}\nLet us assume the following for the moment:\n\\begin{equation}\na + b \\le 2 c\n\\end{equation}\n"
+            "For the multipliers we have to solve the following system\n\\begin{equation}\n2 x + y = 4 z\n"
             "\\end{equation}\n")
     rows = _rows(tmp_path, capsys, body)
     assert [r["kind"] for r in rows] == ["hypothesis", "definition", "hypothesis", "goal"], rows
