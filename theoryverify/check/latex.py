@@ -61,7 +61,7 @@ REFUSED_RELATIONS = {
     "assumption (y in {-1, 1})", "\\implies": "one statement per line", "\\iff": "one statement per line"}
 DEFINITION_OPS = ("\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", ":=", "\\defeq")
 IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\nonumber",
-           "\\notag", "\\limits", "\\nolimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
+           "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
            "\\strut", "\\phantom", "\\hfill"}
 STOPS = {"\\quad", "\\qquad", "\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\intertext",

@@ -104,6 +104,7 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
         names.add(m.group(1).strip())
     out: list[Display] = []
     stack: list[tuple[str, int]] = []
+    bold = bold_header_spans(text, doc.body_start)
     i = doc.body_start
     open_env: tuple[str, int, int] | None = None  # (name, start, body start); name "$$" or "\\["
     last_end = 0
@@ -154,7 +155,9 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
             prose = _prose(text[max(doc.body_start, start - 2000, last_end):start])  # comments are blanked, not removed
             if out and re.fullmatch(r"\W*(?:and|or|as well as)\W*", prose) and out[-1].end_pos == last_end:
                 prose = _prose(out[-1].prose + " ⟨display⟩ " + prose)  # "… such that $$…$$ and $$…$$": one sentence
-            out.append(Display(env, start, body_start, body, tuple(stack), prose, _after(text[m.end():m.end() + 160])))
+            headed = tuple((n, a) for n, a, b in bold if a <= start < b)  # {\bf Lemma 5.} …: as \begin{lemma}
+            out.append(Display(env, start, body_start, body, headed + tuple(stack), prose,
+                               _after(text[m.end():m.end() + 160])))
             out[-1].end_pos = m.end()
             open_env = None
             last_end = m.end()
@@ -646,6 +649,40 @@ def environment_spans(text: str, names: set[str], start: int = 0) -> list[tuple[
                     break
     out.extend((n, s, len(text)) for n, s in stack)
     return sorted(out, key=lambda e: e[1])
+
+
+#: a paragraph that opens with a bold (or, for a proof, italic) theorem-like word: ``{\bf Lemma 5.}``,
+#: ``\textbf{Theorem 2.}``, ``\noindent{\bf Proof.}``, ``{\bf Proof of Lemma 3.}`` (never ``\begin{proof}[\textbf{…}]``)
+BOLD_HEADER = re.compile(r"(?m)^[ \t]*(?:\\noindent\s*)?(?:\{\s*\\(?:bf|bfseries|it|itshape|em)\b\s*|"
+                         r"\\(?:textbf|textit|emph)\s*\{\s*)(?:\{\s*)?(?:\\(?:bf|it)\b\s*)?"
+                         r"(Lemma|Theorem|Proposition|Corollary|Claim|Fact|Conjecture|Observation|Definition|"
+                         r"Assumption|Condition|Hypothesis|Remark|Example|Proof)(?![A-Za-z])")
+#: where such a paragraph's statement may end: another paragraph-opening bold heading, a sectioning command, an
+#: environment of its own kind, the end of a proof
+HEADER_END = re.compile(r"(?m)^[ \t]*(?:\\noindent\s*)?(?:\{\s*\\(?:bf|bfseries)\b|\\textbf\s*\{|\\paragraph\s*\*?\{)|"
+                        r"\\(?:sub)*section\s*\*?\s*[\[{]|\\(?:qed|qedhere|QED|Box|blacksquare|qedsymbol)(?![A-Za-z])|"
+                        r"\\begin\s*\{\s*(?:proof|theorem|lemma|proposition|corollary)\*?\s*\}")
+
+
+def bold_header_spans(text: str, start: int = 0) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of each theorem-like paragraph written with a bold heading instead of an environment
+    (``{\bf Lemma 5.} Let … Then \begin{equation}…``): a statement runs to the end of its paragraph (or the next
+    heading), a proof to the next heading, section or end-of-proof mark.  A proof heading in italics
+    (``\textit{Proof.}``) counts; other italic words do not."""
+    out = []
+    for m in BOLD_HEADER.finditer(text, start):
+        kind = m.group(1).lower()
+        italic = re.search(r"\\(?:it|itshape|em|textit|emph)\b", m.group(0)) and not re.search(r"\\(?:bf|textbf)", m.group(0))
+        if italic and kind != "proof":
+            continue
+        end_at = HEADER_END.search(text, m.end())
+        end = end_at.start() if end_at else len(text)
+        if kind != "proof":
+            para = PARAGRAPH.search(text, m.end())
+            if para and para.start() < end:
+                end = para.start()
+        out.append((kind, m.start(), end))
+    return out
 
 
 def theorem_names(text: str) -> set[str]:

@@ -208,7 +208,10 @@ class PaperParser(LatexParser):
                 # is never flattened into a name or read as indices)
                 return self._opaque_key(f"{name}_{event}", "ind")
             order = self._order_statistic() if self.at("_") and isinstance(node, ast.Name) else None
-            if order is not None:  # X_{[i]}: the i-th smallest X, a name apart from X_i
+            sign = self._sign_subscript() if self.at("_") and isinstance(node, ast.Name) else None
+            if sign:  # h_+, \mu_{-}: the paper's names h-plus and mu-minus, never an index
+                node = _name(f"{node.id}_{sign}")
+            elif order is not None:  # X_{[i]}: the i-th smallest X, a name apart from X_i
                 node = ast.Subscript(value=_name(f"{node.id}sorted"), slice=order, ctx=ast.Load())
             elif self.at("_"):
                 self.next()
@@ -250,6 +253,46 @@ class PaperParser(LatexParser):
                 if decorated != node.value.id:
                     node = ast.Subscript(value=_name(decorated), slice=node.slice, ctx=ast.Load())
         return node
+
+    def _inverse_trig(self) -> str | None:
+        """``\\cos^{-1}``, ``\\sin^{-1}``, ``\\tan^{-1}``, ``\\arccos``, ``\\arcsin``, ``\\arctan`` at the cursor: the
+        inverse function's name (``arccos``), with the cursor past it; else None."""
+        c = self.peek().text
+        if c in ("\\arccos", "\\arcsin", "\\arctan"):
+            self.next()
+            return c[1:]
+        if c not in ("\\cos", "\\sin", "\\tan") or self.peek(1).text != "^":
+            return None
+        if self.peek(2).text == "{" and self.peek(3).text == "-" and self.peek(4).text == "1" and \
+                self.peek(5).text == "}":
+            self.i += 6
+        elif self.peek(2).text == "-" and self.peek(3).text == "1":
+            self.i += 4
+        else:
+            return None
+        return "arc" + c[1:]
+
+    def _bold_digit(self) -> str | None:
+        """``{1}`` / ``1`` / ``{0}`` after a bold (or blackboard) font at the cursor: ``onebf`` / ``zerobf`` (the
+        all-ones or zero vector, read as the unknown ⟦\\mathbf{1}⟧ / ⟦\\mathbf{0}⟧), with the cursor past it; else None."""
+        words = {"1": "onebf", "0": "zerobf"}
+        if self.at("{") and self.peek(1).text in words and self.peek(2).text == "}":
+            self.i += 3
+            return words[self.toks[self.i - 2].text]
+        if self.peek().kind == "num" and self.peek().text in words:
+            return words[self.next().text]
+        return None
+
+    def _sign_subscript(self) -> str | None:
+        """``_+``, ``_{+}``, ``_-``, ``_{-}`` at the cursor: "plus" or "minus", with the cursor past it; else None."""
+        if self.peek(1).text in ("+", "-") and self.peek(2).kind != "num":
+            sign, width = self.peek(1).text, 2
+        elif self.peek(1).text == "{" and self.peek(2).text in ("+", "-") and self.peek(3).text == "}":
+            sign, width = self.peek(2).text, 4
+        else:
+            return None
+        self.i += width
+        return "plus" if sign == "+" else "minus"
 
     def _paren_label(self, k: int) -> str | None:
         """The word of ``{(full)}`` whose ``(`` is ``k`` tokens ahead: a run of four or more letters, or a label
@@ -615,6 +658,10 @@ class PaperParser(LatexParser):
             return node
         if c in ("\\underbrace", "\\overbrace") and self.peek(1).text == "{":
             return self._braced_label(c)
+        inverse = self._inverse_trig()
+        if inverse:  # \cos^{-1} x, \arccos x: the inverse function, unspecified (never (cos x)^{-1})
+            self.applied.add(inverse)
+            return _call(inverse, *self._argument())
         if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
             self.next()
             return self._opaque_key("\\cdot", "slot")
@@ -635,10 +682,10 @@ class PaperParser(LatexParser):
             else:  # lim_{q→1}(q − q²)^{1−4δ}: the power stays inside the limit
                 self._operand_of("Ex" if c in ("\\lim", "\\limsup", "\\liminf") else "")
             return self._opaque(start, name.replace("arg", "arg").lower()[:6])
-        if c in ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm") and self.peek(1).text == "{" and \
-                self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
-            self.i += 4
-            which = self.toks[self.i - 2].text
+        width = self._blackboard_letter()
+        if width:
+            self.i += width
+            which = "E" if any(t.text == "E" for t in self.toks[self.i - width:self.i]) else "P"
             if which == "E" and getattr(self.names, "random", False):
                 node = self._declared_expectation()
                 if node is not None:
@@ -651,6 +698,9 @@ class PaperParser(LatexParser):
                 self.term()
                 return self._opaque(start, "Ex")
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
+                if which == "E" and self.starts_factor():
+                    raise BadInput("LaTeX: an expectation sign E not followed by a bracket is not read (E X: the "
+                                   "expectation of what?)")
                 return _name(which + "bb")  # \mathbb{P}_d: a set
             self._operand_of("Ex" if which == "E" else "Pr")
             return self._opaque(start, "Ex" if which == "E" else "Pr")
@@ -727,6 +777,13 @@ class PaperParser(LatexParser):
             if order not in (1, 2):
                 raise BadInput("LaTeX: \\nabla^k for k > 2 is not read")
             self.vector_ops.add("gradient")
+            if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and operand.func.id == "transpose" \
+                    and len(operand.args) == 1 and isinstance(operand.args[0], ast.Call) and \
+                    isinstance(operand.args[0].func, ast.Name) and len(operand.args[0].args) == 1:
+                inner = operand.args[0]  # \nabla f(x)^T y: the transpose of the gradient, never the gradient of "transpose"
+                fn = inner.func.id + ("prime" if order == 1 else "primeprime")
+                self.applied.add(fn)
+                return _call("transpose", ast.Call(func=_name(fn), args=inner.args, keywords=[]))
             if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and len(operand.args) == 1:
                 fn = operand.func.id + ("prime" if order == 1 else "primeprime")
                 self.applied.add(fn)
@@ -789,6 +846,17 @@ class PaperParser(LatexParser):
                                                                                                     "\\left"):
                 self.i -= 1
                 return super().command()
+            digit = self._bold_digit() if name in BOLD or name in ("mathbb", "mathds", "mathbbm") else None
+            if digit:  # \mathbf{1}, \bm 0: the all-ones (zero) vector, an unknown of its own (never a free number a
+                # counterexample could set to 0, nor the number 1: 1ᵀ1 = n)
+                self.vector_ops.add("bold symbol")
+                key = "\\mathbf{%s}" % ("1" if digit == "onebf" else "0")
+                if self.at("_"):
+                    sub = self.i
+                    self.next()
+                    self._index_expr()
+                    key += show_tokens(self.toks[sub:self.i])
+                return self._opaque_key(key, digit[:-2])
             word = self._accent_word()
             suffix = ALPHABETS.get(name, "")
             if name in BOLD:
@@ -848,6 +916,32 @@ class PaperParser(LatexParser):
             return None
         op = self.toks[i - 1]
         return show_tokens([*before, op, self.toks[i], op, *after])
+
+    def _blackboard_letter(self) -> int:
+        """How many tokens an expectation or probability sign at the cursor takes — ``\\mathbb{E}``, ``\\mathbb E``,
+        ``\\mathbf{E}``, ``\\mathds P``, ``\\operatorname{\\mathbb E}``, ``\\mathop{\\mathbb{E}}`` — or 0.  Unbraced
+        (``\\mathbb E[u]``) it had been a constant Ebb times u, so that E[u]^2 = E[u^2] was proved."""
+        fonts = ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm", "\\mathsf", "\\bm", "\\boldsymbol")
+        if self.at("\\operatorname", "\\mathop") and self.peek(1).text == "{":
+            k = 2
+            if self.peek(k).text in fonts:
+                if self.peek(k + 1).text == "{" and self.peek(k + 2).text in ("E", "P") and self.peek(k + 3).text == "}":
+                    k += 4
+                elif self.peek(k + 1).text in ("E", "P"):
+                    k += 2
+                else:
+                    return 0
+                return k + 1 if self.peek(k).text == "}" else 0
+            return 0
+        if self.at("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm") and self.peek(1).text == "{" and \
+                self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
+            return 4
+        if self.at(*fonts) and self.peek(1).text == "{" and self.peek(2).text == "E" and self.peek(3).text == "}":
+            return 4  # \bm{E}[…]; a bold P is often a matrix, so only the blackboard P is a probability
+        if self.at("\\mathbb", "\\mathds", "\\mathbbm") and self.peek(1).text in ("E", "P") or \
+                self.at(*fonts) and self.peek(1).text == "E":
+            return 2
+        return 0
 
     def _declared_expectation(self) -> ast.expr | None:
         """``\\mathbb{E}[…]`` when the paper declares random variables (``% theoryverify: assume X ~ …``)."""
@@ -1238,6 +1332,9 @@ class PaperParser(LatexParser):
                     elts.insert(0, self._index_expr())
                 idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
                 return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
+            iterate = self._iteration_sup(base)
+            if iterate is not None:
+                return iterate
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
         if self.peek().kind == "letter" and len(self.peek().text) == 1 and self.peek(1).text == "_":
@@ -1367,6 +1464,53 @@ class PaperParser(LatexParser):
             return False
         scalars = getattr(self.names, "declared_scalars", set())
         return any(not ev.factor.get(c) and c not in ev.number and c not in scalars for c in set(word))
+
+    def _iteration_form(self) -> tuple[str, int, int] | None:
+        """A superscript at the cursor that may be an iteration index — ``k``, ``{k}``, ``{k+1}``, ``{r-1}`` — as
+        (letter, shift, tokens it takes); else None."""
+        t = self.peek()
+        if t.kind == "letter" and re.fullmatch(r"[a-z]", t.text):
+            return t.text, 0, 1
+        if not self.at("{") or self.peek(1).kind != "letter" or not re.fullmatch(r"[a-z]", self.peek(1).text):
+            return None
+        if self.peek(2).text == "}":
+            return self.peek(1).text, 0, 3
+        if self.peek(2).text in ("+", "-") and self.peek(3).kind == "num" and re.fullmatch(r"[1-9]", self.peek(3).text) \
+                and self.peek(4).text == "}":
+            shift = int(self.peek(3).text)
+            return self.peek(1).text, shift if self.peek(2).text == "+" else -shift, 5
+        return None
+
+    def _iteration_sup(self, base: ast.expr) -> ast.expr | None:
+        """``x^{k+1}``, ``g^r``, ``w_p^r`` where the paper shows x to be an iterate in k (see
+        :meth:`.names.Names.iteration`): the indexed name ``xsup[k+1]``, with the cursor past the superscript (it had
+        been x to the power k+1, so that x^{r+1} = x·x^r was proved and a lemma refuted through 0^0 = 1).  Where the
+        letter is an iteration index but nothing says what x is, the step is ambiguous (recorded in :attr:`labels`)
+        and None is returned, as for a power."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or not hasattr(self.names, "iteration"):
+            return None
+        form = self._iteration_form()
+        if form is None:
+            return None
+        letter, shift, width = form
+        what = self.names.iteration(head.id, letter)
+        if what is None:
+            return None
+        shown = show_tokens(self.toks[self.i:self.i + width])
+        if what == "either":
+            self.labels.add(f"{unparse_name(base)}^{shown}")
+            return None
+        self.i += width
+        idx: ast.expr = _name(letter)
+        if shift:
+            idx = _bin(idx, ast.Add() if shift > 0 else ast.Sub(), _num(abs(shift)))
+        elts = [base.slice, idx] if isinstance(base, ast.Subscript) else [idx]
+        if self.at("_"):  # x^{k+1}_i: the subscript after the superscript is the name's index too
+            self.next()
+            elts.insert(0, self._index_expr())
+        idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+        return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=idx, ctx=ast.Load()))
 
     def _upright_word(self) -> str | None:
         """An upright superscript (``^{\\mathrm{opt}}``, ``^{\\text{max}}``, ``^{\\rm a}``, ``^\\mathrm{r}``) is text

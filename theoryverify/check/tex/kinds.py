@@ -58,15 +58,19 @@ PROB_PROSE = re.compile(r"with (?:high )?probab|w\.\s?p\.|w\.h\.p|\bwhp\b|almost
 # "our goal is to minimize the function": the display after it writes out the function (a definition), not a goal
 OPTIMISE_THE = (r"\b(?:minimi[sz]e|maximi[sz]e|optimi[sz]e)\s+(?:the|an?|our)\s+(?:[\w-]+\s+){0,2}"
                 r"(?:function|objective|loss|risk|functional|cost)\b")
+# "A simple instance of $\hat L_p$ is", "one simple suggestion is": the display gives one choice of the object (defines it)
+INSTANCE_IS = (r"\b(?:a|an|one)\s+(?:[\w-]+\s+){0,2}(?:instance|example|choice|suggestion|instantiation|special case)\b"
+               r"[^.]{0,80}\b(?:is|are)\s*:?\s*$")
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
                        r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
-                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b|" + OPTIMISE_THE +
+                       r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b|" + INSTANCE_IS + "|" +
+                       OPTIMISE_THE +
                        r")[^.]{0,200}$", re.I)
-GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
+GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|(?:have|need|want) to solve|to be solved|solve the following|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
                       r"(?<!can )(?<!easy to )(?<!simple to )(?<!hard to )show that|we will (?:show|prove)|"
                       r"we prove(?!d)|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to|"
@@ -87,7 +91,8 @@ NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
 HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b(?!\s+by\b)|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
-RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|"
+RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|let us assume|"
+                      r"assume the following|consider the following (?:[\w-]+ ){0,4}(?:conditions?|assumptions?)\b|"
                       r"(?:following|these) (?:two |three )?conditions? hold|"
                       r"under the (?:condition|assumption)(?!s? (?:of|in) (?:lemma|theorem|proposition|corollary|section|"
                       r"\\c?ref|eq))|"
@@ -103,7 +108,7 @@ OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|fu
                        r"distribution|density|map)\b[^.]{0,120}\b(?:is|are)\s*:?\s*$", re.I)
 # "we have", "we obtain", "this gives": what follows is derived, not defined (when it comes after the last
 # definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
-DERIVED_PROSE = re.compile(r"\b(?:we (?:have|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
+DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"

@@ -58,7 +58,7 @@ FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|fr
 ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
                         r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
-LHS_CALL = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])\s*$")
+LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|\\[A-Za-z]+|[A-Za-z])\s*$")  # f(\mathbf x) = …
 ROW_START = re.compile(r"(?:^|\\\\|&|,|\\text\s*\{\s*and\s*\}|\\q?quad)(?:\s|\\q?quad|\\text\s*\{\s*and\s*\})*$")
 DEFINES_AFTER = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq|\\defeq)")
 STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh",
@@ -80,8 +80,17 @@ class Evidence:
     e_bare_factor: bool = False  # a bare e next to a factor (e \cdot 0, 2e): e applied to (0) is then undecided
     e_parts: set[str] = field(default_factory=set)  # the names of "e = x̄ - x̲" (e is what they are)
     nabla_value: set[str] = field(default_factory=set)  # \nabla l_i \sum …: the gradient is a value, not a map
+    gradient: set[str] = field(default_factory=set)  # \nabla f, \nabla_x f, \nabla^2 f: a gradient of f is taken
     number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
     sup_labels: set[tuple[str, str]] = field(default_factory=set)  # (V, r) of V^r := …, (f, m) of (f^m)_{m ∈ [M]}
+    # iteration superscripts (x^k, x^{k+1}): the shifts each (name, letter) carries, the (name, letter) the paper
+    # shows to be an iterate (an update x^{k+1} = …x^k…, h^k = h(z^k), "x^r is the r-th iterate"), the letters it
+    # uses as iteration indices
+    sup_shifts: dict[tuple[str, str], set[int]] = field(default_factory=lambda: defaultdict(set))
+    iterates: set[tuple[str, str]] = field(default_factory=set)
+    iteration_letters: set[str] = field(default_factory=set)
+    bounded: set[str] = field(default_factory=set)  # 0 < δ < 1, σ > 0: a name compared with a number (no power of it
+    # is an iterate)
 
 
 def key_of(m: re.Match) -> str:
@@ -135,10 +144,91 @@ def _raised_elsewhere(rhs: str, letter: str, base: re.Match | None) -> bool:
     return False
 
 
+#: a one-letter superscript that may be an iteration index: ``^k``, ``^{k}``, ``^{k+1}``, ``^{r-1}``
+_ITER_SUP = r"\s*\^\s*(?:\{\s*(?P<it>[a-z])\s*(?:(?P<sign>[+-])\s*(?P<shift>[1-9])\s*)?\}|(?P<it2>[a-z])(?![A-Za-z]))"
+ITER_SUP = re.compile(_NAME + _SCRIPT + _ITER_SUP)
+#: where a row starts (an update's left side is alone there)
+_ROW_HEAD = re.compile(r"(?:^|\\\\|&|,|;|\\q?quad|\\text\s*\{[^{}]*\})\s*&?\s*$")
+_UPDATE_OP = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\leftarrow|\\gets)")
+#: (a "time step $i$" is no iteration: the impulse response at step i is C A^i B, a power)
+ITERATION_WORDS = re.compile(r"\b(?:iterates?|iterations?|iterative|rounds?|epochs?)\b", re.I)
+#: "the $r$-th iterate", "iteration $k$", "round $r$": a letter used as the iteration count
+ITERATION_LETTER = re.compile(r"\$\s*\{?\s*([a-z])\s*\}?\s*\$\s*-?\s*(?:th|st|nd|rd|\^\{?th\}?)\s+(?:iterat|round|epoch|"
+                              r"update)|(?:iteration|iterate|round|epoch)s?\s+\$\s*([a-z])\s*\$", re.I)
+
+
+#: "$x^r$ is the $r$-th iterate", "$w^k$ denotes the iterate": what follows a name the sentence calls an iterate
+NAMED_ITERATE = re.compile(r"\s*(?:is|be|are|denotes?|as)\s+(?:the|an?)\s+(?:[^\s.]+\s+){0,3}?iterates?\b", re.I)
+
+
+#: what stands before a name whose gradient is taken: ``\nabla``, ``\nabla_x``, ``\nabla^2``, ``\nabla_{\theta}``
+GRADIENT_BEFORE = re.compile(r"\\nabla(?:\s*\^\s*\{?\s*\d\s*\}?)?(?:\s*_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9]))?"
+                             r"(?:\s*\^\s*\{?\s*\d\s*\}?)?\s*$")
+_COMPARE = r"(?:<|>|\\le(?:q|qslant)?|\\ge(?:q|qslant)?|\\lt|\\gt)"
+BOUND_AFTER = re.compile(r"\s*" + _COMPARE + r"\s*-?\d")
+BOUND_BEFORE = re.compile(r"\d\s*" + _COMPARE + r"\s*$")
+
+
+def _iteration(ev: Evidence, text: str) -> None:
+    """Iteration superscripts in one math text: the shifts each (name, letter) carries, and the updates that make a
+    name an iterate — ``x^{k+1} = … x^k …`` (its left side alone on the row, the right side writing x^k and never a
+    bare x: x^{k+1} = x·x^k is a power) and ``h^k = h(z^k)``."""
+    for m in ITER_SUP.finditer(text):
+        base = NAME_RE.match(m.group("name"))
+        if not base:
+            continue
+        key, letter = key_of(base), m.group("it") or m.group("it2")
+        shift = int(m.group("shift") or 0) * (-1 if m.group("sign") == "-" else 1)
+        ev.sup_shifts[(key, letter)].add(shift)
+        op = _UPDATE_OP.match(text, m.end())
+        if not op or not _ROW_HEAD.search(text[:m.start()]):
+            continue
+        rhs = re.split(r"\\\\|&\s*(?:=|\\le|\\ge)|[,;]\s*(?:\\q?quad|\\text)", text[op.end():], maxsplit=1)[0]
+        name = re.escape(m.group("name"))
+        if re.match(r"\s*" + name + r"\s*(?:\\left\s*)?\(", rhs) and shift == 0:
+            ev.iterates.add((key, letter))  # h^k = h(z^k): the value at the k-th iterate
+            ev.iteration_letters.add(letter)
+            continue
+        own = [o for o in ITER_SUP.finditer(rhs) if o.group("name") == m.group("name") and
+               (o.group("it") or o.group("it2")) == letter]
+        bare = re.search(r"(?<![\\A-Za-z])" + name + r"(?![A-Za-z])(?!\s*[\^_'])", rhs)
+        if shift > 0 and own and not bare:
+            ev.iterates.add((key, letter))
+            ev.iteration_letters.add(letter)
+
+
+def prose_iterates(ev: Evidence, prose: str) -> None:
+    """What the prose says of iterates: a sentence that speaks of iterations (iterate, iteration, round, epoch, at
+    step) and sets or names ``x^r`` in its inline math (``Let $f^r = f(w^r)$ … at the $r$-th iterate``, ``the
+    iterates $x^k$``) makes x an iterate in r; "the $r$-th iterate", "iteration $k$" make r an iteration letter."""
+    for m in ITERATION_LETTER.finditer(prose):
+        ev.iteration_letters.add(m.group(1) or m.group(2))
+    for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z\\])|\n\s*\n", prose):
+        if not ITERATION_WORDS.search(sentence):
+            continue
+        for math in re.finditer(r"(?<!\\)\$([^$]{1,300})\$", sentence):
+            for part in re.split(r",|\\text\s*\{\s*and\s*\}|\\quad", math.group(1)):
+                m = ITER_SUP.match(part.strip())
+                base = NAME_RE.match(m.group("name")) if m else None
+                if base is None or m.group("shift"):
+                    continue
+                rest = part.strip()[m.end():]
+                if rest.strip():
+                    if not _UPDATE_OP.match(rest):
+                        continue  # $x^k y$: not x^k named alone
+                elif not (NAMED_ITERATE.match(sentence, math.end()) or
+                          re.search(r"\biterates?\s*(?:\\?,?\s*)?$", sentence[:math.start()], re.I)):
+                    continue  # "$\rho^k$ per iteration": written in the sentence, not called an iterate
+                letter = m.group("it") or m.group("it2")
+                ev.iterates.add((key_of(base), letter))
+                ev.iteration_letters.add(letter)
+
+
 def gather(texts: list[tuple[int, str]]) -> Evidence:
     """Evidence from math texts (offset, text): displays and inline math, in document order."""
     ev = Evidence()
     for off, text in texts:
+        _iteration(ev, text)
         for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text)]:
             letter, base = m.group("sup") or m.group("sup2"), NAME_RE.match(m.group("name"))
             if "idx" not in m.groupdict() and _raised_elsewhere(text[m.end():m.end() + 200], letter, base):
@@ -218,10 +308,15 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.vector.add(key)
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
+            if not index and not s and not d and (BOUND_AFTER.match(text, after) or BOUND_BEFORE.search(before)):
+                ev.bounded.add(key)
             if re.search(r"\\nabla\s*$", before) and FACTOR_NEXT.match(text, after):
                 ev.nabla_value.add(key)
-            if FACTOR_NEXT.match(text, after) or re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$",
-                                                           before):
+            graded = not index and GRADIENT_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+            if graded:  # \nabla f = A x: f is a map (its gradient is taken), never a factor of the \nabla before it
+                ev.gradient.add(key)
+            if FACTOR_NEXT.match(text, after) or not graded and \
+                    re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$", before):
                 ev.factor[key] += 1
                 if key == "e" and not s:
                     ev.e_bare_factor = True
@@ -295,7 +390,8 @@ class Names:
 
     def _known(self, key: str) -> bool:
         ev = self.ev
-        return key in ev.args or key in ev.factor or key in ev.maps or key in self.declared_functions or \
+        return key in ev.args or key in ev.factor or key in ev.maps or key in ev.gradient or \
+            key in self.declared_functions or \
             key in self.declared_scalars or key in self.defined
 
     @staticmethod
@@ -339,8 +435,8 @@ class Names:
         if key in self.declared_scalars:
             return "scalar"
         ev = self.ev
-        if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic:
-            return "function"  # nobody writes z(0) for z·0 or η(t) for η·t
+        if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
+            return "function"  # nobody writes z(0) for z·0 or η(t) for η·t, nor takes the gradient of a number
         if ev.factor.get(key, 0) >= 1 or key in ev.number:  # 2η, ηL, η^2, p ∈ (0, 1): a number, even when η(1 - ηL) and η(a + b) both occur
             return "scalar"
         if len(ev.args.get(key, ())) >= 2:
@@ -360,7 +456,7 @@ class Names:
             key = next((k for k in self.evidence_keys(key)[1:] if self._known(k)), key.split("_")[0])
         ev = self.ev
         if self.kind(key) != "function" or key in self.declared_functions or key in self.defined or \
-                key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic:
+                key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
             return False
         plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
         return not (plain and self.kind(plain.group(1)) == "function")
@@ -378,8 +474,32 @@ class Names:
             return False
         return kind == "function" or base in self.ev.args
 
+    def iteration(self, key: str, letter: str) -> str | None:
+        """What ``key^letter`` (or ``key^{letter±c}``) is: "index" where the paper shows key to be an iterate in that
+        letter (an update x^{k+1} = …x^k…, h^k = h(z^k), prose that calls it an iterate) or key is a lowercase vector
+        and the letter an iteration index or shifted on it (x^k beside x^{k+1}: a vector has no powers); "either"
+        where the letter is such an index and nothing says what key is (a power, or the value at iteration k?);
+        None for a power (a name that is a number — 0 < δ < 1, δ ∈ (0, 1), declared scalar — a capital, whose
+        shifted powers A^{k+1} = A A^k are a matrix's, or a letter that indexes no iteration)."""
+        ev = self.ev
+        if key in self.declared_scalars or key in ("e", "pi"):
+            return None
+        if (key, letter) in ev.iterates:
+            return "index"
+        if key in ev.number or key in ev.bounded and key not in ev.iteration_letters:  # r ≥ 0 bounds the count r,
+            return None  # not the r of r^k
+        def shifted(name: str) -> bool:  # x^k beside x^{k+1} (A^{k+1} = A A^k is a matrix's power)
+            shifts = ev.sup_shifts.get((name, letter), set())
+            return len(shifts) >= 2 and any(shifts) and name[:1].islower()
+        indexes = {b for (b, k) in ev.sup_shifts if k == letter and b in ev.vector and shifted(b)}  # v^k, v^{k+1}
+        if letter not in ev.iteration_letters and not shifted(key) and not indexes:
+            return None
+        if key in ev.vector and key[:1].islower():
+            return "index"
+        return "either"
+
     def nonscalar(self, key: str) -> bool:
-        return key in self.ev.vector
+        return key in self.ev.vector or key.endswith("sup") and key[:-3] in self.ev.vector  # g^r of a vector g
 
     def atom(self, text: str, kind: str) -> str:
         if text in self._atom_names:

@@ -34,6 +34,7 @@ class Caveats:
     loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
     set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
+    vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
     lhs_names: set[str] = field(default_factory=set)
     rhs_names: set[str] = field(default_factory=set)
 
@@ -80,6 +81,12 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
                "in ways the checker does not know"
     if caveats.unread_conditions:
         return f"the display's side condition could not be read ({caveats.unread_conditions[0]})"
+    if caveats.vector_products and op != "=":
+        # an inequality between products of vectors rests on their angle (g·d = ‖g‖‖d‖cos θ), which one dimension
+        # fixes at 0 or π and the paper constrains by hypotheses the checker does not read; an identity's
+        # counterexample with d = 1 is an instance of it, and stands
+        return (f"{', '.join(caveats.vector_products[:3])}: an inequality on a product of the paper's vectors, which "
+                "one dimension does not represent (g·d = ‖g‖‖d‖cos θ): no counterexample with d = 1 stands for it")
     if caveats.loose_indices:
         return _loose(caveats)
     if caveats.product_scope:

@@ -328,6 +328,35 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     return out
 
 
+def _tokens_around_bad(text: str, offset: int) -> list[Token]:
+    """:func:`tokens_of`; where ``text`` holds characters the tokenizer refuses (a stray ``ß``), the text between them
+    is tokenized alone and each such character becomes a ``bad`` token, which makes only the side that holds it
+    unreadable (one typo in a row of an align had made every row of its chain unreadable)."""
+    try:
+        return tokens_of(text, offset)
+    except BadInput:
+        bad = [i for i, c in enumerate(text) if not c.isascii() and not _tokenizes(c)]
+        if not bad:
+            raise
+    out: list[Token] = []
+    start = 0
+    for i in [*bad, len(text)]:
+        if i > start:
+            out += tokens_of(text[start:i], offset + start)
+        if i < len(text):
+            out.append(Token("bad", text[i], offset + i))
+        start = i + 1
+    return out
+
+
+def _tokenizes(c: str) -> bool:
+    try:
+        tokenize(c)
+        return True
+    except BadInput:
+        return False
+
+
 def split_terms(toks: list[Token]) -> tuple[list[list[Token]], list[Token]]:
     """Terms and the relation/separator tokens between them, at the top level."""
     terms: list[list[Token]] = [[]]
@@ -352,7 +381,7 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
     toks: list[Token] = []
     try:
         for text, off in segments:
-            toks += tokens_of(text, off)
+            toks += _tokens_around_bad(text, off)
     except BadInput as exc:
         return ChainReading(error=str(exc))
     except Exception as exc:  # a defect of the tokenizer: this chain is unreadable, never the whole paper
@@ -366,6 +395,10 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
     for term in terms:
         if not term.tokens:
             term.error = "an empty side"
+            continue
+        bad = next((t for t in term.tokens if t.kind == "bad"), None)
+        if bad is not None:  # only the sides that hold the character are unreadable, not the whole chain
+            term.error = f"character {bad.text!r} is not allowed here"
             continue
         p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
         term.parser = p

@@ -22,7 +22,7 @@ from ..latex import GREEK
 from . import displays as D
 from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
 from .grammar import _key
-from .names import Names, gather
+from .names import Names, gather, prose_iterates
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
@@ -226,8 +226,9 @@ class Paper:
         # \newtheorem{prop}{Proposition} in the paper or in a local .sty it loads
         self.theorem_names = D.theorem_names("\n".join([raw.text, *(text for _, text in raw.macro_texts)]))
         self.displays = D.find_displays(self.doc, self.theorem_names)
-        self.spans = D.environment_spans(self.doc.text, {n.lower() for n in self.theorem_names} | self.theorem_names,
-                                         self.doc.body_start)
+        self.spans = sorted(D.environment_spans(self.doc.text, {n.lower() for n in self.theorem_names} |
+                                                self.theorem_names, self.doc.body_start) +
+                            D.bold_header_spans(self.doc.text, self.doc.body_start), key=lambda e: e[1])
         self._directives()
         self._check_assumptions()
         for d in self.displays:
@@ -322,7 +323,9 @@ class Paper:
         inline = [(self.doc.body_start + m.start(), m.group(1) or m.group(2) or "") for m in INLINE_RE.finditer(body)]
         self._inline_texts = inline
         texts = sorted(texts + inline)
-        return Names(gather(texts), self.declared_functions, self.declared_scalars)
+        evidence = gather(texts)
+        prose_iterates(evidence, body)
+        return Names(evidence, self.declared_functions, self.declared_scalars)
 
     def _values_set_inline(self) -> list[tuple[int, str, str, frozenset[str] | None]]:
         """(offset, key, where, the names its value writes or None: :meth:`_value_names`) of each name an inline equation of the prose sets to a value ("with $x_s = \\frac{…}{…}$",
@@ -613,14 +616,14 @@ class Paper:
     def _add(self, display, link: Link, chain_id, status, kind, reason, assumptions, read_as=None) -> Relation:
         f, line = self.doc.where(link.pos)
         latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
-        rel = Relation(f, line, _short(latex), read_as, status, kind, reason, chain_id, list(assumptions),
+        rel = Relation(f, line, _whole(latex), read_as, status, kind, reason, chain_id, list(assumptions),
                        pos=link.pos, link=link)
         self.relations.append(rel)
         return rel
 
     def _add_raw(self, display, pos, text, chain_id, status, kind, reason, assumptions=()) -> Relation:
         f, line = self.doc.where(pos)
-        rel = Relation(f, line, _short(text), None, status, kind, reason, chain_id, list(assumptions), pos=pos)
+        rel = Relation(f, line, _whole(text), None, status, kind, reason, chain_id, list(assumptions), pos=pos)
         self.relations.append(rel)
         return rel
 
@@ -636,7 +639,7 @@ class Paper:
             return
         bare = chain.text.replace("\\{", "").replace("\\}", "")
         if not reading.links and bare.count("{") != bare.count("}") and D.RELATION_HINT.search(chain.text):
-            self._add_raw(display, chain.pos, " ".join(chain.text[:300].split()), chain_id, "unreadable", "step",
+            self._add_raw(display, chain.pos, chain.text, chain_id, "unreadable", "step",
                           "no relation at the top level (unbalanced braces?)", assumptions)
             return
         display_text = display.body
@@ -946,6 +949,7 @@ class Paper:
         nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
+        cav.vector_products = _vector_products(lhs, rhs, self.names)
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
                 _one_norm(link.lhs.latex + " " + link.rhs.latex):
             opaque_norms = self._norms_as_atoms(lhs, rhs, fns)
@@ -1030,8 +1034,11 @@ class Paper:
         return tuple(i for i in in_scope if i in keep)
 
     def _prose_used(self, link: Link, names: set[str]) -> tuple[str, ...]:
-        """The values set in the prose before the display (:meth:`_before`) that ``link`` uses."""
+        """The values set in the prose before the display (:meth:`_before`) that ``link`` uses — also as the index of
+        a name ("With $r = 0$ and $g^0 = 0$": g^r and x_r write r, though their flat names g_r, x_r do not)."""
         out = []
+        names = names | {n.id for side in (link.lhs.node, link.rhs.node) if side is not None for sub in ast.walk(side)
+                         if isinstance(sub, ast.Subscript) for n in ast.walk(sub.slice) if isinstance(n, ast.Name)}
         for key, text in getattr(self, "_prose_set", {}).items():
             hit = key in names if not key.startswith("Subscript(") else \
                 any(ast.dump(n) == key for side in (link.lhs.node, link.rhs.node) if side is not None
@@ -1125,6 +1132,29 @@ class Paper:
                 **{s: counts[s] for s in STATUSES}}
 
 
+def _vector_products(lhs: ast.expr, rhs: ast.expr, names: Names) -> list[str]:
+    """The products of two of the paper's vectors in a step read in one dimension: an inner product ``inner(g, d)``,
+    or a product whose two factors each write a lowercase name the paper uses as a vector (``g^\\top d``,
+    ``g \\cdot d`` with ‖g‖, ‖d‖ elsewhere; a capital is a matrix, whose products one dimension does represent)."""
+    def vectors(node: ast.AST) -> set[str]:  # a norm or an inner product is a number, whatever it writes
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id.startswith(("norm", "inner", "Abs")):
+            return set()
+        if isinstance(node, ast.Name):
+            return {node.id} if node.id[:1].islower() and names.nonscalar(node.id.split("_")[0]) else set()
+        return set().union(*(vectors(c) for c in ast.iter_child_nodes(node)))
+    out = []
+    for side in (lhs, rhs):
+        for node in ast.walk(side):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.startswith("inner"):
+                out.append(unparse(node))
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+                a, b = vectors(node.left), vectors(node.right)
+                if a and b:
+                    out.append(f"{min(a)}·{min(b)}")
+    return list(dict.fromkeys(out))
+
+
 def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]:
     """``n: integer`` and ``n >= 0`` for each name whose factorial the step takes (``n!``): a whole number, also when the paper
     or the authors'-favour search bounds it (``n ≥ 1``, ``n > 0``), which would otherwise make it a real name."""
@@ -1185,11 +1215,16 @@ def _uses(link, node: ast.expr) -> bool:
 def _ce(ce) -> str:
     if not ce:
         return "?"
-    return ", ".join(f"{k} = {v}" for k, v in list(ce.items())[:4])
+    return ", ".join(f"{k} = {v}" for k, v in ce.items())  # every value: σ = 0 had been left out of the fifth
 
 
 def _op_text(link: Link) -> str:
     return {"<=": "\\le", ">=": "\\ge", "=": "="}.get(link.op, link.op)
+
+
+def _whole(text: str) -> str:
+    """A relation's LaTeX as the JSON gives it: whole, white space run together."""
+    return " ".join(text.split())
 
 
 def _short(text: str, n: int = 300) -> str:
@@ -1218,12 +1253,19 @@ def _raw_relations_text(text: str) -> list[int]:
 
 
 def _raw_relations(chain: D.Chain) -> list[tuple[int, str]]:
+    """(position, text) of each relation of an unread chain: the text from the relation before it (or the row's start)
+    to the relation after it (or the row's end), whole — ``a = b \\le c`` gives ``a = b`` and ``b \\le c`` (it had been
+    100 characters either side, cut without a mark)."""
     out = []
     for part in chain.parts:
-        for off in _raw_relations_text(part.text):
-            out.append((part.pos + off, " ".join(part.text[max(0, off - 100):off + 100].split())))
+        offs = _raw_relations_text(part.text)
+        for k, off in enumerate(offs):
+            prev = REL_TOKEN.match(part.text, offs[k - 1]) if k else None
+            a = prev.end() if prev else offs[k - 1] + 1 if k else 0
+            b = offs[k + 1] if k + 1 < len(offs) else len(part.text)
+            out.append((part.pos + off, _whole(part.text[a:b])))
     if not out and chain.parts:
-        out.append((chain.parts[0].pos, " ".join(chain.text[:300].split())))
+        out.append((chain.parts[0].pos, _whole(chain.text)))
     return out
 
 
