@@ -90,3 +90,14 @@ def test_a_claim_may_cover_several_catalogue_ids(tmp_path, monkeypatch):
     other.add("x", location="L", statement="s", kind=tv.Kind.IDENTITY, covers=["AB-T4-rate"],
               catalogue_id="AB-E1-def")(lambda ctx: None)
     assert other.claims[0].catalogue_ids == ("AB-E1-def", "AB-T4-rate")
+
+
+def test_coverage_line_says_no_claim_declares_an_id_when_the_catalogue_is_found(tmp_path, monkeypatch):
+    """A found catalogue with no claim naming a catalogue id is not "not found" (held-out author 6, defect 1)."""
+    (tmp_path / "ab.md").write_text(SPEC)
+    monkeypatch.setenv(catalogue.SPEC_DIR_ENV, str(tmp_path))
+    line = catalogue.coverage_line("ab.md", [None, None])
+    assert "no claim declares a catalogue id" in line and "not found" not in line
+    assert catalogue.coverage_line("ab.md", ["AB-E1-def"]).startswith("1 of 3 catalogue ids")
+    missing = catalogue.coverage_line("zz.md", ["AB-E1-def"])
+    assert "catalogue `zz.md` not found" in missing and catalogue.SPEC_DIR_ENV in missing

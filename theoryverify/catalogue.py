@@ -130,3 +130,21 @@ def coverage(spec_file: str, claimed: Iterable[str | None], paper: str | None = 
         return None
     ids = catalogue_ids(path.read_text(encoding="utf-8"), {c.split("-")[0] for c in claimed})
     return Coverage(len(ids), tuple(i for i in ids if i in claimed), tuple(i for i in ids if i not in claimed))
+
+
+def coverage_line(spec_file: str | None, claimed: Iterable[str | None], paper: str | None = None) -> str:
+    """The report's "Catalogue coverage" line: :meth:`Coverage.line`, or why coverage is unknown — no claim
+    declares a catalogue id (the catalogue may well be found), or the catalogue is not on the search path.
+
+    >>> coverage_line("nowhere-xyz.md", [None, None])
+    'unknown (no claim declares a catalogue id: give the claims `catalogue_id=`)'
+    >>> coverage_line("nowhere-xyz.md", ["NOWHERE-1"]).startswith("unknown (catalogue `nowhere-xyz.md` not found")
+    True"""
+    ids = [c for c in claimed if c]
+    if not ids:
+        return "unknown (no claim declares a catalogue id: give the claims `catalogue_id=`)"
+    if not spec_file or find_spec(spec_file, paper) is None:
+        return (f"unknown (catalogue `{spec_file}` not found; put it in the paper package's `{PACKAGE_SPEC}/` "
+                f"folder or set {SPEC_DIR_ENV})")
+    cov = coverage(spec_file, ids, paper)
+    return cov.line() if cov else "unknown"

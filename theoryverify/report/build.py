@@ -85,9 +85,8 @@ def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: 
     gallery: dict[str, list[str]] = {}  # every plot of a claim
     for r in results:
         gallery[r["id"]] = [f"{paper.id}/{p.name}" for p in plots.plots_for(r, img_dir)]
-    cov = catalogue.coverage(paper.spec, catalogue.row_ids(results))  # with the ids a claim covers
-    run = dict(run, coverage=cov.line() if cov else f"unknown (catalogue `{paper.spec}` not found; set "
-               f"{catalogue.SPEC_DIR_ENV})", paper_version=paper_version(paper.id))
+    cov = catalogue.coverage_line(paper.spec, catalogue.row_ids(results), paper.id)  # with the ids a claim covers
+    run = dict(run, coverage=cov, paper_version=paper_version(paper.id))
     # the page read in five minutes (finding cards, passes by section, glossary), and every row whole beside it
     (out / f"{paper.id}.md").write_text(page.paper_page(vars(paper), run, results, gallery), encoding="utf-8")
     (out / f"{paper.id}.json").write_text(page.rows_json(results), encoding="utf-8")
