@@ -66,3 +66,18 @@ def test_check_over_passes_the_seed_to_a_check_that_takes_it():
     got.clear()
     tv.check_over(over, lambda s: got.append(s) or tv.holds("exact", "ok"), seed=5, n=2, draws=0)  # as before
     assert got and all(isinstance(s, dict) for s in got)
+
+
+def test_check_over_stops_at_the_first_refuted_setting():
+    """Held-out author 6, defect 3: every remaining setting was run (and its refutation shrunk) after the first."""
+    ran = []
+
+    def check(s):
+        ran.append(s)
+        return _at(s, d / N, "<=", 1)  # false wherever d > N: at the second corner (N=1, d=64)
+
+    v = tv.check_over(OVER, check, seed=0)
+    points = tv.settings(OVER, 0)
+    assert v.status is tv.Status.REFUTED and len(ran) == 2 < len(points)
+    assert v.details["configurations"] == ran and v.details["settings_not_run"] == points[2:]
+    assert "stopped at the first refuted one (2 of" in v.method

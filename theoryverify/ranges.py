@@ -10,10 +10,12 @@ read (``over=`` of ``ClaimSet.add``).  From them :func:`settings` makes, determi
   scale, geometrically (spanning the declared decades) on a log scale, whole numbers for ``integer`` ranges;
 - ``draws`` **seeded random points** in the box (log-uniform on log scales).
 
-:func:`check_over` runs a per-setting check on each, combines the verdicts (:func:`theoryverify.verdicts.combine`:
-refuted if one setting is, with that setting as the counterexample's part) and records every setting as a
-configuration of the evidence, so the quantifier rule (one configuration, span) and the hypotheses are applied to
-what actually ran.
+:func:`check_over` runs a per-setting check on each, in that order, combines the verdicts
+(:func:`theoryverify.verdicts.combine`: refuted if one setting is, with that setting as the counterexample's part)
+and records every setting that ran as a configuration of the evidence, so the quantifier rule (one configuration,
+span) and the hypotheses are applied to what actually ran.  It stops at the first refuted setting: one refutes the
+claim, and the rest (each refutation shrunk) would only cost time; the settings not run are kept in
+``details["settings_not_run"]``.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .conditions import Over
 from .evidence import with_fixed
 from .seeds import rng
-from .verdicts import Verdict, combine, inconclusive
+from .verdicts import Status, Verdict, combine, inconclusive
 
 OPEN_DECADES = 3  # how far above lo an open range (hi = inf) is explored
 
@@ -137,7 +139,7 @@ def _takes_seed(fn: Callable) -> bool:
 def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict], seed: int, *, n: int = 6,
                draws: int = 8) -> Verdict:
     """Run ``check(setting)`` at every setting of :func:`settings` and combine the verdicts: refuted if one is (the
-    refuting setting named), proved only if all are, else holds/inconclusive; every setting is recorded as a
+    refuting setting named; the settings after it are not run, ``details["settings_not_run"]``), proved only if all are, else holds/inconclusive; every setting is recorded as a
     configuration of the evidence.  A ``check`` that accepts a keyword ``seed`` is called ``check(setting,
     seed=seed)`` (no ``lambda c: f(c, ctx.seed)`` wrapper needed).
 
@@ -150,6 +152,8 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     >>> v = tv.check_over(over, bad, seed=0)
     >>> v.status.value, v.counterexample["part"]
     ('refuted', 'N=1')
+    >>> len(v.details["configurations"]), len(v.details["settings_not_run"])  # stopped at the first refuted one
+    (1, 11)
     >>> def seeded(s, seed):  # gets the check's seed
     ...     return tv.holds("exact", f"seed {seed}")
     >>> tv.check_over(over, seeded, seed=7, n=2, draws=0).evidence.count("seed 7") >= 1
@@ -163,8 +167,18 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     for point in points:
         label = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in point.items()) or "-"
         parts[label] = with_fixed(check(dict(point), **extra), **point)
-    verdict = combine(parts, method=f"each of {len(points)} settings of the declared ranges")
+        if parts[label].status is Status.REFUTED:
+            break  # one refuted setting refutes the claim: the remaining settings (and their shrinking) are not run
+    ran = points[:len(parts)]
+    if len(ran) < len(points):
+        method = (f"settings of the declared ranges in order, stopped at the first refuted one ({len(ran)} of "
+                  f"{len(points)} ran)")
+    else:
+        method = f"each of {len(points)} settings of the declared ranges"
+    verdict = combine(parts, method=method)
     details = dict(verdict.details)
-    details["configurations"] = points
+    details["configurations"] = ran
+    if len(ran) < len(points):
+        details["settings_not_run"] = points[len(ran):]
     from dataclasses import replace
     return replace(verdict, details=details)
