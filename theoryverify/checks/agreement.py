@@ -99,7 +99,9 @@ def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], An
         ce[names[0]] = plain(derived(x))
         ce[names[1]] = plain(reference(x))
         return refuted(f"{names[0]} vs {names[1]}, float64",
-                       f"relative error {res.failure_score * rtol:.3g} > {rtol:g}", ce, tolerance=rtol)
+                       f"relative error {res.failure_score * rtol:.3g} > {rtol:g}", ce, tolerance=rtol,
+                       **({"shrinking": f"stopped after {res.shrink_steps} steps (the step budget)"}
+                          if res.shrink_cut else {}))
     finite = res.tried - res.nonfinite
     if finite < 5:
         return inconclusive("float64 agreement", f"only {finite} finite comparisons", tried=res.tried)

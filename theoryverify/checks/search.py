@@ -30,6 +30,19 @@ class _Found(Exception):
     pass
 
 
+class _ShrinkBudgetSpent(BaseException):
+    """Raised from inside the test once the shrink step budget is spent: a BaseException (not an Exception) so
+    Hypothesis does not take it for a failure of the example, and it ends the run at once; the smallest failing
+    example so far is kept."""
+
+
+#: how many examples Hypothesis may try after the first failure while shrinking it (a step count, not seconds, so
+#: the shrunk example does not depend on the machine's speed or load).  A failure over a few scalars shrinks well
+#: within it; a 32×8 matrix would otherwise take thousands of steps (tens of seconds) for a counterexample the
+#: exact shrinker (:func:`shrunk`) or the reader does not need smaller.
+SHRINK_STEPS = 100
+
+
 @dataclass
 class SearchResult:
     tried: int = 0
@@ -38,6 +51,8 @@ class SearchResult:
     worst_score: float = -math.inf
     failure: Any = None  # the shrunk failing example, if any
     failure_score: float | None = None
+    shrink_steps: int = 0  # examples tried after the first failure (shrinking it)
+    shrink_cut: bool = False  # the shrink step budget was spent (the failure is the smallest found by then)
     top: list[tuple[float, Any]] = field(default_factory=list)  # a few of the worst points
     seen: dict[Any, list] = field(default_factory=dict)  # per coordinate of dict-valued draws: [min, max, values]
 
@@ -100,15 +115,19 @@ ROUNDOFF_SCORE = 1e-2
 
 def search(strategy: st.SearchStrategy, score: Callable[[Any], float], *, fails: Callable[[float], bool],
            seed: int, max_examples: int | None = None, label: str = "badness",
-           target_floor: float | None = None) -> SearchResult:
+           target_floor: float | None = None, shrink_steps: int | None = None) -> SearchResult:
     """Run ``score`` over examples of ``strategy`` (maximising it with ``target``) and stop at the
     first example with ``fails(score)``, shrunk by Hypothesis.  Deterministic given ``seed``.
 
     ``target_floor``: scores below it are targeted as the floor itself.  A relative error at float64 round-off
     (1e-16 of a tolerance 1e-10: score 1e-6) is noise that differs between machines (another BLAS kernel, another
     CPU); maximising it would steer the search to machine-dependent examples, so the same seed would draw other
-    points — and print other coverage — elsewhere.  Below the floor the search gets no direction from it."""
+    points — and print other coverage — elsewhere.  Below the floor the search gets no direction from it.
+
+    ``shrink_steps``: how many examples the shrinker may try after the first failure (default
+    :data:`SHRINK_STEPS`); then the smallest failure found so far is returned.  ``result.shrink_steps`` counts them."""
     result = SearchResult()
+    budget = SHRINK_STEPS if shrink_steps is None else shrink_steps
     n = max_examples or default_examples()
 
     @settings(max_examples=n, deadline=None, database=None, derandomize=False,
@@ -116,6 +135,11 @@ def search(strategy: st.SearchStrategy, score: Callable[[Any], float], *, fails:
               phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink])
     @given(strategy)
     def probe(x: Any) -> None:
+        if result.failure is not None:
+            result.shrink_steps += 1
+            if result.shrink_steps > budget:
+                result.shrink_steps, result.shrink_cut = budget, True
+                raise _ShrinkBudgetSpent
         s = float(score(x))
         result._record(x, s)
         if math.isfinite(s):
@@ -127,7 +151,7 @@ def search(strategy: st.SearchStrategy, score: Callable[[Any], float], *, fails:
     try:
         with _without_local_constants():
             hseed(seed)(probe)()
-    except _Found:
+    except (_Found, _ShrinkBudgetSpent):
         pass
     except BaseExceptionGroup as group:  # pragma: no cover - several distinct failures
         if not group.subgroup(_Found):
