@@ -102,3 +102,15 @@ def test_shrinking_a_matrix_failure_stops_after_a_step_budget():
         runs.append(r.failure_score)
     assert runs[0] == runs[1] and runs[0] > 1  # deterministic, and still a failure
     assert S.SHRINK_STEPS <= 200
+
+
+def test_long_exact_values_in_a_refutation_are_printed_as_short_decimals():
+    """Held-out author 6, defect 4: a 40-digit fraction (a float constant made exact) was printed whole in the
+    evidence; the README promises 10-digit decimals beyond 20 characters, the counterexample keeping it exact."""
+    c = sp.Rational(0.01)  # 5764607523034235/576460752303423488, the float 0.01 exactly
+    w = tv.VectorVar("w", 2)
+    quad = (w.vector.T * sp.Matrix([[1, 2], [3, 4]]).T * sp.Matrix([[1, 2], [3, 4]]) * w.vector)[0]
+    v = tv.check_inequality(c * quad + c, "<=", c * quad / 2, tv.Domain([w]), 0)  # false at w = 0 (shrunk there)
+    assert v.status is Status.REFUTED and "shrunk" in v.evidence
+    assert str(c.p) not in v.evidence and "lhs = 0.01 " in v.evidence, v.evidence
+    assert sp.sympify(v.counterexample["lhs"]) == c  # the counterexample keeps the exact value

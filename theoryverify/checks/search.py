@@ -321,13 +321,15 @@ def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float 
     sides = sh.sides_at(L, R, best)
     diff = exact_value(L - R, best)
     value = diff if diff.is_Rational else sp.N(diff, 6)
+    from ..check.result import short  # an exact value longer than 20 characters as a 10-digit decimal (JSON: exact)
     if rtol is not None:
         rel = abs(float(sp.N(diff, 30))) / max(1.0, abs(float(sp.N(sides["rhs"], 30))))
         evidence = f"relative error {rel:.3g} > {rtol:g} (confirmed at 50 digits)"
     elif op == "==":
-        evidence = f"lhs − rhs = {value} ≠ 0" + (" exactly" if diff.is_Rational else " (50 digits)")
+        evidence = f"lhs − rhs = {short(value)} ≠ 0" + (" exactly" if diff.is_Rational else " (50 digits)")
     else:
-        evidence = f"violated: lhs = {sides['lhs']} {op} rhs = {sides['rhs']} is false (lhs − rhs = {value})"
+        evidence = (f"violated: lhs = {short(sides['lhs'])} {op} rhs = {short(sides['rhs'])} is false "
+                    f"(lhs − rhs = {short(value)})")
     point = {str(s): v for s, v in sorted(best.items(), key=lambda kv: str(kv[0]))}
     details = {**dict(verdict.details or {}), "shrunk_from": {n: ce[n] for n in names},
                "shrunk": "the point first found, shrunk to simpler values where the check still fails, inside "
@@ -339,7 +341,7 @@ def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float 
     used = _USED[-1]
     if used is not None:  # whole variables, as the counterexample keeps them (settings_of_the_sides)
         used = {str(s) for v in domain.variables if {str(t) for t in v.symbols} & used for s in v.symbols}
-    first = ", ".join(f"{n} = {ce[n]}" for n in names if used is None or n in used)
+    first = ", ".join(f"{n} = {short(ce[n])}" for n in names if used is None or n in used)
     # the sides may use none of the shrunk names (a constant relation, 1/3 < 1/3 at every T): then no point to name
     return replace(verdict, evidence=f"{evidence} (shrunk; first found at {first})" if first else f"{evidence} (shrunk)",
                    counterexample={**ce, **point, "lhs": sides["lhs"], "rhs": sides["rhs"]}, details=details)
