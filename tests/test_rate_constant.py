@@ -94,3 +94,23 @@ def test_printed_without_predicted_is_an_error_not_a_traceback():
     assert v.status is Status.ERROR and "predicted" in v.evidence
     with pytest.raises(ValueError):
         check_rate(T, measured(3.0), -2.0, 0.1, seed=5, constant="shown")
+
+
+def test_the_exponent_can_be_read_from_the_printed_law():
+    """Held-out author 6, defect 5: a planted twin that changed the printed law was tested against the exponent
+    passed separately (the true law's); with ``"printed"`` the exponent is the printed values' own."""
+    import numpy as np
+
+    import theoryverify as tv
+    kappa = np.geomspace(10, 1000, 6)
+    steps = 0.5 * kappa  # what the model measures: O(κ)
+    true = tv.check_rate(1 / kappa, steps, "printed", 0.1, 0, kappa, param="1/kappa", bound="O", constant="hidden")
+    assert true.status is tv.Status.HOLDS and "printed values (slope -1" in true.details["exponent_from"], true
+    wrong = tv.check_rate(1 / kappa, steps, "printed", 0.1, 0, np.sqrt(kappa), param="1/kappa", bound="O",
+                          constant="hidden")  # a √κ printed law, tested as printed
+    assert wrong.status is tv.Status.REFUTED, wrong
+    curved = tv.check_rate(1 / kappa, steps, "printed", 0.1, 0, kappa + kappa ** 2 / 100, param="1/kappa",
+                           constant="hidden")  # no single exponent on this grid
+    assert curved.status is tv.Status.INCONCLUSIVE and "pass it as a number" in curved.evidence
+    with pytest.raises(ValueError, match="predicted="):
+        tv.check_rate(1 / kappa, steps, "printed", 0.1, 0)

@@ -723,7 +723,23 @@ def _one_sided(fit: Fit, bound: str, p: float, m: float, x: np.ndarray, ratio: n
     return inconclusive(method, f"{why}: " + summary, **details)
 
 
-def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, seed: int,
+def printed_exponent(x: Sequence[float], predicted: Sequence[float], law: str = "power",
+                     log_power: float = 0.0) -> tuple[float, float, float]:
+    """The exponent of the printed law itself, read from its values at the grid: the least-squares slope of the
+    law's straight line (:func:`law_coordinates`) through ``predicted``, and the smallest and largest local slope
+    between neighbouring grid points (they differ when the printed law is not exactly of that form on the grid).
+
+    >>> k = np.geomspace(10, 1000, 5)
+    >>> [round(v, 3) for v in printed_exponent(1 / k, 3 * np.sqrt(k))]
+    [-0.5, -0.5, -0.5]"""
+    u, w = law_coordinates(x, predicted, law, log_power)
+    order = np.argsort(u)
+    u, w = u[order], np.asarray(w, dtype=float)[order]
+    local = np.diff(w) / np.diff(u)
+    return float(np.polyfit(u, w, 1)[0]), float(local.min()), float(local.max())
+
+
+def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin: float, seed: int,
                predicted: Sequence[float] | None = None, *, param: str = "x", law: str = "power",
                log_power: float = 0.0, max_spread: float = 4.0, confidence: float = 0.95,
                n_resamples: int = 2000, min_points: int = 4, what: str = "y",
@@ -739,7 +755,10 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     - ``x``: the grid of the swept parameter (``tv.grid(over, n)``); ``y``: positive measured values, (points,)
       or (points, seeds);
     - ``predicted_exponent`` p: the printed exponent (``law="power"``: y ≈ C·x^p·log(1/x)^``log_power``;
-      ``law="exp"``: y ≈ C·exp(p/x)); ``margin`` m: how far the fitted exponent b may be from p — the verdict
+      ``law="exp"``: y ≈ C·exp(p/x)), or ``"printed"``: read from ``predicted`` (:func:`printed_exponent`, the
+      slope of the printed values on the law's straight line), so a printed law is tested as printed — a planted
+      or mistyped display changes the exponent tested, not only the constant (inconclusive when the printed
+      values' local exponent varies across the grid by more than ``margin``: pass the number then); ``margin`` m: how far the fitted exponent b may be from p — the verdict
       holds when b's CI lies inside [p − m, p + m] and is refuted when it lies entirely outside;
     - ``seed``: the bootstrap's seed (``ctx.seed``);
     - ``predicted``: the claimed values at x, with their constant (e.g. ``[tv.evaluate(display, c) for c in
@@ -775,6 +794,19 @@ def check_rate(x: Sequence[float], y, predicted_exponent: float, margin: float, 
     ...            constant="hidden").status.value  # sqrt(κ) = O(κ) as κ → ∞
     'holds'
     """
+    if isinstance(predicted_exponent, str):
+        if predicted_exponent != "printed":
+            raise ValueError(f"check_rate: predicted_exponent is a number or 'printed', not {predicted_exponent!r}")
+        if predicted is None:
+            raise ValueError("check_rate: predicted_exponent='printed' reads the exponent from the printed values: "
+                             "pass them as predicted=")
+        slope, low, high = printed_exponent(x, predicted, law, log_power)
+        if high - low > margin:
+            return inconclusive("sweep fit", f"the printed {what}'s local exponent in {param} ranges from {low:.3g} "
+                                f"to {high:.3g} on the grid, more than the margin {margin:g}: no single printed "
+                                f"exponent to test (pass it as a number)", printed_exponent=[low, high])
+        predicted_exponent = slope
+        extra = {**dict(extra or {}), "exponent_from": f"the printed values (slope {slope:.4g})"}
     fit = fit_power_law(x, y, seed, confidence, n_resamples, log_power=log_power, law=law)
     return verdict_from_fit(fit, x, y, predicted_exponent, margin, param=param, predicted=predicted,
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
