@@ -3,6 +3,7 @@ and seeded draws of its declared ``over=`` ranges, records them as the evidence'
 rule accepts that evidence (no hand-written loop); a planted false statement is refuted at a generated setting."""
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 import theoryverify as tv
@@ -81,3 +82,24 @@ def test_check_over_stops_at_the_first_refuted_setting():
     assert v.status is tv.Status.REFUTED and len(ran) == 2 < len(points)
     assert v.details["configurations"] == ran and v.details["settings_not_run"] == points[2:]
     assert "stopped at the first refuted one (2 of" in v.method
+
+
+def test_a_dependent_range_n_from_d_to_4d():
+    """Held-out author 6, defect 6: "n ∈ {d..4d}" could not be declared (only independent boxes): an end may be an
+    expression in the other declared parameters; every setting lies inside it, and the quantifier rule measures n
+    against its extent over d (2..32)."""
+    D, Nd = tv.Over("d", 2, 8, integer=True), tv.Over("n", lo="d", hi="4*d", integer=True)
+    points = tv.settings([D, Nd], 0)
+    assert all(p["d"] <= p["n"] <= 4 * p["d"] for p in points)
+    assert {(2, 2), (2, 8), (8, 8), (8, 32)} <= {(p["d"], p["n"]) for p in points}  # the corners of the relation
+    assert Nd.label() == "n ∈ [d, 4*d] (integers)" and Nd.depends_on == ("d",)
+    nn, dd = sp.symbols("n d", positive=True)
+    claims = tv.ClaimSet("p")
+    claims.add("c", location="Thm 1", statement="d/n <= 1 for n in d..4d", kind=tv.Kind.INEQUALITY, over=(D, Nd))(
+        lambda ctx: tv.check_over([D, Nd], lambda s: tv.proved("exact", "d <= n") if s["d"] <= s["n"]
+                                  else tv.refuted("exact", "d > n", s), ctx.seed))
+    v = claims.claims[0].run(tv.RunContext(seed=0)).verdict
+    assert v.status is tv.Status.PROVED, v
+    for bad in ("__import__('os')", "d.real", "m + 1"):
+        with pytest.raises(ValueError):
+            tv.settings([D, tv.Over("n", "d", bad)], 0)

@@ -115,7 +115,12 @@ def below(name: str, bound: float, *, text: str | None = None, location: str = "
 class Over:
     """A parameter the statement quantifies over, with its admissible range [lo, hi] (hi may be inf).
 
-    ``scale``: "linear" or "log" (how "spread over the range" is measured); ``integer`` for counts."""
+    ``scale``: "linear" or "log" (how "spread over the range" is measured); ``integer`` for counts.
+
+    An end may depend on other declared parameters: a short arithmetic expression in their names (numbers, names,
+    ``+ - * / **``, parentheses; read without ``eval``), e.g. ``Over("n", lo="d", hi="4*d", integer=True)`` for
+    n ∈ {d, …, 4d}.  :func:`theoryverify.settings` / :func:`theoryverify.check_over` then draw n inside [d, 4d] at
+    each setting of d, and the quantifier rule measures n's span against its extent over the declared d."""
 
     name: str
     lo: float
@@ -127,21 +132,41 @@ class Over:
     def __post_init__(self) -> None:
         from .domains import real_bound  # SymPy-number ends (sp.pi) become floats; anything else: one line
 
+        import sympy as sp
+
+        from .ranges import bound_names  # an end in the other parameters ("4*d"): checked, kept as text
+
         for end in ("lo", "hi"):
-            object.__setattr__(self, end, real_bound(getattr(self, end), f"Over({self.name!r}): {end}"))
+            value = getattr(self, end)
+            if isinstance(value, str) or (isinstance(value, sp.Basic) and value.free_symbols):
+                text = value if isinstance(value, str) else str(value)
+                names = bound_names(text, f"Over({self.name!r}): {end}")
+                if self.name in names:
+                    raise ValueError(f"Over({self.name!r}): {end} = {text!r} depends on {self.name} itself")
+                object.__setattr__(self, end, text.strip())
+            else:
+                object.__setattr__(self, end, real_bound(value, f"Over({self.name!r}): {end}"))
         if self.scale not in ("linear", "log"):
             raise ValueError(f"Over({self.name!r}): scale must be 'linear' or 'log'")
-        if not self.lo < self.hi:
+        if not self.depends_on and not self.lo < self.hi:
             raise ValueError(f"Over({self.name!r}): need lo < hi")
-        if self.scale == "log" and self.lo < 0:
+        if self.scale == "log" and not isinstance(self.lo, str) and self.lo < 0:
             raise ValueError(f"Over({self.name!r}): a log-scale range needs lo >= 0")
 
+    @property
+    def depends_on(self) -> tuple[str, ...]:
+        """The other parameters an end is written in (``()`` for a fixed range)."""
+        from .ranges import bound_names
+        return tuple(dict.fromkeys(n for e in (self.lo, self.hi) if isinstance(e, str) for n in bound_names(e, "")))
+
     def label(self) -> str:
-        hi = "∞" if math.isinf(self.hi) else f"{self.hi:g}"
-        return self.text or f"{self.name} ∈ [{self.lo:g}, {hi}]" + (" (integers)" if self.integer else "")
+        lo = self.lo if isinstance(self.lo, str) else f"{self.lo:g}"
+        hi = self.hi if isinstance(self.hi, str) else "∞" if math.isinf(self.hi) else f"{self.hi:g}"
+        return self.text or f"{self.name} ∈ [{lo}, {hi}]" + (" (integers)" if self.integer else "")
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "lo": self.lo, "hi": self.hi if math.isfinite(self.hi) else "inf",
+        hi = self.hi if isinstance(self.hi, str) or math.isfinite(self.hi) else "inf"
+        return {"name": self.name, "lo": self.lo, "hi": hi,
                 "scale": self.scale, "integer": self.integer, "text": self.label()}
 
 

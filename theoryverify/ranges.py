@@ -19,8 +19,9 @@ claim, and the rest (each refutation shrunk) would only cost time; the settings 
 """
 from __future__ import annotations
 
-import itertools
+import ast
 import math
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from .conditions import Over
@@ -31,7 +32,109 @@ from .verdicts import Status, Verdict, combine, inconclusive
 OPEN_DECADES = 3  # how far above lo an open range (hi = inf) is explored
 
 
-def _ends(o: Over) -> tuple[float, float]:
+_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+        ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a ** b}
+
+
+def _bound_tree(text: str, what: str) -> ast.expr:
+    try:
+        tree = ast.parse(text.strip().replace("^", "**"), mode="eval").body
+    except SyntaxError:
+        raise ValueError(f"{what}: cannot read {text!r} (numbers, parameter names, + - * / ** and parentheses)") \
+            from None
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.USub, ast.UAdd,
+                                 *_OPS)) or (isinstance(node, ast.Constant) and not isinstance(node.value, (int, float))):
+            raise ValueError(f"{what}: cannot read {text!r} (numbers, parameter names, + - * / ** and parentheses)")
+    return tree
+
+
+def bound_names(text: str, what: str) -> list[str]:
+    """The parameter names a dependent end such as ``"4*d"`` is written in (a ValueError for anything but
+    numbers, names, + - * / ** and parentheses).
+
+    >>> bound_names("2*d + n0", "hi")
+    ['d', 'n0']"""
+    return list(dict.fromkeys(n.id for n in ast.walk(_bound_tree(text, what)) if isinstance(n, ast.Name)))
+
+
+def _bound_value(text: str, values: Mapping[str, Any]) -> float:
+    """A dependent end at the given values of the parameters it names (an AST walk, no ``eval``)."""
+    def ev(node):
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return values[node.id]
+        if isinstance(node, ast.UnaryOp):
+            return -ev(node.operand) if isinstance(node.op, ast.USub) else ev(node.operand)
+        return _OPS[type(node.op)](ev(node.left), ev(node.right))
+    return float(ev(_bound_tree(text, "a dependent end")))
+
+
+@dataclass(frozen=True)
+class _Range:
+    """One range with numeric ends (a dependent :class:`Over` at a point of the parameters it names)."""
+    name: str
+    lo: float
+    hi: float
+    scale: str
+    integer: bool
+
+
+def _ordered(over: Sequence[Over]) -> list[Over]:
+    """The ranges in declared order, each dependent one after the ranges it names (a one-line error for a name
+    that is not declared, or ends that depend on each other)."""
+    names = {o.name for o in over}
+    for o in over:
+        unknown = [n for n in o.depends_on if n not in names]
+        if unknown:
+            raise ValueError(f"Over({o.name!r}): its range names {', '.join(unknown)}, which "
+                             f"{'is' if len(unknown) == 1 else 'are'} not among the declared ranges "
+                             f"({', '.join(sorted(names))})")
+    out: list[Over] = []
+    left = list(over)
+    while left:
+        ready = [o for o in left if all(n in {p.name for p in out} for n in o.depends_on)]
+        if not ready:
+            raise ValueError(f"the ranges of {', '.join(o.name for o in left)} depend on each other")
+        out.append(ready[0])
+        left.remove(ready[0])
+    return out
+
+
+def _at(o: Over, point: Mapping[str, Any]) -> "Over | _Range":
+    """``o`` with numeric ends at ``point`` (``o`` itself when its range is fixed)."""
+    if not o.depends_on:
+        return o
+    lo, hi = (_bound_value(e, point) if isinstance(e, str) else float(e) for e in (o.lo, o.hi))
+    if o.integer:
+        lo, hi = math.ceil(lo - 1e-9), math.floor(hi + 1e-9)
+    return _Range(o.name, lo, max(lo, hi), o.scale, o.integer)
+
+
+def extent(over: Sequence[Over], seed: int = 0) -> list[Over]:
+    """``over`` with each dependent range replaced by the fixed range it spans over the others' settings (the
+    smallest lower end and largest upper end at the corners and sweeps of :func:`settings`): what the quantifier
+    rule measures a dependent parameter's coverage against.
+
+    >>> from theoryverify import Over
+    >>> [o.label() for o in extent([Over("d", 2, 8, integer=True), Over("n", "d", "4*d", integer=True)])]
+    ['d ∈ [2, 8] (integers)', 'n ∈ [2, 32] (integers)']"""
+    if not any(o.depends_on for o in over):
+        return list(over)
+    points = settings(over, seed, n=9, draws=0)
+    out = []
+    for o in over:
+        if not o.depends_on:
+            out.append(o)
+            continue
+        ends = [_at(o, p) for p in points]
+        out.append(Over(o.name, min(e.lo for e in ends), max(e.hi for e in ends), o.scale, o.integer,
+                        o.text or f"{o.name} ∈ [{o.lo}, {o.hi}]" + (" (integers)" if o.integer else "")))
+    return out
+
+
+def _ends(o) -> tuple[float, float]:
     lo = float(o.lo)
     if math.isfinite(o.hi):
         hi = float(o.hi)
@@ -99,6 +202,7 @@ def settings(over: Sequence[Over], seed: int, *, n: int = 6, draws: int = 8) -> 
     names = [o.name for o in over]
     if len(set(names)) != len(names):
         raise ValueError(f"settings: a parameter is declared twice ({names})")
+    order = _ordered(over)  # the declared order when no range depends on another
     out: list[dict[str, Any]] = []
     seen: set[tuple] = set()
 
@@ -106,21 +210,34 @@ def settings(over: Sequence[Over], seed: int, *, n: int = 6, draws: int = 8) -> 
         key = tuple(values[k] for k in names)
         if key not in seen:
             seen.add(key)
-            out.append(dict(values))
+            out.append({k: values[k] for k in names})
 
-    for corner in itertools.product(*[[_value(o, e) for e in _ends(o)] for o in over]):
-        add(dict(zip(names, corner)))
-    middle = {o.name: _middle(o) for o in over}
-    for o in over:
-        for v in _grid(o, n):
-            add({**middle, o.name: v})
+    corners: list[dict[str, Any]] = [{}]  # every combination of ends, a dependent range's ends at each point
+    for o in order:
+        corners = [{**p, o.name: _value(r, e)} for p in corners for r in [_at(o, p)] for e in _ends(r)]
+    for corner in corners:
+        add(corner)
+
+    def middles(point: dict[str, Any], after: int) -> dict[str, Any]:  # dependent ranges after `after`, re-centred
+        for o in order[after + 1:]:
+            if o.depends_on:
+                point[o.name] = _middle(_at(o, point))
+        return point
+
+    middle: dict[str, Any] = {}
+    for o in order:
+        middle[o.name] = _middle(_at(o, middle))
+    for i, o in enumerate(order):
+        for v in _grid(_at(o, middle), n):
+            add(middles({**middle, o.name: v}, i))
     gen = rng(seed)
     for _ in range(draws):
-        point = {}
-        for o in over:
-            lo, hi = _ends(o)
+        point: dict[str, Any] = {}
+        for o in order:
+            r = _at(o, point)
+            lo, hi = _ends(r)
             u = float(gen.random())
-            point[o.name] = _value(o, lo * (hi / lo) ** u if o.scale == "log" else lo + (hi - lo) * u)
+            point[o.name] = _value(r, lo * (hi / lo) ** u if r.scale == "log" else lo + (hi - lo) * u)
         add(point)
     return out
 

@@ -413,6 +413,11 @@ def _covers(values: Mapping[str, Any], over: Over, std: Standards) -> str | None
 def apply_quantifiers(over: Sequence[Over], verdict: Verdict, std: Standards) -> Verdict:
     if not over or verdict.status not in (Status.HOLDS, Status.PROVED):
         return verdict
+    from .ranges import extent
+    try:
+        over = extent(over)  # a dependent range (n ∈ [d, 4d]) measured against its extent over the others
+    except ValueError as exc:
+        return error("declared ranges", " ".join(str(exc).split()), was=verdict.to_json())
     cov = coverage(verdict.to_json())
     info = {"over": [o.to_json() for o in over], "coverage": {o.name: cov.get(o.name) for o in over},
             "rule": std.rules()["quantifier"]}
