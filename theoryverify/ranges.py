@@ -55,7 +55,8 @@ def bound_names(text: str, what: str) -> list[str]:
 
     >>> bound_names("2*d + n0", "hi")
     ['d', 'n0']"""
-    return list(dict.fromkeys(n.id for n in ast.walk(_bound_tree(text, what)) if isinstance(n, ast.Name)))
+    found = [n for n in ast.walk(_bound_tree(text, what)) if isinstance(n, ast.Name)]
+    return list(dict.fromkeys(n.id for n in sorted(found, key=lambda n: n.col_offset)))  # in reading order
 
 
 def _bound_value(text: str, values: Mapping[str, Any]) -> float:
@@ -118,8 +119,8 @@ def extent(over: Sequence[Over], seed: int = 0) -> list[Over]:
     rule measures a dependent parameter's coverage against.
 
     >>> from theoryverify import Over
-    >>> [o.label() for o in extent([Over("d", 2, 8, integer=True), Over("n", "d", "4*d", integer=True)])]
-    ['d ∈ [2, 8] (integers)', 'n ∈ [2, 32] (integers)']"""
+    >>> [(o.name, o.lo, o.hi) for o in extent([Over("d", 2, 8, integer=True), Over("n", "d", "4*d", integer=True)])]
+    [('d', 2, 8), ('n', 2, 32)]"""
     if not any(o.depends_on for o in over):
         return list(over)
     points = settings(over, seed, n=9, draws=0)
