@@ -84,3 +84,26 @@ def test_a_fit_in_log_one_over_eps_on_a_log_scale_records_eps():
     assert v.status is tv.Status.HOLDS and "covers eps" in v.evidence, v.evidence
     wrong = claims.claims[0].check(tv.RunContext(seed=0), slope=2.0)  # planted: the slope 2, still refuted
     assert wrong.status is tv.Status.REFUTED
+
+
+def test_one_configuration_names_the_silent_sweep_and_declared():
+    """Held-out author 6, defect 7: "inconclusive: one configuration (eps = 1e-06)" pointed at the κ sweep's fixed ε,
+    while the cause was the ε sweep (x = 1/log(1/ε)) recording no ε: the message names that sweep and the fix."""
+    import numpy as np
+
+    import theoryverify as tv
+    k, e = np.geomspace(10, 1000, 6), np.geomspace(1e-12, 1e-1, 6)
+    over = (tv.Over("kappa", 10, 1000, scale="log"), tv.Over("eps", 1e-12, 1e-1, scale="log"))
+
+    def check(ctx):
+        return tv.combine({
+            "κ sweep": tv.check_rate(1 / k, k, -1.0, 0.1, 0, k, param="1/kappa", constant="printed",
+                                     fixed={"eps": 1e-6}),
+            "ε sweep": tv.check_rate(-1 / np.log(e), -np.log(e), -1.0, 0.1, 0, -np.log(e), param="1/log(1/eps)",
+                                     constant="printed", fixed={"kappa": 100})})
+    claims = tv.ClaimSet("p")
+    claims.add("c", location="Thm 1", statement="rate", kind=tv.Kind.RATE, over=over)(check)
+    v = claims.claims[0].run(tv.RunContext(seed=0)).verdict
+    assert v.status is tv.Status.INCONCLUSIVE, v
+    assert "part 'ε sweep' (a sweep over 1/log(1/eps)) records no value of eps" in v.evidence, v.evidence
+    assert "declared={'eps': [...]}" in v.evidence and "eps is fixed in part 'κ sweep' (eps = 1e-06)" in v.evidence

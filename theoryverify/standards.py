@@ -410,6 +410,28 @@ def _covers(values: Mapping[str, Any], over: Over, std: Standards) -> str | None
     return None
 
 
+def _unrecorded_parts(vjson: Mapping[str, Any], name: str) -> str:
+    """Where a too-narrow coverage of ``name`` comes from, and the fix: the parts that hold ``name`` at one value,
+    and the parts (their sweeps named by their variable) that record no value of it — a sweep whose variable is a
+    function of ``name`` (x = 1/log(1/ε) sweeping ε) is not recognised as sweeping it, so it must say so with
+    ``declared=``.  Empty when every part records ``name``."""
+    subs = supporting(vjson) or {"": vjson}
+    fixed, silent = [], []
+    for part, sub in subs.items():
+        cov = coverage(sub).get(name)
+        where = f"part '{part}'" if part else "the evidence"
+        if cov is None:
+            params = [sw.get("param") for _, sw, _, _ in sweeps(sub) if sw.get("param")]
+            silent.append(f"{where}" + (f" (a sweep over {', '.join(dict.fromkeys(params))})" if params else ""))
+        elif isinstance(cov, Mapping) and int(cov.get("distinct") or 0) <= 1 and cov.get("min") is not None:
+            fixed.append(f"{where} ({name} = {cov['min']:g})")
+    if not silent:
+        return ""
+    text = f" — {name} is fixed in {', '.join(fixed)};" if fixed else " —"
+    return (f"{text} {', '.join(silent)} records no value of {name}: if it varies {name}, pass its values as "
+            f"declared={{'{name}': [...]}} to that check (docs/verdicts.md)")
+
+
 def apply_quantifiers(over: Sequence[Over], verdict: Verdict, std: Standards) -> Verdict:
     if not over or verdict.status not in (Status.HOLDS, Status.PROVED):
         return verdict
@@ -442,7 +464,9 @@ def apply_quantifiers(over: Sequence[Over], verdict: Verdict, std: Standards) ->
                     why = f"[{path}] {why}" if path else why
                     break
         if why:
-            return downgrade(verdict, "quantifier", f"{why}; the statement ranges over {o.label()}", quantifiers=info)
+            hint = _unrecorded_parts(vjson, o.name)
+            return downgrade(verdict, "quantifier", f"{why}; the statement ranges over {o.label()}{hint}",
+                             quantifiers=info)
     return _with_note(verdict, "covers " + ", ".join(o.label() for o in over), "quantifiers", info)
 
 
