@@ -112,3 +112,14 @@ def test_a_planted_twin_that_is_not_refuted_is_said_not_caught():
     rows = [r.to_json() for r in results]
     rows[2] = dict(rows[2], status="proved", as_expected=False)
     assert cards.planted_line(cards.planted_errors(rows)) == "planted errors: 1 of 2 caught (not caught: twins.eq1-3x)"
+
+
+def test_the_summary_of_planted_twins_alone_has_no_empty_claim_counts():
+    """Held-out author 6, defect 8: ``verify --claim X-planted`` printed "0 claims and 1 planted twins — ; …"."""
+    from theoryverify import render
+
+    results = _report_rows()
+    twins = [r for r in results if r.claim.planted_of]
+    line = render.summary(twins[:1])
+    assert line.startswith("1 planted twin — planted errors: 1 of 1 caught"), line
+    assert "0 claims" not in line and "— ;" not in line

@@ -61,7 +61,12 @@ def summary(results: list[Result]) -> str:
     tail = f"; {missing} not checkable here (an input outside the repository is missing)" if missing else ""
     unexpected += sum(not r.as_expected and not r.unavailable for r in planted)
     caught = sum(r.verdict.status.value == "refuted" and r.as_expected for r in planted)
-    return (f"{len(results)} claims" + (f" and {len(planted)} planted twins" if planted else "") + f" — {parts}; refuted by finding class — {found}"
+    twins = f"{len(planted)} planted twin{'' if len(planted) == 1 else 's'}"
+    if not results:  # only planted twins ran (verify --claim X-planted): no claim verdicts to count
+        return (f"{twins} — planted errors: {caught} of {len(planted)} caught"
+                f"; {unexpected} differ from the registry's expectation{tail}")
+    return (f"{len(results)} claim{'' if len(results) == 1 else 's'}" + (f" and {twins}" if planted else "")
+            + f" — {parts}; refuted by finding class — {found}"
             + (f"; {outside} fail only outside the stated hypotheses" if outside else "")
             + (f"; planted errors: {caught} of {len(planted)} caught" if planted else "")
             + f"; {unexpected} differ from the registry's expectation{tail}")
