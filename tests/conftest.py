@@ -13,6 +13,11 @@ import pytest
 # test's 50×50 matmuls ran 1000× slower in that worker.  Passive waiting changes speed only, never results.
 # Set before torch (and its libgomp) is loaded; pytest-xdist workers and test subprocesses inherit it.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Hypothesis loads every plugin registered under its entry point group on import: selenium (a dev dependency) brings
+# trio, whose plugin imports trio.testing and with it pytest — 0.2 CPU-s in each of the ~100 Python processes a test
+# run starts (every CLI subprocess imports Hypothesis through theoryverify.profiles).  Nothing here uses trio; the
+# plugin only seeds trio's own random generator.  Set before Hypothesis is imported; workers and subprocesses inherit it.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 from theoryverify import profiles  # noqa: E402
 
