@@ -13,6 +13,11 @@ import pytest
 # test's 50×50 matmuls ran 1000× slower in that worker.  Passive waiting changes speed only, never results.
 # Set before torch (and its libgomp) is loaded; pytest-xdist workers and test subprocesses inherit it.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Hypothesis loads every plugin registered under its entry point group on import: selenium (a dev dependency) brings
+# trio, whose plugin imports trio.testing and with it pytest — 0.2 CPU-s in each of the ~100 Python processes a test
+# run starts (every CLI subprocess imports Hypothesis through theoryverify.profiles).  Nothing here uses trio; the
+# plugin only seeds trio's own random generator.  Set before Hypothesis is imported; workers and subprocesses inherit it.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 from theoryverify import profiles  # noqa: E402
 
@@ -50,6 +55,34 @@ def _plugin_autoloaded() -> bool:
 
 if not _plugin_autoloaded():
     pytest_plugins = ["theoryverify.pytest_plugin"]
+
+
+def pytest_configure(config):
+    """One results store for the whole session (``--tv-store``, unless given), shared by every xdist worker: a
+    claim computed by one test (the report regenerated in tests/test_report_reproducible.py runs the 98 quick
+    claims of iclnonlinear) is not computed again by its theorem item, and the other way round.  A result is
+    reused only under its full key — claim, seed, profile, device, the hash of the code closure, library
+    versions, inputs — so only the same computation by the same code is shared; the folder is removed at the end."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller's folder (pytest_configure_node)
+        if config.workerinput.get("tv_store") and not config.getoption("tv_store", None):
+            config.option.tv_store = config.workerinput["tv_store"]
+        return
+    if config.getoption("tv_store", None) is not None or not hasattr(config.option, "tv_store"):
+        return
+    if config.getoption("markexpr", "") == "theorems":  # the claim items only: no other test computes a claim
+        return
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="theoryverify-session-store-")
+    config.option.tv_store = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """The session's results store, passed to each xdist worker."""
+    node.workerinput["tv_store"] = node.config.getoption("tv_store", None)
 
 
 def pytest_ignore_collect(collection_path, config):

@@ -93,7 +93,8 @@ def test_counterexamples_name_every_free_symbol():
     assert all(-3 <= float(ce[q]) <= 3 for q in ("q_1_1", "q_1_2"))
 
 
-# --- the CLI (a subprocess, as a theorist would run it) ------------------------------------
+# --- the CLI (a subprocess, as a theorist would run it; the exit codes of every verdict in-process, through the same
+# main: the process's own exit codes 1 and 2 are those of the JSON and bad-input tests below) -------------------------
 
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "theoryverify.check", "--context", K2, *args],
@@ -106,12 +107,13 @@ def _cli(*args):
     ("g_1 >= 0", 0, "holds"),
     ("g_1 <= 0", 1, "refuted"),
 ])
-def test_cli_exit_codes(statement, code, word):
-    proc = _cli(statement)
-    assert proc.returncode == code, proc.stdout + proc.stderr
-    assert proc.stdout.startswith(word)
+def test_cli_exit_codes(statement, code, word, capsys):
+    returned = cli.main(["--context", K2, statement])
+    out, err = capsys.readouterr()
+    assert returned == code, out + err
+    assert out.startswith(word)
     if code == 1:
-        assert "counterexample" in proc.stdout and "q_1_1=" in proc.stdout
+        assert "counterexample" in out and "q_1_1=" in out
 
 
 def test_cli_json_counterexample():

@@ -12,10 +12,6 @@ from theoryverify import cli, registry
 REPO = Path(__file__).resolve().parent.parent
 
 
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "theoryverify", *args], capture_output=True, text=True, timeout=300)
-
-
 @pytest.mark.parametrize("args", [
     ["verify", "--paper", "nosuchpaper"],
     ["verify", "--claim", "icrecall.nosuchclaim"],
@@ -34,10 +30,12 @@ def test_bad_input_is_one_line_and_exit_2(args, capsys):
     assert "Traceback" not in err
 
 
-def test_json_output_has_the_contract_keys():
-    proc = run("verify", "--claim", "icrecall.table2", "--json")
-    assert proc.returncode == 0, proc.stderr
-    rows = json.loads(proc.stdout)
+def test_json_output_has_the_contract_keys(capsys):
+    # in-process (the same main as `python -m theoryverify`, whose process runs in the tutorial and scaffold tests)
+    code = cli.main(["verify", "--claim", "icrecall.table2", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = json.loads(out)
     assert len(rows) == 1
     for key in ("id", "paper", "location", "kind", "status", "method", "evidence", "catalogue_id"):
         assert key in rows[0]
@@ -67,10 +65,11 @@ def test_exit_3_when_the_only_differences_are_undecided_passes(monkeypatch, caps
     capsys.readouterr()
 
 
-def test_claim_selected_by_catalogue_id_and_table_printed():
-    proc = run("verify", "--claim", "ICR-T2-logits")
-    assert proc.returncode == 0, proc.stderr
-    assert "icrecall.table2" in proc.stdout and "proved" in proc.stdout
+def test_claim_selected_by_catalogue_id_and_table_printed(capsys):
+    code = cli.main(["verify", "--claim", "ICR-T2-logits"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "icrecall.table2" in out and "proved" in out
 
 
 def test_exit_1_when_a_verdict_differs_from_the_registry(monkeypatch, capsys):

@@ -1,6 +1,7 @@
 """Cache keys follow the source closure of the code a claim runs: editing any local module it imports
 (transitively) changes the key; editing an unrelated module does not."""
 import importlib
+from pathlib import Path
 import sys
 
 from theoryverify.closure import closure_version, code_key, module_closure
@@ -90,3 +91,31 @@ def test_an_edited_file_is_read_again(tmp_path, monkeypatch):
     (pkg / "a.py").write_text("from . import b\nX = 1\n")
     module_closure.cache_clear()
     assert [os.path.basename(f) for f in module_closure("editpkg.a")] == ["__init__.py", "a.py", "b.py"]
+
+
+def test_computing_a_closure_imports_none_of_its_modules(tmp_path, monkeypatch):
+    """The closure is read from the source, nothing executed: ``from .heavy import f`` made the lookup of the
+    candidate submodule ``heavy.f`` import ``heavy`` (so the engine's closure imported scipy.stats, torch's
+    submodules…, 0.9 s of CPU in every ``verify`` process), and a name inside an installed package imported that
+    package's parents.  The closure itself is unchanged: ``heavy.py`` and the package stay in it."""
+    import os
+    import subprocess
+
+    pkg = tmp_path / "heavypkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "heavy.py").write_text("import sys\nsys.modules['heavypkg_was_run'] = sys\n\ndef f():\n    return 1\n")
+    (pkg / "sub" / "deep.py").write_text("G = 1\n")
+    (pkg / "claims.py").write_text("from .heavy import f\nfrom .sub.deep import G\nfrom scipy.stats import qmc\n")
+    code = ("import sys; from theoryverify.closure import module_closure; "
+            "files = module_closure('heavypkg.claims'); "
+            "print(sorted(f.rsplit('heavypkg', 1)[1] for f in files)); "
+            "print([m for m in ('heavypkg_was_run', 'heavypkg.heavy', 'scipy.stats') if m in sys.modules])")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[1])]))
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    files, imported = out.stdout.splitlines()
+    assert files == "['/__init__.py', '/claims.py', '/heavy.py', '/sub/__init__.py', '/sub/deep.py']"
+    assert imported == "[]"

@@ -292,6 +292,35 @@ def test_plugin_items_run_under_xdist(plugged):
     result.assert_outcomes(passed=3, failed=2, skipped=1)
 
 
+def test_the_theorem_items_keep_and_reuse_results_in_a_given_store(plugged, tmp_path_factory):
+    """``--tv-store DIR`` (the test session shares one, tests/conftest.py): the same outcomes, failures and skips as
+    computing; each verdict is kept under verify's key (not "not checkable here", not a check that broke) and a
+    later item reads it instead of computing — shown by a kept row changed by hand, which the item then reports."""
+    import json
+
+    from theoryverify.store import _value_digest
+
+    store = tmp_path_factory.mktemp("store")  # outside the rootdir (given as --tv-store=DIR: a separate DIR would
+    # count among the paths pytest finds its rootdir from)
+    result = plugged("-m", "theorems or slow", "-rs", f"--tv-store={store}")
+    result.assert_outcomes(passed=5, failed=2, skipped=1, deselected=1)
+    out = result.stdout.str()
+    assert "counterexample: {" in out and "ValueError: a bug in the check" in out
+    assert "not checkable here: paper text not found" in out
+    kept = sorted(p.parent.name for p in store.glob("*/*.json"))
+    assert kept == ["plugpaper.bad", "plugpaper.good", "plugpaper.rate", "plugpaper.rate", "plugpaper.sweep",
+                    "plugpaper.typo"]
+    path, = store.glob("plugpaper.good/*.json")
+    record = json.loads(path.read_text())
+    record["value"]["status"] = "inconclusive"
+    record["sha256"] = _value_digest(record["value"])
+    path.write_text(json.dumps(record))
+    again = plugged("-k", "plugpaper.good", f"--tv-store={store}")
+    again.assert_outcomes(failed=1, deselected=8)
+    assert "expected proved|holds, got inconclusive" in again.stdout.str()
+    plugged("-k", "plugpaper.good").assert_outcomes(passed=1, deselected=8)  # without the store: computed
+
+
 def test_the_theorem_items_take_their_seed_from_an_option(plugged, monkeypatch):
     """Issue 29, item 12: ``--tv-seed N`` (else $THEORYVERIFY_SEED, else the engine's) for ``pytest -m theorems``."""
     from types import SimpleNamespace

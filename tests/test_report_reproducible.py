@@ -3,7 +3,10 @@
 seed and profile give the same Markdown and the same PNG bytes, whatever patch releases of the dependencies
 were resolved (round-off is printed as "< 1e-12" and plotted values are rounded: theoryverify/roundoff.py).
 
-One paper (iclnonlinear: no input outside the repository, under 30 s) stands for the rest."""
+One paper (iclnonlinear: no input outside the repository, under 30 s) stands for the rest.  The claims are computed
+in this session, by this code: through the session's results store (tests/conftest.py), where a theorem item that
+ran first may have put a row under the same key (the same claim computed by the same code closure), never from an
+earlier session."""
 from pathlib import Path
 
 import pytest
@@ -22,14 +25,17 @@ def _content(text: str) -> list[str]:
     return [line for line in text.splitlines() if not line.startswith(RUN_LINES)]
 
 
-def test_regenerated_report_equals_the_committed_one(tmp_path):
+def test_regenerated_report_equals_the_committed_one(tmp_path, request):
     committed = ROOT / f"{PAPER}.md"
     if not committed.exists():
         pytest.skip("no committed report")
     if "Profile: `quick`" not in committed.read_text():
         pytest.skip("the committed report is not the quick profile")
-    build([PAPER], profile="quick", device="cpu", seed=DEFAULT_SEED, out=tmp_path, fresh=True,
-          command="python -m theoryverify.report", store_root=tmp_path / "store")
+    # the session's results store (tests/conftest.py): a claim's row is reused only when this session computed it
+    # under the same key (code closure included: the same code), i.e. when its theorem item ran first; else computed
+    session_store = request.config.getoption("tv_store", None)
+    build([PAPER], profile="quick", device="cpu", seed=DEFAULT_SEED, out=tmp_path, fresh=not session_store,
+          command="python -m theoryverify.report", store_root=Path(session_store) if session_store else tmp_path / "store")
     new, old = _content((tmp_path / f"{PAPER}.md").read_text()), _content(committed.read_text())
     diff = [f"- {a}\n+ {b}" for a, b in zip(old, new) if a != b][:5]
     assert len(new) == len(old) and not diff, "regenerate the reports (python -m theoryverify.report):\n" + \

@@ -27,6 +27,10 @@ claim of that paper, ``-m slow`` its long sweeps, ``-m gpu`` its GPU-scale check
   ``--tv-scheduler ADDRESS`` (a running Dask scheduler) make the engine's dispatcher
   (:mod:`theoryverify.dispatch`) send the points of each claim's sweeps to N local processes or to the
   cluster, as ``verify --jobs/--scheduler`` do (with ``-n``, every xdist worker starts its own N).
+- Reuse: ``--tv-store=DIR`` keeps each item's result in the results store DIR and reads one kept there under
+  verify's full key (claim, seed, profile, device, code closure, library versions, inputs) instead of computing
+  it: for a session whose other tests compute the same claims (this repository's own test session shares one
+  store between its report test and its theorem items, tests/conftest.py).  Without it every item computes.
 """
 from __future__ import annotations
 
@@ -61,6 +65,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "pytest-xdist)")
     group.addoption("--tv-scheduler", default=None, metavar="ADDRESS", dest="tv_scheduler",
                     help="a running Dask scheduler (tcp://host:8786) for the sweep points inside each claim")
+    group.addoption("--tv-store", default=None, metavar="DIR", dest="tv_store",
+                    help="keep each claim's result in the results store DIR and reuse one kept there, keyed as "
+                         "verify's (claim, seed, profile, device, code closure, library versions, inputs): for a "
+                         "session whose other tests compute the same claims (default: every item computes)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -223,7 +231,8 @@ class ClaimItem(pytest.Item):
 
         ctx = RunContext(seed=run_seed(self.config), profile=self.profile, device="cpu")
         with _engine_hypothesis_profile():
-            result = self.claim.run(ctx)
+            store = self.config.getoption("tv_store", None)
+            result = self.claim.run(ctx) if not store else _stored_or_run(self.claim, ctx, store)
         if result.unavailable:  # reported at the claim's registration, not here
             reason = f"not checkable here: {result.unavailable}"
             try:
@@ -256,6 +265,21 @@ class ClaimItem(pytest.Item):
     def _source_file(self) -> Path | None:
         mod = sys.modules.get(self.claim.module)
         return Path(mod.__file__) if mod is not None and getattr(mod, "__file__", None) else None
+
+
+def _stored_or_run(claim, ctx, root: str):
+    """The claim's result as ``verify`` gets it through the results store at ``root``: the row kept under the
+    same key (claim, seed, profile, device, code closure, library versions, inputs) — computed by this very
+    code, in this session or another — else ``claim.run(ctx)``, kept there (a verdict only: not "not checkable
+    here", not a check that broke)."""
+    from theoryverify import resume
+    from theoryverify.store import Store
+
+    claim_run = resume.ClaimRun([claim], ctx, Store(root), prefix="theoryverify (pytest)")
+    if claim_run.items[0].key is None:  # a claim built ad hoc (no module to hash): never stored
+        return claim.run(ctx)
+    row, = claim_run.compute(claim_run.items, desc=claim.id)  # its progress line goes to the captured stderr
+    return resume.result_of(claim, row, ctx)
 
 
 class _engine_hypothesis_profile:
