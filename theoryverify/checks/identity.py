@@ -130,10 +130,10 @@ def check_identity(lhs: Any, rhs: Any, domain: Domain, seed: int, *, rtol: float
         return error("domain", f"symbols without a declared domain: {sorted(map(str, missing))}")
     if not entries:
         return inconclusive("identity", "nothing to compare (empty containers)")
-    deadline = time.monotonic() + symbolic_seconds
+    deadline = time.process_time() + symbolic_seconds  # CPU time: not moved by other processes' load
     hows: list[str | None] = []
     for e in entries:
-        left = deadline - time.monotonic()
+        left = deadline - time.process_time()
         hows.append(symbolic_zero(e.lhs - e.rhs, left) if try_symbolic and left > 0 else None)
     n_exact = 0
     for i, e in enumerate(entries):

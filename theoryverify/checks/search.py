@@ -354,7 +354,7 @@ def _shrink_inside(lhs, op, rhs, domain, start, budget, config, sh):
 
     import sympy as sp
     from fractions import Fraction
-    deadline = time.monotonic() + budget
+    deadline = time.process_time() + budget  # CPU time: the same point on a loaded machine
     owner = {s: v for v in domain.variables for s in v.symbols}
     current, moved = dict(start), False
     for sym in domain.symbols:
@@ -363,7 +363,7 @@ def _shrink_inside(lhs, op, rhs, domain, start, budget, config, sh):
             continue
         here = Fraction(int(value.p), int(value.q))
         for cand in sh._candidates(here):
-            if cand == here or time.monotonic() > deadline:
+            if cand == here or time.process_time() > deadline:
                 break
             trial = {**current, sym: sp.Rational(cand.numerator, cand.denominator)}
             if sh._admits(owner[sym], sym, cand, current) and _inside(config(trial)) \
