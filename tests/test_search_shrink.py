@@ -114,3 +114,18 @@ def test_long_exact_values_in_a_refutation_are_printed_as_short_decimals():
     assert v.status is Status.REFUTED and "shrunk" in v.evidence
     assert str(c.p) not in v.evidence and "lhs = 0.01 " in v.evidence, v.evidence
     assert sp.sympify(v.counterexample["lhs"]) == c  # the counterexample keeps the exact value
+
+
+def test_a_six_digit_difference_stays_six_digits():
+    """The short-decimal rule is for long exact fractions: a 50-digit difference already printed to six digits is
+    not widened to a 17-digit float (it had become -0.023277435451745987 on every icrecall refutation)."""
+    import sympy as sp
+
+    import theoryverify as tv
+
+    u = sp.Symbol("u", positive=True)
+    d = tv.Domain([tv.Interval(u, sp.Rational(1, 2), 2)])
+    v = tv.check_identity(sp.exp(u), u + 2, d, seed=0)  # shrunk to u = 2: e² − 4
+    assert v.status.value == "refuted"
+    number = v.evidence.split("lhs − rhs = ")[1].split(" ")[0]
+    assert len(number.lstrip("-").replace(".", "").lstrip("0")) <= 6, v.evidence

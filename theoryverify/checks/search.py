@@ -296,6 +296,8 @@ def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float 
     names = {str(s): s for s in domain.symbols}
     if verdict.status is not Status.REFUTED or not names or not set(names) <= set(ce):
         return verdict
+    from fractions import Fraction
+
     import sympy as sp
 
     from ..check import shrink as sh
@@ -321,7 +323,10 @@ def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float 
     sides = sh.sides_at(L, R, best)
     diff = exact_value(L - R, best)
     value = diff if diff.is_Rational else sp.N(diff, 6)
-    from ..check.result import short  # an exact value longer than 20 characters as a 10-digit decimal (JSON: exact)
+    from ..check.result import short as _short
+
+    def short(v):  # an exact value longer than 20 characters as a 10-digit decimal (JSON: exact); others as they are
+        return _short(v) if isinstance(v, (sp.Rational, int, Fraction)) else v
     if rtol is not None:
         rel = abs(float(sp.N(diff, 30))) / max(1.0, abs(float(sp.N(sides["rhs"], 30))))
         evidence = f"relative error {rel:.3g} > {rtol:g} (confirmed at 50 digits)"
