@@ -31,6 +31,11 @@ def test_a_check_over_a_pi_interval_runs_and_can_fail():
 def test_a_non_number_end_is_one_line_at_construction(bad):
     with pytest.raises(DomainError, match="must be a real number"):
         tv.Interval(theta, 0, bad)
+    if isinstance(bad, (str, sp.Symbol)):  # a declared range's end may name another range (n from d to 4d):
+        over = tv.Over("theta", 0, bad)     # then an end naming no declared range is one line where it is read
+        with pytest.raises(ValueError, match="not among the declared ranges"):
+            tv.settings([over], seed=0)
+        return
     with pytest.raises(ValueError, match="must be a real number"):
         tv.Over("theta", 0, bad)
 
