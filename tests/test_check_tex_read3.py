@@ -1,0 +1,33 @@
+"""Referee 17's held-out reading findings (session 40, s40-read3): integer-range edge cases, unbracketed max/min,
+internal failures in plain words, argument separators and tuples, labelled equals, counter macros, expectation of
+one atom, phantoms, trailing commas.  Snippets are paraphrased, never the papers' text."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import displays, tex_rows  # noqa: E402
+
+PEEL = (r"\sum_{j=0}^{r-2} \frac{1}{j+2}\binom{r-2}{j} t^{j+1} (1-t)^{r-2-j} = \frac{t^{r-1}}{r} + "
+        r"\sum_{j=0}^{r-3}\frac{1}{j+2}\binom{r-2}{j} t^{j+1} (1-t)^{r-2-j}")
+
+
+def test_peeling_the_last_term_is_not_refuted_where_the_sum_is_empty(tmp_path, capsys):
+    # true for every r >= 2; at r = 1 the left sum is empty and the peeled term does not exist
+    rows = tex_rows(tmp_path, capsys, "Let $0<t<1$.\n" + displays(PEEL))
+    assert rows[0]["status"] == "inconclusive", rows[0]
+    assert "empty" in rows[0]["reason"] or "reversed" in rows[0]["reason"]
+
+
+def test_an_assumed_bound_keeps_the_name_an_integer(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, "% theoryverify: assume r >= 2\n" + displays(
+        r"\sum_{j=0}^{r-2} 2^{j} = 2^{r-1} - 1"))
+    assert rows[0]["status"] in ("proved", "holds"), rows[0]
+
+
+def test_a_pole_in_a_sum_closed_form_is_no_internal_error(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(
+        r"\sum_{j=0}^{r-2} \frac{t^{j}}{j+2} = \frac{t^{r-2}}{r} + \sum_{j=0}^{r-3}\frac{t^{j}}{j+2}"))
+    assert "Error" not in rows[0]["reason"] and "ComplexInfinity" not in rows[0]["reason"], rows[0]
+    assert rows[0]["status"] != "refuted"
