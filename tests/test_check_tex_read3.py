@@ -31,3 +31,17 @@ def test_a_pole_in_a_sum_closed_form_is_no_internal_error(tmp_path, capsys):
         r"\sum_{j=0}^{r-2} \frac{t^{j}}{j+2} = \frac{t^{r-2}}{r} + \sum_{j=0}^{r-3}\frac{t^{j}}{j+2}"))
     assert "Error" not in rows[0]["reason"] and "ComplexInfinity" not in rows[0]["reason"], rows[0]
     assert rows[0]["status"] != "refuted"
+
+
+def test_max_does_not_swallow_the_next_summand(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(
+        r"(1-\eta)\max_{j} u_j + \eta\max_{j} v_j \le \max_{j} u_j + \eta \max_{j} v_j"))
+    read = rows[0]["read_as"]
+    assert rows[0]["status"] != "unreadable", rows[0]
+    # the coefficient η multiplies the second maximum only: two separate atoms on the left, never one blob
+    assert read.count("⟦") == 4 and "+ η" in read.split("<=")[0].replace("eta", "η"), read
+
+
+def test_max_whose_index_runs_on_is_not_read(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\sup_{x} f(x) - g(x) \ge f(0) - g(0)"))
+    assert rows[0]["status"] == "unreadable" and "scope" in rows[0]["reason"], rows[0]

@@ -674,9 +674,17 @@ class PaperParser(LatexParser):
                 self.next()
             if c in ("\\max", "\\min") and not self.at("_", "^") and self._plain_max(c):
                 return self._plain_max_node(c)
+            scripts = self.i
             self._skip_scripts()
             if c in ("\\int", "\\iint", "\\oint"):
                 self._integral_body()
+            elif c in ("\\max", "\\min", "\\sup", "\\inf") and not (c in ("\\min", "\\max") and
+                                                                   self.toks[start].text == "\\arg"):
+                # (1-c)\max_i a_i + c\max_i b_i: the operand ends at the next top-level + or −, as for \log — never
+                # swallowing the next summand; when a later summand writes the operator's index (\max_x f(x) + g(x)),
+                # the scope is in doubt and the step is not read
+                self.term()
+                self._scope_in_doubt(c, scripts)
             elif c in ("\\argmin", "\\argmax", "\\arg", "\\max", "\\min", "\\sup", "\\inf", "\\esssup"):
                 self.expr()  # \argmin_w L(w) + λR(w): the whole objective, up to the relation
             else:  # lim_{q→1}(q − q²)^{1−4δ}: the power stays inside the limit
@@ -1067,6 +1075,45 @@ class PaperParser(LatexParser):
             self._skip_group_tokens()
             if cmd:
                 self._skip_group_tokens()
+
+    def _scope_in_doubt(self, c: str, scripts: int) -> None:
+        """Refuse \\max_x f(x) + g(x) (whose operand may run on past the +): the letters of the operator's subscript
+        (tokens ``scripts``..) written again in a later summand, before the relation or the next operator that binds
+        its own index."""
+        if not self.at("+", "-"):
+            return
+        sub_end = scripts
+        while sub_end < self.i and self.toks[sub_end].text in ("_", "^"):
+            sub_end += 1
+            depth = 0
+            while sub_end < self.i:
+                t = self.toks[sub_end]
+                depth += t.text == "{"
+                depth -= t.text == "}"
+                sub_end += 1
+                if depth <= 0:
+                    break
+        bound = {t.text for t in self.toks[scripts:sub_end] if t.kind == "letter"}
+        if not bound:
+            return
+        depth, j = 0, self.i
+        while j < len(self.toks):
+            t = self.toks[j]
+            if t.kind == "end" or (depth == 0 and (t.text in RELATIONS or t.text in DEFINITION_OPS or
+                                                  t.text in ("&", "\\\\", ","))):
+                return
+            if t.text in ("(", "[", "\\{", "{", "\\left"):
+                depth += 1
+            elif t.text in (")", "]", "\\}", "}", "\\right"):
+                depth -= 1
+                if depth < 0:
+                    return
+            if t.text in OPAQUE_OPERATORS or t.text in ("\\sum", "\\prod"):
+                return
+            if t.kind == "letter" and t.text in bound:
+                raise BadInput(f"LaTeX: the scope of {c}_{{…}} is unclear: a later summand writes its index "
+                               f"{t.text} (the operand may end at the + or run on; bracket it)")
+            j += 1
 
     def _plain_max(self, c: str) -> bool:
         return self.at("(", "\\{") or (self.at("\\left") and self.peek(1).text in ("(", "\\{")) or \
