@@ -45,3 +45,24 @@ def test_max_does_not_swallow_the_next_summand(tmp_path, capsys):
 def test_max_whose_index_runs_on_is_not_read(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"\sup_{x} f(x) - g(x) \ge f(0) - g(0)"))
     assert rows[0]["status"] == "unreadable" and "scope" in rows[0]["reason"], rows[0]
+
+
+def test_counter_commands_of_a_numbering_macro_are_no_math(tmp_path, capsys):
+    pre = "\\usepackage{amsmath}\n\\newcommand{\\numberme}{\\addtocounter{equation}{1}\\tag{\\theequation}}\n"
+    body = "We have\n\\begin{align*}\n  b + b &= 2b \\numberme \\\\\n  c &= c \\stepcounter{equation}\n\\end{align*}\n"
+    rows = tex_rows(tmp_path, capsys, body, preamble=pre)
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+
+
+def test_phantom_leaves_nothing_in_a_continuation_row(tmp_path, capsys):
+    body = "We have\n\\begin{align}\n  u &\\le v \\\\\n  &\\phantom{=} + w + 1\n\\end{align}\n"
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 1 and rows[0]["status"] != "unreadable", rows
+    assert rows[0]["read_as"].replace(" ", "") == "u<=v+w+1", rows[0]
+
+
+def test_a_trailing_comma_ends_the_relation(tmp_path, capsys):
+    body = "We have\n\\begin{align}\n  u &= v + w, \\\\\n  &\\le v + w + 1\n\\end{align}\n"
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["read_as"].replace(" ", "") for r in rows] == ["u=v+w", "v+w<=v+w+1"], rows
+    assert rows[1]["status"] == "proved"

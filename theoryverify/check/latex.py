@@ -63,10 +63,13 @@ DEFINITION_OPS = ("\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", ":=", 
 IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\nonumber",
            "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
-           "\\strut", "\\phantom", "\\hfill"}
+           "\\strut", "\\hfill", "\\theequation"}
 STOPS = {"\\quad", "\\qquad", "\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\intertext",
          "\\textit", "\\textbf", "\\emph", "\\forall"}
-WITH_GROUP_IGNORED = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom", "\\vphantom"}
+WITH_GROUP_IGNORED = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom", "\\vphantom",
+                      "\\stepcounter", "\\refstepcounter"}
+#: counter commands with two groups (\addtocounter{equation}{1}, as a paper's \numberthis expands): no math
+WITH_TWO_GROUPS_IGNORED = {"\\addtocounter", "\\setcounter"}
 ACCENTS = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
            "dot": "dot", "ddot": "ddot", "check": "check", "breve": "breve"}
 FUNCTION_LETTERS = {"f", "g", "h"}  # the names a theorist uses for functions: f(x) with f undeclared is refused
@@ -118,6 +121,9 @@ def tokenize(text: str) -> list[Token]:
                 continue
             if name in WITH_GROUP_IGNORED:
                 i = _skip_group(text, i)
+                continue
+            if name in WITH_TWO_GROUPS_IGNORED:
+                i = _skip_group(text, _skip_group(text, i))
                 continue
             out.append(Token("cmd", name, i))
             continue

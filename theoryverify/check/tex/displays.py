@@ -64,6 +64,7 @@ class Segment:
     role: str = "main"  # main | condition | where | constraint | also
     word: str = ""  # the prose word that opened it
     row: int = 0  # the row of the display it is on
+    comma: bool = False  # it ended with a comma or semicolon, dropped from its text ("a = b, \\\\")
 
 
 @dataclass
@@ -535,6 +536,11 @@ def chains(display: Display) -> None:
     for k, (pos, row) in enumerate(rows(display)):
         for seg in _inline_cases(segments(row, pos)):
             seg.row = k
+            # "q = r + s, \\ & \le …": the punctuation ends the relation; it is no part of its math
+            m = re.search(r"(?<!\\)[,;]((?:\s|\\(?:nonumber|notag|label\s*\{[^{}]*\}|tag\s*\{[^{}]*\}|[,;:!]|quad|qquad))*)$",
+                          seg.text)
+            if m and not seg.text.rstrip().endswith("\\}") and _balanced(seg.text[:m.start()]):
+                seg.text, seg.comma = seg.text[:m.start()] + m.group(1), True
             bare = re.sub(ROW_NOISE, "", seg.text)
             if not bare.strip() or not re.search(r"[A-Za-z0-9\\]", bare):
                 if seg.role in ("where", "constraint") and seg.word:
@@ -568,7 +574,8 @@ def chains(display: Display) -> None:
                 continue
             starts_op = bool(LEADING_OPERATOR.match(seg.text))
             # "… < \infty, \\ & \lim …": a row after one that ended with a comma starts a new expression
-            ended = current is not None and re.search(r"[,;]\s*$", _bare(current.parts[-1].text))
+            ended = current is not None and (current.parts[-1].comma or
+                                             re.search(r"[,;]\s*$", _bare(current.parts[-1].text)))
             if current is not None and (starts_rel or (starts_op and not has_rel) or (not has_rel and not ended)):
                 current.parts.append(seg)
                 continue
@@ -576,9 +583,15 @@ def chains(display: Display) -> None:
             display.chains.append(current)
 
 
+def _balanced(text: str) -> bool:
+    """Every ( [ { of ``text`` closed in it: a comma after an open bracket (``f(a, \\\\ b)``) separates arguments
+    broken across rows, and is kept."""
+    return sum(text.count(c) for c in "([{") == sum(text.count(c) for c in ")]}")
+
+
 def _bare(text: str) -> str:
     """A segment's text without labels, tags and spacing (what ends it)."""
-    return re.sub(ROW_NOISE + r"|\\tag\s*\{[^{}]*\}|~", "", text)
+    return re.sub(ROW_NOISE + r"|\\tag\s*\{[^{}]*\}|\\[hv]?phantom\s*\{[^{}]*\}|~", "", text)
 
 
 def _inline_cases(segs: list[Segment]) -> list[Segment]:
