@@ -66,3 +66,13 @@ def test_a_trailing_comma_ends_the_relation(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["read_as"].replace(" ", "") for r in rows] == ["u=v+w", "v+w<=v+w+1"], rows
     assert rows[1]["status"] == "proved"
+
+
+def test_expectation_of_one_symbol_is_an_opaque_atom(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\mathbb{E} d_{t+1} \le \mathbb{E} d_t + 1",
+                                               r"\mathbb E Z \le \mathbb E Z + 2",
+                                               r"\mathbb{E} Z W \le \mathbb{E} Z W"))
+    assert rows[0]["status"] == "inconclusive" and "⟦" in rows[0]["read_as"], rows[0]
+    assert rows[0]["read_as"].rstrip().endswith("+ 1"), rows[0]  # the + 1 is outside the expectation
+    assert rows[1]["status"] != "unreadable" and rows[1]["read_as"].count("⟦") == 2, rows[1]
+    assert rows[2]["status"] == "unreadable", rows[2]  # E Z W: the expectation of Z, or of the product?

@@ -706,6 +706,8 @@ class PaperParser(LatexParser):
                 self.term()
                 return self._opaque(start, "Ex")
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
+                if which == "E" and self._lone_atom():  # \mathbb{E} e_{k+1}: the expectation of that one symbol
+                    return self._opaque(start, "Ex")
                 if which == "E" and self.starts_factor():
                     raise BadInput("LaTeX: an expectation sign E not followed by a bracket is not read (E X: the "
                                    "expectation of what?)")
@@ -1075,6 +1077,21 @@ class PaperParser(LatexParser):
             self._skip_group_tokens()
             if cmd:
                 self._skip_group_tokens()
+
+    def _lone_atom(self) -> bool:
+        """After an expectation sign: one symbol (a latin or Greek letter, with its sub- and superscripts) and no other
+        factor juxtaposed after it (``\\mathbb{E} X Y``, ``\\mathbb{E} X \\cdot Y``, a number or a call ``X(t)`` stay
+        refused).  Consumes it when so; else moves nothing."""
+        save = self.i
+        t = self.peek()
+        if not (t.kind == "letter" or (t.kind == "cmd" and t.text[1:] in GREEK)):
+            return False
+        self.next()
+        self._skip_scripts()
+        if self.starts_factor() or self.at("\\cdot", "\\times", "(", "\\left", "'", "\\prime"):
+            self.i = save
+            return False
+        return True
 
     def _scope_in_doubt(self, c: str, scripts: int) -> None:
         """Refuse \\max_x f(x) + g(x) (whose operand may run on past the +): the letters of the operator's subscript
