@@ -76,3 +76,10 @@ def test_expectation_of_one_symbol_is_an_opaque_atom(tmp_path, capsys):
     assert rows[0]["read_as"].rstrip().endswith("+ 1"), rows[0]  # the + 1 is outside the expectation
     assert rows[1]["status"] != "unreadable" and rows[1]["read_as"].count("⟦") == 2, rows[1]
     assert rows[2]["status"] == "unreadable", rows[2]  # E Z W: the expectation of Z, or of the product?
+
+
+def test_xlongequal_is_an_equals_with_a_label(tmp_path, capsys):
+    body = ("We have\n\\begin{align}\n  v + v &\\xlongequal{\\text{Fact 1}} 2v \\\\\n"
+            "  &\\xlongequal[]{(b)} v \\cdot 2 \\\\\n  &\\xlongequal{} 3v\n\\end{align}\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble="\\usepackage{extarrows}\n")
+    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows

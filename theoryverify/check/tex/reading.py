@@ -283,6 +283,30 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             out.append(Token("cmd", "\\Var", t.pos))  # \mathbb{V}\mathrm{ar}(X): the variance, not V·ar(X)
             i += 9
             continue
+        if t.text in ("\\xlongequal", "\\xeq") and i + 1 < len(toks):
+            # \xlongequal[below]{Fact 2} (extarrows): "=" with a justification label, as \overset{(a)}{=}
+            j = i + 1
+            if toks[j].text == "[":
+                while j < len(toks) and toks[j].text != "]":
+                    j += 1
+                j += 1
+            ann: list[str] = []
+            if j < len(toks) and toks[j].text == "{":
+                depth = 0
+                while j < len(toks):
+                    depth += toks[j].text == "{"
+                    depth -= toks[j].text == "}"
+                    if depth == 0:
+                        break
+                    if toks[j].text != "{" or depth > 1:
+                        ann.append(toks[j].text)
+                    j += 1
+                j += 1
+            a = " ".join(ann)
+            out.append(Token("cmd", ":=" if a and (DEF_ANNOTATION.match(a.replace(" ", "")) or DEF_ANNOTATION.match(a))
+                             else "=", t.pos))
+            i = j
+            continue
         if t.text in ("\\stackrel", "\\overset", "\\underset") and i + 1 < len(toks) and toks[i + 1].text == "{":
             j, depth, ann = i + 1, 0, []
             while j < len(toks):
