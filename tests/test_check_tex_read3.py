@@ -83,3 +83,20 @@ def test_xlongequal_is_an_equals_with_a_label(tmp_path, capsys):
             "  &\\xlongequal[]{(b)} v \\cdot 2 \\\\\n  &\\xlongequal{} 3v\n\\end{align}\n")
     rows = tex_rows(tmp_path, capsys, body, preamble="\\usepackage{extarrows}\n")
     assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+
+
+def test_a_semicolon_separates_arguments(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"g(u; \theta) + g(u; \theta) = 2 g(u; \theta)"))
+    assert rows[0]["status"] == "proved", rows[0]
+
+
+def test_an_index_tuple_in_a_bracketed_superscript(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"z^{(a,b)} + z^{(a,b)} = 2 z^{(a,b)}",
+                                               r"z^{(a,b)} = z^{(b,a)}"))
+    assert rows[0]["status"] == "proved", rows[0]
+    assert rows[1]["status"] != "proved", rows[1]  # (a, b) and (b, a) are two entries
+
+
+def test_a_tuple_says_it_is_not_read(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"(u, v) + (w, s) = (u + w, v + s)"))
+    assert rows[0]["status"] == "unreadable" and "tuple" in rows[0]["reason"], rows[0]

@@ -211,6 +211,7 @@ class LatexParser:
         self.functions_known = functions is not None  # None: a syntax-only pass, before the session's names are known
         self.depth = 0
         self.stopped = False
+        self.semicolon = False  # an argument list just read had a ';' (h(x; w)): an application, never a product
         self.in_abs = 0  # inside |…|: a bar closes rather than opens
         self.in_norm = 0  # inside \\|…\\|: likewise for the double bar
 
@@ -230,6 +231,9 @@ class LatexParser:
         t = self.next()
         if t.text != text:
             got = t.text or "the end"
+            if text in (")", "\\right", "]") and got in (",", ";"):
+                # (a, b) = (c, d), (-a/μ, -b/ν): a tuple or an interval — pairs are not read (no componentwise check)
+                raise BadInput(f"LaTeX: a tuple or interval ({got!r} inside brackets) is not read")
             raise BadInput(f"LaTeX: expected {text!r}, got {got!r}")
 
     def _enter(self):
@@ -489,7 +493,8 @@ class LatexParser:
             raise BadInput("LaTeX: expected ( after a function name")
         self.next()
         args = [self.expr()]
-        while self.at(","):
+        while self.at(",", ";"):  # h(x; w): data, then parameters — one more argument
+            self.semicolon = self.semicolon or self.at(";")
             self.next()
             args.append(self.expr())
         if left:

@@ -237,15 +237,18 @@ class PaperParser(LatexParser):
                 # theta^{(k)}: a superscript index, not a power
                 self.i += 2
                 self.next()  # (
-                idx = self.expr()
+                idxs = [self.expr()]
+                while self.at(","):  # y^{(i,j)}: an index tuple, one name per pair (i, j)
+                    self.next()
+                    idxs.append(self.expr())
                 self.expect(")")
                 self.expect("}")
                 base_node = node.value if isinstance(node, ast.Subscript) else node
                 sup_first = not isinstance(node, ast.Subscript)
                 sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
-                node = ast.Subscript(value=sup, slice=idx, ctx=ast.Load()) if not isinstance(node, ast.Subscript) \
-                    else ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, idx], ctx=ast.Load()),
-                                       ctx=ast.Load())
+                elts = ([] if sup_first else [node.slice]) + idxs
+                node = ast.Subscript(value=sup, slice=elts[0] if len(elts) == 1 else
+                                     ast.Tuple(elts=elts, ctx=ast.Load()), ctx=ast.Load())
             else:
                 break
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -489,7 +492,12 @@ class PaperParser(LatexParser):
             return node
         name = _flat(node)
         save = self.i
+        self.semicolon = False
         args = self._paren_args()
+        if self.semicolon:  # h(x; w): a bracket of numbers has no ';' — the name is applied
+            self.semicolon = False
+            self.applied.add(name)
+            return self._curried(name, args)
         if _uses_itself(node, args):  # alpha(1 - alpha), p(1 - p): a number times a bracket
             self.i = save
             return node
