@@ -100,3 +100,13 @@ def test_an_index_tuple_in_a_bracketed_superscript(tmp_path, capsys):
 def test_a_tuple_says_it_is_not_read(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"(u, v) + (w, s) = (u + w, v + s)"))
     assert rows[0]["status"] == "unreadable" and "tuple" in rows[0]["reason"], rows[0]
+
+
+def test_a_block_index_on_nabla_is_no_derivative_order(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\nabla^{(j)} f(x) + \nabla^{(j)} f(x) = 2\nabla^{(j)} f(x)"))
+    assert rows[0]["status"] == "proved", rows[0]
+
+
+def test_colon_space_equals_is_a_definition(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, "Define\n\\begin{equation}\nQ_{t} : = a_t + b_t\n\\end{equation}\n")
+    assert rows[0]["kind"] == "definition" or rows[0]["status"] == "not-a-step", rows[0]

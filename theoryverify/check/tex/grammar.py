@@ -765,6 +765,13 @@ class PaperParser(LatexParser):
             return _call("diff", self.factor(), w)
         if c == "\\nabla":
             self.next()
+            if self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(":
+                # \nabla^{(j)} f_i(x): the gradient's j-th block (an index, not a derivative order) — one unknown
+                self.next()
+                self._skip_group_tokens()
+                self._skip_scripts()
+                self.factor()
+                return self._opaque(start, "nabla")
             order = 1
             if self.at("^"):
                 self.next()

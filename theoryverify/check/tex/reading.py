@@ -335,7 +335,8 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             out[-1] = Token("cmd", ":=", out[-1].pos)
             i += 1
             continue
-        if t.text == ":" and i + 1 < len(toks) and toks[i + 1].text == "=" and toks[i + 1].pos == t.pos + 1:
+        if t.text == ":" and i + 1 < len(toks) and toks[i + 1].text == "=" and toks[i + 1].pos - t.pos <= 4:
+            # H : = a + b (a space, or \, between): the definition sign, as :=
             out.append(Token("cmd", ":=", t.pos))
             i += 2
             continue
