@@ -1094,7 +1094,7 @@ class PaperParser(LatexParser):
                 self._skip_group_tokens()
 
     def _lone_atom(self) -> bool:
-        """After an expectation sign: one symbol (a latin or Greek letter, with its sub- and superscripts) and no other
+        """After an expectation sign: one symbol (a latin or Greek letter, with its subscripts) and no power or other
         factor juxtaposed after it (``\\mathbb{E} X Y``, ``\\mathbb{E} X \\cdot Y``, a number or a call ``X(t)`` stay
         refused).  Consumes it when so; else moves nothing."""
         save = self.i
@@ -1102,8 +1102,11 @@ class PaperParser(LatexParser):
         if not (t.kind == "letter" or (t.kind == "cmd" and t.text[1:] in GREEK)):
             return False
         self.next()
-        self._skip_scripts()
-        if self.starts_factor() or self.at("\\cdot", "\\times", "(", "\\left", "'", "\\prime"):
+        while self.at("_"):
+            self.next()
+            self._skip_group_tokens()
+        # E u^2: E[u²] or (E u)²? — a power after the symbol is not read
+        if self.starts_factor() or self.at("^", "\\cdot", "\\times", "(", "\\left", "'", "\\prime"):
             self.i = save
             return False
         return True
