@@ -110,3 +110,9 @@ def test_a_block_index_on_nabla_is_no_derivative_order(tmp_path, capsys):
 def test_colon_space_equals_is_a_definition(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, "Define\n\\begin{equation}\nQ_{t} : = a_t + b_t\n\\end{equation}\n")
     assert rows[0]["kind"] == "definition" or rows[0]["status"] == "not-a-step", rows[0]
+
+
+def test_a_shape_switch_in_a_text_label_is_cosmetic(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(
+        r"\|w\|_{\text{\upshape var}} + \|w\|_{\text{\upshape var}} = 2\|w\|_{\text{var}}"))
+    assert rows[0]["status"] == "proved" and "upshape" not in rows[0]["read_as"], rows[0]

@@ -173,7 +173,8 @@ def _dot_products(toks: list[Token]) -> list[Token]:
 
 
 #: math styles set sizes only (``\\mathsf{\\scriptscriptstyle T}`` is a T)
-STYLES = {"\\displaystyle", "\\textstyle", "\\scriptstyle", "\\scriptscriptstyle"}
+STYLES = {"\\displaystyle", "\\textstyle", "\\scriptstyle", "\\scriptscriptstyle",
+          "\\upshape", "\\itshape", "\\slshape", "\\rmfamily", "\\normalfont", "\\mdseries"}  # \text{\upshape var}: a label "var"
 SIZES = {"\\mathlarger", "\\mathsmaller"}  # relsize: \mathlarger{\sum}_{j} is \sum_{j}
 SCRIPT_FONTS = {"\\mathsf", "\\mathrm", "\\mathbf", "\\mathit", "\\mathcal", "\\mathbb", "\\text", "\\textrm",
                 "\\textsf", "\\operatorname", "\\boldsymbol", "\\bm", "\\mathtt", "\\mathscr", "\\mathfrak"}
