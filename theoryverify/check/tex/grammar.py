@@ -689,10 +689,11 @@ class PaperParser(LatexParser):
             elif c in ("\\max", "\\min", "\\sup", "\\inf") and not (c in ("\\min", "\\max") and
                                                                    self.toks[start].text == "\\arg"):
                 # (1-c)\max_i a_i + c\max_i b_i: the operand ends at the next top-level + or −, as for \log — never
-                # swallowing the next summand; when a later summand writes the operator's index (\max_x f(x) + g(x)),
-                # the scope is in doubt and the step is not read
+                # swallowing the next summand; a later summand that writes the operator's index (\max_x f(x) - g(x))
+                # is still inside it: the index is bound there only
                 self.term()
-                self._scope_in_doubt(c, scripts)
+                if self._runs_on(scripts):
+                    self.expr()  # \max_x x y - f(x): the index is bound by the operator only, so its operand runs on
             elif c in ("\\argmin", "\\argmax", "\\arg", "\\max", "\\min", "\\sup", "\\inf", "\\esssup"):
                 self.expr()  # \argmin_w L(w) + λR(w): the whole objective, up to the relation
             else:  # lim_{q→1}(q − q²)^{1−4δ}: the power stays inside the limit
@@ -1111,12 +1112,13 @@ class PaperParser(LatexParser):
             return False
         return True
 
-    def _scope_in_doubt(self, c: str, scripts: int) -> None:
-        """Refuse \\max_x f(x) + g(x) (whose operand may run on past the +): the letters of the operator's subscript
-        (tokens ``scripts``..) written again in a later summand, before the relation or the next operator that binds
-        its own index."""
+    def _runs_on(self, scripts: int) -> bool:
+        """Does the operand of \\max_x run on past the + or − at the cursor (``\\max_x x y - f(x)``)?  Yes when a later
+        summand writes a letter of the operator's subscript (tokens ``scripts``..), before the relation or the next
+        operator that binds its own index: the index is bound by the operator only (\\max_i a_i + c\\max_i b_i ends at
+        the +)."""
         if not self.at("+", "-"):
-            return
+            return False
         sub_end = scripts
         while sub_end < self.i and self.toks[sub_end].text in ("_", "^"):
             sub_end += 1
@@ -1130,25 +1132,25 @@ class PaperParser(LatexParser):
                     break
         bound = {t.text for t in self.toks[scripts:sub_end] if t.kind == "letter"}
         if not bound:
-            return
+            return False
         depth, j = 0, self.i
         while j < len(self.toks):
             t = self.toks[j]
             if t.kind == "end" or (depth == 0 and (t.text in RELATIONS or t.text in DEFINITION_OPS or
                                                   t.text in ("&", "\\\\", ","))):
-                return
+                return False
             if t.text in ("(", "[", "\\{", "{", "\\left"):
                 depth += 1
             elif t.text in (")", "]", "\\}", "}", "\\right"):
                 depth -= 1
                 if depth < 0:
-                    return
+                    return False
             if t.text in OPAQUE_OPERATORS or t.text in ("\\sum", "\\prod"):
-                return
+                return False
             if t.kind == "letter" and t.text in bound:
-                raise BadInput(f"LaTeX: the scope of {c}_{{…}} is unclear: a later summand writes its index "
-                               f"{t.text} (the operand may end at the + or run on; bracket it)")
+                return True
             j += 1
+        return False
 
     def _plain_max(self, c: str) -> bool:
         return self.at("(", "\\{") or (self.at("\\left") and self.peek(1).text in ("(", "\\{")) or \
