@@ -118,3 +118,8 @@ def test_a_shape_switch_in_a_text_label_is_cosmetic(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(
         r"\|w\|_{\text{\upshape var}} + \|w\|_{\text{\upshape var}} = 2\|w\|_{\text{var}}"))
     assert rows[0]["status"] == "proved" and "upshape" not in rows[0]["read_as"], rows[0]
+
+
+def test_an_accented_nabla_is_one_unknown(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\overline{\nabla} f(Y) + \overline{\nabla} f(Y) = 2\overline{\nabla} f(Y)"))
+    assert rows[0]["status"] == "proved", rows[0]

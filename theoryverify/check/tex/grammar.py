@@ -829,8 +829,15 @@ class PaperParser(LatexParser):
             self.next()
             return self._maybe_call(self._index("ell"))
         if name in ACCENTS or name in EXTRA_ACCENTS:
+            accent_at = self.i
             self.next()
             save = self.i
+            if self.at("{") and self.peek(1).text == "\\nabla" and self.peek(2).text == "}":
+                # \overline{\nabla} f(X): an averaged (or otherwise modified) gradient of f — one unknown
+                self.i += 3
+                self._skip_scripts()
+                self.factor()
+                return self._opaque(accent_at, "nabla")
             self._bold_inside = False
             word = self._accent_word()
             if self._bold_inside:  # \hat{\bm{C}}: a hatted matrix is still a matrix (Cbfhat, never a commuting scalar)
