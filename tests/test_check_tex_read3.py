@@ -123,3 +123,10 @@ def test_a_shape_switch_in_a_text_label_is_cosmetic(tmp_path, capsys):
 def test_an_accented_nabla_is_one_unknown(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"\overline{\nabla} f(Y) + \overline{\nabla} f(Y) = 2\overline{\nabla} f(Y)"))
     assert rows[0]["status"] == "proved", rows[0]
+
+
+def test_a_name_the_prose_defines_inline_is_never_refuted_as_a_free_name(tmp_path, capsys):
+    body = ("Here $B_m:=\\frac{\\bm{1}_m\\bm{1}_m^{\\top}}{m}$ is the averaging matrix.\n"
+            "We have\n\\begin{align*}\n  B_m B_m &= B_m\n\\end{align*}\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble="\\usepackage{bm}\n")
+    assert rows[0]["status"] != "refuted", rows[0]

@@ -1123,12 +1123,52 @@ class Paper:
                               f"display; the authors may mean it otherwise): {evidence}")[:500]
                 rel.counterexample = res.get("counterexample")
                 return
+            prose = self._prose_defined(rel.latex)
+            if prose:
+                rel.status = "inconclusive"
+                rel.reason = (f"refuted as read, but it writes {prose}, which the prose defines ({prose} := … in the "
+                              f"text) in a form not read: the step may use that definition ({evidence})")[:500]
+                rel.counterexample = res.get("counterexample")
+                return
             rel.status = "refuted"
             dims = " (read in one dimension: a counterexample with d = 1)" if cav.vector else ""
             rel.reason = f"{evidence}{dims}"[:500]
             rel.counterexample = res.get("counterexample")
             return
         rel.status, rel.reason = "inconclusive", (evidence or method)[:400]
+
+    def _prose_defined(self, latex: str) -> str:
+        """A name the step writes that the prose defines inline (``$A_n := \\frac{\\bm 1 \\bm 1^\\top}{n}$``, "we
+        define $A_n$ as $…$") — a capital letter or a name with a subscript; "" if none.  Such a definition is not in
+        scope for the check (prose, not a display), so a refutation of a step using the name is no verdict (A_n A_n
+        = A_n holds for that matrix, and fails for a free A_n)."""
+        if not hasattr(self, "_inline_defs"):
+            names = set()
+            text = self.doc.text
+            for m in re.finditer(r"\$([^$]{1,80}?)\s*(?::=|\\coloneqq|\\triangleq|\\eqdef|\\defeq)", text):
+                names.add(m.group(1))
+            for m in re.finditer(r"\bdefine\b[^.]{0,200}?\$([^$]{1,40})\$\s+as\s+\$", text):
+                names.add(m.group(1))
+            for m in re.finditer(r"\$([^$]{1,40})\$\s+as\s+\$", text):
+                if re.search(r"\bdefine\b", text[max(0, m.start() - 300):m.start()]):
+                    names.add(m.group(1))
+            keep = set()
+            for n in names:
+                key = re.sub(r"[\s{}]", "", n.split("$")[-1])
+                if re.fullmatch(r"(?:\\[A-Za-z]+|[A-Za-z])(?:_(?:\\[A-Za-z]+|[A-Za-z0-9]+))?", key) and \
+                        (key[0].isupper() or "_" in key):
+                    keep.add(key)
+            self._inline_defs = keep
+        flat = re.sub(r"[\s{}]", "", latex)
+        for key in sorted(self._inline_defs):
+            for m in re.finditer(re.escape(key), flat):
+                before = flat[m.start() - 1] if m.start() else ""
+                after = flat[m.end()] if m.end() < len(flat) else ""
+                if before.isalpha() or before == "\\" or (("_" not in key or len(key.split("_")[1]) > 1)
+                                                           and after.isalnum()) or after in ("_",):
+                    continue
+                return key
+        return ""
 
     def _edge_case(self, job: Job, ce: dict) -> str:
         """Why the counterexample ``ce`` lies outside the range the step lives in, or "": a sum or product of the step
