@@ -126,7 +126,8 @@ def test_an_accented_nabla_is_one_unknown(tmp_path, capsys):
 
 
 def test_a_name_the_prose_defines_inline_is_never_refuted_as_a_free_name(tmp_path, capsys):
-    body = ("Here $B_m:=\\frac{\\bm{1}_m\\bm{1}_m^{\\top}}{m}$ is the averaging matrix.\n"
-            "We have\n\\begin{align*}\n  B_m B_m &= B_m\n\\end{align*}\n")
+    body = ("Here $B_m:=\\frac{\\bm{1}_m\\bm{1}_m^{\\top}}{m}$ is the averaging matrix and $r_j := c^j$.\n"
+            "We have\n\\begin{align*}\n  B_m B_m &= B_m \\\\\n  r_j + \\beta &\\le r_j\n\\end{align*}\n")
     rows = tex_rows(tmp_path, capsys, body, preamble="\\usepackage{bm}\n")
     assert rows[0]["status"] != "refuted", rows[0]
+    assert rows[1]["status"] == "refuted", rows[1]  # a free β: false as read whatever r_j is

@@ -1160,6 +1160,15 @@ class Paper:
                     keep.add(key)
             self._inline_defs = keep
         flat = re.sub(r"[\s{}]", "", latex)
+        # only a step about those defined objects alone (A_n A_n = A_n): one that also writes a free name (β, m̂_j)
+        # is false as read for some value of it, whatever the defined objects are
+        rest = flat
+        for key in sorted(self._inline_defs, key=len, reverse=True):
+            rest = re.sub(re.escape(key) + (r"(?![A-Za-z0-9])" if "_" not in key or len(key.split("_")[1]) > 1
+                                            else ""), "", rest)
+        if re.search(r"(?<!\\)(?<![A-Za-z])[A-Za-z]", re.sub(r"\\[A-Za-z]+", lambda m: " " if m.group(0)[1:] not in
+                                                             GREEK else "x", rest)):
+            return ""
         for key in sorted(self._inline_defs):
             for m in re.finditer(re.escape(key), flat):
                 before = flat[m.start() - 1] if m.start() else ""
