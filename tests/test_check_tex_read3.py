@@ -131,3 +131,9 @@ def test_a_name_the_prose_defines_inline_is_never_refuted_as_a_free_name(tmp_pat
     rows = tex_rows(tmp_path, capsys, body, preamble="\\usepackage{bm}\n")
     assert rows[0]["status"] != "refuted", rows[0]
     assert rows[1]["status"] == "refuted", rows[1]  # a free β: false as read whatever r_j is
+
+
+def test_min_of_one_bracket_is_not_its_argument(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\min\left(u + w\right) = u + w", r"\max(a, b) \ge a"))
+    assert rows[0]["status"] != "proved", rows[0]
+    assert rows[1]["status"] in ("proved", "holds"), rows[1]  # two arguments: still the maximum of the two

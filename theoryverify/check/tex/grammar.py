@@ -1164,9 +1164,12 @@ class PaperParser(LatexParser):
             (self.at("\\big", "\\Big", "\\bigl", "\\Bigl") and self.peek(1).text in ("(", "\\{"))
 
     def _plain_max_node(self, c: str) -> ast.expr:
+        at = self.i - 1  # the \max token
         if self.at("\\big", "\\Big", "\\bigl", "\\Bigl"):
             self.next()
         args = self._paren_args()
+        if len(args) == 1:  # \min((1-η)e^{-u} + η e^{-v}): the least entry of one vector or function, never the
+            return self._opaque(at, c[1:])  # argument itself (Min(x) = x would prove \min(u) = u)
         return _call("Max" if c == "\\max" else "Min", *args)
 
     def _integral_body(self) -> None:
