@@ -58,6 +58,9 @@ def lambdify_generated(symbols: Sequence[sp.Symbol], expr, modules="numpy") -> C
     taken = {str(s) for e in pieces for s in getattr(e, "free_symbols", ())}
     names = [sp.Symbol(_fresh_name(i, taken)) for i in range(len(symbols))]
     swap = dict(zip(symbols, names))
+    # ComplexInfinity (a closed form with a pole, e.g. a sum's at a bound) has no numpy name: the printer raised
+    # KeyError('ComplexInfinity'); it is no finite value, so nan (the point is then unusable), never a number
+    swap[sp.zoo] = sp.nan
     body = [e.xreplace(swap) for e in exprs] if isinstance(exprs, list) else exprs.xreplace(swap)
     return sp.lambdify(names, body, modules=modules)
 

@@ -63,10 +63,13 @@ DEFINITION_OPS = ("\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", ":=", 
 IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\nonumber",
            "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
-           "\\strut", "\\phantom", "\\hfill"}
+           "\\strut", "\\hfill", "\\theequation"}
 STOPS = {"\\quad", "\\qquad", "\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\intertext",
          "\\textit", "\\textbf", "\\emph", "\\forall"}
-WITH_GROUP_IGNORED = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom", "\\vphantom"}
+WITH_GROUP_IGNORED = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom", "\\vphantom",
+                      "\\stepcounter", "\\refstepcounter"}
+#: counter commands with two groups (\addtocounter{equation}{1}, as a paper's \numberthis expands): no math
+WITH_TWO_GROUPS_IGNORED = {"\\addtocounter", "\\setcounter"}
 ACCENTS = {"hat": "hat", "widehat": "hat", "bar": "bar", "overline": "bar", "tilde": "tilde", "widetilde": "tilde",
            "dot": "dot", "ddot": "ddot", "check": "check", "breve": "breve"}
 FUNCTION_LETTERS = {"f", "g", "h"}  # the names a theorist uses for functions: f(x) with f undeclared is refused
@@ -118,6 +121,9 @@ def tokenize(text: str) -> list[Token]:
                 continue
             if name in WITH_GROUP_IGNORED:
                 i = _skip_group(text, i)
+                continue
+            if name in WITH_TWO_GROUPS_IGNORED:
+                i = _skip_group(text, _skip_group(text, i))
                 continue
             out.append(Token("cmd", name, i))
             continue
@@ -205,6 +211,7 @@ class LatexParser:
         self.functions_known = functions is not None  # None: a syntax-only pass, before the session's names are known
         self.depth = 0
         self.stopped = False
+        self.semicolon = False  # an argument list just read had a ';' (h(x; w)): an application, never a product
         self.in_abs = 0  # inside |…|: a bar closes rather than opens
         self.in_norm = 0  # inside \\|…\\|: likewise for the double bar
 
@@ -224,6 +231,9 @@ class LatexParser:
         t = self.next()
         if t.text != text:
             got = t.text or "the end"
+            if text in (")", "\\right", "]") and got in (",", ";"):
+                # (a, b) = (c, d), (-a/μ, -b/ν): a tuple or an interval — pairs are not read (no componentwise check)
+                raise BadInput(f"LaTeX: a tuple or interval ({got!r} inside brackets) is not read")
             raise BadInput(f"LaTeX: expected {text!r}, got {got!r}")
 
     def _enter(self):
@@ -483,7 +493,8 @@ class LatexParser:
             raise BadInput("LaTeX: expected ( after a function name")
         self.next()
         args = [self.expr()]
-        while self.at(","):
+        while self.at(",", ";"):  # h(x; w): data, then parameters — one more argument
+            self.semicolon = self.semicolon or self.at(";")
             self.next()
             args.append(self.expr())
         if left:

@@ -46,7 +46,7 @@ TOKEN_RE = re.compile(r"\\begin\s*\{([^{}]{1,40})\}|\\end\s*\{([^{}]{1,40})\}|\\
 RELATION_HINT = re.compile(r"(?<!\\)(?<!\\left)(?<!\\right)(?<!\\bigl)(?<!\\bigr)(?<!\\Bigl)(?<!\\Bigr)(?<!\\big)(?<!\\Big)"
                            r"(?<!\\left )(?<!\\right )[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq|approx|simeq|"
                            r"sim|propto|equiv|ll|gg|lesssim|gtrsim|asymp|coloneqq|coloneq|triangleq|eqqcolon|defeq|"
-                           r"doteq|preceq|succeq|prec|succ|leftarrow|gets|stackrel|overset|underset)(?![A-Za-z])")
+                           r"doteq|preceq|succeq|prec|succ|leftarrow|gets|stackrel|overset|underset|xlongequal)(?![A-Za-z])")
 CONDITION_WORDS = ("for all", "for any", "for every", "for each", "for some", "for", "if", "when", "whenever",
                    "provided", "given", "assuming", "as long as", "unless", "since", "because", "on", "over",
                    "such that", "s.t")
@@ -64,6 +64,7 @@ class Segment:
     role: str = "main"  # main | condition | where | constraint | also
     word: str = ""  # the prose word that opened it
     row: int = 0  # the row of the display it is on
+    comma: bool = False  # it ended with a comma or semicolon, dropped from its text ("a = b, \\\\")
 
 
 @dataclass
@@ -484,7 +485,7 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
 LEADING_OPERATOR = re.compile(r"^\s*(?:[+\-]|\\cdot|\\times|\\pm|\\mp)")
 LEADING_RELATION = re.compile(r"^\s*(?:[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq|approx|simeq|sim|"
                               r"propto|equiv|ll|gg|lesssim|gtrsim|asymp|coloneqq|coloneq|triangleq|eqqcolon|defeq|"
-                              r"doteq|stackrel|overset|underset|preceq|succeq|prec|succ|leftarrow|gets)(?![A-Za-z])|:=)")
+                              r"doteq|stackrel|overset|underset|xlongequal|preceq|succeq|prec|succ|leftarrow|gets)(?![A-Za-z])|:=)")
 
 
 def _top_relation_ends(text: str):
@@ -535,6 +536,11 @@ def chains(display: Display) -> None:
     for k, (pos, row) in enumerate(rows(display)):
         for seg in _inline_cases(segments(row, pos)):
             seg.row = k
+            # "q = r + s, \\ & \le …": the punctuation ends the relation; it is no part of its math
+            m = re.search(r"(?<!\\)[,;]((?:\s|\\(?:nonumber|notag|label\s*\{[^{}]*\}|tag\s*\{[^{}]*\}|[,;:!]|quad|qquad))*)$",
+                          seg.text)
+            if m and not seg.text.rstrip().endswith("\\}") and _balanced(seg.text[:m.start()]):
+                seg.text, seg.comma = seg.text[:m.start()] + m.group(1), True
             bare = re.sub(ROW_NOISE, "", seg.text)
             if not bare.strip() or not re.search(r"[A-Za-z0-9\\]", bare):
                 if seg.role in ("where", "constraint") and seg.word:
@@ -568,7 +574,8 @@ def chains(display: Display) -> None:
                 continue
             starts_op = bool(LEADING_OPERATOR.match(seg.text))
             # "… < \infty, \\ & \lim …": a row after one that ended with a comma starts a new expression
-            ended = current is not None and re.search(r"[,;]\s*$", _bare(current.parts[-1].text))
+            ended = current is not None and (current.parts[-1].comma or
+                                             re.search(r"[,;]\s*$", _bare(current.parts[-1].text)))
             if current is not None and (starts_rel or (starts_op and not has_rel) or (not has_rel and not ended)):
                 current.parts.append(seg)
                 continue
@@ -576,9 +583,15 @@ def chains(display: Display) -> None:
             display.chains.append(current)
 
 
+def _balanced(text: str) -> bool:
+    """Every ( [ { of ``text`` closed in it: a comma after an open bracket (``f(a, \\\\ b)``) separates arguments
+    broken across rows, and is kept."""
+    return sum(text.count(c) for c in "([{") == sum(text.count(c) for c in ")]}")
+
+
 def _bare(text: str) -> str:
     """A segment's text without labels, tags and spacing (what ends it)."""
-    return re.sub(ROW_NOISE + r"|\\tag\s*\{[^{}]*\}|~", "", text)
+    return re.sub(ROW_NOISE + r"|\\tag\s*\{[^{}]*\}|\\[hv]?phantom\s*\{[^{}]*\}|~", "", text)
 
 
 def _inline_cases(segs: list[Segment]) -> list[Segment]:

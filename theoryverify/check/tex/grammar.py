@@ -237,15 +237,18 @@ class PaperParser(LatexParser):
                 # theta^{(k)}: a superscript index, not a power
                 self.i += 2
                 self.next()  # (
-                idx = self.expr()
+                idxs = [self.expr()]
+                while self.at(","):  # y^{(i,j)}: an index tuple, one name per pair (i, j)
+                    self.next()
+                    idxs.append(self.expr())
                 self.expect(")")
                 self.expect("}")
                 base_node = node.value if isinstance(node, ast.Subscript) else node
                 sup_first = not isinstance(node, ast.Subscript)
                 sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
-                node = ast.Subscript(value=sup, slice=idx, ctx=ast.Load()) if not isinstance(node, ast.Subscript) \
-                    else ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, idx], ctx=ast.Load()),
-                                       ctx=ast.Load())
+                elts = ([] if sup_first else [node.slice]) + idxs
+                node = ast.Subscript(value=sup, slice=elts[0] if len(elts) == 1 else
+                                     ast.Tuple(elts=elts, ctx=ast.Load()), ctx=ast.Load())
             else:
                 break
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -489,7 +492,12 @@ class PaperParser(LatexParser):
             return node
         name = _flat(node)
         save = self.i
+        self.semicolon = False
         args = self._paren_args()
+        if self.semicolon:  # h(x; w): a bracket of numbers has no ';' — the name is applied
+            self.semicolon = False
+            self.applied.add(name)
+            return self._curried(name, args)
         if _uses_itself(node, args):  # alpha(1 - alpha), p(1 - p): a number times a bracket
             self.i = save
             return node
@@ -674,9 +682,18 @@ class PaperParser(LatexParser):
                 self.next()
             if c in ("\\max", "\\min") and not self.at("_", "^") and self._plain_max(c):
                 return self._plain_max_node(c)
+            scripts = self.i
             self._skip_scripts()
             if c in ("\\int", "\\iint", "\\oint"):
                 self._integral_body()
+            elif c in ("\\max", "\\min", "\\sup", "\\inf") and not (c in ("\\min", "\\max") and
+                                                                   self.toks[start].text == "\\arg"):
+                # (1-c)\max_i a_i + c\max_i b_i: the operand ends at the next top-level + or −, as for \log — never
+                # swallowing the next summand; a later summand that writes the operator's index (\max_x f(x) - g(x))
+                # is still inside it: the index is bound there only
+                self.term()
+                if self._runs_on(scripts):
+                    self.expr()  # \max_x x y - f(x): the index is bound by the operator only, so its operand runs on
             elif c in ("\\argmin", "\\argmax", "\\arg", "\\max", "\\min", "\\sup", "\\inf", "\\esssup"):
                 self.expr()  # \argmin_w L(w) + λR(w): the whole objective, up to the relation
             else:  # lim_{q→1}(q − q²)^{1−4δ}: the power stays inside the limit
@@ -698,6 +715,8 @@ class PaperParser(LatexParser):
                 self.term()
                 return self._opaque(start, "Ex")
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
+                if which == "E" and self._lone_atom():  # \mathbb{E} e_{k+1}: the expectation of that one symbol
+                    return self._opaque(start, "Ex")
                 if which == "E" and self.starts_factor():
                     raise BadInput("LaTeX: an expectation sign E not followed by a bracket is not read (E X: the "
                                    "expectation of what?)")
@@ -747,6 +766,13 @@ class PaperParser(LatexParser):
             return _call("diff", self.factor(), w)
         if c == "\\nabla":
             self.next()
+            if self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(":
+                # \nabla^{(j)} f_i(x): the gradient's j-th block (an index, not a derivative order) — one unknown
+                self.next()
+                self._skip_group_tokens()
+                self._skip_scripts()
+                self.factor()
+                return self._opaque(start, "nabla")
             order = 1
             if self.at("^"):
                 self.next()
@@ -803,8 +829,15 @@ class PaperParser(LatexParser):
             self.next()
             return self._maybe_call(self._index("ell"))
         if name in ACCENTS or name in EXTRA_ACCENTS:
+            accent_at = self.i
             self.next()
             save = self.i
+            if self.at("{") and self.peek(1).text == "\\nabla" and self.peek(2).text == "}":
+                # \overline{\nabla} f(X): an averaged (or otherwise modified) gradient of f — one unknown
+                self.i += 3
+                self._skip_scripts()
+                self.factor()
+                return self._opaque(accent_at, "nabla")
             self._bold_inside = False
             word = self._accent_word()
             if self._bold_inside:  # \hat{\bm{C}}: a hatted matrix is still a matrix (Cbfhat, never a commuting scalar)
@@ -1068,14 +1101,75 @@ class PaperParser(LatexParser):
             if cmd:
                 self._skip_group_tokens()
 
+    def _lone_atom(self) -> bool:
+        """After an expectation sign: one symbol (a latin or Greek letter, with its subscripts) and no power or other
+        factor juxtaposed after it (``\\mathbb{E} X Y``, ``\\mathbb{E} X \\cdot Y``, a number or a call ``X(t)`` stay
+        refused).  Consumes it when so; else moves nothing."""
+        save = self.i
+        t = self.peek()
+        if not (t.kind == "letter" or (t.kind == "cmd" and t.text[1:] in GREEK)):
+            return False
+        self.next()
+        while self.at("_"):
+            self.next()
+            self._skip_group_tokens()
+        # E u^2: E[u²] or (E u)²? — a power after the symbol is not read
+        if self.starts_factor() or self.at("^", "\\cdot", "\\times", "(", "\\left", "'", "\\prime"):
+            self.i = save
+            return False
+        return True
+
+    def _runs_on(self, scripts: int) -> bool:
+        """Does the operand of \\max_x run on past the + or − at the cursor (``\\max_x x y - f(x)``)?  Yes when a later
+        summand writes a letter of the operator's subscript (tokens ``scripts``..), before the relation or the next
+        operator that binds its own index: the index is bound by the operator only (\\max_i a_i + c\\max_i b_i ends at
+        the +)."""
+        if not self.at("+", "-"):
+            return False
+        sub_end = scripts
+        while sub_end < self.i and self.toks[sub_end].text in ("_", "^"):
+            sub_end += 1
+            depth = 0
+            while sub_end < self.i:
+                t = self.toks[sub_end]
+                depth += t.text == "{"
+                depth -= t.text == "}"
+                sub_end += 1
+                if depth <= 0:
+                    break
+        bound = {t.text for t in self.toks[scripts:sub_end] if t.kind == "letter"}
+        if not bound:
+            return False
+        depth, j = 0, self.i
+        while j < len(self.toks):
+            t = self.toks[j]
+            if t.kind == "end" or (depth == 0 and (t.text in RELATIONS or t.text in DEFINITION_OPS or
+                                                  t.text in ("&", "\\\\", ","))):
+                return False
+            if t.text in ("(", "[", "\\{", "{", "\\left"):
+                depth += 1
+            elif t.text in (")", "]", "\\}", "}", "\\right"):
+                depth -= 1
+                if depth < 0:
+                    return False
+            if t.text in OPAQUE_OPERATORS or t.text in ("\\sum", "\\prod"):
+                return False
+            if t.kind == "letter" and t.text in bound:
+                return True
+            j += 1
+        return False
+
     def _plain_max(self, c: str) -> bool:
         return self.at("(", "\\{") or (self.at("\\left") and self.peek(1).text in ("(", "\\{")) or \
             (self.at("\\big", "\\Big", "\\bigl", "\\Bigl") and self.peek(1).text in ("(", "\\{"))
 
     def _plain_max_node(self, c: str) -> ast.expr:
+        at = self.i - 1  # the \max token
         if self.at("\\big", "\\Big", "\\bigl", "\\Bigl"):
             self.next()
         args = self._paren_args()
+        if len(args) == 1:  # \min((1-η)e^{-u} + η e^{-v}): the least entry of one vector or function, never the
+            return self._opaque(at, c[1:])  # argument itself (Min(x) = x would prove \min(u) = u)
         return _call("Max" if c == "\\max" else "Min", *args)
 
     def _integral_body(self) -> None:

@@ -173,7 +173,8 @@ def _dot_products(toks: list[Token]) -> list[Token]:
 
 
 #: math styles set sizes only (``\\mathsf{\\scriptscriptstyle T}`` is a T)
-STYLES = {"\\displaystyle", "\\textstyle", "\\scriptstyle", "\\scriptscriptstyle"}
+STYLES = {"\\displaystyle", "\\textstyle", "\\scriptstyle", "\\scriptscriptstyle",
+          "\\upshape", "\\itshape", "\\slshape", "\\rmfamily", "\\normalfont", "\\mdseries"}  # \text{\upshape var}: a label "var"
 SIZES = {"\\mathlarger", "\\mathsmaller"}  # relsize: \mathlarger{\sum}_{j} is \sum_{j}
 SCRIPT_FONTS = {"\\mathsf", "\\mathrm", "\\mathbf", "\\mathit", "\\mathcal", "\\mathbb", "\\text", "\\textrm",
                 "\\textsf", "\\operatorname", "\\boldsymbol", "\\bm", "\\mathtt", "\\mathscr", "\\mathfrak"}
@@ -283,6 +284,30 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             out.append(Token("cmd", "\\Var", t.pos))  # \mathbb{V}\mathrm{ar}(X): the variance, not V·ar(X)
             i += 9
             continue
+        if t.text in ("\\xlongequal", "\\xeq") and i + 1 < len(toks):
+            # \xlongequal[below]{Fact 2} (extarrows): "=" with a justification label, as \overset{(a)}{=}
+            j = i + 1
+            if toks[j].text == "[":
+                while j < len(toks) and toks[j].text != "]":
+                    j += 1
+                j += 1
+            ann: list[str] = []
+            if j < len(toks) and toks[j].text == "{":
+                depth = 0
+                while j < len(toks):
+                    depth += toks[j].text == "{"
+                    depth -= toks[j].text == "}"
+                    if depth == 0:
+                        break
+                    if toks[j].text != "{" or depth > 1:
+                        ann.append(toks[j].text)
+                    j += 1
+                j += 1
+            a = " ".join(ann)
+            out.append(Token("cmd", ":=" if a and (DEF_ANNOTATION.match(a.replace(" ", "")) or DEF_ANNOTATION.match(a))
+                             else "=", t.pos))
+            i = j
+            continue
         if t.text in ("\\stackrel", "\\overset", "\\underset") and i + 1 < len(toks) and toks[i + 1].text == "{":
             j, depth, ann = i + 1, 0, []
             while j < len(toks):
@@ -311,7 +336,8 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             out[-1] = Token("cmd", ":=", out[-1].pos)
             i += 1
             continue
-        if t.text == ":" and i + 1 < len(toks) and toks[i + 1].text == "=" and toks[i + 1].pos == t.pos + 1:
+        if t.text == ":" and i + 1 < len(toks) and toks[i + 1].text == "=" and toks[i + 1].pos - t.pos <= 4:
+            # H : = a + b (a space, or \, between): the definition sign, as :=
             out.append(Token("cmd", ":=", t.pos))
             i += 2
             continue

@@ -1099,6 +1099,13 @@ class Paper:
         if status == "refuted":
             if res.get("sides"):
                 cav.lhs_names, cav.rhs_names = set(res["sides"][0]), set(res["sides"][1])
+            edge = self._edge_case(job, res.get("counterexample") or {})
+            if edge:
+                rel.status = "inconclusive"
+                rel.reason = (f"fails only at {_ce(res.get('counterexample'))}, where {edge}: outside the range the "
+                              f"step lives in (say the range with '% theoryverify: assume' to check it there)")[:500]
+                rel.counterexample = res.get("counterexample")
+                return
             block = refutation_blockers(cav, False, job.op)
             if block:
                 rel.status, rel.reason = "inconclusive", f"refuted as read, but {block}"
@@ -1116,12 +1123,97 @@ class Paper:
                               f"display; the authors may mean it otherwise): {evidence}")[:500]
                 rel.counterexample = res.get("counterexample")
                 return
+            prose = self._prose_defined(rel.latex)
+            if prose:
+                rel.status = "inconclusive"
+                rel.reason = (f"refuted as read, but it writes {prose}, which the prose defines ({prose} := … in the "
+                              f"text) in a form not read: the step may use that definition ({evidence})")[:500]
+                rel.counterexample = res.get("counterexample")
+                return
             rel.status = "refuted"
             dims = " (read in one dimension: a counterexample with d = 1)" if cav.vector else ""
             rel.reason = f"{evidence}{dims}"[:500]
             rel.counterexample = res.get("counterexample")
             return
         rel.status, rel.reason = "inconclusive", (evidence or method)[:400]
+
+    def _prose_defined(self, latex: str) -> str:
+        """A name the step writes that the prose defines inline (``$A_n := \\frac{\\bm 1 \\bm 1^\\top}{n}$``, "we
+        define $A_n$ as $…$") — a capital letter or a name with a subscript; "" if none.  Such a definition is not in
+        scope for the check (prose, not a display), so a refutation of a step using the name is no verdict (A_n A_n
+        = A_n holds for that matrix, and fails for a free A_n)."""
+        if not hasattr(self, "_inline_defs"):
+            names = set()
+            text = self.doc.text
+            for m in re.finditer(r"\$([^$]{1,80}?)\s*(?::=|\\coloneqq|\\triangleq|\\eqdef|\\defeq)", text):
+                names.add(m.group(1))
+            for m in re.finditer(r"\bdefine\b[^.]{0,200}?\$([^$]{1,40})\$\s+as\s+\$", text):
+                names.add(m.group(1))
+            for m in re.finditer(r"\$([^$]{1,40})\$\s+as\s+\$", text):
+                if re.search(r"\bdefine\b", text[max(0, m.start() - 300):m.start()]):
+                    names.add(m.group(1))
+            keep = set()
+            for n in names:
+                key = re.sub(r"[\s{}]", "", n.split("$")[-1])
+                if re.fullmatch(r"(?:\\[A-Za-z]+|[A-Za-z])(?:_(?:\\[A-Za-z]+|[A-Za-z0-9]+))?", key) and \
+                        (key[0].isupper() or "_" in key):
+                    keep.add(key)
+            self._inline_defs = keep
+        flat = re.sub(r"[\s{}]", "", latex)
+        # only a step about those defined objects alone (A_n A_n = A_n): one that also writes a free name (β, m̂_j)
+        # is false as read for some value of it, whatever the defined objects are
+        rest = flat
+        for key in sorted(self._inline_defs, key=len, reverse=True):
+            rest = re.sub(re.escape(key) + (r"(?![A-Za-z0-9])" if "_" not in key or len(key.split("_")[1]) > 1
+                                            else ""), "", rest)
+        if re.search(r"(?<!\\)(?<![A-Za-z])[A-Za-z]", re.sub(r"\\[A-Za-z]+", lambda m: " " if m.group(0)[1:] not in
+                                                             GREEK else "x", rest)):
+            return ""
+        for key in sorted(self._inline_defs):
+            for m in re.finditer(re.escape(key), flat):
+                before = flat[m.start() - 1] if m.start() else ""
+                after = flat[m.end()] if m.end() < len(flat) else ""
+                if before.isalpha() or before == "\\" or (("_" not in key or len(key.split("_")[1]) > 1)
+                                                           and after.isalnum()) or after in ("_",):
+                    continue
+                return key
+        return ""
+
+    def _edge_case(self, job: Job, ce: dict) -> str:
+        """Why the counterexample ``ce`` lies outside the range the step lives in, or "": a sum or product of the step
+        whose range is empty or reversed there (``\\sum_{m=0}^{k-2}`` at k = 1: peeling its last term off presumes a
+        term to peel), unless the paper's assumptions bound that name (then the range is stated); or a denominator
+        elsewhere in the same chain that is 0 there (the chain divides by k(k-1): it lives where k(k-1) ≠ 0)."""
+        point = {k: _number(v) for k, v in ce.items()}
+        if not point or any(v is None for v in point.values()):
+            return ""
+        stated = " ".join(a for a in job.assumptions if not a.endswith("(inferred)"))
+        for side in (job.lhs, job.rhs):
+            for n in ast.walk(side):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") \
+                        and len(n.args) == 2 and isinstance(n.args[1], ast.Tuple) and len(n.args[1].elts) == 3:
+                    idx, lo, hi = n.args[1].elts
+                    a, b = _value_at(lo, point), _value_at(hi, point)
+                    if a is None or b is None or b >= a:
+                        continue
+                    names = {m.id for bound in (lo, hi) for m in ast.walk(bound) if isinstance(m, ast.Name)}
+                    if any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(x)}(?![A-Za-z0-9_])\s*(?:>=|>|<=|<|==)", stated)
+                           or re.search(rf"(?:>=|>|<=|<|==)\s*{re.escape(x)}(?![A-Za-z0-9_])", stated) for x in names):
+                        continue  # the paper states the range of the bound: its edge is in range
+                    what = "empty" if b == a - 1 else "reversed"
+                    return (f"the {n.func.id.lower()} over {unparse(idx)} from {unparse(lo)} to {unparse(hi)} is "
+                            f"{what}")
+        chain = self.relations[job.index].chain
+        for other in self.jobs:
+            if self.relations[other.index].chain != chain:
+                continue
+            for side in (other.lhs, other.rhs):
+                for n in ast.walk(side):
+                    if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and \
+                            not any(isinstance(m, ast.Call) for m in ast.walk(n.right)):
+                        if _value_at(n.right, point) == 0:
+                            return f"the same chain divides by {unparse(n.right)}, which is 0 there"
+        return ""
 
     # summary and output ----------------------------------------------------------------------------------
     def summary(self) -> dict:
@@ -1166,6 +1258,19 @@ def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]
     for n in names:
         if not re.search(rf"\b{re.escape(n)}\b[^;]*:\s*integer", said):
             out += [f"{n}: integer", f"{n} >= 0"]  # n! is defined for n = 0, 1, 2, …
+    # a sum's or product's bound (\sum_{m=0}^{k-2}) is a whole number; an assumption that bounds it (k >= 2) makes it
+    # a declared name, which would otherwise be a real one ("Sum bounds must be integers")
+    bounds: set[str] = set()
+    for side in (lhs, rhs):
+        for n in ast.walk(side):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and \
+                    len(n.args) == 2 and isinstance(n.args[1], ast.Tuple) and len(n.args[1].elts) == 3:
+                bounds |= {m.id for b in n.args[1].elts[1:] for m in ast.walk(b) if isinstance(m, ast.Name)}
+    for n in sorted(bounds - set(names)):
+        mentioned = re.search(rf"(?<![A-Za-z0-9_.]){re.escape(n)}(?![A-Za-z0-9_(])", said)
+        if mentioned and not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*:", said) and \
+                not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*(?:==|in\b)", said):
+            out.append(f"{n}: integer")
     return tuple(out)
 
 
@@ -1502,6 +1607,10 @@ def _outside_assumptions(s, assumptions: tuple[str, ...], ce: dict) -> str | Non
     return None
 
 
+TOOL_FAILED = ("the tool failed while checking this step (an internal error, not a property of the step): "
+               "no verdict")
+
+
 def _one(job: Job, session_for, seed, timeout, fn_decl, context: str = "free") -> dict:
     from ..latex import to_statement
     op = STATEMENT_OP[job.op]
@@ -1520,8 +1629,10 @@ def _one(job: Job, session_for, seed, timeout, fn_decl, context: str = "free") -
                                     f"{outside!r} does not hold: not decided under the paper's assumptions"}
     except BadInput as exc:
         return {"status": "error", "evidence": " ".join(str(exc).split())}
-    except Exception as exc:  # the check itself broke: never a verdict
-        return {"status": "inconclusive", "evidence": f"the check failed ({type(exc).__name__})"}
+    except Exception:  # the check itself broke: never a verdict, and no class name for the reader
+        return {"status": "inconclusive", "evidence": TOOL_FAILED}
+    if v.status.value == "error" and v.verdict.method == "exception":  # the engine broke in its child process
+        return {"status": "inconclusive", "evidence": TOOL_FAILED}
     res = {"status": v.status.value, "method": v.verdict.method, "evidence": " ".join(v.verdict.evidence.split())}
     if v.status.value == "refuted":
         ce = v.counterexample or {}
@@ -1738,6 +1849,43 @@ def _short_num(x) -> str:
         return f"{float(x):.3g}"
     except Exception:
         return str(x)
+
+
+def _number(text):
+    """A counterexample's value as an exact fraction (``"1"``, ``"-1/2"``, ``"0.25"``), or None."""
+    from fractions import Fraction
+    try:
+        return Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _value_at(node: ast.AST, point: dict):
+    """The exact value of a small arithmetic expression (names, numbers, + − × ÷ and integer powers) at ``point``,
+    or None when it writes anything else (a call, a name with no value)."""
+    from fractions import Fraction
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return Fraction(node.value)
+    if isinstance(node, ast.Name):
+        return point.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _value_at(node.operand, point)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+        a, b = _value_at(node.left, point), _value_at(node.right, point)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return a + b
+        if isinstance(node.op, ast.Sub):
+            return a - b
+        if isinstance(node.op, ast.Mult):
+            return a * b
+        if isinstance(node.op, ast.Div):
+            return None if b == 0 else a / b
+        if b.denominator == 1 and abs(b) <= 64 and (a != 0 or b >= 0):
+            return a ** int(b)
+    return None
 
 
 def _plain_value(x):
