@@ -92,13 +92,15 @@ def lower_family_ratios(Ns=FAMILY_N):
                    "1 − Attn_1 ≥ ½ while the loss → 0 — the ratio falls ∝ t^-0.98 (5.6e-3 → 3.7e-4 over t = 25…400, "
                    "N = 30); the residual Σ_{n≠k}Attn_n(f_n − f_k) cancels for K ≥ 3 (also at arbitrary Q: the "
                    "cancellation family, ∝ N^-1.8, reported). For every task law with non-degenerate covariance "
-                   "(λ_min of E f fᵀ on 1^⊥ ≥ c(LΔ)²) the lower side holds, with constant c "
-                   "(lemma1-theta-lower-nondegenerate); it is an erratum because the paper does not assume such a "
-                   "law; Lemma 1 as printed (O upper bound) holds (lemma1-upper)",
+                   "(λ_min of E f fᵀ on 1^⊥ ≥ c(LΔ)²) the lower side is expected to hold with constant c — shown on "
+                   "the instances tried, K = 3, 4 with one family of laws (lemma1-theta-lower-nondegenerate), not for "
+                   "every K; it is an erratum because the paper does not assume such a law; Lemma 1 as printed (O "
+                   "upper bound) holds (lemma1-upper)",
             readings=tv.Readings(
                 tested="every task law Eq. 4 admits (each draw in F; a point mass on a tie included)",
                 others={"task laws with non-degenerate covariance (λ_min(E f fᵀ) on 1^⊥ ≥ c·(LΔ)², c fixed)":
-                        "holds: iclnonlinear.lemma1-theta-lower-nondegenerate"},
+                        "holds: iclnonlinear.lemma1-theta-lower-nondegenerate (K = 3, 4, signed-permutation laws "
+                        "only: not shown for every K)"},
                 costs={"task laws with non-degenerate covariance (λ_min(E f fᵀ) on 1^⊥ ≥ c·(LΔ)², c fixed)":
                        "an assumption the paper does not state (Eq. 4 constrains each task, not the law); with it the "
                        "Θ holds with c, and Prop. 1's first claim holds too (prop1-attn)"}),

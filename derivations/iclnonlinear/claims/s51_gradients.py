@@ -233,14 +233,16 @@ def eq13_family_ratios(Ns=FAMILY_N, kp=1):
                    "g_k = r⁴E[1{x_q=v_k}Attn_k(f_k − ŷ)²] and f_k − ŷ = Σ_{n≠k}Attn_n(f_n − f_k) cancels for K ≥ 3; "
                    "under the tie law f = LΔ(0, 0, 1) ∈ F (prop1-attn) GD from Q = 0 keeps q_11 = q_12, so g_1 → 0 "
                    "while 1 − Attn_1 ≥ ½: the ratio falls ∝ t^-0.99 (4.1e-3 → 2.7e-4 over t = 25…400, N = 30); the "
-                   "arbitrary-Q cancellation family (∝ N^-1.7) is reported. Only degenerate task laws break it: for "
-                   "every task law with non-degenerate covariance (λ_min of E f fᵀ on 1^⊥ ≥ c(LΔ)²) g_k ≥ "
-                   "c·E[1{x_q=v_k}Attn_k(1 − Attn_k)²]L²Δ² (eq12-theta-lower-nondegenerate); an erratum because the "
-                   "paper does not assume such a law",
+                   "arbitrary-Q cancellation family (∝ N^-1.7) is reported. The failure needs a degenerate task law: "
+                   "with non-degenerate covariance (λ_min of E f fᵀ on 1^⊥ ≥ c(LΔ)²) g_k ≥ "
+                   "c·E[1{x_q=v_k}Attn_k(1 − Attn_k)²]L²Δ² on the instances tried, K = 3, 4 with one family of laws "
+                   "(eq12-theta-lower-nondegenerate; not shown for every K); an erratum because the paper does not "
+                   "assume such a law",
             readings=tv.Readings(
                 tested="every task law Eq. 4 admits (each draw in F; a point mass on a tie included)",
                 others={"task laws with non-degenerate covariance (λ_min(E f fᵀ) on 1^⊥ ≥ c·(LΔ)², c fixed)":
-                        "holds: iclnonlinear.eq12-theta-lower-nondegenerate"},
+                        "holds: iclnonlinear.eq12-theta-lower-nondegenerate (K = 3, 4, signed-permutation laws "
+                        "only: not shown for every K)"},
                 costs={"task laws with non-degenerate covariance (λ_min(E f fᵀ) on 1^⊥ ≥ c·(LΔ)², c fixed)":
                        "an assumption the paper does not state (Eq. 4 constrains each task, not the law); with it "
                        "Lemmas 4, 7, 9 keep the lower side they use for the phase durations"}),
@@ -324,6 +326,12 @@ def eq12_13_upper(ctx):
             statement="General features: g_k ≤ C·E[1{x_q=v_k}Attn_k(1 − Attn_k)²]·L²Δ² for one constant C, on GD "
                       "iterates from Q = 0 (Lemma 2's 'for any t')",
             expect=tv.Status.REFUTED, finding=tv.Finding.ERRATUM,
+            readings=tv.Readings(
+                tested="general features, as Sec. 1 (ii) and Sec. 3.1 claim (Δ read as the largest pairwise distance, "
+                       "the reading that makes the bound easiest to meet)",
+                others={"orthonormal features (the setting App. C's proof works in)": "holds: iclnonlinear.eq12-13-upper"},
+                costs={"orthonormal features (the setting App. C's proof works in)":
+                       "the paper's claim to cover general features (Sec. 1 (ii), Sec. 3.1) is dropped"}),
             reason="for non-orthogonal features g = G H G (G = VᵀV): the row of query class k collects the other "
                    "classes' residuals through G_kc, so once class k's attention converges faster than the others' g_k "
                    "stays of their size while E[1{x_q=v_k}Attn_k(1 − Attn_k)²] → 0. On the GD path from Q = 0 "
