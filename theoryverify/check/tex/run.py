@@ -24,7 +24,7 @@ from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_
 from .grammar import _key
 from .names import Names, gather, prose_iterates
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
-from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
+from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
 from .source import Document, Note, load
 
@@ -111,6 +111,8 @@ class Job:
     defs: tuple[int, ...] = ()  # the definitions in scope (indices into Paper.definitions), in order
     over_reals: bool = False  # the display says "for all x in R": no reading restricts the names
     prose_values: tuple[str, ...] = ()  # values set in the prose before the display that the step uses
+    #: for one reading of an ambiguous relation: the relation's index (``index`` is then into ``Paper.shadows``)
+    shadow_of: int = -1
 
 
 # --- reading the paper ------------------------------------------------------------------------------------
@@ -247,6 +249,7 @@ class Paper:
         self.names.increments = len(INCREMENT.findall(body)) >= 2 and not LONE_DELTA.search(body)
         self.relations: list[Relation] = []
         self.jobs: list[Job] = []
+        self.shadows: list[Relation] = []  # each reading of an ambiguous relation, checked on its own
         self.definitions: list[Definition] = []
         self.defined_names: set[str] = set()
 
@@ -373,7 +376,7 @@ class Paper:
         self._p_not_probability = p_is_not_probability(self.doc.text[self.doc.body_start:])
         # pass 1 finds the functions the paper defines (f(x) := …); pass 2 reads with them known
         for _ in range(2):
-            self.relations, self.jobs, self.definitions = [], [], []
+            self.relations, self.jobs, self.definitions, self.shadows = [], [], [], []
             self.def_scopes: list = []
             self.defined_names = set()
             self.applied_functions: set[str] = set()
@@ -726,25 +729,36 @@ class Paper:
                 continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
             divisions = [d for p in parsers for d in p.divisions]
+            ambiguous = set().union(*(p.ambiguous for p in parsers))
+            labels = set().union(*(p.labels for p in parsers))
             if divisions:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(dict.fromkeys(divisions))}: divided by the number alone, or by the "
                                 "product the number is written with? (write \\frac or brackets)", assumptions, read_as)
                 rel.readings = [read_as, self._bound_divisor_reading(link)]
+                if not ambiguous and not labels:
+                    self._both_readings(display, link, self._reread(link, bind_divisor=True), chain_id, kind,
+                                        assumptions, read_as, parsers, cond_unread)
                 continue
-            ambiguous = set().union(*(p.ambiguous for p in parsers))
             if ambiguous:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
                                 assumptions, read_as)
                 rel.readings = [read_as, self._product_reading(link, ambiguous)]
+                iterated = set().union(*(p.iterated_maps for p in parsers))
+                if not labels and not (ambiguous & iterated):  # T^k(x): its other reading is no product
+                    self._both_readings(display, link, self._product_link(link, ambiguous), chain_id, kind,
+                                        assumptions, read_as, parsers, cond_unread, extra_fns=ambiguous)
                 continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
-            labels = set().union(*(p.labels for p in parsers))
             if labels:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                f"{', '.join(sorted(labels))}: a power, or a name with a superscript label?",
-                                assumptions, read_as)
-                rel.readings = [read_as, f"{', '.join(sorted(labels))} read as labelled names"]
+                                f"{', '.join(sorted(labels))}: a power, or a name with a superscript label (an "
+                                "iterate)?", assumptions, read_as)
+                other = self._reread(link, label_reading=True)
+                rel.readings = [read_as, self._read_as(other) if other is not None else
+                                f"{', '.join(sorted(labels))} read as labelled names"]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
+                                    cond_unread)
                 continue
             if any(p.ambiguous_e for p in parsers):
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
@@ -774,6 +788,106 @@ class Paper:
 
     def _read_as(self, link: Link) -> str:
         return f"{self._show(link.lhs.node, link.lhs.parser)} {link.op} {self._show(link.rhs.node, link.rhs.parser)}"
+
+    def _reread(self, link: Link, **flags) -> Link | None:
+        """``link`` read again with the parser's ``flags`` set (``bind_divisor``: a/3r as a/(3r); ``label_reading``:
+        each superscript that may be a label or an iterate read as one) — the other reading of an ambiguous
+        relation; None if it cannot be built, or if it still has an ambiguity of its own."""
+        from .grammar import PaperParser
+        from ..latex import Token
+        terms = []
+        for term in (link.lhs, link.rhs):
+            if term.parser is None or not term.tokens:
+                return None
+            p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], term.parser.names,
+                            term.parser.functions)
+            for k, v in flags.items():
+                setattr(p, k, v)
+            try:
+                node = p.expr()
+            except (BadInput, RecursionError):
+                return None
+            except Exception:  # a defect of the reader: no other reading, never a failed paper
+                return None
+            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e:
+                return None
+            terms.append(Term(term.tokens, node, None, p))
+        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+
+    def _product_link(self, link: Link, names: set[str]) -> Link | None:
+        """``link`` with each application ``φ(z)`` of an ambiguous name read as the product ``φ·z`` (one argument
+        only: a product with a list is no reading)."""
+        import copy
+
+        class Product(ast.NodeTransformer):
+            bad = False
+
+            def visit_Call(self, node):
+                node.args = [self.visit(a) for a in node.args]
+                if isinstance(node.func, ast.Name) and node.func.id in names:
+                    if len(node.args) != 1:
+                        Product.bad = True
+                        return node
+                    return ast.BinOp(left=ast.Name(id=node.func.id, ctx=ast.Load()), op=ast.Mult(),
+                                     right=node.args[0])
+                return node
+        terms = []
+        for term in (link.lhs, link.rhs):
+            node = Product().visit(copy.deepcopy(term.node))
+            terms.append(Term(term.tokens, node, None, term.parser))
+        if Product.bad:
+            return None
+        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+
+    def _both_readings(self, display, link, other, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                       extra_fns=frozenset()) -> None:
+        """Check an ambiguous relation (the last one added) under each of its two readings, ``link`` as read and
+        ``other``: a verdict only where both agree (:meth:`_combine`), else it stays ambiguous."""
+        if other is None:
+            return
+        main = len(self.relations) - 1
+        for k, (lk, fns) in enumerate(((link, extra_fns), (other, frozenset()))):
+            n_rel, n_job = len(self.relations), len(self.jobs)
+            self._job(display, lk, chain_id, kind, assumptions, read_as if k == 0 else self._read_as(lk),
+                      [p for p in (lk.lhs.parser, lk.rhs.parser) if p is not None], cond_unread, extra_fns=fns)
+            made = self.relations[n_rel:]
+            del self.relations[n_rel:]
+            for rel in made:
+                rel.chain = -1 - main  # no chain of the paper's: never a first wrong step on its own
+            base = len(self.shadows)
+            self.shadows += made
+            for job in self.jobs[n_job:]:
+                job.index = base + (job.index - n_rel)
+                job.shadow_of = main
+            if not made:
+                return
+
+    def _combine(self) -> None:
+        """An ambiguous relation checked under both readings (:meth:`_both_readings`) gets a verdict only when both
+        agree: proved/holds under both, or refuted under both; otherwise it stays ambiguous, each reading's outcome
+        said."""
+        groups: dict[int, list[Relation]] = {}
+        for job in self.jobs:
+            if job.shadow_of >= 0:
+                groups.setdefault(job.shadow_of, []).append(self.shadows[job.index])
+        for main, shadows in groups.items():
+            rel = self.relations[main]
+            if len(shadows) != 2 or rel.status != "ambiguous":
+                continue
+            a, b = shadows
+            shown = " | ".join(rel.readings or [a.read_as or "", b.read_as or ""])
+            if a.status in ("proved", "holds") and b.status in ("proved", "holds"):
+                rel.status = "holds" if "holds" in (a.status, b.status) else "proved"
+                rel.reason = f"{rel.status} under both readings: {shown} (the paper does not say which is meant)"
+                rel.assumptions = list(dict.fromkeys(a.assumptions + b.assumptions))
+            elif a.status == "refuted" and b.status == "refuted":
+                rel.status = "refuted"
+                rel.reason = (f"refuted under both readings: {shown}; {a.read_as}: {a.reason}; {b.read_as}: "
+                              f"{b.reason}")[:700]
+                rel.counterexample = a.counterexample
+                rel.assumptions = list(dict.fromkeys(a.assumptions + b.assumptions))
+            else:
+                rel.reason += f" — first reading: {a.status}; second reading: {b.status}; no verdict"
 
     def _bound_divisor_reading(self, link: Link) -> str:
         """``link`` read with ``a/3r`` as ``a/(3r)`` (see :meth:`.grammar.PaperParser._divisor`)."""
@@ -887,9 +1001,10 @@ class Paper:
             keep.append(i)
         return tuple(keep)
 
-    def _job(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread) -> None:
+    def _job(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+             extra_fns=frozenset()) -> None:
         fam: dict[str, int] = {}
-        fns = self.names.defined | {f for p in parsers for f in p.applied}
+        fns = self.names.defined | {f for p in parsers for f in p.applied} | set(extra_fns)
         pre = getattr(self, "_pre", {})
         lhs_node, rhs_node = link.lhs.node, link.rhs.node
         if pre:
@@ -1054,9 +1169,10 @@ class Paper:
         work = self.jobs
         if only is not None:
             chains = {r.chain for r in self.relations if (r.file, r.line) in only}
-            work = [j for j in work if self.relations[j.index].chain in chains]
+            work = [j for j in work if self._rel(j).chain in chains or
+                    j.shadow_of >= 0 and self.relations[j.shadow_of].chain in chains]
             for j in self.jobs:
-                if self.relations[j.index].chain not in chains:
+                if j.shadow_of < 0 and self.relations[j.index].chain not in chains:
                     self.relations[j.index].reason = "not checked (outside the requested lines)"
         n = max(1, min(jobs or _default_jobs(), len(work) // 8 or 1))
         fn_decl: list[str] = []
@@ -1067,6 +1183,7 @@ class Paper:
             results = _parallel(work, settings, n)
         for job, res in zip(work, results):
             self._apply(job, res)
+        self._combine()
         for rel in self.relations:  # the first refuted link of each chain
             pass
         seen = set()
@@ -1075,8 +1192,11 @@ class Paper:
                 rel.first_wrong = True
                 seen.add(rel.chain)
 
+    def _rel(self, job: Job) -> Relation:
+        return self.shadows[job.index] if job.shadow_of >= 0 else self.relations[job.index]
+
     def _apply(self, job: Job, res: dict) -> None:
-        rel = self.relations[job.index]
+        rel = self._rel(job)
         status, method, evidence = res["status"], res.get("method", ""), res.get("evidence", "")
         cav = job.caveats
         if status == "error":
@@ -1203,9 +1323,9 @@ class Paper:
                     what = "empty" if b == a - 1 else "reversed"
                     return (f"the {n.func.id.lower()} over {unparse(idx)} from {unparse(lo)} to {unparse(hi)} is "
                             f"{what}")
-        chain = self.relations[job.index].chain
+        chain = self.relations[job.shadow_of].chain if job.shadow_of >= 0 else self.relations[job.index].chain
         for other in self.jobs:
-            if self.relations[other.index].chain != chain:
+            if other.shadow_of >= 0 or self.relations[other.index].chain != chain:
                 continue
             for side in (other.lhs, other.rhs):
                 for n in ast.walk(side):

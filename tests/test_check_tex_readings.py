@@ -1,0 +1,50 @@
+"""Defects referees left on unseen papers (issue 26): an ambiguous relation checked under both of its readings (a
+verdict only where both agree), pairs read componentwise, kind cues of the prose, ASCII norms, prose assumptions,
+bold statement headings, and sums' written ranges.  Every paper here is written for these tests."""
+from texrows import displays, tex_rows
+
+ITERATES = r"The update is $x^{k+1} = x^k - \eta g^k$." "\n"
+
+
+def _rows(tmp_path, capsys, body: str) -> list[dict]:
+    return tex_rows(tmp_path, capsys, body, name="r.tex", args=("--timeout", "60"))
+
+
+# 1. both readings ---------------------------------------------------------------------------------------------
+
+def test_a_step_true_as_a_power_and_as_an_iterate_is_proved_saying_so(tmp_path, capsys):
+    # nothing says whether c^k is c to the k or c at iteration k; the step holds either way
+    row = _rows(tmp_path, capsys, ITERATES + displays(r"c^{k+1} - c^{k} = c^{k+1} - c^{k} + c^k - c^k"))[0]
+    assert row["status"] == "proved", row
+    assert "under both readings" in row["reason"] and "csup[k + 1]" in row["reason"] and "**" in row["reason"], row
+
+
+def test_a_step_true_under_one_reading_only_stays_ambiguous(tmp_path, capsys):
+    # c^{k+1} = c·c^k: a power's law, false of an iterate; no verdict, both readings listed
+    row = _rows(tmp_path, capsys, ITERATES + displays(r"c^{k+1} = c \cdot c^k"))[0]
+    assert row["status"] == "ambiguous" and len(row["readings"]) == 2, row
+    assert "csup[k + 1]" in row["readings"][1] and "no verdict" in row["reason"], row
+
+
+def test_a_step_false_under_both_readings_is_refuted_saying_so(tmp_path, capsys):
+    row = _rows(tmp_path, capsys, ITERATES + displays(r"c^{k+1} - c^k + 1 = c^{k+1} - c^k"))[0]
+    assert row["status"] == "refuted" and "under both readings" in row["reason"], row
+
+
+def test_function_or_product_true_under_both_is_proved(tmp_path, capsys):
+    # S(g^*): S applied to g*, or S·g*? The step holds either way
+    body = r"Here $g^\star$ is the optimum." "\n" + displays(r"S(g^\star) + S(g^\star) = S(g^\star) \cdot 2")
+    row = _rows(tmp_path, capsys, body)[0]
+    assert row["status"] == "proved" and "under both readings" in row["reason"], row
+    assert "S * gstar" in row["reason"], row
+
+
+def test_function_or_product_false_as_a_product_only_gets_no_verdict(tmp_path, capsys):
+    body = r"Here $g^\star$ is the optimum." "\n" + displays(r"S(g^\star) + 1 \le S(g^\star)")
+    row = _rows(tmp_path, capsys, body)[0]
+    assert row["status"] == "ambiguous", row  # refuted as a product, not decided as a function: no verdict
+
+
+def test_a_division_true_under_both_bindings_is_proved(tmp_path, capsys):
+    row = _rows(tmp_path, capsys, displays(r"a/2b + a/2b = 2 \cdot (a/2b)"))[0]
+    assert row["status"] == "proved" and "under both readings" in row["reason"], row
