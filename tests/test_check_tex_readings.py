@@ -48,3 +48,34 @@ def test_function_or_product_false_as_a_product_only_gets_no_verdict(tmp_path, c
 def test_a_division_true_under_both_bindings_is_proved(tmp_path, capsys):
     row = _rows(tmp_path, capsys, displays(r"a/2b + a/2b = 2 \cdot (a/2b)"))[0]
     assert row["status"] == "proved" and "under both readings" in row["reason"], row
+
+
+# 2. pairs -----------------------------------------------------------------------------------------------------
+
+def test_a_pair_equation_is_read_componentwise(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"(a + b, a) = (b + a, a + 1)",
+                                            r"\left(\frac{a}{2}, b\right) = (a/2, 2b - b)"))
+    assert [r["read_as"] for r in rows] == ["a + b = b + a", "a = a + 1", "a / 2 = a / 2", "b = 2 * b - b"], rows
+    assert [r["status"] for r in rows] == ["proved", "refuted", "proved", "proved"], rows
+
+
+def test_a_pair_of_iterates_is_two_updates(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"(x_{k+1}, y_{k+1}) = (x_k - \eta u_k, y_k + \eta v_k)"))
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "update")] * 2, rows
+
+
+def test_inner_products_and_arguments_are_no_pairs(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"\langle a, b \rangle = \langle b, a \rangle", r"f(a, b) = (a, b)",
+                                            r"(a)(b) = (a, b)"))
+    assert len(rows) == 3 and "inner(a, b)" in rows[0]["read_as"], rows
+    assert all(r["status"] != "proved" and r["status"] != "refuted" for r in rows[1:]), rows
+
+
+# 4. ASCII norms -----------------------------------------------------------------------------------------------
+
+def test_two_ascii_bars_are_a_norm(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, displays(r"||x + y|| \le ||x|| + ||y||",
+                                            r"\left|\left| x \right|\right| = \left\Vert x \right\Vert",
+                                            r"||a|-|b|| \le |a - b|", r"|a||b| = |a b|"))
+    assert [r["read_as"] for r in rows] == ["norm(x + y) <= norm(x) + norm(y)", "norm(x) = norm(x)",
+                                            "Abs(Abs(a) - Abs(b)) <= Abs(a - b)", "Abs(a) * Abs(b) = Abs(a * b)"], rows
