@@ -79,3 +79,33 @@ def test_two_ascii_bars_are_a_norm(tmp_path, capsys):
                                             r"||a|-|b|| \le |a - b|", r"|a||b| = |a b|"))
     assert [r["read_as"] for r in rows] == ["norm(x + y) <= norm(x) + norm(y)", "norm(x) = norm(x)",
                                             "Abs(Abs(a) - Abs(b)) <= Abs(a - b)", "Abs(a) * Abs(b) = Abs(a * b)"], rows
+
+
+# 3. kind cues -------------------------------------------------------------------------------------------------
+
+PROOF = "\\begin{lemma}\nLet $\\gamma, \\beta, \\alpha, \\eta, h > 0$. Then $\\gamma L \\le 1$.\n\\end{lemma}\n\\begin{proof}\n"
+
+
+def _eq(prose: str, body: str) -> str:
+    return f"{prose}\n\\begin{{equation}}\n{body}\n\\end{{equation}}\n"
+
+
+def test_setting_and_choosing_assign_a_value_the_next_rows_use(tmp_path, capsys):
+    # the names are used before (in the lemma): "Setting \[γ = 1/L\]" is an assignment, not a claim to refute
+    body = PROOF + _eq("Setting", r"\gamma = \frac{1}{L}") + _eq("we get", r"\gamma L = 1") + \
+        _eq("Choosing", r"\beta = 2 \alpha,") + _eq("we see that", r"\beta - \alpha = \alpha") + \
+        _eq(r"Now we set $\eta = 1/(2L)$ and obtain", r"2 \eta L = 1") + "\\end{proof}\n"
+    rows = _rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [
+        ("not_a_step", "definition"), ("proved", "step"), ("not_a_step", "definition"), ("proved", "step"),
+        ("proved", "step")], rows
+
+
+def test_by_definition_is_a_definitional_identity_never_refuted(tmp_path, capsys):
+    body = PROOF + _eq("By definition,", r"\alpha = \beta + 1") + \
+        _eq(r"By the definition of $F$, we have", r"\nabla F(h) = 2 h + 1") + \
+        _eq("By the definition of $h$,", r"h + 1 = \eta") + "\\end{proof}\n"
+    rows = _rows(tmp_path, capsys, body)
+    assert (rows[0]["status"], rows[0]["kind"]) == ("not_a_step", "definition"), rows
+    assert all(r["status"] != "refuted" for r in rows), rows
+    assert "by definition" in rows[2]["reason"], rows

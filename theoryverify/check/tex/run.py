@@ -1038,6 +1038,8 @@ class Paper:
                                 if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
+        from .kinds import BY_DEFINITION, last_sentence
+        cav.by_definition = link.index == 0 and bool(BY_DEFINITION.search(last_sentence(display.prose or "")))
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
         # a name an earlier inline equation sets, written on one side only: the step substitutes its value (the
         # side that drops it rests on it), so a refutation with the name free would rest on a value of our choosing
