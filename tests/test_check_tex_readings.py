@@ -109,3 +109,29 @@ def test_by_definition_is_a_definitional_identity_never_refuted(tmp_path, capsys
     assert (rows[0]["status"], rows[0]["kind"]) == ("not_a_step", "definition"), rows
     assert all(r["status"] != "refuted" for r in rows), rows
     assert "by definition" in rows[2]["reason"], rows
+
+
+# 5. prose assumptions -----------------------------------------------------------------------------------------
+
+def test_prose_assumptions_attach_to_the_displays_of_their_paragraph(tmp_path, capsys):
+    body = ("Let $k \\ge 2$. We have\n\\begin{equation}\nk^2 \\ge 2 k\n\\end{equation}\n"
+            "and also\n\\begin{equation}\nk^3 \\ge 4 k\n\\end{equation}\n\n"
+            "We have\n\\begin{equation}\n\\eta L \\le 1\n\\end{equation}\nwhere $0 < \\eta \\le 1/L$.\n\n"
+            "We have\n\\begin{equation}\nk^2 \\ge 2 k\n\\end{equation}\n")
+    rows = _rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows[:3]] == ["proved", "proved", rows[2]["status"]], rows
+    assert rows[2]["status"] in ("proved", "holds") and "0 < eta <= 1 / L" in rows[2]["assumptions"], rows
+    assert rows[0]["assumptions"] == ["k >= 2 (stated in the prose)"], rows
+    assert rows[3]["assumptions"] == [] and rows[3]["status"] != "proved", rows  # a new paragraph: k is free
+
+
+def test_a_statements_assumptions_hold_in_its_proof_and_unread_ones_are_listed(tmp_path, capsys):
+    body = ("\\begin{lemma}\nFor all $t \\ge 1$ and $\\mathcal{Q} \\succ 0$, $t^2 \\ge t$.\n\\end{lemma}\n"
+            "\\begin{proof}\nWe have\n\\begin{equation}\nt^2 - t \\ge 0\n\\end{equation}\n"
+            "and\n\\begin{equation}\nt \\le t^2 - 1\n\\end{equation}\n\\end{proof}\n")
+    rows = _rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows
+    assert "t >= 1 (stated in the prose)" in rows[0]["assumptions"], rows
+    assert any("succ" in a and "not read" in a for a in rows[0]["assumptions"]), rows
+    assert rows[1]["status"] != "refuted" and "could not be read" in rows[1]["reason"], rows  # t = 1: false, but
+    # the unread assumption may exclude it

@@ -397,6 +397,11 @@ class Paper:
                 self._plain_define(text, pos)
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
+            prose_assume, prose_unread = self._prose_assumptions(display)
+            prose_assume, refused = self._usable(assumptions, prose_assume)
+            prose_unread = prose_unread + refused
+            assumptions = assumptions + [a for a in prose_assume if a not in assumptions]
+            first_rel = len(self.relations)
             subst, after_assume = self._after(display)
             subst = self._before(display, subst)
             self._subst = subst
@@ -410,8 +415,12 @@ class Paper:
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
-                self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
+                self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume,
+                            cond_unread + prose_unread)
                 chain_id += 1
+            for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
+                rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
+                rel.assumptions += [f"{u} (stated in the prose; not read)" for u in prose_unread]
             for seg in display.conditions:  # the side conditions are relations too
                 reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
                 for link in reading.links or []:
@@ -422,6 +431,122 @@ class Paper:
                         self._add_raw(display, seg.pos, seg.text, chain_id, "not_a_step", "hypothesis",
                                       "a side condition of the display")
                 chain_id += 1
+
+    PROSE_ASSUME_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each)|where|"
+                                  r"whenever|if|provided|given|with|such|under)(?:\s+that)?\s*[:,]?\s*$", re.I)
+    PROSE_AND = re.compile(r"^\s*,?\s*and\s*$", re.I)  # "$a > 0$, $b$ …": the comma may end the hypotheses
+    ASSUME_REL = re.compile(r"<|>|\\(?:le|ge|leq|geq|leqslant|geqslant|lt|gt|ne|neq|succ|prec|succeq|preceq|"
+                            r"succcurlyeq|preccurlyeq)(?![A-Za-z])")
+
+    def _prose_regions(self, display: D.Display) -> list[tuple[int, int]]:
+        """Where the prose that states a display's assumptions lies: its paragraph up to it (earlier displays of the
+        paragraph included), the statement it stands in up to it, and for a proof the statement before the proof."""
+        text = self.doc.text
+        start = display.start
+        floor = self.doc.body_start
+        for name, s in display.scope:
+            floor = max(floor, s)
+        for name, s, e in self.spans:  # a statement or proof that ended before the display: its prose is its own
+            if floor <= e <= start:
+                floor = e
+        para = max((m.end() for m in re.finditer(r"\n[ \t]*\n", text[floor:start])), default=0) + floor
+        sec = max((m.end() for m in re.finditer(r"\\(?:sub)*section\*?\s*\{[^{}]*\}", text[para:start])), default=0)
+        regions = [(para + sec, start)]
+        for name, s in display.scope:
+            kind = env_kind(name)
+            if kind in STATEMENT_ENVS:
+                regions.append((s, start))
+            if name.lower() == "proof":
+                before = [(n, s0, e0) for n, s0, e0 in self.spans if e0 <= s and env_kind(n) in STATEMENT_ENVS]
+                if before:
+                    regions.append((before[-1][1], before[-1][2]))
+        return regions
+
+    def _prose_assumptions(self, display: D.Display) -> tuple[list[str], list[str]]:
+        """"Let $k \\ge 2$", "for all $t \\ge 1$", "where $0 < \\eta \\le 1/L$" in the prose before a display (its
+        paragraph, its statement, the statement its proof proves): (the assumptions read, those stated but not read
+        — listed on the display's rows, and no refutation of its steps stands on them)."""
+        out: list[str] = []
+        unread: list[str] = []
+        text = self.doc.text
+        for a, b in self._prose_regions(display):
+            region = re.sub(r"(?<!\\)\$\$.*?(?<!\\)\$\$", lambda m: " " * len(m.group(0)), text[a:b], flags=re.S)
+            region = re.sub(r"\\begin\{(equation|align|gather|multline|eqnarray|displaymath)(\*?)\}.*?\\end\{\1\2\}|"
+                            r"\\\[.*?\\\]", lambda m: " " * len(m.group(0)), region, flags=re.S)
+            prev_end, prev_assumed = 0, False
+            for m in INLINE_RE.finditer(region):
+                math = m.group(1) if m.group(1) is not None else m.group(2)
+                words = region[prev_end:m.start()]
+                words = words[words.rfind(".") + 1:] if "." in words else words
+                cue = bool(self.PROSE_ASSUME_CUE.search(words[-60:])) or \
+                    (prev_assumed and bool(self.PROSE_AND.match(words)))
+                prev_end = m.end()
+                prev_assumed = False
+                if not cue or not self.ASSUME_REL.search(math) or "=" in re.sub(r"\\[lg]eq?|<=|>=", "", math):
+                    continue
+                prev_assumed = True
+                read = self._assumption_text(math, a + m.start())
+                for t in read or []:
+                    if t not in out:
+                        out.append(t)
+                if read is None:
+                    shown = " ".join(math.split())[:60]
+                    if shown not in unread:
+                        unread.append(shown)
+        return out, unread
+
+    def _usable(self, base: list[str], extra: list[str]) -> tuple[list[str], list[str]]:
+        """(the assumptions of ``extra`` the checker can use together with ``base``, those it cannot): one it cannot
+        solve for a name (``t^2 \\ge t``) would make every step of the display unreadable."""
+        if not extra:
+            return [], []
+        from ..assume import free_with_assumptions
+        cache = self.__dict__.setdefault("_usable_cache", {})
+        key = (tuple(base), tuple(extra))
+        if key not in cache:
+            keep, refused = [], []
+            for a in extra:
+                try:
+                    free_with_assumptions([*base, *keep, a])
+                    keep.append(a)
+                except Exception:  # BadInput, or a defect of the assumption reader: not used, listed
+                    refused.append(a)
+            cache[key] = (keep, refused)
+        return cache[key]
+
+    def _assumption_text(self, math: str, pos: int) -> list[str] | None:
+        """An inline inequality of the prose as the checker's assumptions (``0 < \\eta \\le 1/L``; ``a, b > 0`` as
+        one for each name), or None when it cannot be read."""
+        m = re.fullmatch(r"\s*((?:[^,<>=\\]|\\[A-Za-z]+)+(?:,\s*(?:[^,<>=\\]|\\[A-Za-z]+)+)+)\s*"
+                         r"((?:<|>|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z]))[^,]*)", math)
+        if m:  # a, b > 0: each name
+            parts = [self._assumption_text(f"{name} {m.group(2)}", pos) for name in m.group(1).split(",")]
+            return None if any(p is None for p in parts) else [t for p in parts for t in p]
+        try:
+            reading = read_chain([(_interval_condition(math), pos)], self.names, self.names.defined)
+        except Exception:
+            return None
+        if reading.error or not reading.links or \
+                not all(lk.readable and lk.op in ("<", ">", "<=", ">=") for lk in reading.links):
+            return None
+        terms = [reading.links[0].lhs] + [lk.rhs for lk in reading.links]
+        if any(t.parser and (t.parser.opaque or t.parser.ambiguous or t.parser.applied or t.parser.labels)
+               for t in terms):
+            return None
+        try:
+            fam: dict[str, int] = {}
+            parts = [unparse(plain(t.node, set(), fam)) for t in terms]
+        except BadInput:
+            return None
+        if fam:
+            return None
+        out = parts[0] + "".join(f" {lk.op} {p}" for lk, p in zip(reading.links, parts[1:]))
+        from ..assume import parse_assumptions
+        try:
+            parse_assumptions([out])
+        except BadInput:
+            return None
+        return [out]
 
     def _display_error(self, display: D.Display) -> str | None:
         if getattr(display, "too_long", False):
@@ -495,6 +620,13 @@ class Paper:
         subst, assume = {}, []
         for text in texts:
             reading = read_chain([(text, display.start)], self.names, self.names.defined)
+            if not reading.error and len(reading.links) > 1 and \
+                    all(lk.op in ("<", ">", "<=", ">=") for lk in reading.links):
+                chained = self._assumption_text(text, display.start)  # "where $0 < \eta \le 1/L$": one condition
+                if chained is None:
+                    break
+                assume += [t for t in chained if t not in assume]
+                continue
             if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
                 break
             link = reading.links[0]
