@@ -135,3 +135,13 @@ def test_a_statements_assumptions_hold_in_its_proof_and_unread_ones_are_listed(t
     assert any("succ" in a and "not read" in a for a in rows[0]["assumptions"]), rows
     assert rows[1]["status"] != "refuted" and "could not be read" in rows[1]["reason"], rows  # t = 1: false, but
     # the unread assumption may exclude it
+
+
+# 6. bold statement headings -----------------------------------------------------------------------------------
+
+def test_a_bold_headed_statement_keeps_its_scope_over_paragraphs_until_the_proof(tmp_path, capsys):
+    body = ("\\textbf{Lemma 3.} Let $x > 0$ be small.\n\nThen\n\\begin{equation}\nx^2 \\le x\n\\end{equation}\n\n"
+            "\\textit{Proof.} We have\n\\begin{equation}\nx + x = 3 x\n\\end{equation}\n")
+    rows = _rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "goal" and rows[0]["status"] == "not_a_step", rows  # the lemma's claim, not a step
+    assert rows[1]["kind"] == "step" and rows[1]["status"] == "refuted", rows  # the proof's step is checked
