@@ -128,13 +128,15 @@ def test_prose_assumptions_attach_to_the_displays_of_their_paragraph(tmp_path, c
 def test_a_statements_assumptions_hold_in_its_proof_and_unread_ones_are_listed(tmp_path, capsys):
     body = ("\\begin{lemma}\nFor all $t \\ge 1$ and $\\mathcal{Q} \\succ 0$, $t^2 \\ge t$.\n\\end{lemma}\n"
             "\\begin{proof}\nWe have\n\\begin{equation}\nt^2 - t \\ge 0\n\\end{equation}\n"
-            "and\n\\begin{equation}\nt \\le t^2 - 1\n\\end{equation}\n\\end{proof}\n")
+            "and\n\\begin{equation}\n\\mathcal{Q} t^2 \\le \\mathcal{Q} t^2 - t\n\\end{equation}\n"
+            "and\n\\begin{equation}\nt^2 \\le t^2 - t\n\\end{equation}\n\\end{proof}\n")
     rows = _rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "proved", rows
     assert "t >= 1 (stated in the prose)" in rows[0]["assumptions"], rows
     assert any("succ" in a and "not read" in a for a in rows[0]["assumptions"]), rows
-    assert rows[1]["status"] != "refuted" and "could not be read" in rows[1]["reason"], rows  # t = 1: false, but
-    # the unread assumption may exclude it
+    # false for every t >= 1, but the assumption on Q that was not read may bear on it; one not naming Q cannot
+    assert rows[1]["status"] != "refuted" and "could not be read" in rows[1]["reason"], rows
+    assert rows[2]["status"] == "refuted", rows  # false for every t >= 1
 
 
 # 6. bold statement headings -----------------------------------------------------------------------------------
@@ -145,3 +147,12 @@ def test_a_bold_headed_statement_keeps_its_scope_over_paragraphs_until_the_proof
     rows = _rows(tmp_path, capsys, body)
     assert rows[0]["kind"] == "goal" and rows[0]["status"] == "not_a_step", rows  # the lemma's claim, not a step
     assert rows[1]["kind"] == "step" and rows[1]["status"] == "refuted", rows  # the proof's step is checked
+
+
+def test_a_single_use_as_a_factor_does_not_silently_make_an_application_a_product(tmp_path, capsys):
+    # S g^* once (a typo?) beside S(g^*): conflicting evidence; no silent product S·g*, both readings checked
+    body = (r"There exists $S(g^\star)$ such that the rate holds." "\n" +
+            displays(r"\lambda \le 2 S", r"S(g^\star) + S(g^\star) = 2 S(g^\star)", r"E \le S(g^\star) + 1"))
+    rows = _rows(tmp_path, capsys, body)
+    assert rows[1]["status"] == "proved" and "under both readings" in rows[1]["reason"], rows
+    assert rows[2]["status"] == "ambiguous" and rows[2]["readings"][1] == "E <= S * gstar + 1", rows

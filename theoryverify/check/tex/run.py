@@ -401,6 +401,7 @@ class Paper:
             prose_assume, refused = self._usable(assumptions, prose_assume)
             prose_unread = prose_unread + refused
             assumptions = assumptions + [a for a in prose_assume if a not in assumptions]
+            self._prose_assumed, self._prose_unread = set(prose_assume), list(prose_unread)
             first_rel = len(self.relations)
             subst, after_assume = self._after(display)
             subst = self._before(display, subst)
@@ -415,8 +416,7 @@ class Paper:
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
-                self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume,
-                            cond_unread + prose_unread)
+                self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
                 chain_id += 1
             for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
                 rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
@@ -1170,6 +1170,13 @@ class Paper:
                                 if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
+        step_names = {re.sub(r"(?:prime|star|hat|tilde|bar|dot|bf|sup|cal|bb|frak|scr|sf|tt|vec|check|breve|ring|ul)+$", "", n.split("_")[0])
+                      for n in names_in(lhs, fns) | names_in(rhs, fns)}
+        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _latex_names(u) & step_names]
+        # a name the step's definitions in scope set is no longer free: a prose bound on it (γ > 0 in the lemma,
+        # then "Setting γ = 1/L") would keep the checker from using its definition
+        assumptions = [a for a in assumptions if a not in getattr(self, "_prose_assumed", ()) or
+                       not (_ast_names_text(a) & in_scope)]
         from .kinds import BY_DEFINITION, last_sentence
         cav.by_definition = link.index == 0 and bool(BY_DEFINITION.search(last_sentence(display.prose or "")))
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
@@ -1670,9 +1677,28 @@ def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
 
 def _ambiguity(names: set[str], oracle: Names) -> str:
     shown = ", ".join(sorted(names))
-    return (f"{shown}(…): a function applied, or a product? The paper gives no evidence either way "
+    return (f"{shown}(…): a function applied, or a product? The paper gives no evidence either way, or both "
             f"(declare it: '% theoryverify: function {sorted(names)[0]}' or '% theoryverify: scalar "
             f"{sorted(names)[0]}')")
+
+
+def _latex_names(text: str) -> set[str]:
+    """The names a piece of LaTeX (or of the checker's syntax) writes, roughly: its letters, its Greek letters'
+    names and its words (to tell whether an assumption that was not read may bear on a step)."""
+    out = set()
+    for m in re.finditer(r"\\([A-Za-z]+)|([A-Za-z]+)", text):
+        if m.group(1):
+            if m.group(1) in GREEK:
+                out.add(GREEK[m.group(1)])
+        else:
+            word = m.group(2)
+            out.add(word)
+            out |= set(word)
+    return out
+
+
+def _ast_names_text(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
 
 
 def _default_jobs() -> int:
