@@ -156,3 +156,12 @@ def test_a_single_use_as_a_factor_does_not_silently_make_an_application_a_produc
     rows = _rows(tmp_path, capsys, body)
     assert rows[1]["status"] == "proved" and "under both readings" in rows[1]["reason"], rows
     assert rows[2]["status"] == "ambiguous" and rows[2]["readings"][1] == "E <= S * gstar + 1", rows
+
+
+def test_a_letter_used_as_a_number_and_applied_to_a_name_is_ambiguous(tmp_path, capsys):
+    # S > 0 and η_t = S/t make S a number; "there exists S(g^*)" applies it: S(g^*) is no silent S·g^*
+    body = (r"Let $S > 0$ and $\eta_t = S/t$. There exists $S(g^\star)$ such that the rate holds." "\n" +
+            displays(r"E \le S(g^\star) + 1", r"\eta(a + b) = \eta a + \eta b"))
+    rows = _rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "ambiguous" and rows[0]["read_as"] == "E <= S(gstar) + 1", rows
+    assert rows[1]["status"] == "proved", rows  # a number times a bracket stays a product

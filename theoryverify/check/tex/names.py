@@ -441,9 +441,11 @@ class Names:
         ev = self.ev
         if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
             return "function"  # nobody writes z(0) for z·0 or η(t) for η·t, nor takes the gradient of a number
-        if ev.factor.get(key, 0) == 1 and key not in ev.number and \
+        if (ev.factor.get(key, 0) >= 1 or key in ev.number) and \
                 any(NAME_ARG.match(a) and not re.match(r"^\s*\\(?:in|cdot|ldots|dots)\b", a) for a in ev.args.get(key, ())):
-            return None  # S g once (a typo for λ g?) beside S(g^⋆): the evidence conflicts — a function, or a number?
+            # S > 0, η_t = S/t beside "there exists S(g^⋆)": the paper uses the letter both ways — S(g^⋆) is S
+            # applied, or S·g^⋆? Ambiguous (checked under both readings), never a silent product
+            return None
         if ev.factor.get(key, 0) >= 1 or key in ev.number:  # 2η, ηL, η^2, p ∈ (0, 1): a number, even when η(1 - ηL) and η(a + b) both occur
             return "scalar"
         if len(ev.args.get(key, ())) >= 2:
