@@ -197,6 +197,39 @@ def _self_update(lhs_text: str, rhs_text: str) -> bool:
     return bool(lhs) and rhs.startswith(lhs) and rhs[len(lhs):len(lhs) + 1] in ("+", "-")
 
 
+# "x(t+1)": a name (or indexed name) whose one argument is a letter plus one
+TIME_STEP_LHS = re.compile(r"^(?P<name>(?:\\[A-Za-z]+|[A-Za-z])(?:_(?:\{[^{}]*\}|\\?[A-Za-z0-9]))?)"
+                           r"(?:\\left|\\[bB]igg?l?)?\((?P<t>[A-Za-z])\+1(?:\\right|\\[bB]igg?r?)?\)$")
+# "The regularised algorithm gives", "the update for β changes to", "by updating the weights according to": the
+# display is the algorithm's rule, even after a word ("gives", "thus") that usually announces a derived result
+ALGORITHM_GIVES = re.compile(r"\b(?:algorithms?|update rules?)\b|\b(?:has|have|with|its|the following) updates\b|"
+                             r"\bupdat(?:e|es|ing)\b[^.]{0,80}\b(?:changes? to|according to|as follows|is|are|reads?|"
+                             r"becomes?|by)\W*$", re.I)
+STRONG_DERIVED = re.compile(r"\bwe (?:have|obtain|get|find|arrive at|deduce|conclude)\b|\b(?:plugging|substituting|"
+                            r"inserting|rewrite|rewriting|rewritten)\b", re.I)
+
+
+def time_step(lhs_text: str, rhs_text: str) -> bool:
+    """``β(t+1) = (1 - ηλ(t))β(t) - …``, ``W(t+1) = W(t) - …``: the left side is a name at the argument ``t+1`` and the
+    right side writes the same name at ``t`` (the time-argument form of ``x_{t+1} = … x_t …``)."""
+    def squeeze(text: str) -> str:  # spaces out, but a command keeps the one that ends it (\cdot W)
+        return re.sub(r"\s+", "", re.sub(r"(\\[A-Za-z]+)\s+(?=[A-Za-z])", r"\1~", text))
+    m = TIME_STEP_LHS.match(squeeze(lhs_text))
+    if not m:
+        return False
+    name, t = m.group("name"), m.group("t")
+    rhs = squeeze(rhs_text)
+    pat = re.compile(re.escape(name) + r"(?:\\left|\\[bB]igg?l?)?\(" + t + r"(?:\\right|\\[bB]igg?r?)?\)")
+    for hit in pat.finditer(rhs):
+        before = rhs[:hit.start()]
+        command = re.search(r"\\[A-Za-z]*$", before)  # the W of \bW(t) is no W
+        if name[0] != "\\" and command:
+            continue
+        if name[0] == "\\" or not re.search(r"_$", before):
+            return True
+    return False
+
+
 # "we need the quantity in the brackets to go to zero, this gives: [...] = 0": the display is the requirement
 REQUIREMENT = re.compile(r"\b(?:we|one) (?:need|needs|require|requires|want)\b[^.]{0,120}?"
                          r"(\bto (?:go to|tend to|converge|vanish|be (?:zero|equal|non-?negative|positive|negative|"
@@ -359,6 +392,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
+    if first_in_chain and op == "=" and time_step(lhs_text, rhs_text) and \
+            (inner not in STATEMENT_ENVS or ALGORITHM_GIVES.search(sentence)) and (not derived or ALGORITHM_GIVES.search(sentence) and not STRONG_DERIVED.search(sentence)):
+        # "The algorithm gives β(t+1) = (1 - ηλ(t))β(t) - …": the rule itself; "we can rewrite the iteration as
+        # e(t+1) = e(t) - …" stays a step (derived from the rule)
+        return "update", "an update rule (the name at t+1 on the left, at t on the right)"
     if first_in_chain and op == "=" and lhs_is_name and _self_update(lhs_text, rhs_text) and \
             UPDATE_PROSE.search(sentence):
         return "update", "an assignment x = x ± … after the prose names an iteration or update (not an identity)"
