@@ -43,3 +43,23 @@ def test_a_rewritten_iteration_stays_a_step(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["kind"] for r in rows] == ["step", "step"], rows
     assert rows[1]["status"] not in ("not_a_step",), rows
+
+
+# --- 2. definitions that were checked as steps ---------------------------------------------------------------------
+
+def test_the_networks_output_is_a_definition(tmp_path, capsys):
+    body = ("Let $g:\\mathbb{R}^d\\to\\mathbb{R}$ be a network with $m$ units. For an input $z$, the network outputs\n"
+            "\\begin{equation}\n g(z) = \\frac{1}{\\sqrt m}\\sum_{j=1}^m a_j \\phi(v_j^\\top z)\n\\end{equation}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert _kinds(rows) == [("definition", "not_a_step")], rows
+
+
+def test_a_name_a_chain_writes_for_the_first_time_is_defined_there(tmp_path, capsys):
+    body = ("Let $q(s) = 1 + s$ for $s > 0$. The function $q$ can be bounded by\n"
+            "\\[ q(s) \\le q_{\\mathrm{up}}(s) = 2 + \\min\\left(\\frac{m}{s^2}, \\frac{1}{s}\\right) \\]\n" +
+            displays(r"q_{\mathrm{up}}(1) = 2 + \min\left(m, 1\right)"))
+    rows = tex_rows(tmp_path, capsys, body)
+    second = [r for r in rows if r["latex"].startswith("q_{\\mathrm{up}}(s)")]
+    assert second and second[0]["kind"] == "definition" and second[0]["status"] == "not_a_step", rows
+    # a later use of the name is still a step (and reads it through the definition)
+    assert rows[-1]["kind"] == "step" and rows[-1]["status"] != "not_a_step", rows

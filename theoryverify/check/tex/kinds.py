@@ -61,6 +61,9 @@ OPTIMISE_THE = (r"\b(?:minimi[sz]e|maximi[sz]e|optimi[sz]e)\s+(?:the|an?|our)\s+
 # "A simple instance of $\hat L_p$ is", "one simple suggestion is": the display gives one choice of the object (defines it)
 INSTANCE_IS = (r"\b(?:a|an|one)\s+(?:[\w-]+\s+){0,2}(?:instance|example|choice|suggestion|instantiation|special case)\b"
                r"[^.]{0,80}\b(?:is|are)\s*:?\s*$")
+# "For an input x, the network outputs": the display gives the model's function (defines it)
+MODEL_OUTPUTS = (r"\b(?:network|model|predictor|layer|classifier|regressor|learner|neuron|architecture)s?\b[^.]{0,40}"
+                 r"\b(?:outputs|computes|returns|predicts)\b")
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
@@ -68,6 +71,7 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b|" + INSTANCE_IS + "|" +
+                       MODEL_OUTPUTS + "|" +
                        OPTIMISE_THE +
                        r")[^.]{0,200}$", re.I)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|(?:have|need|want) to solve|to be solved|solve the following|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
@@ -117,7 +121,7 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"choices? (?:for|of)|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
-                     r"as follows|is the|be the|be)\b|" + OPTIMISE_THE, re.I)
+                     r"as follows|is the|be the|be)\b|" + OPTIMISE_THE + "|" + MODEL_OUTPUTS, re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
 EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
 # "The constraint on b … can be equivalently expressed as": the display restates a condition

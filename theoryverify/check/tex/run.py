@@ -652,7 +652,7 @@ class Paper:
                     isinstance(link.lhs.node, (ast.Subscript, ast.Call)):
                 recursion = _recursion(link.lhs.node, link.rhs.node)
             first_use = False
-            if base and link.index == 0:
+            if base:
                 key = _key(link.lhs.node) if isinstance(link.lhs.node, ast.Subscript) else base  # V_{gcn}: its own key
                 key = key or base
                 first = self.names.first_at(key)
@@ -662,6 +662,7 @@ class Paper:
                     first = None  # g'(q) after g: the derivative of a known function is computed, not defined
                 tok = link.lhs.tokens[0] if link.lhs.tokens else None  # a command token's pos is where it ends
                 first_use = tok is not None and first is not None and first >= tok.pos - 2 - len(tok.text)
+            later_first_use, first_use = first_use and link.index > 0, first_use and link.index == 0
             kind, why = classify(link.op, link.lhs.latex, link.rhs.latex, first_in_chain=link.index == 0,
                                  role=chain.role, display_text=display_text, prose=display.prose,
                                  scope=display.scope, lhs_index_plus_one=plus_one, recursion=recursion,
@@ -679,6 +680,11 @@ class Paper:
                 new = self._introduced(link)
                 if new:  # "… ≤ … = ε C_2 (> 0)": the chain names a constant it writes for the first time
                     kind, why = "definition", f"names {new} (its first appearance): defines it, not a step"
+                elif later_first_use and is_name and not any(
+                        isinstance(n, ast.Name) and n.id == base for n in ast.walk(link.rhs.node or ast.Pass())):
+                    # "r(s) ≤ r_row(s) = 1 + min(…)": the chain writes r_row for the first time and gives its value
+                    kind, why = "definition", (f"{link.lhs.latex.strip()} appears here for the first time: this link "
+                                               "gives its value (defines it), not a step")
             if defined_before and link.op == "=" and is_name and kind in ("step", "goal"):
                 kind, why = "definition", "a := b = …: gives the value of the name the previous link defines"
             if link.index > 0 and link.op == "=" and kind in ("hypothesis", "goal") and chain_defines:
