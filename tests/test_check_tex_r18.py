@@ -63,3 +63,40 @@ def test_a_name_a_chain_writes_for_the_first_time_is_defined_there(tmp_path, cap
     assert second and second[0]["kind"] == "definition" and second[0]["status"] == "not_a_step", rows
     # a later use of the name is still a step (and reads it through the definition)
     assert rows[-1]["kind"] == "step" and rows[-1]["status"] != "not_a_step", rows
+
+
+# --- 3. a name the chain writes as a number, followed by a bracket ----------------------------------------------
+
+def test_a_powered_bound_before_a_bracket_is_not_silently_a_function(tmp_path, capsys):
+    # M_i(v) is applied in the prose, M_a is the bound (a number): M_a^2 (…) is the product, or at least ambiguous
+    body = ("Suppose $\\max_i M_i(v) \\le M_a$ and $r \\ge 1$.\n" + displays(
+        r"r M_a^2 \cdot (u + 1) = r M_a^2 \left( u + 1 \right)",
+        r"r M_a^2 \left( u^2 + \frac{M_a^2}{s^2} \right) = r\left( M_a^2 u^2 + \frac{M_a^4}{s^2}\right)"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["ambiguous", "ambiguous"], rows
+    # the product reading is M_a^2 times the bracket, never (M_a · bracket)^2
+    assert all("M_a ** 2 * (u" in r["readings"][1] for r in rows), rows
+
+
+def test_a_later_link_of_the_chain_is_not_read_as_a_square_of_a_call(tmp_path, capsys):
+    # read as r·M_a(u - 1)^2 ≥ 0 the second link would be provable; as written (M_a^2 (u - 1)) it is not
+    body = r"Suppose $\max_i M_i(v) \le M_a$ and $r \ge 1$." + "\n" + displays(
+        r"r M_a^2 \cdot (u - 1) = r M_a^2 \left( u - 1 \right) \ge 0")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[1]["status"] == "ambiguous", rows
+
+
+def test_a_scalar_written_before_a_bracket_is_no_call_to_make(tmp_path, capsys):
+    # r = r(s) is used as a number: r(…) of a long bracket is r times it, or ambiguous — never unreadable
+    body = ("Let $r(s) = 1 + s^2$ and write $r = r(s)$.\n" + displays(
+        r"r M \cdot \left( u + 1 \right) = r\left( M u + M \right)"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "ambiguous", rows
+    assert "is a function: call it" not in rows[0]["reason"], rows
+
+
+def test_a_function_of_time_beside_its_constant_stays_applied(tmp_path, capsys):
+    # λ(t) applied to one letter is a function's value, whatever the bare λ beside it is
+    rows = tex_rows(tmp_path, capsys, "Let $\\lambda(t) = 1/t$.\n" + displays(
+        r"\lambda(t)(1 - \lambda) = \lambda(t) - \lambda(t)\lambda"))
+    assert rows[0]["status"] != "ambiguous", rows

@@ -681,3 +681,60 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
         _, plus_one, base = lhs_shape(node.left)
         return False, plus_one, base
     return False, False, None
+
+
+def _bare_forms(node: ast.AST) -> set[str]:
+    """The names ``node`` uses as values, not applied: ``r``, ``M_a`` (``M[a]``, keyed as the grammar names a call
+    of it)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    inner = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
+    out = set()
+    for n in ast.walk(node):
+        if id(n) in called:
+            continue
+        if isinstance(n, ast.Name) and id(n) not in inner:
+            out.add(n.id)
+        elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+            out.add(f"{n.value.id}_{index_label(n.slice)}")
+    return out
+
+
+def _atomic(args: list[ast.expr]) -> bool:
+    """One number or one (indexed) name: ``λ(t)``, ``r(s)``, ``z(0)`` — a function applied, whatever else the
+    chain writes."""
+    return len(args) == 1 and isinstance(args[0], (ast.Name, ast.Constant, ast.Subscript))
+
+
+def bare_and_applied(reading: ChainReading, declared: set[str] = frozenset()) -> set[str]:
+    """Names a chain both applies to a bracket (``r M_a^2 \\left( … \\right)``, ``r \\left( … \\right)``) and writes
+    as plain values (``r M_a^2 \\cdot E[…]``): the paper-wide evidence made them functions, but the chain itself
+    uses them as numbers, so each such application is a function applied or a product — ambiguous, both readings
+    shown (never one chosen silently, never 'r is a function: call it').  An application to one name or number
+    (``λ(t)``) stays a function's; a declared or defined function (``% theoryverify: function r``) is one.  The
+    names moved to the parsers' ``ambiguous`` are returned."""
+    terms, seen = [], set()
+    for link in reading.links:
+        for term in (link.lhs, link.rhs):
+            if id(term) not in seen and term.node is not None and term.parser is not None:
+                seen.add(id(term))
+                terms.append(term)
+    bare = set().union(*(_bare_forms(t.node) for t in terms)) if terms else set()
+    moved = set()
+    for term in terms:
+        p = term.parser
+        for name in sorted(p.applied & bare):
+            if name in declared or name in p.functions:
+                continue
+            calls = [n for n in ast.walk(term.node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                     and n.func.id == name]
+            if not calls or all(_atomic(c.args) for c in calls):
+                continue
+            p.applied.discard(name)
+            p.ambiguous.add(name)
+            powered = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow) and n.left in calls
+                          for n in ast.walk(term.node))
+            maps = getattr(p, "iterated_maps", None)
+            if powered and maps is not None:
+                maps.add(name)  # M_a^2(X): its product reading is M_a^2·X, not (M_a·X)^2 — no other reading built
+            moved.add(name)
+    return moved

@@ -26,6 +26,7 @@ from .names import Names, gather, prose_iterates
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
+from .reading import bare_and_applied
 from .source import Document, Note, load
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -643,6 +644,7 @@ class Paper:
                           "no relation at the top level (unbalanced braces?)", assumptions)
             return
         display_text = display.body
+        bare_and_applied(reading, self.declared_functions)  # r M_a^2 (…) beside r M_a^2 · E[…]: ambiguous
         defined_before = False  # the previous link of this chain is "a := …"
         chain_defines = False  # the chain's first link is a definition inside a statement
         for link in reading.links:
@@ -799,6 +801,14 @@ class Paper:
 
     def _product_reading(self, link: Link, names: set[str]) -> str:
         class Product(ast.NodeTransformer):
+            def visit_BinOp(self, node):  # M_a^2(X) read as M_a(X)^2: its product reading is M_a^2·X
+                if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
+                        isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
+                    power = ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Pow(),
+                                      right=self.visit(node.right))
+                    return ast.BinOp(left=power, op=ast.Mult(), right=self.visit(node.left.args[0]))
+                return self.generic_visit(node)
+
             def visit_Call(self, node):
                 node.args = [self.visit(a) for a in node.args]
                 if isinstance(node.func, ast.Name) and node.func.id in names:
