@@ -100,3 +100,46 @@ def test_a_function_of_time_beside_its_constant_stays_applied(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, "Let $\\lambda(t) = 1/t$.\n" + displays(
         r"\lambda(t)(1 - \lambda) = \lambda(t) - \lambda(t)\lambda"))
     assert rows[0]["status"] != "ambiguous", rows
+
+
+# --- 4. readable notation that was refused --------------------------------------------------------------------------
+
+E_MACRO = "\\newcommand{\\E}{\\mathbb{E}}\n"
+
+
+def test_an_expectation_of_one_call_without_brackets_is_read(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(
+        r"\frac{1}{2}\left(\E|\psi(Z)|^2 - |\E\psi'(Z)|^2\right) = \frac{1}{2}\E|\psi(Z)|^2 - \frac{1}{2}|\E\psi'(Z)|^2",
+        r"\E \psi(Z)^2 = 1"), preamble=E_MACRO)
+    assert rows[0]["status"] == "proved", rows  # two opaque expectations, a linear identity in them
+    assert rows[1]["status"] == "unreadable", rows  # E ψ(Z)^2: E[ψ(Z)²] or (E ψ(Z))²? still refused
+
+
+def test_a_subscripted_plain_expectation_is_an_expectation(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"E_{Q_1, Q_2}[\|g\|^2] + 1 = 1 + E_{Q_1, Q_2}[\|g\|^2]"),
+                    preamble=E_MACRO)
+    assert rows[0]["status"] == "proved" and "⟦E_{Q_1, Q_2}" in rows[0]["read_as"], rows
+
+
+def test_positive_part_is_read_as_max_with_zero(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(
+        r"(x - 1)_+ \ge x - 1",
+        r"\sum_{i=0}^{T} a^{(T-i)_+} = \sum_{i=0}^{T} a^{T-i}"))
+    assert rows[0]["status"] in ("proved", "holds") and "Max(x - 1, 0)" in rows[0]["read_as"], rows
+    assert rows[1]["status"] != "unreadable" and "Max(T - i, 0)" in rows[1]["read_as"], rows
+
+
+def test_a_label_superscript_on_a_macro_name_is_a_label(tmp_path, capsys):
+    pre = "\\def\\g{{\\bf g}}\n"
+    rows = tex_rows(tmp_path, capsys, displays(r"\|\g_t^{(full)} - \g_t\| \ge 0"), preamble=pre)
+    assert rows[0]["status"] != "unreadable" and "full" in rows[0]["read_as"], rows
+
+
+def test_a_derivative_with_respect_to_an_expression_is_kept_opaque(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, "Let\n\\[ g_k := a_k \\frac{\\partial l(a_k^\\top x, b_k)}{\\partial (a_k^\\top x)} "
+                                      "\\]\n" + displays(
+                                          r"a \frac{\partial l(a^\top x)}{\partial (a^\top x)} + a = "
+                                          r"a\left(\frac{\partial l(a^\top x)}{\partial (a^\top x)} + 1\right)"))
+    assert rows[0]["read_as"] and "⟦" in rows[0]["read_as"], rows
+    assert rows[1]["status"] in ("proved", "inconclusive"), rows
+    assert "diff(" not in (rows[1]["read_as"] or ""), rows
