@@ -143,3 +143,43 @@ def test_a_derivative_with_respect_to_an_expression_is_kept_opaque(tmp_path, cap
     assert rows[0]["read_as"] and "⟦" in rows[0]["read_as"], rows
     assert rows[1]["status"] in ("proved", "inconclusive"), rows
     assert "diff(" not in (rows[1]["read_as"] or ""), rows
+
+
+# --- 5. kind cues ---------------------------------------------------------------------------------------------------
+
+def test_gradients_expressed_as_are_derived_not_defined(tmp_path, capsys):
+    body = ("With this notation, the gradients are expressed as\n\\begin{equation*}\n"
+            "  \\frac{\\partial L}{\\partial b_r} = \\sum_{i=1}^n e_i w_r\n\\end{equation*}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "step", rows
+
+
+def test_a_theorems_where_clause_bound_is_a_hypothesis(tmp_path, capsys):
+    body = ("\\begin{theorem}\nThen $F(x) \\le \\sigma$, where $\\sigma$ is the upper bound of the mean variance\n"
+            "\\[ \\sigma^2 \\ge \\frac{1}{T}\\sum_{t=1}^T v_t . \\]\n\\end{theorem}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "hypothesis", rows
+
+
+def test_a_step_we_have_by_assumption_is_a_step(tmp_path, capsys):
+    body = ("\\begin{proof}\nMoreover, if $a \\notin S$, we have by assumption\n\\begin{align*}\n"
+            "  |G(a) - H(a)| \\, |a| &= |G(a) - H(a)| \\, |a|\n\\end{align*}\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "step" and rows[0]["status"] == "proved", rows
+
+
+def test_with_probability_chain_rows_are_steps_whose_counterexamples_refute_nothing(tmp_path, capsys):
+    body = ("\\begin{proof}\nWe compute. With probability $1-\\delta$,\n\\begin{equation*}\n\\begin{aligned}\n"
+            "  c &= \\frac{u}{v} = \\frac{2u}{2v} \\\\\n  &\\ge u + 5\n\\end{aligned}\n\\end{equation*}\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["kind"] for r in rows] == ["step"] * 3, rows
+    assert rows[1]["status"] == "proved", rows  # an identity holds on any event
+    assert rows[2]["status"] == "inconclusive", rows  # false as read, but it may hold on the event only
+
+
+def test_a_definition_by_cases_in_an_array_with_inline_math_conditions(tmp_path, capsys):
+    body = ("The (sub-)gradient is:\n\\[\ng_k := \\left\\{ \\begin{array}{ll}\n  -b a & \\mbox{if $b a x < 1$};\\\\\n"
+            "  0 & \\mbox{otherwise}. \\end{array} \\right.\n\\]\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "definition" and rows[0]["status"] == "not_a_step", rows
+    assert "indicator(b * a * x < 1)" in (rows[0]["read_as"] or ""), rows

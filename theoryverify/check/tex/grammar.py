@@ -766,6 +766,11 @@ class PaperParser(LatexParser):
             self.expect("\\rangle")
             self.vector_ops.add("inner product")
             return _call("inner", a, b)
+        if c == "\\left" and self.peek(1).text == "\\{" and self.peek(2).text == "\\begin" and \
+                self.peek(3).text == "{" and "".join(self.peek(k).text for k in range(4, 9)) == "array":
+            cases = self._array_cases(start)
+            if cases is not None:
+                return cases
         if c == "\\left" and self.peek(1).text == ".":
             return self._evaluated_at()
         if c == "\\partial" and self.peek(1).text == "_":
@@ -1247,6 +1252,33 @@ class PaperParser(LatexParser):
             if node is not None:
                 return node
         return self._opaque(start, kind)
+
+    def _array_cases(self, start: int) -> ast.expr | None:
+        """``\\left\\{ \\begin{array}{ll} a & \\mbox{if } x < 1 \\\\ b & \\mbox{otherwise} \\end{array} \\right.``: a
+        definition by cases written with an array, read as ``cases`` is (an opaque atom if its rows are not read);
+        None (cursor unmoved) when the array is not closed by ``\\right.``."""
+        save = self.i
+        self.i += 9  # \left \{ \begin { a r r a y
+        if not self.at("}") or self.peek(1).text != "{":
+            self.i = save
+            return None
+        self.i += 1
+        self._skip_group_tokens()  # the column spec {ll}
+        body_start, depth = self.i, 1
+        while depth:
+            t = self.next()
+            if t.kind == "end":
+                self.i = save
+                return None
+            depth += (t.text == "\\begin") - (t.text == "\\end")
+        body = self.toks[body_start:self.i - 1]
+        self._skip_group_tokens()  # {array}
+        if not (self.at("\\right") and self.peek(1).text == "."):
+            self.i = save
+            return None
+        self.i += 2
+        node = self._cases(body)
+        return node if node is not None else self._opaque(start, "cases")
 
     def _cases(self, body: list[Token]) -> ast.expr | None:
         """``\\begin{cases} a & x > 0 \\\\ b & \\text{otherwise} \\end{cases}`` as the first row whose condition holds:

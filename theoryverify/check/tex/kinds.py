@@ -115,6 +115,7 @@ OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|fu
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
+                           r"(?:is|are|can be) expressed as|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
                            r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
                            r"(?:\b|(?<=[.·]))", re.I)
@@ -232,6 +233,14 @@ def time_step(lhs_text: str, rhs_text: str) -> bool:
         if name[0] == "\\" or not re.search(r"_$", before):
             return True
     return False
+
+
+# "With probability $1-\delta$,", "Then, with high probability, we have": the display follows the clause that fixes
+# the event (the sentence holds nothing else after it)
+EVENT_FIXED = re.compile(r"(?:^|[,;:]\s*|\b(?:then|thus|hence|so|now|therefore)\s*,?\s*)(?:with (?:high )?probability"
+                         r"(?: at least)?(?:\s*\$[^$]{1,40}\$)?|w\.\s?h\.\s?p\.?|whp)\s*[,:]?\s*(?:we (?:have|get|obtain)"
+                         r"(?: that)?)?\s*[,:]?\s*$", re.I)
+EVENT_WHY = "on the event the prose fixes ('with probability …'): a step there"
 
 
 # "we need the quantity in the brackets to go to zero, this gives: [...] = 0": the display is the requirement
@@ -374,6 +383,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if prob and inner in STATEMENT_ENVS and CONCLUSION_AS_FOLLOWS.search(sentence[prob[-1].end():]) and \
             re.search(r"\b(?:such that|if|assum\w*|suppose|provided)\b", sentence[:prob[-1].start()], re.I):
         prob = []  # "π selects each element with probability at most p, …; then E f ≥ …": the hypothesis says it
+    if prob and not PROB_PROSE.search(display_text) and inner not in STATEMENT_ENVS and \
+            any(e.startswith("proof") for e in envs) and EVENT_FIXED.search(sentence):
+        # "With probability 1 − δ, \[ cos∠ = … ≥ … \]" in a proof: each row is a derivation on that event —
+        # checked, a proof stands (it holds everywhere), a counterexample refutes nothing (it may lie off the event)
+        return "step", EVENT_WHY
     if prob or PROB_PROSE.search(display_text):
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
@@ -388,7 +402,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if role == "implied" and inner not in STATEMENT_ENVS and \
             not (GOAL_PROSE.search(sentence) and derived_at <= _last(GOAL_CUE, sentence)):  # "we need: a ⇒ b"
         return "step", "the consequent of ⇒ is derived from what precedes it"
-    if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
+    used = re.search(r"\b(?:we (?:have|get|obtain)|it follows|this gives|hence|thus|so)\b[^.]{0,40}"
+                     r"\bby (?:the |our )?assumptions?\W*$", sentence, re.I)
+    if _last(RESTATED, sentence) > derived_at and not used:  # not "Under the conditions of Prop. 2, we have"
         return "hypothesis", "the prose states it as an assumption or a condition"
     if op in ("<", ">", "<=", ">=") and RANGE_TERM.match(lhs_text) and RANGE_TERM.match(rhs_text) and \
             (NUMBER.match(lhs_text) or NUMBER.match(rhs_text) or INDEX_NAME.match(lhs_text) or
@@ -455,6 +471,10 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
                                        "with no sentence before it")
     if inner in STATEMENT_ENVS:  # a statement: "if …, then", "Then for all t,", "Assume … such that", "… satisfies"
         conclusion = f"the conclusion of a {inner} (its proof is checked, not the statement)"
+        where_at = _last(re.compile(r"\bwhere\b", re.I), sentence)
+        if op in ("<", ">", "<=", ">=") and where_at >= 0 and where_at > _last(CONCLUSION_CUE, sentence):
+            # "…, where σ is the upper bound of the mean variance \[ σ² ≥ … \]": what the statement assumes of σ
+            return "hypothesis", f"a 'where' clause of the {inner}: a condition its conclusion is stated under"
         if IF_FOLLOWING.search(sentence):
             return "hypothesis", f"a hypothesis of the {inner} (the condition its conclusion is stated under)"
         if re.search(r"\b(then|we have|holds?|it follows)\W*$", sentence, re.I) or \

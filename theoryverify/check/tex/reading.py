@@ -144,10 +144,15 @@ def _words(toks: list[Token]) -> list[Token]:
 CASES_RE = re.compile(r"\\begin\s*\{cases\}(.*?)\\end\s*\{cases\}", re.S)
 
 
+#: ``\\left\\{ \\begin{array}{ll} … \\end{array} \\right.``: cases written with an array
+ARRAY_CASES_RE = re.compile(r"\\left\s*\\\{\s*\\begin\s*\{array\}\s*\{[^{}]*\}(.*?)\\end\s*\{array\}\s*\\right\s*\.",
+                            re.S)
+
+
 def _case_columns(text: str) -> list[int]:
-    """Offsets of the & of each (unnested) cases environment."""
+    """Offsets of the & of each (unnested) cases environment (or array cases)."""
     out = []
-    for m in CASES_RE.finditer(text):
+    for m in [*CASES_RE.finditer(text), *ARRAY_CASES_RE.finditer(text)]:
         if "\\begin" in m.group(1):
             continue
         out += [m.start(1) + k for k, c in enumerate(m.group(1)) if c == "&" and (k == 0 or m.group(1)[k - 1] != "\\")]
@@ -235,8 +240,19 @@ def _unwrap_sizes(toks: list[Token]) -> list[Token]:
     return [t for i, t in enumerate(toks) if i not in drop]
 
 
+#: ``\\mbox{if $x < 1$}``: a condition's math written inside the text (the dollars end and resume the text)
+MATH_IN_TEXT = re.compile(r"(\\(?:text|mbox|hbox|textrm|textnormal)\s*\{)([^{}$]*)\$([^{}$]+)\$(\s*[.,;]?\s*)\}")
+
+
+def _math_out_of_text(text: str) -> str:
+    """``\\mbox{if $x < 1$}`` as ``\\mbox{if }x < 1`` (the same length, so every offset stays): the math leaves
+    the text group, whose words stay text."""
+    return MATH_IN_TEXT.sub(lambda m: f"{m.group(1)}{m.group(2)}}}{m.group(3)} {m.group(4)} ", text)
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
+    text = _math_out_of_text(text)
     toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
                                  if t.kind != "end"]))
     amps = _case_columns(text)
@@ -412,7 +428,8 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
         return ChainReading(error=str(exc))
     except Exception as exc:  # a defect of the tokenizer: this chain is unreadable, never the whole paper
         return ChainReading(error=f"not read (the reader failed: {type(exc).__name__})")
-    while toks and toks[-1].kind == "sym" and toks[-1].text in (",", ".", ";", ":"):
+    while toks and toks[-1].kind == "sym" and toks[-1].text in (",", ".", ";", ":") and \
+            not (len(toks) > 1 and toks[-2].text == "\\right"):  # \right. closes a \left\{ (cases)
         toks.pop()
     while toks and toks[0].kind == "sym" and toks[0].text in (",", ";"):
         toks.pop(0)

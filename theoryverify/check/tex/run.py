@@ -26,8 +26,9 @@ from .names import Names, gather, prose_iterates
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
-from .reading import bare_and_applied
 from .source import Document, Note, load
+from .kinds import EVENT_WHY
+from .reading import bare_and_applied
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
 SPECIAL_DEFINES = ("inner(a, b) := a*b", "transpose(x) := x")
@@ -673,6 +674,10 @@ class Paper:
                                  lone_name=len(reading.links) == 1 and
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
                                  p_not_probability=self._p_not_probability)
+            event = "the event 'with probability …' the prose fixes, which is not read"
+            if kind == "step" and why == EVENT_WHY and event not in cond_unread:
+                # a counterexample off the event the prose fixes refutes nothing (read as an unread condition)
+                cond_unread = [*cond_unread, event]
             written = " ".join(f"{link.lhs.latex} {link.op} {link.rhs.latex}".split())
             if kind == "step" and is_name and link.index == 0 and len(reading.links) == 1 and \
                     written in self.definition_texts:
