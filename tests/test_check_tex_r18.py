@@ -183,3 +183,13 @@ def test_a_definition_by_cases_in_an_array_with_inline_math_conditions(tmp_path,
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["kind"] == "definition" and rows[0]["status"] == "not_a_step", rows
     assert "indicator(b * a * x < 1)" in (rows[0]["read_as"] or ""), rows
+
+
+# --- 6. messages --------------------------------------------------------------------------------------------------
+
+def test_an_assumption_on_an_opaque_atom_is_shown_in_latex(tmp_path, capsys):
+    body = ("\\begin{proof}\nWe have\n\\begin{equation*}\n\\frac{\\mathrm{Var}(|b_1|)}{p} \\leq \\delta/4\n"
+            "\\end{equation*}\nif $p\\geq 4\\mathrm{Var}(|b_1|)/\\delta$.\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    shown = " ".join(rows[0]["assumptions"]) + " " + rows[0]["reason"]
+    assert "(|b_1|)⟧" in rows[0]["assumptions"][0] and "Var1" not in shown, rows

@@ -1958,6 +1958,7 @@ def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=No
     paper = Paper(list(paths), assume, seed, timeout, context)
     paper.read()
     paper.check(jobs)
+    _unleak(paper)
     elapsed = time.time() - t0
     s = paper.summary()
     if as_json:
@@ -1965,6 +1966,22 @@ def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=No
     else:
         write_text(paper, out, elapsed, color)
     return 1 if s["refuted"] else 0
+
+
+def _unleak(paper: Paper) -> None:
+    """The checker's internal names of opaque atoms (``Var7`` for ``\\Var(|b_1|)``, ``Ex67``) in the rows' reasons
+    and assumptions shown as the paper's LaTeX, ``⟦\\Var(|b_1|)⟧`` (they stay the checker's names inside the check)."""
+    atoms = getattr(paper.names, "atoms", None) or {}
+    if not atoms:
+        return
+    pattern = re.compile(r"(?<![A-Za-z0-9_\\])(" + "|".join(map(re.escape, sorted(atoms, key=len, reverse=True))) +
+                         r")(?![A-Za-z0-9_])")
+
+    def show(text: str) -> str:
+        return pattern.sub(lambda m: f"⟦{atoms[m.group(1)]}⟧", text) if text else text
+    for rel in paper.relations:
+        rel.reason = show(rel.reason)
+        rel.assumptions = [show(a) for a in rel.assumptions]
 
 
 def parsed_count(paper: Paper) -> int:
