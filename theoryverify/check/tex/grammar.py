@@ -235,7 +235,8 @@ class PaperParser(LatexParser):
                     ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, _name(word)], ctx=ast.Load()),
                                   ctx=ast.Load())
             elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(" and \
-                    not self._paren_power(2):
+                    not self._paren_power(2) and \
+                    self._positive_part_end(self.i + 2) != _close_of(self.toks, self.i + 1):  # a^{(T-i)_+}: a power
                 # theta^{(k)}: a superscript index, not a power
                 self.i += 2
                 self.next()  # (
@@ -633,6 +634,15 @@ class PaperParser(LatexParser):
                         return node
                 self._operand_of("Ex" if t.text == "E" else "Pr")
                 return self._opaque(start, "Ex" if t.text == "E" else "Pr")
+            if t.text == "E" and self.at("_"):  # E_{Q_1, Q_2}[…]: the expectation over Q_1, Q_2, as E[…] is
+                k = self.i + 1
+                k = (_close_of(self.toks, k) if self.toks[k].text == "{" else k) + 1
+                if 0 < k < len(self.toks) - 1 and (self.toks[k].text == "[" or
+                                                   self.toks[k].text == "\\left" and self.toks[k + 1].text == "["):
+                    start = self.i - 1
+                    self.i = k
+                    self._operand_of("Ex")
+                    return self._opaque(start, "Ex")
             node = self._letter_name(t.text)
             if isinstance(node, ast.Name) and node.id == "e":
                 return node
@@ -758,6 +768,11 @@ class PaperParser(LatexParser):
             self.expect("\\rangle")
             self.vector_ops.add("inner product")
             return _call("inner", a, b)
+        if c == "\\left" and self.peek(1).text == "\\{" and self.peek(2).text == "\\begin" and \
+                self.peek(3).text == "{" and "".join(self.peek(k).text for k in range(4, 9)) == "array":
+            cases = self._array_cases(start)
+            if cases is not None:
+                return cases
         if c == "\\left" and self.peek(1).text == ".":
             return self._evaluated_at()
         if c == "\\partial" and self.peek(1).text == "_":
@@ -1105,8 +1120,8 @@ class PaperParser(LatexParser):
 
     def _lone_atom(self) -> bool:
         """After an expectation sign: one symbol (a latin or Greek letter, with its subscripts) and no power or other
-        factor juxtaposed after it (``\\mathbb{E} X Y``, ``\\mathbb{E} X \\cdot Y``, a number or a call ``X(t)`` stay
-        refused).  Consumes it when so; else moves nothing."""
+        factor juxtaposed after it (``\\mathbb{E} X Y``, ``\\mathbb{E} X \\cdot Y``, a number, ``\\mathbb{E} ψ(Z)^2`` stay
+        refused); a call ``\\mathbb{E} ψ'(Z)`` with nothing after it is one such symbol.  Consumes it when so; else moves nothing."""
         save = self.i
         t = self.peek()
         if not (t.kind == "letter" or (t.kind == "cmd" and t.text[1:] in GREEK)):
@@ -1115,8 +1130,20 @@ class PaperParser(LatexParser):
         while self.at("_"):
             self.next()
             self._skip_group_tokens()
-        # E u^2: E[u²] or (E u)²? — a power after the symbol is not read
-        if self.starts_factor() or self.at("^", "\\cdot", "\\times", "(", "\\left", "'", "\\prime"):
+        called = self.at("'", "\\prime", "(")
+        while self.at("'", "\\prime"):
+            self.next()
+        if called and self.at("("):  # E ψ'(Z): the expectation of the one call (not E·ψ'(Z))
+            close = self._matching(self.i)
+            if close < 0:
+                self.i = save
+                return False
+            self.i = close + 1
+        elif called:
+            self.i = save
+            return False
+        # E u^2: E[u²] or (E u)²? — a power after the symbol is not read; nor E X Y, E f(X) g(Y)
+        if self.starts_factor() or self.at("^", "\\cdot", "\\times", "(", "\\left", "'", "\\prime", "["):
             self.i = save
             return False
         return True
@@ -1227,6 +1254,33 @@ class PaperParser(LatexParser):
             if node is not None:
                 return node
         return self._opaque(start, kind)
+
+    def _array_cases(self, start: int) -> ast.expr | None:
+        """``\\left\\{ \\begin{array}{ll} a & \\mbox{if } x < 1 \\\\ b & \\mbox{otherwise} \\end{array} \\right.``: a
+        definition by cases written with an array, read as ``cases`` is (an opaque atom if its rows are not read);
+        None (cursor unmoved) when the array is not closed by ``\\right.``."""
+        save = self.i
+        self.i += 9  # \left \{ \begin { a r r a y
+        if not self.at("}") or self.peek(1).text != "{":
+            self.i = save
+            return None
+        self.i += 1
+        self._skip_group_tokens()  # the column spec {ll}
+        body_start, depth = self.i, 1
+        while depth:
+            t = self.next()
+            if t.kind == "end":
+                self.i = save
+                return None
+            depth += (t.text == "\\begin") - (t.text == "\\end")
+        body = self.toks[body_start:self.i - 1]
+        self._skip_group_tokens()  # {array}
+        if not (self.at("\\right") and self.peek(1).text == "."):
+            self.i = save
+            return None
+        self.i += 2
+        node = self._cases(body)
+        return node if node is not None else self._opaque(start, "cases")
 
     def _cases(self, body: list[Token]) -> ast.expr | None:
         """``\\begin{cases} a & x > 0 \\\\ b & \\text{otherwise} \\end{cases}`` as the first row whose condition holds:
@@ -1416,7 +1470,16 @@ class PaperParser(LatexParser):
         complement = self._complement(base)
         if complement is not None:
             return complement
-        if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1):
+        word = self._paren_label(1) if self.at("{") and isinstance(base, (ast.Name, ast.Subscript)) and \
+            isinstance(base.value if isinstance(base, ast.Subscript) else base, ast.Name) else None
+        if word:  # {\bf g}_t^{(full)} (a macro's name): the word labels the name, as g_t^{(full)} does
+            self.i += 4 + len(word)
+            if isinstance(base, ast.Subscript):
+                return ast.Subscript(value=_name(f"{base.value.id}sup"),
+                                     slice=ast.Tuple(elts=[base.slice, _name(word)], ctx=ast.Load()), ctx=ast.Load())
+            return ast.Subscript(value=_name(f"{base.id}sup"), slice=_name(word), ctx=ast.Load())
+        if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1) and \
+                self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i):  # ^{(T-i)_+}: an exponent
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
             word = self._superscript_label(base) or self._label_letter(base)
@@ -1722,6 +1785,13 @@ class PaperParser(LatexParser):
                 for v in variables:
                     self.total_derivatives.append((v.id, operand))
             return _call("diff", operand, *variables)
+        if num and den and num[0].text == "\\partial" and den[0].text == "\\partial" and \
+                len(den) > 1 and den[1].text in ("(", "\\left", "{"):
+            # ∂l/∂(a^T x): a derivative with respect to an expression, kept as one unknown (never a derivative in
+            # a variable it does not name, never ∂·l/(∂·(a^T x)))
+            if len(num) == 1:
+                self._operand_span()  # \frac{\partial}{\partial (a^T x)} l(a^T x)
+            return self._opaque(start, "D")
         return _bin(self._sub(num), ast.Div(), self._sub(den))
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
@@ -1775,6 +1845,10 @@ class PaperParser(LatexParser):
         if isinstance(node, ast.Name) and self.toks[start].text == "{":
             self.next()
             return ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
+        if self._positive_part_end(start) == self.i + (2 if self.peek(1).text == "+" else 4):
+            # (x)_+, [x]_{+}: the positive part max(x, 0)
+            self.i += 2 if self.peek(1).text == "+" else 4
+            return _call("Max", node, _num(0))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "norm":
             return self._norm_label(node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
@@ -1783,6 +1857,33 @@ class PaperParser(LatexParser):
         self.next()
         self._skip_group_tokens()
         return self._opaque(start, "comp")
+
+    def _positive_part_end(self, k: int) -> int:
+        """Where ``(…)_+`` (or ``[…]_{+}``, ``\\left(…\\right)_+``) whose bracket opens at token ``k`` ends (the
+        index just past its ``+`` or ``{+}``), or -1."""
+        t = self.toks[k].text if k < len(self.toks) else ""
+        if t == "\\left":
+            if k + 1 >= len(self.toks) or self.toks[k + 1].text not in ("(", "["):
+                return -1
+            depth, j = 0, k
+            while j < len(self.toks):  # the \right of this \left
+                depth += (self.toks[j].text == "\\left") - (self.toks[j].text == "\\right")
+                if depth == 0:
+                    break
+                j += 1
+            close = j + 1
+        elif t in ("(", "["):
+            close = self._matching(k)
+        else:
+            return -1
+        if close < 0 or close + 2 >= len(self.toks) or self.toks[close + 1].text != "_":
+            return -1
+        if self.toks[close + 2].text == "+":
+            return close + 3
+        if self.toks[close + 2].text == "{" and close + 4 < len(self.toks) and self.toks[close + 3].text == "+" and \
+                self.toks[close + 4].text == "}":
+            return close + 5
+        return -1
 
     def _name_next(self) -> bool:
         """Whether the next token starts a name (a letter, a Greek letter, an accented or bold letter)."""

@@ -61,6 +61,9 @@ OPTIMISE_THE = (r"\b(?:minimi[sz]e|maximi[sz]e|optimi[sz]e)\s+(?:the|an?|our)\s+
 # "A simple instance of $\hat L_p$ is", "one simple suggestion is": the display gives one choice of the object (defines it)
 INSTANCE_IS = (r"\b(?:a|an|one)\s+(?:[\w-]+\s+){0,2}(?:instance|example|choice|suggestion|instantiation|special case)\b"
                r"[^.]{0,80}\b(?:is|are)\s*:?\s*$")
+# "For an input x, the network outputs": the display gives the model's function (defines it)
+MODEL_OUTPUTS = (r"\b(?:network|model|predictor|layer|classifier|regressor|learner|neuron|architecture)s?\b[^.]{0,40}"
+                 r"\b(?:outputs|computes|returns|predicts)\b")
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
@@ -68,6 +71,7 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
                        r"\bwe set\b|\bset\b|\bsetting\b|\bchoosing\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b|" + INSTANCE_IS + "|" +
+                       MODEL_OUTPUTS + "|" +
                        OPTIMISE_THE +
                        r")[^.]{0,200}$", re.I)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|(?:have|need|want) to solve|to be solved|solve the following|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
@@ -114,6 +118,7 @@ OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|fu
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
+                           r"(?:is|are|can be) expressed as|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
                            r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
                            r"(?:\b|(?<=[.·]))", re.I)
@@ -121,7 +126,7 @@ DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we wri
                      r"choices? (?:for|of)|"
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|choosing|notation|where|with|consider|"
                      r"is written|"
-                     r"as follows|is the|be the|be)\b|" + OPTIMISE_THE, re.I)
+                     r"as follows|is the|be the|be)\b|" + OPTIMISE_THE + "|" + MODEL_OUTPUTS, re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
 EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
 # "The constraint on b … can be equivalently expressed as": the display restates a condition
@@ -199,6 +204,47 @@ def _self_update(lhs_text: str, rhs_text: str) -> bool:
     lhs = "".join(lhs_text.split())
     rhs = "".join(rhs_text.split())
     return bool(lhs) and rhs.startswith(lhs) and rhs[len(lhs):len(lhs) + 1] in ("+", "-")
+
+
+# "x(t+1)": a name (or indexed name) whose one argument is a letter plus one
+TIME_STEP_LHS = re.compile(r"^(?P<name>(?:\\[A-Za-z]+|[A-Za-z])(?:_(?:\{[^{}]*\}|\\?[A-Za-z0-9]))?)"
+                           r"(?:\\left|\\[bB]igg?l?)?\((?P<t>[A-Za-z])\+1(?:\\right|\\[bB]igg?r?)?\)$")
+# "The regularised algorithm gives", "the update for β changes to", "by updating the weights according to": the
+# display is the algorithm's rule, even after a word ("gives", "thus") that usually announces a derived result
+ALGORITHM_GIVES = re.compile(r"\b(?:algorithms?|update rules?)\b|\b(?:has|have|with|its|the following) updates\b|"
+                             r"\bupdat(?:e|es|ing)\b[^.]{0,80}\b(?:changes? to|according to|as follows|is|are|reads?|"
+                             r"becomes?|by)\W*$", re.I)
+STRONG_DERIVED = re.compile(r"\bwe (?:have|obtain|get|find|arrive at|deduce|conclude)\b|\b(?:plugging|substituting|"
+                            r"inserting|rewrite|rewriting|rewritten)\b", re.I)
+
+
+def time_step(lhs_text: str, rhs_text: str) -> bool:
+    """``β(t+1) = (1 - ηλ(t))β(t) - …``, ``W(t+1) = W(t) - …``: the left side is a name at the argument ``t+1`` and the
+    right side writes the same name at ``t`` (the time-argument form of ``x_{t+1} = … x_t …``)."""
+    def squeeze(text: str) -> str:  # spaces out, but a command keeps the one that ends it (\cdot W)
+        return re.sub(r"\s+", "", re.sub(r"(\\[A-Za-z]+)\s+(?=[A-Za-z])", r"\1~", text))
+    m = TIME_STEP_LHS.match(squeeze(lhs_text))
+    if not m:
+        return False
+    name, t = m.group("name"), m.group("t")
+    rhs = squeeze(rhs_text)
+    pat = re.compile(re.escape(name) + r"(?:\\left|\\[bB]igg?l?)?\(" + t + r"(?:\\right|\\[bB]igg?r?)?\)")
+    for hit in pat.finditer(rhs):
+        before = rhs[:hit.start()]
+        command = re.search(r"\\[A-Za-z]*$", before)  # the W of \bW(t) is no W
+        if name[0] != "\\" and command:
+            continue
+        if name[0] == "\\" or not re.search(r"_$", before):
+            return True
+    return False
+
+
+# "With probability $1-\delta$,", "Then, with high probability, we have": the display follows the clause that fixes
+# the event (the sentence holds nothing else after it)
+EVENT_FIXED = re.compile(r"(?:^|[,;:]\s*|\b(?:then|thus|hence|so|now|therefore)\s*,?\s*)(?:with (?:high )?probability"
+                         r"(?: at least)?(?:\s*\$[^$]{1,40}\$)?|w\.\s?h\.\s?p\.?|whp)\s*[,:]?\s*(?:we (?:have|get|obtain)"
+                         r"(?: that)?)?\s*[,:]?\s*$", re.I)
+EVENT_WHY = "on the event the prose fixes ('with probability …'): a step there"
 
 
 # "we need the quantity in the brackets to go to zero, this gives: [...] = 0": the display is the requirement
@@ -341,6 +387,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if prob and inner in STATEMENT_ENVS and CONCLUSION_AS_FOLLOWS.search(sentence[prob[-1].end():]) and \
             re.search(r"\b(?:such that|if|assum\w*|suppose|provided)\b", sentence[:prob[-1].start()], re.I):
         prob = []  # "π selects each element with probability at most p, …; then E f ≥ …": the hypothesis says it
+    if prob and not PROB_PROSE.search(display_text) and inner not in STATEMENT_ENVS and \
+            any(e.startswith("proof") for e in envs) and EVENT_FIXED.search(sentence):
+        # "With probability 1 − δ, \[ cos∠ = … ≥ … \]" in a proof: each row is a derivation on that event —
+        # checked, a proof stands (it holds everywhere), a counterexample refutes nothing (it may lie off the event)
+        return "step", EVENT_WHY
     if prob or PROB_PROSE.search(display_text):
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
@@ -357,7 +408,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if role == "implied" and inner not in STATEMENT_ENVS and \
             not (GOAL_PROSE.search(sentence) and derived_at <= _last(GOAL_CUE, sentence)):  # "we need: a ⇒ b"
         return "step", "the consequent of ⇒ is derived from what precedes it"
-    if _last(RESTATED, sentence) > derived_at:  # not "Under the conditions of Prop. 2, we have"
+    used = re.search(r"\b(?:we (?:have|get|obtain)|it follows|this gives|hence|thus|so)\b[^.]{0,40}"
+                     r"\bby (?:the |our )?assumptions?\W*$", sentence, re.I)
+    if _last(RESTATED, sentence) > derived_at and not used:  # not "Under the conditions of Prop. 2, we have"
         return "hypothesis", "the prose states it as an assumption or a condition"
     if op in ("<", ">", "<=", ">=") and RANGE_TERM.match(lhs_text) and RANGE_TERM.match(rhs_text) and \
             (NUMBER.match(lhs_text) or NUMBER.match(rhs_text) or INDEX_NAME.match(lhs_text) or
@@ -365,6 +418,11 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "a range of a name (1 ≤ k ≤ d)"
     if first_in_chain and op == "=" and (lhs_index_plus_one or recursion):
         return "update", "an update rule (t+1 on the left)" if lhs_index_plus_one else "a recursion"
+    if first_in_chain and op == "=" and time_step(lhs_text, rhs_text) and \
+            (inner not in STATEMENT_ENVS or ALGORITHM_GIVES.search(sentence)) and (not derived or ALGORITHM_GIVES.search(sentence) and not STRONG_DERIVED.search(sentence)):
+        # "The algorithm gives β(t+1) = (1 - ηλ(t))β(t) - …": the rule itself; "we can rewrite the iteration as
+        # e(t+1) = e(t) - …" stays a step (derived from the rule)
+        return "update", "an update rule (the name at t+1 on the left, at t on the right)"
     if first_in_chain and op == "=" and lhs_is_name and _self_update(lhs_text, rhs_text) and \
             UPDATE_PROSE.search(sentence):
         return "update", "an assignment x = x ± … after the prose names an iteration or update (not an identity)"
@@ -419,6 +477,10 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
                                        "with no sentence before it")
     if inner in STATEMENT_ENVS:  # a statement: "if …, then", "Then for all t,", "Assume … such that", "… satisfies"
         conclusion = f"the conclusion of a {inner} (its proof is checked, not the statement)"
+        where_at = _last(re.compile(r"\bwhere\b", re.I), sentence)
+        if op in ("<", ">", "<=", ">=") and where_at >= 0 and where_at > _last(CONCLUSION_CUE, sentence):
+            # "…, where σ is the upper bound of the mean variance \[ σ² ≥ … \]": what the statement assumes of σ
+            return "hypothesis", f"a 'where' clause of the {inner}: a condition its conclusion is stated under"
         if IF_FOLLOWING.search(sentence):
             return "hypothesis", f"a hypothesis of the {inner} (the condition its conclusion is stated under)"
         if re.search(r"\b(then|we have|holds?|it follows)\W*$", sentence, re.I) or \

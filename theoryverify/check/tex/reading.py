@@ -144,10 +144,15 @@ def _words(toks: list[Token]) -> list[Token]:
 CASES_RE = re.compile(r"\\begin\s*\{cases\}(.*?)\\end\s*\{cases\}", re.S)
 
 
+#: ``\\left\\{ \\begin{array}{ll} … \\end{array} \\right.``: cases written with an array
+ARRAY_CASES_RE = re.compile(r"\\left\s*\\\{\s*\\begin\s*\{array\}\s*\{[^{}]*\}(.*?)\\end\s*\{array\}\s*\\right\s*\.",
+                            re.S)
+
+
 def _case_columns(text: str) -> list[int]:
-    """Offsets of the & of each (unnested) cases environment."""
+    """Offsets of the & of each (unnested) cases environment (or array cases)."""
     out = []
-    for m in CASES_RE.finditer(text):
+    for m in [*CASES_RE.finditer(text), *ARRAY_CASES_RE.finditer(text)]:
         if "\\begin" in m.group(1):
             continue
         out += [m.start(1) + k for k, c in enumerate(m.group(1)) if c == "&" and (k == 0 or m.group(1)[k - 1] != "\\")]
@@ -235,8 +240,19 @@ def _unwrap_sizes(toks: list[Token]) -> list[Token]:
     return [t for i, t in enumerate(toks) if i not in drop]
 
 
+#: ``\\mbox{if $x < 1$}``: a condition's math written inside the text (the dollars end and resume the text)
+MATH_IN_TEXT = re.compile(r"(\\(?:text|mbox|hbox|textrm|textnormal)\s*\{)([^{}$]*)\$([^{}$]+)\$(\s*[.,;]?\s*)\}")
+
+
+def _math_out_of_text(text: str) -> str:
+    """``\\mbox{if $x < 1$}`` as ``\\mbox{if }x < 1`` (the same length, so every offset stays): the math leaves
+    the text group, whose words stay text."""
+    return MATH_IN_TEXT.sub(lambda m: f"{m.group(1)}{m.group(2)}}}{m.group(3)} {m.group(4)} ", text)
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
+    text = _math_out_of_text(text)
     toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
                                  if t.kind != "end"]))
     amps = _case_columns(text)
@@ -461,7 +477,8 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
         return ChainReading(error=str(exc))
     except Exception as exc:  # a defect of the tokenizer: this chain is unreadable, never the whole paper
         return ChainReading(error=f"not read (the reader failed: {type(exc).__name__})")
-    while toks and toks[-1].kind == "sym" and toks[-1].text in (",", ".", ";", ":"):
+    while toks and toks[-1].kind == "sym" and toks[-1].text in (",", ".", ";", ":") and \
+            not (len(toks) > 1 and toks[-2].text == "\\right"):  # \right. closes a \left\{ (cases)
         toks.pop()
     while toks and toks[0].kind == "sym" and toks[0].text in (",", ";"):
         toks.pop(0)
@@ -777,3 +794,60 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
         _, plus_one, base = lhs_shape(node.left)
         return False, plus_one, base
     return False, False, None
+
+
+def _bare_forms(node: ast.AST) -> set[str]:
+    """The names ``node`` uses as values, not applied: ``r``, ``M_a`` (``M[a]``, keyed as the grammar names a call
+    of it)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    inner = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
+    out = set()
+    for n in ast.walk(node):
+        if id(n) in called:
+            continue
+        if isinstance(n, ast.Name) and id(n) not in inner:
+            out.add(n.id)
+        elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+            out.add(f"{n.value.id}_{index_label(n.slice)}")
+    return out
+
+
+def _atomic(args: list[ast.expr]) -> bool:
+    """One number or one (indexed) name: ``λ(t)``, ``r(s)``, ``z(0)`` — a function applied, whatever else the
+    chain writes."""
+    return len(args) == 1 and isinstance(args[0], (ast.Name, ast.Constant, ast.Subscript))
+
+
+def bare_and_applied(reading: ChainReading, declared: set[str] = frozenset()) -> set[str]:
+    """Names a chain both applies to a bracket (``r M_a^2 \\left( … \\right)``, ``r \\left( … \\right)``) and writes
+    as plain values (``r M_a^2 \\cdot E[…]``): the paper-wide evidence made them functions, but the chain itself
+    uses them as numbers, so each such application is a function applied or a product — ambiguous, both readings
+    shown (never one chosen silently, never 'r is a function: call it').  An application to one name or number
+    (``λ(t)``) stays a function's; a declared or defined function (``% theoryverify: function r``) is one.  The
+    names moved to the parsers' ``ambiguous`` are returned."""
+    terms, seen = [], set()
+    for link in reading.links:
+        for term in (link.lhs, link.rhs):
+            if id(term) not in seen and term.node is not None and term.parser is not None:
+                seen.add(id(term))
+                terms.append(term)
+    bare = set().union(*(_bare_forms(t.node) for t in terms)) if terms else set()
+    moved = set()
+    for term in terms:
+        p = term.parser
+        for name in sorted(p.applied & bare):
+            if name in declared or name in p.functions:
+                continue
+            calls = [n for n in ast.walk(term.node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                     and n.func.id == name]
+            if not calls or all(_atomic(c.args) for c in calls):
+                continue
+            p.applied.discard(name)
+            p.ambiguous.add(name)
+            powered = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow) and n.left in calls
+                          for n in ast.walk(term.node))
+            maps = getattr(p, "iterated_maps", None)
+            if powered and maps is not None:
+                maps.add(name)  # M_a^2(X): its product reading is M_a^2·X, not (M_a·X)^2 — no other reading built
+            moved.add(name)
+    return moved

@@ -27,6 +27,8 @@ from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
 from .source import Document, Note, load
+from .kinds import EVENT_WHY
+from .reading import bare_and_applied
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
 SPECIAL_DEFINES = ("inner(a, b) := a*b", "transpose(x) := x")
@@ -778,6 +780,7 @@ class Paper:
                           "no relation at the top level (unbalanced braces?)", assumptions)
             return
         display_text = display.body
+        bare_and_applied(reading, self.declared_functions)  # r M_a^2 (…) beside r M_a^2 · E[…]: ambiguous
         defined_before = False  # the previous link of this chain is "a := …"
         chain_defines = False  # the chain's first link is a definition inside a statement
         for link in reading.links:
@@ -787,7 +790,7 @@ class Paper:
                     isinstance(link.lhs.node, (ast.Subscript, ast.Call)):
                 recursion = _recursion(link.lhs.node, link.rhs.node)
             first_use = False
-            if base and link.index == 0:
+            if base:
                 key = _key(link.lhs.node) if isinstance(link.lhs.node, ast.Subscript) else base  # V_{gcn}: its own key
                 key = key or base
                 first = self.names.first_at(key)
@@ -797,6 +800,7 @@ class Paper:
                     first = None  # g'(q) after g: the derivative of a known function is computed, not defined
                 tok = link.lhs.tokens[0] if link.lhs.tokens else None  # a command token's pos is where it ends
                 first_use = tok is not None and first is not None and first >= tok.pos - 2 - len(tok.text)
+            later_first_use, first_use = first_use and link.index > 0, first_use and link.index == 0
             kind, why = classify(link.op, link.lhs.latex, link.rhs.latex, first_in_chain=link.index == 0,
                                  role=chain.role, display_text=display_text, prose=display.prose,
                                  scope=display.scope, lhs_index_plus_one=plus_one, recursion=recursion,
@@ -805,6 +809,10 @@ class Paper:
                                  lone_name=len(reading.links) == 1 and
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
                                  p_not_probability=self._p_not_probability)
+            event = "the event 'with probability …' the prose fixes, which is not read"
+            if kind == "step" and why == EVENT_WHY and event not in cond_unread:
+                # a counterexample off the event the prose fixes refutes nothing (read as an unread condition)
+                cond_unread = [*cond_unread, event]
             written = " ".join(f"{link.lhs.latex} {link.op} {link.rhs.latex}".split())
             if kind == "step" and is_name and link.index == 0 and len(reading.links) == 1 and \
                     written in self.definition_texts:
@@ -814,6 +822,11 @@ class Paper:
                 new = self._introduced(link)
                 if new:  # "… ≤ … = ε C_2 (> 0)": the chain names a constant it writes for the first time
                     kind, why = "definition", f"names {new} (its first appearance): defines it, not a step"
+                elif later_first_use and is_name and not any(
+                        isinstance(n, ast.Name) and n.id == base for n in ast.walk(link.rhs.node or ast.Pass())):
+                    # "r(s) ≤ r_row(s) = 1 + min(…)": the chain writes r_row for the first time and gives its value
+                    kind, why = "definition", (f"{link.lhs.latex.strip()} appears here for the first time: this link "
+                                               "gives its value (defines it), not a step")
             if defined_before and link.op == "=" and is_name and kind in ("step", "goal"):
                 kind, why = "definition", "a := b = …: gives the value of the name the previous link defines"
             if link.index > 0 and link.op == "=" and kind in ("hypothesis", "goal") and chain_defines:
@@ -1039,6 +1052,14 @@ class Paper:
 
     def _product_reading(self, link: Link, names: set[str]) -> str:
         class Product(ast.NodeTransformer):
+            def visit_BinOp(self, node):  # M_a^2(X) read as M_a(X)^2: its product reading is M_a^2·X
+                if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
+                        isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
+                    power = ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Pow(),
+                                      right=self.visit(node.right))
+                    return ast.BinOp(left=power, op=ast.Mult(), right=self.visit(node.left.args[0]))
+                return self.generic_visit(node)
+
             def visit_Call(self, node):
                 node.args = [self.visit(a) for a in node.args]
                 if isinstance(node.func, ast.Name) and node.func.id in names:
@@ -2217,6 +2238,7 @@ def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=No
     paper = Paper(list(paths), assume, seed, timeout, context)
     paper.read()
     paper.check(jobs)
+    _unleak(paper)
     elapsed = time.time() - t0
     s = paper.summary()
     if as_json:
@@ -2224,6 +2246,22 @@ def check_paper(paths, assume=(), *, seed=None, timeout=DEFAULT_TIMEOUT, jobs=No
     else:
         write_text(paper, out, elapsed, color)
     return 1 if s["refuted"] else 0
+
+
+def _unleak(paper: Paper) -> None:
+    """The checker's internal names of opaque atoms (``Var7`` for ``\\Var(|b_1|)``, ``Ex67``) in the rows' reasons
+    and assumptions shown as the paper's LaTeX, ``⟦\\Var(|b_1|)⟧`` (they stay the checker's names inside the check)."""
+    atoms = getattr(paper.names, "atoms", None) or {}
+    if not atoms:
+        return
+    pattern = re.compile(r"(?<![A-Za-z0-9_\\])(" + "|".join(map(re.escape, sorted(atoms, key=len, reverse=True))) +
+                         r")(?![A-Za-z0-9_])")
+
+    def show(text: str) -> str:
+        return pattern.sub(lambda m: f"⟦{atoms[m.group(1)]}⟧", text) if text else text
+    for rel in paper.relations:
+        rel.reason = show(rel.reason)
+        rel.assumptions = [show(a) for a in rel.assumptions]
 
 
 def parsed_count(paper: Paper) -> int:
