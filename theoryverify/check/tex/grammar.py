@@ -860,6 +860,7 @@ class PaperParser(LatexParser):
             if self._bold_inside:  # \hat{\bm{C}}: a hatted matrix is still a matrix (Cbfhat, never a commuting scalar)
                 self.vector_ops.add("bold symbol")
                 word += "bf"
+            word += "".join(self._inner_marks)  # \hat{\tilde x}: xtildehat
             if word in ("E", "P", "Ebb", "Pbb") or (self.toks[save].text in ("\\mathbb",) and word in ("E", "P")):
                 self._skip_scripts()
                 if self.peek().text in ("[", "(") or self.at("\\left"):
@@ -907,12 +908,16 @@ class PaperParser(LatexParser):
                     self._index_expr()
                     key += show_tokens(self.toks[sub:self.i])
                 return self._opaque_key(key, digit[:-2])
+            self._bold_inside = False
             word = self._accent_word()
             suffix = ALPHABETS.get(name, "")
-            if name in BOLD:
+            if name in BOLD or self._bold_inside:
                 self.vector_ops.add("bold symbol")
-                suffix = "bf"
-            return self._maybe_call(self._index(word + suffix))
+                suffix = "bf" if name in BOLD or not suffix else suffix + "bf"
+            if suffix and word.endswith(suffix):  # \mathcal{\mathcal A}
+                suffix = ""
+            # \mathbf{\tilde a} is \tilde{\mathbf a} (abftilde): the font before the accents, as the accent path does
+            return self._maybe_call(self._index(word + suffix + "".join(self._inner_marks)))
         if c in ("\\|", "\\lVert", "\\Vert"):
             node = super().command()
             self.vector_ops.add("norm")
@@ -1013,11 +1018,14 @@ class PaperParser(LatexParser):
         return word if word and self.peek(j).text == "}" else None
 
     _bold_inside = False  # set by _accent_word when the accented name is bold
+    _inner_marks: list[str] = []  # set by _accent_word: the accents inside the braces, innermost first
 
     def _accent_word(self) -> str:
+        self._inner_marks = []
         if self.at("{"):
             self.next()
             parts = []
+            alphabet = ""
             depth = 0
             while depth or not self.at("}"):
                 t = self.next()
@@ -1031,8 +1039,16 @@ class PaperParser(LatexParser):
                     parts.append(t.text)
                 elif t.kind == "cmd" and t.text[1:] in GREEK:
                     parts.append(GREEK[t.text[1:]])
-                elif t.kind == "cmd" and (t.text[1:] in ACCENTS or t.text[1:] in BOLD or t.text[1:] in ALPHABETS):
-                    self._bold_inside = self._bold_inside or t.text[1:] in BOLD
+                elif t.kind == "cmd" and (t.text[1:] in ACCENTS or t.text[1:] in EXTRA_ACCENTS or
+                                          t.text[1:] in BOLD or t.text[1:] in ALPHABETS):
+                    # \mathbf{\tilde a}, \hat{\mathcal A}: the inner accent or alphabet is part of the name (dropped,
+                    # \mathbf{\tilde a} had been \mathbf a and a true step D = ã − a was read as D = 0)
+                    n = t.text[1:]
+                    self._bold_inside = self._bold_inside or n in BOLD
+                    if n in ACCENTS or n in EXTRA_ACCENTS:
+                        self._inner_marks.append(ACCENTS.get(n) or EXTRA_ACCENTS[n])
+                    elif n in ALPHABETS:
+                        alphabet = alphabet or ALPHABETS[n]
                     continue
                 elif t.text in ("{", "}"):
                     continue
@@ -1046,7 +1062,7 @@ class PaperParser(LatexParser):
             word = "".join(parts)
             if not word or not word[0].isalpha():
                 raise BadInput("LaTeX: an accent over something that is not a name")
-            return word
+            return word + alphabet
         t = self.next()
         if t.kind == "letter":
             return t.text

@@ -124,6 +124,18 @@ LONE_DELTA = re.compile(r"\\Delta(?![A-Za-z])\s*+(?!_|[A-Za-z]|\\(?:" + "|".join
 BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|prime)*$")  # Abf, Cbfhat
 
 
+#: ``\\left<``, ``\\bigr >``: a size command before < or > makes it an angle bracket (``\\left< u, w \\right>`` is an
+#: inner product), never the relation < or >
+ANGLE = re.compile(r"\\(left|right|[bB]igg?[lr]?)\s*(<|>)(?![=<>])")
+
+
+def angle_brackets(text: str) -> str:
+    """``\\left< a, b \\right>`` as ``\\left\\langle a, b \\right\\rangle`` (lines kept): the relation splitter and the
+    reader see brackets, not the relations < and > (read as relations, a true step ``D = … = 0`` was cut into
+    fragments and ``w = 0`` refuted)."""
+    return ANGLE.sub(lambda m: "\\%s\\%s " % (m.group(1), "langle" if m.group(2) == "<" else "rangle"), text)
+
+
 def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[tuple, tuple, str]]]:
     """The body with the paper's macros expanded block by block (a block: text between blank lines), the line
     structure kept; and ((file, line), (file, line), error) of the blocks that could not be expanded."""
@@ -151,7 +163,7 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
             expanded = _same_lines(expanded, block.count("\n"))
         out.append(expanded)
         pos += len(block)
-    text2 = "".join(out)
+    text2 = angle_brackets("".join(out))
     starts = [0] + [m.end() for m in re.finditer("\n", text2)]
     directives = []
     for d in doc.directives:  # the same line of the rewritten text

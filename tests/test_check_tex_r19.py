@@ -1,0 +1,41 @@
+"""Referee 19's soundness findings (session 41): ``\\left< a, b \\right>`` read as the relations < and >, and an
+accent or alphabet inside a font or accent (``\\mathbf{\\tilde a}``, ``\\hat{\\mathcal A}``) dropped from the name —
+each gave a refutation of a true step or a proof of a misreading.  Snippets are written for these tests."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import displays, tex_rows  # noqa: E402
+
+
+def test_left_angle_brackets_are_an_inner_product_not_relations(tmp_path, capsys):
+    body = displays(r"a + \left< u, w\right> w - a - \left< u, w \right> w = 0",
+                    r"s = \bigl< u, w \bigr> + 1")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows if r["kind"] == "step"].count("refuted") == 0, rows
+    assert not any(r["latex"].strip().startswith("w") for r in rows), rows  # no fragment "w = 0"
+    assert len(rows) == 2, [r["latex"] for r in rows]
+    assert all("inner(u, w)" in r["read_as"] for r in rows), rows
+
+
+def test_a_real_less_than_after_a_right_bracket_stays_a_relation(tmp_path, capsys):
+    body = displays(r"\left( a + 1 \right) < a")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["refuted"], rows
+
+
+def test_an_accent_inside_a_font_is_part_of_the_name(tmp_path, capsys):
+    # old: \mathbf{\tilde a} read as \mathbf a, \hat{\tilde x} as \hat x, \hat{\mathcal A} as \hat A — all "proved"
+    body = displays(r"\hat{\tilde{x}} - \hat{x} = 0", r"\hat{\mathcal{A}} - \hat{A} = 0",
+                    r"\mathbf{\tilde{a}} - \mathbf{a} = 0")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows if r["status"] == "proved"] == [], rows
+
+
+def test_the_same_accented_bold_name_written_two_ways_is_one_name(tmp_path, capsys):
+    body = displays(r"\mathbf{\tilde{a}} = \tilde{\mathbf{a}}", r"\mathcal{\hat{B}} + 1 = \hat{\mathcal B} + 1")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["read_as"] for r in rows] == ["abftilde = abftilde", "Bcalhat + 1 = Bcalhat + 1"], rows
+    assert rows[1]["status"] == "proved", rows  # (the bold one is a vector statement: not checked)
