@@ -39,3 +39,18 @@ def test_the_same_accented_bold_name_written_two_ways_is_one_name(tmp_path, caps
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["read_as"] for r in rows] == ["abftilde = abftilde", "Bcalhat + 1 = Bcalhat + 1"], rows
     assert rows[1]["status"] == "proved", rows  # (the bold one is a vector statement: not checked)
+
+
+def test_a_case_condition_stays_in_its_case(tmp_path, capsys):
+    # old: "(i) if m < k … ; (ii) if m = k, we have" attached m < k to case (ii)'s display and proved k − m > 0
+    body = ("\\begin{proof}\nThere are two cases: $(i)$ if $m < k$, nothing changes; $(ii)$ if $m = k$, we have\n"
+            "\\[ k - m > 0 \\]\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] != "proved" and not any("m < k" in a for a in rows[0]["assumptions"]), rows
+
+
+def test_a_standing_assumption_and_the_lead_in_condition_still_hold(tmp_path, capsys):
+    body = ("Let $k \\ge 2$. In the first case nothing changes; otherwise we have\n\\[ k - 1 > 0 \\]\n"
+            "If $x > 0$, then\n\\[ x + 1 > 1 \\]\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows

@@ -448,6 +448,14 @@ class Paper:
 
     PROSE_ASSUME_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each)|where|"
                                   r"whenever|if|provided|given|with|such|under)(?:\s+that)?\s*[:,]?\s*$", re.I)
+    #: cues whose condition is the reader's for the rest of the paragraph; the others ("if", "where", "with", …) are
+    #: local: a case or a side remark ("(i) if $m < k$, …; (ii) if $m = k$, we have"), read only in the clause that
+    #: leads into the display
+    PROSE_STANDING_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each))"
+                                    r"(?:\s+that)?\s*[:,]?\s*$", re.I)
+    #: what ends a local condition's clause before the display: a sentence, a semicolon, another case, "otherwise"
+    CLAUSE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)\.\s|;|\(\s*(?:i{1,3}|iv|v|vi{0,3}|[a-f]|\d)\s*\)|"
+                            r"\\item\b|\bcase\b|\botherwise\b|\belse\b", re.I)
     PROSE_AND = re.compile(r"^\s*,?\s*and\s*$", re.I)  # "$a > 0$, $b$ …": the comma may end the hypotheses
     ASSUME_REL = re.compile(r"<|>|\\(?:le|ge|leq|geq|leqslant|geqslant|lt|gt|ne|neq|succ|prec|succeq|preceq|"
                             r"succcurlyeq|preccurlyeq)(?![A-Za-z])")
@@ -483,11 +491,14 @@ class Paper:
         out: list[str] = []
         unread: list[str] = []
         text = self.doc.text
-        for a, b in self._prose_regions(display):
+        regions = self._prose_regions(display)
+        proved = regions[-1] if any(name.lower() == "proof" for name, _ in display.scope) and len(regions) > 1 and \
+            regions[-1][1] < display.start else None  # (the paragraph and statement regions end at the display)
+        for a, b in regions:
             region = re.sub(r"(?<!\\)\$\$.*?(?<!\\)\$\$", lambda m: " " * len(m.group(0)), text[a:b], flags=re.S)
             region = re.sub(r"\\begin\{(equation|align|gather|multline|eqnarray|displaymath)(\*?)\}.*?\\end\{\1\2\}|"
                             r"\\\[.*?\\\]", lambda m: " " * len(m.group(0)), region, flags=re.S)
-            prev_end, prev_assumed = 0, False
+            prev_end, prev_assumed, prev_standing = 0, False, False
             for m in INLINE_RE.finditer(region):
                 math = m.group(1) if m.group(1) is not None else m.group(2)
                 words = region[prev_end:m.start()]
@@ -498,6 +509,13 @@ class Paper:
                 prev_assumed = False
                 if not cue or not self.ASSUME_REL.search(math) or "=" in re.sub(r"\\[lg]eq?|<=|>=", "", math):
                     continue
+                if (a, b) != proved and not self.PROSE_STANDING_CUE.search(words[-60:]) and \
+                        not (prev_standing and self.PROSE_AND.match(words)) and \
+                        self.CLAUSE_END.search(region[m.end():]):
+                    prev_assumed = False  # a local condition whose clause ended before the display: not its
+                    continue
+                prev_standing = bool(self.PROSE_STANDING_CUE.search(words[-60:])) or \
+                    (prev_standing and bool(self.PROSE_AND.match(words)))
                 prev_assumed = True
                 read = self._assumption_text(math, a + m.start())
                 for t in read or []:
