@@ -54,3 +54,10 @@ def test_a_standing_assumption_and_the_lead_in_condition_still_hold(tmp_path, ca
             "If $x > 0$, then\n\\[ x + 1 > 1 \\]\n")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["proved", "proved"], rows
+
+
+def test_we_define_a_name_with_a_superscript_is_a_definition(tmp_path, capsys):
+    # old: "We define: Δ_v^k = a − b" was a step (Δ_v to the power k, Δ free), and later uses were checked against it
+    body = "\\begin{proof}\nFix $a, b$. We define:\n$$\\Delta_v^{k} = a - b$$\n\\end{proof}\n"
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["kind"], r["status"]) for r in rows] == [("definition", "not_a_step")], rows

@@ -105,6 +105,9 @@ RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|a
                       r"\\c?ref|eq))|"
                       r"is assumed|are assumed)", re.I)
 # definition cues that are never part of a goal's wording ("define X …, such that XY = …, and let")
+#: a name with a superscript, and perhaps a subscript (``\\Delta_v^{k}``, ``S_t^\\ell``): the left side of "we define:"
+SCRIPTED_NAME = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*\^\s*(?:\{[^{}]*\}|"
+                           r"\\?[A-Za-z0-9]+)(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*$")
 STRONG_DEF = re.compile(r"\b(?:define[sd]?|let|denote[sd]?|denoting|we write|notation)\b", re.I)
 CHOICE = re.compile(r"^(?:we )?choose$", re.I)
 # "our goal is to solve the following bi-level problem:": the display sets up a problem (a definition)
@@ -465,6 +468,12 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         # are Gaussian with: Corr = ρ", "When optimizing with GF …, i.e., d/dt(…) = 0"; "Let μ = …. Then the
         # correlation is given by: ρ = …" (the "then" after the last "let" starts the conclusion)
         lhs_is_name = False
+    if first_in_chain and op == "=" and not lhs_is_name and not derived and SCRIPTED_NAME.match(lhs_text) and \
+            re.search(r"\b(?:we|to)\s+define\b|\bdefine\b\s*[:,]?\s*$|\bdenote\b", sentence, re.I) and \
+            inner not in STATEMENT_ENVS:
+        # "We define: Δ_v^k = …": the name with its superscript is what is defined (an index or label, not a power of
+        # a name defined elsewhere, which would leave the display a step with Δ free)
+        return "definition", "the prose defines the left side (its superscript an index or label, not a power)"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
