@@ -180,3 +180,75 @@ def test_quick_pretraining_passes_record_their_one_configuration():
     for cid in ("knowledge.t2-ptloss", "knowledge.p2-facts"):
         res = registry.get(cid).run()
         assert res.verdict.status is Status.INCONCLUSIVE and "one configuration" in res.verdict.evidence, cid
+
+
+# --- referee 15 (issue 27): the PT findings at Condition 1(4)'s width, Thm 2(1) over ε ----------------------------
+
+def _width_row(m=96, mu_c=3.0, seed=0, gap=0.01, acc=1.0, smin=0.69, rmin=0.19, qa_rel=0.0, qa_ans=1.0):
+    return {"m": m, "mu_c": mu_c, "seed": seed, "eta_rule": "8/m", "etas_m8": [10.0, 5.0, 1.0],
+            "etas": [10.0 * 8 / m, 5.0 * 8 / m, 8 / m], "T": 1500, "gap": gap, "acc_end": acc, "smin_III": smin,
+            "rmin_III": rmin, "qa_rel": qa_rel, "qa_ans": qa_ans}
+
+
+def test_width_floor_refutes_flips_and_skips_runs_that_do_not_learn():
+    rows = [_width_row(seed=s) for s in (0, 1, 2)] + [_width_row(m=128, rmin=0.22)]
+    v = refutes(C.width_floor(rows))
+    assert v.counterexample["m"] == 128 and v.counterexample["alpha_r_min"] == 0.22
+    v = C.width_floor(rows[:3] + [_width_row(rmin=0.31, smin=0.6)])           # one learning run keeps the floor
+    assert v.status is Status.INCONCLUSIVE and "flips" in v.evidence, v.evidence
+    v = C.width_floor([_width_row(gap=1.87, acc=0.05, rmin=1.0, smin=0.0)])     # no run learns: nothing to judge
+    assert v.status is Status.INCONCLUSIVE, v.evidence
+    v = refutes(C.width_floor(rows + [_width_row(gap=1.87, acc=0.05, rmin=0.5, smin=0.5)]))
+    assert v.counterexample["alpha_r_min"] == 0.22                              # the non-learning run is excluded
+
+
+def test_halluc_width_refutes_flips_and_reports_the_answered_fraction():
+    rows = [_width_row(seed=s) for s in (0, 1, 2)]
+    v = refutes(G.halluc_width(rows))
+    assert "own answer 1.00" in v.evidence and v.counterexample["fraction_relation"] == 0.0
+    v = G.halluc_width(rows + [_width_row(qa_rel=1.0, qa_ans=0.0)])
+    assert v.status is Status.INCONCLUSIVE and "flips" in v.evidence, v.evidence
+    assert G.halluc_width([_width_row(gap=1.87, acc=0.05, qa_rel=1.0)]).status is Status.INCONCLUSIVE
+
+
+def test_ptloss_eps_sweep_holds_and_planted_failures():
+    conf = {"mu_c": 3.0, "kappa": 1.0, "seed": 0, "N_f": 20, "m": 96, "T": 8000}
+    v = A.eps_sweep(ctx(), runs=[_loss_run(conf, lambda t: 20.0 / t)])
+    assert v.status is Status.HOLDS, v.evidence
+    part = v.details["m = 96, μ_c = 3, seed 0, T = 8000"]
+    assert sorted(c["eps"] for c in part["details"]["configurations"]) == sorted(A.EPS_GRID)
+    v = A.eps_sweep(ctx(), runs=[_loss_run(conf, lambda t: 0.01 + 0.0 * t)])   # planted plateau above ε = 0.004
+    assert v.status is Status.INCONCLUSIVE and "not by T" in v.evidence, v.evidence
+    refutes(A.eps_sweep(ctx(), runs=[_loss_run(conf, lambda t: -0.01 + 0.0 * t)]))  # planted: L below H
+
+
+def test_facts_width_holds_flips_and_refutes():
+    rows = [{"m": 96, "N_f": n, "seed": s, "min_pa_T2": 0.95, "max_dev_pr_T2": 0.01, "acc_T2": 1.0}
+            for n in (4, 8, 20, 40) for s in (0, 1, 2)]
+    v = C.facts_width(rows=rows)
+    assert v.status is Status.HOLDS, v.evidence
+    assert sorted({c["N_f"] for c in v.details["configurations"]}) == [4, 8, 20, 40]
+    v = C.facts_width(rows=rows[:-1] + [{**rows[-1], "max_dev_pr_T2": 0.33}])       # one run keeps p_r off 1/K
+    assert v.status is Status.INCONCLUSIVE and "flips" in v.evidence, v.evidence
+    v = refutes(C.facts_width(rows=[{**r, "min_pa_T2": 0.5} for r in rows]))         # planted: every run fails
+    assert v.counterexample["min_p_a"] == 0.5
+
+
+def test_floor_at_m8_fails_outside_condition_1_and_its_width_condition_reads_m():
+    """Lemma 14 holds under Condition 1, whose width (m ≳ 83) the default m = 8 misses: the engine shows the quick
+    refutation as outside the stated hypotheses (it was a reconstruction finding before referee 15)."""
+    from theoryverify import registry
+    res = registry.get("knowledge.l14-attn-floor").run()
+    assert res.verdict.status is Status.INCONCLUSIVE, res.verdict.evidence
+    assert "fails outside the stated hypotheses" in res.verdict.evidence + res.verdict.method
+    assert C.WIDTH_CONDITION.evaluate({"m": 96}) and not C.WIDTH_CONDITION.evaluate({"m": "8"})
+
+
+def test_facts_full_rests_on_the_width_runs_and_reports_m8():
+    wide = [{"m": 96, "N_f": n, "seed": s, "min_pa_T2": 0.95, "max_dev_pr_T2": 0.01, "acc_T2": 1.0}
+            for n in (4, 8, 20, 40) for s in (0, 1, 2)]
+    flips = _early_rows(dev=0.33)                                   # m = 8: one non-default run flips
+    v = C.facts_full(rows=flips, width_rows=wide)
+    assert v.status is Status.HOLDS and "outside Condition 1(4)" in v.evidence, v.evidence
+    v = C.facts_full(rows=_early_rows(), width_rows=wide[:-1] + [{**wide[-1], "min_pa_T2": 0.5}])
+    assert v.status is Status.INCONCLUSIVE, v.evidence                # the width runs flip: no pass

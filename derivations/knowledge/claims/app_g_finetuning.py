@@ -11,9 +11,10 @@ import theoryverify as tv
 from theoryverify.evidence_types import CouldHaveFailed, attach
 
 from ..experiments import ood_sweeps as O
+from ..experiments import pt_width as PW
 from ..experiments import training as T
 from ..experiments.protocol import GIVEN_P1, choices, p1_choices, prop1
-from ..experiments.pt_runs import (M_D_SCOPE, BASE, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, default_run, learns, qa_argmax,
+from ..experiments.pt_runs import (BASE, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, default_run, learns, qa_argmax,
                                    recon_sweep)
 from ..model import transformer as model
 from ..model.setup import Recon
@@ -198,16 +199,21 @@ def check_frozen(ctx: tv.RunContext | None = None, recon: Recon | None = None, e
 
 # --- Lemma 18 / Remark 2: the pre-FT model on Q&A prompts -------------------------------------------------------
 
-#: referee 15: how far the Lemma 18 finding reaches over the MLP width, against Condition 1(4) (the same fact as
-#: s6_pretraining.WIDTH_SCOPE for Lemma 14; no claims module imports another).
-WIDTH_SCOPE = ("the default m = 8 lies outside Condition 1(4): its display is lost, but Lemma 10 (which the PT proofs "
-               "use) needs the active fraction ≥ 1/4 for every block and token, i.e. d|V|e^{−m/8} ≤ δ, m ≥ "
-               "8 log(d|V|/δ) ≈ 83 at d = |V| = 58, δ = 0.1 — about 10× the runs' width (knowledge.l10-activation: "
-               "some block has active fraction < 1/4 in 200/200 init draws at m = 8, d = 50); the finding weakens with m (one probe run at "
-               "m = 32: 80% of Q&A prompts predict a relation, an earlier referee's runs 84–96%; at m = 8, seeds 0/1: 16%/28%) "
-               "and is not established inside Condition 1(4); what would decide it: the default PT at m ≥ 96 (e.g. "
-               "m ∈ {96, 128}, 3 seeds, d = |V| and a larger d_extra), ≈ 4 min per run on a loaded 2-core machine — "
-               "not run")
+#: referee 15 (issue 27): the Lemma 18 finding at Condition 1(4)'s width.  Lemma 10 (which the PT proofs use) needs
+#: m ≥ 8 log(d|V|/δ) ≈ 83 at d = |V| = 58, δ = 0.1; the default m = 8 lies outside.  The default PT at m = 96 (μ_c 3, 4 ×
+#: seeds 0–2), 128 (μ_c 3, 4), 256 and 512 (μ_c 3, seed 0), η·8/m (experiments.pt_width; the unscaled η does not learn
+#: at m = 96), and the two m = 8 plateau reconstructions at m = 96: every one of the 12 learning runs answers 100% of
+#: the Q&A prompts before FT (relation 0%) — the finding survives inside the hypotheses and strengthens with m (at m = 8:
+#: relation 16–28%, 0.52–0.92 at μ_c = 4).  The quick claim stays at m = 8 (cheap); the full variant decides.
+WIDTH_SCOPE = ("m = 8 (the quick run) lies outside Condition 1(4): Lemma 10 needs m ≥ 8 log(d|V|/δ) ≈ 83 at d = |V| = 58, "
+               "δ = 0.1 (knowledge.l10-activation: some block has active fraction < 1/4 in 200/200 init draws at m = 8); "
+               "inside it (full profile, l18-preft-halluc-full: the default PT at m = 96, 128, 256, 512, μ_c 2–4, seeds "
+               "0–2, η·8/m — the unscaled η does not learn at m = 96) all 12 learning runs answer every Q&A prompt before "
+               "FT (relation 0%): the finding holds inside the hypotheses, and more strongly than at m = 8; d not varied "
+               "(d = |V|)")
+#: The width runs beyond pt_width.WIDTH_CONFIGS (same stored sweep as s6_pretraining.FLOOR_WIDTHS; no claims module
+#: imports another).
+WIDTH_EXTRA = [{**PW.WIDTH_CONFIGS[0], "m": m} for m in (256, 512)]
 
 #: Remark 2 (Sec. 3): "Absent this token [r] during inference, the model falters in producing accurate answers due to the
 #: missing relational cue. Fine-tuning is thus essential …"; Lemma 18 (App. G.2): "With probability [lost], the
@@ -216,24 +222,29 @@ _L18_REASON = ("on the reconstruction ((236)–(237) lost; read as 'argmax F([s_
                "Remark 2's surviving words: 'Absent this token during inference, the model falters in producing "
                "accurate answers'): "
                "at μ_c = 3 the pre-FT model already answers 84% of Q&A prompts; the relation fraction is 0–0.52 in the "
-               "18 swept runs that learn the facts and reaches 0.76–1 only where PT stays ≥ H + 0.06 (flips with μ_c)" + "; m, d: " + M_D_SCOPE
-               + "; " + WIDTH_SCOPE)
+               "18 swept runs that learn the facts and reaches 0.76–1 only where PT stays ≥ H + 0.06 (flips with μ_c "
+               "at m = 8); " + WIDTH_SCOPE)
 _L18_READINGS = tv.Readings(
     tested="before FT the argmax of F([s_i, f]) is a relation token for every pair i",
     others={"weaker (Remark 2, the authors' favour): without r the pre-FT model falters, i.e. answers few Q&A prompts":
-            "fails at the default too (84% of the prompts answered before FT at μ_c = 3) but about half are answered "
-            "at μ_c = 4: the outcome flips with the lost μ_c, so the class stays reconstruction"})
+            "fails at the default too (84% of the prompts answered before FT at μ_c = 3, m = 8; at m = 8 about half are "
+            "answered at μ_c = 4), and at Condition 1's width every learning run (μ_c 2–4) answers 100%: it fails "
+            "inside the hypotheses as well; the class stays reconstruction (μ_c, κ, η lost; η·8/m is ours)"})
 
 
 @CLAIMS.add("l18-preft-halluc", main=True, location="Lemma 18 (236)–(237), App. G.2; Remark 2", kind=tv.Kind.DYNAMICS,
             catalogue_id="KX-L18-preFT-halluc", expect=tv.Status.REFUTED, reason=_L18_REASON,
             finding=tv.Finding.RECONSTRUCTION, readings=_L18_READINGS,
-            statement="Before FT, a Q&A prompt [s_i, f] predicts a relation token, not the answer (for all i); full "
-                      "profile: across the reconstruction sweep (3 seeds) — on the reconstruction at MLP width m = 8, "
-                      "below the width Lemma 10 needs (≈ 83: Condition 1(4)).",
+            statement="Before FT, a Q&A prompt [s_i, f] predicts a relation token, not the answer (for all i) — quick: "
+                      "the reconstruction at MLP width m = 8, below the width Lemma 10 needs (≈ 83: Condition 1(4)); "
+                      "full profile: the reconstruction sweep (3 seeds, m = 8) and the default PT at m = 96–512, "
+                      "inside it.",
             choices={**BASE, "reading": "argmax over all d outputs of F([s_i, f]) is a relation token, for every pair "
                                         "(full: in every run that learns the facts)",
-                     "grid (full)": str(SWEEP_GRID), "seeds (full)": str(SWEEP_SEEDS)},
+                     "grid (full)": str(SWEEP_GRID), "seeds (full)": str(SWEEP_SEEDS),
+                     "width (full)": "the default PT at m = 96 (μ_c 3, 4 × seeds 0–2), 128 (μ_c 3, 4), 256, 512 "
+                                     "(μ_c 3, seed 0), η·8/m; the two m = 8 plateau reconstructions at m = 96; the "
+                                     "unscaled η at m = 96 (does not learn: excluded)"},
             variants={"full": tv.Variant(params={"sweep": True}, tags={"slow"}, id="l18-preft-halluc-full")})
 def check_halluc(ctx: tv.RunContext | None = None, recon: Recon = REC) -> tv.Verdict:
     """Lemma 18 on the default run (or ``recon``); with params sweep=True, across the reconstruction sweep."""
@@ -254,6 +265,38 @@ def check_halluc(ctx: tv.RunContext | None = None, recon: Recon = REC) -> tv.Ver
 
 
 def halluc_sweep() -> tv.Verdict:
+    """The reconstruction sweep at m = 8 (outside Condition 1(4)) and the runs at Condition 1's width
+    (:func:`halluc_width`), as two parts."""
+    return tv.combine({"at Condition 1's width": halluc_width(), "reconstruction sweep (m = 8)": halluc_recon()})
+
+
+def halluc_width(rows=None) -> tv.Verdict:
+    """Lemma 18 in the PT runs at Condition 1(4)'s width (experiments.pt_width: m = 96, 128; η·8/m): refuted if no
+    run that learns the facts predicts a relation for every Q&A prompt; inconclusive if some does (flips) or none
+    learns.  The fraction answered before FT (the weaker, Remark-2 reading: 'falters') is reported."""
+    rows = PW.width_sweep(PW.WIDTH_CONFIGS + WIDTH_EXTRA) if rows is None else rows
+    ok = [r for r in rows if learns(r)]
+    det = {"width_rows": [{k: v for k, v in r.items() if k not in ("t", "loss")} for r in rows],
+           "not learning (excluded)": [PW.label(r) + f": L − H = {r['gap']:.3g}, accuracy {r['acc_end']:.3g}, "
+                                       f"Q&A → relation {r['qa_rel']:.2f}" for r in rows if not learns(r)]}
+    method = (f"PT at MLP width m ∈ {sorted({r['m'] for r in rows})} (Condition 1(4): m ≥ 83 at d = |V| = 58), "
+              f"η·8/m, T = {STAGES[2]}; argmax_j F_j([s_i, f]) for every pair")
+    if not ok:
+        return tv.inconclusive(method, "no run at Condition 1's width learns the facts", **det)
+    text = "; ".join(f"{PW.label(r)}: relation {r['qa_rel']:.2f}, own answer {r['qa_ans']:.2f}" for r in ok)
+    good = [r for r in ok if r["qa_rel"] >= 1.0]
+    if good:
+        return tv.inconclusive(method, f"flips: {len(good)} of {len(ok)} learning runs predict a relation for every "
+                                       f"prompt: {text}", **det)
+    best = max(ok, key=lambda r: r["qa_rel"])
+    return tv.refuted(method, f"no learning run at m ≥ {min(r['m'] for r in ok)} predicts a relation for every prompt (fractions "
+                              f"{min(r['qa_rel'] for r in ok):.2f}–{best['qa_rel']:.2f}; own answer "
+                              f"{min(r['qa_ans'] for r in ok):.2f}–{max(r['qa_ans'] for r in ok):.2f}): {text}",
+                      {"m": best["m"], "mu_c": best["mu_c"], "seed": best["seed"], "etas": str(tuple(best["etas"])),
+                       "fraction_relation": best["qa_rel"], "fraction_own_answer": best["qa_ans"]}, **det)
+
+
+def halluc_recon() -> tv.Verdict:
     rows = recon_sweep()
     ok = [r for r in rows if learns(r)]
     det = {"sweep_rows": rows, "qa_rel_range_learning_runs": [min(r["qa_rel"] for r in ok), max(r["qa_rel"] for r in ok)]

@@ -33,6 +33,14 @@ R_STATEMENT = "post-FT OOD accuracy decreases as |𝓡| grows at fixed Ñ_f, K (
 K_QUICK, K_FULL, R_QUICK, R_FULL = (2, 3, 4), (2, 3, 4, 5), (6, 9, 12), (6, 9, 12, 18)
 N_FT_KR = 4
 
+#: referee 15 (issue 27): the K and |𝓡| trends are decided as signs, never as rates, and why they stay inconclusive.
+SIGN_NOTE = ("a sign test, not a rate: the statement is a direction, tested by the bootstrap CI of the slope with the PT "
+             "seed as the unit of replication (quick: 1 PT seed per grid value — inconclusive, fewer than 3; full: "
+             "seeds 0–4 per grid value); every phrase set R_i ⊂ 𝓡 has K elements, so K ≤ |𝓡| caps the K grid — quick "
+             "K 2–4 and |𝓡| 6–12 span 0.30 decades, full K 2–5 0.40 and |𝓡| 6–18 0.48 — below the span rule's decade: "
+             "the full variants stay inconclusive where the sign is significant (their 'check alone: holds'), and no "
+             "rate is claimed")
+
 
 def nf_trend(rec, protocol: str, seed: int, cfg: dict | None = None, eta: float = O.ETA_FT) -> tv.Verdict:
     """The Ñ_f trend of the best post-FT accuracy, the PT seed the unit of replication; the earlier protocol's
@@ -84,7 +92,8 @@ def t2_trend_nf(ctx):
             catalogue_id="KX-T2-trend-K", statement=K_STATEMENT,
             choices=choices(grid=f"K ∈ {K_QUICK}, |𝓡| = 6, Ñ_f = {N_FT_KR}, PT seed 0 (quick: μ_c = 4 regime only, "
                             "the one where FT moves the OOD accuracy; both regimes in -full)",
-                            grid_full=f"K ∈ {K_FULL}, |𝓡| = 6, Ñ_f = {N_FT_KR}, PT seeds 0–4, both regimes"),
+                            grid_full=f"K ∈ {K_FULL}, |𝓡| = 6, Ñ_f = {N_FT_KR}, PT seeds 0–4, both regimes",
+                            why_not_decided=SIGN_NOTE),
             params={"protocol": "quick", "values": K_QUICK, "which": "mu_c=4"},
             variants={"full": tv.Variant(params={"protocol": "full", "values": K_FULL, "which": "both"},
                                          tags={"slow"}, id="t2-trend-k-full")})
@@ -96,7 +105,8 @@ def t2_trend_k(ctx):
             expect=tv.Status.INCONCLUSIVE,  # |𝓡| 6–12: 3 points spanning 0.30 decades (span rule)
             statement=R_STATEMENT,
             choices=choices(grid=f"|𝓡| ∈ {R_QUICK}, K = 3, Ñ_f = {N_FT_KR}, PT seed 0 (quick: μ_c = 4 regime only)",
-                            grid_full=f"|𝓡| ∈ {R_FULL}, K = 3, Ñ_f = {N_FT_KR}, PT seeds 0–4, both regimes"),
+                            grid_full=f"|𝓡| ∈ {R_FULL}, K = 3, Ñ_f = {N_FT_KR}, PT seeds 0–4, both regimes",
+                            why_not_decided=SIGN_NOTE),
             params={"protocol": "quick", "values": R_QUICK, "which": "mu_c=4"},
             variants={"full": tv.Variant(params={"protocol": "full", "values": R_FULL, "which": "both"},
                                          tags={"slow"}, id="t2-trend-r-full")})
@@ -145,7 +155,8 @@ def t2_trend_nf_given_p1(ctx):
             catalogue_id="KX-T2-trend-K", statement=K_STATEMENT + GIVEN_P1,
             expect=tv.Status.INCONCLUSIVE,  # K 2–4 (quick), 2–5 (full: 0.40 decades): span rule
             choices=p1_choices(grid=f"K ∈ {K_QUICK}, |𝓡| = 6, Ñ_f = {N_FT_KR}, PT seed 0",
-                               grid_full=f"K ∈ {K_FULL}, |𝓡| = 6, Ñ_f ∈ {{4, 16}}, PT seeds 0–4, T_FT = 2000"),
+                               grid_full=f"K ∈ {K_FULL}, |𝓡| = 6, Ñ_f ∈ {{4, 16}}, PT seeds 0–4, T_FT = 2000",
+                               why_not_decided=SIGN_NOTE),
             params={"protocol": "quick", "values": K_QUICK, "n_ft": (N_FT_KR,)},
             variants={"full": tv.Variant(params={"protocol": "full", "values": K_FULL, "n_ft": (N_FT_KR, 16)},
                                          tags={"slow"}, id="t2-trend-k-given-p1-full")})
@@ -157,7 +168,8 @@ def t2_trend_k_given_p1(ctx):
             expect=tv.Status.INCONCLUSIVE,  # |𝓡| 6–12 (quick), 6–18 (full: 0.48 decades): span rule
             catalogue_id="KX-T2-trend-R", statement=R_STATEMENT + GIVEN_P1,
             choices=p1_choices(grid=f"|𝓡| ∈ {R_QUICK}, K = 3, Ñ_f = {N_FT_KR}, PT seed 0",
-                               grid_full=f"|𝓡| ∈ {R_FULL}, K = 3, Ñ_f ∈ {{4, 16}}, PT seeds 0–4, T_FT = 2000"),
+                               grid_full=f"|𝓡| ∈ {R_FULL}, K = 3, Ñ_f ∈ {{4, 16}}, PT seeds 0–4, T_FT = 2000",
+                               why_not_decided=SIGN_NOTE),
             params={"protocol": "quick", "values": R_QUICK, "n_ft": (N_FT_KR,)},
             variants={"full": tv.Variant(params={"protocol": "full", "values": R_FULL, "n_ft": (N_FT_KR, 16)},
                                          tags={"slow"}, id="t2-trend-r-given-p1-full")})
