@@ -168,3 +168,15 @@ def test_a_corrupt_or_unwritable_import_cache_is_read_again_from_the_source(tmp_
     assert _fresh_closure("closurepkg.claims") == first
     assert sorted(_fresh_closure("closurepkg.unrelated")) == sorted(["__init__.py", "__init__.py", "core.py",
                                                                      "unrelated.py"])
+
+
+def test_without_a_home_nothing_is_kept_in_the_working_directory(tmp_path, monkeypatch):
+    """No $XDG_CACHE_HOME and no home folder ("~" does not expand): the imports are parsed, nothing is written
+    (not a folder named "~" under the working directory)."""
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.setattr("os.path.expanduser", lambda path: path)
+    monkeypatch.chdir(tmp_path)
+    _pkg(tmp_path, monkeypatch)
+    assert "core.py" in _fresh_closure("closurepkg.claims")
+    assert not (tmp_path / "~").exists()

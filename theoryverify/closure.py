@@ -85,11 +85,12 @@ def _imports_of_version(path: str, module: str, mtime_ns: int, size: int) -> fro
 _CACHE_FORMAT = 1
 
 
-def _cache_dir() -> Path:
+def _cache_dir() -> Path | None:
     """Where :func:`_statements` keeps what it read of each source text, shared by every process of the user:
-    ``$XDG_CACHE_HOME/theoryverify/closure-imports`` (``~/.cache`` when unset)."""
+    ``$XDG_CACHE_HOME/theoryverify/closure-imports`` (``~/.cache`` when unset); None (nothing kept) when neither
+    names an absolute folder (no home: never a folder named "~" in the working directory)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "theoryverify" / "closure-imports"
+    return Path(base) / "theoryverify" / "closure-imports" if os.path.isabs(base) else None
 
 
 def _statements(source: bytes, module: str, is_pkg: bool) -> tuple[list[str], list[str] | None]:
@@ -101,7 +102,10 @@ def _statements(source: bytes, module: str, is_pkg: bool) -> tuple[list[str], li
     a folder that cannot be written is no error (nothing is kept).  Raises SyntaxError/ValueError as ast.parse."""
     key = hashlib.sha256(b"\0".join([str(_CACHE_FORMAT).encode(), sys.version.encode(), module.encode(),
                                       b"1" if is_pkg else b"0", source])).hexdigest()
-    entry = _cache_dir() / key[:2] / f"{key[2:]}.json"
+    folder = _cache_dir()
+    if folder is None:
+        return _read_statements(source, module, is_pkg)
+    entry = folder / key[:2] / f"{key[2:]}.json"
     try:
         data = json.loads(entry.read_text(encoding="utf-8"))
         names, constants = data["imports"], data["lazy_constants"]
