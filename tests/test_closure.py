@@ -119,3 +119,64 @@ def test_computing_a_closure_imports_none_of_its_modules(tmp_path, monkeypatch):
     files, imported = out.stdout.splitlines()
     assert files == "['/__init__.py', '/claims.py', '/heavy.py', '/sub/__init__.py', '/sub/deep.py']"
     assert imported == "[]"
+
+
+def _fresh_closure(module: str) -> list[str]:
+    from theoryverify import closure
+
+    closure.module_closure.cache_clear()
+    closure._imports_of_version.cache_clear()  # the in-process cache: read from the disk cache or the source again
+    return [Path(f).name for f in closure.module_closure(module)]
+
+
+def test_parsed_imports_are_kept_on_disk_for_the_next_process(tmp_path, monkeypatch):
+    """What a source file imports is kept under the hash of its text (``$XDG_CACHE_HOME/theoryverify/…``), so the
+    next process reads it instead of parsing the ~100 files of a claim's closure again (~1.3 CPU-s per verify,
+    report or pytest process): with parsing switched off, a warm cache still gives the same closure."""
+    from theoryverify import closure
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _pkg(tmp_path, monkeypatch)
+    first = _fresh_closure("closurepkg.claims")
+    assert "core.py" in first and list((tmp_path / "cache" / "theoryverify" / "closure-imports").rglob("*.json"))
+
+    def no_parsing(*args):
+        raise AssertionError("parsed again although the disk cache holds this text")
+
+    monkeypatch.setattr(closure, "_read_statements", no_parsing)
+    assert _fresh_closure("closurepkg.claims") == first
+
+
+def test_a_corrupt_or_unwritable_import_cache_is_read_again_from_the_source(tmp_path, monkeypatch):
+    """An entry that is truncated or holds the wrong shape is parsed again (and rewritten); a cache folder that
+    cannot be created is no error: the closure is the same in every case."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    pkg = _pkg(tmp_path, monkeypatch)
+    first = _fresh_closure("closurepkg.claims")
+    entries = list(cache.rglob("*.json"))
+    for i, entry in enumerate(entries):  # truncated JSON, a wrong type, a missing field, a wrong element type
+        entry.write_text(['{"imports": ["closurepkg.mo', '{"imports": "closurepkg", "lazy_constants": null}',
+                          '{"imports": []}', '{"imports": [1], "lazy_constants": null}'][i % 4])
+    assert _fresh_closure("closurepkg.claims") == first
+    claims_entry = [e for e in cache.rglob("*.json") if "closurepkg.model.core" in e.read_text()]
+    assert claims_entry, "the corrupt entry of claims.py was not rewritten"
+    unwritable = tmp_path / "a-file"
+    unwritable.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(unwritable))
+    (pkg / "unrelated.py").write_text("from .model import core\n")  # a text the cache has not seen
+    assert _fresh_closure("closurepkg.claims") == first
+    assert sorted(_fresh_closure("closurepkg.unrelated")) == sorted(["__init__.py", "__init__.py", "core.py",
+                                                                     "unrelated.py"])
+
+
+def test_without_a_home_nothing_is_kept_in_the_working_directory(tmp_path, monkeypatch):
+    """No $XDG_CACHE_HOME and no home folder ("~" does not expand): the imports are parsed, nothing is written
+    (not a folder named "~" under the working directory)."""
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.setattr("os.path.expanduser", lambda path: path)
+    monkeypatch.chdir(tmp_path)
+    _pkg(tmp_path, monkeypatch)
+    assert "core.py" in _fresh_closure("closurepkg.claims")
+    assert not (tmp_path / "~").exists()

@@ -265,3 +265,17 @@ def test_a_law_with_a_log_factor_is_drawn_as_that_law_not_as_a_pure_power():
     line = _gids(plots.rate_figure(row))[plots.LAW]
     lx, ly = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
     assert not np.allclose(ly / (lx * np.log(1 / lx)), (ly / (lx * np.log(1 / lx)))[0], rtol=1e-2)
+
+
+def test_a_saved_figure_is_rasterised_once(tmp_path, monkeypatch):
+    """The tick-label pass (:func:`plots._thin_ticks`) lays the figure out without drawing its pixels: savefig
+    rasterises it once (it drew twice, ~5 CPU-s over the four papers' 110 figures); the bytes are the same (the
+    committed reports' PNGs, tests/test_report_reproducible.py)."""
+    from matplotlib.figure import Figure
+
+    calls = []  # one per draw of the figure that paints (a layout pass disables the renderer's draw_* methods)
+    draw = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self, renderer: (
+        calls.append("layout" if "draw_path" in vars(renderer) else "paint"), draw(self, renderer))[1])
+    assert plots.rate_plot(power_row(thresholds=[{"value": 500.0, "label": "τ = 500"}]), tmp_path / "a.png")
+    assert (tmp_path / "a.png").stat().st_size > 0 and calls.count("paint") == 1, calls

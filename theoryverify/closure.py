@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import json
+import os
 import sys
 import sysconfig
 from functools import lru_cache
@@ -79,12 +81,52 @@ def _imports_of_version(path: str, module: str, mtime_ns: int, size: int) -> fro
     return frozenset(_parse_imports(path, module))
 
 
-def _parse_imports(path: str, module: str) -> set[str]:
+#: bump when what :func:`_statements` records changes (old entries are then never read)
+_CACHE_FORMAT = 1
+
+
+def _cache_dir() -> Path | None:
+    """Where :func:`_statements` keeps what it read of each source text, shared by every process of the user:
+    ``$XDG_CACHE_HOME/theoryverify/closure-imports`` (``~/.cache`` when unset); None (nothing kept) when neither
+    names an absolute folder (no home: never a folder named "~" in the working directory)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "theoryverify" / "closure-imports" if os.path.isabs(base) else None
+
+
+def _statements(source: bytes, module: str, is_pkg: bool) -> tuple[list[str], list[str] | None]:
+    """The absolute names ``source``'s import statements name (relative ones resolved against ``module``) and, for
+    a package with a module-level ``__getattr__``, its identifier string constants (else None) — a pure function of
+    its arguments and the Python grammar, so it is kept on disk under their hash (:func:`_cache_dir`): parsing the
+    ~100 files of a claim's closure cost ~1.3 CPU-s in every ``verify``/``report``/pytest process, most of them
+    reading the same files.  An entry that cannot be read or does not hold what is recorded here is parsed again;
+    a folder that cannot be written is no error (nothing is kept).  Raises SyntaxError/ValueError as ast.parse."""
+    key = hashlib.sha256(b"\0".join([str(_CACHE_FORMAT).encode(), sys.version.encode(), module.encode(),
+                                      b"1" if is_pkg else b"0", source])).hexdigest()
+    folder = _cache_dir()
+    if folder is None:
+        return _read_statements(source, module, is_pkg)
+    entry = folder / key[:2] / f"{key[2:]}.json"
     try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return set()
-    is_pkg = Path(path).name == "__init__.py"
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        names, constants = data["imports"], data["lazy_constants"]
+        if isinstance(names, list) and all(isinstance(n, str) for n in names) and (
+                constants is None or isinstance(constants, list) and all(isinstance(c, str) for c in constants)):
+            return names, constants
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    names, constants = _read_statements(source, module, is_pkg)
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        tmp = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"imports": names, "lazy_constants": constants}), encoding="utf-8")
+        os.replace(tmp, entry)  # whole or absent: a reader never sees half an entry
+    except OSError:
+        pass
+    return names, constants
+
+
+def _read_statements(source: bytes, module: str, is_pkg: bool) -> tuple[list[str], list[str] | None]:
+    tree = ast.parse(source.decode("utf-8"))
     package = module if is_pkg else module.rpartition(".")[0]
     out: set[str] = set()
     for node in ast.walk(tree):
@@ -100,12 +142,24 @@ def _parse_imports(path: str, module: str) -> set[str]:
             if root:
                 out.add(root)
                 out.update(f"{root}.{a.name}" for a in node.names if a.name != "*")
+    constants = None
     if is_pkg and _lazy(tree):
+        constants = sorted({c.value for c in ast.walk(tree)
+                            if isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.isidentifier()})
+    return sorted(out), constants
+
+
+def _parse_imports(path: str, module: str) -> set[str]:
+    try:
+        source = Path(path).read_bytes()
+        names, constants = _statements(source, module, Path(path).name == "__init__.py")
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    out = set(names)
+    if constants is not None:
         # a package with a module-level __getattr__ (PEP 562) imports its submodules on first attribute access,
         # which the import statements do not show: every string constant naming one of its submodules counts
-        out.update(f"{module}.{c.value}" for c in ast.walk(tree)
-                   if isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.isidentifier()
-                   and _origin(f"{module}.{c.value}") is not None)
+        out.update(f"{module}.{c}" for c in constants if _origin(f"{module}.{c}") is not None)
     for name in list(out):  # parents of a module run their __init__ too
         parts = name.split(".")
         out.update(".".join(parts[:i]) for i in range(1, len(parts)))
