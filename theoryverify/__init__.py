@@ -85,6 +85,8 @@ _API: dict[str, tuple[str, str | None]] = {
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
     "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),
     "IntegerRange": ("domains", "IntegerRange"), "MatrixVar": ("domains", "MatrixVar"), "VectorVar": ("domains", "VectorVar"),
+    "Within": ("dependent", "Within"), "lambda_max": ("dependent", "lambda_max"),
+    "lambda_min": ("dependent", "lambda_min"), "dependent": ("dependent", None),
     "strategies": ("strategies", None),
     # rates, phases, flows, dynamics
     "check_rate": ("scaling", "check_rate"), "check_coefficient": ("scaling", "check_coefficient"),
