@@ -76,6 +76,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "check_mc_means": ("checks.montecarlo", "check_mc_means"),
     "check_mc_means_over": ("checks.montecarlo", "check_mc_means_over"),
     "check_mc_gradient": ("checks.mcgradient", "check_mc_gradient"),
+    "check_mc_gradient_over": ("checks.mcgradient", "check_mc_gradient_over"),
     "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
     "check_flow_converges": ("flows", "check_flow_converges"),
