@@ -682,7 +682,9 @@ class Domain:
         language (``python -m theoryverify.check --assume``): ``"0.01 <= L <= 100"``, ``"mu <= lam"``,
         ``"0 < eta <= 1/L"``.  The engine draws each symbol after those its bounds depend on, inside them (a
         reparametrisation it owns), so every point satisfies every relation and a counterexample is in the paper's
-        own symbols.  ``symbols``: the paper's symbols (a list, named in the assumptions by their names, or a dict
+        own symbols.  A relation between two symbols bounds the one without a finite range of its own, however it is
+        spelled (``L <= 1/eta`` with ``0.01 <= L <= 100``, ``eta > 0``: eta is drawn after L, in (0, 1/L]).
+        ``symbols``: the paper's symbols (a list, named in the assumptions by their names, or a dict
         name → symbol, e.g. ``{"lam": lam}`` for a symbol named ``lambda``); ``variables``: other variables of the
         domain (matrices, integers...).  A bad assumption is a one-line :class:`DomainError`.
 
