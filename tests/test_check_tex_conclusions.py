@@ -36,3 +36,14 @@ def test_estimate_as_follows_starts_a_derivation(tmp_path, capsys):
                  "Define the following quantity.\n\\begin{equation}\nw = 3 u + u\n\\end{equation}\n")
     assert (rows[0]["kind"], rows[0]["status"]) == ("step", "proved"), rows[0]
     assert rows[1]["kind"] == "definition", rows[1]  # the twin: a definition stays one
+
+
+def test_a_display_after_for_all_in_a_lemma_is_its_conclusion(tmp_path, capsys):
+    """Issue 29, held-out author 6, defect 9: 'Let L = … and η ≤ 1/L. For all w, ⟨display⟩' — the descent lemma's
+    conclusion was classed a hypothesis (the 'for all' read as a hypothesis cue)."""
+    rows = _rows(tmp_path, capsys,
+                 "\\begin{lemma}\nLet $L > 0$ and $\\eta \\le 1/L$. For all $w$,\n\\begin{equation}\n"
+                 "g(w - \\eta) \\le g(w) - \\eta/2\n\\end{equation}\n\\end{lemma}\n"
+                 "\\begin{lemma}\nIf for all $w$,\n\\begin{equation}\ng(w) \\le 1\n\\end{equation}\n"
+                 "then $h(w) \\le 2$.\n\\end{lemma}\n")  # the twin: a quantified condition after 'if' stays one
+    assert [r["kind"] for r in rows] == ["goal", "hypothesis"], rows

@@ -13,7 +13,7 @@ import theoryverify as tv
 
 MODULES = ["theoryverify", "theoryverify.texsteps", "theoryverify.environment", "theoryverify.checks.inequality",
            "theoryverify.ranges", "theoryverify.checks.mcgradient",
-           "theoryverify.shared_sweeps", "theoryverify.claims"]
+           "theoryverify.shared_sweeps", "theoryverify.claims", "theoryverify.dependent"]
 
 
 def _public_objects():
@@ -50,7 +50,7 @@ def test_public_names_examples_run():
             names.append(name)
         tests += found
     for name in ("check_identity", "check_inequality", "ClaimSet", "check_cases", "at_least", "check_tex_chain",
-                 "check_mc_gradient", "shared_sweep"):
+                 "check_mc_gradient", "shared_sweep", "Within", "check_mc_gradient_over"):
         assert name in names, f"{name} has no example in its docstring"
     _run(tests)
 

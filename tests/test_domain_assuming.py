@@ -45,3 +45,20 @@ def test_bad_assumptions_are_one_line_domain_errors(symbols, assumptions, messag
     with pytest.raises(DomainError, match=message) as info:
         tv.Domain.assuming(symbols, assumptions)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("spelling", ["eta <= 1/L", "L <= 1/eta", "1/eta >= L", "eta*L <= 1"])
+def test_a_relation_bounds_the_name_without_a_range_of_its_own_whatever_the_spelling(spelling):
+    """L ∈ [0.01, 100], eta > 0 and one relation between them: eta is the dependent name, drawn after L inside
+    (0, 1/L], however the relation is written — 'L <= 1/eta' once drew eta first from (0, ∞), so every eta above
+    100 left L no value and L reached its upper decade only when eta was below 1/100."""
+    import random
+
+    d = tv.Domain.assuming([L, eta], ["0.01 <= L <= 100", "0 < eta", spelling])
+    group = d.variables[0]
+    assert [str(group.symbols[i]) for i in group.order] == ["L", "eta"]
+    assert "eta drawn after L" in d.describe()
+    rnd = random.Random(7)
+    points = [d.rationals(rnd) for _ in range(60)]
+    assert all(p[L] * p[eta] <= 1 for p in points) and max(p[L] for p in points) >= 10
+    assert tv.check_inequality(eta * L, "<=", 1, d, seed=0).status is tv.Status.PROVED

@@ -76,6 +76,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "check_mc_means": ("checks.montecarlo", "check_mc_means"),
     "check_mc_means_over": ("checks.montecarlo", "check_mc_means_over"),
     "check_mc_gradient": ("checks.mcgradient", "check_mc_gradient"),
+    "check_mc_gradient_over": ("checks.mcgradient", "check_mc_gradient_over"),
     "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
     "check_flow_converges": ("flows", "check_flow_converges"),
@@ -85,6 +86,8 @@ _API: dict[str, tuple[str, str | None]] = {
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),
     "Simplex": ("domains", "Simplex"), "FlooredSimplex": ("domains", "FlooredSimplex"), "Fixed": ("domains", "Fixed"),
     "IntegerRange": ("domains", "IntegerRange"), "MatrixVar": ("domains", "MatrixVar"), "VectorVar": ("domains", "VectorVar"),
+    "Within": ("dependent", "Within"), "lambda_max": ("dependent", "lambda_max"),
+    "lambda_min": ("dependent", "lambda_min"), "dependent": ("dependent", None),
     "strategies": ("strategies", None),
     # rates, phases, flows, dynamics
     "check_rate": ("scaling", "check_rate"), "check_coefficient": ("scaling", "check_coefficient"),

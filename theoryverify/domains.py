@@ -583,6 +583,16 @@ class Domain:
         if len(set(syms)) != len(syms):
             raise ValueError("a symbol appears in two variables of one domain")
         self.symbols: tuple[sp.Symbol, ...] = tuple(syms)
+        from .dependent import Within
+        #: variables drawn after the others, inside ends that depend on them (tv.Within: 0 < η ≤ 1/λ_max(XᵀX/n))
+        self.dependents: tuple = tuple(v for v in self.variables if isinstance(v, Within))
+        before = {s for v in self.variables if not isinstance(v, Within) for s in v.symbols}
+        for v in self.dependents:
+            stray = sorted(map(str, v.depends - before))
+            if stray:
+                raise DomainError(f"Domain: {v.symbol}'s range names {', '.join(stray[:3])}, which "
+                                  f"{'is' if len(stray) == 1 else 'are'} not among the domain's variables before it")
+            before |= set(v.symbols)
         #: quantities the statement ranges over that are functions of the symbols (κ = L/μ): the checks record
         #: their values at the points they evaluate, so the quantifier rule can read them (``over()`` gives ranges)
         self.derived: dict[str, sp.Expr] = {str(k): sp.sympify(e) for k, e in dict(derived or {}).items()}
@@ -672,7 +682,9 @@ class Domain:
         language (``python -m theoryverify.check --assume``): ``"0.01 <= L <= 100"``, ``"mu <= lam"``,
         ``"0 < eta <= 1/L"``.  The engine draws each symbol after those its bounds depend on, inside them (a
         reparametrisation it owns), so every point satisfies every relation and a counterexample is in the paper's
-        own symbols.  ``symbols``: the paper's symbols (a list, named in the assumptions by their names, or a dict
+        own symbols.  A relation between two symbols bounds the one without a finite range of its own, however it is
+        spelled (``L <= 1/eta`` with ``0.01 <= L <= 100``, ``eta > 0``: eta is drawn after L, in (0, 1/L]).
+        ``symbols``: the paper's symbols (a list, named in the assumptions by their names, or a dict
         name → symbol, e.g. ``{"lam": lam}`` for a symbol named ``lambda``); ``variables``: other variables of the
         domain (matrices, integers...).  A bad assumption is a one-line :class:`DomainError`.
 
@@ -721,13 +733,25 @@ class Domain:
         """Free symbols of ``expr`` that this domain does not declare."""
         return set(expr.free_symbols) - set(self.symbols)
 
+    def _placed(self, point: dict, exact: bool) -> dict:
+        """``point`` with each :class:`~theoryverify.dependent.Within` variable (drawn as a fraction of its
+        interval) placed inside its interval at the other variables' values."""
+        for v in self.dependents:
+            point[v.symbol] = v.place(point[v.symbol], point, exact)
+        return point
+
+    def contains_dependents(self, point: Mapping) -> bool:
+        """Whether the exact ``point`` satisfies every :class:`~theoryverify.dependent.Within` hypothesis (True
+        when there is none): the shrinker's test after it moves a coordinate such as an entry of X."""
+        return all(v.contains(point) for v in self.dependents)
+
     def floats(self) -> st.SearchStrategy[dict[sp.Symbol, float]]:
         parts = [v.floats() for v in self.variables]
-        return st.tuples(*parts).map(
-            lambda vals: {s: x for v, xs in zip(self.variables, vals) for s, x in zip(v.symbols, xs)})
+        return st.tuples(*parts).map(lambda vals: self._placed(
+            {s: x for v, xs in zip(self.variables, vals) for s, x in zip(v.symbols, xs)}, False))
 
     def rationals(self, rnd: random.Random) -> dict[sp.Symbol, sp.Rational]:
-        return {s: x for v in self.variables for s, x in zip(v.symbols, v.rationals(rnd))}
+        return self._placed({s: x for v in self.variables for s, x in zip(v.symbols, v.rationals(rnd))}, True)
 
     def named(self, point: Mapping[sp.Symbol, float]) -> dict[str, object]:
         """A point as the paper names it: each matrix or vector variable (entries ``X[i,j]``, ``w[i]``) as one
@@ -759,10 +783,11 @@ class Domain:
             xs = v.from_free(np.asarray(z[i:i + v.free_dim], dtype=float))
             out.update(zip(v.symbols, xs))
             i += v.free_dim
-        return out
+        return self._placed(out, False)
 
     def to_free(self, point: Mapping[sp.Symbol, float]) -> np.ndarray:
-        parts = [v.to_free([point[s] for s in v.symbols]) for v in self.variables]
+        parts = [np.array([logit(min(max(v.fraction(point[v.symbol], point), 1e-12), 1 - 1e-12))])
+                 if v in self.dependents else v.to_free([point[s] for s in v.symbols]) for v in self.variables]
         return np.concatenate(parts) if parts else np.zeros(0)
 
     def describe(self) -> str:
@@ -793,7 +818,8 @@ class Domain:
                  for i, v in enumerate(self.variables) for b in _boundary(v)]
         out, seen = [], set()
         for combo in corners + faces:
-            point = {s: x for v, xs in zip(self.variables, combo) for s, x in zip(v.symbols, xs)}
+            point = self._placed({s: x for v, xs in zip(self.variables, combo) for s, x in zip(v.symbols, xs)},
+                                 False)
             key = tuple(point[s] for s in self.symbols)
             if key not in seen:
                 seen.add(key)

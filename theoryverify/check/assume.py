@@ -531,6 +531,30 @@ def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> lis
     return out
 
 
+def _solved_for(d: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, bool] | None:
+    """``d OP 0`` solved for ``x`` as ``x OP' bound``: (bound, whether OP' is OP flipped), or None.  Linear in x with
+    a coefficient of known sign; or ``A + B·x^p`` with x positive, B of known sign, p a nonzero number and −A/B
+    positive (``L − 1/eta <= 0`` with eta > 0 → eta <= 1/L), each sign of B and of p flipping the relation."""
+    coeff = sp.diff(d, x)
+    if coeff != 0 and not coeff.has(x):
+        sign = 1 if coeff.is_positive else -1 if coeff.is_negative else 0
+        if sign:
+            return sp.simplify(-(d - coeff * x) / coeff), sign < 0
+        return None
+    if x.is_positive is not True:
+        return None
+    a, rest = d.as_independent(x, as_Add=True)
+    b, power = rest.as_independent(x, as_Add=False)
+    if not (power.is_Pow and power.base == x and power.exp.is_number and power.exp.is_real and power.exp != 0):
+        return None
+    if b.is_positive is not True and b.is_negative is not True:
+        return None
+    c = sp.simplify(-a / b)
+    if c.is_positive is not True:
+        return None
+    return sp.simplify(c ** (1 / power.exp)), bool(b.is_negative) != bool(power.exp < 0)
+
+
 def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> list[tuple[str, sp.Expr, bool, bool]]:
     """The relations of this group between a name and an expression (``eta <= 1/L``) or between expressions
     (``eta*mu <= 1``), each solved for one name it is linear in, with a coefficient of known sign (from the
@@ -569,21 +593,23 @@ def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> lis
         bare = [t.id for t in (a_node, b_node) if isinstance(t, ast.Name) and t.id not in CONSTANTS]
         order = bare + sorted(n for n in names if n in {x for x, *_ in out} and n not in bare) + \
             sorted(names - set(bare), reverse=True)
+        # the dependent name is one without a finite range of its own: L <= 1/eta with 0.01 <= L <= 100 and
+        # eta > 0 bounds eta (eta <= 1/L, drawn after L), not L (drawn after an eta from (0, inf), whose draws
+        # above 100 leave L no value, and which reaches L near 100 only when eta is below 1/100)
+        boxed = {n for n in names if n in decl.lo and n in decl.hi}
+        order = [n for n in dict.fromkeys(order) if n not in boxed] + [n for n in dict.fromkeys(order) if n in boxed]
         done, looped = False, []
-        for name in dict.fromkeys(order):
+        for name in order:
             x = symbols[name]
-            coeff = sp.diff(d, x)
-            if coeff.has(x) or coeff == 0:
+            solved = _solved_for(d, x)
+            if solved is None:
                 continue
-            sign = 1 if coeff.is_positive else -1 if coeff.is_negative else 0
-            if not sign:
-                continue
+            bound, flip = solved
             others = {str(s) for s in d.free_symbols} - {name}
             if any(reaches(name, o) for o in others):
                 looped.append(name)
                 continue
-            bound = sp.simplify(-(d - coeff * x) / coeff)
-            upper = (op in ("<", "<=")) == (sign > 0)
+            upper = (op in ("<", "<=")) != flip
             out.append((name, bound, op in ("<=", ">="), upper))
             deps.setdefault(name, set()).update(others)
             done = True

@@ -92,7 +92,14 @@ def _admits(var, sym, value, point) -> bool:
         return (value > lo or (value == lo and closed[0])) and (value < hi or (value == hi and closed[1]))
     if isinstance(var, MatrixVar):
         return Fraction(var.lo) <= value <= Fraction(var.hi)
+    if hasattr(var, "contains") and hasattr(var, "depends"):  # tv.Within: inside its ends at this point, exactly
+        return var.contains({**point, sym: sp.Rational(value.numerator, value.denominator)})
     return False
+
+
+def _inside_dependents(domain, trial) -> bool:
+    """Every tv.Within hypothesis of the domain still holds at ``trial`` (a move of X can shrink 1/λ_max(XᵀX))."""
+    return domain.contains_dependents(trial) if hasattr(domain, "contains_dependents") else True
 
 
 def shrink(lhs, op: str, rhs, domain: Domain, point: Mapping, seconds: float = SHRINK_SECONDS) -> dict | None:
@@ -106,7 +113,7 @@ def shrink(lhs, op: str, rhs, domain: Domain, point: Mapping, seconds: float = S
     if not violates(lhs, op, rhs, current):
         return None
     owner = {s: v for v in domain.variables for s in v.symbols}
-    current = _together(lhs, op, rhs, owner, current, deadline)
+    current = _together(lhs, op, rhs, owner, current, deadline, domain)
     changed = True
     while changed and time.process_time() < deadline:
         changed = False
@@ -125,14 +132,14 @@ def shrink(lhs, op: str, rhs, domain: Domain, point: Mapping, seconds: float = S
                     continue
                 trial = dict(current)
                 trial[sym] = sp.Rational(cand.numerator, cand.denominator)
-                if violates(lhs, op, rhs, trial):
+                if violates(lhs, op, rhs, trial) and _inside_dependents(domain, trial):
                     current, changed = trial, True
                     break
-            current = _bisect(lhs, op, rhs, var, sym, current, deadline)
+            current = _bisect(lhs, op, rhs, var, sym, current, deadline, domain)
     return current
 
 
-def _together(lhs, op, rhs, owner, current, deadline):
+def _together(lhs, op, rhs, owner, current, deadline, domain=None):
     """Every coordinate at one simple value at once (x = y = 1), before coordinate-wise moves that can get stuck
     (x = y = 1e-6 fails (x + y)/2 ≥ √(xy) + 1/100, x = 1 with y = 1e-6 does not)."""
     syms = [s for s, v in owner.items() if not isinstance(v, (Fixed, Simplex))]
@@ -146,12 +153,12 @@ def _together(lhs, op, rhs, owner, current, deadline):
             trial[s] = sp.Rational(cand.numerator, cand.denominator)
         ok = all(_admits(owner[s], s, cand, trial) for s in syms)  # checked with every coordinate moved
         if ok and all(owner[s].contains(trial) if hasattr(owner[s], "contains") and isinstance(owner[s], RealGroup)
-                      else True for s in syms) and violates(lhs, op, rhs, trial):
+                      else True for s in syms) and violates(lhs, op, rhs, trial) and _inside_dependents(domain, trial):
             return trial
     return current
 
 
-def _bisect(lhs, op, rhs, var, sym, current, deadline):
+def _bisect(lhs, op, rhs, var, sym, current, deadline, domain=None):
     """A failing whole number m is moved towards 0 by bisection over the whole numbers (x ≤ 10 fails at
     1000; the smallest failing whole number found is 11), keeping every step a verified failure."""
     value = current[sym]
@@ -163,7 +170,7 @@ def _bisect(lhs, op, rhs, var, sym, current, deadline):
         cand = Fraction(sign * mid)
         trial = dict(current)
         trial[sym] = sp.Integer(sign * mid)
-        if _admits(var, sym, cand, current) and violates(lhs, op, rhs, trial):
+        if _admits(var, sym, cand, current) and violates(lhs, op, rhs, trial) and _inside_dependents(domain, trial):
             hi, current = mid, trial
         else:
             lo = mid

@@ -292,7 +292,7 @@ def check_mc_gradient(loss: Callable, expected: Any, sample: Any, at: Any, seed:
         import torch
         from torch.func import grad, vmap
 
-        symbolic = _symbolic(expected)
+        symbolic = None if isinstance(expected, _PerPoint) else _symbolic(expected)
         if symbolic is not None:
             expected = symbolic
         points = [at] if _is_point(at) else list(at)
@@ -311,8 +311,9 @@ def check_mc_gradient(loss: Callable, expected: Any, sample: Any, at: Any, seed:
             theta_t, theta_np, full_np, loss_i = _restrict(point, wrt, loss)
             names = _component_names(theta_np)
             try:
-                closed = expected(full_np if isinstance(full_np, dict) else
-                                  (float(full_np) if full_np.ndim == 0 else full_np))
+                closed = expected.values[i] if isinstance(expected, _PerPoint) else \
+                    expected(full_np if isinstance(full_np, dict) else
+                             (float(full_np) if full_np.ndim == 0 else full_np))
             except Exception as exc:  # the closed form's own failure, in one line
                 raise ValueError(f"the closed form raised {type(exc).__name__}: {exc}") from None
             if wrt is not None and isinstance(closed, Mapping):
@@ -332,7 +333,9 @@ def check_mc_gradient(loss: Callable, expected: Any, sample: Any, at: Any, seed:
             if label in settings:
                 label = f"{label} #{i}"
             settings[label] = (draws, mu)
-            all_names[label], all_res[label] = names, _per_key_resolution(resolution, theta_np)
+            all_names[label] = names
+            all_res[label] = _per_key_resolution(resolution.values[i] if isinstance(resolution, _PerPoint) else
+                                                 resolution, theta_np)
             infos.append((label, theta_t, loss_i, samplers[i], names))
     except ValueError as exc:
         return error(name, str(exc))
@@ -361,6 +364,150 @@ def check_mc_gradient(loss: Callable, expected: Any, sample: Any, at: Any, seed:
         if why:
             return inconclusive(method, f"the per-sample test says {verdict.status.value}, but {why}", **details)
     return replace(verdict, method=method, details=details)
+
+
+class _PerPoint:
+    """Closed forms already evaluated, one per θ (check_mc_gradient_over evaluates them with the setting)."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+
+#: the resolutions check_mc_gradient_over tries, finest first, as fractions of each setting's gradient scale (the
+#: largest |component| of the closed form there): the finest the budget reaches is used.  The coarsest, 1/4, still
+#: rejects a factor-2 slip (a bias of one scale, four half-widths) and a missing 1/n for n ≥ 2
+RELATIVE_RESOLUTIONS = (0.05, 0.1, 0.25)
+#: samples per setting of the pilot batch that estimates the per-sample gradients' spread (its own stream)
+PILOT_N = 2_000
+
+
+def check_mc_gradient_over(over: Sequence[Any], loss: Callable, expected: Callable[[Mapping[str, Any]], Any],
+                           sample: Callable, seed: int, *, params: Any, data: Any = None, budget: int = 100_000,
+                           resolution: Any = None, settings_n: int = 3, draws: int = 2, confidence: float = 0.99,
+                           correction: str = "holm", batch: int | None = None) -> Verdict:
+    """Decide "∇_θ E_z[loss(θ, z)] = expected" at every setting of the declared ranges ``over``, in one call: the
+    data each setting samples from and the parameters θ it differentiates are declared separately, the settings are
+    generated as :func:`theoryverify.check_over` does (``tv.settings(over, seed, n=settings_n, draws=draws)``,
+    dependent ranges included), and the resolution is chosen to decide within a stated sample budget.
+
+    - ``data(config, rng)`` → a mapping of arrays the setting holds fixed (a design matrix X and targets y), or a
+      :class:`~theoryverify.domains.Domain` (one seeded point, by name); ``params(config, rng)`` → θ, the
+      mapping of arrays differentiated (w); each from its own seeded stream per setting.
+    - ``loss(theta, z)``: as :func:`check_mc_gradient` (one sample z, vmapped), ``theta`` holding the data and the
+      parameters as float64 tensors, differentiated in the parameters only.
+    - ``sample(p, rng, m)``: m samples for the setting ``p`` (the setting, its data and its θ, as numpy, by name).
+    - ``expected(p)``: the closed form of the gradient at ``p``, a mapping parameter name → array.
+
+    ``budget``: the most samples per setting.  With ``resolution=None`` a pilot batch (:data:`PILOT_N` samples
+    per setting, its own stream) measures each component's spread, and the finest of :data:`RELATIVE_RESOLUTIONS`
+    (× each setting's gradient scale, its largest |component|) that the budget resolves at the family's corrected
+    level is used, with the samples it needs (at least the pilot's, at most the budget); if not even the coarsest
+    fits, the test runs at the budget and the verdict says how many samples per setting would decide it.  The
+    choice is recorded in ``details["resolution_choice"]``; the settings as configurations, what each drew in
+    ``details["drawn"]``; a refutation names its setting and what it drew.  An explicit ``resolution`` (as in
+    :func:`check_mc_gradient`) runs at ``n = budget``.
+
+    >>> import numpy as np, torch, theoryverify as tv
+    >>> over = [tv.Over("d", 2, 3, integer=True), tv.Over("n", "d", "2*d", integer=True)]
+    >>> data = lambda c, rng: {"X": rng.standard_normal((c["n"], c["d"])), "y": rng.standard_normal(c["n"])}
+    >>> params = lambda c, rng: {"w": rng.standard_normal(c["d"])}
+    >>> def row(p, rng, m):                                   # one random row (x_i, y_i) of the data per sample
+    ...     i = rng.integers(p["n"], size=m)
+    ...     return p["X"][i], p["y"][i]
+    >>> loss = lambda th, z: (z[0] @ th["w"] - z[1]) ** 2 / 2
+    >>> grad = lambda p: {"w": p["X"].T @ (p["X"] @ p["w"] - p["y"]) / p["n"]}    # ∇f(w) = Xᵀ(Xw − y)/n
+    >>> v = tv.check_mc_gradient_over(over, loss, grad, row, seed=0, data=data, params=params, settings_n=2, draws=0)
+    >>> v.status.value, v.details["resolution_choice"]["relative"], sorted(v.details["drawn"]["d=2, n=2"])
+    ('holds', 0.05, ['X', 'w', 'y'])
+    >>> wrong = lambda p: {"w": p["X"].T @ (p["X"] @ p["w"] - p["y"])}                    # no 1/n
+    >>> tv.check_mc_gradient_over(over, loss, wrong, row, 0, data=data, params=params, settings_n=2,
+    ...                           draws=0).status.value
+    'refuted'
+    """
+    import math
+
+    import torch
+    from scipy import stats
+    from torch.func import grad, vmap
+
+    from ..ranges import settings as settings_of
+    from .montecarlo import _draw_parameters, _plain, drawn_seed
+
+    name = "Monte Carlo gradient"
+    try:
+        if params is None:
+            raise ValueError("params= is required: params(config, rng) -> the mapping θ to differentiate")
+        if int(budget) < 2:
+            raise ValueError("budget must be at least 2 samples per setting")
+        configs = settings_of(list(over), seed, n=settings_n, draws=draws)
+        points, closed, samplers, drawn, labels = [], [], [], {}, []
+        for i, c in enumerate(configs):
+            fixed = _draw_parameters(data, c, drawn_seed(seed, i))
+            theta = _draw_parameters(params, c, np.random.SeedSequence(int(seed), spawn_key=(i, 3)))
+            clash = sorted(set(fixed) & set(theta) | (set(fixed) | set(theta)) & set(c))
+            if clash:
+                raise ValueError(f"data, params and the setting name {', '.join(clash)} twice")
+            if not theta:
+                raise ValueError("params(config, rng) returned no parameter to differentiate")
+            p = {**c, **{k: np.asarray(v, dtype=float) for k, v in {**fixed, **theta}.items()}}
+            label = _config_label(c) or f"setting {i}"
+            labels.append(label)
+            drawn[label] = {k: _plain(np.asarray(v)) for k, v in {**fixed, **theta}.items()}
+            points.append({**{k: p[k] for k in fixed}, **{k: p[k] for k in theta}})
+            try:
+                got = expected(p)
+            except Exception as exc:
+                raise ValueError(f"the closed form raised {type(exc).__name__}: {exc}") from None
+            if not isinstance(got, Mapping):
+                raise ValueError("expected(p) must return a mapping parameter name -> gradient")
+            closed.append({str(k): np.asarray(v, dtype=float) for k, v in got.items() if str(k) in theta})
+            samplers.append(lambda rng, m, p=p: sample(p, rng, m))
+        wrt = list(theta)
+    except ValueError as exc:
+        return error(name, str(exc))
+    choice: dict[str, Any] = {"budget": int(budget)}
+    n = int(budget)
+    if resolution is None:  # a pilot batch per setting measures the spread; the finest resolution the budget reaches
+        sds, scales = [], []
+        for i, (point, fn) in enumerate(zip(points, samplers)):
+            theta_t, theta_np, _full, loss_i = _restrict(point, wrt, loss)
+            rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(i, 4)))
+            with torch.no_grad():
+                z = _batch(fn(rng, min(PILOT_N, n)))
+            g = _flat(vmap(grad(loss_i), in_dims=(None, 0))(theta_t, z), theta_np, "per-sample gradient",
+                      rows=min(PILOT_N, n))
+            sds.append(g.std(axis=0, ddof=1))
+            mu = np.concatenate([np.asarray(closed[i][k], dtype=float).reshape(-1) for k in wrt])
+            scales.append(float(np.abs(mu).max()) or 1.0)
+        k = sum(s.size for s in sds)
+        z_crit = float(stats.norm.ppf(1 - (1 - confidence) / (2 * k)))
+        need = {rel: int(math.ceil(max(float(((z_crit * s / (rel * sc)) ** 2).max()) for s, sc in zip(sds, scales))
+                                   * 1.2)) for rel in RELATIVE_RESOLUTIONS}
+        rel = next((r for r in RELATIVE_RESOLUTIONS if need[r] <= n), RELATIVE_RESOLUTIONS[-1])
+        n = min(n, max(PILOT_N, need[rel]))
+        resolution = _PerPoint(rel * sc for sc in scales)
+        choice.update(relative=rel, samples_per_setting=n, pilot=min(PILOT_N, int(budget)),
+                      needed={f"{r:g}": need[r] for r in RELATIVE_RESOLUTIONS},
+                      rule=f"the finest of {', '.join(f'{r:g}' for r in RELATIVE_RESOLUTIONS)} × each setting's "
+                           f"gradient scale (its largest |component|) that {int(budget)} samples per setting resolve "
+                           f"(pilot of {min(PILOT_N, int(budget))}, its own stream)")
+        if need[rel] > int(budget):
+            choice["note"] = (f"not decidable within the budget: ±{rel:g} × the gradient scale needs about "
+                              f"{need[rel]} samples per setting (budget={int(budget)})")
+    verdict = check_mc_gradient(loss, _PerPoint(closed), samplers, points, seed, n=n, confidence=confidence,
+                                resolution=resolution, correction=correction, batch=batch, wrt=wrt,
+                                configurations=configs)
+    if verdict.status is Status.ERROR:
+        return verdict
+    details = {**verdict.details, "drawn": drawn, "resolution_choice": choice}
+    details.pop("theta", None)  # the same arrays, recorded once under "drawn"
+    ce = verdict.counterexample
+    if ce and isinstance(ce.get("component"), str) and ce["component"].split(":", 1)[0] in drawn:
+        ce = {**ce, "drawn": drawn[ce["component"].split(":", 1)[0]]}
+    evidence = verdict.evidence
+    if "note" in choice and verdict.status is Status.INCONCLUSIVE:
+        evidence = f"{evidence}; {choice['note']}"
+    return replace(verdict, details=details, counterexample=ce, evidence=evidence)
 
 
 #: samples used by the interchange diagnostic (the first of each checked setting's primary batch), and how many

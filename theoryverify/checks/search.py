@@ -372,7 +372,7 @@ def _shrink_inside(lhs, op, rhs, domain, start, budget, config, sh):
                 break
             trial = {**current, sym: sp.Rational(cand.numerator, cand.denominator)}
             if sh._admits(owner[sym], sym, cand, current) and _inside(config(trial)) \
-                    and sh.violates(lhs, op, rhs, trial):
+                    and sh.violates(lhs, op, rhs, trial) and sh._inside_dependents(domain, trial):
                 current, moved = trial, True
                 break
     return current if moved else None

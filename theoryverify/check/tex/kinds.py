@@ -98,6 +98,10 @@ NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
 HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b(?!\s+by\b)|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
+# a statement's sentence that only quantifies ("For all $w$,", "for every $t \ge 0$:"): no hypothesis cue besides it
+QUANTIFIER_ONLY = re.compile(r"\s*for (?:all|any|every)\b", re.I)
+OTHER_HYP_CUE = re.compile(r"\bassum|\bsuppose|\bif\b|\bgiven\b(?!\s+by\b)|\bsatisf|\bunder\b|\bprovided\b|"
+                           r"\bwhenever\b|\bcondition|\blet\b|\bsuch that\b|\bwith\b", re.I)
 RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|assume that|suppose that|let us assume|"
                       r"assume the following|consider the following (?:[\w-]+ ){0,4}(?:conditions?|assumptions?)\b|"
                       r"(?:following|these) (?:two |three )?conditions? hold|"
@@ -516,7 +520,12 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     if inner in STATEMENT_ENVS:
         if re.search(r"\b(then|we have|holds?|it follows|satisf(?:y|ies)\b.*:)\W*$", sentence, re.I):
             return "goal", f"the conclusion of a {inner} (its proof is checked, not the statement)"
-        if HYP_PROSE.search(sentence):
+        hyp = HYP_PROSE.search(sentence)
+        if hyp and QUANTIFIER_ONLY.match(hyp.group(0)) and not OTHER_HYP_CUE.search(sentence):
+            # "Let L = … and η ≤ 1/L. For all w, f(w − η∇f) ≤ …": a universal quantifier that introduces the
+            # display quantifies the conclusion; the hypotheses were stated before it
+            return "goal", f"the conclusion of a {inner}, quantified ('{hyp.group(0).strip().rstrip(',:')}')"
+        if hyp:
             return "hypothesis", f"a hypothesis of the {inner}"
         return "goal", f"the conclusion of a {inner} (its proof is checked, not the statement)"
     outside = not any(e.startswith("proof") or e in STATEMENT_ENVS for e in envs)
