@@ -26,6 +26,20 @@ def test_an_expected_refutation_needs_a_class_and_a_reason():
     assert make(expect=Status.REFUTED, finding="typo", reason="r").finding is Finding.TYPO
 
 
+def test_a_finding_may_belong_to_a_refuted_variant_only():
+    """Quick evidence outside the hypotheses (inconclusive), the full variant deciding inside them (refuted):
+    the finding is declared once and lands on the variant, not on the quick claim."""
+    from theoryverify.claims import Variant
+    c = make(expect=Status.INCONCLUSIVE, finding=Finding.RECONSTRUCTION, reason="r",
+             variants={"full": Variant(expect=Status.REFUTED, id="c-full")})
+    base, full = c.expanded()
+    assert (base.expect, base.finding) == (Status.INCONCLUSIVE, None)
+    assert (full.id, full.expect, full.finding) == ("p.c-full", Status.REFUTED, Finding.RECONSTRUCTION)
+    with pytest.raises(RegistrationError, match="not expected to be refuted"):  # a variant without an id of its own
+        make(expect=Status.INCONCLUSIVE, finding=Finding.RECONSTRUCTION, reason="r",
+             variants={"full": Variant(expect=Status.REFUTED)})
+
+
 def test_reconstruction_dependence_forces_the_reconstruction_class():
     keys = frozenset({"RC-1", "mu_c"})
     c = make(expect=Status.REFUTED, finding=Finding.ERRATUM, reason="r", choices={"RC-1": "causal"})

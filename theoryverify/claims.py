@@ -338,7 +338,10 @@ class Claim:
         default = kept.get("quick")
         if default is not None:
             kept.update({name: default for name in own if name not in kept})
-        base = replace(self, variants=kept)
+        if self.expect is Status.REFUTED:
+            base = replace(self, variants=kept)
+        else:  # the finding belongs to the refuted variant (findings.validate): the base declares none
+            base = replace(self, variants=kept, finding=None, readings=None, despite_reconstruction=None)
         out = [base]
         for name, v in own.items():
             out.append(replace(self, id=v.id if v.id.startswith(self.paper + ".") else f"{self.paper}.{v.id}",

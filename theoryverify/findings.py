@@ -121,16 +121,20 @@ def validate(claim, reconstruction_keys: frozenset[str] | None = None) -> None:
 
     cid = claim.id
     refuted = claim.expect is Status.REFUTED
+    # a claim whose quick evidence lies outside its hypotheses (inconclusive) while a variant with its own id decides
+    # inside them (refuted): the finding is declared once, for that variant (expanded() drops it from the base)
+    variant_refuted = any(getattr(v, "expect", None) is Status.REFUTED and getattr(v, "id", None)
+                          for v in (getattr(claim, "variants", None) or {}).values())
     if refuted and claim.finding is None:
         raise RegistrationError(f"claim {cid}: an expected refutation needs a finding class "
                                 f"({', '.join(f.value for f in Finding)})")
-    if claim.finding is not None and not refuted:
+    if claim.finding is not None and not refuted and not variant_refuted:
         raise RegistrationError(f"claim {cid}: a finding class ({claim.finding.value}) is declared but the claim "
                                 f"is not expected to be refuted")
     if refuted and not claim.reason:
         raise RegistrationError(f"claim {cid}: an expected refutation needs a one-line reason")
     if not refuted:
-        if claim.readings is not None or claim.despite_reconstruction:
+        if (claim.readings is not None or claim.despite_reconstruction) and not variant_refuted:
             raise RegistrationError(f"claim {cid}: readings / despite_reconstruction belong to refuted claims")
         return
     if reconstruction_keys is None:
