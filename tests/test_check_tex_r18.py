@@ -193,3 +193,14 @@ def test_an_assumption_on_an_opaque_atom_is_shown_in_latex(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     shown = " ".join(rows[0]["assumptions"]) + " " + rows[0]["reason"]
     assert "(|b_1|)⟧" in rows[0]["assumptions"][0] and "Var1" not in shown, rows
+
+
+def test_a_slack_that_is_a_positive_multiple_of_a_norm_is_proved(tmp_path, capsys):
+    # ‖e(t)‖ of an unknown function e is one nonnegative number: the slack ηγ‖e(t)‖/4 ≥ 0 is a proof
+    body = "% theoryverify: assume eta > 0\n% theoryverify: assume gamma > 0\n" + displays(
+        r"(1-\eta-\eta\gamma)\|e(t)\| + \frac{1}{16}\eta\gamma\|e(t)\| + \frac{3}{16}\eta\gamma\|e(t)\| "
+        r"\le (1-\eta-\frac{\eta\gamma}{2})\|e(t)\|",
+        r"\|e(t)\| \le \eta")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows
+    assert rows[1]["status"] == "inconclusive", rows  # a bound on the unknown itself stays undecided

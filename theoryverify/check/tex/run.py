@@ -971,6 +971,7 @@ class Paper:
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
         cav.vector_products = _vector_products(lhs, rhs, self.names)
+        norm_signs: tuple[str, ...] = ()
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
                 _one_norm(link.lhs.latex + " " + link.rhs.latex):
             opaque_norms = self._norms_as_atoms(lhs, rhs, fns)
@@ -978,6 +979,7 @@ class Paper:
                 lhs, rhs, texts = opaque_norms
                 cav.vector = []
                 cav.opaque += [t for t in texts if t not in cav.opaque]
+                norm_signs = tuple(f"{self.names.atom(t, 'norm')} >= 0" for t in texts)  # a norm is never negative
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
@@ -991,7 +993,7 @@ class Paper:
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         whole = _whole_numbers(lhs, rhs, assumptions) if self.context == "free" else ()
-        self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions) + whole,
+        self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions) + whole + norm_signs,
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
                              getattr(display, "over_reals", False), prose_values))
@@ -1004,12 +1006,16 @@ class Paper:
         from .reading import bound_indices
         texts: dict[str, str] = {}
         inner = bound_indices(lhs) | bound_indices(rhs)
+        fam_calls = set(self.families) | {n.func.id for side in (lhs, rhs) for n in ast.walk(side)
+                                          if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                                          n.func.id.endswith("_")}
         for side in (lhs, rhs):  # ∑_i ‖x_i‖: a norm that varies with a sum's index is no one number
             for n in ast.walk(side):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "norm" and \
-                        any(isinstance(m, ast.Call) or isinstance(m, ast.Name) and m.id in inner
+                        any(isinstance(m, ast.Call) and (m.func.id in fam_calls if isinstance(m.func, ast.Name)
+                                                         else True) or isinstance(m, ast.Name) and m.id in inner
                             for a in n.args for m in ast.walk(a)):
-                    return None
+                    return None  # (‖e(t)‖ of a function e at one point is one number; a family's x_(i) is not)
 
         class Norms(ast.NodeTransformer):
             def visit_Call(self, node):
@@ -1578,6 +1584,9 @@ def _symbolic_only(job: Job, s) -> dict:
     from ...timelimit import bounded
     from ..build import Builder
     if job.op != "=":
+        how = _signed_proof(job, s)
+        if how:  # ηγ‖e(t)‖/4 ≥ 0: a slack whose sign holds for every value of the unknowns
+            return {"status": "proved", "method": "exact", "evidence": how}
         return {"status": "inconclusive", "method": "not searched",
                 "evidence": f"an inequality between unknowns ({', '.join(job.caveats.unknowns[:3])}) is not decided"}
     s._fresh(job.lhs, job.rhs)
@@ -1593,6 +1602,39 @@ def _symbolic_only(job: Job, s) -> dict:
         return {"status": "proved", "method": "symbolic", "evidence": "lhs − rhs simplifies to 0"}
     return {"status": "refuted_unknown", "method": "symbolic",
             "evidence": "lhs − rhs does not simplify to 0 (not searched further: it depends on unknowns)"}
+
+
+def _signed_proof(job: Job, s) -> str | None:
+    """How an inequality with unknowns holds for every value of them, or None: each unknown function's value
+    (``e(t)``) is one real number of its own, opaque atoms are real numbers (a norm's atom ≥ 0 by the job's
+    assumptions), and the slack's sign is decided by SymPy's sign rules on the domain (``ηγ|e(t)|/4 ≥ 0`` with η, γ
+    > 0) — a proof for every value, so for every function; nothing is sampled."""
+    import sympy as sp
+    from sympy.core.function import AppliedUndef
+    from ..build import Builder
+    from ..decide import domain_of
+    from ..prove import prove
+    from ...checks.inequality import slack_expr
+    try:
+        s._fresh(job.lhs, job.rhs)
+        s.resolve_names(job.lhs, job.rhs)
+        b = Builder(s.scope, latex=True)
+        lhs, rhs = sp.sympify(b.build_scalar(job.lhs)), sp.sympify(b.build_scalar(job.rhs))
+        slack = slack_expr(lhs, rhs, job.op)
+        if slack.has(sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Subs):
+            return None
+        values = {a: sp.Symbol(f"_value{k}", real=True) for k, a in
+                  enumerate(sorted(slack.atoms(AppliedUndef), key=str))}
+        slack = slack.xreplace(values)
+        domain, subst = domain_of(s.scope, [slack])
+        if subst:
+            slack = slack.xreplace(subst)
+        how = prove(slack, job.op in ("<", ">"), domain)
+    except Exception:  # noqa: BLE001 - no proof (never a verdict from a failure)
+        return None
+    if not how:
+        return None
+    return f"{how}, for every value of {', '.join(job.caveats.unknowns[:3])}"
 
 
 STATEMENT_OP = {"=": "==", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}  # a link's relation in the step language
