@@ -204,3 +204,14 @@ def test_a_slack_that_is_a_positive_multiple_of_a_norm_is_proved(tmp_path, capsy
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "proved", rows
     assert rows[1]["status"] == "inconclusive", rows  # a bound on the unknown itself stays undecided
+
+
+def test_a_bound_the_paper_writes_as_a_number_is_not_silently_applied(tmp_path, capsys):
+    # the chain's own first row is unreadable, so only the paper says M_a is a number (M_a^2 / s^2, ≤ M_a): the
+    # later rows' M_a^2 (…) must not be read as M_a(…)^2 without a word
+    body = (r"Suppose $\max_i M_i(v) \le M_a$ and $\|D\| \le M_a^2/s^2$." + "\n"
+            "We have\n\\begin{align*}\n &\\leq^{\\mathrm{Lemma}~\\ref{x}} r M_a^2 \\cdot E[u] \\\\\n"
+            " &= r M_a^2 \\left( u - 1 \\right) \\\\\n &= r M_a^2 \\left( u - 1 \\right) + 0\n\\end{align*}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[-1]["status"] == "ambiguous", rows
+    assert "M_a ** 2 * (u - 1)" in rows[-1]["readings"][1], rows

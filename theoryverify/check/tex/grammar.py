@@ -502,6 +502,9 @@ class PaperParser(LatexParser):
         if _uses_itself(node, args):  # alpha(1 - alpha), p(1 - p): a number times a bracket
             self.i = save
             return node
+        bare = getattr(self.names, "bare_number", None)
+        if verdict == "function" and len(args) == 1 and not _atomic_arg(args[0]) and bare and bare(name):
+            verdict = None  # r (…), M_a (…) where the paper writes r^2, M_a^2 / s^2: a function applied, or a product
         if verdict == "function":
             self.applied.add(name)
             return self._curried(name, args)
@@ -1522,6 +1525,15 @@ class PaperParser(LatexParser):
                     self.applied.add(name + "inv")  # F^{-1}(u): the inverse function
                     return ast.Call(func=_name(name + "inv"), args=args, keywords=[])
                 call = ast.Call(func=_name(name), args=args, keywords=[])
+                bare = getattr(self.names, "bare_number", None)
+                if key not in self.functions and len(args) == 1 and not _atomic_arg(args[0]) and bare and bare(name):
+                    # M_a^2 (…) where the paper writes M_a^2 / s^2 and ≤ M_a: the square of M_a times the bracket,
+                    # or M_a applied? ambiguous, both readings shown (its product reading is M_a^2·(…))
+                    self.ambiguous.add(name)
+                    maps = getattr(self, "iterated_maps", None)
+                    if maps is not None:
+                        maps.add(name)  # (no (M_a·(…))^2 reading is built for it)
+                    return _bin(call, ast.Pow(), exponent)
                 if isinstance(exponent, ast.Constant) or len(args) >= 2:
                     self.applied.add(name)  # f^2(x) = f(x)^2; d^p(x, y) = d(x, y)^p (no p-fold iterate takes 2 args)
                 else:
@@ -1968,6 +1980,11 @@ def _depth(toks: list[Token], start: int, k: int) -> int:
     for t in toks[start:k]:
         depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
     return depth
+
+
+def _atomic_arg(node: ast.expr) -> bool:
+    """One number or one (indexed) name: ``r(s)``, ``λ(t)``, ``z(0)`` — a function applied, whatever else."""
+    return isinstance(node, (ast.Name, ast.Constant, ast.Subscript))
 
 
 def _close_of(toks: list[Token], i: int) -> int:
