@@ -215,3 +215,10 @@ def test_a_bound_the_paper_writes_as_a_number_is_not_silently_applied(tmp_path, 
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[-1]["status"] == "ambiguous", rows
     assert "M_a ** 2 * (u - 1)" in rows[-1]["readings"][1], rows
+
+
+def test_a_sum_index_bound_twice_is_a_malformed_binding(tmp_path, capsys):
+    # read literally the outer Σ_k would sum a k-free term t times: never a verdict on that reading
+    rows = tex_rows(tmp_path, capsys, "% theoryverify: assume 0 < a < 1\n" + displays(
+        r"\sum_{k=0}^{t-1}\lambda(i)\sum_{k=i+1}^{T} a^{k-i-1} = t \lambda(i) \sum_{j=i+1}^{T} a^{j-i-1}"))
+    assert rows[0]["status"] == "ambiguous" and "bound again" in rows[0]["reason"], rows

@@ -722,6 +722,14 @@ class Paper:
                 elif kind == "definition" and link.op == "=:":
                     self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index), scope)
                 continue
+            rebound = _rebound_index(link.lhs.node) or _rebound_index(link.rhs.node)
+            if rebound:  # Σ_{k=0}^{t-1} λ(i) Σ_{k=i+1}^{T} …: a typo for another index, never read literally
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{rebound} indexes a sum and is bound again by a sum inside it: a malformed binding "
+                                f"(the outer index is likely another letter); not read literally", assumptions, read_as)
+                rel.readings = [read_as, f"the outer sum over another index than {rebound} (which one the paper means "
+                                         "is not settled)"]
+                continue
             if SHAPE_RE.search(link.lhs.latex + " " + link.rhs.latex):
                 self._add(display, link, chain_id, "unreadable", kind, "(m × n) is a matrix shape here, not a product",
                           assumptions, read_as)
@@ -1439,6 +1447,31 @@ def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
             if unparse(n.slice).replace(" ", "") in (f"{idx}-1", f"{idx}-1"):
                 return True
     return False
+
+
+def _rebound_index(node: ast.expr | None) -> str | None:
+    """The index of a sum or product that a sum or product inside it binds again (``Σ_k … Σ_k …``), or None."""
+    if node is None:
+        return None
+
+    def walk(n: ast.AST, bound: frozenset) -> str | None:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and \
+                len(n.args) == 2 and isinstance(n.args[1], ast.Tuple) and n.args[1].elts and \
+                isinstance(n.args[1].elts[0], ast.Name):
+            k = n.args[1].elts[0].id
+            if k in bound:
+                return k
+            for lim in n.args[1].elts[1:]:
+                hit = walk(lim, bound)
+                if hit:
+                    return hit
+            return walk(n.args[0], bound | {k})
+        for child in ast.iter_child_nodes(n):
+            hit = walk(child, bound)
+            if hit:
+                return hit
+        return None
+    return walk(node, frozenset())
 
 
 def _ambiguity(names: set[str], oracle: Names) -> str:
