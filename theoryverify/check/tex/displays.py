@@ -674,13 +674,19 @@ BOLD_HEADER = re.compile(r"(?m)^[ \t]*(?:\\noindent\s*)?(?:\{\s*\\(?:bf|bfseries
 #: environment of its own kind, the end of a proof
 HEADER_END = re.compile(r"(?m)^[ \t]*(?:\\noindent\s*)?(?:\{\s*\\(?:bf|bfseries)\b|\\textbf\s*\{|\\paragraph\s*\*?\{)|"
                         r"\\(?:sub)*section\s*\*?\s*[\[{]|\\(?:qed|qedhere|QED|Box|blacksquare|qedsymbol)(?![A-Za-z])|"
-                        r"\\begin\s*\{\s*(?:proof|theorem|lemma|proposition|corollary)\*?\s*\}")
+                        r"\\begin\s*\{\s*(?:proof|theorem|lemma|proposition|corollary)\*?\s*\}|"
+                        r"(?m:^)[ \t]*(?:\\noindent\s*)?(?:\{\s*\\(?:it|itshape|em)\b\s*|\\(?:textit|emph)\s*\{\s*)Proof\b|"
+                        r"\\end\s*\{\s*document\s*\}")
+#: the kinds of a bold heading whose statement runs over several paragraphs, to the next heading, proof or section
+STATEMENT_HEADINGS = {"lemma", "theorem", "proposition", "corollary", "claim", "fact", "conjecture", "observation"}
 
 
 def bold_header_spans(text: str, start: int = 0) -> list[tuple[str, int, int]]:
     """(kind, start, end) of each theorem-like paragraph written with a bold heading instead of an environment
-    (``{\bf Lemma 5.} Let … Then \begin{equation}…``): a statement runs to the end of its paragraph (or the next
-    heading), a proof to the next heading, section or end-of-proof mark.  A proof heading in italics
+    (``{\bf Lemma 5.} Let … Then \begin{equation}…``): a statement (lemma, theorem …) runs over its paragraphs to
+    the next heading, proof (``\begin{proof}``, ``\textit{Proof}``) or section; a remark, example, definition or
+    assumption to the end of its paragraph (or the next heading); a proof to the next heading, section or
+    end-of-proof mark.  A proof heading in italics
     (``\textit{Proof.}``) counts; other italic words do not."""
     out = []
     for m in BOLD_HEADER.finditer(text, start):
@@ -690,7 +696,7 @@ def bold_header_spans(text: str, start: int = 0) -> list[tuple[str, int, int]]:
             continue
         end_at = HEADER_END.search(text, m.end())
         end = end_at.start() if end_at else len(text)
-        if kind != "proof":
+        if kind != "proof" and kind not in STATEMENT_HEADINGS:  # a statement keeps its scope past a paragraph break
             para = PARAGRAPH.search(text, m.end())
             if para and para.start() < end:
                 end = para.start()

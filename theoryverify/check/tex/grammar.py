@@ -86,6 +86,8 @@ class PaperParser(LatexParser):
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
         self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
         self.bind_divisor = False  # the other reading: a/3r as a/(3r)
+        self.label_reading = False  # the other reading: a superscript recorded in labels read as a label/iterate
+        self.iterated_maps: set[str] = set()  # T^k(x) read as a power of T(x): T applied k times is the other
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
 
     # --- opaque atoms --------------------------------------------------------------------------
@@ -568,7 +570,7 @@ class PaperParser(LatexParser):
         if close < 0 or self.toks[close].text != ")" or not self._evaluated_after(close) or close - start < 3:
             return None
         inner = self.toks[start + 1:close]
-        p = PaperParser([*inner, Token("end", "", inner[-1].pos)], self.names, self.functions)
+        p = self._child(inner)
         try:
             node = p.expr()
         except (BadInput, RecursionError):
@@ -1329,7 +1331,7 @@ class PaperParser(LatexParser):
         return out
 
     def _sub_condition(self, tokens: list[Token]) -> ast.expr:
-        p = PaperParser([*tokens, Token("end", "", tokens[-1].pos)], self.names, self.functions)
+        p = self._child(tokens)
         terms, ops = p.relation()
         if not ops or p.peek().kind != "end" or any(o not in ("<", ">", "<=", ">=", "==") for o in ops):
             raise BadInput("LaTeX: a case's condition is not one relation")
@@ -1510,6 +1512,8 @@ class PaperParser(LatexParser):
                     label.text not in ev.args and label.text not in ev.vector:
                 # a^U, a^L where U and L are never numbers in the paper (only indices, n_U): labels
                 return ast.Subscript(value=_name(f"{_flat(base)}sup"), slice=exponent, ctx=ast.Load())
+            if self.label_reading:  # the other reading of b^A: b labelled A
+                return ast.Subscript(value=_name(f"{_flat(base)}sup"), slice=exponent, ctx=ast.Load())
             self.labels.add(f"{unparse_name(base)}^{label.text}")
         if isinstance(base, (ast.Name, ast.Subscript)) and self.names is not None:
             sup = _key(exponent) if isinstance(exponent, (ast.Name, ast.Subscript)) else ""
@@ -1538,6 +1542,7 @@ class PaperParser(LatexParser):
                     self.applied.add(name)  # f^2(x) = f(x)^2; d^p(x, y) = d(x, y)^p (no p-fold iterate takes 2 args)
                 else:
                     self.ambiguous.add(name)  # T^k(x): the k-th power of T(x), or T applied k times?
+                    self.iterated_maps.add(name)
                 return _bin(call, ast.Pow(), exponent)
             if self._called_next():  # d^p(x, y) with no evidence on d: several arguments make it a function
                 save = self.i
@@ -1608,7 +1613,7 @@ class PaperParser(LatexParser):
             written_together = all(self.peek(j + 1).pos == self.peek(j).pos + 1 for j in range(1, k - 1))
             if self.peek(k).text == "}" and len(word) >= 3 and written_together and \
                     not (isinstance(base, ast.Name) and base.id == "e"):  # x^{n k t}: spaced letters, a product
-                if self._word_label(word):
+                if self._word_label(word) or self.label_reading:  # (the other reading: labelled by the word)
                     self.i += k + 1
                     return word
                 self.labels.add(f"{unparse_name(base)}^{{{word}}}")  # x^{abc}: a power of a·b·c, or labelled abc?
@@ -1667,7 +1672,7 @@ class PaperParser(LatexParser):
         if what is None:
             return None
         shown = show_tokens(self.toks[self.i:self.i + width])
-        if what == "either":
+        if what == "either" and not self.label_reading:  # (the other reading: the iterate)
             self.labels.add(f"{unparse_name(base)}^{shown}")
             return None
         self.i += width
@@ -1802,13 +1807,19 @@ class PaperParser(LatexParser):
         return _bin(self._sub(num), ast.Div(), self._sub(den))
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
-        p = PaperParser([*tokens, Token("end", "", tokens[-1].pos if tokens else 0)], self.names, self.functions)
-        p.bind_divisor = self.bind_divisor
+        p = self._child(tokens)
         node = p.expr()
         if p.peek().kind != "end":
             raise BadInput(f"LaTeX: cannot read {p.peek().text!r} here")
         self._absorb(p)
         return node
+
+    def _child(self, tokens: list[Token]) -> "PaperParser":
+        """A sub-parser for ``tokens`` that reads as this one does (the same other reading, if any)."""
+        p = PaperParser([*tokens, Token("end", "", tokens[-1].pos if tokens else 0)], self.names, self.functions)
+        p.bind_divisor = self.bind_divisor
+        p.label_reading = self.label_reading
+        return p
 
     def _absorb(self, p: "PaperParser") -> None:
         """What a sub-parser (a fraction's parts, a case's condition) learnt becomes this parser's."""
@@ -1821,6 +1832,7 @@ class PaperParser(LatexParser):
         self.euler |= p.euler
         self.ambiguous_e |= p.ambiguous_e
         self.labels |= p.labels
+        self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
 

@@ -69,7 +69,7 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
                        r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
                        r"operator|risk)\b|\bwe use\b|\bintroduce\b|"
-                       r"\bwe set\b|\bset\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
+                       r"\bwe set\b|\bset\b|\bsetting\b|\bchoosing\b|\bnotation\b|\bwhere\b|\bwith\b|\bconsider\b|\bis written\b|"
                        r"\bas follows\b|\bis the\b|\bbe the\b|\bbe\b|\bchoices? (?:for|of)\b|" + INSTANCE_IS + "|" +
                        MODEL_OUTPUTS + "|" +
                        OPTIMISE_THE +
@@ -89,6 +89,9 @@ CONCLUSION_AS_FOLLOWS = re.compile(r"\b(?:can|may) be (?:bounded|estimated|writt
 # "From this we estimate f(n) as follows": a derivation starts (not a definition)
 DERIVATION_AS_FOLLOWS = re.compile(r"\b(?:estimate|bound|derive|compute|calculate|expand|simplify)\w*\b[^.]{0,120}"
                                    r"\bas follows\W*$", re.I)
+# "By definition, …", "by the definition of $f$, we have": the display unfolds a definition (a definitional identity)
+BY_DEFINITION = re.compile(r"\b(?:by|from|using|recalling|recall)\s+(?:the\s+|our\s+|its\s+)?definitions?\b|"
+                           r"\bdefinitionally\b|\bby construction\b", re.I)
 HEADED_ASSUMPTION = re.compile(r"\\(?:textbf|textit|emph|textsc|paragraph\*?)\s*\{\s*(?:Assumption|Condition|Hypothesis)\b")
 HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given(?!\s+by\b)|provided|whenever|let)\b", re.I)  # "is given by": a value
 NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
@@ -121,7 +124,8 @@ DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive
                            r"(?:\b|(?<=[.·]))", re.I)
 DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|is given by|are given by|"
                      r"choices? (?:for|of)|"
-                     r"defined (?:as|by)|we use|introduce|we set|set|setting|notation|where|with|consider|is written|"
+                     r"defined (?:as|by)|we use|introduce|we set|set|setting|choosing|notation|where|with|consider|"
+                     r"is written|"
                      r"as follows|is the|be the|be)\b|" + OPTIMISE_THE + "|" + MODEL_OUTPUTS, re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
 EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
@@ -397,6 +401,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "hypothesis", "under an 'Assumption' heading"
     if inner == "definition":
         return "definition", "inside a definition environment"
+    if first_in_chain and op == "=" and lhs_is_name and BY_DEFINITION.search(sentence) and inner not in STATEMENT_ENVS:
+        return "definition", "the prose says it holds by definition: it gives the name's definition, not a step"
     if first_in_chain and re.search(r"\b(?:if|only if|when|whenever|unless)\s*[:,]?\s*$", sentence, re.I):
         return "hypothesis", "the condition of the prose's 'if …' (the sentence before the display ends in 'if')"
     if role == "implied" and inner not in STATEMENT_ENVS and \

@@ -58,6 +58,10 @@ FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|fr
 ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
                         r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
+#: one name as an argument, any letter (``S(g^\\star)``, ``T(\\theta_i)``): beside a single use as a factor, evidence
+#: that conflicts with it (see :meth:`Names.kind`)
+NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
+                      r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|\{\s*\\star\s*\}|'))?\s*$")
 LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|\\[A-Za-z]+|[A-Za-z])\s*$")  # f(\mathbf x) = …
 ROW_START = re.compile(r"(?:^|\\\\|&|,|\\text\s*\{\s*and\s*\}|\\q?quad)(?:\s|\\q?quad|\\text\s*\{\s*and\s*\})*$")
 DEFINES_AFTER = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq|\\defeq)")
@@ -457,6 +461,11 @@ class Names:
         ev = self.ev
         if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
             return "function"  # nobody writes z(0) for z·0 or η(t) for η·t, nor takes the gradient of a number
+        if (ev.factor.get(key, 0) >= 1 or key in ev.number) and \
+                any(NAME_ARG.match(a) and not re.match(r"^\s*\\(?:in|cdot|ldots|dots)\b", a) for a in ev.args.get(key, ())):
+            # S > 0, η_t = S/t beside "there exists S(g^⋆)": the paper uses the letter both ways — S(g^⋆) is S
+            # applied, or S·g^⋆? Ambiguous (checked under both readings), never a silent product
+            return None
         if ev.factor.get(key, 0) >= 1 or key in ev.number:  # 2η, ηL, η^2, p ∈ (0, 1): a number, even when η(1 - ηL) and η(a + b) both occur
             return "scalar"
         if len(ev.args.get(key, ())) >= 2:

@@ -35,6 +35,7 @@ class Caveats:
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
     set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
     vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
+    by_definition: bool = False  # the prose says the step holds "by definition" (of something it may not read)
     lhs_names: set[str] = field(default_factory=set)
     rhs_names: set[str] = field(default_factory=set)
 
@@ -91,6 +92,9 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
         return _loose(caveats)
     if caveats.product_scope:
         return _scope(caveats)
+    if caveats.by_definition:
+        return ("the prose says it holds by definition: it unfolds a definition, which may not be the one read "
+                "(a definitional identity, not refuted on its own)")
     if caveats.set_in_prose:
         return (f"{', '.join(caveats.set_in_prose[:3])}: set to a value in the prose earlier (an inline equation), "
                 "which this step does not read: the step may rest on it")

@@ -17,7 +17,8 @@ SETS = re.compile(r"\b(?:setting|set|putting|put|substituting|plugging(?:\s+in)?
                   r"letting|let|with|when)\b(?:\s+(?:the|a|value|values|of|in|that|now|again|here)\b)*[^.;$]{0,12}$",
                   re.I)
 AND = re.compile(r"^\s*(?:,\s*)?(?:and|,)\s*$", re.I)
-LEADS_IN = re.compile(r"(?:\b(?:we|one)\s+(?:have|get|obtain|find|see|can\s+write)\b|\b(?:gives|yields|becomes)\b|[,:])"
+LEADS_IN = re.compile(r"(?:\b(?:we|one)\s+(?:have|get|obtain|find|see|can\s+write)\b|\b(?:gives|yields|becomes)\b|"
+                      r"\band\s+(?:then\s+)?(?:have|get|obtain|find|arrive\s+at)\b|[,:])"
                       r"[\s,:]*$", re.I)
 SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z\\])")
 #: a sentence that continues the one before it ("Then this expression becomes")

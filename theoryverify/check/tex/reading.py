@@ -82,7 +82,7 @@ WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk"
 #: a word in ``\\mbox{…}``/``\\text{…}`` directly followed by ``(`` that names an operator (``\\mbox{det}(X)``)
 OPERATOR_WORDS = frozenset({"det", "Pr", "P", "var", "Var", "cov", "Cov", "tr", "Tr", "trace", "rank", "diag", "Diag",
                             "sgn", "sign", "vec", "poly", "polylog", "dist", "supp", "softmax", "erf", "E", "Ex"})
-ALIASES = {"\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]"}
+ALIASES = {"\\Vert": "\\|", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]"}
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 #: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
 TEXT_OPERATORS = {"max", "min", "sup", "inf", "argmax", "argmin"}
@@ -367,6 +367,55 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             continue
         out.append(t)
         i += 1
+    return _double_bars(out)
+
+
+def _double_bars(toks: list[Token]) -> list[Token]:
+    """``||x||`` (two ASCII bars written together) and ``\\left|\\left| x \\right|\\right|`` as the norm ``\\|x\\|``:
+    a double bar opens, the next double bar closes, with no single bar between them (``||x|-|y||`` and ``|a||b|``
+    keep their single bars: the absolute value of a difference of absolute values, a product of two)."""
+    def double(i: int) -> str | None:
+        t = toks[i]
+        if t.text == "|" and i + 1 < len(toks) and toks[i + 1].text == "|" and toks[i + 1].pos == t.pos + 1:
+            return "plain"
+        if t.text in ("\\left", "\\right") and i + 3 < len(toks) and toks[i + 1].text == "|" and \
+                toks[i + 2].text == t.text and toks[i + 3].text == "|":
+            return t.text
+        return None
+    pairs: list[tuple[int, int, str]] = []
+    opened: tuple[int, str] | None = None
+    i = 0
+    while i < len(toks):
+        kind = double(i)
+        if kind is not None and (opened is None or kind == "\\right" or kind == "plain"):
+            if opened is None and kind != "\\right":
+                opened = (i, kind)
+            elif opened is not None and (opened[1], kind) in (("plain", "plain"), ("\\left", "\\right")):
+                pairs.append((opened[0], i, kind))
+                opened = None
+            else:
+                opened = None
+            i += 2 if kind == "plain" else 4
+            continue
+        if toks[i].text == "|" and opened is not None:
+            opened = None  # a single bar inside: not a norm
+        i += 1
+    if not pairs:
+        return toks
+    starts = {a: kind for a, _, kind in pairs} | {b: kind for _, b, kind in pairs}
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        kind = starts.get(i)
+        if kind == "plain":
+            out.append(Token("cmd", "\\|", toks[i].pos))
+            i += 2
+        elif kind is not None:
+            out += [toks[i], Token("cmd", "\\|", toks[i + 1].pos)]
+            i += 4
+        else:
+            out.append(toks[i])
+            i += 1
     return out
 
 
@@ -436,26 +485,7 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
     term_toks, ops = split_terms(toks)
     terms = [Term(tt) for tt in term_toks]
     for term in terms:
-        if not term.tokens:
-            term.error = "an empty side"
-            continue
-        bad = next((t for t in term.tokens if t.kind == "bad"), None)
-        if bad is not None:  # only the sides that hold the character are unreadable, not the whole chain
-            term.error = f"character {bad.text!r} is not allowed here"
-            continue
-        p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
-        term.parser = p
-        try:
-            node = p.expr()
-            if p.peek().kind != "end":
-                raise BadInput(f"cannot read {p.peek().text!r} here")
-            term.node = node
-        except BadInput as exc:
-            term.error = " ".join(str(exc).replace("LaTeX: ", "").split())
-        except RecursionError:
-            term.error = "nested too deeply"
-        except Exception as exc:  # a defect of the reader: this side is unreadable, never the whole paper
-            term.error = f"not read (the reader failed: {type(exc).__name__})"
+        _parse_term(term, names, functions)
     reading = ChainReading()
     k = 0
     for i, op in enumerate(ops):
@@ -463,9 +493,75 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
             continue
         counted = COUNTED.get(op.text, op.text)
         counted = {"=": "="}.get(counted, counted)
-        reading.links.append(Link(_plain(counted), op.pos, terms[i], terms[i + 1], k))
+        op_text = _plain(counted)
+        left, right = tuple_parts(terms[i].tokens), tuple_parts(terms[i + 1].tokens)
+        if op_text in ("=", ":=", "=:") and left and right and len(left) == len(right):
+            # (a, b) = (c, d), (x_{k+1}, y_{k+1}) = (…, …): one relation per component, never a tuple unread
+            for lt, rt in zip(left, right):
+                a, b = Term(lt), Term(rt)
+                _parse_term(a, names, functions)
+                _parse_term(b, names, functions)
+                reading.links.append(Link(op_text, op.pos, a, b, k))
+        else:
+            reading.links.append(Link(op_text, op.pos, terms[i], terms[i + 1], k))
         k += 1
     return reading
+
+
+def _parse_term(term: Term, names, functions) -> None:
+    """Read ``term``'s tokens into its node (or its error), in place."""
+    if not term.tokens:
+        term.error = "an empty side"
+        return
+    bad = next((t for t in term.tokens if t.kind == "bad"), None)
+    if bad is not None:  # only the sides that hold the character are unreadable, not the whole chain
+        term.error = f"character {bad.text!r} is not allowed here"
+        return
+    p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
+    term.parser = p
+    try:
+        node = p.expr()
+        if p.peek().kind != "end":
+            raise BadInput(f"cannot read {p.peek().text!r} here")
+        term.node = node
+    except BadInput as exc:
+        term.error = " ".join(str(exc).replace("LaTeX: ", "").split())
+    except RecursionError:
+        term.error = "nested too deeply"
+    except Exception as exc:  # a defect of the reader: this side is unreadable, never the whole paper
+        term.error = f"not read (the reader failed: {type(exc).__name__})"
+
+
+def tuple_parts(toks: list[Token]) -> list[list[Token]] | None:
+    """The components of a side written as one bracketed tuple — ``(a, b)``, ``\\left( a, b \\right)`` — each
+    non-empty; None for anything else (a function's arguments ``f(a, b)``, an inner product ``\\langle a, b
+    \\rangle``, a bracket followed by more, one component)."""
+    if len(toks) < 5:
+        return None
+    if toks[0].text == "\\left":
+        if toks[1].text != "(" or toks[-2].text != "\\right" or toks[-1].text != ")":
+            return None
+        inner = toks[2:-2]
+    elif toks[0].text == "(" and toks[-1].text == ")":
+        inner = toks[1:-1]
+    else:
+        return None
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for t in inner:
+        if t.text in OPENERS or t.text == "\\begin":
+            depth += 1
+        elif t.text in CLOSERS or t.text == "\\end":
+            depth -= 1
+            if depth < 0:
+                return None  # (a)(b): the first bracket closes early
+        if depth == 0 and t.text == ",":
+            parts.append([])
+            continue
+        parts[-1].append(t)
+    if depth != 0 or len(parts) < 2 or any(not p for p in parts):
+        return None
+    return parts
 
 
 def _plain(op: str) -> str:

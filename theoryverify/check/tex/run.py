@@ -24,7 +24,7 @@ from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_
 from .grammar import _key
 from .names import Names, gather, prose_iterates
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
-from .reading import (COUNTED, ChainReading, Link, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
+from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
 from .source import Document, Note, load
 from .kinds import EVENT_WHY
@@ -113,6 +113,8 @@ class Job:
     defs: tuple[int, ...] = ()  # the definitions in scope (indices into Paper.definitions), in order
     over_reals: bool = False  # the display says "for all x in R": no reading restricts the names
     prose_values: tuple[str, ...] = ()  # values set in the prose before the display that the step uses
+    #: for one reading of an ambiguous relation: the relation's index (``index`` is then into ``Paper.shadows``)
+    shadow_of: int = -1
 
 
 # --- reading the paper ------------------------------------------------------------------------------------
@@ -249,6 +251,7 @@ class Paper:
         self.names.increments = len(INCREMENT.findall(body)) >= 2 and not LONE_DELTA.search(body)
         self.relations: list[Relation] = []
         self.jobs: list[Job] = []
+        self.shadows: list[Relation] = []  # each reading of an ambiguous relation, checked on its own
         self.definitions: list[Definition] = []
         self.defined_names: set[str] = set()
 
@@ -375,7 +378,7 @@ class Paper:
         self._p_not_probability = p_is_not_probability(self.doc.text[self.doc.body_start:])
         # pass 1 finds the functions the paper defines (f(x) := …); pass 2 reads with them known
         for _ in range(2):
-            self.relations, self.jobs, self.definitions = [], [], []
+            self.relations, self.jobs, self.definitions, self.shadows = [], [], [], []
             self.def_scopes: list = []
             self.defined_names = set()
             self.applied_functions: set[str] = set()
@@ -396,6 +399,12 @@ class Paper:
                 self._plain_define(text, pos)
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
+            prose_assume, prose_unread = self._prose_assumptions(display)
+            prose_assume, refused = self._usable(assumptions, prose_assume)
+            prose_unread = prose_unread + refused
+            assumptions = assumptions + [a for a in prose_assume if a not in assumptions]
+            self._prose_assumed, self._prose_unread = set(prose_assume), list(prose_unread)
+            first_rel = len(self.relations)
             subst, after_assume = self._after(display)
             subst = self._before(display, subst)
             self._subst = subst
@@ -411,6 +420,9 @@ class Paper:
                                self.names.defined | self.declared_functions)
                 self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
                 chain_id += 1
+            for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
+                rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
+                rel.assumptions += [f"{u} (stated in the prose; not read)" for u in prose_unread]
             for seg in display.conditions:  # the side conditions are relations too
                 reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
                 for link in reading.links or []:
@@ -421,6 +433,122 @@ class Paper:
                         self._add_raw(display, seg.pos, seg.text, chain_id, "not_a_step", "hypothesis",
                                       "a side condition of the display")
                 chain_id += 1
+
+    PROSE_ASSUME_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each)|where|"
+                                  r"whenever|if|provided|given|with|such|under)(?:\s+that)?\s*[:,]?\s*$", re.I)
+    PROSE_AND = re.compile(r"^\s*,?\s*and\s*$", re.I)  # "$a > 0$, $b$ …": the comma may end the hypotheses
+    ASSUME_REL = re.compile(r"<|>|\\(?:le|ge|leq|geq|leqslant|geqslant|lt|gt|ne|neq|succ|prec|succeq|preceq|"
+                            r"succcurlyeq|preccurlyeq)(?![A-Za-z])")
+
+    def _prose_regions(self, display: D.Display) -> list[tuple[int, int]]:
+        """Where the prose that states a display's assumptions lies: its paragraph up to it (earlier displays of the
+        paragraph included), the statement it stands in up to it, and for a proof the statement before the proof."""
+        text = self.doc.text
+        start = display.start
+        floor = self.doc.body_start
+        for name, s in display.scope:
+            floor = max(floor, s)
+        for name, s, e in self.spans:  # a statement or proof that ended before the display: its prose is its own
+            if floor <= e <= start:
+                floor = e
+        para = max((m.end() for m in re.finditer(r"\n[ \t]*\n", text[floor:start])), default=0) + floor
+        sec = max((m.end() for m in re.finditer(r"\\(?:sub)*section\*?\s*\{[^{}]*\}", text[para:start])), default=0)
+        regions = [(para + sec, start)]
+        for name, s in display.scope:
+            kind = env_kind(name)
+            if kind in STATEMENT_ENVS:
+                regions.append((s, start))
+            if name.lower() == "proof":
+                before = [(n, s0, e0) for n, s0, e0 in self.spans if e0 <= s and env_kind(n) in STATEMENT_ENVS]
+                if before:
+                    regions.append((before[-1][1], before[-1][2]))
+        return regions
+
+    def _prose_assumptions(self, display: D.Display) -> tuple[list[str], list[str]]:
+        """"Let $k \\ge 2$", "for all $t \\ge 1$", "where $0 < \\eta \\le 1/L$" in the prose before a display (its
+        paragraph, its statement, the statement its proof proves): (the assumptions read, those stated but not read
+        — listed on the display's rows, and no refutation of its steps stands on them)."""
+        out: list[str] = []
+        unread: list[str] = []
+        text = self.doc.text
+        for a, b in self._prose_regions(display):
+            region = re.sub(r"(?<!\\)\$\$.*?(?<!\\)\$\$", lambda m: " " * len(m.group(0)), text[a:b], flags=re.S)
+            region = re.sub(r"\\begin\{(equation|align|gather|multline|eqnarray|displaymath)(\*?)\}.*?\\end\{\1\2\}|"
+                            r"\\\[.*?\\\]", lambda m: " " * len(m.group(0)), region, flags=re.S)
+            prev_end, prev_assumed = 0, False
+            for m in INLINE_RE.finditer(region):
+                math = m.group(1) if m.group(1) is not None else m.group(2)
+                words = region[prev_end:m.start()]
+                words = words[words.rfind(".") + 1:] if "." in words else words
+                cue = bool(self.PROSE_ASSUME_CUE.search(words[-60:])) or \
+                    (prev_assumed and bool(self.PROSE_AND.match(words)))
+                prev_end = m.end()
+                prev_assumed = False
+                if not cue or not self.ASSUME_REL.search(math) or "=" in re.sub(r"\\[lg]eq?|<=|>=", "", math):
+                    continue
+                prev_assumed = True
+                read = self._assumption_text(math, a + m.start())
+                for t in read or []:
+                    if t not in out:
+                        out.append(t)
+                if read is None:
+                    shown = " ".join(math.split())[:60]
+                    if shown not in unread:
+                        unread.append(shown)
+        return out, unread
+
+    def _usable(self, base: list[str], extra: list[str]) -> tuple[list[str], list[str]]:
+        """(the assumptions of ``extra`` the checker can use together with ``base``, those it cannot): one it cannot
+        solve for a name (``t^2 \\ge t``) would make every step of the display unreadable."""
+        if not extra:
+            return [], []
+        from ..assume import free_with_assumptions
+        cache = self.__dict__.setdefault("_usable_cache", {})
+        key = (tuple(base), tuple(extra))
+        if key not in cache:
+            keep, refused = [], []
+            for a in extra:
+                try:
+                    free_with_assumptions([*base, *keep, a])
+                    keep.append(a)
+                except Exception:  # BadInput, or a defect of the assumption reader: not used, listed
+                    refused.append(a)
+            cache[key] = (keep, refused)
+        return cache[key]
+
+    def _assumption_text(self, math: str, pos: int) -> list[str] | None:
+        """An inline inequality of the prose as the checker's assumptions (``0 < \\eta \\le 1/L``; ``a, b > 0`` as
+        one for each name), or None when it cannot be read."""
+        m = re.fullmatch(r"\s*((?:[^,<>=\\]|\\[A-Za-z]+)+(?:,\s*(?:[^,<>=\\]|\\[A-Za-z]+)+)+)\s*"
+                         r"((?:<|>|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z]))[^,]*)", math)
+        if m:  # a, b > 0: each name
+            parts = [self._assumption_text(f"{name} {m.group(2)}", pos) for name in m.group(1).split(",")]
+            return None if any(p is None for p in parts) else [t for p in parts for t in p]
+        try:
+            reading = read_chain([(_interval_condition(math), pos)], self.names, self.names.defined)
+        except Exception:
+            return None
+        if reading.error or not reading.links or \
+                not all(lk.readable and lk.op in ("<", ">", "<=", ">=") for lk in reading.links):
+            return None
+        terms = [reading.links[0].lhs] + [lk.rhs for lk in reading.links]
+        if any(t.parser and (t.parser.opaque or t.parser.ambiguous or t.parser.applied or t.parser.labels)
+               for t in terms):
+            return None
+        try:
+            fam: dict[str, int] = {}
+            parts = [unparse(plain(t.node, set(), fam)) for t in terms]
+        except BadInput:
+            return None
+        if fam:
+            return None
+        out = parts[0] + "".join(f" {lk.op} {p}" for lk, p in zip(reading.links, parts[1:]))
+        from ..assume import parse_assumptions
+        try:
+            parse_assumptions([out])
+        except BadInput:
+            return None
+        return [out]
 
     def _display_error(self, display: D.Display) -> str | None:
         if getattr(display, "too_long", False):
@@ -494,6 +622,13 @@ class Paper:
         subst, assume = {}, []
         for text in texts:
             reading = read_chain([(text, display.start)], self.names, self.names.defined)
+            if not reading.error and len(reading.links) > 1 and \
+                    all(lk.op in ("<", ">", "<=", ">=") for lk in reading.links):
+                chained = self._assumption_text(text, display.start)  # "where $0 < \eta \le 1/L$": one condition
+                if chained is None:
+                    break
+                assume += [t for t in chained if t not in assume]
+                continue
             if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
                 break
             link = reading.links[0]
@@ -747,25 +882,36 @@ class Paper:
                 continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
             divisions = [d for p in parsers for d in p.divisions]
+            ambiguous = set().union(*(p.ambiguous for p in parsers))
+            labels = set().union(*(p.labels for p in parsers))
             if divisions:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(dict.fromkeys(divisions))}: divided by the number alone, or by the "
                                 "product the number is written with? (write \\frac or brackets)", assumptions, read_as)
                 rel.readings = [read_as, self._bound_divisor_reading(link)]
+                if not ambiguous and not labels:
+                    self._both_readings(display, link, self._reread(link, bind_divisor=True), chain_id, kind,
+                                        assumptions, read_as, parsers, cond_unread)
                 continue
-            ambiguous = set().union(*(p.ambiguous for p in parsers))
             if ambiguous:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
                                 assumptions, read_as)
                 rel.readings = [read_as, self._product_reading(link, ambiguous)]
+                iterated = set().union(*(p.iterated_maps for p in parsers))
+                if not labels and not (ambiguous & iterated):  # T^k(x): its other reading is no product
+                    self._both_readings(display, link, self._product_link(link, ambiguous), chain_id, kind,
+                                        assumptions, read_as, parsers, cond_unread, extra_fns=ambiguous)
                 continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
-            labels = set().union(*(p.labels for p in parsers))
             if labels:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                f"{', '.join(sorted(labels))}: a power, or a name with a superscript label?",
-                                assumptions, read_as)
-                rel.readings = [read_as, f"{', '.join(sorted(labels))} read as labelled names"]
+                                f"{', '.join(sorted(labels))}: a power, or a name with a superscript label (an "
+                                "iterate)?", assumptions, read_as)
+                other = self._reread(link, label_reading=True)
+                rel.readings = [read_as, self._read_as(other) if other is not None else
+                                f"{', '.join(sorted(labels))} read as labelled names"]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
+                                    cond_unread)
                 continue
             if any(p.ambiguous_e for p in parsers):
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
@@ -795,6 +941,106 @@ class Paper:
 
     def _read_as(self, link: Link) -> str:
         return f"{self._show(link.lhs.node, link.lhs.parser)} {link.op} {self._show(link.rhs.node, link.rhs.parser)}"
+
+    def _reread(self, link: Link, **flags) -> Link | None:
+        """``link`` read again with the parser's ``flags`` set (``bind_divisor``: a/3r as a/(3r); ``label_reading``:
+        each superscript that may be a label or an iterate read as one) — the other reading of an ambiguous
+        relation; None if it cannot be built, or if it still has an ambiguity of its own."""
+        from .grammar import PaperParser
+        from ..latex import Token
+        terms = []
+        for term in (link.lhs, link.rhs):
+            if term.parser is None or not term.tokens:
+                return None
+            p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], term.parser.names,
+                            term.parser.functions)
+            for k, v in flags.items():
+                setattr(p, k, v)
+            try:
+                node = p.expr()
+            except (BadInput, RecursionError):
+                return None
+            except Exception:  # a defect of the reader: no other reading, never a failed paper
+                return None
+            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e:
+                return None
+            terms.append(Term(term.tokens, node, None, p))
+        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+
+    def _product_link(self, link: Link, names: set[str]) -> Link | None:
+        """``link`` with each application ``φ(z)`` of an ambiguous name read as the product ``φ·z`` (one argument
+        only: a product with a list is no reading)."""
+        import copy
+
+        class Product(ast.NodeTransformer):
+            bad = False
+
+            def visit_Call(self, node):
+                node.args = [self.visit(a) for a in node.args]
+                if isinstance(node.func, ast.Name) and node.func.id in names:
+                    if len(node.args) != 1:
+                        Product.bad = True
+                        return node
+                    return ast.BinOp(left=ast.Name(id=node.func.id, ctx=ast.Load()), op=ast.Mult(),
+                                     right=node.args[0])
+                return node
+        terms = []
+        for term in (link.lhs, link.rhs):
+            node = Product().visit(copy.deepcopy(term.node))
+            terms.append(Term(term.tokens, node, None, term.parser))
+        if Product.bad:
+            return None
+        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+
+    def _both_readings(self, display, link, other, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                       extra_fns=frozenset()) -> None:
+        """Check an ambiguous relation (the last one added) under each of its two readings, ``link`` as read and
+        ``other``: a verdict only where both agree (:meth:`_combine`), else it stays ambiguous."""
+        if other is None:
+            return
+        main = len(self.relations) - 1
+        for k, (lk, fns) in enumerate(((link, extra_fns), (other, frozenset()))):
+            n_rel, n_job = len(self.relations), len(self.jobs)
+            self._job(display, lk, chain_id, kind, assumptions, read_as if k == 0 else self._read_as(lk),
+                      [p for p in (lk.lhs.parser, lk.rhs.parser) if p is not None], cond_unread, extra_fns=fns)
+            made = self.relations[n_rel:]
+            del self.relations[n_rel:]
+            for rel in made:
+                rel.chain = -1 - main  # no chain of the paper's: never a first wrong step on its own
+            base = len(self.shadows)
+            self.shadows += made
+            for job in self.jobs[n_job:]:
+                job.index = base + (job.index - n_rel)
+                job.shadow_of = main
+            if not made:
+                return
+
+    def _combine(self) -> None:
+        """An ambiguous relation checked under both readings (:meth:`_both_readings`) gets a verdict only when both
+        agree: proved/holds under both, or refuted under both; otherwise it stays ambiguous, each reading's outcome
+        said."""
+        groups: dict[int, list[Relation]] = {}
+        for job in self.jobs:
+            if job.shadow_of >= 0:
+                groups.setdefault(job.shadow_of, []).append(self.shadows[job.index])
+        for main, shadows in groups.items():
+            rel = self.relations[main]
+            if len(shadows) != 2 or rel.status != "ambiguous":
+                continue
+            a, b = shadows
+            shown = " | ".join(rel.readings or [a.read_as or "", b.read_as or ""])
+            if a.status in ("proved", "holds") and b.status in ("proved", "holds"):
+                rel.status = "holds" if "holds" in (a.status, b.status) else "proved"
+                rel.reason = f"{rel.status} under both readings: {shown} (the paper does not say which is meant)"
+                rel.assumptions = list(dict.fromkeys(a.assumptions + b.assumptions))
+            elif a.status == "refuted" and b.status == "refuted":
+                rel.status = "refuted"
+                rel.reason = (f"refuted under both readings: {shown}; {a.read_as}: {a.reason}; {b.read_as}: "
+                              f"{b.reason}")[:700]
+                rel.counterexample = a.counterexample
+                rel.assumptions = list(dict.fromkeys(a.assumptions + b.assumptions))
+            else:
+                rel.reason += f" — first reading: {a.status}; second reading: {b.status}; no verdict"
 
     def _bound_divisor_reading(self, link: Link) -> str:
         """``link`` read with ``a/3r`` as ``a/(3r)`` (see :meth:`.grammar.PaperParser._divisor`)."""
@@ -916,9 +1162,10 @@ class Paper:
             keep.append(i)
         return tuple(keep)
 
-    def _job(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread) -> None:
+    def _job(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+             extra_fns=frozenset()) -> None:
         fam: dict[str, int] = {}
-        fns = self.names.defined | {f for p in parsers for f in p.applied}
+        fns = self.names.defined | {f for p in parsers for f in p.applied} | set(extra_fns)
         pre = getattr(self, "_pre", {})
         lhs_node, rhs_node = link.lhs.node, link.rhs.node
         if pre:
@@ -952,6 +1199,15 @@ class Paper:
                                 if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
+        step_names = {re.sub(r"(?:prime|star|hat|tilde|bar|dot|bf|sup|cal|bb|frak|scr|sf|tt|vec|check|breve|ring|ul)+$", "", n.split("_")[0])
+                      for n in names_in(lhs, fns) | names_in(rhs, fns)}
+        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _latex_names(u) & step_names]
+        # a name the step's definitions in scope set is no longer free: a prose bound on it (γ > 0 in the lemma,
+        # then "Setting γ = 1/L") would keep the checker from using its definition
+        assumptions = [a for a in assumptions if a not in getattr(self, "_prose_assumed", ()) or
+                       not (_ast_names_text(a) & in_scope)]
+        from .kinds import BY_DEFINITION, last_sentence
+        cav.by_definition = link.index == 0 and bool(BY_DEFINITION.search(last_sentence(display.prose or "")))
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
         # a name an earlier inline equation sets, written on one side only: the step substitutes its value (the
         # side that drops it rests on it), so a refutation with the name free would rest on a value of our choosing
@@ -1089,9 +1345,10 @@ class Paper:
         work = self.jobs
         if only is not None:
             chains = {r.chain for r in self.relations if (r.file, r.line) in only}
-            work = [j for j in work if self.relations[j.index].chain in chains]
+            work = [j for j in work if self._rel(j).chain in chains or
+                    j.shadow_of >= 0 and self.relations[j.shadow_of].chain in chains]
             for j in self.jobs:
-                if self.relations[j.index].chain not in chains:
+                if j.shadow_of < 0 and self.relations[j.index].chain not in chains:
                     self.relations[j.index].reason = "not checked (outside the requested lines)"
         n = max(1, min(jobs or _default_jobs(), len(work) // 8 or 1))
         fn_decl: list[str] = []
@@ -1102,6 +1359,7 @@ class Paper:
             results = _parallel(work, settings, n)
         for job, res in zip(work, results):
             self._apply(job, res)
+        self._combine()
         for rel in self.relations:  # the first refuted link of each chain
             pass
         seen = set()
@@ -1110,8 +1368,11 @@ class Paper:
                 rel.first_wrong = True
                 seen.add(rel.chain)
 
+    def _rel(self, job: Job) -> Relation:
+        return self.shadows[job.index] if job.shadow_of >= 0 else self.relations[job.index]
+
     def _apply(self, job: Job, res: dict) -> None:
-        rel = self.relations[job.index]
+        rel = self._rel(job)
         status, method, evidence = res["status"], res.get("method", ""), res.get("evidence", "")
         cav = job.caveats
         if status == "error":
@@ -1238,9 +1499,9 @@ class Paper:
                     what = "empty" if b == a - 1 else "reversed"
                     return (f"the {n.func.id.lower()} over {unparse(idx)} from {unparse(lo)} to {unparse(hi)} is "
                             f"{what}")
-        chain = self.relations[job.index].chain
+        chain = self.relations[job.shadow_of].chain if job.shadow_of >= 0 else self.relations[job.index].chain
         for other in self.jobs:
-            if self.relations[other.index].chain != chain:
+            if other.shadow_of >= 0 or self.relations[other.index].chain != chain:
                 continue
             for side in (other.lhs, other.rhs):
                 for n in ast.walk(side):
@@ -1476,9 +1737,28 @@ def _rebound_index(node: ast.expr | None) -> str | None:
 
 def _ambiguity(names: set[str], oracle: Names) -> str:
     shown = ", ".join(sorted(names))
-    return (f"{shown}(…): a function applied, or a product? The paper gives no evidence either way "
+    return (f"{shown}(…): a function applied, or a product? The paper gives no evidence either way, or both "
             f"(declare it: '% theoryverify: function {sorted(names)[0]}' or '% theoryverify: scalar "
             f"{sorted(names)[0]}')")
+
+
+def _latex_names(text: str) -> set[str]:
+    """The names a piece of LaTeX (or of the checker's syntax) writes, roughly: its letters, its Greek letters'
+    names and its words (to tell whether an assumption that was not read may bear on a step)."""
+    out = set()
+    for m in re.finditer(r"\\([A-Za-z]+)|([A-Za-z]+)", text):
+        if m.group(1):
+            if m.group(1) in GREEK:
+                out.add(GREEK[m.group(1)])
+        else:
+            word = m.group(2)
+            out.add(word)
+            out |= set(word)
+    return out
+
+
+def _ast_names_text(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
 
 
 def _default_jobs() -> int:
