@@ -222,3 +222,12 @@ def test_a_sum_index_bound_twice_is_a_malformed_binding(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, "% theoryverify: assume 0 < a < 1\n" + displays(
         r"\sum_{k=0}^{t-1}\lambda(i)\sum_{k=i+1}^{T} a^{k-i-1} = t \lambda(i) \sum_{j=i+1}^{T} a^{j-i-1}"))
     assert rows[0]["status"] == "ambiguous" and "bound again" in rows[0]["reason"], rows
+
+
+def test_an_index_between_two_bounds_is_a_checked_range(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\sum_{0 \le j < n} 2^j = 2^n - 1",
+                                               r"\prod_{i<k<t} a = a^{t-i-1}",
+                                               r"\sum_{j<\tau} x_j \le \tau"))
+    assert rows[0]["status"] == "proved", rows
+    assert "Product(a, (k, i + 1, t - 1))" in rows[1]["read_as"], rows
+    assert "⟦" in rows[2]["read_as"], rows  # no lower end written: kept as it is

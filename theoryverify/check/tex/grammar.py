@@ -1376,10 +1376,49 @@ class PaperParser(LatexParser):
                     return node
         except BadInput:
             pass
+        self.i = save
+        ranged = self._ranged_big(c)
+        if ranged is not None:
+            return ranged
         self.i = save + 1
         self._skip_scripts()
         self.term()
         return self._opaque(start, "sum" if c == "\\sum" else "prod")
+
+    def _ranged_big(self, c: str) -> ast.expr | None:
+        """``\\prod_{i<k<t}``, ``\\sum_{0 \\le j < n}``: an index between two bounds (strict or not) and no
+        superscript, read as the checked ``\\sum_{k=i+1}^{t-1}``; None (cursor unmoved) for anything else
+        (``\\sum_{j<\\tau}``, whose lower end the paper does not write, stays an opaque atom)."""
+        save = self.i
+        self.next()  # \sum / \prod
+        if not (self.at("_") and self.peek(1).text == "{"):
+            self.i = save
+            return None
+        close = _close_of(self.toks, self.i + 1)
+        inner = self.toks[self.i + 2:close] if close > 0 else []
+        rel = [k for k, t in enumerate(inner) if t.text in ("<", "\\le", "\\leq", "\\leqslant")]
+        if len(rel) != 2 or rel[1] != rel[0] + 2 or rel[0] == 0 or rel[1] == len(inner) - 1 or \
+                close + 1 >= len(self.toks) or self.toks[close + 1].text == "^":
+            self.i = save
+            return None
+        index = inner[rel[0] + 1]
+        if not (index.kind == "letter" or index.kind == "cmd" and index.text[1:] in GREEK):
+            self.i = save
+            return None
+        k = index.text if index.kind == "letter" else GREEK[index.text[1:]]
+        try:
+            lo, hi = self._sub(inner[:rel[0]]), self._sub(inner[rel[1] + 1:])
+        except BadInput:
+            self.i = save
+            return None
+        if inner[rel[0]].text == "<":
+            lo = _bin(lo, ast.Add(), _num(1))
+        if inner[rel[1]].text == "<":
+            hi = _bin(hi, ast.Sub(), _num(1))
+        self.i = close + 1
+        body = self.term()
+        return ast.Call(func=_name("Sum" if c == "\\sum" else "Product"),
+                        args=[body, ast.Tuple(elts=[_name(k), lo, hi], ctx=ast.Load())], keywords=[])
 
     def _big(self, c: str) -> ast.expr:
         """As the strict reader's, but a product whose body is a bracket followed by factors free of the index
