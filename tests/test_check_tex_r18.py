@@ -231,3 +231,8 @@ def test_an_index_between_two_bounds_is_a_checked_range(tmp_path, capsys):
     assert rows[0]["status"] == "proved", rows
     assert "Product(a, (k, i + 1, t - 1))" in rows[1]["read_as"], rows
     assert "⟦" in rows[2]["read_as"], rows  # no lower end written: kept as it is
+
+
+def test_an_angle_between_vectors_is_an_opaque_number(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\cos\angle(u, v) + 1 = 1 + \cos\angle(u, v)"))
+    assert rows[0]["status"] == "proved" and "⟦\\angle(u, v)⟧" in rows[0]["read_as"], rows

@@ -688,6 +688,10 @@ class PaperParser(LatexParser):
         if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
             self.next()
             return self._opaque_key("\\cdot", "slot")
+        if c == "\\angle" and (self.peek(1).text == "(" or self.peek(1).text == "\\left" and self.peek(2).text == "("):
+            self.next()  # ∠(b, β(t)): the angle between two vectors, an unknown number of its own
+            self._operand_span()
+            return self._opaque(start, "angle")
         if c in ("\\emptyset", "\\varnothing"):  # A ∩ B = ∅: the empty set, an unknown of its own
             self.next()
             return self._opaque_key("\\emptyset", "set")
