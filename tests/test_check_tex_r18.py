@@ -236,3 +236,13 @@ def test_an_index_between_two_bounds_is_a_checked_range(tmp_path, capsys):
 def test_an_angle_between_vectors_is_an_opaque_number(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"\cos\angle(u, v) + 1 = 1 + \cos\angle(u, v)"))
     assert rows[0]["status"] == "proved" and "⟦\\angle(u, v)⟧" in rows[0]["read_as"], rows
+
+
+def test_a_prose_bound_on_a_sums_bound_leaves_the_row_readable(tmp_path, capsys):
+    # "for any t ≤ T": t is a whole number here (a sum's bound); the order relation with the real T is not one the
+    # checker takes, so the prose assumption is left unused (and blocks refutations) — never the row unreadable
+    body = ("\\begin{proof}\nFor any $t \\le T$, we have\n\\begin{equation*}\n\\sum_{s=0}^{t-1} a \\le t a + 1\n"
+            "\\end{equation*}\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] != "unreadable", rows
+    assert rows[0]["status"] != "refuted", rows

@@ -1257,6 +1257,20 @@ class Paper:
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         whole = _whole_numbers(lhs, rhs, assumptions) if self.context == "free" else ()
+        if whole and getattr(self, "_prose_assumed", ()):
+            # "for any t ≤ T" in the prose, t a sum's bound here (a whole number): an order relation between a whole
+            # number and a real name is not one the checker takes — such a prose assumption is left unread (it
+            # still blocks refutations), never the whole row
+            from ..assume import context_of, parse_assumptions
+            try:
+                context_of(parse_assumptions(list(assumptions) + list(whole)))
+            except BadInput:
+                ints = {w.split(":")[0].strip() for w in whole if w.endswith(": integer")}
+                dropped = [a for a in assumptions if a in self._prose_assumed and _ast_names_text(a) & ints]
+                assumptions = [a for a in assumptions if a not in dropped]
+                note = f"(stated in the prose; not used: {', '.join(sorted(ints))} is a whole number here)"
+                cav.unread_conditions += [f"{a} {note}" for a in dropped]
+                rel.assumptions = [f"{a} {note}" if a in dropped else a for a in rel.assumptions]
         self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions) + whole + norm_signs,
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
