@@ -246,3 +246,19 @@ def test_a_prose_bound_on_a_sums_bound_leaves_the_row_readable(tmp_path, capsys)
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] != "unreadable", rows
     assert rows[0]["status"] != "refuted", rows
+
+
+def test_a_macro_name_with_an_unbraced_text_subscript_is_defined_where_first_written(tmp_path, capsys):
+    pre = "\\def\\rrow{r_\\mathrm{row}}\n"
+    body = ("Let $r(s) = 1 + s$. The function $r$ can be upper bounded by\n"
+            "\\[ r(s) \\leq \\rrow (s) = 2 + \\min\\left( \\frac{n}{s^2}, \\frac{1}{s} \\right) \\]\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble=pre)
+    assert rows[1]["kind"] == "definition", rows
+
+
+def test_a_case_condition_with_a_macro_inside_the_dollars_is_read(tmp_path, capsys):
+    pre = "\\def\\va{{\\bf a}}\n"
+    body = ("The (sub-)gradient is:\n\\[\ng := \\left\\{ \\begin{array}{ll} -b \\va & \\mbox{if $b \\va^\\top x < 1$};\\\\\n"
+            "  0 & \\mbox{otherwise}. \\end{array} \\right.\n\\]\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble=pre)
+    assert rows[0]["status"] == "not_a_step" and "indicator(" in (rows[0]["read_as"] or ""), rows

@@ -32,7 +32,9 @@ SUFFIX = {"underline": "ul", "hat": "hat", "widehat": "hat", "bar": "bar", "over
 DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
 BRACED_DECOR = re.compile(r"\s*\}" + DECOR_RE.pattern)
 SIGN_SUP = re.compile(r"\s*\^\s*(?:[+-]|\{\s*[+-]\s*\})(?!\w)")
-SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|"
+                       r"\\(?:mathrm|text|textrm|rm|mathit|operatorname|mbox)\s*\{[^{}]*\}|"  # r_\mathrm{row}
+                       r"\\[A-Za-z]+|[A-Za-z0-9])")
 SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
 def _opens(text: str, at: int, name_start: int) -> re.Match | None:
     """A bracket opening right after a name (an application), through a ``}`` only where the name is braced
