@@ -193,3 +193,72 @@ def test_an_assumption_on_an_opaque_atom_is_shown_in_latex(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     shown = " ".join(rows[0]["assumptions"]) + " " + rows[0]["reason"]
     assert "(|b_1|)⟧" in rows[0]["assumptions"][0] and "Var1" not in shown, rows
+
+
+def test_a_slack_that_is_a_positive_multiple_of_a_norm_is_proved(tmp_path, capsys):
+    # ‖e(t)‖ of an unknown function e is one nonnegative number: the slack ηγ‖e(t)‖/4 ≥ 0 is a proof
+    body = "% theoryverify: assume eta > 0\n% theoryverify: assume gamma > 0\n" + displays(
+        r"(1-\eta-\eta\gamma)\|e(t)\| + \frac{1}{16}\eta\gamma\|e(t)\| + \frac{3}{16}\eta\gamma\|e(t)\| "
+        r"\le (1-\eta-\frac{\eta\gamma}{2})\|e(t)\|",
+        r"\|e(t)\| \le \eta")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows
+    assert rows[1]["status"] == "inconclusive", rows  # a bound on the unknown itself stays undecided
+
+
+def test_a_bound_the_paper_writes_as_a_number_is_not_silently_applied(tmp_path, capsys):
+    # the chain's own first row is unreadable, so only the paper says M_a is a number (M_a^2 / s^2, ≤ M_a): the
+    # later rows' M_a^2 (…) must not be read as M_a(…)^2 without a word
+    body = (r"Suppose $\max_i M_i(v) \le M_a$ and $\|D\| \le M_a^2/s^2$." + "\n"
+            "We have\n\\begin{align*}\n &\\leq^{\\mathrm{Lemma}~\\ref{x}} r M_a^2 \\cdot E[u] \\\\\n"
+            " &= r M_a^2 \\left( u - 1 \\right) \\\\\n &= r M_a^2 \\left( u - 1 \\right) + 0\n\\end{align*}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[-1]["status"] == "ambiguous", rows
+    assert "M_a ** 2 * (u - 1)" in rows[-1]["readings"][1], rows
+
+
+def test_a_sum_index_bound_twice_is_a_malformed_binding(tmp_path, capsys):
+    # read literally the outer Σ_k would sum a k-free term t times: never a verdict on that reading
+    rows = tex_rows(tmp_path, capsys, "% theoryverify: assume 0 < a < 1\n" + displays(
+        r"\sum_{k=0}^{t-1}\lambda(i)\sum_{k=i+1}^{T} a^{k-i-1} = t \lambda(i) \sum_{j=i+1}^{T} a^{j-i-1}"))
+    assert rows[0]["status"] == "ambiguous" and "bound again" in rows[0]["reason"], rows
+
+
+def test_an_index_between_two_bounds_is_a_checked_range(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\sum_{0 \le j < n} 2^j = 2^n - 1",
+                                               r"\prod_{i<k<t} a = a^{t-i-1}",
+                                               r"\sum_{j<\tau} x_j \le \tau"))
+    assert rows[0]["status"] == "proved", rows
+    assert "Product(a, (k, i + 1, t - 1))" in rows[1]["read_as"], rows
+    assert "⟦" in rows[2]["read_as"], rows  # no lower end written: kept as it is
+
+
+def test_an_angle_between_vectors_is_an_opaque_number(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"\cos\angle(u, v) + 1 = 1 + \cos\angle(u, v)"))
+    assert rows[0]["status"] == "proved" and "⟦\\angle(u, v)⟧" in rows[0]["read_as"], rows
+
+
+def test_a_prose_bound_on_a_sums_bound_leaves_the_row_readable(tmp_path, capsys):
+    # "for any t ≤ T": t is a whole number here (a sum's bound); the order relation with the real T is not one the
+    # checker takes, so the prose assumption is left unused (and blocks refutations) — never the row unreadable
+    body = ("\\begin{proof}\nFor any $t \\le T$, we have\n\\begin{equation*}\n\\sum_{s=0}^{t-1} a \\le t a + 1\n"
+            "\\end{equation*}\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] != "unreadable", rows
+    assert rows[0]["status"] != "refuted", rows
+
+
+def test_a_macro_name_with_an_unbraced_text_subscript_is_defined_where_first_written(tmp_path, capsys):
+    pre = "\\def\\rrow{r_\\mathrm{row}}\n"
+    body = ("Let $r(s) = 1 + s$. The function $r$ can be upper bounded by\n"
+            "\\[ r(s) \\leq \\rrow (s) = 2 + \\min\\left( \\frac{n}{s^2}, \\frac{1}{s} \\right) \\]\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble=pre)
+    assert rows[1]["kind"] == "definition", rows
+
+
+def test_a_case_condition_with_a_macro_inside_the_dollars_is_read(tmp_path, capsys):
+    pre = "\\def\\va{{\\bf a}}\n"
+    body = ("The (sub-)gradient is:\n\\[\ng := \\left\\{ \\begin{array}{ll} -b \\va & \\mbox{if $b \\va^\\top x < 1$};\\\\\n"
+            "  0 & \\mbox{otherwise}. \\end{array} \\right.\n\\]\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble=pre)
+    assert rows[0]["status"] == "not_a_step" and "indicator(" in (rows[0]["read_as"] or ""), rows

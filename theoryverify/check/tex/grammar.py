@@ -504,6 +504,9 @@ class PaperParser(LatexParser):
         if _uses_itself(node, args):  # alpha(1 - alpha), p(1 - p): a number times a bracket
             self.i = save
             return node
+        bare = getattr(self.names, "bare_number", None)
+        if verdict == "function" and len(args) == 1 and not _atomic_arg(args[0]) and bare and bare(name):
+            verdict = None  # r (…), M_a (…) where the paper writes r^2, M_a^2 / s^2: a function applied, or a product
         if verdict == "function":
             self.applied.add(name)
             return self._curried(name, args)
@@ -685,6 +688,10 @@ class PaperParser(LatexParser):
         if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
             self.next()
             return self._opaque_key("\\cdot", "slot")
+        if c == "\\angle" and (self.peek(1).text == "(" or self.peek(1).text == "\\left" and self.peek(2).text == "("):
+            self.next()  # ∠(b, β(t)): the angle between two vectors, an unknown number of its own
+            self._operand_span()
+            return self._opaque(start, "angle")
         if c in ("\\emptyset", "\\varnothing"):  # A ∩ B = ∅: the empty set, an unknown of its own
             self.next()
             return self._opaque_key("\\emptyset", "set")
@@ -1389,10 +1396,49 @@ class PaperParser(LatexParser):
                     return node
         except BadInput:
             pass
+        self.i = save
+        ranged = self._ranged_big(c)
+        if ranged is not None:
+            return ranged
         self.i = save + 1
         self._skip_scripts()
         self.term()
         return self._opaque(start, "sum" if c == "\\sum" else "prod")
+
+    def _ranged_big(self, c: str) -> ast.expr | None:
+        """``\\prod_{i<k<t}``, ``\\sum_{0 \\le j < n}``: an index between two bounds (strict or not) and no
+        superscript, read as the checked ``\\sum_{k=i+1}^{t-1}``; None (cursor unmoved) for anything else
+        (``\\sum_{j<\\tau}``, whose lower end the paper does not write, stays an opaque atom)."""
+        save = self.i
+        self.next()  # \sum / \prod
+        if not (self.at("_") and self.peek(1).text == "{"):
+            self.i = save
+            return None
+        close = _close_of(self.toks, self.i + 1)
+        inner = self.toks[self.i + 2:close] if close > 0 else []
+        rel = [k for k, t in enumerate(inner) if t.text in ("<", "\\le", "\\leq", "\\leqslant")]
+        if len(rel) != 2 or rel[1] != rel[0] + 2 or rel[0] == 0 or rel[1] == len(inner) - 1 or \
+                close + 1 >= len(self.toks) or self.toks[close + 1].text == "^":
+            self.i = save
+            return None
+        index = inner[rel[0] + 1]
+        if not (index.kind == "letter" or index.kind == "cmd" and index.text[1:] in GREEK):
+            self.i = save
+            return None
+        k = index.text if index.kind == "letter" else GREEK[index.text[1:]]
+        try:
+            lo, hi = self._sub(inner[:rel[0]]), self._sub(inner[rel[1] + 1:])
+        except BadInput:
+            self.i = save
+            return None
+        if inner[rel[0]].text == "<":
+            lo = _bin(lo, ast.Add(), _num(1))
+        if inner[rel[1]].text == "<":
+            hi = _bin(hi, ast.Sub(), _num(1))
+        self.i = close + 1
+        body = self.term()
+        return ast.Call(func=_name("Sum" if c == "\\sum" else "Product"),
+                        args=[body, ast.Tuple(elts=[_name(k), lo, hi], ctx=ast.Load())], keywords=[])
 
     def _big(self, c: str) -> ast.expr:
         """As the strict reader's, but a product whose body is a bracket followed by factors free of the index
@@ -1542,6 +1588,15 @@ class PaperParser(LatexParser):
                     self.applied.add(name + "inv")  # F^{-1}(u): the inverse function
                     return ast.Call(func=_name(name + "inv"), args=args, keywords=[])
                 call = ast.Call(func=_name(name), args=args, keywords=[])
+                bare = getattr(self.names, "bare_number", None)
+                if key not in self.functions and len(args) == 1 and not _atomic_arg(args[0]) and bare and bare(name):
+                    # M_a^2 (…) where the paper writes M_a^2 / s^2 and ≤ M_a: the square of M_a times the bracket,
+                    # or M_a applied? ambiguous, both readings shown (its product reading is M_a^2·(…))
+                    self.ambiguous.add(name)
+                    maps = getattr(self, "iterated_maps", None)
+                    if maps is not None:
+                        maps.add(name)  # (no (M_a·(…))^2 reading is built for it)
+                    return _bin(call, ast.Pow(), exponent)
                 if isinstance(exponent, ast.Constant) or len(args) >= 2:
                     self.applied.add(name)  # f^2(x) = f(x)^2; d^p(x, y) = d(x, y)^p (no p-fold iterate takes 2 args)
                 else:
@@ -1996,6 +2051,11 @@ def _depth(toks: list[Token], start: int, k: int) -> int:
     for t in toks[start:k]:
         depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
     return depth
+
+
+def _atomic_arg(node: ast.expr) -> bool:
+    """One number or one (indexed) name: ``r(s)``, ``λ(t)``, ``z(0)`` — a function applied, whatever else."""
+    return isinstance(node, (ast.Name, ast.Constant, ast.Subscript))
 
 
 def _close_of(toks: list[Token], i: int) -> int:

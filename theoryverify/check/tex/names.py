@@ -32,7 +32,9 @@ SUFFIX = {"underline": "ul", "hat": "hat", "widehat": "hat", "bar": "bar", "over
 DECOR_RE = re.compile(r"\s*(?:'+|\^\s*(?:\*|\\star|\\ast|\\prime|\{\s*(?:\*|\\star|\\ast|\\prime)\s*\}))")
 BRACED_DECOR = re.compile(r"\s*\}" + DECOR_RE.pattern)
 SIGN_SUP = re.compile(r"\s*\^\s*(?:[+-]|\{\s*[+-]\s*\})(?!\w)")
-SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\[A-Za-z]+|[A-Za-z0-9])")
+SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|"
+                       r"\\(?:mathrm|text|textrm|rm|mathit|operatorname|mbox)\s*\{[^{}]*\}|"  # r_\mathrm{row}
+                       r"\\[A-Za-z]+|[A-Za-z0-9])")
 SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
 def _opens(text: str, at: int, name_start: int) -> re.Match | None:
     """A bracket opening right after a name (an application), through a ``}`` only where the name is braced
@@ -93,6 +95,9 @@ class Evidence:
     sup_shifts: dict[tuple[str, str], set[int]] = field(default_factory=lambda: defaultdict(set))
     iterates: set[tuple[str, str]] = field(default_factory=set)
     iteration_letters: set[str] = field(default_factory=set)
+    # the written forms (M_a, r) the paper uses as numbers, never applied there: raised to a power with no bracket
+    # after (M_a^2 / s^2), divided, or compared (≤ M_a) — M_a^2 (…) is then M_a^2 times the bracket, or ambiguous
+    bare_numbers: set[str] = field(default_factory=set)
     bounded: set[str] = field(default_factory=set)  # 0 < δ < 1, σ > 0: a name compared with a number (no power of it
     # is an iterate)
 
@@ -295,6 +300,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                             DEFINES_AFTER.match(text, close + 1) and ROW_START.search(text[:m.start()]):
                         ev.atomic.add(key)  # z(0), e(t); "u(q) = …" opening a row: the paper defines u on q
                 continue
+            if not index and not d and _bare_number(text, m.start(), after):
+                letter = re.fullmatch(r"\s*_\s*\{?\s*([A-Za-z])\s*\}?", s.group(0)) if s else None
+                if not s or letter:
+                    ev.bare_numbers.add(key + (f"_{letter.group(1)}" if letter else ""))
             if MAP_RE.match(text, after) and not index:
                 ev.maps.add(key)
             if MEMBER_RE.match(text, after) and not index:
@@ -325,6 +334,19 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 if key == "e" and not s:
                     ev.e_bare_factor = True
     return ev
+
+
+def _bare_number(text: str, start: int, after: int) -> bool:
+    """The name written at ``start`` (its script ending at ``after``) is used as a number: raised to a power with no
+    bracket after it (``M_a^2 / s^2``, ``\\frac{M_a^2}{s}``), divided or dividing, or compared (``\\le M_a``)."""
+    power = re.match(r"\s*\^\s*(?:\{[^{}]*\}|[0-9A-Za-z])", text[after:after + 20])
+    if power:
+        return not OPEN_RE.match(text, after + power.end()) and not re.match(r"\s*\\left\s*[\[.]|\s*\[",
+                                                                          text[after + power.end():])
+    before = text[max(0, start - 12):start]
+    return bool(re.match(r"\s*/", text[after:after + 4]) or re.search(r"/\s*$", before) or
+                BOUND_AFTER.match(text, after) or re.search(_COMPARE + r"\s*$", before) and
+                not OPEN_RE.match(text, after))
 
 
 def _opens_norm(text: str, at: int) -> bool:
@@ -454,6 +476,11 @@ class Names:
         if word and any(self.kind(f"{word.group(1)}_{w}") == "function" for w in ("min", "max") if w != word.group(2)):
             return "function"  # λ_min(·) where the paper applies λ_max(·): the same kind of map
         return None
+
+    def bare_number(self, form: str) -> bool:
+        """Whether the paper uses the written form ``form`` (``M_a``, ``r``) as a number (:attr:`Evidence.bare_numbers`)
+        and never declares or defines it a function."""
+        return form in self.ev.bare_numbers and form not in self.declared_functions and form not in self.defined
 
     def weak_function(self, key: str) -> bool:
         """Is ``key`` a function only because the paper applies it to two or more different arguments — no

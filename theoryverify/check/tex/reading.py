@@ -241,7 +241,8 @@ def _unwrap_sizes(toks: list[Token]) -> list[Token]:
 
 
 #: ``\\mbox{if $x < 1$}``: a condition's math written inside the text (the dollars end and resume the text)
-MATH_IN_TEXT = re.compile(r"(\\(?:text|mbox|hbox|textrm|textnormal)\s*\{)([^{}$]*)\$([^{}$]+)\$(\s*[.,;]?\s*)\}")
+MATH_IN_TEXT = re.compile(r"(\\(?:text|mbox|hbox|textrm|textnormal)\s*\{)([^{}$]*)\$((?:[^{}$]|\{[^{}$]*\})+)\$"
+                          r"(\s*[.,;]?\s*)\}")
 
 
 def _math_out_of_text(text: str) -> str:

@@ -887,6 +887,14 @@ class Paper:
                 elif kind == "definition" and link.op == "=:":
                     self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index), scope)
                 continue
+            rebound = _rebound_index(link.lhs.node) or _rebound_index(link.rhs.node)
+            if rebound:  # Σ_{k=0}^{t-1} λ(i) Σ_{k=i+1}^{T} …: a typo for another index, never read literally
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{rebound} indexes a sum and is bound again by a sum inside it: a malformed binding "
+                                f"(the outer index is likely another letter); not read literally", assumptions, read_as)
+                rel.readings = [read_as, f"the outer sum over another index than {rebound} (which one the paper means "
+                                         "is not settled)"]
+                continue
             if SHAPE_RE.search(link.lhs.latex + " " + link.rhs.latex):
                 self._add(display, link, chain_id, "unreadable", kind, "(m × n) is a matrix shape here, not a product",
                           assumptions, read_as)
@@ -1257,6 +1265,7 @@ class Paper:
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
         cav.vector_products = _vector_products(lhs, rhs, self.names)
+        norm_signs: tuple[str, ...] = ()
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
                 _one_norm(link.lhs.latex + " " + link.rhs.latex):
             opaque_norms = self._norms_as_atoms(lhs, rhs, fns)
@@ -1264,6 +1273,7 @@ class Paper:
                 lhs, rhs, texts = opaque_norms
                 cav.vector = []
                 cav.opaque += [t for t in texts if t not in cav.opaque]
+                norm_signs = tuple(f"{self.names.atom(t, 'norm')} >= 0" for t in texts)  # a norm is never negative
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
@@ -1277,7 +1287,21 @@ class Paper:
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         whole = _whole_numbers(lhs, rhs, assumptions) if self.context == "free" else ()
-        self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions) + whole,
+        if whole and getattr(self, "_prose_assumed", ()):
+            # "for any t ≤ T" in the prose, t a sum's bound here (a whole number): an order relation between a whole
+            # number and a real name is not one the checker takes — such a prose assumption is left unread (it
+            # still blocks refutations), never the whole row
+            from ..assume import context_of, parse_assumptions
+            try:
+                context_of(parse_assumptions(list(assumptions) + list(whole)))
+            except BadInput:
+                ints = {w.split(":")[0].strip() for w in whole if w.endswith(": integer")}
+                dropped = [a for a in assumptions if a in self._prose_assumed and _ast_names_text(a) & ints]
+                assumptions = [a for a in assumptions if a not in dropped]
+                note = f"(stated in the prose; not used: {', '.join(sorted(ints))} is a whole number here)"
+                cav.unread_conditions += [f"{a} {note}" for a in dropped]
+                rel.assumptions = [f"{a} {note}" if a in dropped else a for a in rel.assumptions]
+        self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions) + whole + norm_signs,
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
                              getattr(display, "over_reals", False), prose_values))
@@ -1290,12 +1314,16 @@ class Paper:
         from .reading import bound_indices
         texts: dict[str, str] = {}
         inner = bound_indices(lhs) | bound_indices(rhs)
+        fam_calls = set(self.families) | {n.func.id for side in (lhs, rhs) for n in ast.walk(side)
+                                          if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                                          n.func.id.endswith("_")}
         for side in (lhs, rhs):  # ∑_i ‖x_i‖: a norm that varies with a sum's index is no one number
             for n in ast.walk(side):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "norm" and \
-                        any(isinstance(m, ast.Call) or isinstance(m, ast.Name) and m.id in inner
+                        any(isinstance(m, ast.Call) and (m.func.id in fam_calls if isinstance(m.func, ast.Name)
+                                                         else True) or isinstance(m, ast.Name) and m.id in inner
                             for a in n.args for m in ast.walk(a)):
-                    return None
+                    return None  # (‖e(t)‖ of a function e at one point is one number; a family's x_(i) is not)
 
         class Norms(ast.NodeTransformer):
             def visit_Call(self, node):
@@ -1726,6 +1754,31 @@ def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
     return False
 
 
+def _rebound_index(node: ast.expr | None) -> str | None:
+    """The index of a sum or product that a sum or product inside it binds again (``Σ_k … Σ_k …``), or None."""
+    if node is None:
+        return None
+
+    def walk(n: ast.AST, bound: frozenset) -> str | None:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and \
+                len(n.args) == 2 and isinstance(n.args[1], ast.Tuple) and n.args[1].elts and \
+                isinstance(n.args[1].elts[0], ast.Name):
+            k = n.args[1].elts[0].id
+            if k in bound:
+                return k
+            for lim in n.args[1].elts[1:]:
+                hit = walk(lim, bound)
+                if hit:
+                    return hit
+            return walk(n.args[0], bound | {k})
+        for child in ast.iter_child_nodes(n):
+            hit = walk(child, bound)
+            if hit:
+                return hit
+        return None
+    return walk(node, frozenset())
+
+
 def _ambiguity(names: set[str], oracle: Names) -> str:
     shown = ", ".join(sorted(names))
     return (f"{shown}(…): a function applied, or a product? The paper gives no evidence either way, or both "
@@ -1888,6 +1941,9 @@ def _symbolic_only(job: Job, s) -> dict:
     from ...timelimit import bounded
     from ..build import Builder
     if job.op != "=":
+        how = _signed_proof(job, s)
+        if how:  # ηγ‖e(t)‖/4 ≥ 0: a slack whose sign holds for every value of the unknowns
+            return {"status": "proved", "method": "exact", "evidence": how}
         return {"status": "inconclusive", "method": "not searched",
                 "evidence": f"an inequality between unknowns ({', '.join(job.caveats.unknowns[:3])}) is not decided"}
     s._fresh(job.lhs, job.rhs)
@@ -1903,6 +1959,39 @@ def _symbolic_only(job: Job, s) -> dict:
         return {"status": "proved", "method": "symbolic", "evidence": "lhs − rhs simplifies to 0"}
     return {"status": "refuted_unknown", "method": "symbolic",
             "evidence": "lhs − rhs does not simplify to 0 (not searched further: it depends on unknowns)"}
+
+
+def _signed_proof(job: Job, s) -> str | None:
+    """How an inequality with unknowns holds for every value of them, or None: each unknown function's value
+    (``e(t)``) is one real number of its own, opaque atoms are real numbers (a norm's atom ≥ 0 by the job's
+    assumptions), and the slack's sign is decided by SymPy's sign rules on the domain (``ηγ|e(t)|/4 ≥ 0`` with η, γ
+    > 0) — a proof for every value, so for every function; nothing is sampled."""
+    import sympy as sp
+    from sympy.core.function import AppliedUndef
+    from ..build import Builder
+    from ..decide import domain_of
+    from ..prove import prove
+    from ...checks.inequality import slack_expr
+    try:
+        s._fresh(job.lhs, job.rhs)
+        s.resolve_names(job.lhs, job.rhs)
+        b = Builder(s.scope, latex=True)
+        lhs, rhs = sp.sympify(b.build_scalar(job.lhs)), sp.sympify(b.build_scalar(job.rhs))
+        slack = slack_expr(lhs, rhs, job.op)
+        if slack.has(sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Subs):
+            return None
+        values = {a: sp.Symbol(f"_value{k}", real=True) for k, a in
+                  enumerate(sorted(slack.atoms(AppliedUndef), key=str))}
+        slack = slack.xreplace(values)
+        domain, subst = domain_of(s.scope, [slack])
+        if subst:
+            slack = slack.xreplace(subst)
+        how = prove(slack, job.op in ("<", ">"), domain)
+    except Exception:  # noqa: BLE001 - no proof (never a verdict from a failure)
+        return None
+    if not how:
+        return None
+    return f"{how}, for every value of {', '.join(job.caveats.unknowns[:3])}"
 
 
 STATEMENT_OP = {"=": "==", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}  # a link's relation in the step language
