@@ -62,7 +62,8 @@ def test_a_misread_or_ambiguous_display_needs_review_with_both_readings(tmp_path
     for name in ("eq_update", "eq_steps"):
         assert not by[name].transcribed, name
         why = by[name].review[0]
-        assert "eta(…) read as a function applied" in why and "eta * (" in why, why
+        # both readings named (since s41-read2 the message asks "a function applied, or a product?")
+        assert "eta(…): a function applied, or a product?" in why and "read as:" in why and "eta * (" in why, why
     assert draft.counts()["transcribed"] == 0 and draft.counts()["review"] == 3
     text = fromtex.printed_module(draft, 1)
     assert text.count("# REVIEW needs review, not counted transcribed") == 3
