@@ -61,3 +61,13 @@ def test_we_define_a_name_with_a_superscript_is_a_definition(tmp_path, capsys):
     body = "\\begin{proof}\nFix $a, b$. We define:\n$$\\Delta_v^{k} = a - b$$\n\\end{proof}\n"
     rows = tex_rows(tmp_path, capsys, body)
     assert [(r["kind"], r["status"]) for r in rows] == [("definition", "not_a_step")], rows
+
+
+def test_a_new_value_on_one_side_only_blocks_the_refutation(tmp_path, capsys):
+    # old (once q̃ was no longer read as q): (q̃ + r̃) − (q + r) = q + ⟨r,e⟩e + r − ⟨r,e⟩e − q − r refuted with q̃ free;
+    # the step substitutes the update q̃ = q + ⟨r,e⟩e stated in the algorithm
+    body = displays(r"(\tilde{q} + \tilde{r}) - (q + r) = q + \langle r, e\rangle e + r - \langle r, e\rangle e - q - r",
+                    r"(x + 1)^2 = x^2 + 2x + 2")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive", "refuted"], rows
+    assert "new value" in rows[0]["reason"], rows

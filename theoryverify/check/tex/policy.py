@@ -16,6 +16,8 @@ The engine decides the step as read (every name a real number unless the paper s
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 FAVOURABLE = (("positive", "every name positive", lambda ns: [f"{', '.join(ns)} > 0"]),
@@ -37,6 +39,7 @@ class Caveats:
     vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
     by_definition: bool = False  # the prose says the step holds "by definition" (of something it may not read)
     lhs_names: set[str] = field(default_factory=set)
+    written: tuple[frozenset, frozenset] = (frozenset(), frozenset())  # each side's names as written (unsimplified)
     rhs_names: set[str] = field(default_factory=set)
 
     @property
@@ -103,8 +106,27 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
         extra = sorted(right - left)[:4]
         return f"the right side introduces {', '.join(extra)}: the step uses a fact stated elsewhere " \
                "(a definition or an earlier result)"
+    wl, wr = caveats.written
+    variants = sorted(n for n in wl ^ wr if _decorated_variant(n, set(wr if n in wl else wl)))
+    if op == "=" and variants:
+        # (q̃ + r̃) − (q + r) = q + ⟨r,e⟩e + r − …: a new value (q̃) on one side only, its old one (q) on the other —
+        # the step substitutes the update or definition that relates them, stated elsewhere (an algorithm, prose)
+        return (f"{', '.join(variants[:3])} (a new value of a name on the other side) appear on one side only: the "
+                "step substitutes the update or definition relating them, stated elsewhere")
     if left - right and right - left and not uses_defined:
         extra = sorted(right - left)[:4]
         return f"the right side introduces {', '.join(extra)} and drops {', '.join(sorted(left - right)[:4])}: " \
                "the step substitutes something stated elsewhere"
     return None
+
+
+#: a decoration that makes a new value of a name (x̃, x̂, x̄, x', x⋆, x⁺)
+DECORATION = re.compile(r"(tilde|hat|bar|prime|star|check|breve|plus|new)")
+
+
+def _decorated_variant(name: str, others: set[str]) -> bool:
+    """``name`` is a decorated variant of one of ``others`` (``qbftilde_t`` of ``qbf_t``), or the reverse."""
+    def plain(n: str) -> str:
+        return DECORATION.sub("", n)
+    return any(o != name and plain(o) == plain(name) and (DECORATION.search(name) or DECORATION.search(o))
+               for o in others)

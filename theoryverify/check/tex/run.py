@@ -1255,6 +1255,7 @@ class Paper:
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
+        cav.written = (frozenset(cav.lhs_names), frozenset(cav.rhs_names))
         from .reading import wrapped_only
         (w_l, norms_l), (w_r, norms_r) = wrapped_only(lhs), wrapped_only(rhs)
         wrapped = (w_l | w_r) - (names_in(lhs, fns) - w_l) - (names_in(rhs, fns) - w_r)
