@@ -82,3 +82,14 @@ def test_a_listed_bound_is_read_in_linear_time():
     t = time.process_time()
     assert not LISTED_BOUND.fullmatch(", ".join(["x y z"] * 30) + " = 1")
     assert time.process_time() - t < 0.5
+
+
+def test_an_unread_bound_on_a_functions_value_does_not_shield_its_argument(tmp_path, capsys):
+    # s41-read's unread prose assumption δ(ε) > 0 had blocked the refutation of a false step about ε alone (the
+    # benchmark's planted exponent in nonsmooth-dynamics was missed); a step about δ stays shielded
+    body = ("Let $\\varepsilon > 0$ and let $\\delta(\\varepsilon) > 0$ be as above. Hence\n"
+            "\\begin{align*}\n M_0 \\frac{\\varepsilon^2}{M_0} &= \\varepsilon \\\\\n"
+            " \\delta + \\varepsilon &= \\delta \\varepsilon\n\\end{align*}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "refuted", rows
+    assert rows[1]["status"] != "refuted", rows

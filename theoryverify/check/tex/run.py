@@ -1237,7 +1237,7 @@ class Paper:
         cav.unread_conditions = list(cond_unread)
         step_names = {re.sub(r"(?:prime|star|hat|tilde|bar|dot|bf|sup|cal|bb|frak|scr|sf|tt|vec|check|breve|ring|ul)+$", "", n.split("_")[0])
                       for n in names_in(lhs, fns) | names_in(rhs, fns)}
-        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _latex_names(u) & step_names]
+        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _bearing_names(u) & step_names]
         # a name the step's definitions in scope set is no longer free: a prose bound on it (γ > 0 in the lemma,
         # then "Setting γ = 1/L") would keep the checker from using its definition
         assumptions = [a for a in assumptions if a not in getattr(self, "_prose_assumed", ()) or
@@ -1791,6 +1791,20 @@ def _ambiguity(names: set[str], oracle: Names) -> str:
     return (f"{shown}(…): a function applied, or a product? The paper gives no evidence either way, or both "
             f"(declare it: '% theoryverify: function {sorted(names)[0]}' or '% theoryverify: scalar "
             f"{sorted(names)[0]}')")
+
+
+#: ``\\delta(\\varepsilon) > 0``: a bound on a function's value, whose argument it does not constrain
+VALUE_BOUND = re.compile(r"^\s*(\\?[A-Za-z]+)\s*(?:\\left)?\(([^()]*)(?:\\right)?\)\s*((?:<|>|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z])).*)$",
+                         re.S)
+
+
+def _bearing_names(text: str) -> set[str]:
+    """The names an unread prose assumption may bear on: all it writes, except the argument of a function whose value
+    it bounds (``\\delta(\\varepsilon) > 0`` bears on δ, not on ε: a step about ε alone is not its business)."""
+    m = VALUE_BOUND.match(text)
+    if m:
+        return _latex_names(m.group(1)) | _latex_names(m.group(3))
+    return _latex_names(text)
 
 
 def _latex_names(text: str) -> set[str]:
