@@ -1446,37 +1446,26 @@ class Paper:
         if status == "refuted":
             if res.get("sides"):
                 cav.lhs_names, cav.rhs_names = set(res["sides"][0]), set(res["sides"][1])
-            edge = self._edge_case(job, res.get("counterexample") or {})
+            ce = res.get("counterexample")
+            edge = self._edge_case(job, ce or {})
             if edge:
-                rel.status = "inconclusive"
-                rel.reason = (f"fails only at {_ce(res.get('counterexample'))}, where {edge}: outside the range the "
-                              f"step lives in (say the range with '% theoryverify: assume' to check it there)")[:500]
-                rel.counterexample = res.get("counterexample")
-                return
+                return _withhold(rel, f"fails only at {_ce(ce)}, where {edge}: outside the range the step lives in "
+                                      "(say the range with '% theoryverify: assume' to check it there)", ce)
             block = refutation_blockers(cav, False, job.op)
             if block:
-                rel.status, rel.reason = "inconclusive", f"refuted as read, but {block}"
-                rel.counterexample = res.get("counterexample")
-                return
+                return _withhold(rel, f"refuted as read, but {block}", ce, limit=None)
             fav = res.get("favourable")
             if fav:
-                rel.status = "inconclusive"
-                rel.reason = (f"false for some values (e.g. {_ce(res.get('counterexample'))}) but {fav}: "
-                              "the paper may assume it (say so with '% theoryverify: assume')")
-                return
+                return _withhold(rel, f"false for some values (e.g. {_ce(ce)}) but {fav}: the paper may assume it "
+                                      "(say so with '% theoryverify: assume')", None, limit=None)
             if job.prose_values:  # the prose may mean its value otherwise (a half dropped): refuted as read only
-                rel.status = "inconclusive"
-                rel.reason = (f"refuted as read with {'; '.join(job.prose_values)} (set in the prose before the "
-                              f"display; the authors may mean it otherwise): {evidence}")[:500]
-                rel.counterexample = res.get("counterexample")
-                return
+                return _withhold(rel, f"refuted as read with {'; '.join(job.prose_values)} (set in the prose before "
+                                      f"the display; the authors may mean it otherwise): {evidence}", ce)
             prose = self._prose_defined(rel.latex)
             if prose:
-                rel.status = "inconclusive"
-                rel.reason = (f"refuted as read, but it writes {prose}, which the prose defines ({prose} := … in the "
-                              f"text) in a form not read: the step may use that definition ({evidence})")[:500]
-                rel.counterexample = res.get("counterexample")
-                return
+                return _withhold(rel, f"refuted as read, but it writes {prose}, which the prose defines ({prose} := … "
+                                      f"in the text) in a form not read: the step may use that definition ({evidence})",
+                                 ce)
             rel.status = "refuted"
             dims = " (read in one dimension: a counterexample with d = 1)" if cav.vector else ""
             rel.reason = f"{evidence}{dims}"[:500]
@@ -1805,6 +1794,14 @@ def _bearing_names(text: str) -> set[str]:
     if m:
         return _latex_names(m.group(1)) | _latex_names(m.group(3))
     return _latex_names(text)
+
+
+def _withhold(rel: Relation, reason: str, counterexample, limit: int | None = 500) -> None:
+    """A refutation that may not stand: ``rel`` inconclusive with ``reason`` (cut at ``limit``), the counterexample
+    kept where there is one to show."""
+    rel.status, rel.reason = "inconclusive", reason if limit is None else reason[:limit]
+    if counterexample is not None:
+        rel.counterexample = counterexample
 
 
 def _latex_names(text: str) -> set[str]:
