@@ -5,6 +5,7 @@ import dataclasses
 import numpy as np
 
 from derivations.knowledge.claims import app_g_finetuning as G, s5_acquisition as A, s6_pretraining as C
+from derivations.knowledge import hypotheses as H
 from derivations.knowledge.experiments import pretrained as P
 from theoryverify import RunContext, Status
 
@@ -241,7 +242,7 @@ def test_floor_at_m8_fails_outside_condition_1_and_its_width_condition_reads_m()
     res = registry.get("knowledge.l14-attn-floor").run()
     assert res.verdict.status is Status.INCONCLUSIVE, res.verdict.evidence
     assert "fails outside the stated hypotheses" in res.verdict.evidence + res.verdict.method
-    assert C.WIDTH_CONDITION.evaluate({"m": 96}) and not C.WIDTH_CONDITION.evaluate({"m": "8"})
+    assert H.WIDTH_CONDITION.evaluate({"m": 96}) and not H.WIDTH_CONDITION.evaluate({"m": "8"})
 
 
 def test_facts_full_rests_on_the_width_runs_and_reports_m8():

@@ -13,7 +13,7 @@ from theoryverify.evidence_types import CouldHaveFailed, attach
 from ..experiments import ood_sweeps as O
 from ..experiments import pt_width as PW
 from ..experiments import training as T
-from .s6_pretraining import WIDTH_CONDITION
+from ..hypotheses import WIDTH_CONDITION
 from ..experiments.protocol import GIVEN_P1, choices, p1_choices, prop1
 from ..experiments.pt_runs import (BASE, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, default_run, learns, qa_argmax,
                                    recon_sweep)

@@ -24,6 +24,7 @@ from ..experiments import pt_width as PW
 from ..experiments import pt_width_early as PWE
 from ..experiments.pt_runs import (M_D_SCOPE, BASE, ETAS, REC, SIZES, STAGES, SWEEP_GRID, SWEEP_SEEDS, H_of, default_run,
                                    learns, pt_outputs, recon_sweep, state_at, trace)
+from ..hypotheses import M_COND1, WIDTH_CONDITION
 from ..model import data
 from ..model import transformer as model
 from ..model.setup import Recon, embeddings
@@ -323,14 +324,6 @@ def check_ratio(ctx: tv.RunContext, C: float = THETA1, fn=ratio_at_T1) -> tv.Ver
                                            f"{C:g}); " + v.evidence)
 
 
-#: Condition 1(4) through Lemma 10 (which the Stage-I–III proofs use): every block's active fraction ≥ 1/4 needs
-#: d|V|e^{−m/8} ≤ δ, i.e. m ≥ 8 log(d|V|/δ) ≈ 83 at the default d = |V| = 58, δ = 0.1 (Condition 1's own constant C is
-#: "sufficiently large", lost: 8 is the smallest C Lemma 10's bound allows).
-M_COND1 = PWE.m_needed(SIZES["N_f"])
-WIDTH_CONDITION = tv.Condition(f"MLP width m ≥ 8 log(d|V|/δ) ≈ {M_COND1:.0f} (Condition 1(4) via Lemma 10; d = |V| = 58, "
-                               "δ = 0.1; C lost, 8 the least Lemma 10 allows)", lambda c: float(c["m"]) >= M_COND1,
-                               ("m",), location="Condition 1(4); Lemma 10")
-
 # referee 15 (issue 27): refuted (reconstruction) → inconclusive, quick and full.  Every Lemma-14 refutation rested
 # on m = 8, outside Condition 1(4) (the tool's own l10-activation row).  The default PT at Condition 1's width
 # (experiments.pt_width, η·8/m: the unscaled η does not learn at m = 96) gives, for μ_c = 3, seed 0, min α_r in Stage
@@ -338,7 +331,7 @@ WIDTH_CONDITION = tv.Condition(f"MLP width m ≥ 8 log(d|V|/δ) ≈ {M_COND1:.0f
 # smallest admissible widths (all 10 learning runs at m = 96, 128: 0.17–0.24, μ_c 2–4, seeds 0–2, two schedules)
 # and holds at m = 512.  Condition 1's C is lost and 'sufficiently large' — the authors' favour admits m = 512 and
 # excludes m = 96 — so the finding is not established inside the hypotheses: the condition is declared
-# (WIDTH_CONDITION) and the m = 8 refutations are shown as 'fails outside the stated hypotheses'.
+# (hypotheses.WIDTH_CONDITION) and the m = 8 refutations are shown as 'fails outside the stated hypotheses'.
 WIDTH_SCOPE = ("m = 8 (the default) lies outside Condition 1(4): Lemma 10 needs m ≥ 8 log(d|V|/δ) ≈ 83 at d = |V| = 58, "
                "δ = 0.1 (knowledge.l10-activation: some block has active fraction < 1/4 in 200/200 init draws at m = 8); "
                "at Condition 1's width (full profile, p1-balance-full: the default PT with η·8/m — the unscaled η does "
