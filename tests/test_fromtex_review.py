@@ -2,7 +2,9 @@
 
 ``\\eta(\\lambda_1 - \\lambda_2)`` (η applied to different arguments and nothing else saying it is a function) was
 drafted as the call ``eta(lam_1 - lam_2)`` and ``R(w) = \\frac{w^\\top \\Sigma w}{w^\\top w}`` as
-``Eq(R(w), Sigma)`` (w cancelled when read in one dimension), both counted "transcribed".  Each is now marked for
+``Eq(R(w), Sigma)`` (w cancelled when read in one dimension), both counted "transcribed".  (Since s42-author a
+transposed w is a non-commutative symbol, so that fraction keeps w — tests/test_fromtex_matrices.py; the lossy
+display here is the same quotient written with bold names and ``\\cdot``, which nothing marks a matrix.)  Each is now marked for
 review with both readings (or what was lost) and not counted; a statement about steps or O(·) is a RATE stub; the
 scaffold's placeholder model and context are gone; the drafted test tolerates a display rewritten by hand; deleting
 tests/ leaves no testpaths warning.  Planted: the same displays with η declared a scalar and without the fraction's
@@ -51,7 +53,8 @@ For all $a$, $(a+1)^2 = a^2 + 2a + 1$.
 def _draft(tmp_path: Path, lossy: bool = True, declare: str = "") -> fromtex.Draft:
     tex = tmp_path / "paper.tex"
     text = TEX.replace("%DECLARE", declare)
-    tex.write_text(text.replace("w^\\top v", "w^\\top w") if lossy else text, encoding="utf-8")
+    lossy_quotient = "\\mathbf{w} \\cdot \\Sigma \\mathbf{w}}{\\mathbf{w} \\cdot \\mathbf{w}}"
+    tex.write_text(text.replace("w^\\top \\Sigma w}{w^\\top v}", lossy_quotient) if lossy else text, encoding="utf-8")
     return fromtex.read(tex)
 
 
@@ -66,7 +69,9 @@ def test_a_misread_or_ambiguous_display_needs_review_with_both_readings(tmp_path
         assert "eta(…): a function applied, or a product?" in why and "read as:" in why and "eta * (" in why, why
     assert draft.counts()["transcribed"] == 0 and draft.counts()["review"] == 3
     text = fromtex.printed_module(draft, 1)
-    assert text.count("# REVIEW needs review, not counted transcribed") == 3
+    # the bold quotient twice: w lost, and its bold names' products commute in the draft
+    assert text.count("# REVIEW needs review, not counted transcribed") == 4
+    assert "wbf (bold) read as a number" in by["eq_rayleigh"].review[1]
     assert "needs review" in fromtex.catalogue(draft, "t", "P")
 
 

@@ -221,12 +221,23 @@ def read(tex: str | Path) -> Draft:
 
 
 def _entries(paper, rels_by_display, counter, taken, per_section, section_of, display_of_chain):
-    from .check.build import DisplayBuilder
     from .check.tex.reading import plain
 
     doc = paper.doc
     entries: list[Entry] = []
     numbered = 0
+    plains: dict[int, tuple] = {}  # id(rel) -> (lhs, rhs) as plain ASTs, functions known
+    for rel in paper.relations:
+        link = rel.link
+        if rel.status == "unreadable" or link is None or not link.readable:
+            continue
+        fam: dict[str, int] = {}
+        try:
+            fns = paper.names.defined | {f for p in (link.lhs.parser, link.rhs.parser) if p for f in p.applied}
+            plains[id(rel)] = (plain(link.lhs.node, fns, fam), plain(link.rhs.node, fns, fam), fns)
+        except Exception:  # noqa: BLE001 - built below again, where the failure becomes a TODO with the reason
+            pass
+    shapes = _Shapes.of(paper, [plains[id(r)] for r in paper.relations if id(r) in plains])
     for k, d in enumerate(paper.displays):
         labels = LABEL_RE.findall(d.body)
         nums = _numbers(d.env, d.body, counter, per_section)
@@ -240,6 +251,9 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
         rels = rels_by_display.get(k, [])
         if not rels:
             entry.unread.append("the reader found no relation in it (an expression or a construct it does not know)")
+        # a display that transposes, takes a trace, determinant or pseudo-inverse, or names a matrix: its names
+        # are non-commutative symbols (but the numbers the paper shows), never scalars whose products commute
+        noncommuting, why_matrix = shapes.noncommuting([plains[id(r)] for r in rels if id(r) in plains])
         for rel in rels:
             entry.relation_status.append(rel.status)
             if rel.kind != "step":
@@ -248,31 +262,188 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
             if rel.status == "unreadable" or link is None or not link.readable:
                 entry.unread.append(f"{rel.file}:{rel.line}: {' '.join((rel.reason or 'cannot be read').split())}")
                 continue
-            fam: dict[str, int] = {}
             try:
-                fns = paper.names.defined | {f for p in (link.lhs.parser, link.rhs.parser) if p for f in p.applied}
-                lhs = DisplayBuilder().build(plain(link.lhs.node, fns, fam))
-                rhs = DisplayBuilder().build(plain(link.rhs.node, fns, fam))
+                if id(rel) not in plains:
+                    fns = paper.names.defined | {f for p in (link.lhs.parser, link.rhs.parser) if p for f in p.applied}
+                    fam: dict[str, int] = {}
+                    plains[id(rel)] = (plain(link.lhs.node, fns, fam), plain(link.rhs.node, fns, fam), fns)
+                lhs_node, rhs_node, _ = plains[id(rel)]
+                lhs = _builder(noncommuting).build(lhs_node)
+                rhs = _builder(noncommuting).build(rhs_node)
                 if not all(isinstance(x, sp.Basic) for x in (lhs, rhs)):
                     raise TypeError("not a SymPy expression")
             except Exception as exc:  # noqa: BLE001 - a term SymPy cannot build is a TODO with the reason
-                entry.unread.append(f"{rel.file}:{rel.line}: no SymPy expression ({type(exc).__name__}: "
+                matrix = " with its matrices as non-commutative symbols" if noncommuting else ""
+                entry.unread.append(f"{rel.file}:{rel.line}: no SymPy expression{matrix} ({type(exc).__name__}: "
                                     f"{' '.join(str(exc).split())[:120]})")
                 continue
             entry.relations.append((link.op, lhs, rhs))
             entry.review += _review(paper, rel, link, (lhs, rhs))
+            bold = [] if noncommuting else shapes.bold_products([plains[id(rel)]])
+            if bold:
+                entry.review.append(f"{rel.file}:{rel.line}: {', '.join(bold)} (bold) read as a number: its products "
+                                    f"commute in this draft, a vector's or matrix's do not — if it is one, transcribe "
+                                    f"the display by hand (a transpose, trace or '\\in \\mathbb{{R}}^{{d}}' in the "
+                                    f"paper makes it a non-commutative symbol)")
             for parser in (link.lhs.parser, link.rhs.parser):
                 if parser is None:
                     continue
                 entry.opaque.update(parser.opaque)
                 for what in sorted(parser.vector_ops):
-                    note = f"{what} read in one dimension (vector and matrix products commute in this SymPy form)"
+                    if noncommuting:
+                        note = f"{what} read with non-commutative symbols (shapes not given)"
+                    else:
+                        note = f"{what} read in one dimension (vector and matrix products commute in this SymPy form)"
                     if note not in entry.caveats:
                         entry.caveats.append(note)
+        if noncommuting and entry.relations:
+            entry.caveats.insert(0, f"matrices: {', '.join(sorted(noncommuting))} are non-commutative symbols "
+                                    f"({why_matrix}) — TODO their shapes (a MatrixSymbol each); a number among them: "
+                                    f"'% theoryverify: scalar NAME'")
         for rel in rels:
             display_of_chain.setdefault(rel.chain, entry.name)
         entries.append(entry)
     return entries, numbered
+
+
+#: the reader's calls that only a matrix (or vector) takes: ``X^\\top``, ``\\operatorname{tr}``, ``\\det``, ``X^\\dagger``
+MATRIX_OPS = {"transpose": "transposed", "trace": "in a trace", "tr": "in a trace", "Tr": "in a trace",
+              "det": "in a determinant", "pinv": "pseudo-inverted"}
+
+
+@dataclass
+class _Shapes:
+    """Which names of the paper are matrices and which are numbers, from what the paper writes (paper-wide).
+
+    The rule (documented in the README, ``--from-tex``): a name is a **matrix** (or vector) when the paper transposes
+    it (``X^\\top``, ``X^T``, ``X^{\\mathsf T}``, ``X^{-\\top}``), takes its trace, determinant or pseudo-inverse
+    (``\\operatorname{tr} X``, ``\\det X``, ``X^\\dagger``), or writes it in a space of vectors or matrices
+    (``X \\in \\mathbb{R}^{n \\times d}``); a bold or capital letter alone is no evidence, nor is ``X^{-1}`` (numbers
+    have inverses) or ``X'`` (read as a derivative or another name).  A name is a **number** when the paper declares
+    it (``% theoryverify: scalar eta``), compares it with a number (``0 < \\eta < 1``), puts it in an interval or
+    in ℝ (``\\eta \\in (0, 1)``), or divides by it in the display (``/n``) — matrix evidence wins over number
+    evidence.  A *matrix display* writes a transpose, trace, determinant or pseudo-inverse, or a matrix name: every
+    name in it is a non-commutative symbol but the numbers (``W`` in ``X^\\top X W`` may be a matrix: nothing says
+    it is a number); names of other displays stay commutative scalars."""
+    matrices: dict[str, str]  # evidence key -> why it is a matrix
+    scalars: set[str]  # evidence keys shown to be numbers
+    declared: set[str]
+
+    @classmethod
+    def of(cls, paper, plains) -> "_Shapes":
+        from .check.tex import names as N
+
+        matrices: dict[str, str] = {}
+        factors: dict[str, str] = {}  # a factor in a transpose or trace ((XW)^T, tr(AB)): unless a number
+        for lhs, rhs, _fns in plains:
+            for node in (n for side in (lhs, rhs) for n in ast.walk(side)):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MATRIX_OPS \
+                        and len(node.args) == 1:
+                    arg, what = node.args[0], MATRIX_OPS[node.func.id]
+                    if isinstance(arg, ast.Name):
+                        matrices.setdefault(arg.id, f"{arg.id} {what}")
+                    for name in _factors(arg):
+                        factors.setdefault(name, f"{name} a factor {what}")
+        scalars = set(paper.names.ev.bounded)
+        text = paper.doc.text
+        for m in N.NAME_RE.finditer(text):
+            s = N.SCRIPT_RE.match(text, m.end())
+            after = s.end() if s else m.end()
+            key = N.key_of(m)
+            while True:  # A, B \in \mathbb{R}^{d \times d}: each name of the list
+                more = re.match(r"\s*,\s*", text[after:after + 8])
+                nxt = N.NAME_RE.match(text, after + more.end()) if more else None
+                if not nxt:
+                    break
+                s = N.SCRIPT_RE.match(text, nxt.end())
+                after = s.end() if s else nxt.end()
+            if N.MEMBER_RE.match(text, after):
+                matrices.setdefault(key, f"{key} in a space of vectors or matrices")
+            elif N.NUMBER_MEMBER.match(text, after):
+                scalars.add(key)
+        out = cls(matrices, scalars, set(paper.declared_scalars))
+        for name, why in factors.items():
+            if not out.number(name):
+                out.matrices.setdefault(name, why)
+        return out
+
+    def _keys(self, name: str) -> list[str]:
+        from .check.tex.names import Names
+        return Names.evidence_keys(name)
+
+    def matrix(self, name: str) -> str | None:
+        return next((self.matrices[k] for k in self._keys(name) if k in self.matrices), None)
+
+    def number(self, name: str) -> bool:
+        return name in self.declared or any(k in self.scalars or k in self.declared for k in self._keys(name))
+
+    def noncommuting(self, plains) -> tuple[set[str], str]:
+        """The names of a display (its relations' plain ASTs) drafted as non-commutative symbols, and why (empty
+        when the display is no matrix display)."""
+        from .check.tex.reading import names_in
+
+        names: set[str] = set()
+        ops: list[str] = []
+        divisors: set[str] = set()
+        for lhs, rhs, fns in plains:
+            for side in (lhs, rhs):
+                names |= names_in(side, fns)
+                for node in ast.walk(side):
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MATRIX_OPS:
+                        ops.append(node.func.id)
+                    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and \
+                            isinstance(node.right, ast.Name):
+                        divisors.add(node.right.id)
+        whys = {n: self.matrix(n) for n in names}
+        whys = {n: w for n, w in whys.items() if w}
+        if not ops and not whys:
+            return set(), ""
+        out = {n for n in names if n in whys or not (self.number(n) or n in divisors)}
+        why = "; ".join(dict.fromkeys(whys[n] for n in sorted(whys))) or \
+            f"a {' and a '.join(dict.fromkeys(MATRIX_OPS[o].replace('in a ', '').replace('transposed', 'transpose').replace('pseudo-inverted', 'pseudo-inverse') for o in ops))} here"
+        return out, why
+
+    def bold_products(self, plains) -> list[str]:
+        """Bold names (no other sign of a matrix: read as numbers) multiplied by another name that is not shown a
+        number: the drafted product commutes, which a vector's or matrix's would not."""
+        from .check.tex.run import BOLD_NAME
+
+        out: list[str] = []
+        for lhs, rhs, _fns in plains:
+            for node in (n for side in (lhs, rhs) for n in ast.walk(side)):
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+                    factors = [f for f in _factors(node) if not self.number(f)]
+                    if len(factors) >= 2:
+                        out += [f for f in factors if BOLD_NAME.search(f.split("_")[0])]
+        return list(dict.fromkeys(out))
+
+
+def _factors(node: ast.expr) -> list[str]:
+    """The names multiplied in ``node`` (a product's factors, through powers and signs)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _factors(node.left) + _factors(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        return _factors(node.left)
+    if isinstance(node, ast.UnaryOp):
+        return _factors(node.operand)
+    return [node.id] if isinstance(node, ast.Name) else []
+
+
+def _builder(noncommuting: set[str]):
+    """The reader's display builder, with the names ``noncommuting`` as non-commutative SymPy symbols."""
+    from .check.build import DisplayBuilder, _DisplayScope
+    from .stepcontext import StepContext
+
+    builder = DisplayBuilder()
+    if noncommuting:
+        class Scope(_DisplayScope):
+            def resolve(self, name: str):
+                if name in noncommuting and not any(name in frame for frame in self.local):
+                    return sp.Symbol(name, commutative=False)
+                return super().resolve(name)
+
+        builder.scope = Scope(StepContext("display", "", []))
+    return builder
 
 
 def _review(paper, rel, link, built: tuple[sp.Basic, sp.Basic]) -> list[str]:
@@ -399,6 +570,7 @@ class _Code:
 
     def __init__(self) -> None:
         self.symbols: set[str] = set()
+        self.noncommuting: set[str] = set()  # of symbols: matrices, declared Symbol(name, commutative=False)
         self.functions: set[str] = set()
         self.imports: set[str] = {"Eq", "S"}
 
@@ -417,10 +589,15 @@ class _Code:
         bad = (symbols & functions) or any(not hasattr(sp, n) for n in imports) or \
             ((symbols | functions) & (imports | self.imports | RESERVED_NAMES)) or \
             any(isinstance(n, ast.Constant) and isinstance(n.value, float) for n in ast.walk(tree))
+        noncommuting = {s.name for s in e.atoms(sp.Symbol) if not s.is_commutative}
         clash = (symbols & self.functions) | (functions & self.symbols)
+        # a name a matrix in one display and a number in another of the module: each expression says which (srepr)
+        clash |= (noncommuting & (self.symbols - self.noncommuting)) | ((symbols - noncommuting) & self.noncommuting)
+        clash |= {s.name for s in e.atoms(sp.Symbol) if s.is_commutative} & noncommuting
         if bad or clash or any(keyword_like(n) for n in symbols | functions):
             return self._srepr(e)
         self.symbols |= symbols
+        self.noncommuting |= noncommuting
         self.functions |= functions
         self.imports |= imports
         return text
@@ -434,7 +611,11 @@ class _Code:
     def header(self) -> list[str]:
         out = [f"from sympy import {', '.join(sorted(self.imports | {'Function', 'Symbol'}))}", ""]
         for s in sorted(self.symbols):
-            out.append(f"{s} = Symbol({s!r})")
+            if s in self.noncommuting:
+                out.append(f"{s} = Symbol({s!r}, commutative=False)  # TODO a matrix or vector (or a number?): "
+                           f"its shape, MatrixSymbol({s!r}, rows, cols)")
+            else:
+                out.append(f"{s} = Symbol({s!r})")
         for f in sorted(self.functions):
             out.append(f"{f} = Function({f!r})")
         return out
