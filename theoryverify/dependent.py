@@ -156,8 +156,11 @@ def _float_value(atom: _Spectral, point: Mapping, fns: dict) -> tuple[float, flo
     """(lo, hi) floats around λ at a float point (eigvalsh, widened by FLOAT_MARGIN)."""
     key = ("matrix", atom)
     if key not in fns:
+        from .numeric import lambdify_generated
         syms = sorted(atom.args[0].free_symbols, key=str)
-        fns[key] = (syms, sp.lambdify(syms, atom.args[0], "numpy"))
+        # generated names (a matrix variable's X[0,0] is no identifier: lambdify re-dummified each of the 256 names
+        # of a 32×8 X, a pass over the matrix each) and the entries' shared products computed once
+        fns[key] = (syms, lambdify_generated(syms, atom.args[0], cse=True))
     syms, f = fns[key]
     a = np.asarray(f(*[float(point[s]) for s in syms]), dtype=float)
     if not np.all(np.isfinite(a)):

@@ -20,7 +20,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from ..domains import Domain
+from ..domains import Domain, MatrixVar
 from ..numeric import compile_float, high_precision
 from ..roundoff import fmt_signed
 from ..evidence_types import CouldHaveFailed, attach
@@ -176,9 +176,21 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
         from ..verdicts import proved
         return proved("sign analysis", f"{how}; on {domain.describe()}", domain=domain.describe(),
                       coverage=_proved_coverage(domain))
-    f_slack = compile_float(slack, domain.symbols)
+    # a domain of matrix or vector variables: its expressions share their entries' subexpressions (compiled once)
+    cse = any(isinstance(v, MatrixVar) for v in domain.variables)
+    f_slack = compile_float(slack, domain.symbols, cse=cse)
     violated = (lambda s: s <= 0.0) if strict else (lambda s: s < -tol)
-    f_l, f_r = compile_float(lhs, domain.symbols), compile_float(rhs, domain.symbols)
+    sides: dict[str, object] = {}  # lhs and rhs compiled when a violation is reported (most checks never do)
+
+    def f_l(point):
+        if "l" not in sides:
+            sides["l"] = compile_float(lhs, domain.symbols, cse=cse)
+        return sides["l"](point)
+
+    def f_r(point):
+        if "r" not in sides:
+            sides["r"] = compile_float(rhs, domain.symbols, cse=cse)
+        return sides["r"](point)
 
     def confirmed(point) -> Verdict | None:
         exact = high_precision(slack, point)
