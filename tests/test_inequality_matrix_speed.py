@@ -4,8 +4,8 @@ The held-out author's descent lemma on a 32×8 X took ~80 CPU-s: f(w − η∇f(
 each entry of ∇f hundreds of times (6 CPU-s to compile, 6 ms a point), λ_max(XᵀX/n) was lambdified with its 256
 names re-dummified, and the two sides were compiled though only a refutation reads them.  Now a domain with a
 matrix or vector variable compiles with ``cse=True``; a domain of scalars compiles exactly as before (the shipped
-papers use no matrix variable: their floats cannot move); the sides are compiled only when a violation is
-reported.  Each test fails on the old code."""
+papers use no matrix variable: their floats cannot move); on a matrix domain the sides are compiled only when a
+violation is reported (elsewhere up front, as before).  Each test fails on the old code."""
 from __future__ import annotations
 
 import sympy as sp
@@ -41,16 +41,22 @@ def test_matrix_domains_compile_with_cse_and_scalar_domains_as_before(monkeypatc
     assert calls and not any(cse for _, cse in calls)
 
 
-def test_the_sides_are_compiled_only_for_a_refutation(monkeypatch):
+def test_on_a_matrix_domain_the_sides_are_compiled_only_for_a_refutation(monkeypatch):
     calls = _record(monkeypatch)
-    x = sp.Symbol("x")
-    dom = tv.Domain([tv.Interval(x, -2, 2)])
-    assert tv.check_inequality(x ** 2 + 1, ">", 0, dom, seed=0, prove=False).status.value == "holds"
+    w = tv.VectorVar("w", 2, lo=-2, hi=2)
+    dom = tv.Domain([w])
+    sq = (w.vector.T @ w.vector)[0]
+    assert tv.check_inequality(sq + 1, ">", 0, dom, seed=0, prove=False).status.value == "holds"
     assert len(calls) == 1  # the slack alone (the old code compiled lhs and rhs too)
     calls.clear()
-    v = tv.check_inequality(x ** 2, ">", 1, dom, seed=0, prove=False)
+    v = tv.check_inequality(sq, ">", 1, dom, seed=0, prove=False)
     assert v.status.value == "refuted" and "lhs =" in v.evidence
-    assert len(calls) == 3 and {str(e) for e, _ in calls[1:]} == {"x**2", "1"}
+    assert len(calls) == 3 and {e for e, _ in calls[1:]} == {sq, 1}
+    calls.clear()
+    x = sp.Symbol("x")  # a scalar domain: all three compiled up front, in the old order (slack, lhs, rhs)
+    assert tv.check_inequality(x ** 2 + 1, ">", 0, tv.Domain([tv.Interval(x, -2, 2)]), seed=0,
+                               prove=False).status.value == "holds"
+    assert [str(e) for e, _ in calls] == ["x**2 + 1", "x**2 + 1", "0"]
 
 
 def test_lambda_max_compiles_its_matrix_under_generated_names():
