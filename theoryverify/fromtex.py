@@ -315,7 +315,7 @@ MATRIX_OPS = {"transpose": "transposed", "trace": "in a trace", "tr": "in a trac
 class _Shapes:
     """Which names of the paper are matrices and which are numbers, from what the paper writes (paper-wide).
 
-    The rule (documented in the README, ``--from-tex``): a name is a **matrix** (or vector) when the paper transposes
+    The rule (documented in docs/tutorial.md, ``printed/``): a name is a **matrix** (or vector) when the paper transposes
     it (``X^\\top``, ``X^T``, ``X^{\\mathsf T}``, ``X^{-\\top}``), takes its trace, determinant or pseudo-inverse
     (``\\operatorname{tr} X``, ``\\det X``, ``X^\\dagger``), or writes it in a space of vectors or matrices
     (``X \\in \\mathbb{R}^{n \\times d}``); a bold or capital letter alone is no evidence, nor is ``X^{-1}`` (numbers
