@@ -282,8 +282,8 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
             bold = [] if noncommuting else shapes.bold_products([plains[id(rel)]])
             if bold:
                 entry.review.append(f"{rel.file}:{rel.line}: {', '.join(bold)} (bold) read as a number: its products "
-                                    f"commute in this draft, a vector's or matrix's do not — if it is one, transcribe "
-                                    f"the display by hand (a transpose, trace or '\\in \\mathbb{{R}}^{{d}}' in the "
+                                    f"commute in this draft, a vector's or matrix's do not — if it is one, "
+                                    f"transcribe the display by hand (a transpose, trace or '\\in \\mathbb{{R}}^{{d}}' in the "
                                     f"paper makes it a non-commutative symbol)")
             for parser in (link.lhs.parser, link.rhs.parser):
                 if parser is None:
@@ -306,7 +306,7 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
     return entries, numbered
 
 
-#: the reader's calls that only a matrix (or vector) takes: ``X^\\top``, ``\\operatorname{tr}``, ``\\det``, ``X^\\dagger``
+#: the reader's calls only a matrix (or vector) takes: ``X^\\top``, ``\\operatorname{tr}``, ``\\det``, ``X^\\dagger``
 MATRIX_OPS = {"transpose": "transposed", "trace": "in a trace", "tr": "in a trace", "Tr": "in a trace",
               "det": "in a determinant", "pinv": "pseudo-inverted"}
 
@@ -315,16 +315,17 @@ MATRIX_OPS = {"transpose": "transposed", "trace": "in a trace", "tr": "in a trac
 class _Shapes:
     """Which names of the paper are matrices and which are numbers, from what the paper writes (paper-wide).
 
-    The rule (documented in docs/tutorial.md, ``printed/``): a name is a **matrix** (or vector) when the paper transposes
-    it (``X^\\top``, ``X^T``, ``X^{\\mathsf T}``, ``X^{-\\top}``), takes its trace, determinant or pseudo-inverse
-    (``\\operatorname{tr} X``, ``\\det X``, ``X^\\dagger``), or writes it in a space of vectors or matrices
-    (``X \\in \\mathbb{R}^{n \\times d}``); a bold or capital letter alone is no evidence, nor is ``X^{-1}`` (numbers
-    have inverses) or ``X'`` (read as a derivative or another name).  A name is a **number** when the paper declares
-    it (``% theoryverify: scalar eta``), compares it with a number (``0 < \\eta < 1``), puts it in an interval or
-    in ℝ (``\\eta \\in (0, 1)``), or divides by it in the display (``/n``) — matrix evidence wins over number
-    evidence.  A *matrix display* writes a transpose, trace, determinant or pseudo-inverse, or a matrix name: every
-    name in it is a non-commutative symbol but the numbers (``W`` in ``X^\\top X W`` may be a matrix: nothing says
-    it is a number); names of other displays stay commutative scalars."""
+    The rule (documented in docs/tutorial.md, ``printed/``): a name is a **matrix** (or vector) when the paper
+    transposes it (``X^\\top``, ``X^T``, ``X^{\\mathsf T}``, ``X^{-\\top}``), takes its trace, determinant or
+    pseudo-inverse (``\\operatorname{tr} X``, ``\\det X``, ``X^\\dagger``), or writes it in a space of vectors or
+    matrices (``X \\in \\mathbb{R}^{n \\times d}``, ``A, B \\in …``); a factor of a product so transposed or traced
+    (``(XW)^\\top``, ``\\operatorname{tr}(AB)``) is one unless the paper shows it a number.  A bold or capital letter
+    alone is no evidence, nor is ``X^{-1}`` (numbers have inverses) or ``X'`` (read as a derivative or another name).
+    A name is a **number** when the paper declares it (``% theoryverify: scalar eta``), compares it with a number
+    (``0 < \\eta < 1``), puts it in an interval or in ℝ (``\\eta \\in (0, 1)``), or the display divides by it
+    (``/n``) — direct matrix evidence wins over number evidence.  A *matrix display* writes a transpose, trace,
+    determinant or pseudo-inverse, or a matrix name: every name in it is a non-commutative symbol but the numbers
+    (``W`` in ``X^\\top X W`` may be a matrix: nothing says it is a number); other displays keep commutative scalars."""
     matrices: dict[str, str]  # evidence key -> why it is a matrix
     scalars: set[str]  # evidence keys shown to be numbers
     declared: set[str]
@@ -399,8 +400,9 @@ class _Shapes:
         if not ops and not whys:
             return set(), ""
         out = {n for n in names if n in whys or not (self.number(n) or n in divisors)}
+        nouns = {"transpose": "transpose", "det": "determinant", "pinv": "pseudo-inverse"}
         why = "; ".join(dict.fromkeys(whys[n] for n in sorted(whys))) or \
-            f"a {' and a '.join(dict.fromkeys(MATRIX_OPS[o].replace('in a ', '').replace('transposed', 'transpose').replace('pseudo-inverted', 'pseudo-inverse') for o in ops))} here"
+            f"a {' and a '.join(dict.fromkeys(nouns.get(o, 'trace') for o in ops))} here"
         return out, why
 
     def bold_products(self, plains) -> list[str]:

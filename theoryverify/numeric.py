@@ -21,8 +21,8 @@ def compile_float(expr: sp.Expr, symbols: Sequence[sp.Symbol], *, complex_ok: bo
     1e-12 of its size) — a real-valued expression with complex intermediates then has float64 points.
 
     ``cse``: compile with common subexpressions computed once (``lambdify(cse=True)``): an expression built from
-    matrix variables (``f(w − η∇f(w))`` of a 32×8 ``X``) is a DAG whose printed tree repeats each entry of ``∇f``
-    hundreds of times (6 CPU-s to compile and 6 ms a point, against 1.2 s and 0.1 ms).  The values may differ from
+    matrix variables (``f(w − η∇f(w))`` of a 32×8 ``X``) is a DAG whose printed tree repeats each entry of
+    ``∇f`` hundreds of times (6 CPU-s to compile and 6 ms a point, against 1.2 s and 0.1 ms).  The values may differ from
     the plain form's in the last bits (another order of operations), so it is off by default.
 
     >>> x = sp.Symbol("x")
