@@ -283,8 +283,8 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
             if bold:
                 entry.review.append(f"{rel.file}:{rel.line}: {', '.join(bold)} (bold) read as a number: its products "
                                     f"commute in this draft, a vector's or matrix's do not — if it is one, "
-                                    f"transcribe the display by hand (a transpose, trace or '\\in \\mathbb{{R}}^{{d}}' in the "
-                                    f"paper makes it a non-commutative symbol)")
+                                    f"transcribe the display by hand (a transpose, trace or "
+                                    f"'\\in \\mathbb{{R}}^{{d}}' in the paper makes it a non-commutative symbol)")
             for parser in (link.lhs.parser, link.rhs.parser):
                 if parser is None:
                     continue

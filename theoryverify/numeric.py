@@ -22,8 +22,8 @@ def compile_float(expr: sp.Expr, symbols: Sequence[sp.Symbol], *, complex_ok: bo
 
     ``cse``: compile with common subexpressions computed once (``lambdify(cse=True)``): an expression built from
     matrix variables (``f(w − η∇f(w))`` of a 32×8 ``X``) is a DAG whose printed tree repeats each entry of
-    ``∇f`` hundreds of times (6 CPU-s to compile and 6 ms a point, against 1.2 s and 0.1 ms).  The values may differ from
-    the plain form's in the last bits (another order of operations), so it is off by default.
+    ``∇f`` hundreds of times (6 CPU-s to compile and 6 ms a point, against 1.2 s and 0.1 ms).  The values may
+    differ from the plain form's in the last bits (another order of operations), so it is off by default.
 
     >>> x = sp.Symbol("x")
     >>> f = sp.Abs(1 + sp.sqrt(x - 2))  # real for every x: |1 + i·√(2 − x)| below 2
