@@ -58,6 +58,7 @@ OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "
 SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\\setminus": "setminus"}
 BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
             "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
+STAR_MARKS = frozenset({"*", "\\star", "\\ast"})  # a star subscript, however written: u_*, u_\ast, u_{\star}
 PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime", "\\dagger": "dag", "+": "plus",
                "-": "minus", "\\circ": "circ", "\\sharp": "sharp", "\\natural": "nat", "\\flat": "flat"}
 EXTRA_ACCENTS = {"vec": "vec", "overrightarrow": "vec", "mathring": "ring", "underline": "ul", "acute": "acute",
@@ -341,7 +342,9 @@ class PaperParser(LatexParser):
         start = self.i
         self._skip_balanced("{")
         label = re.sub(r"[^A-Za-z0-9]", "", "".join(t.text.lstrip("\\") for t in self.toks[start + 1:self.i - 1]))
-        return _name(("s" + label)[:24] if label else "sub")
+        if not label:  # u_{*} vs u_{+}: symbols only — one shared label would make different names one
+            raise BadInput("LaTeX: cannot read the subscript " + show_tokens(self.toks[start:self.i]))
+        return _name(("s" + label)[:24])
 
     def _index_expr_parsed(self) -> ast.expr:
         t = self.peek()
@@ -371,6 +374,9 @@ class PaperParser(LatexParser):
                              _name(GREEK[tt.text[1:]] if tt.kind == "cmd" else tt.text))
             self.next()
             return ast.Tuple(elts=parts, ctx=ast.Load())
+        if t.text == "{" and self.peek(1).text in STAR_MARKS and self.peek(2).text == "}":
+            self.i += 3  # u_{\ast} = u_{*} = u_\star = u_*: one name
+            return _name("star")
         if t.text == "{":
             self.next()
             if self.at("}"):
@@ -400,7 +406,7 @@ class PaperParser(LatexParser):
         if t.kind == "cmd" and t.text in ("\\infty",):
             self.next()
             return _name("infty")
-        if t.text in ("*", "\\star"):
+        if t.text in STAR_MARKS:
             self.next()
             return _name("star")
         raise BadInput(f"LaTeX: cannot read the subscript {t.text!r}")
@@ -2035,6 +2041,12 @@ class PaperParser(LatexParser):
         t = self.peek()
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
             return False
+        if t.text in ("\\text", "\\textrm", "\\textnormal", "\\mbox") and self.peek(1).text == "{":
+            # |B|\text{R}(h): an upright name applied (or indexed) is a factor, not prose (prose was cut earlier)
+            j = 2
+            while self.peek(j).kind == "letter" and j < 10:
+                j += 1
+            return j > 2 and self.peek(j).text == "}" and self.peek(j + 1).text in ("(", "_", "^", "\\left")
         return super().starts_factor()
 
 

@@ -273,6 +273,9 @@ class Paper:
         self.shadows: list[Relation] = []  # each reading of an ambiguous relation, checked on its own
         self.definitions: list[Definition] = []
         self.defined_names: set[str] = set()
+        #: letters written side by side on the left of a definition (``SM_n := …``): a name of several letters,
+        #: or the product? kept over both reading passes, so a use before the definition is seen too
+        self.joined_names: dict[tuple[str, ...], str] = {}
 
     # directives -------------------------------------------------------------------------------------
     def _scope_of(self, pos: int) -> tuple[str, int] | None:
@@ -609,6 +612,14 @@ class Paper:
         out, unread = [], []
         display.over_reals = any(REALS_RE.search(seg.text) for seg in conditions)
         for seg in conditions:
+            listed = seg.text.strip().rstrip(".,;").strip()
+            if "," in listed and LISTED_BOUND.fullmatch(listed):  # \forall p, q, r \ge 0: the bound on each name
+                each = self._assumption_text(listed, seg.pos)
+                if each is None:
+                    unread.append(" ".join(seg.text.split())[:60])
+                else:
+                    out += [a for a in each if a not in out]
+                continue
             reading = read_chain([(_interval_condition(seg.text), seg.pos)], self.names, self.names.defined)
             if not reading.error and not reading.links:
                 continue  # "for all x \in R", "for some t": no relation, nothing to assume
@@ -819,7 +830,15 @@ class Paper:
         bare_and_applied(reading, self.declared_functions)  # r M_a^2 (…) beside r M_a^2 · E[…]: ambiguous
         defined_before = False  # the previous link of this chain is "a := …"
         chain_defines = False  # the chain's first link is a definition inside a statement
+        base_assumptions, noted = list(assumptions), []
         for link in reading.links:
+            # \overset{p = 1/2}{=}: this link's own condition, assumed for it alone (unread: no refutation)
+            cond_unread = [u for u in cond_unread if u not in noted]
+            assumptions, noted = base_assumptions, []
+            if link.annotation:
+                got, noted = self._conditions(display, [D.Segment(link.annotation, link.pos, "condition", "if")])
+                assumptions = base_assumptions + [a for a in got if a not in base_assumptions]
+                cond_unread = [*cond_unread, *noted]
             is_name, plus_one, base = lhs_shape(link.lhs.node)
             recursion = False
             if link.index == 0 and base and link.lhs.node is not None and link.rhs.node is not None and \
@@ -892,6 +911,14 @@ class Paper:
                     self._define(link, scope)
                 elif kind == "definition" and link.op == "=:":
                     self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index), scope)
+                continue
+            joined = _joined_use(link, self.joined_names)
+            if joined:  # ln(SM_n) = M_n after "SM_n := exp(M_n)": S·M_n is read, the paper may mean one name
+                factors, where = joined
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{'·'.join(factors)}: a product, or the one name {''.join(factors)} defined at "
+                                f"{where}? (the paper writes the letters side by side)", assumptions, read_as)
+                rel.readings = [read_as, f"{''.join(factors)} one name (defined at {where}), not a product"]
                 continue
             rebound = _rebound_index(link.lhs.node) or _rebound_index(link.rhs.node)
             if rebound:  # Σ_{k=0}^{t-1} λ(i) Σ_{k=i+1}^{T} …: a typo for another index, never read literally
@@ -1153,6 +1180,9 @@ class Paper:
         """A definition the steps after it use; one made inside a proof (or a lemma) holds only there, and a later
         definition of the same name replaces an earlier one."""
         lhs, rhs = link.lhs.node, link.rhs.node
+        factors = _juxtaposed(lhs)
+        if factors:  # SM_n := exp(M_n): letters side by side defined together are (maybe) one name
+            self.joined_names.setdefault(factors, "{}:{}".format(*self.doc.where(link.pos)))
         try:
             fam: dict[str, int] = {}
             r = plain(rhs, self.names.defined, fam)
@@ -1245,19 +1275,21 @@ class Paper:
         from .kinds import BY_DEFINITION, last_sentence
         cav.by_definition = link.index == 0 and bool(BY_DEFINITION.search(last_sentence(display.prose or "")))
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
-        # a name an earlier inline equation sets, written on one side only: the step substitutes its value (the
-        # side that drops it rests on it), so a refutation with the name free would rest on a value of our choosing
+        # a name an earlier inline equation sets, written in the step: the step may substitute its value (anywhere),
+        # so a refutation with the name free would rest on a value of our choosing
         sides = [(names_in(x, fns), {ast.dump(n) for n in ast.walk(node)} if node is not None else set())
                  for x, node in ((lhs, lhs_node), (rhs, rhs_node))]
 
-        def one_side(key: str) -> bool:
-            on = [key in (nodes if key.startswith("Subscript(") else names) for names, nodes in sides]
-            return on[0] != on[1]
+        def used(key: str) -> bool:
+            # on one side: the side that drops it rests on it; on both (a_t G_t + a_t^2 D = a_t G_t + 4D/(t+2)^2):
+            # the step may substitute the value into some of its occurrences only — either way a counterexample with
+            # the name free rests on a value of our choosing
+            return any(key in (nodes if key.startswith("Subscript(") else names) for names, nodes in sides)
         # …unless its value is read and names nothing the step writes (μ_0 = E(X | Y = 0): as free as the name)
         written = sides[0][0] | sides[1][0]
         cav.set_in_prose = list(dict.fromkeys(
             where for pos, key, where, value in getattr(self, "_inline_sets", []) if pos < display.start and
-            key not in in_scope and one_side(key) and (value is None or (value - {key}) & written)))
+            key not in in_scope and used(key) and (value is None or (value - {key}) & written)))
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
@@ -1748,6 +1780,40 @@ def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
             if unparse(n.slice).replace(" ", "") in (f"{idx}-1", f"{idx}-1"):
                 return True
     return False
+
+
+def _mult_chain(node: ast.expr) -> list[ast.expr]:
+    """The factors of a product written left to right (``((2·S)·M_n)`` → 2, S, M_n)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _mult_chain(node.left) + _mult_chain(node.right)
+    return [node]
+
+
+def _juxtaposed(node: ast.expr | None) -> tuple[str, ...] | None:
+    """The names of a product of two or more names (plain or indexed, ``S·M_n``), as written; else None."""
+    if node is None:
+        return None
+    factors = _mult_chain(node)
+    if len(factors) < 2 or not all(isinstance(f, ast.Name) or isinstance(f, ast.Subscript) and
+                                   isinstance(f.value, ast.Name) for f in factors):
+        return None
+    return tuple(unparse(f) for f in factors)
+
+
+def _joined_use(link, joined: dict[tuple[str, ...], str]) -> tuple[tuple[str, ...], str] | None:
+    """A product in ``link`` whose factors, in order, are letters a definition wrote side by side (and so may be
+    one name): those factors and where the definition is; else None."""
+    if not joined:
+        return None
+    for side in (link.lhs.node, link.rhs.node):
+        for n in ast.walk(side) if side is not None else ():
+            if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)):
+                continue
+            shown = [unparse(f) for f in _mult_chain(n)]
+            for key, where in joined.items():
+                if any(tuple(shown[i:i + len(key)]) == key for i in range(len(shown) - len(key) + 1)):
+                    return key, where
+    return None
 
 
 def _rebound_index(node: ast.expr | None) -> str | None:
