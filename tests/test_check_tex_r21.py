@@ -69,3 +69,11 @@ def test_an_upright_name_applied_after_bars_is_a_factor(tmp_path, capsys):
     assert [r["status"] for r in rows] != ["unreadable", "unreadable"], rows
     assert all("Abs(B) * R(h)" in (r["read_as"] or "") for r in rows), rows
     assert rows[1]["status"] in ("refuted", "ambiguous") and rows[0]["status"] != "refuted", rows
+
+
+def test_brackets_after_a_name_are_a_product_or_an_entry(tmp_path, capsys):
+    # old: A[j] read as A·j only, and the false "A[j] + A[k] = A[j + k]" (rows of a matrix) proved
+    body = displays(r"A[j] + A[k] = A[j + k]", r"x[1] - x[1] = 0", r"c\,[a + b] = c a + c b")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["ambiguous", "proved", "proved"], rows
+    assert "under both readings" in rows[1]["reason"], rows[1]

@@ -90,6 +90,8 @@ class PaperParser(LatexParser):
         self.label_reading = False  # the other reading: a superscript recorded in labels read as a label/iterate
         self.iterated_maps: set[str] = set()  # T^k(x) read as a power of T(x): T applied k times is the other
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
+        self.bracket_index: set[str] = set()  # A[j]: A times j, or row/entry j of A?
+        self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -466,6 +468,9 @@ class PaperParser(LatexParser):
             app = self._bracket_operator(node)
             if app is not None:
                 return app
+            indexed = self._bracket_index(node)
+            if indexed is not None:
+                return indexed
         called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
             (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
         if called and self.at("("):
@@ -566,6 +571,30 @@ class PaperParser(LatexParser):
         key = _flat(node) + show_tokens(t for t in self.toks[self.i:close + 1] if t.text not in ("\\left", "\\right"))
         self.i = close + 1
         return self._application(key)
+
+    def _bracket_index(self, node: ast.expr) -> ast.expr | None:
+        """``A[j]``, ``x[i+1]``, ``b[V]``: square brackets right after a name around a short index (a letter or a
+        number, ± a number) — the product A·j, or entry/row j of A?  Read as the product, recorded as ambiguous;
+        under the other reading (``index_brackets``) the indexed name A_j.  None where it is no such bracket (a
+        name the paper says is a number keeps its product)."""
+        if not self.at("[") or self._a_number(node):
+            return None
+        close = self._matching(self.i)
+        inner = [t.text for t in self.toks[self.i + 1:close]] if close > 0 else []
+        if not inner or len(inner) > 3 or self.toks[close].text != "]" or \
+                not re.fullmatch(r"[A-Za-z0-9]", inner[0]) or \
+                len(inner) == 3 and not (inner[1] in "+-" and inner[2].isdigit()) or \
+                len(inner) == 2 and inner[1] not in ("'",):
+            return None
+        if not self.index_brackets:
+            self.bracket_index.add(f"{_flat(node)}[{''.join(inner)}]")
+            return None
+        if not isinstance(node, ast.Name):
+            raise BadInput("an indexed name indexed again in brackets is not read")
+        self.i += 1
+        idx = self.expr()
+        self.expect("]")
+        return ast.Subscript(value=node, slice=idx, ctx=ast.Load())
 
     def _bracketed_application(self) -> ast.expr | None:
         """``(Wg)(x)``, ``(T f)(x)``, ``(\\mathcal{A} u)(t)``: an operator applied to a function, in brackets, and the
@@ -1884,6 +1913,7 @@ class PaperParser(LatexParser):
         p = PaperParser([*tokens, Token("end", "", tokens[-1].pos if tokens else 0)], self.names, self.functions)
         p.bind_divisor = self.bind_divisor
         p.label_reading = self.label_reading
+        p.index_brackets = self.index_brackets
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -1900,6 +1930,7 @@ class PaperParser(LatexParser):
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
+        self.bracket_index |= p.bracket_index
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")

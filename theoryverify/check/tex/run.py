@@ -956,6 +956,17 @@ class Paper:
                     self._both_readings(display, link, self._reread(link, bind_divisor=True), chain_id, kind,
                                         assumptions, read_as, parsers, cond_unread)
                 continue
+            brackets = set().union(*(p.bracket_index for p in parsers))
+            if brackets:  # A[j]: a product, or entry j of A? checked under both readings where they can be built
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(sorted(brackets))}: a product, or an entry (row) of the name? The "
+                                "brackets after a name can mean either", assumptions, read_as)
+                other = self._reread(link, index_brackets=True) if not ambiguous and not labels else None
+                rel.readings = [read_as, self._read_as(other) if other is not None else
+                                f"{', '.join(sorted(brackets))} read as indexed names"]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
+                                    cond_unread)
+                continue
             if ambiguous:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
                                 assumptions, read_as)
