@@ -55,3 +55,13 @@ def test_the_condition_over_a_relation_is_assumed_for_that_link(tmp_path, capsys
     assert [r["status"] for r in rows] == ["holds", "refuted", "holds", "proved"], rows
     assert rows[0]["assumptions"] == ["p == 1 / 2"], rows[0]
     assert not any("p" in a for a in rows[2]["assumptions"] + rows[3]["assumptions"]), rows  # that link's alone
+
+
+def test_an_argmin_update_makes_an_iterate_and_its_numbered_superscripts_ambiguous(tmp_path, capsys):
+    # old: x^{t+1} \in \argmin … was no update, so x^t was a power; "x^1 - x^0 = x - 1" was proved through x^0 = 1
+    body = ("The method computes\n\\begin{align}\nx^{t+1} &\\in \\arg\\min_{x} q_t(x) .\n\\end{align}\n"
+            + _align(r"\|x^{t+1} - x^{t}\|^2 \le 2\|x^{t+1}\|^2 + 2\|x^{t}\|^2", r"x^{1} - x^{0} = x - 1"))
+    rows = tex_rows(tmp_path, capsys, body)
+    steps = [r for r in rows if r["kind"] == "step"]
+    assert "xsup[t + 1]" in steps[0]["read_as"], steps[0]
+    assert steps[1]["status"] == "ambiguous" and "xsup[0]" in " ".join(steps[1]["readings"]), steps[1]

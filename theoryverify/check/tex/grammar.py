@@ -1760,7 +1760,7 @@ class PaperParser(LatexParser):
             return None
         form = self._iteration_form()
         if form is None:
-            return None
+            return self._numbered_iterate(base, head)
         letter, shift, width = form
         what = self.names.iteration(head.id, letter)
         if what is None:
@@ -1777,6 +1777,30 @@ class PaperParser(LatexParser):
         if self.at("_"):  # x^{k+1}_i: the subscript after the superscript is the name's index too
             self.next()
             elts.insert(0, self._index_expr())
+        idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+        return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=idx, ctx=ast.Load()))
+
+    def _numbered_iterate(self, base: ast.expr, head: ast.Name) -> ast.expr | None:
+        """``x^0``, ``x^{1}`` where the paper shows x to be an iterate (``x^{t+1} = …``): the power (x^0 = 1), or the
+        iterate numbered 0 (the start)?  Ambiguous (recorded in :attr:`labels`; None, read as the power); under
+        the other reading the indexed name ``xsup[0]``."""
+        ev = getattr(self.names, "ev", None)
+        if ev is None or not any(key == head.id for key, _ in ev.iterates):
+            return None
+        if self.peek().kind == "num" and re.fullmatch(r"\d", self.peek().text):
+            width = 1
+        elif self.at("{") and self.peek(1).kind == "num" and re.fullmatch(r"\d", self.peek(1).text) and \
+                self.peek(2).text == "}":
+            width = 3
+        else:
+            return None
+        shown = show_tokens(self.toks[self.i:self.i + width])
+        if not self.label_reading:
+            self.labels.add(f"{unparse_name(base)}^{shown}")
+            return None
+        number = int(self.toks[self.i + width // 2].text)
+        self.i += width
+        elts = [base.slice, _num(number)] if isinstance(base, ast.Subscript) else [_num(number)]
         idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
         return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=idx, ctx=ast.Load()))
 
