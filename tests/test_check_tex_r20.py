@@ -65,3 +65,9 @@ def test_an_argmin_update_makes_an_iterate_and_its_numbered_superscripts_ambiguo
     steps = [r for r in rows if r["kind"] == "step"]
     assert "xsup[t + 1]" in steps[0]["read_as"], steps[0]
     assert steps[1]["status"] == "ambiguous" and "xsup[0]" in " ".join(steps[1]["readings"]), steps[1]
+
+
+def test_amsmath_capital_accents_are_the_accents(tmp_path, capsys):
+    # old: "unknown LaTeX command \Ddot" (16 rows of one paper)
+    rows = tex_rows(tmp_path, capsys, _align(r"\Ddot{X} + \Dot{X} - \ddot X = \dot X", r"\Hat{a} = \hat a + 1"))
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows

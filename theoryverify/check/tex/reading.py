@@ -83,7 +83,9 @@ WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk"
 OPERATOR_WORDS = frozenset({"det", "Pr", "P", "var", "Var", "cov", "Cov", "tr", "Tr", "trace", "rank", "diag", "Diag",
                             "sgn", "sign", "vec", "poly", "polylog", "dist", "supp", "softmax", "erf", "E", "Ex"})
 ALIASES = {"\\Vert": "\\|", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]",
-           "\\operatornamewithlimits": "\\operatorname"}  # the pre-amsmath \argmin macro: \operatorname*
+           "\\operatornamewithlimits": "\\operatorname",  # the pre-amsmath \argmin macro: \operatorname*
+           # amsmath's capital accents (for nesting) are the accents: \Ddot x is \ddot x
+           **{f"\\{a.capitalize()}": f"\\{a}" for a in ("hat", "tilde", "bar", "dot", "ddot", "check", "breve", "vec")}}
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 #: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
 TEXT_OPERATORS = {"max", "min", "sup", "inf", "argmax", "argmin"}
