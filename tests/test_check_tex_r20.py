@@ -39,9 +39,12 @@ def test_a_name_set_in_the_theorem_blocks_refutation_when_it_is_on_both_sides(tm
             "\\end{proof}\n")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["inconclusive"], rows
-    assert "set to a value in the prose" in rows[0]["reason"], rows
-    # without the inline value the same step is refuted (the guard is what saved it)
+    assert "value the prose sets substituted in every occurrence" in rows[0]["reason"], rows
+    # without the inline value the same step is refuted (the reading with the value is what saved it) …
     rows = tex_rows(tmp_path, capsys, body.replace("$a_t = \\frac{2}{t+2}$", "$a_t$ positive"), name="q.tex")
+    assert [r["status"] for r in rows] == ["refuted"], rows
+    # … and a step that is false even with the value in every occurrence stays refuted (planted: 5 for 4)
+    rows = tex_rows(tmp_path, capsys, body.replace("\\frac{4(t+1)}", "\\frac{5(t+1)}"), name="r.tex")
     assert [r["status"] for r in rows] == ["refuted"], rows
 
 

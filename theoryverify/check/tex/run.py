@@ -263,6 +263,7 @@ class Paper:
             D.chains(d)
         self.names = self._names()
         self.names.random = self.random
+        self._inline_values: dict[str, tuple[str, str]] = {}
         self._inline_sets = self._values_set_inline()
         # Δt, Δw, ΔA as increments: the paper writes Δ before a name several times and never powers Δ or writes it
         # alone (Δ^2, Δ > 0, Δ(t)); a subscripted Δ_ω is a name of its own and does not count
@@ -378,7 +379,30 @@ class Paper:
             else:
                 continue
             out.append((pos, key, f"{m.group(1).strip()} ({self.doc.label(pos)})", self._value_names(text, pos)))
+            value = self._inline_value(text, pos)
+            if value is not None:
+                self._inline_values.setdefault(key, value)
         return out
+
+    def _inline_value(self, text: str, pos: int) -> tuple[str, str] | None:
+        """(the name as the checker writes it, its value as a plain expression) of an inline ``a_t = 2/(t+2)``, or
+        None when it is not exactly one readable, clean ``name = value``."""
+        try:
+            reading = read_chain([(text, pos)], self.names, self.names.defined)
+            if reading.error or len(reading.links) != 1 or not reading.links[0].readable or \
+                    reading.links[0].op not in ("=", ":="):
+                return None
+            link = reading.links[0]
+            if any(p is not None and (p.opaque or p.ambiguous or p.applied or p.divisions or p.labels)
+                   for p in (link.lhs.parser, link.rhs.parser)):
+                return None
+            fam: dict[str, int] = {}
+            name, value = plain(link.lhs.node, set(), fam), plain(link.rhs.node, set(), fam)
+        except Exception:  # a reader defect in prose math never stops the paper; no value, no substitution
+            return None
+        if fam or not isinstance(name, ast.Name) or name.id in names_in(value, set()):
+            return None
+        return name.id, unparse(value)
 
     def _value_names(self, text: str, pos: int) -> frozenset[str] | None:
         """The names the value of an inline equation writes (every side after the first), or None when it cannot be
@@ -1286,21 +1310,32 @@ class Paper:
         from .kinds import BY_DEFINITION, last_sentence
         cav.by_definition = link.index == 0 and bool(BY_DEFINITION.search(last_sentence(display.prose or "")))
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
-        # a name an earlier inline equation sets, written in the step: the step may substitute its value (anywhere),
-        # so a refutation with the name free would rest on a value of our choosing
+        # a name an earlier inline equation sets, written on one side only: the step substitutes its value (the
+        # side that drops it rests on it), so a refutation with the name free would rest on a value of our choosing
         sides = [(names_in(x, fns), {ast.dump(n) for n in ast.walk(node)} if node is not None else set())
                  for x, node in ((lhs, lhs_node), (rhs, rhs_node))]
 
-        def used(key: str) -> bool:
-            # on one side: the side that drops it rests on it; on both (a_t G_t + a_t^2 D = a_t G_t + 4D/(t+2)^2):
-            # the step may substitute the value into some of its occurrences only — either way a counterexample with
-            # the name free rests on a value of our choosing
-            return any(key in (nodes if key.startswith("Subscript(") else names) for names, nodes in sides)
+        def on(key: str) -> list[bool]:
+            return [key in (nodes if key.startswith("Subscript(") else names) for names, nodes in sides]
+
+        def one_side(key: str) -> bool:
+            return on(key)[0] != on(key)[1]
         # …unless its value is read and names nothing the step writes (μ_0 = E(X | Y = 0): as free as the name)
         written = sides[0][0] | sides[1][0]
         cav.set_in_prose = list(dict.fromkeys(
             where for pos, key, where, value in getattr(self, "_inline_sets", []) if pos < display.start and
-            key not in in_scope and used(key) and (value is None or (value - {key}) & written)))
+            key not in in_scope and one_side(key) and (value is None or (value - {key}) & written)))
+        # …on both sides (a_t G_t + a_t^2 D = a_t G_t + 4D/(t+2)^2): the step may substitute the value into some
+        # occurrences only — a refutation stands only if it also fails with the value in every occurrence
+        # (:func:`_favourable`)
+        for pos, key, where, value in getattr(self, "_inline_sets", []):
+            if pos >= display.start or key in in_scope or not all(on(key)):
+                continue
+            sub = getattr(self, "_inline_values", {}).get(key)
+            # (a value that cannot be read — g_i = min{g | …} — is not substituted, and a name on both sides does not
+            # block on its own: a wrong constant around it is still refuted, as before)
+            if sub is not None and sub not in cav.inline_values:
+                cav.inline_values.append((*sub, where))
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
@@ -2176,6 +2211,9 @@ def _side_names(s, job: Job) -> tuple[set[str], set[str]] | None:
 
 
 def _favourable(job: Job, st, session_for) -> str | None:
+    substituted = _with_inline_values(job, session_for)
+    if substituted:
+        return substituted
     names = sorted(job.caveats.lhs_names | job.caveats.rhs_names)
     if not names or job.over_reals:
         return None
@@ -2223,6 +2261,36 @@ def _found(status: str, words: str) -> str:
     if status == "proved":
         return f"is proved with {words}"
     return f"no counterexample was found with {words}"
+
+
+def _with_inline_values(job: Job, session_for) -> str | None:
+    """A step that writes, on both sides, a name the prose set earlier (``a_t = 2/(t+2)``) may substitute the value
+    into some occurrences only: checked again with the value in every occurrence — a verdict other than refuted
+    there is the authors'-favour reading (None: no such name, or still refuted)."""
+    import copy
+    from ..latex import to_statement
+    if not job.caveats.inline_values:
+        return None
+    values = {}
+    for name, value, where in job.caveats.inline_values:
+        try:
+            values[name] = (ast.parse(value, mode="eval").body, where)  # our own unparse of a plain node, not user text
+        except SyntaxError:
+            return None
+
+    class Put(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return copy.deepcopy(values[node.id][0]) if node.id in values else node
+    try:
+        sides = [Put().visit(copy.deepcopy(side)) for side in (job.lhs, job.rhs)]
+        st = to_statement(sides, [STATEMENT_OP[job.op]], job.text, functions=None)
+        got = session_for(job.assumptions, job.n_defs, job.functions).check_parsed(st).status.value
+    except Exception:  # noqa: BLE001 - no other reading checked: it cannot stand for the step either
+        return "the value the prose sets could not be substituted"
+    if got == "refuted":
+        return None
+    shown = "; ".join(f"{n} = {v} ({w})" for n, (_, w) in values.items() for v in [unparse(values[n][0])])
+    return _found(got, f"the value the prose sets substituted in every occurrence: {shown}")
 
 
 def _index_dropped(job: Job):
