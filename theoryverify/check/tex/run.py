@@ -384,6 +384,17 @@ class Paper:
                 self._inline_values.setdefault(key, value)
         return out
 
+    VALUE_CUE = re.compile(r"^\s*(?:let|set|setting|choose|choosing|fix|take|we\s+(?:set|choose|take|use|fix))\b", re.I)
+    CASE_WORDS = re.compile(r"\b(?:if|when|whenever|case|otherwise|unless|suppose)\b", re.I)
+
+    def _standing_value(self, pos: int) -> bool:
+        """The inline equation at ``pos`` sets a value for what follows ("Let the step sizes be $a_t = …$", "Set
+        $η = 1/L$"): its sentence opens with such a word and states no case ("If …, then $λ_2 = 0$")."""
+        before = self.doc.text[max(self.doc.body_start, pos - 300):pos]
+        cut = max(before.rfind(". "), before.rfind(".\n"), before.rfind("\n\n"), before.rfind("}\n"))
+        sentence = before[cut + 1:] if cut >= 0 else before
+        return bool(self.VALUE_CUE.search(sentence)) and not self.CASE_WORDS.search(sentence)
+
     def _inline_value(self, text: str, pos: int) -> tuple[str, str] | None:
         """(the name as the checker writes it, its value as a plain expression) of an inline ``a_t = 2/(t+2)``, or
         None when it is not exactly one readable, clean ``name = value``."""
@@ -1328,9 +1339,13 @@ class Paper:
         # …on both sides (a_t G_t + a_t^2 D = a_t G_t + 4D/(t+2)^2): the step may substitute the value into some
         # occurrences only — a refutation stands only if it also fails with the value in every occurrence
         # (:func:`_favourable`)
+        regions = self._prose_regions(display) if any(all(on(k)) for _, k, _, _ in getattr(self, "_inline_sets", [])) \
+            else []
         for pos, key, where, value in getattr(self, "_inline_sets", []):
             if pos >= display.start or key in in_scope or not all(on(key)):
                 continue
+            if not any(a <= pos < b for a, b in regions) or not self._standing_value(pos):
+                continue  # "If we are in the lasso case, then λ_2 = 0": a case's value, not the step's
             sub = getattr(self, "_inline_values", {}).get(key)
             # (a value that cannot be read — g_i = min{g | …} — is not substituted, and a name on both sides does not
             # block on its own: a wrong constant around it is still refuted, as before)
