@@ -31,7 +31,7 @@ import ast
 import re
 from typing import Iterable
 
-from ..latex import (ACCENTS, FONTS, GREEK, RELATIONS, STOPS, DEFINITION_OPS, REFUSED_RELATIONS, LatexParser, Token,
+from ..latex import (ACCENTS, FONTS, FUNCTION_LETTERS, GREEK, RELATIONS, STOPS, DEFINITION_OPS, REFUSED_RELATIONS, LatexParser, Token,
                      _bin, _call, _compare, _derivative, _name, _num)
 from ..parser import BadInput
 
@@ -586,6 +586,9 @@ class PaperParser(LatexParser):
                 len(inner) == 3 and not (inner[1] in "+-" and inner[2].isdigit()) or \
                 len(inner) == 2 and inner[1] not in ("'",):
             return None
+        if len(inner) == 1 and (inner[0] in FUNCTION_LETTERS or self.names is not None and
+                                self.names.kind(inner[0]) == "function"):
+            return None  # F[f]: an operator applied to a function (see _bracket_operator), not an entry f of F
         if not self.index_brackets:
             self.bracket_index.add(f"{_flat(node)}[{''.join(inner)}]")
             return None
