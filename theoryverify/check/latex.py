@@ -81,6 +81,7 @@ class Token:
     kind: str  # cmd, letter, num, sym, end
     text: str
     pos: int
+    note: str = ""  # a relation's annotation that states a condition (\\overset{p = 1/2}{=}: "p = 1/2")
 
 
 def refuse_dangerous(text: str, where: str = "", hash_sign: bool = True) -> None:

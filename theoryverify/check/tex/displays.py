@@ -464,6 +464,10 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
         if len(pieces) == 1:
             out.append(s)
             continue
+        if s.role == "condition" and _name_list_bound([p for _, p in pieces]):
+            # "\forall p, q, r \ge 0": one condition on a list of names, not a quantifier over p and a relation
+            out.append(s)
+            continue
         if s.role == "condition" and s.word.startswith("for all") and not RELATION_HINT.search(pieces[0][1]) and \
                 "\\in" not in pieces[0][1] and RELATION_HINT.search(t[pieces[1][0]:]):
             # "\forall t, \|C(t)\| < \|B(t)\| + 4\epsilon": the quantifier ranges over t; the relation is the display's
@@ -482,7 +486,23 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
     return out
 
 
+LIST_NAME = r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*"
+LIST_LAST = re.compile(LIST_NAME + r"(?:\\geq?|\\leq?|\\geqslant|\\leqslant|[<>]|\\in(?![A-Za-z]))")
+
+
+def _name_list_bound(pieces: list[str]) -> bool:
+    """``p, q, r \\ge 0`` cut at its commas: bare names, then a bare name with a bound or a set — a list of names
+    the bound (or set) applies to.  Two pieces (``t, x \\ge 0``) only where both names are plain letters."""
+    if len(pieces) < 2 or not LIST_LAST.match(pieces[-1]) or \
+            not all(re.fullmatch(LIST_NAME, p) and not RELATION_HINT.search(p) for p in pieces[:-1]):
+        return False
+    return len(pieces) >= 3 or bool(re.fullmatch(r"\s*[A-Za-z]\s*", pieces[0]))
+
+
 LEADING_OPERATOR = re.compile(r"^\s*(?:[+\-]|\\cdot|\\times|\\pm|\\mp)")
+#: a row whose left cell is empty and whose right cell opens with an operator: ``\\ &- b^2 \le …``
+COLUMN_OPERATOR = re.compile(r"\s*(?:\\(?:nonumber|notag|quad|qquad|[,;:!])\s*)*&\s*(?:\\(?:quad|qquad|[,;:!])\s*)*"
+                             r"(?:[+\-]|\\cdot|\\times|\\pm|\\mp)")
 LEADING_RELATION = re.compile(r"^\s*(?:[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq|approx|simeq|sim|"
                               r"propto|equiv|ll|gg|lesssim|gtrsim|asymp|coloneqq|coloneq|triangleq|eqqcolon|defeq|"
                               r"doteq|stackrel|overset|underset|xlongequal|preceq|succeq|prec|succ|leftarrow|gets)(?![A-Za-z])|:=)")
@@ -534,7 +554,9 @@ def chains(display: Display) -> None:
     current: Chain | None = None
     pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
     for k, (pos, row) in enumerate(rows(display)):
-        for seg in _inline_cases(segments(row, pos)):
+        segs = _inline_cases(segments(row, pos))
+        first_seg = segs[0] if segs else None
+        for seg in segs:
             seg.row = k
             # "q = r + s, \\ & \le …": the punctuation ends the relation; it is no part of its math
             m = re.search(r"(?<!\\)[,;]((?:\s|\\(?:nonumber|notag|label\s*\{[^{}]*\}|tag\s*\{[^{}]*\}|[,;:!]|quad|qquad))*)$",
@@ -576,7 +598,12 @@ def chains(display: Display) -> None:
             # "… < \infty, \\ & \lim …": a row after one that ended with a comma starts a new expression
             ended = current is not None and (current.parts[-1].comma or
                                              re.search(r"[,;]\s*$", _bare(current.parts[-1].text)))
-            if current is not None and (starts_rel or (starts_op and not has_rel) or (not has_rel and not ended)):
+            # "a &= b + c \\ &- d \le e": an operator in the relation column (the row's left cell empty) continues the
+            # right side above, even when the row goes on to a relation of its own ("- x^2 &\le 1" starts anew)
+            column_op = starts_op and has_rel and seg is first_seg and \
+                bool(COLUMN_OPERATOR.match(display.body, pos - display.body_start))
+            if current is not None and (starts_rel or (starts_op and not has_rel) or (not has_rel and not ended) or
+                                        (column_op and not ended)):
                 current.parts.append(seg)
                 continue
             current = Chain([seg], "main")

@@ -31,7 +31,7 @@ import ast
 import re
 from typing import Iterable
 
-from ..latex import (ACCENTS, FONTS, GREEK, RELATIONS, STOPS, DEFINITION_OPS, REFUSED_RELATIONS, LatexParser, Token,
+from ..latex import (ACCENTS, FONTS, FUNCTION_LETTERS, GREEK, RELATIONS, STOPS, DEFINITION_OPS, REFUSED_RELATIONS, LatexParser, Token,
                      _bin, _call, _compare, _derivative, _name, _num)
 from ..parser import BadInput
 
@@ -58,6 +58,7 @@ OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "
 SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\\setminus": "setminus"}
 BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
             "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
+STAR_MARKS = frozenset({"*", "\\star", "\\ast"})  # a star subscript, however written: u_*, u_\ast, u_{\star}
 PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime", "\\dagger": "dag", "+": "plus",
                "-": "minus", "\\circ": "circ", "\\sharp": "sharp", "\\natural": "nat", "\\flat": "flat"}
 EXTRA_ACCENTS = {"vec": "vec", "overrightarrow": "vec", "mathring": "ring", "underline": "ul", "acute": "acute",
@@ -89,6 +90,8 @@ class PaperParser(LatexParser):
         self.label_reading = False  # the other reading: a superscript recorded in labels read as a label/iterate
         self.iterated_maps: set[str] = set()  # T^k(x) read as a power of T(x): T applied k times is the other
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
+        self.bracket_index: set[str] = set()  # A[j]: A times j, or row/entry j of A?
+        self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -341,7 +344,9 @@ class PaperParser(LatexParser):
         start = self.i
         self._skip_balanced("{")
         label = re.sub(r"[^A-Za-z0-9]", "", "".join(t.text.lstrip("\\") for t in self.toks[start + 1:self.i - 1]))
-        return _name(("s" + label)[:24] if label else "sub")
+        if not label:  # u_{*} vs u_{+}: symbols only — one shared label would make different names one
+            raise BadInput("LaTeX: cannot read the subscript " + show_tokens(self.toks[start:self.i]))
+        return _name(("s" + label)[:24])
 
     def _index_expr_parsed(self) -> ast.expr:
         t = self.peek()
@@ -371,6 +376,9 @@ class PaperParser(LatexParser):
                              _name(GREEK[tt.text[1:]] if tt.kind == "cmd" else tt.text))
             self.next()
             return ast.Tuple(elts=parts, ctx=ast.Load())
+        if t.text == "{" and self.peek(1).text in STAR_MARKS and self.peek(2).text == "}":
+            self.i += 3  # u_{\ast} = u_{*} = u_\star = u_*: one name
+            return _name("star")
         if t.text == "{":
             self.next()
             if self.at("}"):
@@ -400,7 +408,7 @@ class PaperParser(LatexParser):
         if t.kind == "cmd" and t.text in ("\\infty",):
             self.next()
             return _name("infty")
-        if t.text in ("*", "\\star"):
+        if t.text in STAR_MARKS:
             self.next()
             return _name("star")
         raise BadInput(f"LaTeX: cannot read the subscript {t.text!r}")
@@ -460,6 +468,9 @@ class PaperParser(LatexParser):
             app = self._bracket_operator(node)
             if app is not None:
                 return app
+            indexed = self._bracket_index(node)
+            if indexed is not None:
+                return indexed
         called = self.at("(") or (self.at("\\left") and self.peek(1).text == "(") or \
             (self.at("\\bigl", "\\Bigl", "\\biggl", "\\big", "\\Big") and self.peek(1).text == "(")
         if called and self.at("("):
@@ -560,6 +571,33 @@ class PaperParser(LatexParser):
         key = _flat(node) + show_tokens(t for t in self.toks[self.i:close + 1] if t.text not in ("\\left", "\\right"))
         self.i = close + 1
         return self._application(key)
+
+    def _bracket_index(self, node: ast.expr) -> ast.expr | None:
+        """``A[j]``, ``x[i+1]``, ``b[V]``: square brackets right after a name around a short index (a letter or a
+        number, ± a number) — the product A·j, or entry/row j of A?  Read as the product, recorded as ambiguous;
+        under the other reading (``index_brackets``) the indexed name A_j.  None where it is no such bracket (a
+        name the paper says is a number keeps its product)."""
+        if not self.at("[") or self._a_number(node):
+            return None
+        close = self._matching(self.i)
+        inner = [t.text for t in self.toks[self.i + 1:close]] if close > 0 else []
+        if not inner or len(inner) > 3 or self.toks[close].text != "]" or \
+                not re.fullmatch(r"[A-Za-z0-9]", inner[0]) or \
+                len(inner) == 3 and not (inner[1] in "+-" and inner[2].isdigit()) or \
+                len(inner) == 2 and inner[1] not in ("'",):
+            return None
+        if len(inner) == 1 and (inner[0] in FUNCTION_LETTERS or self.names is not None and
+                                self.names.kind(inner[0]) == "function"):
+            return None  # F[f]: an operator applied to a function (see _bracket_operator), not an entry f of F
+        if not self.index_brackets:
+            self.bracket_index.add(f"{_flat(node)}[{''.join(inner)}]")
+            return None
+        if not isinstance(node, ast.Name):
+            raise BadInput("an indexed name indexed again in brackets is not read")
+        self.i += 1
+        idx = self.expr()
+        self.expect("]")
+        return ast.Subscript(value=node, slice=idx, ctx=ast.Load())
 
     def _bracketed_application(self) -> ast.expr | None:
         """``(Wg)(x)``, ``(T f)(x)``, ``(\\mathcal{A} u)(t)``: an operator applied to a function, in brackets, and the
@@ -1725,7 +1763,7 @@ class PaperParser(LatexParser):
             return None
         form = self._iteration_form()
         if form is None:
-            return None
+            return self._numbered_iterate(base, head)
         letter, shift, width = form
         what = self.names.iteration(head.id, letter)
         if what is None:
@@ -1742,6 +1780,30 @@ class PaperParser(LatexParser):
         if self.at("_"):  # x^{k+1}_i: the subscript after the superscript is the name's index too
             self.next()
             elts.insert(0, self._index_expr())
+        idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+        return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=idx, ctx=ast.Load()))
+
+    def _numbered_iterate(self, base: ast.expr, head: ast.Name) -> ast.expr | None:
+        """``x^0``, ``x^{1}`` where the paper shows x to be an iterate (``x^{t+1} = …``): the power (x^0 = 1), or the
+        iterate numbered 0 (the start)?  Ambiguous (recorded in :attr:`labels`; None, read as the power); under
+        the other reading the indexed name ``xsup[0]``."""
+        ev = getattr(self.names, "ev", None)
+        if ev is None or not any(key == head.id for key, _ in ev.iterates):
+            return None
+        if self.peek().kind == "num" and re.fullmatch(r"\d", self.peek().text):
+            width = 1
+        elif self.at("{") and self.peek(1).kind == "num" and re.fullmatch(r"\d", self.peek(1).text) and \
+                self.peek(2).text == "}":
+            width = 3
+        else:
+            return None
+        shown = show_tokens(self.toks[self.i:self.i + width])
+        if not self.label_reading:
+            self.labels.add(f"{unparse_name(base)}^{shown}")
+            return None
+        number = int(self.toks[self.i + width // 2].text)
+        self.i += width
+        elts = [base.slice, _num(number)] if isinstance(base, ast.Subscript) else [_num(number)]
         idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
         return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=idx, ctx=ast.Load()))
 
@@ -1878,6 +1940,7 @@ class PaperParser(LatexParser):
         p = PaperParser([*tokens, Token("end", "", tokens[-1].pos if tokens else 0)], self.names, self.functions)
         p.bind_divisor = self.bind_divisor
         p.label_reading = self.label_reading
+        p.index_brackets = self.index_brackets
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -1894,6 +1957,7 @@ class PaperParser(LatexParser):
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
+        self.bracket_index |= p.bracket_index
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")
@@ -2035,6 +2099,12 @@ class PaperParser(LatexParser):
         t = self.peek()
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
             return False
+        if t.text in ("\\text", "\\textrm", "\\textnormal", "\\mbox") and self.peek(1).text == "{":
+            # |B|\text{R}(h): an upright name applied (or indexed) is a factor, not prose (prose was cut earlier)
+            j = 2
+            while self.peek(j).kind == "letter" and j < 10:
+                j += 1
+            return j > 2 and self.peek(j).text == "}" and self.peek(j + 1).text in ("(", "_", "^", "\\left")
         return super().starts_factor()
 
 

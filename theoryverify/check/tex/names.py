@@ -159,6 +159,10 @@ ITER_SUP = re.compile(_NAME + _SCRIPT + _ITER_SUP)
 #: where a row starts (an update's left side is alone there)
 _ROW_HEAD = re.compile(r"(?:^|\\\\|&|,|;|\\q?quad|\\text\s*\{[^{}]*\})\s*&?\s*$")
 _UPDATE_OP = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\leftarrow|\\gets)")
+#: ``x^{t+1} \in \argmin_x …`` / ``= \arg\min`` / ``\in \operatorname*{Argmin}``: an update by minimisation
+_ARGMIN_UPDATE = re.compile(r"\s*&?\s*(?:\\in|=|:=|\\coloneqq|\\leftarrow)\s*(?:\\(?:arg|Arg)\s*\\?min|\\argmin|\\Argmin|"
+                            r"\\(?:operatorname\*?|mathop|mathrm|text|rm)\s*\{?\s*(?:\\rm\s*)?[Aa]rg\s*(?:\\[,;!]\s*)?\\?min|"
+                            r"\\prox|\\operatorname\s*\{\s*prox)")
 #: (a "time step $i$" is no iteration: the impulse response at step i is C A^i B, a power)
 ITERATION_WORDS = re.compile(r"\b(?:iterates?|iterations?|iterative|rounds?|epochs?)\b", re.I)
 #: "the $r$-th iterate", "iteration $k$", "round $r$": a letter used as the iteration count
@@ -189,6 +193,10 @@ def _iteration(ev: Evidence, text: str) -> None:
         key, letter = key_of(base), m.group("it") or m.group("it2")
         shift = int(m.group("shift") or 0) * (-1 if m.group("sign") == "-" else 1)
         ev.sup_shifts[(key, letter)].add(shift)
+        if shift > 0 and _ARGMIN_UPDATE.match(text, m.end()) and _ROW_HEAD.search(text[:m.start()]):
+            ev.iterates.add((key, letter))  # x^{t+1} \in \argmin_x …: the next iterate, never a power
+            ev.iteration_letters.add(letter)
+            continue
         op = _UPDATE_OP.match(text, m.end())
         if not op or not _ROW_HEAD.search(text[:m.start()]):
             continue

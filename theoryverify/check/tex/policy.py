@@ -36,6 +36,8 @@ class Caveats:
     loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
     set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
+    #: (name, value, where) of a name an earlier inline equation sets, written on both sides of the step
+    inline_values: list[tuple[str, str, str]] = field(default_factory=list)
     vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
     by_definition: bool = False  # the prose says the step holds "by definition" (of something it may not read)
     lhs_names: set[str] = field(default_factory=set)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..latex import DEFINITION_OPS as LATEX_DEF_OPS
 from ..latex import GREEK, RELATIONS, Token, tokenize
 from ..parser import BadInput, NAME_RE, unparse
-from .grammar import PaperParser
+from .grammar import PaperParser, show_tokens
 
 COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\leqq": "<=",
            "\\ge": ">=", "\\geq": ">=", "\\geqslant": ">=", "\\geqq": ">=", "\\lt": "<", "\\gt": ">",
@@ -82,7 +82,10 @@ WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk"
 #: a word in ``\\mbox{…}``/``\\text{…}`` directly followed by ``(`` that names an operator (``\\mbox{det}(X)``)
 OPERATOR_WORDS = frozenset({"det", "Pr", "P", "var", "Var", "cov", "Cov", "tr", "Tr", "trace", "rank", "diag", "Diag",
                             "sgn", "sign", "vec", "poly", "polylog", "dist", "supp", "softmax", "erf", "E", "Ex"})
-ALIASES = {"\\Vert": "\\|", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]"}
+ALIASES = {"\\Vert": "\\|", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]",
+           "\\operatornamewithlimits": "\\operatorname",  # the pre-amsmath \argmin macro: \operatorname*
+           # amsmath's capital accents (for nesting) are the accents: \Ddot x is \ddot x
+           **{f"\\{a.capitalize()}": f"\\{a}" for a in ("hat", "tilde", "bar", "dot", "ddot", "check", "breve", "vec")}}
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 #: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
 TEXT_OPERATORS = {"max", "min", "sup", "inf", "argmax", "argmin"}
@@ -346,7 +349,9 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                 a = " ".join(ann)
                 text = ":=" if op.text == "=" and DEF_ANNOTATION.match(a.replace(" ", "") or "x") or \
                     op.text == "=" and DEF_ANNOTATION.match(a) else op.text
-                out.append(Token("cmd", text, op.pos))
+                # \overset{p = 1/2}{=}, \overset{\alpha \ge 3/4}{\le}: the relation holds under a condition
+                cond = text != ":=" and any(x in COUNTED and x not in ("\\to", "\\rightarrow") for x in ann)
+                out.append(Token("cmd", text, op.pos, show_tokens(toks[i + 2:j]) if cond else ""))
                 i = k
                 continue
         if t.text == "=" and out and out[-1].text == ":" and out[-1].pos == t.pos - 1:
@@ -504,7 +509,7 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
                 _parse_term(b, names, functions)
                 reading.links.append(Link(op_text, op.pos, a, b, k))
         else:
-            reading.links.append(Link(op_text, op.pos, terms[i], terms[i + 1], k))
+            reading.links.append(Link(op_text, op.pos, terms[i], terms[i + 1], k, op.note))
         k += 1
     return reading
 

@@ -263,6 +263,7 @@ class Paper:
             D.chains(d)
         self.names = self._names()
         self.names.random = self.random
+        self._inline_values: dict[str, tuple[str, str]] = {}
         self._inline_sets = self._values_set_inline()
         # Δt, Δw, ΔA as increments: the paper writes Δ before a name several times and never powers Δ or writes it
         # alone (Δ^2, Δ > 0, Δ(t)); a subscripted Δ_ω is a name of its own and does not count
@@ -273,6 +274,9 @@ class Paper:
         self.shadows: list[Relation] = []  # each reading of an ambiguous relation, checked on its own
         self.definitions: list[Definition] = []
         self.defined_names: set[str] = set()
+        #: letters written side by side on the left of a definition (``SM_n := …``): a name of several letters,
+        #: or the product? kept over both reading passes, so a use before the definition is seen too
+        self.joined_names: dict[tuple[str, ...], str] = {}
 
     # directives -------------------------------------------------------------------------------------
     def _scope_of(self, pos: int) -> tuple[str, int] | None:
@@ -375,7 +379,41 @@ class Paper:
             else:
                 continue
             out.append((pos, key, f"{m.group(1).strip()} ({self.doc.label(pos)})", self._value_names(text, pos)))
+            value = self._inline_value(text, pos)
+            if value is not None:
+                self._inline_values.setdefault(key, value)
         return out
+
+    VALUE_CUE = re.compile(r"^\s*(?:let|set|setting|choose|choosing|fix|take|we\s+(?:set|choose|take|use|fix))\b", re.I)
+    CASE_WORDS = re.compile(r"\b(?:if|when|whenever|case|otherwise|unless|suppose)\b", re.I)
+
+    def _standing_value(self, pos: int) -> bool:
+        """The inline equation at ``pos`` sets a value for what follows ("Let the step sizes be $a_t = …$", "Set
+        $η = 1/L$"): its sentence opens with such a word and states no case ("If …, then $λ_2 = 0$")."""
+        before = self.doc.text[max(self.doc.body_start, pos - 300):pos]
+        cut = max(before.rfind(". "), before.rfind(".\n"), before.rfind("\n\n"), before.rfind("}\n"))
+        sentence = before[cut + 1:] if cut >= 0 else before
+        return bool(self.VALUE_CUE.search(sentence)) and not self.CASE_WORDS.search(sentence)
+
+    def _inline_value(self, text: str, pos: int) -> tuple[str, str] | None:
+        """(the name as the checker writes it, its value as a plain expression) of an inline ``a_t = 2/(t+2)``, or
+        None when it is not exactly one readable, clean ``name = value``."""
+        try:
+            reading = read_chain([(text, pos)], self.names, self.names.defined)
+            if reading.error or len(reading.links) != 1 or not reading.links[0].readable or \
+                    reading.links[0].op not in ("=", ":="):
+                return None
+            link = reading.links[0]
+            if any(p is not None and (p.opaque or p.ambiguous or p.applied or p.divisions or p.labels)
+                   for p in (link.lhs.parser, link.rhs.parser)):
+                return None
+            fam: dict[str, int] = {}
+            name, value = plain(link.lhs.node, set(), fam), plain(link.rhs.node, set(), fam)
+        except Exception:  # a reader defect in prose math never stops the paper; no value, no substitution
+            return None
+        if fam or not isinstance(name, ast.Name) or name.id in names_in(value, set()):
+            return None
+        return name.id, unparse(value)
 
     def _value_names(self, text: str, pos: int) -> frozenset[str] | None:
         """The names the value of an inline equation writes (every side after the first), or None when it cannot be
@@ -609,6 +647,14 @@ class Paper:
         out, unread = [], []
         display.over_reals = any(REALS_RE.search(seg.text) for seg in conditions)
         for seg in conditions:
+            listed = seg.text.strip().rstrip(".,;").strip()
+            if "," in listed and LISTED_BOUND.fullmatch(listed):  # \forall p, q, r \ge 0: the bound on each name
+                each = self._assumption_text(listed, seg.pos)
+                if each is None:
+                    unread.append(" ".join(seg.text.split())[:60])
+                else:
+                    out += [a for a in each if a not in out]
+                continue
             reading = read_chain([(_interval_condition(seg.text), seg.pos)], self.names, self.names.defined)
             if not reading.error and not reading.links:
                 continue  # "for all x \in R", "for some t": no relation, nothing to assume
@@ -819,7 +865,15 @@ class Paper:
         bare_and_applied(reading, self.declared_functions)  # r M_a^2 (…) beside r M_a^2 · E[…]: ambiguous
         defined_before = False  # the previous link of this chain is "a := …"
         chain_defines = False  # the chain's first link is a definition inside a statement
+        base_assumptions, noted = list(assumptions), []
         for link in reading.links:
+            # \overset{p = 1/2}{=}: this link's own condition, assumed for it alone (unread: no refutation)
+            cond_unread = [u for u in cond_unread if u not in noted]
+            assumptions, noted = base_assumptions, []
+            if link.annotation:
+                got, noted = self._conditions(display, [D.Segment(link.annotation, link.pos, "condition", "if")])
+                assumptions = base_assumptions + [a for a in got if a not in base_assumptions]
+                cond_unread = [*cond_unread, *noted]
             is_name, plus_one, base = lhs_shape(link.lhs.node)
             recursion = False
             if link.index == 0 and base and link.lhs.node is not None and link.rhs.node is not None and \
@@ -893,6 +947,14 @@ class Paper:
                 elif kind == "definition" and link.op == "=:":
                     self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index), scope)
                 continue
+            joined = _joined_use(link, self.joined_names)
+            if joined:  # ln(SM_n) = M_n after "SM_n := exp(M_n)": S·M_n is read, the paper may mean one name
+                factors, where = joined
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{'·'.join(factors)}: a product, or the one name {''.join(factors)} defined at "
+                                f"{where}? (the paper writes the letters side by side)", assumptions, read_as)
+                rel.readings = [read_as, f"{''.join(factors)} one name (defined at {where}), not a product"]
+                continue
             rebound = _rebound_index(link.lhs.node) or _rebound_index(link.rhs.node)
             if rebound:  # Σ_{k=0}^{t-1} λ(i) Σ_{k=i+1}^{T} …: a typo for another index, never read literally
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
@@ -928,6 +990,17 @@ class Paper:
                 if not ambiguous and not labels:
                     self._both_readings(display, link, self._reread(link, bind_divisor=True), chain_id, kind,
                                         assumptions, read_as, parsers, cond_unread)
+                continue
+            brackets = set().union(*(p.bracket_index for p in parsers))
+            if brackets:  # A[j]: a product, or entry j of A? checked under both readings where they can be built
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(sorted(brackets))}: a product, or an entry (row) of the name? The "
+                                "brackets after a name can mean either", assumptions, read_as)
+                other = self._reread(link, index_brackets=True) if not ambiguous and not labels else None
+                rel.readings = [read_as, self._read_as(other) if other is not None else
+                                f"{', '.join(sorted(brackets))} read as indexed names"]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
+                                    cond_unread)
                 continue
             if ambiguous:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
@@ -1153,6 +1226,9 @@ class Paper:
         """A definition the steps after it use; one made inside a proof (or a lemma) holds only there, and a later
         definition of the same name replaces an earlier one."""
         lhs, rhs = link.lhs.node, link.rhs.node
+        factors = _juxtaposed(lhs)
+        if factors:  # SM_n := exp(M_n): letters side by side defined together are (maybe) one name
+            self.joined_names.setdefault(factors, "{}:{}".format(*self.doc.where(link.pos)))
         try:
             fam: dict[str, int] = {}
             r = plain(rhs, self.names.defined, fam)
@@ -1250,14 +1326,31 @@ class Paper:
         sides = [(names_in(x, fns), {ast.dump(n) for n in ast.walk(node)} if node is not None else set())
                  for x, node in ((lhs, lhs_node), (rhs, rhs_node))]
 
+        def on(key: str) -> list[bool]:
+            return [key in (nodes if key.startswith("Subscript(") else names) for names, nodes in sides]
+
         def one_side(key: str) -> bool:
-            on = [key in (nodes if key.startswith("Subscript(") else names) for names, nodes in sides]
-            return on[0] != on[1]
+            return on(key)[0] != on(key)[1]
         # …unless its value is read and names nothing the step writes (μ_0 = E(X | Y = 0): as free as the name)
         written = sides[0][0] | sides[1][0]
         cav.set_in_prose = list(dict.fromkeys(
             where for pos, key, where, value in getattr(self, "_inline_sets", []) if pos < display.start and
             key not in in_scope and one_side(key) and (value is None or (value - {key}) & written)))
+        # …on both sides (a_t G_t + a_t^2 D = a_t G_t + 4D/(t+2)^2): the step may substitute the value into some
+        # occurrences only — a refutation stands only if it also fails with the value in every occurrence
+        # (:func:`_favourable`)
+        regions = self._prose_regions(display) if any(all(on(k)) for _, k, _, _ in getattr(self, "_inline_sets", [])) \
+            else []
+        for pos, key, where, value in getattr(self, "_inline_sets", []):
+            if pos >= display.start or key in in_scope or not all(on(key)):
+                continue
+            if not any(a <= pos < b for a, b in regions) or not self._standing_value(pos):
+                continue  # "If we are in the lasso case, then λ_2 = 0": a case's value, not the step's
+            sub = getattr(self, "_inline_values", {}).get(key)
+            # (a value that cannot be read — g_i = min{g | …} — is not substituted, and a name on both sides does not
+            # block on its own: a wrong constant around it is still refuted, as before)
+            if sub is not None and sub not in cav.inline_values:
+                cav.inline_values.append((*sub, where))
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
@@ -1750,6 +1843,40 @@ def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
     return False
 
 
+def _mult_chain(node: ast.expr) -> list[ast.expr]:
+    """The factors of a product written left to right (``((2·S)·M_n)`` → 2, S, M_n)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _mult_chain(node.left) + _mult_chain(node.right)
+    return [node]
+
+
+def _juxtaposed(node: ast.expr | None) -> tuple[str, ...] | None:
+    """The names of a product of two or more names (plain or indexed, ``S·M_n``), as written; else None."""
+    if node is None:
+        return None
+    factors = _mult_chain(node)
+    if len(factors) < 2 or not all(isinstance(f, ast.Name) or isinstance(f, ast.Subscript) and
+                                   isinstance(f.value, ast.Name) for f in factors):
+        return None
+    return tuple(unparse(f) for f in factors)
+
+
+def _joined_use(link, joined: dict[tuple[str, ...], str]) -> tuple[tuple[str, ...], str] | None:
+    """A product in ``link`` whose factors, in order, are letters a definition wrote side by side (and so may be
+    one name): those factors and where the definition is; else None."""
+    if not joined:
+        return None
+    for side in (link.lhs.node, link.rhs.node):
+        for n in ast.walk(side) if side is not None else ():
+            if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)):
+                continue
+            shown = [unparse(f) for f in _mult_chain(n)]
+            for key, where in joined.items():
+                if any(tuple(shown[i:i + len(key)]) == key for i in range(len(shown) - len(key) + 1)):
+                    return key, where
+    return None
+
+
 def _rebound_index(node: ast.expr | None) -> str | None:
     """The index of a sum or product that a sum or product inside it binds again (``Σ_k … Σ_k …``), or None."""
     if node is None:
@@ -2099,6 +2226,9 @@ def _side_names(s, job: Job) -> tuple[set[str], set[str]] | None:
 
 
 def _favourable(job: Job, st, session_for) -> str | None:
+    substituted = _with_inline_values(job, session_for)
+    if substituted:
+        return substituted
     names = sorted(job.caveats.lhs_names | job.caveats.rhs_names)
     if not names or job.over_reals:
         return None
@@ -2146,6 +2276,36 @@ def _found(status: str, words: str) -> str:
     if status == "proved":
         return f"is proved with {words}"
     return f"no counterexample was found with {words}"
+
+
+def _with_inline_values(job: Job, session_for) -> str | None:
+    """A step that writes, on both sides, a name the prose set earlier (``a_t = 2/(t+2)``) may substitute the value
+    into some occurrences only: checked again with the value in every occurrence — a verdict other than refuted
+    there is the authors'-favour reading (None: no such name, or still refuted)."""
+    import copy
+    from ..latex import to_statement
+    if not job.caveats.inline_values:
+        return None
+    values = {}
+    for name, value, where in job.caveats.inline_values:
+        try:
+            values[name] = (ast.parse(value, mode="eval").body, where)  # our own unparse of a plain node, not user text
+        except SyntaxError:
+            return None
+
+    class Put(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return copy.deepcopy(values[node.id][0]) if node.id in values else node
+    try:
+        sides = [Put().visit(copy.deepcopy(side)) for side in (job.lhs, job.rhs)]
+        st = to_statement(sides, [STATEMENT_OP[job.op]], job.text, functions=None)
+        got = session_for(job.assumptions, job.n_defs, job.functions).check_parsed(st).status.value
+    except Exception:  # noqa: BLE001 - no other reading checked: it cannot stand for the step either
+        return "the value the prose sets could not be substituted"
+    if got == "refuted":
+        return None
+    shown = "; ".join(f"{n} = {v} ({w})" for n, (_, w) in values.items() for v in [unparse(values[n][0])])
+    return _found(got, f"the value the prose sets substituted in every occurrence: {shown}")
 
 
 def _index_dropped(job: Job):
