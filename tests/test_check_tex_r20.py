@@ -74,3 +74,12 @@ def test_amsmath_capital_accents_are_the_accents(tmp_path, capsys):
     # old: "unknown LaTeX command \Ddot" (16 rows of one paper)
     rows = tex_rows(tmp_path, capsys, _align(r"\Ddot{X} + \Dot{X} - \ddot X = \dot X", r"\Hat{a} = \hat a + 1"))
     assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+def test_a_verdicts_reason_does_not_say_its_method_twice(tmp_path, capsys):
+    # old: "exact: exact sign analysis of … on x ∈ [-∞, ∞]: exact sign analysis of … on x ∈ [-∞, ∞]: no sign change"
+    rows = tex_rows(tmp_path, capsys, _align(r"x^2 + 1 \ge 2x", r"a^2 + 2 b^2 \le a^2 + 2 b^2 + 1"))
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+    for r in rows:
+        clauses = [c.strip() for c in r["reason"].split(":")]
+        assert len(clauses) == len(set(clauses)), r["reason"]

@@ -1530,7 +1530,7 @@ class Paper:
             return
         if status in ("proved", "holds"):
             rel.status, why = positive(status, method, cav)
-            rel.reason = why or f"{method}: {evidence}"[:400]
+            rel.reason = why or _method_and_evidence(method, evidence)[:400]
             return
         if status == "refuted" and re.search(r"\b(zoo|nan|oo)\b", evidence):
             rel.status = "inconclusive"
@@ -2267,6 +2267,18 @@ def _favourable(job: Job, st, session_for) -> str | None:
     if job.op != "=":
         return _somewhere(job, session_for)
     return _piecewise_region(job, session_for)
+
+
+def _method_and_evidence(method: str, evidence: str) -> str:
+    """``method: evidence`` without saying twice what both say: a method whose end is how its evidence begins
+    ("exact: exact sign analysis of … on x" + "exact sign analysis of … on x: no sign change") is cut there."""
+    if not method:
+        return evidence
+    for k in range(len(method)):
+        tail = method[k:]
+        if len(tail) >= 12 and evidence.startswith(tail):
+            return f"{method[:k].rstrip(': ')}: {evidence}" if method[:k].strip(": ") else evidence
+    return f"{method}: {evidence}"
 
 
 def _found(status: str, words: str) -> str:
