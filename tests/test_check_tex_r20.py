@@ -83,3 +83,12 @@ def test_a_verdicts_reason_does_not_say_its_method_twice(tmp_path, capsys):
     for r in rows:
         clauses = [c.strip() for c in r["reason"].split(":")]
         assert len(clauses) == len(set(clauses)), r["reason"]
+
+
+def test_a_name_the_prose_calls_an_integer_is_a_number(tmp_path, capsys):
+    # old: "for any integer $k \ge 1$" then "k(2L + 1) + 1 \le (k+1)(2L+1)": "k(…): a function applied, or a product?",
+    # and k ≥ 1 not attached (the quantifier's kind word stood between "for any" and the formula)
+    body = "Also, for any integer $k \\ge 1$,\n" + _align(r"k(2L + 1) + 1 \le (k+1)(2L+1)", r"k(2L + 1) + 1 \le k(2L + 1)")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive", "refuted"], rows
+    assert rows[0]["read_as"].startswith("k * (2 * L + 1)") and "k >= 1 (stated in the prose)" in rows[0]["assumptions"], rows[0]
