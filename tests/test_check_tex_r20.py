@@ -74,3 +74,21 @@ def test_amsmath_capital_accents_are_the_accents(tmp_path, capsys):
     # old: "unknown LaTeX command \Ddot" (16 rows of one paper)
     rows = tex_rows(tmp_path, capsys, _align(r"\Ddot{X} + \Dot{X} - \ddot X = \dot X", r"\Hat{a} = \hat a + 1"))
     assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+def test_a_verdicts_reason_does_not_say_its_method_twice(tmp_path, capsys):
+    # old: "exact: exact sign analysis of … on x ∈ [-∞, ∞]: exact sign analysis of … on x ∈ [-∞, ∞]: no sign change"
+    rows = tex_rows(tmp_path, capsys, _align(r"x^2 + 1 \ge 2x", r"a^2 + 2 b^2 \le a^2 + 2 b^2 + 1"))
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+    for r in rows:
+        clauses = [c.strip() for c in r["reason"].split(":")]
+        assert len(clauses) == len(set(clauses)), r["reason"]
+
+
+def test_a_name_the_prose_calls_an_integer_is_a_number(tmp_path, capsys):
+    # old: "for any integer $k \ge 1$" then "k(2L + 1) + 1 \le (k+1)(2L+1)": "k(…): a function applied, or a product?",
+    # and k ≥ 1 not attached (the quantifier's kind word stood between "for any" and the formula)
+    body = "Also, for any integer $k \\ge 1$,\n" + _align(r"k(2L + 1) + 1 \le (k+1)(2L+1)", r"k(2L + 1) + 1 \le k(2L + 1)")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive", "refuted"], rows
+    assert rows[0]["read_as"].startswith("k * (2 * L + 1)") and "k >= 1 (stated in the prose)" in rows[0]["assumptions"], rows[0]

@@ -77,3 +77,15 @@ def test_brackets_after_a_name_are_a_product_or_an_entry(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["ambiguous", "proved", "proved"], rows
     assert "under both readings" in rows[1]["reason"], rows[1]
+
+
+def test_a_braced_sign_and_a_divergence_bar_are_read(tmp_path, capsys):
+    # old: "a{-}u" → "unexpected '}'"; "\mathrm{KL}(q\|p)" → "an unclosed \|" (7 and 2 rows of one paper)
+    body = displays(r"\left|\left(a{-}u\right) - \left(a{-}v\right)\right| \le |u - v|",
+                    r"\left|\left(a{-}u\right) - \left(a{+}v\right)\right| \le |u - v|",
+                    r"\mathrm{KL}(q\|p) + 1 \ge \mathrm{KL}(q\,\|\,p)",
+                    r"f(\|x\|) \le f(\|x\|) + 1")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows][:2] == ["proved", "refuted"] and rows[3]["status"] == "proved", rows
+    assert rows[2]["status"] in ("proved", "inconclusive"), rows[2]  # (two-argument unknowns: not always decided)
+    assert "KL(q, p)" in rows[2]["read_as"] and "norm(x)" in rows[3]["read_as"], rows

@@ -51,7 +51,10 @@ MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?!
                        r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
 # p \in (0, 1), t \in [0, T], x \in \mathbb{R} (no power), \in \mathbb{R}_{+}: a real number
 NUMBER_MEMBER = re.compile(r"\s*\\in\s*(?:(?:\\left\s*)?[\(\[]\s*-?(?:\d|\\infty)[^()\[\]]{0,30}?[\)\]]|"
-                           r"(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))(?!\s*\^))")
+                           r"(?:\\mathbb\s*\{\s*[RNZ]\s*\}|\\mathbb\s*[RNZ]|\\[RNZ](?![A-Za-z]))(?!\s*\^))")
+#: "for any integer $k \ge 1$", "a positive integer $n$", "natural number $m$": the letter is a number
+INTEGER_WORDS = re.compile(r"\b(?:integers?|natural\s+numbers?|positive\s+reals?|real\s+numbers?|scalars?|constants?)"
+                           r"\s*\$\s*([A-Za-z])\s*(?:\$|\\[lg]eq?\b|[<>,=]|\\in\b)")
 FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
                          "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9])")
 # one number, or one name that is a time, a point or a matrix (z(0), z(t_1), e(t), phi(x), f(\theta^*), f_1(A)): a
@@ -212,6 +215,12 @@ def _iteration(ev: Evidence, text: str) -> None:
         if shift > 0 and own and not bare:
             ev.iterates.add((key, letter))
             ev.iteration_letters.add(letter)
+
+
+def prose_numbers(ev: Evidence, prose: str) -> None:
+    """What the prose says is a number: "for any integer $k \\ge 1$", "a constant $c$" (then k(2L + 1) is k·(…))."""
+    for m in INTEGER_WORDS.finditer(prose):
+        ev.number.add(m.group(1))
 
 
 def prose_iterates(ev: Evidence, prose: str) -> None:

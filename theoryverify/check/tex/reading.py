@@ -279,6 +279,11 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             out.append(Token("sym", "|", t.pos))
             i += 1
             continue
+        if t.text == "{" and i + 2 < len(toks) and toks[i + 1].text in ("-", "+") and toks[i + 2].text == "}" and \
+                not (out and (out[-1].text in ("^", "_") or out[-1].kind == "cmd")):
+            out.append(toks[i + 1])  # a{-}u: a binary sign braced (to fix its spacing) is the sign
+            i += 3
+            continue
         if t.text == "{" and i + 1 < len(toks) and toks[i + 1].text == "}" and \
                 not (out and (out[-1].text in ("^", "_") or out[-1].kind == "cmd")) and \
                 not (i + 2 < len(toks) and toks[i + 2].text in ("^", "_")):  # x^{}, \frac{}{…}, {}_2F_1 kept
@@ -373,7 +378,26 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             continue
         out.append(t)
         i += 1
-    return _double_bars(out)
+    return _divergence_bars(_double_bars(out))
+
+
+def _divergence_bars(toks: list[Token]) -> list[Token]:
+    """``\\mathrm{KL}(q \\| p)``, ``D(P\\,\\|\\,Q)``: a lone ``\\|`` directly inside a bracket that follows a name
+    separates a divergence's two arguments (a norm's bars come in pairs): read as a comma."""
+    out = list(toks)
+    stack: list[tuple[int, list[int]]] = []
+    for i, t in enumerate(out):
+        if t.text == "(":
+            stack.append((i, []))
+        elif t.text == ")" and stack:
+            start, bars = stack.pop()
+            prev = out[start - 1] if start > 0 else None
+            if len(bars) == 1 and prev is not None and (prev.kind == "letter" or prev.text == "}"):
+                b = out[bars[0]]
+                out[bars[0]] = Token("sym", ",", b.pos)
+        elif t.text == "\\|" and stack:
+            stack[-1][1].append(i)
+    return out
 
 
 def _double_bars(toks: list[Token]) -> list[Token]:

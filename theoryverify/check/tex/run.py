@@ -22,7 +22,7 @@ from ..latex import GREEK
 from . import displays as D
 from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
 from .grammar import _key
-from .names import Names, gather, prose_iterates
+from .names import Names, gather, prose_iterates, prose_numbers
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
@@ -127,6 +127,10 @@ BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|p
 #: ``\\left<``, ``\\bigr >``: a size command before < or > makes it an angle bracket (``\\left< u, w \\right>`` is an
 #: inner product), never the relation < or >
 ANGLE = re.compile(r"\\(left|right|[bB]igg?[lr]?)\s*(<|>)(?![=<>])")
+
+
+#: "for any integer $k \\ge 1$", "for all positive real $x$": what a quantified name is, between the quantifier and it
+_KIND_WORDS = r"(?:\s+(?:positive|negative|nonnegative|non-negative|real|integers?|natural|numbers?|reals?|scalars?))*"
 
 
 #: ``a, b > 0``: names, then one bound for each — possessive, so a long inline formula that is no such list fails in
@@ -353,6 +357,7 @@ class Paper:
         texts = sorted(texts + inline)
         evidence = gather(texts)
         prose_iterates(evidence, body)
+        prose_numbers(evidence, body)
         return Names(evidence, self.declared_functions, self.declared_scalars)
 
     def _values_set_inline(self) -> list[tuple[int, str, str, frozenset[str] | None]]:
@@ -491,12 +496,14 @@ class Paper:
                                       "a side condition of the display")
                 chain_id += 1
 
-    PROSE_ASSUME_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each)|where|"
+    PROSE_ASSUME_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each)" + _KIND_WORDS +
+                                  r"|where|"
                                   r"whenever|if|provided|given|with|such|under)(?:\s+that)?\s*[:,]?\s*$", re.I)
     #: cues whose condition is the reader's for the rest of the paragraph; the others ("if", "where", "with", …) are
     #: local: a case or a side remark ("(i) if $m < k$, …; (ii) if $m = k$, we have"), read only in the clause that
     #: leads into the display
-    PROSE_STANDING_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each))"
+    PROSE_STANDING_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing|for\s+(?:all|any|every|each)" +
+                                    _KIND_WORDS + ")"
                                     r"(?:\s+that)?\s*[:,]?\s*$", re.I)
     #: what ends a local condition's clause before the display: a sentence, a semicolon, another case, "otherwise"
     CLAUSE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)\.\s|;|\(\s*(?:i{1,3}|iv|v|vi{0,3}|[a-f]|\d)\s*\)|"
@@ -1530,7 +1537,7 @@ class Paper:
             return
         if status in ("proved", "holds"):
             rel.status, why = positive(status, method, cav)
-            rel.reason = why or f"{method}: {evidence}"[:400]
+            rel.reason = why or _method_and_evidence(method, evidence)[:400]
             return
         if status == "refuted" and re.search(r"\b(zoo|nan|oo)\b", evidence):
             rel.status = "inconclusive"
@@ -2267,6 +2274,18 @@ def _favourable(job: Job, st, session_for) -> str | None:
     if job.op != "=":
         return _somewhere(job, session_for)
     return _piecewise_region(job, session_for)
+
+
+def _method_and_evidence(method: str, evidence: str) -> str:
+    """``method: evidence`` without saying twice what both say: a method whose end is how its evidence begins
+    ("exact: exact sign analysis of … on x" + "exact sign analysis of … on x: no sign change") is cut there."""
+    if not method:
+        return evidence
+    for k in range(len(method)):
+        tail = method[k:]
+        if len(tail) >= 12 and evidence.startswith(tail):
+            return f"{method[:k].rstrip(': ')}: {evidence}" if method[:k].strip(": ") else evidence
+    return f"{method}: {evidence}"
 
 
 def _found(status: str, words: str) -> str:
