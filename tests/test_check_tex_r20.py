@@ -92,3 +92,15 @@ def test_a_name_the_prose_calls_an_integer_is_a_number(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["inconclusive", "refuted"], rows
     assert rows[0]["read_as"].startswith("k * (2 * L + 1)") and "k >= 1 (stated in the prose)" in rows[0]["assumptions"], rows[0]
+
+
+def test_a_property_spelled_out_and_a_model_equation_are_not_steps(tmp_path, capsys):
+    # old: both checked as derivation steps (the smoothness inequality is the paper's assumption, the ODE its model)
+    body = ("Here $f$ is convex and $L$-smooth, meaning that its gradient is Lipschitz continuous:\n"
+            + _align(r"\|\nabla f(u) - \nabla f(w)\| \le L\|u - w\|, \quad \forall u, w")
+            + "The continuous-time limit is the ODE\n\\begin{align}\n\\ddot X_t + \\frac{3}{t}\\dot X_t + \\nabla f(X_t) = 0\n"
+              "\\end{align}\n"
+            + "In the proof we have\n" + _align(r"x^2 + 1 \ge 2x"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["kind"] for r in rows][:2] == ["hypothesis", "definition"], [(r["kind"], r["reason"]) for r in rows]
+    assert rows[-1]["kind"] == "step" and rows[-1]["status"] == "proved", rows

@@ -117,6 +117,14 @@ CHOICE = re.compile(r"^(?:we )?choose$", re.I)
 # "our goal is to solve the following bi-level problem:": the display sets up a problem (a definition)
 PROBLEM_PROSE = re.compile(r"\b(?:problems?|program|optimi[sz]ation)\b", re.I)
 OPTIMUM = re.compile(r"\\(?:min|max|argmin|argmax|arg\s*\\?(?:min|max)|inf|sup|mathrm\s*\{\s*arg)(?![A-Za-z])")
+#: "convex and L-smooth, meaning that its gradient is Lipschitz continuous:": the display spells out a property
+PROPERTY_MEANS = re.compile(r"\b(?:[\w-]*smooth(?:ness)?|lipschitz|[\w-]*convex(?:ity)?|concave|bounded|monotone|"
+                            r"continuous|(?:sub)?gaussian|coercive)\b[^.]{0,80}\b(?:meaning that|which means that|"
+                            r"in the sense that|that is(?: to say)?|i\.e\.)[^.$]{0,80}:?\s*$", re.I)
+#: "The continuous-time limit is the ODE", "follows the dynamics": the display is the model equation studied
+MODEL_EQUATION = re.compile(r"\b(?:is|are|be|by|follows?|satisf(?:y|ies)|solves?)\s+(?:the|an?|following)\s+"
+                            r"(?:[\w-]+\s+){0,3}(?:ODEs?|SDEs?|PDEs?|differential equations?|dynamics|gradient flow)"
+                            r"\s*:?\s*$", re.I)
 # "The objective function for logistic regression is:": the display names the object
 OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|function|functional|kernel|policy|"
                        r"distribution|density|map)\b[^.]{0,120}\b(?:is|are)\s*:?\s*$", re.I)
@@ -357,6 +365,12 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         return "step", f"'{op}' on an expectation or variance: a value computed, not a name defined"
     if op in DEFINITION_OPS:
         return "definition", f"'{op}' defines the left side"
+    if PROPERTY_MEANS.search(sentence):
+        # "f is convex and L-smooth, meaning that its gradient is Lipschitz: ‖∇f(u) − ∇f(w)‖ ≤ L‖u − w‖ ∀u, w"
+        return "hypothesis", "the prose spells out a property it assumes (what '…-smooth' means): not a step"
+    if MODEL_EQUATION.search(sentence):
+        # "The continuous-time limit is the ODE  Ẍ + (3/t)Ẋ + ∇f(X) = 0": the equation the paper studies
+        return "definition", "the prose introduces the equation as the model studied (an ODE, dynamics): not a step"
     if op in ("\\leftarrow", "\\gets"):
         return "update", "an assignment (\\leftarrow)"
     if op in APPROX_OPS:
