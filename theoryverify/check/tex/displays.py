@@ -230,7 +230,8 @@ def _top_level_split(body: str, sep: str) -> list[tuple[int, str]]:
 def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
     body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), unwrap_hiderel(display.body))
-    body = re.sub(r"\\(?:nonumber|notag)\b", lambda m: " " * len(m.group(0)), body)
+    body = re.sub(r"\\(?:nonumber|notag)\b|\\label\s*\{[^{}]*\}", lambda m: " " * len(m.group(0)), body)  # (a \label line
+    # between rows — "\label{eq:b} &\le …" — is no part of the row's mathematics: the relation continues the chain)
     # "\left( … \right.\right. \\ & \left.\left. … \right)": one expression broken over two rows (LaTeX's
     # placeholder delimiters): the rows are joined, the placeholders and the break become spaces (offsets kept)
     body = MULTILINE_DELIMS.sub(lambda m: " " * len(m.group(0)), body)
