@@ -97,3 +97,11 @@ def test_a_label_line_between_rows_does_not_break_the_chain(tmp_path, capsys):
             "\\label{eq:b}\n&\\le 2a^2 + 2b^2 \\\\\n\\label{eq:c}\n&\\le a^2 + b^2 .\n\\end{align}\n")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+
+
+def test_a_macro_for_such_that_in_italics_marks_a_constraint(tmp_path, capsys):
+    # old: \text{\st} with \st = {\it s.t.}\xspace: its constraint was read as the display's hypothesis
+    body = ("The learner plays\n\\begin{align*}\nw_i \\in \\arg\\min_{w} (w - c_i)^2 \\ \\ \\text{\\st} \\ \\ |w - w_{i-1}| \\le 1 .\n"
+            "\\end{align*}\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble="\\usepackage{xspace}\n\\newcommand{\\st}{{\\it s.t.}\\xspace}\n")
+    assert [r["kind"] for r in rows] == ["constraint"], rows

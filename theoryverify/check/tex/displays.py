@@ -399,7 +399,7 @@ def segments(row: str, pos: int) -> list[Segment]:
             prose = "implies"
         if row[start:i].strip():
             out.append(Segment(row[start:i], pos + start, role, word))
-        w = " ".join(re.sub(r"[^A-Za-z. ]", " ", prose).lower().split())
+        w = " ".join(re.sub(r"[^A-Za-z. ]", " ", re.sub(r"\\[A-Za-z]+", " ", prose)).lower().split())  # {\it s.t.}\xspace: s.t.
         math_in_prose = re.sub(r"^[^$]*", "", prose) if "$" in prose else ""
         new_role = _role(w, role)
         if condition and new_role not in ("where", "constraint"):
