@@ -285,6 +285,11 @@ PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\texti
               "\\intertext", "\\textsf", "\\mathrm"}
 
 
+#: upright operator names written with \text before an operand without brackets (\text{diam} S, \text{rank} A)
+OPERATOR_WORDS = {"diam", "dist", "vol", "rank", "tr", "trace", "dim", "supp", "span", "conv", "sgn", "sign", "diag",
+                  "vec", "det", "proj", "prox", "deg", "card", "lip", "var", "cov", "kl", "poly", "sinc", "erf", "erfc"}
+
+
 PROSE_WORDS = {"if", "for", "and", "or", "when", "where", "s", "st", "with", "then", "else", "as", "so", "since", "thus",
                "hence", "by", "since", "all", "any", "each", "every", "some", "otherwise", "is", "are", "we", "let"}
 
@@ -384,6 +389,10 @@ def segments(row: str, pos: int) -> list[Segment]:
             if not condition and re.fullmatch(r"[A-Za-z]{1,8}", inner) and inner.lower() not in PROSE_WORDS and \
                     re.match(r"\s*(?:\(|\\left|\\big|\\Big|_|\^|\[)", row[g:]):
                 i = g  # \text{tr}(XY), \text{KL}_{…}: an operator's name applied, not prose
+                continue
+            if not condition and inner.strip().lower() in OPERATOR_WORDS and \
+                    re.match(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z]|\\[A-Za-z]+)", row[g:]):
+                i = g  # (\text{diam} S) u: an operator's name before its operand, not prose (it had been deleted: S·u)
                 continue
             prose, end = inner, g
             if condition or RELATION_HINT.search(inner) and "$" in inner:
