@@ -89,3 +89,19 @@ def test_a_braced_sign_and_a_divergence_bar_are_read(tmp_path, capsys):
     assert [r["status"] for r in rows][:2] == ["proved", "refuted"] and rows[3]["status"] == "proved", rows
     assert rows[2]["status"] in ("proved", "inconclusive"), rows[2]  # (two-argument unknowns: not always decided)
     assert "KL(q, p)" in rows[2]["read_as"] and "norm(x)" in rows[3]["read_as"], rows
+
+
+def test_a_label_line_between_rows_does_not_break_the_chain(tmp_path, capsys):
+    # old: "\label{eq:b} &\le 2a^2 + 2b^2" became a relation with an empty left side (unreadable)
+    body = ("In the proof we have\n\\begin{align}\n\\nonumber\n&(a+b)^2 \\\\\n&\\nonumber = a^2 + 2ab + b^2 \\\\\n"
+            "\\label{eq:b}\n&\\le 2a^2 + 2b^2 \\\\\n\\label{eq:c}\n&\\le a^2 + b^2 .\n\\end{align}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+
+
+def test_a_macro_for_such_that_in_italics_marks_a_constraint(tmp_path, capsys):
+    # old: \text{\st} with \st = {\it s.t.}\xspace: its constraint was read as the display's hypothesis
+    body = ("The learner plays\n\\begin{align*}\nw_i \\in \\arg\\min_{w} (w - c_i)^2 \\ \\ \\text{\\st} \\ \\ |w - w_{i-1}| \\le 1 .\n"
+            "\\end{align*}\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble="\\usepackage{xspace}\n\\newcommand{\\st}{{\\it s.t.}\\xspace}\n")
+    assert [r["kind"] for r in rows] == ["constraint"], rows

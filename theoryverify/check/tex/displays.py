@@ -230,7 +230,8 @@ def _top_level_split(body: str, sep: str) -> list[tuple[int, str]]:
 def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
     body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), unwrap_hiderel(display.body))
-    body = re.sub(r"\\(?:nonumber|notag)\b", lambda m: " " * len(m.group(0)), body)
+    body = re.sub(r"\\(?:nonumber|notag)\b|\\label\s*\{[^{}]*\}", lambda m: " " * len(m.group(0)), body)  # (a \label line
+    # between rows — "\label{eq:b} &\le …" — is no part of the row's mathematics: the relation continues the chain)
     # "\left( … \right.\right. \\ & \left.\left. … \right)": one expression broken over two rows (LaTeX's
     # placeholder delimiters): the rows are joined, the placeholders and the break become spaces (offsets kept)
     body = MULTILINE_DELIMS.sub(lambda m: " " * len(m.group(0)), body)
@@ -282,6 +283,11 @@ STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathr
                      r"Rightarrow|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])")
 PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\textit", "\\textbf", "\\emph",
               "\\intertext", "\\textsf", "\\mathrm"}
+
+
+#: upright operator names written with \text before an operand without brackets (\text{diam} S, \text{rank} A)
+OPERATOR_WORDS = {"diam", "dist", "vol", "rank", "tr", "trace", "dim", "supp", "span", "conv", "sgn", "sign", "diag",
+                  "vec", "det", "proj", "prox", "deg", "card", "lip", "var", "cov", "kl", "poly", "sinc", "erf", "erfc"}
 
 
 PROSE_WORDS = {"if", "for", "and", "or", "when", "where", "s", "st", "with", "then", "else", "as", "so", "since", "thus",
@@ -384,6 +390,10 @@ def segments(row: str, pos: int) -> list[Segment]:
                     re.match(r"\s*(?:\(|\\left|\\big|\\Big|_|\^|\[)", row[g:]):
                 i = g  # \text{tr}(XY), \text{KL}_{…}: an operator's name applied, not prose
                 continue
+            if not condition and inner.strip().lower() in OPERATOR_WORDS and \
+                    re.match(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z]|\\[A-Za-z]+)", row[g:]):
+                i = g  # (\text{diam} S) u: an operator's name before its operand, not prose (it had been deleted: S·u)
+                continue
             prose, end = inner, g
             if condition or RELATION_HINT.search(inner) and "$" in inner:
                 # \text{for $x > 0$}, breqn's \condition{for $x > 0$}: the words before the math give the role,
@@ -398,7 +408,7 @@ def segments(row: str, pos: int) -> list[Segment]:
             prose = "implies"
         if row[start:i].strip():
             out.append(Segment(row[start:i], pos + start, role, word))
-        w = " ".join(re.sub(r"[^A-Za-z. ]", " ", prose).lower().split())
+        w = " ".join(re.sub(r"[^A-Za-z. ]", " ", re.sub(r"\\[A-Za-z]+", " ", prose)).lower().split())  # {\it s.t.}\xspace: s.t.
         math_in_prose = re.sub(r"^[^$]*", "", prose) if "$" in prose else ""
         new_role = _role(w, role)
         if condition and new_role not in ("where", "constraint"):

@@ -52,6 +52,8 @@ SUPERSCRIPT_WORDS = frozenset({"ref", "adv", "aug", "sup", "inf", "ind", "loc", 
 #: relations that make a subscript an event (``I_{x > 0}``); ``=`` is left out (``x_{i=1}`` is rare but an index)
 EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq", "\\ne", "\\geqslant",
                              "\\leqslant"})
+#: upright operator names applied to an operand, without a function of their own (an unknown per operand)
+UPRIGHT_OPERATORS = {"diam", "dist", "vol", "rank", "dim", "supp", "span", "conv", "card", "lip", "proj", "prox", "poly"}
 OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "max", "sup", "inf", "lim", "esssup",
                                 "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
                                 "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
@@ -924,6 +926,17 @@ class PaperParser(LatexParser):
                     return self._opaque(start, "map")
                 self._operand_of(EXPECT_WORDS[word])
                 return self._opaque(start, EXPECT_WORDS[word])
+            if word and word.lower() in UPRIGHT_OPERATORS and name != "mathbb":
+                # \text{diam} S, \mathrm{dist}(x, K): an operator applied to one operand, one unknown (diam·S had been
+                # a product of a name "diam" with S, and a deleted \text{diam} left S alone)
+                self.next()
+                self._skip_group_tokens()
+                self._skip_scripts()
+                if self.at("\\left") or (self.peek().text in BRACKETS and self.peek().text != "{"):
+                    self._operand_span()
+                else:
+                    self.factor()
+                return self._opaque(start, word[:6])
             if word in OPT_WORDS:
                 self.next()
                 self._skip_group_tokens()
@@ -1909,10 +1922,17 @@ class PaperParser(LatexParser):
             # the fraction d^k/(d·w^k) times F, whose d's could cancel against other d's)
             if len(num) == 3 or (num[2].text == "{" and _close_of(num, 2) == len(num) - 1):
                 self._operand_span()
+                if self._evaluated_next():  # d^k/dw^k (u*v)(2wt): the derivative, a function, at a point
+                    return self._application(show_tokens(self.toks[start:self.i]))
             return self._opaque(start, "Dk")
         d = _derivative(num, den, self.functions)
         if d is not None:
             expr_tokens, variables = d
+            if not expr_tokens and self.at("("):
+                close = self._matching(self.i)
+                if close > 0 and self.toks[close].text == ")" and self._evaluated_after(close):
+                    self.i = close + 1  # d/dw (u+v)(2w): the derivative of a function at a point, not (u+v)·2w
+                    return self._application(show_tokens(self.toks[start:self.i]))
             operand = self._sub(expr_tokens) if expr_tokens else self.term()
             if num and num[0].text == "d":
                 for v in variables:
@@ -1926,6 +1946,11 @@ class PaperParser(LatexParser):
                 self._operand_span()  # \frac{\partial}{\partial (a^T x)} l(a^T x)
             return self._opaque(start, "D")
         return _bin(self._sub(num), ast.Div(), self._sub(den))
+
+    def _evaluated_next(self) -> bool:
+        """A ``(`` at the cursor right after a ``)`` (no space): the bracketed operand before is applied there."""
+        return self.at("(") and self.i > 0 and self.toks[self.i - 1].text == ")" and \
+            self.peek().pos == self.toks[self.i - 1].pos + 1
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = self._child(tokens)

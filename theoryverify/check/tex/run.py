@@ -557,6 +557,11 @@ class Paper:
                 words = words[words.rfind(".") + 1:] if "." in words else words
                 cue = bool(self.PROSE_ASSUME_CUE.search(words[-60:])) or \
                     (prev_assumed and bool(self.PROSE_AND.match(words)))
+                if cue and re.search(r"\bsuch(?:\s+that)?\s*[:,]?\s*$", words[-60:], re.I):
+                    before = region[:m.start()]
+                    before = before[max(before.rfind(". "), before.rfind(".\n")) + 1:]
+                    if re.search(r"\bthere\s+(?:exists?|is|are)\b|\bexists?\b|\\exists", before, re.I):
+                        cue = False  # "there exists F such that |F| ≥ …": what is claimed to exist, not assumed
                 prev_end = m.end()
                 prev_assumed = False
                 if not cue or not self.ASSUME_REL.search(math) or "=" in re.sub(r"\\[lg]eq?|<=|>=", "", math):
