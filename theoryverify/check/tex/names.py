@@ -81,6 +81,7 @@ class Evidence:
     vector: set[str] = field(default_factory=set)
     first: dict[str, int] = field(default_factory=dict)  # first offset at which a name occurs
     pi_name: bool = False
+    pi_accented: bool = False  # \hat\pi, \tilde{\pi}: π decorated as a name is (an estimate of π)
     e_power: bool = False  # e^{…} somewhere
     e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
     e_bare_factor: bool = False  # a bare e next to a factor (e \cdot 0, 2e): e applied to (0) is then undecided
@@ -264,6 +265,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             ev.first.setdefault(key, off + m.start())
             if key == "pi" and (d or _opens(text, end, m.start())):  # pi' or pi(a|s); pi_theta is another name
                 ev.pi_name = True
+            if m.group("cmd") and (m.group("inner") or m.group("inner2") or "") == "\\pi":
+                ev.pi_accented = True
             if key in ("e", "eprime", "estar"):
                 if re.match(r"\s*\^\s*(?:\{|[^*'])", text[end:end + 4]) and key == "e":
                     ev.e_power = True
@@ -300,7 +303,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                             DEFINES_AFTER.match(text, close + 1) and ROW_START.search(text[:m.start()]):
                         ev.atomic.add(key)  # z(0), e(t); "u(q) = …" opening a row: the paper defines u on q
                 continue
-            if not index and not d and _bare_number(text, m.start(), after):
+            tensor = TENSOR_POWER.match(text, after)
+            if tensor and not index:  # x^{\otimes p}: x is a vector (or a matrix), never a number raised to p
+                ev.vector.add(key)
+            if not index and not d and not tensor and _bare_number(text, m.start(), after):
                 letter = re.fullmatch(r"\s*_\s*\{?\s*([A-Za-z])\s*\}?", s.group(0)) if s else None
                 if not s or letter:
                     ev.bare_numbers.add(key + (f"_{letter.group(1)}" if letter else ""))
@@ -334,6 +340,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 if key == "e" and not s:
                     ev.e_bare_factor = True
     return ev
+
+
+#: a tensor power right after a name: ``x^{\otimes p}``, ``x^\otimes``
+TENSOR_POWER = re.compile(r"\s*\^\s*\{?\s*\\otimes(?![A-Za-z])")
 
 
 def _bare_number(text: str, start: int, after: int) -> bool:
@@ -408,6 +418,12 @@ class Names:
         ``1/e`` a theorist means the constant, whether or not the paper also writes ``e^{…}`` (``\\exp`` is
         common).  Declared ``% theoryverify: scalar e`` it is a name."""
         return not self.ev.e_name and "e" not in self.declared_scalars
+
+    @property
+    def pi_both(self) -> bool:
+        """The paper writes an accented π (\\hat\\pi: an estimate of a quantity π) but never shows that a bare π is
+        that name: a bare π could be the constant or the name."""
+        return self.ev.pi_accented and not self.ev.pi_name
 
     @property
     def e_both(self) -> bool:

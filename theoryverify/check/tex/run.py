@@ -220,6 +220,9 @@ def _same_lines(text: str, n: int) -> str:
 INLINE_SET = re.compile(r"\s*((?:\\[A-Za-z]+\s*)?\{?\s*[A-Za-z]\}?(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)|\s*')*)\s*"
                         r"(?::=|=(?!=)|\\coloneqq|\\triangleq|\\eqqcolon)")
 DECORATED = re.compile(r"(hat|bar|tilde|prime|star|check|breve|dot)$")
+#: the words before an inline ``$u = 2w$`` that set the name u (rather than name a case, "at $t = 0$")
+SETS_NAME = re.compile(r"\b(?:let|set|write|define|denote|put|take|fix|choose)\b(?:\s+(?:the|a|now|also|again|here)\b)*"
+                       r"[^.;$]{0,20}(?:\$[^$]{1,80}\$\s*,?\s*(?:and\s+)?)*$", re.I)  # "Let $r > 0$ and $u = 2w$"
 INLINE_RE = re.compile(r"(?<!\\)\$(?!\$)([^$]{1,400}?)(?<!\\)\$|\\\((.{1,400}?)\\\)", re.S)
 
 
@@ -372,6 +375,8 @@ class Paper:
                 key = ast.dump(node)  # x_s, \hat\theta_t: an indexed quantity the paper defines
             elif isinstance(node, ast.Name) and DECORATED.search(node.id):
                 key = node.id  # \hat{x}, x': a decorated name; a bare letter set inline ("at $t = 0$") is a case
+            elif isinstance(node, ast.Name) and SETS_NAME.search(self.doc.text[max(0, pos - 160):pos]):
+                key = node.id  # "Let $u = 2w$", "write $u = …$", "define $u = …$": the name's value, not a case
             else:
                 continue
             out.append((pos, key, f"{m.group(1).strip()} ({self.doc.label(pos)})", self._value_names(text, pos)))
@@ -955,6 +960,12 @@ class Paper:
                                 "name (declare it: '% theoryverify: scalar e' for the name)", assumptions, read_as)
                 rel.readings = [read_as, re.sub(r"\bevar\b", "e", read_as or "")]
                 continue
+            if any(p.ambiguous_pi for p in parsers):
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                "π: the constant 3.14… or the paper's name π? The paper writes an accented π (an "
+                                "estimate of a quantity π) and this π is bare", assumptions, read_as)
+                rel.readings = [read_as, re.sub(r"\bpi\b", "pivar", read_as or "")]
+                continue
             dt = self._total_derivative_issue(parsers)
             if dt and dt[3]:
                 self._add(display, link, chain_id, "inconclusive", kind, dt[0], assumptions, read_as)
@@ -998,7 +1009,7 @@ class Paper:
                 return None
             except Exception:  # a defect of the reader: no other reading, never a failed paper
                 return None
-            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e:
+            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e or p.ambiguous_pi:
                 return None
             terms.append(Term(term.tokens, node, None, p))
         return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
@@ -1282,6 +1293,9 @@ class Paper:
                 cav.opaque += [t for t in texts if t not in cav.opaque]
                 norm_signs = tuple(f"{self.names.atom(t, 'norm')} >= 0" for t in texts)  # a norm is never negative
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
+        if cav.vector and link.op == "=":
+            from .policy import ring_identity
+            cav.ring_identity = ring_identity(lhs, rhs)  # the sides agree whatever vectors or tensors they hold
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
