@@ -198,3 +198,25 @@ def test_a_name_let_equal_to_a_value_inline_blocks_refutation(tmp_path, capsys):
     body = _proof("At $t = 0$ we have\n$$t + w = 3 w$$")  # a case named inline ("at $t = 0$") sets nothing
     rows = tex_rows(tmp_path, capsys, body, name="q.tex")
     assert rows[0]["status"] == "refuted", rows
+
+
+# --- names the paper uses as vectors -----------------------------------------------------------------------------
+
+def test_a_term_inside_a_norm_or_inner_product_is_a_vector():
+    from theoryverify.check.tex.names import gather
+    ev = gather([(0, r"\|a - b\| \le 1, \langle u, v\rangle \ge 0, \langle \beta_h - M_1, x\rangle")])
+    assert {"a", "b", "u", "v", "beta", "M_1", "x"} <= ev.vector, ev.vector
+    ev = gather([(0, r"\|W(c - d)\| + \|\eta g\| - e + |f - h|")])  # an argument, a factor, outside: not taken
+    assert not {"c", "d", "e", "f", "h", "g"} & ev.vector, ev.vector
+
+
+def test_a_vector_treated_as_a_number_is_neither_proved_nor_refuted(tmp_path, capsys):
+    # old: b, v (only ever written as the second term of ‖a − b‖, ⟨u, v⟩) were numbers: b² − 1 = (b − 1)(b + 1)
+    # proved, b² + 1 = b refuted at b = 0
+    body = ("Assume $\\|a - b\\| \\le 1$ and $\\langle u, v\\rangle \\ge 0$.\n" +
+            _proof("We have\n$$b^2 - 1 = (b - 1)(b + 1)$$\nand\n$$v \\cdot v - 1 = (v - 1)(v + 1)$$\nand\n"
+                   "$$b^2 + 1 = b$$\nand\n$$\\frac{1}{v} \\le 1 + v$$\nand\n$$v + v = 2 v$$\nand\n$$b + b = 3 b$$"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive"] * 4 + ["proved", "refuted"], rows
+    assert "treated here as a number" in rows[2]["reason"] and "treated here as a number" in rows[3]["reason"], rows
+    assert "read in one dimension" in rows[5]["reason"], rows  # b + b = 3b fails for every vector b ≠ 0

@@ -325,6 +325,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.vector.add(key)
             if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before) and _opens_norm(text, m.start()):
                 ev.vector.add(key)
+            elif not index and not d and _vector_term(text, m.start(), after):
+                ev.vector.add(key)  # ‖a − b‖, ⟨u, v⟩: a whole term of a norm's or inner product's vector
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
             if not index and not s and not d and (BOUND_AFTER.match(text, after) or BOUND_BEFORE.search(before)):
@@ -357,6 +359,32 @@ def _bare_number(text: str, start: int, after: int) -> bool:
     return bool(re.match(r"\s*/", text[after:after + 4]) or re.search(r"/\s*$", before) or
                 BOUND_AFTER.match(text, after) or re.search(_COMPARE + r"\s*$", before) and
                 not OPEN_RE.match(text, after))
+
+
+def _vector_term(text: str, start: int, after: int) -> bool:
+    """The name written at ``start`` (its script ending at ``after``) is a whole term of the vector inside a norm or
+    an inner product — after ``+``, ``−`` or the inner product's comma, before ``+``, ``−``, ``,`` or the closing
+    bar/bracket, with no bracket opened between the norm and it: ``b`` in ``\\|a - b\\|``, ``v`` in
+    ``\\langle u, v\\rangle``.  A term added to or subtracted from a vector is a vector (a factor, ``\\|\\eta g\\|``,
+    or an argument, ``\\|W(a - b)\\|``, is not taken for one)."""
+    if not re.search(r"[-+,]\s*$", text[max(0, start - 6):start]) or \
+            not re.match(r"\s*(?:\\\||\\rVert|\\Vert(?![A-Za-z])|\\rangle|\\right\b|,|[-+])", text[after:after + 8]):
+        return False
+    head = text[:start]
+    opener = -1
+    bars = [m.start() for m in re.finditer(r"\\\||\\[lr]?Vert(?![A-Za-z])", head)]
+    if len(bars) % 2 == 1:
+        opener = bars[-1]
+    depth = 0
+    for m in re.finditer(r"\\langle|\\rangle", head):  # the innermost unclosed ⟨, if it is nearer
+        depth += 1 if m.group(0) == "\\langle" else -1
+    if depth > 0:
+        opens = [m.start() for m in re.finditer(r"\\langle", head)]
+        opener = max(opener, opens[-1]) if opens else opener
+    if opener < 0:
+        return False
+    between = re.sub(r"\\[{}]", "", head[opener:])
+    return all(between.count(a) == between.count(b) for a, b in ("()", "[]", "{}"))
 
 
 def _opens_norm(text: str, at: int) -> bool:

@@ -37,6 +37,7 @@ class Caveats:
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
     set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
     vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
+    scalar_use: list[str] = field(default_factory=list)  # b², 1/b, b ≤ 1 with b a vector of the paper's
     by_definition: bool = False  # the prose says the step holds "by definition" (of something it may not read)
     ring_identity: bool = False  # the two sides agree in every module (sums and numeric multiples of the same terms)
     lhs_names: set[str] = field(default_factory=set)
@@ -95,6 +96,10 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
         # counterexample with d = 1 is an instance of it, and stands
         return (f"{', '.join(caveats.vector_products[:3])}: an inequality on a product of the paper's vectors, which "
                 "one dimension does not represent (g·d = ‖g‖‖d‖cos θ): no counterexample with d = 1 stands for it")
+    if caveats.scalar_use:
+        return (f"{', '.join(caveats.scalar_use[:3])}: a name the paper uses as a vector or matrix (a norm, an inner "
+                "product, ℝ^d elsewhere) is treated here as a number, which has no one meaning for a vector "
+                "(b² as ‖b‖² or bᵀb, b ≤ c componentwise): no counterexample with d = 1 stands for it")
     if caveats.loose_indices:
         return _loose(caveats)
     if caveats.product_scope:

@@ -1282,6 +1282,7 @@ class Paper:
         nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
+            cav.scalar_use = _scalar_uses(lhs, rhs, set(nonscalar), link.op)
         cav.vector_products = _vector_products(lhs, rhs, self.names)
         norm_signs: tuple[str, ...] = ()
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
@@ -1572,6 +1573,39 @@ class Paper:
         return {"relations": total, "read": total - counts["unreadable"],
                 "checked": counts["proved"] + counts["holds"] + counts["refuted"] + counts["inconclusive"],
                 **{s: counts[s] for s in STATUSES}}
+
+
+def _scalar_uses(lhs: ast.expr, rhs: ast.expr, vectors: set[str], op: str) -> list[str]:
+    """Where a step treats as a number a name the paper uses as a vector or matrix (``vectors``: ‖b‖, ⟨u, v⟩, b ∈ ℝ^d
+    elsewhere): raised to a power (``b²``), divided by, under a root, a logarithm, an exponential or |·|, or compared
+    outside a norm (``b ≤ 1``).  What such a step means for a vector is not read (b² may be ‖b‖² or bᵀb, b ≤ c
+    componentwise), so a counterexample with d = 1 is no counterexample to it.  Inside a norm, an inner product or a
+    transpose the name is a vector as the paper means it, and is not counted."""
+    out: list[str] = []
+
+    def bare(node: ast.AST) -> set[str]:  # the vector names written outside any norm, inner product or transpose
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id.startswith(("norm", "inner", "transpose", "trace", "det", "tensor")):
+            return set()
+        if isinstance(node, ast.Name):
+            return {node.id} & vectors
+        return set().union(*(bare(c) for c in ast.iter_child_nodes(node)))
+
+    for side in (lhs, rhs):
+        for node in ast.walk(side):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+                hit = bare(node.left)
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+                hit = bare(node.right)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ("sqrt", "log", "exp", "Abs", "Max", "Min", "sign", "floor", "ceiling"):
+                hit = set().union(*(bare(a) for a in node.args)) if node.args else set()
+            else:
+                continue
+            out += [f"{n} ({unparse(node)})" for n in sorted(hit)]
+    if op not in ("=", "!="):
+        out += [f"{n} (compared: {op})" for n in sorted(bare(lhs) | bare(rhs))]
+    return list(dict.fromkeys(out))
 
 
 def _vector_products(lhs: ast.expr, rhs: ast.expr, names: Names) -> list[str]:
