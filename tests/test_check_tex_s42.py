@@ -220,3 +220,13 @@ def test_a_vector_treated_as_a_number_is_neither_proved_nor_refuted(tmp_path, ca
     assert [r["status"] for r in rows] == ["inconclusive"] * 4 + ["proved", "refuted"], rows
     assert "treated here as a number" in rows[2]["reason"] and "treated here as a number" in rows[3]["reason"], rows
     assert "read in one dimension" in rows[5]["reason"], rows  # b + b = 3b fails for every vector b ≠ 0
+
+
+def test_a_trace_of_matrices_of_unstated_size_is_read(tmp_path, capsys):
+    # old: "trace() needs a matrix (declare W: matrix(3, 3))" — the row unreadable; tr(AB) = tr(BA) must not be
+    # proved as a number's (A, B commute as numbers, not as matrices)
+    body = displays(r"\operatorname{tr}(A B) = \operatorname{tr}(B A)",
+                    r"\operatorname{tr}(A) + \operatorname{tr}(B) = \operatorname{tr}(B) + \operatorname{tr}(A)",
+                    r"\operatorname{tr}(A) = 2\operatorname{tr}(A)")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive", "proved", "inconclusive"], rows

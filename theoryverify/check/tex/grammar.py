@@ -1558,6 +1558,9 @@ class PaperParser(LatexParser):
         if fname == "det":
             self.applied.add("det")
             self.vector_ops.add("determinant")
+        if fname == "trace":  # \operatorname{tr}(A B): a matrix's trace, of a size the paper does not give — unknown
+            self.applied.add("trace")
+            self.vector_ops.add("trace")
         return node
 
     def _tensor_power(self, base: ast.expr) -> ast.expr | None:
