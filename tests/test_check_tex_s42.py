@@ -230,3 +230,11 @@ def test_a_trace_of_matrices_of_unstated_size_is_read(tmp_path, capsys):
                     r"\operatorname{tr}(A) = 2\operatorname{tr}(A)")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["inconclusive", "proved", "inconclusive"], rows
+
+
+def test_an_accent_over_a_subscripted_name_in_braces(tmp_path, capsys):
+    # old: "expected a name in braces, got '_'" for \hat{M_3}(…), \tilde{x_{t+1}}
+    body = displays(r"\hat{M_3}(W) - \hat M_3(W) = 0", r"\tilde{x_{t+1}} - \tilde x_{t+1} + \hat{\beta_h} = \hat\beta_h")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+    assert rows[1]["read_as"] == "xtilde[t + 1] - xtilde[t + 1] + betahat[h] = betahat[h]", rows

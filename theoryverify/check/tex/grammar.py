@@ -1033,6 +1033,14 @@ class PaperParser(LatexParser):
 
     def _accent_word(self) -> str:
         self._inner_marks = []
+        if self.at("{") and (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
+                             self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK) and \
+                self.peek(2).text == "_" and _close_of(self.toks, self.i) > self.i + 3:
+            # \hat{M_3}, \tilde{x_t}: the accent is the letter's and the subscript its index, as in \hat M_3 (the
+            # parser's own copy of the tokens loses the braces)
+            close = _close_of(self.toks, self.i)
+            del self.toks[close]
+            del self.toks[self.i]
         if self.at("{"):
             self.next()
             parts = []
