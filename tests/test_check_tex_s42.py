@@ -238,3 +238,12 @@ def test_an_accent_over_a_subscripted_name_in_braces(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["proved", "proved"], rows
     assert rows[1]["read_as"] == "xtilde[t + 1] - xtilde[t + 1] + betahat[h] = betahat[h]", rows
+
+
+def test_the_all_ones_vector_with_a_size_is_a_vector(tmp_path, capsys):
+    # old: \mathbf{1}_n was refused as an indicator ("expected '{', got 'n'"); read now as the all-ones vector, an
+    # unknown that is no number: 1_n · 1_n = 1_n² (n, or a vector of ones?) is not proved as a number's
+    body = displays(r"\mathbf{1}_n + \mathbf{1}_n = 2 \cdot \mathbf{1}_n", r"\mathbf{1}_n \cdot \mathbf{1}_n = \mathbf{1}_n^2",
+                    r"\mathbf{1}_{n}^\top x + 1 = 1 + \mathbf{1}_{n}^\top x")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "inconclusive", "proved"], rows

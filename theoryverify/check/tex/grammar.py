@@ -1523,6 +1523,12 @@ class PaperParser(LatexParser):
         (``\\{h = j\\}`` of labels, ``\\{x \\in S\\}``, an event ``E``) leaves the indicator one unknown of its own, an
         opaque atom (its value 0 or 1 is not used), never a refused row."""
         start = self.i - 4 if self.i >= 4 and self.toks[self.i - 3].text == "{" else self.i  # at \mathds of \mathds{1}
+        if self.at("_") and self.peek(1).text != "{" and self.peek(1).kind in ("letter", "num"):
+            self.i += 2  # \mathbf{1}_n, \mathbb{1}_A: one token, a vector's size or an event's name
+            if self.toks[start].text[1:] in BOLD:  # the all-ones vector of ℝ^n
+                self.vector_ops.add("bold symbol")
+                return self._opaque(start, "one")
+            return self._opaque(start, "ind")
         if self.at("_") and self.peek(1).text == "{":
             close = _close_of(self.toks, self.i + 1)
             inner = self.toks[self.i + 2:close] if close > 0 else []
@@ -1544,6 +1550,9 @@ class PaperParser(LatexParser):
             self.i = close + 1
             if cond is not None:
                 return _call("indicator", cond)
+            if self.toks[start].text[1:] in BOLD:  # \mathbf{1}_{n}: the all-ones vector of ℝ^n, no indicator
+                self.vector_ops.add("bold symbol")
+                return self._opaque(start, "one")
             return self._opaque(start, "ind")
         save = self.i
         try:

@@ -1277,7 +1277,9 @@ class Paper:
         (w_l, norms_l), (w_r, norms_r) = wrapped_only(lhs), wrapped_only(rhs)
         wrapped = (w_l | w_r) - (names_in(lhs, fns) - w_l) - (names_in(rhs, fns) - w_r)
         exposed = (cav.lhs_names | cav.rhs_names) - wrapped
-        if norms_l and norms_r and not any(BOLD_NAME.search(n.split("_")[0]) for n in exposed):
+        bold_atoms = {k for p in parsers for k, t in p.opaque.items() if re.match(r"\\(mathbf|bm|boldsymbol|pmb)\b", t)}
+        if norms_l and norms_r and not any(BOLD_NAME.search(n.split("_")[0]) for n in exposed) and \
+                not exposed & bold_atoms:  # \mathbf{1}_n outside a norm: the all-ones vector, no number
             cav.vector = [v for v in cav.vector if v not in ("norm", "bold symbol")]  # ‖A‖_F^i: a number
         nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
