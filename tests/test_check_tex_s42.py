@@ -247,3 +247,10 @@ def test_the_all_ones_vector_with_a_size_is_a_vector(tmp_path, capsys):
                     r"\mathbf{1}_{n}^\top x + 1 = 1 + \mathbf{1}_{n}^\top x")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["proved", "inconclusive", "proved"], rows
+
+
+def test_a_matrix_power_is_still_refuted_in_one_dimension(tmp_path, capsys):
+    # a capital the paper uses as a matrix: A² = 2A has one meaning for matrices, and A = 1 (d = 1) refutes it
+    body = "Assume $\\|A - B\\| \\le 1$.\n" + _proof("We have\n$$B^2 + B = 3 B$$")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "refuted" and "one dimension" in rows[0]["reason"], rows

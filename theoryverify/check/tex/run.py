@@ -1284,7 +1284,7 @@ class Paper:
         nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
-            cav.scalar_use = _scalar_uses(lhs, rhs, set(nonscalar), link.op)
+            cav.scalar_use = _scalar_uses(lhs, rhs, {n for n in nonscalar if n[:1].islower()}, link.op)
         cav.vector_products = _vector_products(lhs, rhs, self.names)
         norm_signs: tuple[str, ...] = ()
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
@@ -1582,7 +1582,8 @@ def _scalar_uses(lhs: ast.expr, rhs: ast.expr, vectors: set[str], op: str) -> li
     elsewhere): raised to a power (``b²``), divided by, under a root, a logarithm, an exponential or |·|, or compared
     outside a norm (``b ≤ 1``).  What such a step means for a vector is not read (b² may be ‖b‖² or bᵀb, b ≤ c
     componentwise), so a counterexample with d = 1 is no counterexample to it.  Inside a norm, an inner product or a
-    transpose the name is a vector as the paper means it, and is not counted."""
+    transpose the name is a vector as the paper means it, and is not counted.  (A capital is a matrix: A², A⁻¹,
+    A ≤ B have one meaning for a matrix, of which d = 1 is an instance — ``vectors`` holds lowercase names only.)"""
     out: list[str] = []
 
     def bare(node: ast.AST) -> set[str]:  # the vector names written outside any norm, inner product or transpose
