@@ -254,3 +254,9 @@ def test_a_matrix_power_is_still_refuted_in_one_dimension(tmp_path, capsys):
     body = "Assume $\\|A - B\\| \\le 1$.\n" + _proof("We have\n$$B^2 + B = 3 B$$")
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "refuted" and "one dimension" in rows[0]["reason"], rows
+
+
+def test_an_accent_over_an_index_and_more_stays_refused(tmp_path, capsys):
+    # \hat{x_t y}: the hat covers x_t y — never read as x̂_t · y
+    rows = tex_rows(tmp_path, capsys, displays(r"\hat{x_t y} = \hat x_t y"))
+    assert rows[0]["status"] == "unreadable", rows

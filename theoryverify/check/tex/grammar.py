@@ -1033,12 +1033,13 @@ class PaperParser(LatexParser):
 
     def _accent_word(self) -> str:
         self._inner_marks = []
-        if self.at("{") and (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
-                             self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK) and \
-                self.peek(2).text == "_" and _close_of(self.toks, self.i) > self.i + 3:
-            # \hat{M_3}, \tilde{x_t}: the accent is the letter's and the subscript its index, as in \hat M_3 (the
-            # parser's own copy of the tokens loses the braces)
-            close = _close_of(self.toks, self.i)
+        close = _close_of(self.toks, self.i) if self.at("{") else -1
+        if close > 0 and (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
+                          self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK) and \
+                self.peek(2).text == "_" and (close == self.i + 4 and self.peek(3).text not in ("{", "}") or
+                                              self.peek(3).text == "{" and _close_of(self.toks, self.i + 3) == close - 1):
+            # \hat{M_3}, \tilde{x_{t+1}} (nothing after the index): the accent is the letter's and the subscript its
+            # index, as in \hat M_3 (the parser's own copy of the tokens loses the braces); \hat{x_t y} stays refused
             del self.toks[close]
             del self.toks[self.i]
         if self.at("{"):
