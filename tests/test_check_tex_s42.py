@@ -260,3 +260,15 @@ def test_an_accent_over_an_index_and_more_stays_refused(tmp_path, capsys):
     # \hat{x_t y}: the hat covers x_t y — never read as x̂_t · y
     rows = tex_rows(tmp_path, capsys, displays(r"\hat{x_t y} = \hat x_t y"))
     assert rows[0]["status"] == "unreadable", rows
+
+
+def test_a_term_of_an_inner_product_that_the_paper_also_calls_real_stays_a_number(tmp_path, capsys):
+    # a paper reuses letters: "a vector x is a subgradient … ⟨u − v, x⟩" in one section, ∀ x ∈ ℝ in another — the
+    # number's step keeps its verdicts (a planted x³ in such a step must still be refuted)
+    from theoryverify.check.tex.names import gather
+    assert "x" not in gather([(0, r"\langle u - v, x \rangle"), (40, r"\forall x \in \mathbb{R}")]).vector
+    body = ("A vector $x$ is a subgradient iff $\\ell(u) - \\ell(v) \\ge \\langle u - v, x \\rangle$ for any $u$.\n" +
+            _proof("We now use the expansion, to obtain\n\\[ \\log\\left(1+\\frac{\\exp(x)-1}{\\exp(x)+1}\\right) "
+                   "\\geq \\frac{x}{2} + \\frac{x^2}{8} \\qquad \\forall x \\in \\mathbb{R} \\]"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "refuted", rows

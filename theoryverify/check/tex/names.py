@@ -237,6 +237,7 @@ def prose_iterates(ev: Evidence, prose: str) -> None:
 def gather(texts: list[tuple[int, str]]) -> Evidence:
     """Evidence from math texts (offset, text): displays and inline math, in document order."""
     ev = Evidence()
+    terms: set[str] = set()  # names written as a whole term inside a norm or an inner product
     for off, text in texts:
         _iteration(ev, text)
         for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text)]:
@@ -326,7 +327,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before) and _opens_norm(text, m.start()):
                 ev.vector.add(key)
             elif not index and not d and _vector_term(text, m.start(), after):
-                ev.vector.add(key)  # ‖a − b‖, ⟨u, v⟩: a whole term of a norm's or inner product's vector
+                terms.add(key)  # ‖a − b‖, ⟨u, v⟩: a whole term of a norm's or inner product's vector
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
             if not index and not s and not d and (BOUND_AFTER.match(text, after) or BOUND_BEFORE.search(before)):
@@ -341,6 +342,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.factor[key] += 1
                 if key == "e" and not s:
                     ev.e_bare_factor = True
+    # a term of a norm's vector is a vector, unless the paper also says the name is a real number (x ∈ ℝ, x/2, 1/x,
+    # √x): a paper reuses letters ("a vector x is a subgradient" in one section, ∀ x ∈ ℝ in another), and a term's
+    # sign is weaker than the name right after the bar, a transpose or ℝ^d
+    ev.vector |= terms - ev.number
     return ev
 
 

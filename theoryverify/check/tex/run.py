@@ -1281,7 +1281,8 @@ class Paper:
         if norms_l and norms_r and not any(BOLD_NAME.search(n.split("_")[0]) for n in exposed) and \
                 not exposed & bold_atoms:  # \mathbf{1}_n outside a norm: the all-ones vector, no number
             cav.vector = [v for v in cav.vector if v not in ("norm", "bold symbol")]  # ‖A‖_F^i: a number
-        nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
+        local = _local_numbers(display)  # "∀ x ∈ ℝ" at the display: x is a number here, whatever it is elsewhere
+        nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]) and n.split("_")[0] not in local)
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
             cav.scalar_use = _scalar_uses(lhs, rhs, {n for n in nonscalar if n[:1].islower()}, link.op)
@@ -1577,37 +1578,76 @@ class Paper:
                 **{s: counts[s] for s in STATUSES}}
 
 
+def _local_numbers(display) -> set[str]:
+    """The names the display, its side conditions or the prose right around it declare real numbers (``\\forall x \\in
+    \\mathbb{R}``, ``for $p \\in (0, 1)$``): a paper reuses letters (x a vector in one section, a number in another),
+    and the display's own word is the one that counts for its steps."""
+    from .names import NAME_RE, NUMBER_MEMBER, key_of
+    text = f"{display.prose[-300:]} {display.body} {display.after}"
+    out = set()
+    for m in NAME_RE.finditer(text):
+        end = m.end()
+        while True:  # x, y \in \mathbb{R}: each listed name
+            more = re.match(r"\s*,\s*(?:\\[A-Za-z]+|[A-Za-z])(?![A-Za-z])", text[end:])
+            if not more or NUMBER_MEMBER.match(text, end):
+                break
+            end += more.end()
+        if NUMBER_MEMBER.match(text, end):
+            out.add(key_of(m))
+            for n in re.findall(r",\s*(\\[A-Za-z]+|[A-Za-z])", text[m.end():end]):
+                listed = NAME_RE.match(n)
+                if listed:
+                    out.add(key_of(listed))
+    return out
+
+
 def _scalar_uses(lhs: ast.expr, rhs: ast.expr, vectors: set[str], op: str) -> list[str]:
-    """Where a step treats as a number a name the paper uses as a vector or matrix (``vectors``: ‖b‖, ⟨u, v⟩, b ∈ ℝ^d
-    elsewhere): raised to a power (``b²``), divided by, under a root, a logarithm, an exponential or |·|, or compared
-    outside a norm (``b ≤ 1``).  What such a step means for a vector is not read (b² may be ‖b‖² or bᵀb, b ≤ c
-    componentwise), so a counterexample with d = 1 is no counterexample to it.  Inside a norm, an inner product or a
-    transpose the name is a vector as the paper means it, and is not counted.  (A capital is a matrix: A², A⁻¹,
-    A ≤ B have one meaning for a matrix, of which d = 1 is an instance — ``vectors`` holds lowercase names only.)"""
+    """Where a step treats as a number a vector of the paper's (``vectors``: ‖b‖, ⟨u, v⟩, b ∈ ℝ^d elsewhere): an
+    expression that is a vector as read — the name, a sum with it, a number times it (``b``, ``b − 1``, ``2b``; a
+    product of two vectors, ``p θ``, is their inner product, a number) — raised to a power (``b²``), divided by, under
+    a root, a logarithm, an exponential or |·|, or compared (``b ≤ 1``).  What such a step means for a vector is not
+    read (b² may be ‖b‖² or bᵀb, b ≤ c componentwise), so a counterexample with d = 1 is no counterexample to it.
+    Inside a norm, an inner product or a transpose the name is a vector as the paper means it, and is not counted.
+    (A capital is a matrix: A², A⁻¹, A ≤ B have one meaning for a matrix, of which d = 1 is an instance —
+    ``vectors`` holds lowercase names only.)"""
     out: list[str] = []
 
-    def bare(node: ast.AST) -> set[str]:  # the vector names written outside any norm, inner product or transpose
+    def has(node: ast.AST) -> bool:  # writes one of the vectors outside any norm, inner product or transpose
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id.startswith(("norm", "inner", "transpose", "trace", "det", "tensor")):
-            return set()
+            return False
         if isinstance(node, ast.Name):
-            return {node.id} & vectors
-        return set().union(*(bare(c) for c in ast.iter_child_nodes(node)))
+            return node.id in vectors
+        return any(has(c) for c in ast.iter_child_nodes(node))
+
+    def vector(node: ast.AST) -> bool:  # a vector as read: b, b − 1, 2b, b/2 (never p θ, a product of two)
+        if isinstance(node, ast.Name):
+            return node.id in vectors
+        if isinstance(node, ast.UnaryOp):
+            return vector(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            return vector(node.left) or vector(node.right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            return vector(node.left) and not has(node.right) or vector(node.right) and not has(node.left)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return vector(node.left) and not has(node.right)
+        return False
 
     for side in (lhs, rhs):
         for node in ast.walk(side):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-                hit = bare(node.left)
+                hit = vector(node.left)
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-                hit = bare(node.right)
+                hit = vector(node.right)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                     node.func.id in ("sqrt", "log", "exp", "Abs", "Max", "Min", "sign", "floor", "ceiling"):
-                hit = set().union(*(bare(a) for a in node.args)) if node.args else set()
+                hit = any(vector(a) for a in node.args)
             else:
                 continue
-            out += [f"{n} ({unparse(node)})" for n in sorted(hit)]
-    if op not in ("=", "!="):
-        out += [f"{n} (compared: {op})" for n in sorted(bare(lhs) | bare(rhs))]
+            if hit:
+                out.append(unparse(node))
+    if op not in ("=", "!=") and (vector(lhs) or vector(rhs)):
+        out.append(f"{unparse(lhs)} {op} {unparse(rhs)} (compared)")
     return list(dict.fromkeys(out))
 
 
