@@ -366,6 +366,10 @@ def segments(row: str, pos: int) -> list[Segment]:
             continue
         tok = m.group(0)
         end = m.end()
+        if re.search(r"[_^]\s*$", row[max(0, i - 4):i]):
+            # \sigma_\text{\rm min}, x^\mathrm{opt} (a macro's unbraced script): the name's label, never prose
+            i = _group_end(row, end - 1) if tok.endswith("{") else end
+            continue
         condition, maths = tok.startswith("\\condition"), None
         if in_parens[i] and not tok.endswith("{"):
             i = end  # \Pr((i, j) \in E \; | \; i \notin E): spacing inside brackets is the event's own, no cut

@@ -57,7 +57,8 @@ UPRIGHT_OPERATORS = {"diam", "dist", "vol", "rank", "dim", "supp", "span", "conv
 OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "max", "sup", "inf", "lim", "esssup",
                                 "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
                                 "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
-SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\\setminus": "setminus"}
+SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\\setminus": "setminus",
+                 "\\otimes": "tensor"}
 BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
             "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
 STAR_MARKS = frozenset({"*", "\\star", "\\ast"})  # a star subscript, however written: u_*, u_\ast, u_{\star}
@@ -80,6 +81,7 @@ class PaperParser(LatexParser):
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
         self._value_next = False  # read the next name as a value even before "(" (see the \nabla branch)
         self.ambiguous_e = False  # a bare e in a paper that writes e^{…} and uses e as a name
+        self.ambiguous_pi = False  # a bare π in a paper that writes \hat\pi (an estimate of a name π)
         self.applied: set[str] = set()  # names read as (unspecified) functions
         self.opaque: dict[str, str] = {}  # atom name -> its LaTeX
         self.applications: dict[str, str] = {}  # F[f], (Wg) applied at a point: function name -> its LaTeX
@@ -888,6 +890,8 @@ class PaperParser(LatexParser):
             self.next()
             if self.names is not None and (self.names.kind("pi") in ("function", "name") or self.at("_")):
                 return self._maybe_call(self._index("pivar"))
+            if getattr(self.names, "pi_both", False):
+                self.ambiguous_pi = True  # \hat\pi elsewhere: this bare π may be the constant or the estimated name
             return _name("pi")
         if c == "\\ell":
             self.next()
@@ -1080,6 +1084,15 @@ class PaperParser(LatexParser):
 
     def _accent_word(self) -> str:
         self._inner_marks = []
+        close = _close_of(self.toks, self.i) if self.at("{") else -1
+        if close > 0 and (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
+                          self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK) and \
+                self.peek(2).text == "_" and (close == self.i + 4 and self.peek(3).text not in ("{", "}") or
+                                              self.peek(3).text == "{" and _close_of(self.toks, self.i + 3) == close - 1):
+            # \hat{M_3}, \tilde{x_{t+1}} (nothing after the index): the accent is the letter's and the subscript its
+            # index, as in \hat M_3 (the parser's own copy of the tokens loses the braces); \hat{x_t y} stays refused
+            del self.toks[close]
+            del self.toks[self.i]
         if self.at("{"):
             self.next()
             parts = []
@@ -1112,6 +1125,8 @@ class PaperParser(LatexParser):
                     continue
                 elif t.kind == "cmd" and t.text == "\\ell":
                     parts.append("ell")
+                elif t.kind == "cmd" and t.text == "\\pi":  # \hat{\pi}: an estimate of the paper's π, a name
+                    parts.append("pivar")
                 elif t.kind == "end":
                     raise BadInput("LaTeX: an unclosed {")
                 else:
@@ -1128,6 +1143,13 @@ class PaperParser(LatexParser):
             return GREEK[t.text[1:]]
         if t.kind == "cmd" and t.text == "\\ell":
             return "ell"
+        if t.kind == "cmd" and t.text == "\\pi":  # \hat\pi: an accented π is a name (pivarhat), never the constant
+            return "pivar"
+        if t.kind == "cmd" and (t.text[1:] in ALPHABETS or t.text[1:] in BOLD) and self.at("{"):
+            # \hat \operatorname{E}_p (a macro \E under an accent): the font's word, as \hat{\operatorname{E}} reads
+            n = t.text[1:]
+            self._bold_inside = self._bold_inside or n in BOLD
+            return self._accent_word() + ALPHABETS.get(n, "")
         raise BadInput(f"LaTeX: expected a letter, got {t.text!r}")
 
     def _braced_word_after(self) -> str | None:
@@ -1547,6 +1569,57 @@ class PaperParser(LatexParser):
             return ast.UnaryOp(op=ast.USub(), operand=self.group_or_token())
         return super().group_or_token()
 
+    def _indicator(self) -> ast.expr:
+        """``\\mathds{1}_{\\{x > \\delta\\}}``, ``\\mathbb{1}_{x > 0}``, ``\\mathbf{1}\\{x > 0\\}`` (the cursor after the
+        ``{1}``): ``indicator(x > δ)``, 1 where the condition holds, else 0.  A condition that is no relation of numbers
+        (``\\{h = j\\}`` of labels, ``\\{x \\in S\\}``, an event ``E``) leaves the indicator one unknown of its own, an
+        opaque atom (its value 0 or 1 is not used), never a refused row."""
+        start = self.i - 4 if self.i >= 4 and self.toks[self.i - 3].text == "{" else self.i  # at \mathds of \mathds{1}
+        if self.at("_") and self.peek(1).text != "{" and self.peek(1).kind in ("letter", "num"):
+            self.i += 2  # \mathbf{1}_n, \mathbb{1}_A: one token, a vector's size or an event's name
+            if self.toks[start].text[1:] in BOLD:  # the all-ones vector of ℝ^n
+                self.vector_ops.add("bold symbol")
+                return self._opaque(start, "one")
+            return self._opaque(start, "ind")
+        if self.at("_") and self.peek(1).text == "{":
+            close = _close_of(self.toks, self.i + 1)
+            inner = self.toks[self.i + 2:close] if close > 0 else []
+            if len(inner) >= 2 and inner[0].text == "\\{" and inner[-1].text == "\\}" and \
+                    _close_brace(inner) == len(inner) - 1:
+                inner = inner[1:-1]  # _{\{x > δ\}}: the set of points where x > δ
+            cond = None
+            if inner:
+                p = self._child(inner)
+                try:
+                    terms, ops = p.relation()
+                    if ops and ":=" not in ops and p.peek().kind == "end":
+                        cond = _compare(terms, ops)
+                        self._absorb(p)
+                except BadInput:
+                    cond = None
+            if close < 0:
+                raise BadInput("LaTeX: an unclosed {")
+            self.i = close + 1
+            if cond is not None:
+                return _call("indicator", cond)
+            if self.toks[start].text[1:] in BOLD:  # \mathbf{1}_{n}: the all-ones vector of ℝ^n, no indicator
+                self.vector_ops.add("bold symbol")
+                return self._opaque(start, "one")
+            return self._opaque(start, "ind")
+        save = self.i
+        try:
+            return super()._indicator()
+        except BadInput:
+            self.i = save
+            if self.at("\\left"):
+                self.next()
+                self._skip_to_right(self.next().text)
+            elif self.peek().text in BRACKETS:
+                self._skip_balanced(self.peek().text)
+            else:
+                raise
+            return self._opaque(start, "ind")
+
     def _function(self, fname: str) -> ast.expr:
         """``\\det(X)`` in a paper: the determinant of a matrix whose size the paper does not give, so an unspecified
         function (a proof must hold for every function) and a matrix statement (no proof stands as a number's)."""
@@ -1554,9 +1627,36 @@ class PaperParser(LatexParser):
         if fname == "det":
             self.applied.add("det")
             self.vector_ops.add("determinant")
+        if fname == "trace":  # \operatorname{tr}(A B): a matrix's trace, of a size the paper does not give — unknown
+            self.applied.add("trace")
+            self.vector_ops.add("trace")
         return node
 
+    def _tensor_power(self, base: ast.expr) -> ast.expr | None:
+        """``x^{\\otimes p}``, ``\\beta^{\\otimes 2}`` (the cursor after ``^``): the p-th tensor power of x,
+        ``tensorpow(x, p)`` — an unspecified function of x and p (never x^p: ``x^{\\otimes 2}`` is the matrix x xᵀ,
+        whose every property the checker leaves unknown) and a tensor statement (no proof as a number's).
+        None when the superscript is no tensor power."""
+        if self.at("\\otimes"):  # x^\otimes (no order written): the tensor power of an unstated order
+            self.next()
+            exponent: ast.expr = _name("p_otimes")
+        elif self.at("{") and self.peek(1).text == "\\otimes":
+            close = _close_of(self.toks, self.i)
+            if close < 0:
+                raise BadInput("LaTeX: an unclosed {")
+            inner = self.toks[self.i + 2:close]
+            exponent = self._sub(inner) if inner else _name("p_otimes")
+            self.i = close + 1
+        else:
+            return None
+        self.applied.add("tensorpow")
+        self.vector_ops.add("tensor product")
+        return _call("tensorpow", base, exponent)
+
     def _power(self, base: ast.expr) -> ast.expr:
+        tensor = self._tensor_power(base)
+        if tensor is not None:
+            return tensor
         if self.at("\\dagger") or (self.at("{") and self.peek(1).text == "\\dagger" and self.peek(2).text == "}"):
             self.i += 1 if self.at("\\dagger") else 3  # (A^T A)^† : the pseudo-inverse, kept unknown
             self.applied.add("pinv")
@@ -1978,6 +2078,7 @@ class PaperParser(LatexParser):
         self.total_derivatives += p.total_derivatives
         self.euler |= p.euler
         self.ambiguous_e |= p.ambiguous_e
+        self.ambiguous_pi |= p.ambiguous_pi
         self.labels |= p.labels
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
@@ -2102,6 +2203,8 @@ class PaperParser(LatexParser):
                 self.next()
                 right = self.factor()
                 self.applied.add(op)
+                if op == "tensor":  # a ⊗ b: an unspecified (non-commutative) product of two tensors
+                    self.vector_ops.add("tensor product")
                 node = ast.Call(func=_name(op), args=[*node.args, right], keywords=[]) if op == "compose" and \
                     _is_call(node, "compose") else _call(op, node, right)  # ρ ∘ g ∘ φ: one composition
                 continue
@@ -2151,6 +2254,16 @@ def _depth(toks: list[Token], start: int, k: int) -> int:
 def _atomic_arg(node: ast.expr) -> bool:
     """One number or one (indexed) name: ``r(s)``, ``λ(t)``, ``z(0)`` — a function applied, whatever else."""
     return isinstance(node, (ast.Name, ast.Constant, ast.Subscript))
+
+
+def _close_brace(toks: list[Token]) -> int:
+    """The index of the ``\\}`` closing the ``\\{`` at 0 (-1 if none)."""
+    depth = 0
+    for j, t in enumerate(toks):
+        depth += {"\\{": 1, "\\}": -1}.get(t.text, 0)
+        if depth == 0:
+            return j
+    return -1
 
 
 def _close_of(toks: list[Token], i: int) -> int:

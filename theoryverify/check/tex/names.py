@@ -84,6 +84,7 @@ class Evidence:
     vector: set[str] = field(default_factory=set)
     first: dict[str, int] = field(default_factory=dict)  # first offset at which a name occurs
     pi_name: bool = False
+    pi_accented: bool = False  # \hat\pi, \tilde{\pi}: π decorated as a name is (an estimate of π)
     e_power: bool = False  # e^{…} somewhere
     e_name: bool = False  # e_i, e(t), e' somewhere: e is a name in this paper
     e_bare_factor: bool = False  # a bare e next to a factor (e \cdot 0, 2e): e applied to (0) is then undecided
@@ -253,6 +254,7 @@ def prose_iterates(ev: Evidence, prose: str) -> None:
 def gather(texts: list[tuple[int, str]]) -> Evidence:
     """Evidence from math texts (offset, text): displays and inline math, in document order."""
     ev = Evidence()
+    terms: set[str] = set()  # names written as a whole term inside a norm or an inner product
     for off, text in texts:
         _iteration(ev, text)
         for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text)]:
@@ -281,6 +283,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             ev.first.setdefault(key, off + m.start())
             if key == "pi" and (d or _opens(text, end, m.start())):  # pi' or pi(a|s); pi_theta is another name
                 ev.pi_name = True
+            if m.group("cmd") and (m.group("inner") or m.group("inner2") or "") == "\\pi":
+                ev.pi_accented = True
             if key in ("e", "eprime", "estar"):
                 if re.match(r"\s*\^\s*(?:\{|[^*'])", text[end:end + 4]) and key == "e":
                     ev.e_power = True
@@ -317,7 +321,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                             DEFINES_AFTER.match(text, close + 1) and ROW_START.search(text[:m.start()]):
                         ev.atomic.add(key)  # z(0), e(t); "u(q) = …" opening a row: the paper defines u on q
                 continue
-            if not index and not d and _bare_number(text, m.start(), after):
+            tensor = TENSOR_POWER.match(text, after)
+            if tensor and not index:  # x^{\otimes p}: x is a vector (or a matrix), never a number raised to p
+                ev.vector.add(key)
+            if not index and not d and not tensor and _bare_number(text, m.start(), after):
                 letter = re.fullmatch(r"\s*_\s*\{?\s*([A-Za-z])\s*\}?", s.group(0)) if s else None
                 if not s or letter:
                     ev.bare_numbers.add(key + (f"_{letter.group(1)}" if letter else ""))
@@ -336,6 +343,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.vector.add(key)
             if not index and re.search(r"(\\\||\\lVert|\\langle)\s*$", before) and _opens_norm(text, m.start()):
                 ev.vector.add(key)
+            elif not index and not d and _vector_term(text, m.start(), after):
+                terms.add(key)  # ‖a − b‖, ⟨u, v⟩: a whole term of a norm's or inner product's vector
             if not index and m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)):
                 ev.vector.add(key)
             if not index and not s and not d and (BOUND_AFTER.match(text, after) or BOUND_BEFORE.search(before)):
@@ -350,7 +359,15 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.factor[key] += 1
                 if key == "e" and not s:
                     ev.e_bare_factor = True
+    # a term of a norm's vector is a vector, unless the paper also says the name is a real number (x ∈ ℝ, x/2, 1/x,
+    # √x): a paper reuses letters ("a vector x is a subgradient" in one section, ∀ x ∈ ℝ in another), and a term's
+    # sign is weaker than the name right after the bar, a transpose or ℝ^d
+    ev.vector |= terms - ev.number
     return ev
+
+
+#: a tensor power right after a name: ``x^{\otimes p}``, ``x^\otimes``
+TENSOR_POWER = re.compile(r"\s*\^\s*\{?\s*\\otimes(?![A-Za-z])")
 
 
 def _bare_number(text: str, start: int, after: int) -> bool:
@@ -364,6 +381,32 @@ def _bare_number(text: str, start: int, after: int) -> bool:
     return bool(re.match(r"\s*/", text[after:after + 4]) or re.search(r"/\s*$", before) or
                 BOUND_AFTER.match(text, after) or re.search(_COMPARE + r"\s*$", before) and
                 not OPEN_RE.match(text, after))
+
+
+def _vector_term(text: str, start: int, after: int) -> bool:
+    """The name written at ``start`` (its script ending at ``after``) is a whole term of the vector inside a norm or
+    an inner product — after ``+``, ``−`` or the inner product's comma, before ``+``, ``−``, ``,`` or the closing
+    bar/bracket, with no bracket opened between the norm and it: ``b`` in ``\\|a - b\\|``, ``v`` in
+    ``\\langle u, v\\rangle``.  A term added to or subtracted from a vector is a vector (a factor, ``\\|\\eta g\\|``,
+    or an argument, ``\\|W(a - b)\\|``, is not taken for one)."""
+    if not re.search(r"[-+,]\s*$", text[max(0, start - 6):start]) or \
+            not re.match(r"\s*(?:\\\||\\rVert|\\Vert(?![A-Za-z])|\\rangle|\\right\b|,|[-+])", text[after:after + 8]):
+        return False
+    head = text[:start]
+    opener = -1
+    bars = [m.start() for m in re.finditer(r"\\\||\\[lr]?Vert(?![A-Za-z])", head)]
+    if len(bars) % 2 == 1:
+        opener = bars[-1]
+    depth = 0
+    for m in re.finditer(r"\\langle|\\rangle", head):  # the innermost unclosed ⟨, if it is nearer
+        depth += 1 if m.group(0) == "\\langle" else -1
+    if depth > 0:
+        opens = [m.start() for m in re.finditer(r"\\langle", head)]
+        opener = max(opener, opens[-1]) if opens else opener
+    if opener < 0:
+        return False
+    between = re.sub(r"\\[{}]", "", head[opener:])
+    return all(between.count(a) == between.count(b) for a, b in ("()", "[]", "{}"))
 
 
 def _opens_norm(text: str, at: int) -> bool:
@@ -425,6 +468,12 @@ class Names:
         ``1/e`` a theorist means the constant, whether or not the paper also writes ``e^{…}`` (``\\exp`` is
         common).  Declared ``% theoryverify: scalar e`` it is a name."""
         return not self.ev.e_name and "e" not in self.declared_scalars
+
+    @property
+    def pi_both(self) -> bool:
+        """The paper writes an accented π (\\hat\\pi: an estimate of a quantity π) but never shows that a bare π is
+        that name: a bare π could be the constant or the name."""
+        return self.ev.pi_accented and not self.ev.pi_name
 
     @property
     def e_both(self) -> bool:

@@ -39,7 +39,9 @@ class Caveats:
     #: (name, value, where) of a name an earlier inline equation sets, written on both sides of the step
     inline_values: list[tuple[str, str, str]] = field(default_factory=list)
     vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
+    scalar_use: list[str] = field(default_factory=list)  # b², 1/b, b ≤ 1 with b a vector of the paper's
     by_definition: bool = False  # the prose says the step holds "by definition" (of something it may not read)
+    ring_identity: bool = False  # the two sides agree in every module (sums and numeric multiples of the same terms)
     lhs_names: set[str] = field(default_factory=set)
     written: tuple[frozenset, frozenset] = (frozenset(), frozenset())  # each side's names as written (unsimplified)
     rhs_names: set[str] = field(default_factory=set)
@@ -69,6 +71,9 @@ def positive(status: str, method: str, caveats: Caveats) -> tuple[str, str]:
     if caveats.functions and status != "proved":
         return "inconclusive", (f"holds on test functions only: {', '.join(caveats.functions)} "
                                 "unspecified in the paper (no proof for every function)")
+    if caveats.vector and status == "proved" and caveats.ring_identity:
+        return "proved", ("proved: both sides are sums of the same terms (each product, power or function applied "
+                          "kept whole), so it holds for vectors, matrices and tensors alike")
     if caveats.vector:
         return "inconclusive", (f"{status} when every name is a number; the paper's "
                                 f"{', '.join(sorted(set(caveats.vector)))} make it a statement about vectors or "
@@ -93,6 +98,10 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
         # counterexample with d = 1 is an instance of it, and stands
         return (f"{', '.join(caveats.vector_products[:3])}: an inequality on a product of the paper's vectors, which "
                 "one dimension does not represent (g·d = ‖g‖‖d‖cos θ): no counterexample with d = 1 stands for it")
+    if caveats.scalar_use:
+        return (f"{', '.join(caveats.scalar_use[:3])}: a name the paper uses as a vector or matrix (a norm, an inner "
+                "product, ℝ^d elsewhere) is treated here as a number, which has no one meaning for a vector "
+                "(b² as ‖b‖² or bᵀb, b ≤ c componentwise): no counterexample with d = 1 stands for it")
     if caveats.loose_indices:
         return _loose(caveats)
     if caveats.product_scope:
@@ -132,3 +141,50 @@ def _decorated_variant(name: str, others: set[str]) -> bool:
         return DECORATION.sub("", n)
     return any(o != name and plain(o) == plain(name) and (DECORATION.search(name) or DECORATION.search(o))
                for o in others)
+
+
+def ring_identity(lhs, rhs) -> bool:
+    """Whether ``lhs = rhs`` holds in every module, whatever its elements are (vectors, matrices, tensors) and
+    whatever its products mean: sums, differences and multiples by written numbers are expanded, every other
+    subexpression (a name, a product, a power, a function applied, ``tensorpow(x, 2)``, ``inner(a, b)``) is one
+    unknown, the same for the same text.  ``⟨β^{⊗2}, x^{⊗2}⟩ + 0 = ⟨β^{⊗2}, x^{⊗2}⟩`` and ``a ⊗ b + c = c + a ⊗ b``
+    are such identities; ``a ⊗ b = b ⊗ a``, ``x y = y x`` and ``(a·b) c = a (b c)`` (false for dot and cross
+    products) are not."""
+    import ast
+    import sympy as sp
+    atoms: dict[str, sp.Symbol] = {}
+
+    def number(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and \
+                not isinstance(node.value, bool):
+            return sp.Rational(str(node.value))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = number(node.operand)
+            return None if inner is None else -inner
+        return None
+
+    def conv(node) -> sp.Expr:
+        value = number(node)
+        if value is not None:
+            return value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            inner = conv(node.operand)
+            return -inner if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                a, b = conv(node.left), conv(node.right)
+                return a + b if isinstance(node.op, ast.Add) else a - b
+            left, right = number(node.left), number(node.right)
+            if isinstance(node.op, ast.Mult) and (left is not None or right is not None):
+                return left * conv(node.right) if left is not None else conv(node.left) * right
+            if isinstance(node.op, ast.Div) and right is not None and right != 0:
+                return conv(node.left) / right
+        key = ast.dump(node)
+        if key not in atoms:
+            atoms[key] = sp.Symbol(f"A{len(atoms)}")
+        return atoms[key]
+
+    try:
+        return sp.expand(conv(lhs) - conv(rhs)) == 0
+    except (RecursionError, ValueError, TypeError):
+        return False

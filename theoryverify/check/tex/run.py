@@ -224,6 +224,9 @@ def _same_lines(text: str, n: int) -> str:
 INLINE_SET = re.compile(r"\s*((?:\\[A-Za-z]+\s*)?\{?\s*[A-Za-z]\}?(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)|\s*')*)\s*"
                         r"(?::=|=(?!=)|\\coloneqq|\\triangleq|\\eqqcolon)")
 DECORATED = re.compile(r"(hat|bar|tilde|prime|star|check|breve|dot)$")
+#: the words before an inline ``$u = 2w$`` that set the name u (rather than name a case, "at $t = 0$")
+SETS_NAME = re.compile(r"\b(?:let|set|write|define|denote|put|take|fix|choose)\b(?:\s+(?:the|a|now|also|again|here)\b)*"
+                       r"[^.;$]{0,20}(?:\$[^$]{1,80}\$\s*,?\s*(?:and\s+)?)*$", re.I)  # "Let $r > 0$ and $u = 2w$"
 INLINE_RE = re.compile(r"(?<!\\)\$(?!\$)([^$]{1,400}?)(?<!\\)\$|\\\((.{1,400}?)\\\)", re.S)
 
 
@@ -381,6 +384,8 @@ class Paper:
                 key = ast.dump(node)  # x_s, \hat\theta_t: an indexed quantity the paper defines
             elif isinstance(node, ast.Name) and DECORATED.search(node.id):
                 key = node.id  # \hat{x}, x': a decorated name; a bare letter set inline ("at $t = 0$") is a case
+            elif isinstance(node, ast.Name) and SETS_NAME.search(self.doc.text[max(0, pos - 160):pos]):
+                key = node.id  # "Let $u = 2w$", "write $u = …$", "define $u = …$": the name's value, not a case
             else:
                 continue
             out.append((pos, key, f"{m.group(1).strip()} ({self.doc.label(pos)})", self._value_names(text, pos)))
@@ -1040,6 +1045,12 @@ class Paper:
                                 "name (declare it: '% theoryverify: scalar e' for the name)", assumptions, read_as)
                 rel.readings = [read_as, re.sub(r"\bevar\b", "e", read_as or "")]
                 continue
+            if any(p.ambiguous_pi for p in parsers):
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                "π: the constant 3.14… or the paper's name π? The paper writes an accented π (an "
+                                "estimate of a quantity π) and this π is bare", assumptions, read_as)
+                rel.readings = [read_as, re.sub(r"\bpi\b", "pivar", read_as or "")]
+                continue
             dt = self._total_derivative_issue(parsers)
             if dt and dt[3]:
                 self._add(display, link, chain_id, "inconclusive", kind, dt[0], assumptions, read_as)
@@ -1083,7 +1094,7 @@ class Paper:
                 return None
             except Exception:  # a defect of the reader: no other reading, never a failed paper
                 return None
-            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e:
+            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e or p.ambiguous_pi:
                 return None
             terms.append(Term(term.tokens, node, None, p))
         return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
@@ -1371,11 +1382,15 @@ class Paper:
         (w_l, norms_l), (w_r, norms_r) = wrapped_only(lhs), wrapped_only(rhs)
         wrapped = (w_l | w_r) - (names_in(lhs, fns) - w_l) - (names_in(rhs, fns) - w_r)
         exposed = (cav.lhs_names | cav.rhs_names) - wrapped
-        if norms_l and norms_r and not any(BOLD_NAME.search(n.split("_")[0]) for n in exposed):
+        bold_atoms = {k for p in parsers for k, t in p.opaque.items() if re.match(r"\\(mathbf|bm|boldsymbol|pmb)\b", t)}
+        if norms_l and norms_r and not any(BOLD_NAME.search(n.split("_")[0]) for n in exposed) and \
+                not exposed & bold_atoms:  # \mathbf{1}_n outside a norm: the all-ones vector, no number
             cav.vector = [v for v in cav.vector if v not in ("norm", "bold symbol")]  # ‖A‖_F^i: a number
-        nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]))
+        local = _local_numbers(display)  # "∀ x ∈ ℝ" at the display: x is a number here, whatever it is elsewhere
+        nonscalar = sorted(n for n in exposed if self.names.nonscalar(n.split("_")[0]) and n.split("_")[0] not in local)
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
+            cav.scalar_use = _scalar_uses(lhs, rhs, {n for n in nonscalar if n[:1].islower()}, link.op)
         cav.vector_products = _vector_products(lhs, rhs, self.names)
         norm_signs: tuple[str, ...] = ()
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
@@ -1387,6 +1402,9 @@ class Paper:
                 cav.opaque += [t for t in texts if t not in cav.opaque]
                 norm_signs = tuple(f"{self.names.atom(t, 'norm')} >= 0" for t in texts)  # a norm is never negative
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
+        if cav.vector and link.op == "=":
+            from .policy import ring_identity
+            cav.ring_identity = ring_identity(lhs, rhs)  # the sides agree whatever vectors or tensors they hold
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
@@ -1663,6 +1681,79 @@ class Paper:
         return {"relations": total, "read": total - counts["unreadable"],
                 "checked": counts["proved"] + counts["holds"] + counts["refuted"] + counts["inconclusive"],
                 **{s: counts[s] for s in STATUSES}}
+
+
+def _local_numbers(display) -> set[str]:
+    """The names the display, its side conditions or the prose right around it declare real numbers (``\\forall x \\in
+    \\mathbb{R}``, ``for $p \\in (0, 1)$``): a paper reuses letters (x a vector in one section, a number in another),
+    and the display's own word is the one that counts for its steps."""
+    from .names import NAME_RE, NUMBER_MEMBER, key_of
+    text = f"{display.prose[-300:]} {display.body} {display.after}"
+    out = set()
+    for m in NAME_RE.finditer(text):
+        end = m.end()
+        while True:  # x, y \in \mathbb{R}: each listed name
+            more = re.match(r"\s*,\s*(?:\\[A-Za-z]+|[A-Za-z])(?![A-Za-z])", text[end:])
+            if not more or NUMBER_MEMBER.match(text, end):
+                break
+            end += more.end()
+        if NUMBER_MEMBER.match(text, end):
+            out.add(key_of(m))
+            for n in re.findall(r",\s*(\\[A-Za-z]+|[A-Za-z])", text[m.end():end]):
+                listed = NAME_RE.match(n)
+                if listed:
+                    out.add(key_of(listed))
+    return out
+
+
+def _scalar_uses(lhs: ast.expr, rhs: ast.expr, vectors: set[str], op: str) -> list[str]:
+    """Where a step treats as a number a vector of the paper's (``vectors``: ‖b‖, ⟨u, v⟩, b ∈ ℝ^d elsewhere): an
+    expression that is a vector as read — the name, a sum with it, a number times it (``b``, ``b − 1``, ``2b``; a
+    product of two vectors, ``p θ``, is their inner product, a number) — raised to a power (``b²``), divided by, under
+    a root, a logarithm, an exponential or |·|, or compared (``b ≤ 1``).  What such a step means for a vector is not
+    read (b² may be ‖b‖² or bᵀb, b ≤ c componentwise), so a counterexample with d = 1 is no counterexample to it.
+    Inside a norm, an inner product or a transpose the name is a vector as the paper means it, and is not counted.
+    (A capital is a matrix: A², A⁻¹, A ≤ B have one meaning for a matrix, of which d = 1 is an instance —
+    ``vectors`` holds lowercase names only.)"""
+    out: list[str] = []
+
+    def has(node: ast.AST) -> bool:  # writes one of the vectors outside any norm, inner product or transpose
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id.startswith(("norm", "inner", "transpose", "trace", "det", "tensor")):
+            return False
+        if isinstance(node, ast.Name):
+            return node.id in vectors
+        return any(has(c) for c in ast.iter_child_nodes(node))
+
+    def vector(node: ast.AST) -> bool:  # a vector as read: b, b − 1, 2b, b/2 (never p θ, a product of two)
+        if isinstance(node, ast.Name):
+            return node.id in vectors
+        if isinstance(node, ast.UnaryOp):
+            return vector(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            return vector(node.left) or vector(node.right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            return vector(node.left) and not has(node.right) or vector(node.right) and not has(node.left)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return vector(node.left) and not has(node.right)
+        return False
+
+    for side in (lhs, rhs):
+        for node in ast.walk(side):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+                hit = vector(node.left)
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+                hit = vector(node.right)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ("sqrt", "log", "exp", "Abs", "Max", "Min", "sign", "floor", "ceiling"):
+                hit = any(vector(a) for a in node.args)
+            else:
+                continue
+            if hit:
+                out.append(unparse(node))
+    if op not in ("=", "!=") and (vector(lhs) or vector(rhs)):
+        out.append(f"{unparse(lhs)} {op} {unparse(rhs)} (compared)")
+    return list(dict.fromkeys(out))
 
 
 def _vector_products(lhs: ast.expr, rhs: ast.expr, names: Names) -> list[str]:
