@@ -44,3 +44,18 @@ def test_what_a_lemma_says_exists_is_no_assumption_of_its_proof(tmp_path, capsys
     rows = tex_rows(tmp_path, capsys, body.replace("There exists a family $F$ such that", "Let $F$ be such that"),
                     name="q.tex")
     assert rows[0]["status"] != "refuted" or any("F" in a for a in rows[0]["assumptions"]), rows
+
+
+def test_theta_with_two_arguments_is_the_papers_matrix_not_big_theta(tmp_path, capsys):
+    # old: every "Θ(i, j) = …" classed asymptotic and skipped (about 12 rows of one paper)
+    body = displays(r"\Theta(i, j) + 1 = \Theta(i, j) + 2", r"f(n) = \Theta(n^2)")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["kind"], r["status"]) for r in rows] == [("step", "refuted"), ("asymptotic", "not_a_step")], rows
+
+
+def test_unknowns_that_cancel_to_a_nonzero_number_refute_the_step(tmp_path, capsys):
+    # old: "f(x) + 1 = f(x) + 2" inconclusive ("depends on unknowns") although f cancels; a true one stays proved
+    body = displays(r"f(x) + 1 = f(x) + 2", r"2 f(x) - f(x) = f(x)", r"\mathbb{E}[X] \cdot 2 = \mathbb{E}[X] + \mathbb{E}[X] + 1")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["refuted", "proved", "refuted"], rows
+    assert "for every value of" in rows[0]["reason"], rows[0]
