@@ -134,6 +134,14 @@ ANGLE = re.compile(r"\\(left|right|[bB]igg?[lr]?)\s*(<|>)(?![=<>])")
 _KIND_WORDS = r"(?:\s+(?:positive|negative|nonnegative|non-negative|real|integers?|natural|numbers?|reals?|scalars?))*"
 
 
+#: (parser flag, why, the name as read, the other reading's name) of a constant that is also the paper's name
+NAMED_CONSTANTS = (
+    ("ambiguous_e", "e: Euler's number or the paper's name e? The paper writes e^{…} and also uses e as a name (declare "
+                    "it: '% theoryverify: scalar e' for the name)", r"\bevar\b", "e"),
+    ("ambiguous_pi", "π: the constant 3.14… or the paper's name π? The paper writes an accented π (an estimate of a "
+                     "quantity π) and this π is bare", r"\bpi\b", "pivar"))
+
+
 #: ``a, b > 0``: names, then one bound for each — possessive, so a long inline formula that is no such list fails in
 #: linear time (the backtracking form took minutes on one paper's prose: 4.9 s → over 100 s for the whole paper)
 _LISTED_NAME = r"(?:[^,<>=\\]|\\(?!(?:le|ge|leq|geq|lt|gt)(?![A-Za-z]))[A-Za-z]+)++"
@@ -1040,17 +1048,12 @@ class Paper:
                 self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
                                     cond_unread)
                 continue
-            if any(p.ambiguous_e for p in parsers):
-                rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                "e: Euler's number or the paper's name e? The paper writes e^{…} and also uses e as a "
-                                "name (declare it: '% theoryverify: scalar e' for the name)", assumptions, read_as)
-                rel.readings = [read_as, re.sub(r"\bevar\b", "e", read_as or "")]
-                continue
-            if any(p.ambiguous_pi for p in parsers):
-                rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                "π: the constant 3.14… or the paper's name π? The paper writes an accented π (an "
-                                "estimate of a quantity π) and this π is bare", assumptions, read_as)
-                rel.readings = [read_as, re.sub(r"\bpi\b", "pivar", read_as or "")]
+            constant = next(((why, pattern, other) for flag, why, pattern, other in NAMED_CONSTANTS
+                             if any(getattr(p, flag, False) for p in parsers)), None)
+            if constant:  # e or π: the constant, or the paper's name? (the other reading shown, not checked)
+                why, pattern, other = constant
+                rel = self._add(display, link, chain_id, "ambiguous", kind, why, assumptions, read_as)
+                rel.readings = [read_as, re.sub(pattern, other, read_as or "")]
                 continue
             dt = self._total_derivative_issue(parsers)
             if dt and dt[3]:
