@@ -34,3 +34,17 @@ def test_a_main_lemma_pass_without_evidence_is_inconclusive(cid):
     """Planted: a bare 'holds' (no sweep, coverage, configurations, typed evidence) of a main lemma is downgraded."""
     v = apply_main_result(_claim(cid), holds("planted", "no evidence recorded"))
     assert v.status is Status.INCONCLUSIVE
+
+
+def test_stage1_duration_sweep_records_the_hypotheses_parameters():
+    """Session 42: the full l53-stageI's duration sweep recorded neither α* nor L, so α* ∈ (0, 1) and L ≥ 3 could not
+    be checked on it (the row ended in 'error'); each point now records (α*, w*, σ, L), and an α* outside the
+    hypothesis is seen."""
+    from derivations.inductionheads import hypotheses as HYP
+    from derivations.inductionheads.claims.s51_setup import stage1_duration_sweep
+    v = stage1_duration_sweep(0, sigmas=(1e-1, 1e-2), Ls=(10, 30))
+    configs = v.details["configurations"]
+    assert len(configs) == 4 and all({"alpha", "sigma", "L"} <= set(c) for c in configs), configs
+    assert all(HYP.ALPHA_STAR.evaluate(c) and HYP.L_LONG.evaluate(c) for c in configs)
+    planted = stage1_duration_sweep(0, sigmas=(1e-1, 1e-2), Ls=(10, 30), alpha=1.2)
+    assert not HYP.ALPHA_STAR.evaluate(planted.details["configurations"][0])

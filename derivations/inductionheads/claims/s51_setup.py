@@ -248,7 +248,7 @@ _L53_CHOICES = {**record("RC-1", "RC-5", "RC-6", "RC-7", "RC-8", "RC-10", "RC-11
                          "Stage-I duration": "T_I := first t with p1 = 1; derived T_I ≈ (e−1)/(σ α π_1(σ))"}}
 
 
-def stage1_duration_sweep(seed: int, sigmas=(1e-1, 1e-2, 1e-3), Ls=(30, 60, 120), alpha: float = 0.5, w: float = 0.3):
+def stage1_duration_sweep(seed: int, sigmas=(1e-1, 1e-2, 1e-3), Ls=(10, 30, 120), alpha: float = 0.5, w: float = 0.3):
     """T_I := first t with p1 = 1, against the derived T_I ≈ (e−1)/(σ α π_1(σ)): fitted exponent of
     T_I in the prediction (1 ± 0.15) and the closed form's constant (measured/predicted within ×1.1)."""
     rows = []
@@ -261,7 +261,8 @@ def stage1_duration_sweep(seed: int, sigmas=(1e-1, 1e-2, 1e-3), Ls=(30, 60, 120)
     rows = np.array(rows)
     # the closed form carries its constant (e − 1): tested as a printed constant (issue 27, item 2)
     v = check_rate(rows[:, 3], rows[:, 2], 1.0, 0.15, seed, predicted=rows[:, 3], param="predicted T_I", what="T_I",
-                   extra={"table": {"sigma": rows[:, 0].tolist(), "L": rows[:, 1].tolist(),
+                   extra={"configurations": [{"alpha": alpha, "w": w, "sigma": float(r[0]), "L": int(r[1])} for r in rows],
+                          "table": {"sigma": rows[:, 0].tolist(), "L": rows[:, 1].tolist(),
                                     "T_I": rows[:, 2].tolist(), "predicted": rows[:, 3].tolist(),
                                     "ratio": (rows[:, 2] / rows[:, 3]).tolist()}}, constant="printed")
     return v
@@ -274,7 +275,7 @@ L53_SPREAD = ((0.05, 30, 1e-2), (0.95, 30, 1e-2), (0.5, 10, 1e-2), (0.5, 120, 1e
 
 @CLAIMS.add("l53-stageI", main=True, location="Lemma 5.3, App. B", kind=Kind.DYNAMICS, catalogue_id="IH-L53-stageI",
             statement=_L53_STATEMENT + " Full profile: L ∈ {30, 60} to t = 1e9, and the Stage-I duration T_I (p1 = 1) "
-                      "over σ ∈ {1e-1, 1e-2, 1e-3} × L ∈ {30, 60, 120} against the derived (e−1)/(σ α π_1(σ)). "
+                      "over σ ∈ {1e-1, 1e-2, 1e-3} × L ∈ {10, 30, 120} against the derived (e−1)/(σ α π_1(σ)). "
                       "The flow is checked for every α*, σ_init and L (α* ∈ {0.05, 0.5, 0.95}, L ∈ {10, 30, 120}, "
                       "σ ∈ {1e-1, …, 1e-6}, one moved at a time; log-t window scaled by 1/A_∞).",
             over=(tv.Over("alpha", 0.0, 1.0, text="alpha* in (0, 1) (RC-13)"),
@@ -286,11 +287,18 @@ L53_SPREAD = ((0.05, 30, 1e-2), (0.95, 30, 1e-2), (0.5, 10, 1e-2), (0.5, 120, 1e
             params={"autograd_L": 12, "constant_Ls": (30,), "constant_n": 50_000, "flow_Ls": (30,), "duration": False},
             variants={"full": Variant(params={"autograd_L": 30, "constant_Ls": (30, 60), "constant_n": 200_000,
                                               "flow_Ls": (30, 60), "duration": True},
-                                      tags={"slow"}, id="l53-stageI-full")})
+                                      tags={"slow"}, id="l53-stageI-full", expect=tv.Status.INCONCLUSIVE)})
+# session 42 (issue 27, "weak passes impossible to hide"): full holds → inconclusive.  The Stage-I duration sweep did
+# not record α*, σ, L, so the hypotheses declared in session 40 could not be checked on it (the full row ended in
+# 'error').  Recorded, its L grid (30–120) spanned 0.6 decades; widened to L ∈ {10, 30, 120} (1.08 decades) the
+# exponent agrees (b = 0.993, CI [0.981, 1.01]) but the printed constant (e − 1) is measured at ×1.066 (CI [1.031,
+# 1.105]) — not resolved within ±10 %.  The quick variant (no duration part) still holds.
 def l53_stage1(ctx):
     p, s = ctx.params, 1e-2
-    consts = {f"L={L}": _ih_constant_part(L, s, **BASE, seed=ctx.seed, n=p["constant_n"]) for L in p["constant_Ls"]}
-    parts = {"derivation (autograd + MC)": _stage1_autograd(ctx.seed, p["autograd_L"], s, **BASE),
+    consts = {f"L={L}": tv.with_fixed(_ih_constant_part(L, s, **BASE, seed=ctx.seed, n=p["constant_n"]),
+                                      alpha=BASE["alpha"], sigma=s, L=L) for L in p["constant_Ls"]}
+    parts = {"derivation (autograd + MC)": tv.with_fixed(_stage1_autograd(ctx.seed, p["autograd_L"], s, **BASE),
+                                                         alpha=BASE["alpha"], sigma=s, L=p["autograd_L"]),
              "constant IH term": next(iter(consts.values())) if len(consts) == 1 else combine(consts),
              "flow": tv.with_fixed(stage1_check(ctx.seed, Ls=tuple(p["flow_Ls"]), sigma=s), alpha=BASE["alpha"],
                                    sigma=s, L=p["flow_Ls"][0])}
