@@ -286,8 +286,11 @@ PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\texti
 
 
 #: upright operator names written with \text before an operand without brackets (\text{diam} S, \text{rank} A)
-OPERATOR_WORDS = {"diam", "dist", "vol", "rank", "tr", "trace", "dim", "supp", "span", "conv", "sgn", "sign", "diag",
-                  "vec", "det", "proj", "prox", "deg", "card", "lip", "var", "cov", "kl", "poly", "sinc", "erf", "erfc"}
+#: (those with no function of their own, read as one unknown per operand: ``grammar``'s upright operators)
+UPRIGHT_OPERATORS = frozenset({"diam", "dist", "vol", "rank", "dim", "supp", "span", "conv", "card", "lip", "proj", "prox",
+                               "poly"})
+OPERATOR_WORDS = UPRIGHT_OPERATORS | {"tr", "trace", "sgn", "sign", "diag", "vec", "det", "deg", "var", "cov", "kl",
+                                      "sinc", "erf", "erfc"}
 
 
 PROSE_WORDS = {"if", "for", "and", "or", "when", "where", "s", "st", "with", "then", "else", "as", "so", "since", "thus",

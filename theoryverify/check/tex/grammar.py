@@ -34,6 +34,7 @@ from typing import Iterable
 from ..latex import (ACCENTS, FONTS, FUNCTION_LETTERS, GREEK, RELATIONS, STOPS, DEFINITION_OPS, REFUSED_RELATIONS, LatexParser, Token,
                      _bin, _call, _compare, _derivative, _name, _num)
 from ..parser import BadInput
+from .displays import UPRIGHT_OPERATORS  # upright operator names applied to an operand (one unknown each)
 
 OPAQUE_OPERATORS = {"\\lim", "\\limsup", "\\liminf", "\\sup", "\\inf", "\\arg", "\\argmin", "\\argmax", "\\int",
                     "\\iint", "\\oint", "\\max", "\\min", "\\esssup", "\\bigcup", "\\bigcap", "\\coprod"}
@@ -52,8 +53,6 @@ SUPERSCRIPT_WORDS = frozenset({"ref", "adv", "aug", "sup", "inf", "ind", "loc", 
 #: relations that make a subscript an event (``I_{x > 0}``); ``=`` is left out (``x_{i=1}`` is rare but an index)
 EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq", "\\ne", "\\geqslant",
                              "\\leqslant"})
-#: upright operator names applied to an operand, without a function of their own (an unknown per operand)
-UPRIGHT_OPERATORS = {"diam", "dist", "vol", "rank", "dim", "supp", "span", "conv", "card", "lip", "proj", "prox", "poly"}
 OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "max", "sup", "inf", "lim", "esssup",
                                 "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
                                 "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
@@ -2022,7 +2021,8 @@ class PaperParser(LatexParser):
             # the fraction d^k/(d·w^k) times F, whose d's could cancel against other d's)
             if len(num) == 3 or (num[2].text == "{" and _close_of(num, 2) == len(num) - 1):
                 self._operand_span()
-                if self._evaluated_next():  # d^k/dw^k (u*v)(2wt): the derivative, a function, at a point
+                if self.i > 0 and self.toks[self.i - 1].text == ")" and self._evaluated_after(self.i - 1):
+                    # d^k/dw^k (u*v)(2wt): the derivative, a function, at a point
                     return self._application(show_tokens(self.toks[start:self.i]))
             return self._opaque(start, "Dk")
         d = _derivative(num, den, self.functions)
@@ -2046,11 +2046,6 @@ class PaperParser(LatexParser):
                 self._operand_span()  # \frac{\partial}{\partial (a^T x)} l(a^T x)
             return self._opaque(start, "D")
         return _bin(self._sub(num), ast.Div(), self._sub(den))
-
-    def _evaluated_next(self) -> bool:
-        """A ``(`` at the cursor right after a ``)`` (no space): the bracketed operand before is applied there."""
-        return self.at("(") and self.i > 0 and self.toks[self.i - 1].text == ")" and \
-            self.peek().pos == self.toks[self.i - 1].pos + 1
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = self._child(tokens)
