@@ -75,6 +75,8 @@ class PaperParser(LatexParser):
     """:class:`LatexParser` in paper mode (see the module docstring).  ``names`` answers what a name is."""
 
     def __init__(self, tokens: list[Token], names=None, functions: Iterable[str] = ()):
+        from .rewrite import elided, plain_over
+        tokens, self.elided = elided(plain_over(tokens))  # {a \over b}; x_1 + ⋯ + x_n as a sum (notes: its bound)
         super().__init__(tokens, functions)
         self.names = names
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
@@ -993,7 +995,7 @@ class PaperParser(LatexParser):
             self.next()
             return self._frac()
         if c in ("\\cdots", "\\ldots", "\\dots", "\\vdots", "\\ddots", "\\dotsb", "\\dotsc", "\\dotsm"):
-            key = self._ellipsis_key()
+            key = self._ellipsis_key() or self._listed_key()
             if key is None:
                 raise BadInput("ellipses (\\cdots) cannot be read as a formula")
             self.next()
@@ -1032,6 +1034,73 @@ class PaperParser(LatexParser):
             return None
         op = self.toks[i - 1]
         return show_tokens([*before, op, self.toks[i], op, *after])
+
+    def expr(self) -> ast.expr:
+        """A sum, or ``a \\wedge b`` / ``a \\vee b`` between operands of one term each: min(a, b) / max(a, b) (the
+        probabilist's ``t \\wedge τ``, ``r^{-(α \\wedge 1)}``).  Between relations it is "and" (``\\{x > 0 \\wedge y >
+        0\\}``), and beside a sum or product (``t \\wedge τ + 1``) its scope is no convention: both refused."""
+        start = self.i
+        node = super().expr()
+        if not self.at("\\wedge", "\\vee"):
+            return node
+        op = self.peek().text
+        operands, spans = [node], [(start, self.i)]
+        while self.at(op):
+            self._not_between_relations()
+            self.next()
+            k = self.i
+            operands.append(super().expr())
+            spans.append((k, self.i))
+        if self.at("\\wedge", "\\vee"):
+            raise BadInput("\\wedge and \\vee in one expression: which first? (bracket them)")
+        for o, (a, b) in zip(operands, spans):
+            if not self._one_term(o, a, b):
+                raise BadInput(f"{op} beside a sum or product ({show_tokens(self.toks[a:b])}): min/max of which "
+                               "terms? (bracket them)")
+        return _call("Min" if op == "\\wedge" else "Max", *operands)
+
+    def _one_term(self, node: ast.expr, a: int, b: int) -> bool:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return self._one_term(node.operand, a + 1, b)
+        if isinstance(node, (ast.Name, ast.Constant, ast.Subscript, ast.Call, ast.Attribute)):
+            return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            return True
+        # \frac{a}{b} \wedge 1: a fraction written as one atom
+        return self.toks[a].text in ("\\frac", "\\dfrac", "\\tfrac") and _close_of(self.toks, _close_of(self.toks, a + 1)
+                                                                                 + 1) == b - 1
+
+    def _not_between_relations(self) -> None:
+        """At a ``\\wedge``: a relation in the same bracket (``\\mathbb 1\\{x > 0 \\wedge y > 0\\}``) makes it "and"."""
+        from .rewrite import _closer, _opener
+        j = _opener(self.toks, self.i)
+        m = _closer(self.toks, j) if j >= 0 else len(self.toks)
+        rel = relation_tokens() | {"\\in", "\\notin", "\\subset", "\\subseteq"}
+        depth = 0
+        for k in range(j + 1, m if m >= 0 else len(self.toks)):
+            t = self.toks[k].text
+            depth += (t in ("{", "(", "[", "\\{")) - (t in ("}", ")", "]", "\\}"))
+            if depth == 0 and t in rel:
+                raise BadInput(f"{self.peek().text} between relations is 'and' (or 'or'), not min/max: not read")
+
+    def _listed_key(self) -> str | None:
+        """``f(x_1, \\ldots, x_n)``: the arguments an ellipsis stands for in a list, one unknown named by the list
+        (the same list is the same unknown, a list of other names another) — an unspecified function of the written
+        arguments and of that unknown holds for every function of the whole list.  A known operator's list
+        (``\\max(x_1, \\ldots, x_n)``) names its own unknown (the largest elided term is no argument of a \\min),
+        and a list that ends in ⋯, or an ellipsis outside a bracket, is None."""
+        i = self.i
+        if i == 0 or i + 2 >= len(self.toks) or self.toks[i - 1].text != "," or self.toks[i + 1].text != ",":
+            return None
+        from .rewrite import _closer, _opener
+        j = _opener(self.toks, i)
+        m = _closer(self.toks, j) if j >= 0 else -1
+        if j < 1 or m < 0 or self.toks[j].text not in ("(", "["):
+            return None
+        head = self.toks[j - 2] if self.toks[j - 1].text == "\\left" and j >= 2 else self.toks[j - 1]
+        if head.kind == "cmd" and head.text[1:] not in GREEK:
+            return show_tokens([head, *self.toks[j:m + 1]])
+        return show_tokens(self.toks[j:m + 1])
 
     def _blackboard_letter(self) -> int:
         """How many tokens an expectation or probability sign at the cursor takes — ``\\mathbb{E}``, ``\\mathbb E``,
@@ -1146,6 +1215,12 @@ class PaperParser(LatexParser):
             return "pivar"
         if t.kind == "cmd" and (t.text[1:] in ALPHABETS or t.text[1:] in BOLD) and self.at("{"):
             # \hat \operatorname{E}_p (a macro \E under an accent): the font's word, as \hat{\operatorname{E}} reads
+            n = t.text[1:]
+            self._bold_inside = self._bold_inside or n in BOLD
+            return self._accent_word() + ALPHABETS.get(n, "")
+        if t.kind == "cmd" and (t.text[1:] in ALPHABETS or t.text[1:] in BOLD) and \
+                (self.peek().kind == "letter" or self.peek().kind == "cmd" and self.peek().text[1:] in GREEK):
+            # \check \bm x: the font's one letter under the accent, as \check{\bm x} reads
             n = t.text[1:]
             self._bold_inside = self._bold_inside or n in BOLD
             return self._accent_word() + ALPHABETS.get(n, "")
@@ -2079,6 +2154,7 @@ class PaperParser(LatexParser):
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
         self.bracket_index |= p.bracket_index
+        self.elided += [n for n in p.elided if n not in self.elided]
 
     def _prime_after(self, node: ast.expr) -> None:
         raise BadInput("a prime after an expression is not read")
@@ -2220,7 +2296,7 @@ class PaperParser(LatexParser):
 
     def starts_factor(self) -> bool:
         t = self.peek()
-        if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
+        if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end", "\\wedge", "\\vee"):
             return False
         if t.text in ("\\text", "\\textrm", "\\textnormal", "\\mbox") and self.peek(1).text == "{":
             # |B|\text{R}(h): an upright name applied (or indexed) is a factor, not prose (prose was cut earlier)

@@ -20,6 +20,8 @@ reported with their kind (a definition still defines its left side for the steps
 - ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
+- ``elided``: a chain's link to an ellipsis (``x_2 \\le \\cdots`` in ``x_1 \\le x_2 \\le \\cdots \\le x_n``): the terms
+  it stands for are not written, so it is never checked (the visible links are classed as any other).
 
 A left side that is computed rather than named (an integral, an expectation, ``Var β̂``, "the derivative of B … is
 given by Ḃ = …") is a step even after "is given by"/"as follows"; "there exists u … such that" introduces the
@@ -34,7 +36,9 @@ import re
 from ..latex import GREEK
 
 KINDS = ("step", "definition", "update", "constraint", "hypothesis", "goal", "probabilistic", "asymptotic",
-         "approximation")
+         "approximation", "elided")
+#: a chain's side that is only an ellipsis (x_1 ≤ x_2 ≤ ⋯ ≤ x_n)
+ELLIPSIS_SIDE = re.compile(r"\s*(?:\\(?:c|l|v)?dots[bcm]?|\.\.\.|\\dotsc|\\dotsb)\s*")
 DEFINITION_OPS = {":=", "\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", "\\defeq", "=:", "\\eqdef",
                   "\\doteq"}
 APPROX_OPS = {"\\approx", "\\simeq", "\\propto", "\\cong", "\\thickapprox", "\\approxeq"}
@@ -382,9 +386,10 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         if DISTRIBUTION_RE.match(rhs_text):
             return "hypothesis", "a random variable's law (X ~ …)"
         return "asymptotic", "'\\sim' (asymptotically equal)"
-    if op in ("<", ">", "<=", ">=") and re.search(r"\\(?:c|l)?dots\b", link_text) and \
-            re.search(r"[<>]|\\[lg]eq?\b", display_text.replace(link_text, "", 1) + " " + op):
-        return "hypothesis", "an ordering written with an ellipsis (ν_1 ≥ ⋯ ≥ ν_n)"
+    if op in ("<", ">", "<=", ">=", "=") and (ELLIPSIS_SIDE.fullmatch(lhs_text) or ELLIPSIS_SIDE.fullmatch(rhs_text)):
+        # ν_1 ≥ ν_2 ≥ ⋯ ≥ ν_n: the links to the ellipsis stand for terms that are not written (the visible links
+        # are classed as any other; an ellipsis inside a side, f(x_1, …, x_n) ≤ L, is no ordering)
+        return "elided", "a link to an ellipsis (ν_2 ≥ ⋯ ≥ ν_n): the terms it stands for are not written, nothing to check"
     if op in ("\\ne", "\\neq"):
         return "hypothesis", "'≠' states a condition"
     if op == "=" and re.fullmatch(r"\s*[a-zA-Z]\s*", lhs_text) and INDEX_RANGE.match(rhs_text):

@@ -516,6 +516,10 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
     terms = [Term(tt) for tt in term_toks]
     for term in terms:
         _parse_term(term, names, functions)
+    for k in range(1, len(terms) - 1):  # x \le y \wedge y \le z: "and" between two relations, not min(y, y)
+        w = next((t.text for t in _top_level(terms[k].tokens) if t.text in ("\\wedge", "\\vee")), None)
+        if w and terms[k].node is not None:
+            terms[k].node, terms[k].error = None, f"{w} between two relations is 'and' (or 'or'), not min/max: not read"
     reading = ChainReading()
     k = 0
     for i, op in enumerate(ops):
@@ -536,6 +540,19 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
             reading.links.append(Link(op_text, op.pos, terms[i], terms[i + 1], k, op.note))
         k += 1
     return reading
+
+
+def _top_level(toks: list[Token]) -> list[Token]:
+    """The tokens of ``toks`` outside every bracket."""
+    out, depth = [], 0
+    for t in toks:
+        if t.text in CLOSERS:
+            depth -= 1
+        elif t.text in OPENERS:
+            depth += 1
+        elif depth == 0:
+            out.append(t)
+    return out
 
 
 def _parse_term(term: Term, names, functions) -> None:

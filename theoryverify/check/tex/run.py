@@ -1338,6 +1338,8 @@ class Paper:
                                 if f not in cav.functions)
         cav.families = sorted(fam)
         cav.unread_conditions = list(cond_unread)
+        # x_1 + x_2 + ⋯ + x_n read as a sum from 1 to n: the written terms' bound on n is stated nowhere
+        cav.unread_conditions += [n for p in parsers for n in getattr(p, "elided", ())]
         step_names = {re.sub(r"(?:prime|star|hat|tilde|bar|dot|bf|sup|cal|bb|frak|scr|sf|tt|vec|check|breve|ring|ul)+$", "", n.split("_")[0])
                       for n in names_in(lhs, fns) | names_in(rhs, fns)}
         cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _bearing_names(u) & step_names]
@@ -2148,41 +2150,34 @@ def _one_norm(latex: str) -> bool:
 
 
 def _same_bound_variables(expr):
-    """``expr`` with every sum's and product's index renamed to one shared dummy per index name, and each sum's factors
-    free of its indices moved in front of it: each built ``\\sum_j`` gets its own dummy j, so ``∑_j l_j`` written
-    twice were two expressions and ``lhs − rhs`` never cancelled.  Both are identities (a bound variable's name is
-    free; ``∑ c·f(j) = c·∑ f(j)``), so a zero found on the result is a proof.  An index that an inner sum binds again
-    under the same name leaves ``expr`` as it is (a shared dummy there could capture the outer one)."""
+    """``expr`` with every sum's and product's index renamed to one shared dummy per nesting level and place, and each
+    sum's factors free of its indices moved in front of it: each built ``\\sum_j`` gets its own dummy j, so ``∑_j l_j``
+    written twice (or once as ∑_k l_k) were two expressions and ``lhs − rhs`` never cancelled.  Both are identities (a
+    bound variable's name is free; ``∑ c·f(j) = c·∑ f(j)``), so a zero found on the result is a proof; an inner sum's
+    dummy is never an outer one's, so none is captured."""
     import sympy as sp
-    from sympy.concrete.expr_with_limits import ExprWithLimits
-    shared: dict[str, object] = {}
+    shared: dict[tuple[int, int], object] = {}
 
-    def clash(e, outer: frozenset) -> bool:
-        if isinstance(e, ExprWithLimits):
-            names = {str(lim[0]) for lim in e.limits}
-            if names & outer:
-                return True
-            outer = outer | names
-        return any(clash(a, outer) for a in e.args if isinstance(a, sp.Basic))
-
-    def walk(e):
+    def walk(e, depth: int = 0):
         if not isinstance(e, sp.Basic) or not e.args:
             return e
         if isinstance(e, (sp.Sum, sp.Product)):
-            body = walk(e.function)
+            # one dummy per nesting level and place (∑_j l_j and ∑_ι l_ι alike): an inner operator's dummies are
+            # never an outer one's, so nothing is captured, whatever the names written
+            body = walk(e.function, depth + len(e.limits))
             mapping, limits = {}, []
-            for lim in e.limits:
+            for k, lim in enumerate(e.limits):
                 v = lim[0]
-                c = shared.setdefault(str(v), sp.Dummy(str(v)))
+                c = shared.setdefault((depth, k), sp.Dummy(f"{v}_{depth}_{k}"))
+                limits.append((c, *[walk(x, depth).xreplace(mapping) for x in lim[1:]]))
                 mapping[v] = c
-                limits.append((c, *[walk(x) for x in lim[1:]]))
             body = body.xreplace(mapping)
             if isinstance(e, sp.Sum):
                 coeff, rest = body.as_independent(*mapping.values(), as_Add=False)
                 return coeff * sp.Sum(rest, *limits)
             return sp.Product(body, *limits)
-        return e.func(*[walk(a) for a in e.args])
-    if not expr.has(sp.Sum, sp.Product) or clash(expr, frozenset()):
+        return e.func(*[walk(a, depth) for a in e.args])
+    if not expr.has(sp.Sum, sp.Product):
         return expr
     return walk(expr)
 

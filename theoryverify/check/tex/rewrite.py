@@ -1,0 +1,284 @@
+"""Token rewrites the paper grammar makes before it reads a side (pure functions of the tokens, nothing evaluated).
+
+- plain TeX's ``\\over`` inside a group: ``{a \\over b}`` (also under ``\\sqrt{…}``, in a script) and
+  ``\\left( a \\over b \\right)`` become ``\\frac{a}{b}`` — ``{\\partial f \\over \\partial x}`` is then the
+  grammar's derivative; ``( a \\over b )`` is no TeX group (the bar would take the whole formula) and is left alone;
+- a sum or product written with an ellipsis whose written terms determine the index —
+  ``x_1 + x_2 + \\cdots + x_n``, ``a_1 \\cdot \\ldots \\cdot a_K``, ``u_0^2 + \\dots + u_{n-1}^2`` — becomes
+  ``{\\sum_{ι=1}^{n} x_ι}`` (``\\prod`` for a product): the terms must be the same up to subscripts that are
+  consecutive whole numbers before the ellipsis and one expression after it.  Anything else (``x_1 + x_3 + ⋯``,
+  ``x_1 - x_2 + ⋯``, ``1 + 2 + ⋯ + n``, a superscript that varies) is left as written (the grammar keeps the
+  elided terms one unknown, or refuses the row).  :func:`elided` returns, with the tokens, a note per rewrite: the
+  written terms imply a lower bound on the last index, which the sum does not state, so a refutation of a step
+  that reads one is no verdict (the note is the step's unread side condition).
+"""
+from __future__ import annotations
+
+from ..latex import DEFINITION_OPS, RELATIONS, REFUSED_RELATIONS, Token
+
+ELLIPSES = frozenset({"\\cdots", "\\ldots", "\\dots", "\\dotsb", "\\dotsc", "\\dotsm"})
+OPEN = frozenset({"{", "(", "[", "\\{"})
+CLOSE = frozenset({"}", ")", "]", "\\}"})
+#: what ends a term of a sum (and of a product, with the product's own operators)
+_ENDS = frozenset({"+", "-", ",", ";", "&", "\\\\", "\\quad", "\\qquad", "\\text", "\\mid", "|", ":", "\\colon",
+                   "\\in", "\\to", "\\wedge", "\\vee"}) | frozenset(RELATIONS) | frozenset(DEFINITION_OPS) | \
+    frozenset(REFUSED_RELATIONS)
+_PRODUCT_ENDS = _ENDS | {"\\cdot", "\\times", "/", "\\div"}
+#: bound-index names for a rewritten sum, the first one the side does not write (rare letters first)
+FRESH = ("\\iota", "\\varkappa", "j", "k", "l", "m", "i", "p", "q", "s", "u", "v")
+
+
+def _t(kind: str, text: str, pos: int) -> Token:
+    return Token(kind, text, pos)
+
+
+def _closer(toks: list[Token], i: int) -> int:
+    """The index of the bracket (any kind) closing the opener at ``i``; -1 if none."""
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j].text in OPEN:
+            depth += 1
+        elif toks[j].text in CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def _opener(toks: list[Token], i: int) -> int:
+    """The index of the unmatched opener before ``i``; -1 at the top level."""
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        if toks[j].text in CLOSE:
+            depth += 1
+        elif toks[j].text in OPEN:
+            if depth == 0:
+                return j
+            depth -= 1
+    return -1
+
+
+# --- \over -----------------------------------------------------------------------------------------------------
+def plain_over(toks: list[Token]) -> list[Token]:
+    """Every ``\\over`` that is alone in a brace group or a ``\\left(…\\right)`` pair, as ``\\frac``."""
+    k = 0
+    while k < len(toks):
+        if toks[k].text != "\\over":
+            k += 1
+            continue
+        j = _opener(toks, k)
+        m = _closer(toks, j) if j >= 0 else -1
+        left = j > 0 and toks[j - 1].text == "\\left" and toks[j].text in ("(", "[")
+        brace = j >= 0 and toks[j].text == "{"
+        inner_end = m - 1 if left else m
+        if m < 0 or not (brace or left) or (left and toks[m - 1].text != "\\right"):
+            k += 1
+            continue
+        num, den = toks[j + 1:k], toks[k + 1:inner_end]
+        same_level = [t for t in (*num, *den) if t.text in ("\\over", "\\choose", "\\atop")]
+        if not num or not den or _unbalanced(num) or _unbalanced(den) or \
+                any(_opener(toks, toks.index(t, j + 1)) == j for t in same_level):
+            k += 1
+            continue
+        pos = toks[k].pos
+        frac = [_t("cmd", "\\frac", pos), _t("sym", "{", pos), *num, _t("sym", "}", pos), _t("sym", "{", pos), *den,
+                _t("sym", "}", pos)]
+        if left:
+            toks = [*toks[:j + 1], *frac, *toks[inner_end:]]
+        elif j > 0 and (toks[j - 1].text in ("^", "_", "}") or toks[j - 1].kind == "cmd"):
+            toks = [*toks[:j + 1], *frac, *toks[m:]]  # x^{1 \over 2}, \sqrt{a \over b}: the group stays
+        else:
+            toks = [*toks[:j], *frac, *toks[m + 1:]]  # {\partial f \over \partial x} g: a fraction, as \frac writes
+        k = j
+    return toks
+
+
+def _unbalanced(toks: list[Token]) -> bool:
+    depth = 0
+    for t in toks:
+        depth += (t.text in OPEN) - (t.text in CLOSE)
+        if depth < 0:
+            return True
+    return depth != 0
+
+
+# --- sums and products written with an ellipsis -------------------------------------------------------------------
+def _term_back(toks: list[Token], j: int, ends) -> int:
+    """The first index of the term that ends at ``j`` (inclusive): back to a top-level end or an unmatched opener."""
+    depth = 0
+    k = j
+    while k >= 0:
+        t = toks[k].text
+        if t in CLOSE:
+            depth += 1
+        elif t in OPEN:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and t in ends:
+            break
+        k -= 1
+    first = k + 1
+    while first <= j and toks[first].text == "\\left":  # never split a \left( from its bracket
+        first += 1
+    return first
+
+
+def _term_forward(toks: list[Token], j: int, ends) -> int:
+    """One past the last index of the term that starts at ``j``."""
+    depth = 0
+    k = j
+    while k < len(toks):
+        t = toks[k]
+        if t.kind == "end":
+            break
+        if t.text in OPEN:
+            depth += 1
+        elif t.text in CLOSE:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and t.text in ends:
+            break
+        k += 1
+    while k > j and toks[k - 1].text in ("\\right", "\\left"):
+        k -= 1
+    return k
+
+
+def _script(toks: list[Token], k: int) -> tuple[list[Token], int]:
+    """The script group after the ``_`` at ``k`` (braces stripped) and the index after it."""
+    if k + 1 >= len(toks):
+        return [], k + 1
+    if toks[k + 1].text == "{":
+        m = _closer(toks, k + 1)
+        if m < 0:
+            return [], len(toks)
+        return toks[k + 2:m], m + 1
+    return [toks[k + 1]], k + 2
+
+
+def _whole(g: list[Token]) -> int | None:
+    if len(g) == 1 and g[0].kind == "num" and g[0].text.isdigit():
+        return int(g[0].text)
+    return None
+
+
+def _shape(first: list[Token], last: list[Token]) -> tuple[list, int, list[Token]] | None:
+    """(template, the first term's index value, the last term's index tokens) where ``first`` and ``last`` are the same
+    term up to subscripts that are one whole number in ``first`` and one and the same expression in ``last``; the
+    template lists tokens and ``None`` where the index goes.  None where they differ otherwise."""
+    template: list = []
+    a = b = 0
+    value, upper = None, None
+    while a < len(first) and b < len(last):
+        x, y = first[a], last[b]
+        if x.text == "_" and y.text == "_":
+            gx, a2 = _script(first, a)
+            gy, b2 = _script(last, b)
+            if [t.text for t in gx] == [t.text for t in gy]:
+                template += first[a:a2]
+            else:
+                v = _whole(gx)
+                if v is None or not gy or any(t.text in _ENDS and t.text not in ("+", "-") for t in gy):
+                    return None
+                if value is not None and (v != value or [t.text for t in gy] != [t.text for t in upper]):
+                    return None
+                value, upper = v, gy
+                template += [x, None]
+            a, b = a2, b2
+            continue
+        if x.text != y.text or x.kind != y.kind:
+            return None
+        template.append(x)
+        a += 1
+        b += 1
+    if a != len(first) or b != len(last) or value is None:
+        return None
+    if _whole(upper) is not None and _whole(upper) <= value:
+        return None
+    return template, value, upper
+
+
+def _matches(term: list[Token], template: list, value: int) -> bool | None:
+    """Whether ``term`` is the template at index ``value`` (True), at another whole number (None: a pattern the
+    reading does not follow, such as odd indices), or something else (False)."""
+    k = 0
+    seen: set[int] = set()
+    for piece in template:
+        if piece is None:
+            g, k2 = _script(term, k - 1) if k > 0 and term[k - 1].text == "_" else ([], k)
+            v = _whole(g)
+            if v is None:
+                return False
+            seen.add(v)
+            k = k2
+            continue
+        if k >= len(term) or term[k].text != piece.text:
+            return False
+        k += 1
+    if k != len(term) or len(seen) != 1:
+        return False if k != len(term) else None
+    return True if seen == {value} else None
+
+
+def elided(toks: list[Token]) -> tuple[list[Token], list[str]]:
+    """``toks`` with each sum or product written with an ellipsis that its terms determine read as ``\\sum``/``\\prod``,
+    and a note for each (see the module docstring)."""
+    from .grammar import show_tokens
+    notes: list[str] = []
+    written = {t.text for t in toks}
+    e = 0
+    while e < len(toks):
+        if toks[e].text not in ELLIPSES or e < 2 or e + 2 >= len(toks):
+            e += 1
+            continue
+        op = toks[e - 1].text
+        if op not in ("+", "\\cdot", "\\times") or toks[e + 1].text != op:
+            e += 1
+            continue
+        ends = _ENDS if op == "+" else _PRODUCT_ENDS
+        last_start, last_end = e + 2, _term_forward(toks, e + 2, ends)
+        m_start = _term_back(toks, e - 2, ends)
+        fresh = next((f for f in FRESH if f not in written and (len(f) > 1 or f not in written)), None)
+        last, before = toks[last_start:last_end], toks[m_start:e - 1]
+        shape = _shape(before, last) if last and before and fresh else None
+        if shape is None or (m_start > 0 and toks[m_start - 1].text == "-"):
+            e += 1  # x_1 - x_2 + ⋯: signs the reading does not follow — left to the grammar
+            continue
+        template, value, upper = shape
+        start, first = m_start, value
+        while True:  # back over x_{v-1} + x_v + ⋯: the written terms before the one next to the ellipsis
+            if start < 2 or toks[start - 1].text != op:
+                if start >= 2 and toks[start - 1].text in ("-", "\\cdot", "\\times", "+") and \
+                        _matches(toks[_term_back(toks, start - 2, ends):start - 1], template, first - 1) is not False:
+                    shape = None  # x_1 - x_2 + x_3 + ⋯, or a product's factor of the pattern after a +
+                break
+            prev = _term_back(toks, start - 2, ends)
+            ok = _matches(toks[prev:start - 1], template, first - 1)
+            if ok is None:
+                shape = None  # x_1 + x_3 + ⋯: not consecutive
+                break
+            if not ok:
+                break
+            start, first = prev, first - 1
+        if shape is None:
+            e += 1
+            continue
+        pos = toks[e].pos
+        big = "\\sum" if op == "+" else "\\prod"
+        idx = _t("cmd", fresh, pos) if fresh.startswith("\\") else _t("letter", fresh, pos)
+        body: list[Token] = []
+        for piece in template:
+            body += [_t("sym", "{", pos), idx, _t("sym", "}", pos)] if piece is None else [piece]
+        new = [_t("sym", "{", pos), _t("cmd", big, pos), _t("sym", "_", pos), _t("sym", "{", pos), idx,
+               _t("sym", "=", pos), _t("num", str(first), pos), _t("sym", "}", pos), _t("sym", "^", pos),
+               _t("sym", "{", pos), *upper, _t("sym", "}", pos), *body, _t("sym", "}", pos)]
+        shown = show_tokens(toks[start:last_end])
+        before_count = sum(1 for k in range(start, e - 1) if toks[k].text == op and _opener(toks, k) ==
+                           _opener(toks, e)) + 1  # written terms before ⋯
+        notes.append(f"{shown} read as a {'sum' if op == '+' else 'product'} from {first} to {show_tokens(upper)}, "
+                     f"which assumes {show_tokens(upper)} ≥ {first + before_count - 1}")
+        toks = [*toks[:start], *new, *toks[last_end:]]
+        e = start + len(new)
+    return toks, notes
