@@ -469,6 +469,11 @@ class PaperParser(LatexParser):
     def _maybe_call(self, node) -> ast.expr:
         if isinstance(node, str):
             node = _name(node)
+        end = self._set_builder_end(self.i) if isinstance(node, (ast.Name, ast.Subscript)) else -1
+        if end > 0:  # μ\{x : f(x) ≠ 0\}, λ\{…\}: a set function applied to a set — one unknown, never μ times a set
+            start = self.i
+            self.i = end
+            return self._opaque_key(f"{_flat(node)}{show_tokens(self.toks[start:end])}", "meas")
         if (self.at("[") or self.at("\\left") and self.peek(1).text == "[") and isinstance(node, (ast.Name, ast.Subscript)):
             app = self._bracket_operator(node)
             if app is not None:
@@ -728,6 +733,15 @@ class PaperParser(LatexParser):
         if inverse:  # \cos^{-1} x, \arccos x: the inverse function, unspecified (never (cos x)^{-1})
             self.applied.add(inverse)
             return _call(inverse, *self._argument())
+        end = self._set_builder_end(self.i)
+        if end > 0:  # |\{x : f(x) ≠ 0\}|, \{x \colon …\}: a set, one unknown named by its text (its contents unread)
+            self.i = end
+            return self._opaque(start, "set")
+        if c in ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm", "\\bm", "\\boldsymbol") and \
+                self.peek(1).text == "1" and self.peek(2).text in ("\\{", "\\left", "_"):
+            # \mathds 1\{x ∈ A\}, \mathbf 1_{\{…\}}: the indicator as \mathds{1}\{…\} reads it
+            self.toks[self.i + 1:self.i + 2] = [Token("sym", "{", t.pos), self.toks[self.i + 1], Token("sym", "}", t.pos)]
+            return self.command()
         if c in ("\\cdot", "\\bullet"):  # ‖ · − x‖, B_n(f, ·): a placeholder argument where an operand belongs
             self.next()
             return self._opaque_key("\\cdot", "slot")
@@ -778,6 +792,13 @@ class PaperParser(LatexParser):
                 return self._opaque(start, "Ex")
             if not (self.peek().text in BRACKETS or self.at("\\left", "\\{")):
                 if which == "E" and self._lone_atom():  # \mathbb{E} e_{k+1}: the expectation of that one symbol
+                    return self._opaque(start, "Ex")
+                if which == "E" and self.at("\\int", "\\iint", "\\oint"):
+                    # \mathbb{E}\int_A g(x) dx: the expectation of the integral (up to its differential), one unknown
+                    before = set(self.opaque)
+                    self.command()
+                    for k in set(self.opaque) - before:
+                        del self.opaque[k]  # the integral is no unknown of its own here: only the expectation is
                     return self._opaque(start, "Ex")
                 if which == "E" and self.starts_factor():
                     raise BadInput("LaTeX: an expectation sign E not followed by a bracket is not read (E X: the "
@@ -926,8 +947,9 @@ class PaperParser(LatexParser):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
-                if self.at("\\circ") or (start and self.toks[start - 1].text == "\\circ"):
-                    # \operatorname{Exp}_x^{-1} \circ f, f \circ \operatorname{Exp}_x: a map (the exponential map) composed
+                if self.at("\\circ", ",", ")") or (start and self.toks[start - 1].text == "\\circ"):
+                    # \operatorname{Exp}_x^{-1} \circ f, f \circ \operatorname{Exp}_x: a map (the exponential map) composed;
+                    # ω(\operatorname{Exp}_x, ε): the map an argument (no operand follows)
                     return self._opaque(start, "map")
                 self._operand_of(EXPECT_WORDS[word])
                 return self._opaque(start, EXPECT_WORDS[word])
@@ -1082,6 +1104,24 @@ class PaperParser(LatexParser):
             depth += (t in ("{", "(", "[", "\\{")) - (t in ("}", ")", "]", "\\}"))
             if depth == 0 and t in rel:
                 raise BadInput(f"{self.peek().text} between relations is 'and' (or 'or'), not min/max: not read")
+
+    def _set_builder_end(self, k: int) -> int:
+        """One past a set-builder ``\\{x : P(x)\\}`` (``\\colon``, ``\\mid`` alike; ``\\left\\{ … \\right\\}``) that
+        starts at token ``k``; -1 where none starts there (a set of listed elements, an event ``\\{x \\in S\\}``)."""
+        left = self.toks[k].text == "\\left" and k + 1 < len(self.toks) and self.toks[k + 1].text == "\\{"
+        if not left and self.toks[k].text != "\\{":
+            return -1
+        from .rewrite import _closer
+        j = k + 1 if left else k
+        m = _closer(self.toks, j)
+        if m < 0 or (left and self.toks[m - 1].text != "\\right"):
+            return -1
+        depth = 0
+        for t in self.toks[j + 1:m]:
+            depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
+            if depth == 0 and t.text in (":", "\\colon", "\\mid"):
+                return m + 1
+        return -1
 
     def _listed_key(self) -> str | None:
         """``f(x_1, \\ldots, x_n)``: the arguments an ellipsis stands for in a list, one unknown named by the list
@@ -1530,9 +1570,20 @@ class PaperParser(LatexParser):
         return _call("subs", inner, var, value)
 
     def _big_paper(self, c: str) -> ast.expr:
-        """``\\sum_{k=a}^{b}`` (a checked sum); ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i<j}``: an opaque atom."""
+        """``\\sum_{k=a}^{b}`` (a checked sum); ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i<j}``: an opaque atom; so is an
+        iterated sum ``\\sum_{k_1=0}^{n} \\cdots \\sum_{k_p=0}^{n} F`` (as many sums as p says: none is checked)."""
         start = self.i
         save = self.i
+        from .rewrite import ELLIPSES
+        self.next()
+        self._skip_scripts()
+        if self.peek().text in ELLIPSES and self.peek(1).text == c:
+            while self.peek().text in ELLIPSES and self.peek(1).text == c:
+                self.i += 2
+                self._skip_scripts()
+            self.term()
+            return self._opaque(start, "sum" if c == "\\sum" else "prod")
+        self.i = save
         try:
             self.next()
             if self.at("_") and self.peek(1).text == "{":
