@@ -1138,9 +1138,10 @@ class PaperParser(LatexParser):
         if j < 1 or m < 0 or self.toks[j].text not in ("(", "["):
             return None
         head = self.toks[j - 2] if self.toks[j - 1].text == "\\left" and j >= 2 else self.toks[j - 1]
+        listed = [t for t in self.toks[j:m + 1] if t.text not in ("\\left", "\\right")]
         if head.kind == "cmd" and head.text[1:] not in GREEK:
-            return show_tokens([head, *self.toks[j:m + 1]])
-        return show_tokens(self.toks[j:m + 1])
+            return show_tokens([head, *listed])
+        return show_tokens(listed)
 
     def _blackboard_letter(self) -> int:
         """How many tokens an expectation or probability sign at the cursor takes — ``\\mathbb{E}``, ``\\mathbb E``,
