@@ -1066,6 +1066,7 @@ class PaperParser(LatexParser):
         if not self.at("\\wedge", "\\vee"):
             return node
         op = self.peek().text
+        vectors = set(self.vector_ops)
         operands, spans = [node], [(start, self.i)]
         while self.at(op):
             self._not_between_relations()
@@ -1079,6 +1080,11 @@ class PaperParser(LatexParser):
             if not self._one_term(o, a, b):
                 raise BadInput(f"{op} beside a sum or product ({show_tokens(self.toks[a:b])}): min/max of which "
                                "terms? (bracket them)")
+        nonscalar = getattr(self.names, "nonscalar", None)
+        if self.vector_ops - vectors or (nonscalar and any(
+                isinstance(n, (ast.Name, ast.Subscript)) and nonscalar(_key(n).split("_")[0])
+                for o in operands for n in ast.walk(o))):
+            raise BadInput(f"{op} between vectors (an exterior product u ∧ v, or componentwise min/max?): not read")
         return _call("Min" if op == "\\wedge" else "Max", *operands)
 
     def _one_term(self, node: ast.expr, a: int, b: int) -> bool:
@@ -1114,7 +1120,7 @@ class PaperParser(LatexParser):
         from .rewrite import _closer
         j = k + 1 if left else k
         m = _closer(self.toks, j)
-        if m < 0 or (left and self.toks[m - 1].text != "\\right"):
+        if m < 0 or self.toks[m].text != "\\}" or (left and self.toks[m - 1].text != "\\right"):
             return -1
         depth = 0
         for t in self.toks[j + 1:m]:

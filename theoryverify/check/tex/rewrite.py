@@ -118,10 +118,7 @@ def _term_back(toks: list[Token], j: int, ends) -> int:
         elif depth == 0 and t in ends:
             break
         k -= 1
-    first = k + 1
-    while first <= j and toks[first].text == "\\left":  # never split a \left( from its bracket
-        first += 1
-    return first
+    return k + 1
 
 
 def _term_forward(toks: list[Token], j: int, ends) -> int:
@@ -141,7 +138,7 @@ def _term_forward(toks: list[Token], j: int, ends) -> int:
         elif depth == 0 and t.text in ends:
             break
         k += 1
-    while k > j and toks[k - 1].text in ("\\right", "\\left"):
+    while k > j and toks[k - 1].text == "\\right":  # x_n \right): the \right is the bracket's
         k -= 1
     return k
 
@@ -243,21 +240,26 @@ def elided(toks: list[Token]) -> tuple[list[Token], list[str]]:
         fresh = next((f for f in FRESH if f not in written and (len(f) > 1 or f not in written)), None)
         last, before = toks[last_start:last_end], toks[m_start:e - 1]
         shape = _shape(before, last) if last and before and fresh else None
-        if shape is None or (m_start > 0 and toks[m_start - 1].text == "-"):
+
+        def joins(k: int) -> bool | None:
+            """How the term starting at ``k`` joins the one before: by the operator (True), as the first of the
+            chain (False), or by another operator that would change it (None: y − x_1 + x_2 + ⋯, a / x_1 · x_2 ⋯)."""
+            before = toks[k - 1].text if k > 0 else ""
+            if before == op:
+                return True
+            if (op == "+" and before in ("-", "\\pm", "\\mp")) or before in ("/", "\\div"):
+                return None
+            return False
+        if shape is None or joins(m_start) is None:
             e += 1  # x_1 - x_2 + ⋯: signs the reading does not follow — left to the grammar
             continue
         template, value, upper = shape
         start, first = m_start, value
-        while True:  # back over x_{v-1} + x_v + ⋯: the written terms before the one next to the ellipsis
-            if start < 2 or toks[start - 1].text != op:
-                if start >= 2 and toks[start - 1].text in ("-", "\\cdot", "\\times", "+") and \
-                        _matches(toks[_term_back(toks, start - 2, ends):start - 1], template, first - 1) is not False:
-                    shape = None  # x_1 - x_2 + x_3 + ⋯, or a product's factor of the pattern after a +
-                break
+        while joins(start):  # back over x_{v-1} + x_v + ⋯: the written terms before the one next to the ellipsis
             prev = _term_back(toks, start - 2, ends)
             ok = _matches(toks[prev:start - 1], template, first - 1)
-            if ok is None:
-                shape = None  # x_1 + x_3 + ⋯: not consecutive
+            if ok is None or (ok and joins(prev) is None):
+                shape = None  # x_1 + x_3 + ⋯ (not consecutive), y − x_1 + x_2 + ⋯ (the first one subtracted)
                 break
             if not ok:
                 break
