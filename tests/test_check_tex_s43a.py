@@ -28,6 +28,16 @@ def test_a_sum_written_with_an_ellipsis_is_the_sum_its_terms_determine(tmp_path,
     assert rows[0]["read_as"].startswith("Sum(x[iota], (iota, 1, n))"), rows
 
 
+def test_a_product_of_factors_side_by_side_with_an_ellipsis(tmp_path, capsys):
+    # old: "ellipses (\cdots) cannot be read as a formula" (a product by juxtaposition)
+    rows = _rows(tmp_path, capsys, r"a_1 a_2 \cdots a_n = \prod_{j=1}^{n} a_j",
+                 r"\lambda_1 \cdots \lambda_K = \prod_{k=1}^{K} \lambda_k", r"a_1 a_2 \cdots a_n = \prod_{j=2}^{n} a_j",
+                 r"b / a_1 a_2 \cdots a_n = 1", r"p_1(x_1) \cdots p_n(x_n) = 1")
+    assert [r["status"] for r in rows[:3]] == ["proved", "proved", "inconclusive"], rows
+    # b / a_1 a_2 ⋯ (is a_1 alone divided?), p_n(x_n) (applied?): not guessed
+    assert [r["status"] for r in rows[3:]] == ["unreadable", "unreadable"], rows
+
+
 def test_a_wrong_sum_with_an_ellipsis_is_not_proved(tmp_path, capsys):
     rows = _rows(tmp_path, capsys, r"x_1 + \dots + x_n = \sum_{i=2}^{n} x_i",
                  r"x_1 + \dots + x_n + 1 = \sum_{i=1}^{n} x_i",

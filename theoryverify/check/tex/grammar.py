@@ -76,7 +76,10 @@ class PaperParser(LatexParser):
 
     def __init__(self, tokens: list[Token], names=None, functions: Iterable[str] = ()):
         from .rewrite import elided, plain_over
-        tokens, self.elided = elided(plain_over(tokens))  # {a \over b}; x_1 + ⋯ + x_n as a sum (notes: its bound)
+        try:  # {a \over b} as \frac; x_1 + ⋯ + x_n as a sum (the notes: the bound on n its written terms imply)
+            tokens, self.elided = elided(plain_over(tokens))
+        except Exception:  # a defect of a rewrite: the side is read as written, never the paper lost
+            self.elided = []
         super().__init__(tokens, functions)
         self.names = names
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way

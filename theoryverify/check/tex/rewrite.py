@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from ..latex import DEFINITION_OPS, RELATIONS, REFUSED_RELATIONS, Token
+from ..latex import DEFINITION_OPS, GREEK, RELATIONS, REFUSED_RELATIONS, Token
 
 ELLIPSES = frozenset({"\\cdots", "\\ldots", "\\dots", "\\dotsb", "\\dotsc", "\\dotsm"})
 OPEN = frozenset({"{", "(", "[", "\\{"})
@@ -155,6 +155,26 @@ def _script(toks: list[Token], k: int) -> tuple[list[Token], int]:
     return [toks[k + 1]], k + 2
 
 
+def _simple_forward(toks: list[Token], k: int) -> int:
+    """One past a letter or Greek letter at ``k`` with its sub- and superscripts (``a_1``, ``\\lambda_k^2``); -1 if
+    none starts there."""
+    if k >= len(toks) or not (toks[k].kind == "letter" or toks[k].kind == "cmd" and toks[k].text[1:] in GREEK):
+        return -1
+    k += 1
+    for _ in range(2):
+        if k < len(toks) and toks[k].text in ("_", "^"):
+            k = _script(toks, k)[1]
+    return k
+
+
+def _simple_back(toks: list[Token], j: int) -> int:
+    """Where a letter with its scripts that ends at ``j`` (inclusive) starts; -1 if none ends there."""
+    for k in range(j, max(-1, j - 16), -1):
+        if _simple_forward(toks, k) == j + 1:
+            return k
+    return -1
+
+
 def _whole(g: list[Token]) -> int | None:
     if len(g) == 1 and g[0].kind == "num" and g[0].text.isdigit():
         return int(g[0].text)
@@ -231,39 +251,57 @@ def elided(toks: list[Token]) -> tuple[list[Token], list[str]]:
             e += 1
             continue
         op = toks[e - 1].text
-        if op not in ("+", "\\cdot", "\\times") or toks[e + 1].text != op:
+        if op in ("+", "\\cdot", "\\times") and toks[e + 1].text == op:
+            ends = _ENDS if op == "+" else _PRODUCT_ENDS
+            last_start, last_end = e + 2, _term_forward(toks, e + 2, ends)
+            m_start, m_end = _term_back(toks, e - 2, ends), e - 1
+        elif _simple_forward(toks, e + 1) > 0 and _simple_back(toks, e - 1) >= 0:
+            op, ends = "", _PRODUCT_ENDS  # a_1 a_2 \cdots a_n: factors written side by side
+            last_start, last_end = e + 1, _simple_forward(toks, e + 1)
+            m_start, m_end = _simple_back(toks, e - 1), e
+            if toks[last_end].text in ("(", "[", "\\left", "'", "!", "\\{"):
+                e += 1  # a_1 \cdots a_n(x): is a_n applied? left to the grammar
+                continue
+        else:
             e += 1
             continue
-        ends = _ENDS if op == "+" else _PRODUCT_ENDS
-        last_start, last_end = e + 2, _term_forward(toks, e + 2, ends)
-        m_start = _term_back(toks, e - 2, ends)
-        fresh = next((f for f in FRESH if f not in written and (len(f) > 1 or f not in written)), None)
-        last, before = toks[last_start:last_end], toks[m_start:e - 1]
+        fresh = next((f for f in FRESH if f not in written), None)
+        last, before = toks[last_start:last_end], toks[m_start:m_end]
         shape = _shape(before, last) if last and before and fresh else None
 
         def joins(k: int) -> bool | None:
             """How the term starting at ``k`` joins the one before: by the operator (True), as the first of the
             chain (False), or by another operator that would change it (None: y − x_1 + x_2 + ⋯, a / x_1 · x_2 ⋯)."""
             before = toks[k - 1].text if k > 0 else ""
-            if before == op:
-                return True
             if (op == "+" and before in ("-", "\\pm", "\\mp")) or before in ("/", "\\div"):
                 return None
-            return False
+            if op:
+                return before == op
+            return k > 0 and (before == "\\cdot" or _simple_back(toks, k - 1) >= 0)
+
+        def previous(k: int) -> int:
+            """Where the term before the one starting at ``k`` starts."""
+            if op:
+                return _term_back(toks, k - 2, ends)
+            return _simple_back(toks, k - 2 if toks[k - 1].text == "\\cdot" else k - 1)
+
         if shape is None or joins(m_start) is None:
             e += 1  # x_1 - x_2 + ⋯: signs the reading does not follow — left to the grammar
             continue
         template, value, upper = shape
-        start, first = m_start, value
+        start, first, count = m_start, value, 1
         while joins(start):  # back over x_{v-1} + x_v + ⋯: the written terms before the one next to the ellipsis
-            prev = _term_back(toks, start - 2, ends)
-            ok = _matches(toks[prev:start - 1], template, first - 1)
+            prev = previous(start)
+            if prev < 0:
+                break
+            ok = _matches(toks[prev:start - 1 if toks[start - 1].text in (op or "\\cdot",) else start], template,
+                          first - 1)
             if ok is None or (ok and joins(prev) is None):
                 shape = None  # x_1 + x_3 + ⋯ (not consecutive), y − x_1 + x_2 + ⋯ (the first one subtracted)
                 break
             if not ok:
                 break
-            start, first = prev, first - 1
+            start, first, count = prev, first - 1, count + 1
         if shape is None:
             e += 1
             continue
@@ -277,10 +315,9 @@ def elided(toks: list[Token]) -> tuple[list[Token], list[str]]:
                _t("sym", "=", pos), _t("num", str(first), pos), _t("sym", "}", pos), _t("sym", "^", pos),
                _t("sym", "{", pos), *upper, _t("sym", "}", pos), *body, _t("sym", "}", pos)]
         shown = show_tokens(toks[start:last_end])
-        before_count = sum(1 for k in range(start, e - 1) if toks[k].text == op and _opener(toks, k) ==
-                           _opener(toks, e)) + 1  # written terms before ⋯
-        notes.append(f"{shown} read as a {'sum' if op == '+' else 'product'} from {first} to {show_tokens(upper)}, "
-                     f"which assumes {show_tokens(upper)} ≥ {first + before_count - 1}")
+        kind = "sum" if big == "\\sum" else "product"
+        notes.append(f"{shown} read as a {kind} from {first} to "
+                     f"{show_tokens(upper)}, which assumes {show_tokens(upper)} ≥ {first + count - 1}")
         toks = [*toks[:start], *new, *toks[last_end:]]
         e = start + len(new)
     return toks, notes
