@@ -86,6 +86,14 @@ def test_a_set_builder_is_one_set(tmp_path, capsys):
     assert [r["status"] for r in rows] == ["proved"] * 3, rows  # one relation each: \le, \neq, > inside never split
 
 
+def test_a_union_of_a_set_builder_family_is_one_set(tmp_path, capsys):
+    # old: "unknown LaTeX command \cup" (a union written as a prefix of the family)
+    rows = _rows(tmp_path, capsys, r"S \cap \cup \left\{ h^{-1}(r) \colon r \in [R] \right\} = S \cap \cup \left\{ h^{-1}(r) \colon r \in [R] \right\}",
+                 r"|\cup \{ A_r \colon r \le 2 \}| \le |\cup \{ A_r \colon r \le 3 \}|")
+    assert rows[0]["status"] == "proved", rows
+    assert rows[1]["status"] == "inconclusive", rows
+
+
 def test_different_sets_are_different_unknowns(tmp_path, capsys):
     rows = _rows(tmp_path, capsys, r"\mu\{ y : g(y) > 0 \} = \mu\{ y : g(y) > 1 \}",
                  r"|\{ y \colon y^2 < 1 \}| = 2")

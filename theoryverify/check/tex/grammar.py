@@ -736,8 +736,8 @@ class PaperParser(LatexParser):
         if inverse:  # \cos^{-1} x, \arccos x: the inverse function, unspecified (never (cos x)^{-1})
             self.applied.add(inverse)
             return _call(inverse, *self._argument())
-        end = self._set_builder_end(self.i)
-        if end > 0:  # |\{x : f(x) ≠ 0\}|, \{x \colon …\}: a set, one unknown named by its text (its contents unread)
+        end = self._set_builder_end(self.i + 1 if c in ("\\cup", "\\cap") else self.i)
+        if end > 0:  # |\{x : f(x) ≠ 0\}|, \{x \colon …\}, ∪\{A_r : r ∈ R\}: a set, one unknown named by its text
             self.i = end
             return self._opaque(start, "set")
         if c in ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm", "\\bm", "\\boldsymbol") and \

@@ -345,10 +345,22 @@ def without_brace_labels(text: str) -> str:
     return "".join(out)
 
 
-def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
-             prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
-             lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
-             lone_name: bool = False, p_not_probability: bool = False) -> tuple[str, str]:
+def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
+    """:func:`_classify`, except that a link to an ellipsis (``ν_2 ≥ ⋯`` and ``⋯ ≥ ν_n`` in ``ν_1 ≥ ν_2 ≥ ⋯ ≥ ν_n``)
+    stands for terms that are not written: ``elided``, never checked — or a hypothesis where the prose makes the
+    display one ("Let the eigenvalues be ordered").  An ellipsis inside a side (``|f(x_1, …, x_n)| ≤ L``) is no
+    ordering: that link is classed as any other (it had been a hypothesis whenever the display held another ≤)."""
+    kind, why = _classify(op, lhs_text, rhs_text, **how)
+    if op in ("<", ">", "<=", ">=", "=") and kind != "hypothesis" and \
+            (ELLIPSIS_SIDE.fullmatch(lhs_text) or ELLIPSIS_SIDE.fullmatch(rhs_text)):
+        return "elided", "a link to an ellipsis (ν_2 ≥ ⋯ ≥ ν_n): the terms it stands for are not written, nothing to check"
+    return kind, why
+
+
+def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
+              prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
+              lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
+              lone_name: bool = False, p_not_probability: bool = False) -> tuple[str, str]:
     """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display; ``lhs_opaque``: the
     left side is an integral, a sum, an expectation, a gradient … kept as written, not a name; ``lone_name``: the
     link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``;
@@ -386,10 +398,6 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         if DISTRIBUTION_RE.match(rhs_text):
             return "hypothesis", "a random variable's law (X ~ …)"
         return "asymptotic", "'\\sim' (asymptotically equal)"
-    if op in ("<", ">", "<=", ">=", "=") and (ELLIPSIS_SIDE.fullmatch(lhs_text) or ELLIPSIS_SIDE.fullmatch(rhs_text)):
-        # ν_1 ≥ ν_2 ≥ ⋯ ≥ ν_n: the links to the ellipsis stand for terms that are not written (the visible links
-        # are classed as any other; an ellipsis inside a side, f(x_1, …, x_n) ≤ L, is no ordering)
-        return "elided", "a link to an ellipsis (ν_2 ≥ ⋯ ≥ ν_n): the terms it stands for are not written, nothing to check"
     if op in ("\\ne", "\\neq"):
         return "hypothesis", "'≠' states a condition"
     if op == "=" and re.fullmatch(r"\s*[a-zA-Z]\s*", lhs_text) and INDEX_RANGE.match(rhs_text):
