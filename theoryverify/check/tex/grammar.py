@@ -2186,6 +2186,15 @@ class PaperParser(LatexParser):
             if t.text in ("*", "\\ast") and isinstance(node, (ast.Name, ast.Subscript)):
                 self.next()
                 right = self.factor()
+                if isinstance(right, ast.Call) and isinstance(right.func, ast.Name) and right.args and \
+                        not right.keywords and self._a_function(node) and self._a_function(right.func):
+                    # σ * φ(t) with σ and φ maps: the convolution at t, (σ * φ)(t) — σ times the number φ(t)
+                    # is no convolution, and a map times a number is no number
+                    conv = self._opaque_key(f"({_flat(node)} * {right.func.id})", "conv").id  # one unknown map
+                    self.opaque.pop(conv, None)  # applied, it is an unspecified function, not an opaque number
+                    self.applied.add(conv)
+                    node = ast.Call(func=_name(conv), args=list(right.args), keywords=[])
+                    continue
                 if not isinstance(right, (ast.Name, ast.Subscript)) or not (self._a_function(node) or
                                                                             self._a_function(right)):
                     node = _bin(node, ast.Mult(), right)
