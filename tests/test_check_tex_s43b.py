@@ -82,3 +82,66 @@ def test_a_declared_map_written_as_a_number_in_the_chain_stays_ambiguous(tmp_pat
     body = "Let $\\sigma > 0$ be a constant and $\\phi(0) = 1$.\n" + displays(r"\sigma * \phi(t) = \phi(t) \sigma")
     rows = tex_rows(tmp_path, capsys, body, name="q.tex")
     assert rows[0]["status"] == "proved" and "sigma * phi(t)" in rows[0]["read_as"], rows
+
+
+# --- 2. tuples as arguments -----------------------------------------------------------------------------------------
+
+def test_tuples_as_arguments_and_a_tuple_side_are_read(tmp_path, capsys):
+    # old: all three "a tuple or interval (',' inside brackets) is not read"
+    body = displays(r"d((u, t), (u, s)) \le d((u, t), (u, s)) + 1",
+                    r"(B_n)_R(e_0, x) + (B_n)_R(e_1, x) = (B_n)_R(e_1, x) + (B_n)_R(e_0, x)",
+                    r"r = (r_1, r_2, r_3)")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "proved", "inconclusive"], rows
+    assert "tup(u, t)" in rows[0]["read_as"], rows[0]
+
+
+def test_tuples_soundness(tmp_path, capsys):
+    # two different tuples are two values (never proved equal); a false step around the same tuple is refuted; a tuple
+    # inside arithmetic stays refused (no componentwise sum read)
+    body = displays(r"d((u, t), (u, s)) = d((u, s), (u, t))",
+                    r"d((u, t), (u, s)) + 1 = d((u, t), (u, s)) + 2",
+                    r"(u, v) + (w, s) = (u + w, v + s)")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive", "refuted", "unreadable"], rows
+
+
+# --- 3. kinds -------------------------------------------------------------------------------------------------------
+
+STATEMENTS = "\\usepackage{amsthm}\n\\newtheorem{theorem}{Theorem}\n\\newtheorem{lemma}{Lemma}\n"
+
+
+def test_what_a_statement_says_exists_is_its_conclusion(tmp_path, capsys):
+    # old: "there exists a family F satisfying [display]" classed a hypothesis of the lemma
+    body = ("\\begin{lemma}\nLet $m \\ge 2$. There exists a family $F$ satisfying\n\\[\n|F| \\geq \\exp(m \\log q / 2).\n"
+            "\\]\n\\end{lemma}\n\\begin{proof}\nTaking the radius $m/4$ gives\n\\[\n"
+            "(4 e)^{m/4} q^{m/4} \\leq \\exp\\left(\\frac{1}{4} m \\log q\\right).\n\\]\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body, preamble=STATEMENTS)
+    assert [(r["kind"], r["status"]) for r in rows] == [("goal", "not_a_step"), ("step", "refuted")], rows
+    assert not any("F" in a for a in rows[1]["assumptions"]), rows[1]
+    # soundness: what the statement supposes exists stays its hypothesis
+    rows = tex_rows(tmp_path, capsys, body.replace("There exists", "Suppose there exists"), name="q.tex",
+                    preamble=STATEMENTS)
+    assert rows[0]["kind"] == "hypothesis", rows
+
+
+def test_derived_by_definition_and_rewritten_displays_are_steps(tmp_path, capsys):
+    # old: "by definition T(y) = y and therefore [display]" and "can be equivalently written as [display]" were
+    # definitions (no check): now steps — a wrong rewrite of the defined g is refuted, a right one proved
+    body = ("Let $c > 0$ and\n\\[\ng(x) := (x + 1)^2 .\n\\]\n\\begin{proof}\n"
+            "If $y \\notin U$ then by definition $T(y) = y$ and therefore\n\\[\n\\rho(y, T(y)) = \\rho(y, T(y)) + 0 .\n\\]\n"
+            "Then $g$ can be equivalently written as\n\\[\ng(x) = x^2 + 2 x + 1 .\n\\]\n"
+            "The function $g$ can be equivalently written as follows:\n\\[\ng(x) = x^2 + 2 x .\n\\]\n"
+            "By definition,\n\\[\nh(x) = x^3 + c .\n\\]\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["kind"], r["status"]) for r in rows[1:]] == [("step", "proved"), ("step", "proved"), ("step", "refuted"),
+                                                            ("definition", "not_a_step")], rows
+
+
+def test_a_requirement_after_an_aim_is_no_step(tmp_path, capsys):
+    # old: "We want both terms below ε/2. For the second term, this yields n ≥ …" checked as a step
+    body = ("\\begin{proof}\nWe want both terms of the sum below $\\epsilon/2$. For the second term, this yields\n\\[\n"
+            "n \\geq \\left( \\frac{2 c}{\\epsilon} \\right)^{2}.\n\\]\n"
+            "Since $n \\ge 1$ and $c > 0$, this yields\n\\[\nn + c \\geq 1 .\n\\]\n\\end{proof}\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["kind"] for r in rows] == ["goal", "step"], rows
