@@ -145,3 +145,10 @@ def test_a_requirement_after_an_aim_is_no_step(tmp_path, capsys):
             "Since $n \\ge 1$ and $c > 0$, this yields\n\\[\nn + c \\geq 1 .\n\\]\n\\end{proof}\n")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["kind"] for r in rows] == ["goal", "step"], rows
+
+
+def test_an_unknown_inside_an_operator_on_functions_is_not_one_value(tmp_path, capsys):
+    # soundness: d/dx f(x) is no value of f: with f(x) replaced by one number there, its derivative would vanish and
+    # "f'(x) + f(x) + c = f(x) + c" would be proved
+    rows = tex_rows(tmp_path, capsys, displays(r"\frac{d}{dx} f(x) + f(x) + c = f(x) + c"))
+    assert rows[0]["status"] == "inconclusive", rows

@@ -2223,6 +2223,12 @@ def _symbolic_only(job: Job, s) -> dict:
             "evidence": "lhs − rhs does not simplify to 0 (not searched further: it depends on unknowns)"}
 
 
+#: operators of the step language that act on a function, not on its value at a point: an unknown call inside one is
+#: never replaced by one value (:func:`_unknowns_as_values`)
+FUNCTION_OPERATORS = frozenset({"E", "Sum", "Product", "diff", "grad", "subs", "softmax", "Integral", "integrate",
+                                "Derivative", "limit", "Subs", "Var", "Cov", "P"})
+
+
 def _unknowns_as_values(job: Job, s) -> tuple[ast.expr, ast.expr, dict[str, str]] | None:
     """The step's sides with each unknown function applied (``f(x_k)``, a family member) written as a fresh name —
     the same written call, the same name — when every unknown then cancels: ``lhs − rhs`` simplifies to an
@@ -2242,17 +2248,22 @@ def _unknowns_as_values(job: Job, s) -> tuple[ast.expr, ast.expr, dict[str, str]
     blocked = []
 
     class Values(ast.NodeTransformer):
+        inside = 0  # how many operators that bind or transform a function (E, Σ, ∏, d/dx …) enclose the node
+
         def visit_Call(self, n):
             if isinstance(n.func, ast.Name) and n.func.id in unknown:
-                if {x.id for x in ast.walk(n) if isinstance(x, ast.Name)} & bound:
-                    blocked.append(n)
+                if self.inside or {x.id for x in ast.walk(n) if isinstance(x, ast.Name)} & bound:
+                    blocked.append(n)  # E[f(X)], d/dx f(x): one value would stand for the whole function
                     return n
                 key = ast.dump(n)
                 if key not in fresh:
                     fresh[key] = f"cancelledvalue{len(fresh) + 1}"
                     shown[fresh[key]] = unparse(n)
                 return ast.Name(id=fresh[key], ctx=ast.Load())
+            binds = not isinstance(n.func, ast.Name) or n.func.id in FUNCTION_OPERATORS
+            self.inside += binds
             self.generic_visit(n)
+            self.inside -= binds
             return n
     lhs, rhs = Values().visit(copy.deepcopy(job.lhs)), Values().visit(copy.deepcopy(job.rhs))
     if blocked or not (fresh or job.caveats.atom_names):
