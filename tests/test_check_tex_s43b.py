@@ -123,6 +123,10 @@ def test_what_a_statement_says_exists_is_its_conclusion(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body.replace("There exists", "Suppose there exists"), name="q.tex",
                     preamble=STATEMENTS)
     assert rows[0]["kind"] == "hypothesis", rows
+    rows = tex_rows(tmp_path, capsys, body.replace("There exists a family $F$ satisfying",
+                                                   "Let $q$ be such that there exists a family $F$ with"),
+                    name="r.tex", preamble=STATEMENTS)
+    assert rows[0]["kind"] == "hypothesis", rows
 
 
 def test_derived_by_definition_and_rewritten_displays_are_steps(tmp_path, capsys):

@@ -208,7 +208,7 @@ EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,30
 # satisfies is the statement's (existential) conclusion, unless the sentence supposes it
 EXISTS_CONCLUSION = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\b(?:such that|satisfying|"
                                r"satisf(?:y|ies)|with|for which|so that)\W*$", re.I)
-SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided)\b", re.I)
+SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided|let|given|whenever)\b", re.I)
 # "We want both terms below ε/2. For the second term, this yields  n ≥ …": the display is the condition the aim
 # puts on a name (a requirement), not a consequence
 AIM = re.compile(r"\b(?:we|one)\s+(?:can\s+|may\s+|will\s+|would\s+)?(?:want|seek|wish|need|require|aim)\b[^.]{0,200}"
