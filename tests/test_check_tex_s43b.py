@@ -76,9 +76,10 @@ def test_a_function_of_several_arguments_beside_a_number_of_its_name(tmp_path, c
 def test_a_declared_map_written_as_a_number_in_the_chain_stays_ambiguous(tmp_path, capsys):
     # soundness: σ declared a map but the chain writes 4σ² too — σ(a + b) could be σ·(a + b): both readings, no verdict;
     # a constant σ (σ > 0, never a map) keeps the product σ · φ(t), never a convolution
-    body = MAP + displays(r"4 \sigma^2 + \sigma(a + b) = 4 \sigma^2 + \sigma a + \sigma b")
+    body = MAP + displays(r"4 \sigma^2 + \sigma(a + b) = 4 \sigma^2 + \sigma a + \sigma b",
+                          r"\sqrt{\sigma} + \sigma(a + b) = \sqrt{\sigma} + \sigma a + \sigma b")
     rows = tex_rows(tmp_path, capsys, body)
-    assert rows[0]["status"] == "ambiguous" and len(rows[0]["readings"]) == 2, rows
+    assert all(r["status"] == "ambiguous" and len(r["readings"]) == 2 for r in rows), rows
     body = "Let $\\sigma > 0$ be a constant and $\\phi(0) = 1$.\n" + displays(r"\sigma * \phi(t) = \phi(t) \sigma")
     rows = tex_rows(tmp_path, capsys, body, name="q.tex")
     assert rows[0]["status"] == "proved" and "sigma * phi(t)" in rows[0]["read_as"], rows

@@ -828,11 +828,13 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
 
 def _bare_forms(node: ast.AST, as_arguments: bool = True) -> set[str]:
     """The names ``node`` uses as values, not applied: ``r``, ``M_a`` (``M[a]``, keyed as the grammar names a call
-    of it); with ``as_arguments`` False, not those written only as a whole argument of a call (``ω(σ, ε)``,
-    ``conv(σ, φ)``: a map handed to an operator, no number)."""
+    of it); with ``as_arguments`` False, not those written only as a whole argument of a function the paper names
+    (``ω(σ, ε)``: a map handed to an operator, no number) — an argument of √, exp, |·| … still is one."""
+    from ..functions import FUNCTIONS
     called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
     if not as_arguments:
-        called |= {id(a) for n in ast.walk(node) if isinstance(n, ast.Call) for a in n.args}
+        called |= {id(a) for n in ast.walk(node) if isinstance(n, ast.Call) and
+                   not (isinstance(n.func, ast.Name) and n.func.id in FUNCTIONS) for a in n.args}
     inner = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
     out = set()
     for n in ast.walk(node):
