@@ -95,6 +95,11 @@ def test_tuples_as_arguments_and_a_tuple_side_are_read(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["proved", "proved", "inconclusive"], rows
     assert "tup(u, t)" in rows[0]["read_as"], rows[0]
+    # a subscripted name applied to two arguments is applied (old: refused; then "a function applied, or a product?")
+    rows = tex_rows(tmp_path, capsys, displays(r"\omega\left(\psi, d_{Y \times [0, 1)}\left((u, t), (u, s)\right)\right)"
+                                               r" \le \omega\left(\psi, d_{Y \times [0, 1)}\left((u, t), (u, s)\right)\right)"),
+                    name="q.tex")
+    assert rows[0]["status"] == "proved", rows
 
 
 def test_tuples_soundness(tmp_path, capsys):

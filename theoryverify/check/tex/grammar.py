@@ -518,6 +518,8 @@ class PaperParser(LatexParser):
         if _uses_itself(node, args):  # alpha(1 - alpha), p(1 - p): a number times a bracket
             self.i = save
             return node
+        if verdict is None and len(args) >= 2:
+            verdict = "function"  # d_{Y × [0, 1)}((u, t), (u, s)): its product reading, a number times a tuple, is none
         bare = getattr(self.names, "bare_number", None)
         if verdict == "function" and len(args) == 1 and not _atomic_arg(args[0]) and bare and bare(name):
             verdict = None  # r (…), M_a (…) where the paper writes r^2, M_a^2 / s^2: a function applied, or a product
