@@ -162,3 +162,14 @@ def test_an_unknown_inside_an_operator_on_functions_is_not_one_value(tmp_path, c
     # "f'(x) + f(x) + c = f(x) + c" would be proved
     rows = tex_rows(tmp_path, capsys, displays(r"\frac{d}{dx} f(x) + f(x) + c = f(x) + c"))
     assert rows[0]["status"] == "inconclusive", rows
+
+
+def test_a_name_the_prose_calls_a_function_is_applied(tmp_path, capsys):
+    # old: "g(a + b)" with nothing else said of g: "a function applied, or a product?"
+    body = "Let $g$ be a smooth function.\n" + displays(r"g(a + b) + 1 = g(a + b) + 2", r"g(a + b) = g(b + a)")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["refuted", "proved"], rows
+    # soundness: the math also writes g as a number (2g): both readings, no verdict
+    body = "Let $g$ be a smooth function.\n" + displays(r"2 g + g(a + b) = 2 g + g a + g b")
+    rows = tex_rows(tmp_path, capsys, body, name="q.tex")
+    assert rows[0]["status"] == "ambiguous" and len(rows[0]["readings"]) == 2, rows
