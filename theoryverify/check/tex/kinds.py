@@ -461,7 +461,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
             UPDATE_PROSE.search(sentence):
         return "update", "an assignment x = x ± … after the prose names an iteration or update (not an identity)"
     if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
-            AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and derived_at < 0:
+            AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and \
+            (derived_at < 0 or re.search(r"\bequivalently\b", sentence, re.I)):  # a condition restated
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
     exists = EXISTS_SUCH_THAT.search(sentence)
     if exists:  # "there exists u … such that |â − a| = …": not a goal
