@@ -40,9 +40,10 @@ def test_function_or_product_true_under_both_is_proved(tmp_path, capsys):
 
 
 def test_function_or_product_false_as_a_product_only_gets_no_verdict(tmp_path, capsys):
-    body = r"Here $g^\star$ is the optimum." "\n" + displays(r"S(g^\star) + 1 \le S(g^\star)")
+    body = r"Here $g^\star$ is the optimum." "\n" + displays(r"S(g^\star) + 1 \le 2 S(g^\star)")
     row = _rows(tmp_path, capsys, body)[0]
     assert row["status"] == "ambiguous", row  # refuted as a product, not decided as a function: no verdict
+    # (S(g*) + 1 ≤ S(g*) is false under both readings — as a function its S-terms cancel (session 43) — and is refuted)
 
 
 def test_a_division_true_under_both_bindings_is_proved(tmp_path, capsys):

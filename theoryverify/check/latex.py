@@ -493,15 +493,19 @@ class LatexParser:
         if close is None:
             raise BadInput("LaTeX: expected ( after a function name")
         self.next()
-        args = [self.expr()]
+        args = [self._one_argument()]
         while self.at(",", ";"):  # h(x; w): data, then parameters — one more argument
             self.semicolon = self.semicolon or self.at(";")
             self.next()
-            args.append(self.expr())
+            args.append(self._one_argument())
         if left:
             self.expect("\\right")
         self.expect(close)
         return args
+
+    def _one_argument(self) -> ast.expr:
+        """One argument of a function applied (the LaTeX reader of a paper also reads a tuple there)."""
+        return self.expr()
 
     def _argument(self) -> list[ast.expr]:
         """The argument of \\log, \\exp, …: parenthesised (several, comma-separated), a group, or the next

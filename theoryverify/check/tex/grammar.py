@@ -528,6 +528,8 @@ class PaperParser(LatexParser):
         if _uses_itself(node, args):  # alpha(1 - alpha), p(1 - p): a number times a bracket
             self.i = save
             return node
+        if verdict is None and len(args) >= 2:
+            verdict = "function"  # d_{Y × [0, 1)}((u, t), (u, s)): its product reading, a number times a tuple, is none
         bare = getattr(self.names, "bare_number", None)
         if verdict == "function" and len(args) == 1 and not _atomic_arg(args[0]) and bare and bare(name):
             verdict = None  # r (…), M_a (…) where the paper writes r^2, M_a^2 / s^2: a function applied, or a product
@@ -536,6 +538,48 @@ class PaperParser(LatexParser):
             return self._curried(name, args)
         self.ambiguous.add(name)
         return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _one_argument(self) -> ast.expr:
+        """One argument of a function applied; a whole argument that is a bracket with commas at its top level
+        (``d((u, t), (u, s))``) is a tuple — one unknown function ``tup`` of its entries (the same entries, the
+        same tuple), never refused as "a tuple or interval"."""
+        tup = self._tuple_argument()
+        return tup if tup is not None else self.expr()
+
+    def _tuple_argument(self, whole_side: bool = False) -> ast.expr | None:
+        left = self.at("\\left") and self.peek(1).text == "("
+        if not (self.at("(") or left):
+            return None
+        start = self.i
+        open_at = start + (1 if left else 0)
+        close = self._matching(open_at)
+        ends = (",", ";", ")", "]", "\\right") if not whole_side else \
+            ("", "&", "\\\\", *RELATIONS, *DEFINITION_OPS)
+        if close < 0 or close + 1 >= len(self.toks) or self.toks[close + 1].text not in ends:
+            return None  # (u, t) + 1, (a, b] …: not a whole argument (or side) written as a tuple
+        depth, comma = 0, False
+        for t in self.toks[open_at + 1:close]:
+            depth += (t.text in ("(", "[", "{", "\\{")) - (t.text in (")", "]", "}", "\\}"))
+            comma = comma or (depth == 0 and t.text == ",")
+        if not comma:
+            return None
+        self.i = open_at + 1
+        try:
+            entries = [self.expr()]
+            while self.at(","):
+                self.next()
+                entries.append(self.expr())
+            if left:
+                self.expect("\\right")
+            self.expect(")")
+        except BadInput:
+            self.i = start
+            return None
+        if self.i != close + 1:
+            self.i = start
+            return None
+        self.applied.add("tup")
+        return ast.Call(func=_name("tup"), args=entries, keywords=[])
 
     def _matching(self, k: int) -> int:
         """The index of the bracket closing the one at token ``k`` (round or square, counted together), or -1."""
@@ -618,6 +662,9 @@ class PaperParser(LatexParser):
         product W·g·x; two names the paper both says are numbers keep the product."""
         start = self.i
         close = self._matching(start)
+        labelled = self._labelled_application(start, close)
+        if labelled is not None:
+            return labelled
         if close < 0 or self.toks[close].text != ")" or not self._evaluated_after(close) or close - start < 3:
             return None
         inner = self.toks[start + 1:close]
@@ -645,6 +692,31 @@ class PaperParser(LatexParser):
         key = show_tokens(self.toks[start:close + 1])
         self.i = close + 1
         return self._application(key)
+
+    def _labelled_application(self, start: int, close: int) -> ast.expr | None:
+        """``(B_n)_{\\mathbb R}(e_0, x)``: one name in brackets with a subscript, applied to several arguments — an
+        operator's value (one unknown function of them), never the name times a tuple."""
+        if close < 0 or self.toks[close].text != ")" or close + 2 >= len(self.toks) or self.toks[close + 1].text != "_":
+            return None
+        end = _close_of(self.toks, close + 2) if self.toks[close + 2].text == "{" else close + 2
+        if end < 0 or end + 1 >= len(self.toks) or self.toks[end + 1].text != "(":
+            return None
+        args_close = self._matching(end + 1)
+        depth, comma = 0, False
+        for t in self.toks[end + 2:args_close if args_close > 0 else end + 2]:
+            depth += (t.text in ("(", "[", "{", "\\{")) - (t.text in (")", "]", "}", "\\}"))
+            comma = comma or (depth == 0 and t.text == ",")
+        if not comma:
+            return None
+        p = self._child(self.toks[start + 1:close])
+        try:
+            node = p.expr()
+        except (BadInput, RecursionError):
+            return None
+        if p.peek().kind != "end" or not isinstance(node, (ast.Name, ast.Subscript)):
+            return None
+        self.i = end + 1
+        return self._application(show_tokens(self.toks[start:end + 1]))
 
     def _curried(self, name: str, args: list[ast.expr]) -> ast.expr:
         """``f(t)(x)``, ``\\hat f(w, ψ)(x)``: a function whose value is a function, applied at once to a name —
@@ -705,6 +777,10 @@ class PaperParser(LatexParser):
             app = self._bracketed_application()
             if app is not None:
                 return app
+            if self.i == 0 or self.toks[self.i - 1].text in RELATIONS or self.toks[self.i - 1].text in DEFINITION_OPS:
+                side = self._tuple_argument(whole_side=True)  # r = (r_1, r_2, r_3): a tuple, one side whole
+                if side is not None:
+                    return side
         if t.text == "{":  # {\bm{Y}}(0): a braced name applied
             node = super().atom()
             if isinstance(node, ast.Name) and (self.at("'") or self.at("^") and self.peek(1).text in PRIME_MARKS):
@@ -2323,6 +2399,15 @@ class PaperParser(LatexParser):
             if t.text in ("*", "\\ast") and isinstance(node, (ast.Name, ast.Subscript)):
                 self.next()
                 right = self.factor()
+                if isinstance(right, ast.Call) and isinstance(right.func, ast.Name) and right.args and \
+                        not right.keywords and self._a_function(node) and self._a_function(right.func):
+                    # σ * φ(t) with σ and φ maps: the convolution at t, (σ * φ)(t) — σ times the number φ(t)
+                    # is no convolution, and a map times a number is no number
+                    conv = self._opaque_key(f"({_flat(node)} * {right.func.id})", "conv").id  # one unknown map
+                    self.opaque.pop(conv, None)  # applied, it is an unspecified function, not an opaque number
+                    self.applied.add(conv)
+                    node = ast.Call(func=_name(conv), args=list(right.args), keywords=[])
+                    continue
                 if not isinstance(right, (ast.Name, ast.Subscript)) or not (self._a_function(node) or
                                                                             self._a_function(right)):
                     node = _bin(node, ast.Mult(), right)

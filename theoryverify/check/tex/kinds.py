@@ -137,8 +137,8 @@ OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|fu
 # definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
-                           r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:re)?written as|rewrite|"
-                           r"(?:is|are|can be) expressed as|"
+                           r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:\w+ly\s+)?(?:re)?written as(?:\s+follows)?|"
+                           r"rewrite|(?:is|are|can be) (?:\w+ly\s+)?expressed as(?:\s+follows)?|"
                            r"is equal to|equals|thus|hence|therefore|consequently|so that|which means|that is|"
                            r"i\.e\.|namely|provides?(?: us)? with|(?:we )?(?:can )?conclude|(?:we|one) can show|then)"
                            r"(?:\b|(?<=[.·]))", re.I)
@@ -208,6 +208,17 @@ INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*){0,4}\\(?:l|c)?dots\b
 # "there exists a u between … such that": the display is the witness's property (not a goal)
 EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\bsuch that"
                               r"(?:\W*⟨display⟩\W*(?:and|or|as well as))*\W*$", re.I)
+# "… and there exists one such f̂ satisfying", "there is a constant C with": in a statement, what the witness
+# satisfies is the statement's (existential) conclusion, unless the sentence supposes it
+EXISTS_CONCLUSION = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\b(?:such that|satisfying|"
+                               r"satisf(?:y|ies)|with|for which|so that)\W*$", re.I)
+SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided|let|given|whenever)\b", re.I)
+# "We want both terms below ε/2. For the second term, this yields  n ≥ …": the display is the condition the aim
+# puts on a name (a requirement), not a consequence
+AIM = re.compile(r"\b(?:we|one)\s+(?:can\s+|may\s+|will\s+|would\s+)?(?:want|seek|wish|need|require|aim)\b[^.]{0,200}"
+                 r"\b(?:smaller|less|below|larger|greater|above|at most|at least|bounded by)\b", re.I)
+AIM_YIELDS = re.compile(r"^\W*(?:for [^,.]{1,60},\s*)?(?:this|which|that|it)\s+(?:yields|gives|requires|means|"
+                        r"amounts to|leads to)\W*$", re.I)
 SUPPOSED = re.compile(r"(?:^|[.!?]\s+)(?:suppose|assume)\b[^.]{0,300}\.\s+[^.]*$", re.I)
 # "The variance of the estimator is given by": an operator's value is computed, not defined
 OPERATOR_LHS = re.compile(r"^\s*(?:\\(?:operatorname|mathrm|text|textrm|rm)\s*\{?\s*(?:Var|Cov|Corr|E)\b|\\Var\b|\\Cov\b|"
@@ -436,7 +447,8 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "hypothesis", "under an 'Assumption' heading"
     if inner == "definition":
         return "definition", "inside a definition environment"
-    if first_in_chain and op == "=" and lhs_is_name and BY_DEFINITION.search(sentence) and inner not in STATEMENT_ENVS:
+    if first_in_chain and op == "=" and lhs_is_name and BY_DEFINITION.search(sentence) and inner not in STATEMENT_ENVS \
+            and _last(BY_DEFINITION, sentence) > derived_at:  # "by definition T(y) = y and therefore": derived
         return "definition", "the prose says it holds by definition: it gives the name's definition, not a step"
     if first_in_chain and re.search(r"\b(?:if|only if|when|whenever|unless)\s*[:,]?\s*$", sentence, re.I):
         return "hypothesis", "the condition of the prose's 'if …' (the sentence before the display ends in 'if')"
@@ -462,7 +474,8 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             UPDATE_PROSE.search(sentence):
         return "update", "an assignment x = x ± … after the prose names an iteration or update (not an identity)"
     if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
-            AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and derived_at < 0:
+            AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and \
+            (derived_at < 0 or re.search(r"\bequivalently\b", sentence, re.I)):  # a condition restated
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
     exists = EXISTS_SUCH_THAT.search(sentence)
     if exists:  # "there exists u … such that |â − a| = …": not a goal
@@ -472,6 +485,16 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             return "hypothesis", "the property of a witness that the supposition provides ('∃ … such that')"
         if inner not in STATEMENT_ENVS:
             return "step", "the property of a witness a cited result provides ('there exists … such that')"
+    witness = EXISTS_CONCLUSION.search(sentence) if inner in STATEMENT_ENVS else None
+    if witness:
+        before = sentence[:witness.start()]
+        then_at = _last(CONCLUSION_CUE, before)
+        if not SUPPOSING.search(before[max(then_at, 0):]) and (then_at >= 0 or not SUPPOSED.search(prose)):
+            return "goal", (f"the existential conclusion of a {inner} ('there exists … satisfying'): its proof is "
+                            "checked, not the statement")
+    if op in ("<", ">", "<=", ">=") and NAME_LIKE.match(lhs_text) and AIM_YIELDS.search(sentence) and \
+            AIM.search(prose[max(0, len(prose) - len(sentence) - 400):]):
+        return "goal", "a requirement the aim stated before puts on the name ('we want … below ε/2; this yields')"
     goal_cues = list(GOAL_CUE.finditer(sentence))
     goal_at = goal_cues[-1].end() if goal_cues else -1
     if first_in_chain and op == "=" and (lhs_is_name or NAME_LIKE.match(lhs_text)) and goal_cues and \

@@ -80,6 +80,7 @@ class Evidence:
     multi: set[str] = field(default_factory=set)
     atomic: set[str] = field(default_factory=set)  # applied to one number or one name: x(0), z(t_1), e(t)
     maps: set[str] = field(default_factory=set)
+    prose_maps: set[str] = field(default_factory=set)  # "the function $g$": a map, unless the math uses it as a number
     factor: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     vector: set[str] = field(default_factory=set)
     first: dict[str, int] = field(default_factory=dict)  # first offset at which a name occurs
@@ -219,9 +220,22 @@ def _iteration(ev: Evidence, text: str) -> None:
 
 
 def prose_numbers(ev: Evidence, prose: str) -> None:
-    """What the prose says is a number: "for any integer $k \\ge 1$", "a constant $c$" (then k(2L + 1) is k·(…))."""
+    """What the prose says is a number: "for any integer $k \\ge 1$", "a constant $c$" (then k(2L + 1) is k·(…));
+    and what it says is a map: "the function $g$", "the activation function $\\sigma$", "$g$ is a function" (then
+    g(a + b) is g applied, as after ``g: ℝ → ℝ``)."""
     for m in INTEGER_WORDS.finditer(prose):
         ev.number.add(m.group(1))
+    for m in MAP_WORDS.finditer(prose):
+        name = NAME_RE.fullmatch((m.group(1) or m.group(2)).strip())
+        if name:
+            ev.prose_maps.add(key_of(name))
+
+
+_MAP_NOUN = r"(?:function|map|mapping)"
+#: "the function $g$", "an activation function $\sigma$", "$g$ is a function", "$h$ be a map": a name called a map
+MAP_WORDS = re.compile(r"\b(?:the|a|an)\s+(?:[A-Za-z-]+\s+){0,2}?" + _MAP_NOUN + r"\s+\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$|"
+                       r"\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$\s+(?:is|be|denotes?)\s+(?:a|an|the)\s+(?:[A-Za-z-]+\s+){0,3}?"
+                       + _MAP_NOUN + r"\b")
 
 
 def prose_iterates(ev: Evidence, prose: str) -> None:
@@ -482,7 +496,7 @@ class Names:
 
     def _known(self, key: str) -> bool:
         ev = self.ev
-        return key in ev.args or key in ev.factor or key in ev.maps or key in ev.gradient or \
+        return key in ev.args or key in ev.factor or key in ev.maps or key in ev.gradient or key in ev.prose_maps or \
             key in self.declared_functions or \
             key in self.declared_scalars or key in self.defined
 
@@ -529,6 +543,9 @@ class Names:
         ev = self.ev
         if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
             return "function"  # nobody writes z(0) for z·0 or η(t) for η·t, nor takes the gradient of a number
+        if key in ev.prose_maps:  # "the function $g$": applied, unless the math also writes 2g, g/2, g ∈ (0, 1), g²
+            conflict = ev.factor.get(key) or key in ev.number or key in ev.bare_numbers
+            return None if conflict else "function"  # (then both readings, never a silent product)
         if (ev.factor.get(key, 0) >= 1 or key in ev.number) and \
                 any(NAME_ARG.match(a) and not re.match(r"^\s*\\(?:in|cdot|ldots|dots)\b", a) for a in ev.args.get(key, ())):
             # S > 0, η_t = S/t beside "there exists S(g^⋆)": the paper uses the letter both ways — S(g^⋆) is S

@@ -29,6 +29,7 @@ FAVOURABLE = (("positive", "every name positive", lambda ns: [f"{', '.join(ns)} 
 class Caveats:
     """What the reading of one step kept unknown or read in one dimension."""
     opaque: list[str] = field(default_factory=list)  # atoms (their LaTeX)
+    atom_names: list[str] = field(default_factory=list)  # the names the atoms have in the read step
     functions: list[str] = field(default_factory=list)  # unspecified functions applied
     families: list[str] = field(default_factory=list)  # x_(i) families
     vector: list[str] = field(default_factory=list)  # why it is read in one dimension

@@ -843,10 +843,15 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     return False, False, None
 
 
-def _bare_forms(node: ast.AST) -> set[str]:
+def _bare_forms(node: ast.AST, as_arguments: bool = True) -> set[str]:
     """The names ``node`` uses as values, not applied: ``r``, ``M_a`` (``M[a]``, keyed as the grammar names a call
-    of it)."""
+    of it); with ``as_arguments`` False, not those written only as a whole argument of a function the paper names
+    (``ω(σ, ε)``: a map handed to an operator, no number) — an argument of √, exp, |·| … still is one."""
+    from ..functions import FUNCTIONS
     called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    if not as_arguments:
+        called |= {id(a) for n in ast.walk(node) if isinstance(n, ast.Call) and
+                   not (isinstance(n.func, ast.Name) and n.func.id in FUNCTIONS) for a in n.args}
     inner = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
     out = set()
     for n in ast.walk(node):
@@ -865,13 +870,16 @@ def _atomic(args: list[ast.expr]) -> bool:
     return len(args) == 1 and isinstance(args[0], (ast.Name, ast.Constant, ast.Subscript))
 
 
-def bare_and_applied(reading: ChainReading, declared: set[str] = frozenset()) -> set[str]:
+def bare_and_applied(reading: ChainReading, declared: set[str] = frozenset(), maps: set[str] = frozenset()) -> set[str]:
     """Names a chain both applies to a bracket (``r M_a^2 \\left( … \\right)``, ``r \\left( … \\right)``) and writes
     as plain values (``r M_a^2 \\cdot E[…]``): the paper-wide evidence made them functions, but the chain itself
     uses them as numbers, so each such application is a function applied or a product — ambiguous, both readings
     shown (never one chosen silently, never 'r is a function: call it').  An application to one name or number
-    (``λ(t)``) stays a function's; a declared or defined function (``% theoryverify: function r``) is one.  The
-    names moved to the parsers' ``ambiguous`` are returned."""
+    (``λ(t)``) stays a function's; a declared or defined function (``% theoryverify: function r``) is one, and so is
+    an application to two or more arguments (``δ(X, x, K)``: its product reading, δ times a tuple, is no number).
+    A name the paper declares a map (``σ: ℝ → ℝ``, ``maps``) is written bare only where a product could be meant:
+    handed whole to an operator (``ω(σ, ε)``, ``σ * φ``) it is not.  The names moved to the parsers' ``ambiguous``
+    are returned."""
     terms, seen = [], set()
     for link in reading.links:
         for term in (link.lhs, link.rhs):
@@ -879,15 +887,16 @@ def bare_and_applied(reading: ChainReading, declared: set[str] = frozenset()) ->
                 seen.add(id(term))
                 terms.append(term)
     bare = set().union(*(_bare_forms(t.node) for t in terms)) if terms else set()
+    valued = set().union(*(_bare_forms(t.node, False) for t in terms)) if terms else set()
     moved = set()
     for term in terms:
         p = term.parser
         for name in sorted(p.applied & bare):
-            if name in declared or name in p.functions:
+            if name in declared or name in p.functions or name in maps and name not in valued:
                 continue
             calls = [n for n in ast.walk(term.node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                      and n.func.id == name]
-            if not calls or all(_atomic(c.args) for c in calls):
+            if not calls or all(_atomic(c.args) or len(c.args) >= 2 for c in calls):
                 continue
             p.applied.discard(name)
             p.ambiguous.add(name)

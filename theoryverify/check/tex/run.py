@@ -888,7 +888,7 @@ class Paper:
                           "no relation at the top level (unbalanced braces?)", assumptions)
             return
         display_text = display.body
-        bare_and_applied(reading, self.declared_functions)  # r M_a^2 (…) beside r M_a^2 · E[…]: ambiguous
+        bare_and_applied(reading, self.declared_functions, self.names.ev.maps)  # r M_a^2 (…) beside r M_a^2 · E[…]
         defined_before = False  # the previous link of this chain is "a := …"
         chain_defines = False  # the chain's first link is a definition inside a statement
         base_assumptions, noted = list(assumptions), []
@@ -1328,6 +1328,7 @@ class Paper:
         in_scope |= {k[5:] for k in pre if k.startswith("call:")}  # S(x) = … stated after the display
         for p in parsers:
             cav.opaque += [t for t in p.opaque.values() if t not in cav.opaque]
+            cav.atom_names += [k for k in p.opaque if k not in cav.atom_names]
             cav.functions += [f for f in sorted(p.applied) if f not in in_scope and f not in cav.functions]
             cav.vector += sorted(p.vector_ops)
         from ..functions import FUNCTIONS
@@ -1406,6 +1407,7 @@ class Paper:
                 lhs, rhs, texts = opaque_norms
                 cav.vector = []
                 cav.opaque += [t for t in texts if t not in cav.opaque]
+                cav.atom_names += [self.names.atom(t, 'norm') for t in texts]
                 norm_signs = tuple(f"{self.names.atom(t, 'norm')} >= 0" for t in texts)  # a norm is never negative
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
         if cav.vector and link.op == "=":
@@ -1565,7 +1567,8 @@ class Paper:
                 rel.reason += f"; {_loose(cav)}"
             return
         if status in ("proved", "holds"):
-            rel.status, why = positive(status, method, cav)
+            rel.status, why = positive(status, method, dataclasses.replace(cav, opaque=[], functions=[], families=[])
+                                       if res.get("cancelled") else cav)
             rel.reason = why or _method_and_evidence(method, evidence)[:400]
             return
         if status == "refuted" and re.search(r"\b(zoo|nan|oo)\b", evidence):
@@ -1581,7 +1584,7 @@ class Paper:
                 return _withhold(rel, f"fails only at {_ce(ce)}, where {edge}: outside the range the step lives in "
                                       "(say the range with '% theoryverify: assume' to check it there)", ce)
             block = refutation_blockers(dataclasses.replace(cav, opaque=[], functions=[], families=[])
-                                        if res.get("constant") else cav, False, job.op)
+                                        if res.get("constant") or res.get("cancelled") else cav, False, job.op)
             if block:
                 return _withhold(rel, f"refuted as read, but {block}", ce, limit=None)
             fav = res.get("favourable")
@@ -2215,6 +2218,97 @@ def _symbolic_only(job: Job, s) -> dict:
             "evidence": "lhs − rhs does not simplify to 0 (not searched further: it depends on unknowns)"}
 
 
+#: operators of the step language that act on a function, not on its value at a point: an unknown call inside one is
+#: never replaced by one value (:func:`_unknowns_as_values`)
+FUNCTION_OPERATORS = frozenset({"E", "Sum", "Product", "diff", "grad", "subs", "softmax", "Integral", "integrate",
+                                "Derivative", "limit", "Subs", "Var", "Cov", "P"})
+
+
+def _unknowns_as_values(job: Job, s) -> tuple[ast.expr, ast.expr, dict[str, str]] | None:
+    """The step's sides with each unknown function applied (``f(x_k)``, a family member) written as a fresh name —
+    the same written call, the same name — when every unknown then cancels: ``lhs − rhs`` simplifies to an
+    expression free of those names and of the opaque atoms (referee 20's ``… + ‖v_k‖² = …`` with the f-terms
+    cancelling).  The step is then true or false whatever the unknowns are, and is decided like any step.  None
+    when an unknown survives, when a call writes a name a sum, product or integral binds (one name would stand for
+    every term), or when the sides cannot be built."""
+    import copy
+    import sympy as sp
+    from sympy.core.function import AppliedUndef
+    from ...timelimit import bounded
+    from ..build import Builder, bound_names
+    unknown = set(job.caveats.functions) | set(job.caveats.families)
+    bound = bound_names([job.lhs, job.rhs])
+    fresh: dict[str, str] = {}  # the call's dump -> its fresh name
+    shown: dict[str, str] = {}  # fresh name -> the call as read
+    blocked = []
+
+    class Values(ast.NodeTransformer):
+        inside = 0  # how many operators that bind or transform a function (E, Σ, ∏, d/dx …) enclose the node
+
+        def visit_Call(self, n):
+            if isinstance(n.func, ast.Name) and n.func.id in unknown:
+                if self.inside or {x.id for x in ast.walk(n) if isinstance(x, ast.Name)} & bound:
+                    blocked.append(n)  # E[f(X)], d/dx f(x): one value would stand for the whole function
+                    return n
+                key = ast.dump(n)
+                if key not in fresh:
+                    fresh[key] = f"cancelledvalue{len(fresh) + 1}"
+                    shown[fresh[key]] = unparse(n)
+                return ast.Name(id=fresh[key], ctx=ast.Load())
+            binds = not isinstance(n.func, ast.Name) or n.func.id in FUNCTION_OPERATORS
+            self.inside += binds
+            self.generic_visit(n)
+            self.inside -= binds
+            return n
+    lhs, rhs = Values().visit(copy.deepcopy(job.lhs)), Values().visit(copy.deepcopy(job.rhs))
+    if blocked or not (fresh or job.caveats.atom_names):
+        return None
+    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in unknown
+           for side in (lhs, rhs) for n in ast.walk(side)):
+        return None
+    try:
+        s._fresh(lhs, rhs)
+        s.resolve_names(lhs, rhs)
+        b = Builder(s.scope, latex=True)
+        d = sp.sympify(b.build_scalar(lhs) - b.build_scalar(rhs))
+    except Exception:  # noqa: BLE001 - not built: the step stays undecided, as before
+        return None
+    if d.atoms(AppliedUndef):
+        return None
+    unknowns = set(fresh.values()) | set(job.caveats.atom_names)
+
+    def residual():
+        c = sp.expand(_same_bound_variables(d))
+        if {str(x) for x in c.free_symbols} & unknowns:
+            c = sp.simplify(c)
+        return c
+    c = bounded(residual, SYMBOLIC_SECONDS, cpu=True)
+    if c is None or {str(x) for x in c.free_symbols} & unknowns or c.atoms(AppliedUndef):
+        return None
+    return lhs, rhs, shown
+
+
+def _cancelled_step(job: Job, values, session_for, seed, timeout, fn_decl, context) -> dict:
+    """The verdict on a step whose unknowns all cancel (:func:`_unknowns_as_values`): the step with each unknown
+    call a free real name, checked like any step; a counterexample shows only the step's other names (the
+    unknowns' values do not matter)."""
+    lhs, rhs, shown = values
+    plain_caveats = dataclasses.replace(job.caveats, opaque=[], functions=[], families=[], atom_names=[])
+    res = _one(dataclasses.replace(job, lhs=lhs, rhs=rhs, caveats=plain_caveats), session_for, seed, timeout, fn_decl,
+               context)
+    job.caveats.lhs_names, job.caveats.rhs_names = plain_caveats.lhs_names, plain_caveats.rhs_names
+    if res.get("counterexample"):
+        res["counterexample"] = {k: v for k, v in res["counterexample"].items() if k not in shown}
+    if res.get("sides"):
+        res["sides"] = [[n for n in side if n not in shown] for side in res["sides"]]
+    res["cancelled"] = True
+    for name in sorted(shown, key=len, reverse=True):  # cancelledvalue12 before cancelledvalue1
+        res["evidence"] = res.get("evidence", "").replace(name, shown[name])
+    res["evidence"] = (f"every unknown cancels ({', '.join(job.caveats.unknowns[:3])}): lhs − rhs is free of "
+                       f"them; {res.get('evidence', '')}")
+    return res
+
+
 def _signed_proof(job: Job, s) -> str | None:
     """How an inequality with unknowns holds for every value of them, or None: each unknown function's value
     (``e(t)``) is one real number of its own, opaque atoms are real numbers (a norm's atom ≥ 0 by the job's
@@ -2292,7 +2386,12 @@ def _one(job: Job, session_for, seed, timeout, fn_decl, context: str = "free") -
         st = to_statement([job.lhs, job.rhs], [op], job.text, functions=None)
         s = session_for(job.assumptions, job.n_defs, job.functions)
         if job.caveats.unknowns:
-            return _symbolic_only(job, s)
+            res = _symbolic_only(job, s)
+            if res["status"] in ("refuted_unknown", "inconclusive"):
+                values = _unknowns_as_values(job, s)
+                if values is not None:  # every unknown cancels: the residual is decided like any step
+                    return _cancelled_step(job, values, session_for, seed, timeout, fn_decl, context)
+            return res
         v = s.check_parsed(st)
         if context != "free" and job.assumptions and v.status.value == "refuted":
             outside = _outside_assumptions(s, job.assumptions, dict(v.counterexample or {}))
