@@ -456,6 +456,8 @@ class Paper:
         for _ in range(2):
             self.relations, self.jobs, self.definitions, self.shadows = [], [], [], []
             self.def_scopes: list = []
+            #: (name, exponent, value, scope, where) of each definition of a power of a name (ŝ² = â² − b̂²)
+            self.power_defs: list[tuple[str, int, ast.expr, object, str]] = []
             self.defined_names = set()
             self.applied_functions: set[str] = set()
             self.families: dict[str, int] = {}
@@ -924,7 +926,8 @@ class Paper:
                                  lhs_opaque=bool(is_name and base in self.names.atoms),
                                  lone_name=len(reading.links) == 1 and
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
-                                 p_not_probability=self._p_not_probability)
+                                 p_not_probability=self._p_not_probability,
+                                 lhs_power=link.index == 0 and _power_of_name(link.lhs.node, link.rhs.node))
             event = "the event 'with probability …' the prose fixes, which is not read"
             if kind == "step" and why == EVENT_WHY and event not in cond_unread:
                 # a counterexample off the event the prose fixes refutes nothing (read as an unread condition)
@@ -1269,6 +1272,13 @@ class Paper:
                 d = Definition(f"{fn}({', '.join(params)}) := {unparse(r)}", fn, r, params)
             else:
                 l = plain(lhs, self.names.defined, fam)
+                if _power_of_name(l, r) and not fam and not any(p.opaque or p.divisions or p.ambiguous for p in
+                                                                (link.lhs.parser, link.rhs.parser) if p):
+                    # ŝ² = â² − b̂² ("I set", "define"): the power is what is defined; a step's ŝ² (ŝ⁴ …) is
+                    # replaced by the value, a lone ŝ is left free and blocks a refutation (its sign is not given)
+                    where = "{}:{}".format(*self.doc.where(link.pos))
+                    self.power_defs.append((l.left.id, l.right.value, r, scope, where))
+                    return
                 if not isinstance(l, ast.Name) or any(isinstance(n, ast.Name) and n.id == l.id for n in ast.walk(r)):
                     return  # x = W(x) e^{W(x)} defines W implicitly, not x
                 d = Definition(f"{l.id} := {unparse(r)}", l.id, r)
@@ -1285,6 +1295,37 @@ class Paper:
         self.definitions.append(d)
         self.def_scopes.append(scope)
         self.defined_names.add(d.name)
+
+    def _substitute_powers(self, display, lhs: ast.expr, rhs: ast.expr):
+        """(lhs, rhs, the definitions used as (text, where), the names left free) with each power of a name that a
+        definition in scope gives (``ŝ² := â² − b̂²``) replaced by its value: ``ŝ²`` → the value, ``ŝ⁴`` → its
+        square.  A name still written otherwise (``ŝ``, ``ŝ³``) is left free and named, so that no refutation rests
+        on a value the definition forbids (``ŝ² = 1`` leaves ŝ = ±1 only).  The latest definition of a name wins."""
+        import copy
+        here = set(display.scope)
+        defs: dict[str, tuple[int, ast.expr, str]] = {}
+        for name, k, value, scope, where in getattr(self, "power_defs", ()):
+            if (scope is None or scope in here) and where != "{}:{}".format(*self.doc.where(display.start)):
+                defs[name] = (k, value, where)
+        if not defs:
+            return lhs, rhs, [], []
+        used: dict[str, str] = {}
+
+        class Sub(ast.NodeTransformer):
+            def visit_BinOp(self, n):
+                self.generic_visit(n)
+                if isinstance(n.op, ast.Pow) and isinstance(n.left, ast.Name) and n.left.id in defs and \
+                        isinstance(n.right, ast.Constant) and type(n.right.value) is int:
+                    k, value, where = defs[n.left.id]
+                    if n.right.value % k == 0:
+                        used[f"{n.left.id} ** {k} = {unparse(value)}"] = where
+                        m = n.right.value // k
+                        v = copy.deepcopy(value)
+                        return v if m == 1 else ast.BinOp(left=v, op=ast.Pow(), right=ast.Constant(m))
+                return n
+        lhs, rhs = Sub().visit(copy.deepcopy(lhs)), Sub().visit(copy.deepcopy(rhs))
+        left = sorted({n.id for side in (lhs, rhs) for n in ast.walk(side) if isinstance(n, ast.Name) and n.id in defs})
+        return lhs, rhs, list(used.items()), [f"{n} (its power defined at {defs[n][2]})" for n in left]
 
     def _in_scope(self, display) -> tuple[int, ...]:
         """The definitions a display may use: global ones and those of its own environments, minus those a later
@@ -1319,6 +1360,7 @@ class Paper:
             subst = getattr(self, "_subst", {})
             if subst:
                 lhs, rhs = _substitute(lhs, subst), _substitute(rhs, subst)
+            lhs, rhs, powers_used, powers_left = self._substitute_powers(display, lhs, rhs)
         except BadInput as exc:
             self._add(display, link, chain_id, "unreadable", kind, str(exc), assumptions, read_as)
             return
@@ -1378,6 +1420,7 @@ class Paper:
             # block on its own: a wrong constant around it is still refuted, as before)
             if sub is not None and sub not in cav.inline_values:
                 cav.inline_values.append((*sub, where))
+        cav.power_defined = powers_left
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
@@ -1418,6 +1461,7 @@ class Paper:
         rel.assumptions += [f"{unparse(node)} = {unparse(body)} (stated after the display)" for key, (node, _, body) in
                             pre.items() if _uses(link, node) and key not in prose_set]
         rel.assumptions += [f"{t} (set in the prose before the display)" for t in prose_values]
+        rel.assumptions += [f"{t} (defined at {w}; substituted)" for t, w in powers_used]
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         whole = _whole_numbers(lhs, rhs, assumptions) if self.context == "free" else ()
@@ -1809,6 +1853,19 @@ def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]
                 not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*(?:==|in\b)", said):
             out.append(f"{n}: integer")
     return tuple(out)
+
+
+def _power_of_name(lhs: ast.expr | None, rhs: ast.expr | None) -> bool:
+    """``ŝ² = â² − b̂²``, ``σ̂_v^2 = σ̂_x^2 − γ̂^2``: the left side a power (2, 3, …) of a name or an indexed name, which
+    the right side does not write (x² = x + 1 is an equation in x, not a definition)."""
+    if not (isinstance(lhs, ast.BinOp) and isinstance(lhs.op, ast.Pow) and isinstance(lhs.right, ast.Constant) and
+            type(lhs.right.value) is int and lhs.right.value >= 2 and isinstance(lhs.left, (ast.Name, ast.Subscript))
+            and rhs is not None):
+        return False
+    if isinstance(lhs.left, ast.Subscript) and not isinstance(lhs.left.value, ast.Name):
+        return False
+    key = ast.dump(lhs.left)
+    return not any(ast.dump(n) == key for n in ast.walk(rhs))
 
 
 def _substitute(node: ast.expr, subst: dict) -> ast.expr:

