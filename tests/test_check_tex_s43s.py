@@ -77,3 +77,44 @@ def test_a_derived_display_after_namely_without_let_is_still_a_step(tmp_path, ca
                 r"\end{proof}")
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "refuted", rows
+
+
+# 2. word wrappers in maths are names, and relations side by side stay apart ---------------------------------------
+def test_two_wrapped_names_set_side_by_side_are_never_chained(tmp_path, capsys):
+    # old: both \mbox{…} deleted, "= u + v" then continued by "= u + 2v": u + v = u + 2v refuted (fabricated)
+    body = _doc(r"Comparing the two prices, we obtain",
+                r"$$\mbox{Price(X)} = u + v,\quad \quad \mbox{Price(Y)} = u + 2v.$$")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 2 and all(r["status"] != "refuted" for r in rows), rows
+    assert all("Price" in (r["read_as"] or "") for r in rows), rows
+
+
+def test_words_wrapped_with_spaces_leave_no_fabricated_chain(tmp_path, capsys):
+    body = _doc(r"Comparing, we obtain", r"$$\mbox{price of X} = u + v,\quad \mbox{price of Y} = u + 2v.$$")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert all(r["status"] != "refuted" and "u + v = u + 2" not in (r["read_as"] or "") for r in rows), rows
+
+
+def test_a_bold_text_name_is_kept(tmp_path, capsys):
+    # old: \textbf{p} deleted, "2 + c = c + 2"-like remains read as a wrong relation and refuted
+    body = _doc(r"\begin{proof}", r"Since numbers commute with vectors,", r"$$ 3\,\textbf{p} + c = c + \textbf{p}\, 3 $$",
+                r"and so", r"$$ 3\,\textbf{p} + c = c + \textbf{q}\, 3 $$", r"and", r"$$ 3\,\textbf{p} + c = c + \textbf{p}\, 4 $$",
+                r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "inconclusive", "refuted"], rows
+    assert "pbf" in rows[0]["read_as"], rows
+
+
+def test_a_bold_name_beside_its_plain_twin_is_ambiguous(tmp_path, capsys):
+    # \textbf{p} and p: one vector written two ways, or two names? never refuted on one reading
+    body = _doc(r"\begin{proof}", r"Hence", r"$$ \textbf{p} - p = 0 $$", r"and", r"$$ \mathbf{p} + p = p + \mathbf{p} $$",
+                r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["ambiguous", "proved"], rows
+
+
+def test_an_upright_word_applied_is_a_function_and_prose_is_still_cut(tmp_path, capsys):
+    body = _doc(r"\begin{proof}", r"We get", r"$$ a\,\mbox{Gain} + 1 = 1 + \mbox{Gain}\,a \quad \mbox{for all } a $$",
+                r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved" and "Gain" in rows[0]["read_as"], rows

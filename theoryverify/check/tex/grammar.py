@@ -65,10 +65,12 @@ PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime
                "-": "minus", "\\circ": "circ", "\\sharp": "sharp", "\\natural": "nat", "\\flat": "flat"}
 EXTRA_ACCENTS = {"vec": "vec", "overrightarrow": "vec", "mathring": "ring", "underline": "ul", "acute": "acute",
                  "grave": "grave"}
-BOLD = {"mathbf", "boldsymbol", "bm", "pmb", "bf", "mathbold", "vb", "vectorbold"}
+BOLD = {"mathbf", "boldsymbol", "bm", "pmb", "bf", "mathbold", "vb", "vectorbold", "textbf"}
 ALPHABETS = {"mathcal": "cal", "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathtt": "tt",
              "mathit": "", "mathnormal": "", "mathrm": "", "textrm": "", "text": "", "operatorname": "", "mathup": "",
-             "textit": "", "textnormal": ""}
+             "textit": "", "textnormal": "", "mbox": "", "hbox": "", "textup": "", "emph": "", "textsf": "sf"}
+#: wrappers that set words in maths: what they wrap, when it is no plain word (``\mbox{AMSE(OLS)}``), is one unknown
+WORD_WRAPPERS = {"text", "textrm", "textnormal", "mbox", "hbox", "textit", "textbf", "textsf", "emph", "textup"}
 
 
 class PaperParser(LatexParser):
@@ -952,6 +954,12 @@ class PaperParser(LatexParser):
         if name in BOLD or name in ALPHABETS or name in FONTS:
             if name in ("operatorname", "mathrm", "text", "textrm") and self._is_operator_word():
                 return super().command()
+            if name in WORD_WRAPPERS and self.peek(1).text == "{" and not self._plain_word_group():
+                # \mbox{AMSE(OLS)}, \mbox{R-squared}: the words wrapped are one name (an unknown), never deleted
+                self.next()
+                self._skip_balanced("{")
+                inner = "".join(t.text for t in self.toks[start + 2:self.i - 1])
+                return self._opaque_key(f"{c}{{{inner}}}", "txt")
             self.next()
             if name in ("mathbb", "mathbf", "mathds", "mathbbm") and self.peek(1).text in ("1", "I") and \
                     self.peek(2).text == "}" and self.peek().text == "{" and self.peek(3).text in ("\\{", "(", "[", "_",
@@ -1150,6 +1158,32 @@ class PaperParser(LatexParser):
             self._bold_inside = self._bold_inside or n in BOLD
             return self._accent_word() + ALPHABETS.get(n, "")
         raise BadInput(f"LaTeX: expected a letter, got {t.text!r}")
+
+    def _wrapped_name_ahead(self) -> bool:
+        """``\\textbf{u}``, ``\\mbox{Cost(A)}`` at the cursor: a text wrapper whose group is one word written without
+        spaces (letters, digits, a hyphen, one bracketed argument list) and no prose word — a name, never words."""
+        from .displays import NOT_A_NAME, WRAPPED_NAME
+        if self.peek(1).text != "{":
+            return False
+        j, text, end = 2, "", self.peek(1).pos + 1
+        while self.peek(j).text != "}" and j < 40:
+            tok = self.peek(j)
+            if tok.kind == "end" or tok.kind == "cmd" or tok.pos != end:  # a space: words, not a name
+                return False
+            text, end, j = text + tok.text, tok.pos + len(tok.text), j + 1
+        if self.peek(j).text != "}" or self.peek(j).pos != end or not WRAPPED_NAME.fullmatch(text):
+            return False
+        return not set(re.split(r"[^a-z]+", text.split("(")[0].lower())) & NOT_A_NAME
+
+    def _plain_word_group(self) -> bool:
+        """The ``{…}`` after the command at the cursor holds letters only, or one command (``\\textbf{u}``,
+        ``\\mbox{\\alpha}``): a name the font path reads."""
+        j, n = 2, 0
+        while self.peek(j).text != "}" and self.peek(j).kind != "end" and j < 40:
+            if self.peek(j).kind != "letter" and not (self.peek(j).kind == "cmd" and n == 0 and j == 2):
+                return False
+            j, n = j + 1, n + 1
+        return self.peek(j).text == "}" and n > 0
 
     def _braced_word_after(self) -> str | None:
         self.i += 1
@@ -2222,6 +2256,8 @@ class PaperParser(LatexParser):
         t = self.peek()
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end"):
             return False
+        if t.kind == "cmd" and t.text[1:] in WORD_WRAPPERS and self._wrapped_name_ahead():
+            return True  # 2\,\textbf{u}, a\,\mbox{AMSE}: a name wrapped in a text font is a factor (it had been refused)
         if t.text in ("\\text", "\\textrm", "\\textnormal", "\\mbox") and self.peek(1).text == "{":
             # |B|\text{R}(h): an upright name applied (or indexed) is a factor, not prose (prose was cut earlier)
             j = 2

@@ -1051,6 +1051,15 @@ class Paper:
                 self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
                                     cond_unread)
                 continue
+            twins = _bold_twins(link)
+            if twins:  # \textbf{u} - u: the paper's bold u may be its u (a vector written two ways) or another name
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(f'{t}bf' for t in twins)} and {', '.join(twins)}: the bold name and the plain "
+                                "one may be the same quantity (written two ways) or two", assumptions, read_as)
+                other = _unbolded(link, twins)
+                rel.readings = [read_as, self._read_as(other)]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers, cond_unread)
+                continue
             constant = next(((why, pattern, other) for flag, why, pattern, other in NAMED_CONSTANTS
                              if any(getattr(p, flag, False) for p in parsers)), None)
             if constant:  # e or π: the constant, or the paper's name? (the other reading shown, not checked)
@@ -1853,6 +1862,24 @@ def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]
                 not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*(?:==|in\b)", said):
             out.append(f"{n}: integer")
     return tuple(out)
+
+
+def _bold_twins(link: Link) -> list[str]:
+    """The names a relation writes both bold and plain (``ubf`` beside ``u``): the same quantity or two?"""
+    ids = {n.id for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return sorted(n[:-2] for n in ids if n.endswith("bf") and len(n) > 2 and n[:-2] in ids)
+
+
+def _unbolded(link: Link, twins: list[str]) -> Link:
+    """``link`` with each bold twin read as its plain name (``ubf`` → ``u``)."""
+    import copy
+    bold = {t + "bf": t for t in twins}
+
+    class Plain(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return ast.Name(id=bold[n.id], ctx=n.ctx) if n.id in bold else n
+    terms = [Term(t.tokens, Plain().visit(copy.deepcopy(t.node)), None, t.parser) for t in (link.lhs, link.rhs)]
+    return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
 
 
 def _power_of_name(lhs: ast.expr | None, rhs: ast.expr | None) -> bool:
