@@ -118,3 +118,21 @@ def test_an_upright_word_applied_is_a_function_and_prose_is_still_cut(tmp_path, 
                 r"\end{proof}")
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "proved" and "Gain" in rows[0]["read_as"], rows
+
+
+# 3. array and matrix columns ---------------------------------------------------------------------------------------
+def test_array_columns_are_never_concatenated(tmp_path, capsys):
+    # old: the & were dropped, [p & q] and [p q] read alike: proved
+    body = _doc(r"\begin{proof}", r"We have",
+                r"$$ \left[\begin{array}{cc} p & q \end{array}\right] = \left[\begin{array}{cc} p q \end{array}\right] $$",
+                r"and", r"$$ \begin{bmatrix} p & q \\ r & s \end{bmatrix} = \begin{bmatrix} p q \\ r s \end{bmatrix} $$",
+                r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive", "inconclusive"], rows
+
+
+def test_the_same_array_on_both_sides_is_still_proved(tmp_path, capsys):
+    body = _doc(r"\begin{proof}", r"We have",
+                r"$$ \begin{pmatrix} p & q \end{pmatrix} = \begin{pmatrix} p & q \end{pmatrix} $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows
