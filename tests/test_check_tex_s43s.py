@@ -136,3 +136,23 @@ def test_the_same_array_on_both_sides_is_still_proved(tmp_path, capsys):
                 r"$$ \begin{pmatrix} p & q \end{pmatrix} = \begin{pmatrix} p & q \end{pmatrix} $$", r"\end{proof}")
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "proved", rows
+
+
+# 4. implications -----------------------------------------------------------------------------------------------------
+def test_an_antecedent_is_the_consequents_condition_not_a_step(tmp_path, capsys):
+    # old: "c = 3" and "c^2 = 9" were each checked alone and refuted
+    body = _doc(r"\begin{proof}", r"Hence", r"\begin{eqnarray*}", r" c = 3 &\implies& c^2 = 9 \\",
+                r" c = 3 &\Rightarrow& c^2 = 8", r"\end{eqnarray*}", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    got = sorted((r["read_as"] or r["latex"].strip(), r["status"]) for r in rows)
+    assert got == [("c ** 2 = 8", "refuted"), ("c ** 2 = 9", "holds"), ("c = 3", "not_a_step"),
+                   ("c = 3", "not_a_step")], rows
+
+
+def test_an_implication_never_multiplies_its_two_sides(tmp_path, capsys):
+    # old: "m > k \implies D(m) \to \infty" was read m > k·D(m)
+    body = _doc(r"\begin{proof}", r"Hence", r"\begin{eqnarray*}", r" m > k &\implies& D(m) \rightarrow \infty",
+                r"\end{eqnarray*}", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert all("k * D" not in (r["read_as"] or "") and r["status"] not in ("refuted", "proved", "holds")
+               for r in rows), rows

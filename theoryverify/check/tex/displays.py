@@ -625,6 +625,20 @@ def chains(display: Display) -> None:
                 display.conditions.append(seg)
                 continue
             starts_rel = bool(LEADING_RELATION.match(seg.text))
+            if seg.role == "implied" and not starts_rel:
+                # "a = 1 \implies a^2 = 1": the antecedent is the consequent's condition, never a step of its own
+                # (a = 1 had been refuted), and the consequent never continues it (m > k ⟹ D → ∞ had been read
+                # m > k·D)
+                if current is not None and len(current.parts) == 1 and current.parts[0].row == k and \
+                        current.role == "main" and display.chains and display.chains[-1] is current and \
+                        top_relation(current.parts[0].text):
+                    display.chains.pop()
+                    ante = current.parts[0]
+                    display.conditions.append(Segment(ante.text, ante.pos, "condition", "antecedent", ante.row,
+                                                      ante.comma))
+                current = Chain([seg], "implied")
+                display.chains.append(current)
+                continue
             # "lhs \\ &\qquad= rhs": a relation after spacing continues the row before (its left side)
             if seg.role in ("where", "constraint") or (seg.role == "implied" and has_rel) or \
                     (seg.role == "also" and has_rel and not (starts_rel and current is not None)):

@@ -501,14 +501,19 @@ class Paper:
             for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
                 rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
                 rel.assumptions += [f"{u} (stated in the prose; not read)" for u in prose_unread]
+            goal = any(r.kind == "goal" for r in self.relations[first_rel:])
             for seg in display.conditions:  # the side conditions are relations too
                 reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
+                # "we need: a = 2b ⇒ a + c = 2b + c": an antecedent in a goal is part of the goal
+                kind, why = ("goal", "the antecedent of ⇒ in what the prose states is to be shown") if \
+                    seg.word == "antecedent" and goal else \
+                    ("hypothesis", "the antecedent of ⇒: the condition of its consequent, not a step") if \
+                    seg.word == "antecedent" else ("hypothesis", "a side condition of the display (an assumption of its steps)")
                 for link in reading.links or []:
-                    self._add(display, link, chain_id, "not_a_step", "hypothesis",
-                              "a side condition of the display (an assumption of its steps)", assumptions)
+                    self._add(display, link, chain_id, "not_a_step", kind, why, assumptions)
                 if reading.error:
                     for _ in range(_count_relations(seg.text)):
-                        self._add_raw(display, seg.pos, seg.text, chain_id, "not_a_step", "hypothesis",
+                        self._add_raw(display, seg.pos, seg.text, chain_id, "not_a_step", kind,
                                       "a side condition of the display")
                 chain_id += 1
 
