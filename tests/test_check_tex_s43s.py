@@ -156,3 +156,20 @@ def test_an_implication_never_multiplies_its_two_sides(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert all("k * D" not in (r["read_as"] or "") and r["status"] not in ("refuted", "proved", "holds")
                for r in rows), rows
+
+
+# 5. ΔX beside the paper's own Δ ------------------------------------------------------------------------------------
+def test_delta_before_a_name_is_ambiguous_where_the_paper_writes_delta_alone(tmp_path, capsys):
+    # old: ΔY read as Δ·Y (Δ the paper's operator) and ((Y + ΔY) − Y)/Y = Δ proved
+    body = _doc(r"Let $\Delta$ be the graph operator, so that $Q(g) = g^T \Delta g$.", r"\begin{proof}",
+                r"For a change $\Delta Y$ of the inputs,", r"$$ \frac{(Y + \Delta Y) - Y}{Y} = \Delta .$$",
+                r"and", r"$$ (Y + \Delta Y) - Y = \Delta Y + 0 $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["ambiguous", "proved"], rows  # the second holds under both readings
+
+
+def test_delta_before_a_name_in_a_wrong_step_is_never_proved(tmp_path, capsys):
+    body = _doc(r"Let $\Delta$ be the graph operator, so that $Q(g) = g^T \Delta g$.", r"\begin{proof}", r"Then",
+                r"$$ (Y + \Delta Y) - Y = 2\Delta Y $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] in ("refuted", "ambiguous", "inconclusive"), rows

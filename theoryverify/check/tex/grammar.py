@@ -92,6 +92,8 @@ class PaperParser(LatexParser):
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
         self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
         self.bind_divisor = False  # the other reading: a/3r as a/(3r)
+        self.increments: set[str] = set()  # ΔX beside a lone Δ: Δ times X, or the increment ΔX?
+        self.increment_reading = False  # the other reading: each such ΔX one name
         self.label_reading = False  # the other reading: a superscript recorded in labels read as a label/iterate
         self.iterated_maps: set[str] = set()  # T^k(x) read as a power of T(x): T applied k times is the other
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
@@ -711,6 +713,17 @@ class PaperParser(LatexParser):
         c = t.text
         name = c[1:]
         start = self.i
+        if c == "\\Delta" and self.names is not None and not getattr(self.names, "increments", False) and \
+                (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
+                 self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK):
+            # ΔX where the paper also writes Δ alone (a Laplacian, a gap): Δ·X, or the increment ΔX? Read Δ·X and
+            # say so (the run reports both readings); the other reading joins them
+            nxt = self.peek(1)
+            joined = "Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)
+            if self.increment_reading:
+                self.i += 2
+                return self._maybe_call(self._index(joined))
+            self.increments.add(f"Δ{nxt.text.lstrip(chr(92))}")
         if c == "\\Delta" and getattr(self.names, "increments", False):
             nxt = self.peek(1)
             if nxt.kind == "letter" and len(nxt.text) == 1 or nxt.kind == "cmd" and nxt.text[1:] in GREEK:
@@ -2095,6 +2108,7 @@ class PaperParser(LatexParser):
         p.bind_divisor = self.bind_divisor
         p.label_reading = self.label_reading
         p.index_brackets = self.index_brackets
+        p.increment_reading = self.increment_reading
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -2109,6 +2123,7 @@ class PaperParser(LatexParser):
         self.ambiguous_e |= p.ambiguous_e
         self.ambiguous_pi |= p.ambiguous_pi
         self.labels |= p.labels
+        self.increments |= p.increments
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope

@@ -1016,12 +1016,16 @@ class Paper:
             divisions = [d for p in parsers for d in p.divisions]
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             labels = set().union(*(p.labels for p in parsers))
+            increments = set().union(*(getattr(p, "increments", set()) for p in parsers))
+            # (ΔX beside the paper's own Δ: Δ·X or one name? — every other question's readings keep Δ·X, so none of
+            # them is checked while it is open)
+            labels_or_increments = labels | increments
             if divisions:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(dict.fromkeys(divisions))}: divided by the number alone, or by the "
                                 "product the number is written with? (write \\frac or brackets)", assumptions, read_as)
                 rel.readings = [read_as, self._bound_divisor_reading(link)]
-                if not ambiguous and not labels:
+                if not ambiguous and not labels_or_increments:
                     self._both_readings(display, link, self._reread(link, bind_divisor=True), chain_id, kind,
                                         assumptions, read_as, parsers, cond_unread)
                 continue
@@ -1030,7 +1034,7 @@ class Paper:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(sorted(brackets))}: a product, or an entry (row) of the name? The "
                                 "brackets after a name can mean either", assumptions, read_as)
-                other = self._reread(link, index_brackets=True) if not ambiguous and not labels else None
+                other = self._reread(link, index_brackets=True) if not ambiguous and not labels_or_increments else None
                 rel.readings = [read_as, self._read_as(other) if other is not None else
                                 f"{', '.join(sorted(brackets))} read as indexed names"]
                 self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
@@ -1041,9 +1045,19 @@ class Paper:
                                 assumptions, read_as)
                 rel.readings = [read_as, self._product_reading(link, ambiguous)]
                 iterated = set().union(*(p.iterated_maps for p in parsers))
-                if not labels and not (ambiguous & iterated):  # T^k(x): its other reading is no product
+                if not labels_or_increments and not (ambiguous & iterated):  # T^k(x): its other reading is no product
                     self._both_readings(display, link, self._product_link(link, ambiguous), chain_id, kind,
                                         assumptions, read_as, parsers, cond_unread, extra_fns=ambiguous)
+                continue
+            if increments and not labels:
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(sorted(increments))}: the paper's Δ (written alone elsewhere) times the name, "
+                                "or one name (an increment ΔX)?", assumptions, read_as)
+                other = self._reread(link, increment_reading=True)
+                rel.readings = [read_as, self._read_as(other) if other is not None else
+                                f"{', '.join(sorted(increments))} read as one name each"]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
+                                    cond_unread)
                 continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
             if labels:
