@@ -173,3 +173,20 @@ def test_delta_before_a_name_in_a_wrong_step_is_never_proved(tmp_path, capsys):
                 r"$$ (Y + \Delta Y) - Y = 2\Delta Y $$", r"\end{proof}")
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] in ("refuted", "ambiguous", "inconclusive"), rows
+
+
+# 6. a product reading powers the factor the paper powers ------------------------------------------------------------
+def test_the_product_reading_powers_the_bracket_written_with_the_power(tmp_path, capsys):
+    # old: shown as k ** (-1) * (p + q) but checked as (k·(p + q))⁻¹: the second reading was refuted, though
+    # k·(p + q)⁻¹ = k/(p + q) holds
+    body = _doc(r"\begin{proof}", r"Hence", r"$$ k\left(p + q\right)^{-1} = \frac{k}{p+q} $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "ambiguous", rows
+    assert "second reading: proved" in rows[0]["reason"], rows
+    assert "k * (p + q) ** (-1)" in " ".join(rows[0].get("readings") or []), rows
+
+
+def test_the_product_reading_of_a_wrong_step_is_not_proved(tmp_path, capsys):
+    body = _doc(r"\begin{proof}", r"Hence", r"$$ k\left(p + q\right)^{-1} = \frac{p+q}{k} $$", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "ambiguous" and "second reading: refuted" in rows[0]["reason"], rows

@@ -967,6 +967,15 @@ class PaperParser(LatexParser):
         if name in BOLD or name in ALPHABETS or name in FONTS:
             if name in ("operatorname", "mathrm", "text", "textrm") and self._is_operator_word():
                 return super().command()
+            if name in WORD_WRAPPERS and self.peek(1).text == "{" and _close_of(self.toks, self.i + 1) > 0 and \
+                    (self.toks[_close_of(self.toks, self.i + 1) + 1].text == "[" or
+                     self.toks[_close_of(self.toks, self.i + 1) + 1].text == "\\left" and
+                     self.toks[_close_of(self.toks, self.i + 1) + 2].text == "["):
+                # \mbox{AMSE}[β̂(ω)], \text{MSE}\left[θ̂\right]: an upright word applied to its argument in brackets, one
+                # unknown (never the product AMSE·β̂(ω))
+                self.i = _close_of(self.toks, self.i + 1) + 1
+                self._operand_span()
+                return self._opaque(start, "txt")
             if name in WORD_WRAPPERS and self.peek(1).text == "{" and not self._plain_word_group():
                 # \mbox{AMSE(OLS)}, \mbox{R-squared}: the words wrapped are one name (an unknown), never deleted
                 self.next()

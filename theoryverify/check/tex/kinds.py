@@ -146,6 +146,10 @@ DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we wri
 #: "…, using the fact that \[ … \]", "and, since \[ … \]": the display is the reason a step cites, not a step
 REASON_BEFORE = re.compile(r"\b(?:(?:using|use|by|from|recall(?:ing)?|note)\s+(?:the\s+)?(?:fact|identity|equality|"
                            r"relation)s?\s+that|(?:since|because)(?:\s+of)?)\s*[:,]?\s*$", re.I)
+#: the words that make "x² = …" a definition of the power (not "as follows", "is the": τ̂² = … "which we obtain as
+#: follows" is computed)
+POWER_DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|notation|set|setting)\b[^.]{0,200}$",
+                           re.I)
 #: "The map T obeys \[ |T(x) − T(y)| ≤ L|x − y| \], where L is its Lipschitz constant": a property stated of an
 #: object (with the constant it names), not a derivation step
 PROPERTY_OBEYED = re.compile(r"\bobeys\W*$", re.I)
@@ -515,7 +519,7 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
         # a name defined elsewhere, which would leave the display a step with Δ free)
         return "definition", "the prose defines the left side (its superscript an index or label, not a power)"
     if first_in_chain and op == "=" and lhs_power and not derived and inner not in STATEMENT_ENVS and \
-            (DEF_PROSE.search(sentence) or DEF_SENTENCE.search(sentence)):
+            POWER_DEF_CUE.search(sentence):
         # "I set ŝ² = â² − b̂²", "define σ̂_v^2 = …": the power of a name is defined (the right side does not write it)
         return "definition", "the prose before it defines the left side (a power of a name, which the right side does not write)"
     if first_in_chain and op == "=" and lhs_is_name and not derived:

@@ -1139,8 +1139,22 @@ class Paper:
         only: a product with a list is no reading)."""
         import copy
 
+        after = False
+
         class Product(ast.NodeTransformer):
             bad = False
+
+            def visit_BinOp(self, node):
+                # φ(z)^k: with the power written after the bracket (c\left(a + b\right)^{-1}) the product is φ·z^k, with
+                # it on the name (M_a^2(X)) φ^k·z — never (φ·z)^k, which neither writes
+                if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
+                        isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
+                    name = ast.Name(id=node.left.func.id, ctx=ast.Load())
+                    arg, k = self.visit(node.left.args[0]), self.visit(node.right)
+                    if after:
+                        return ast.BinOp(left=name, op=ast.Mult(), right=ast.BinOp(left=arg, op=ast.Pow(), right=k))
+                    return ast.BinOp(left=ast.BinOp(left=name, op=ast.Pow(), right=k), op=ast.Mult(), right=arg)
+                return self.generic_visit(node)
 
             def visit_Call(self, node):
                 node.args = [self.visit(a) for a in node.args]
@@ -1153,6 +1167,7 @@ class Paper:
                 return node
         terms = []
         for term in (link.lhs, link.rhs):
+            after = _power_after_bracket(term.tokens)
             node = Product().visit(copy.deepcopy(term.node))
             terms.append(Term(term.tokens, node, None, term.parser))
         if Product.bad:
@@ -1226,10 +1241,15 @@ class Paper:
         return f"{sides[0]} {link.op} {sides[1]}"
 
     def _product_reading(self, link: Link, names: set[str]) -> str:
+        after = False
+
         class Product(ast.NodeTransformer):
             def visit_BinOp(self, node):  # M_a^2(X) read as M_a(X)^2: its product reading is M_a^2·X
                 if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
                         isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
+                    if after:  # c\left(a + b\right)^{-1}: the power is the bracket's — c·(a + b)⁻¹, as checked
+                        power = ast.BinOp(left=self.visit(node.left.args[0]), op=ast.Pow(), right=self.visit(node.right))
+                        return ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Mult(), right=power)
                     power = ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Pow(),
                                       right=self.visit(node.right))
                     return ast.BinOp(left=power, op=ast.Mult(), right=self.visit(node.left.args[0]))
@@ -1242,7 +1262,9 @@ class Paper:
                     return ast.BinOp(left=ast.Name(id=node.func.id, ctx=ast.Load()), op=ast.Mult(), right=arg)
                 return node
         import copy
+        after = _power_after_bracket(link.lhs.tokens)
         l = Product().visit(copy.deepcopy(link.lhs.node))
+        after = _power_after_bracket(link.rhs.tokens)
         r = Product().visit(copy.deepcopy(link.rhs.node))
         return f"{unparse(l)} {link.op} {unparse(r)}"
 
@@ -1300,8 +1322,10 @@ class Paper:
                 d = Definition(f"{fn}({', '.join(params)}) := {unparse(r)}", fn, r, params)
             else:
                 l = plain(lhs, self.names.defined, fam)
-                if _power_of_name(l, r) and not fam and not any(p.opaque or p.divisions or p.ambiguous for p in
-                                                                (link.lhs.parser, link.rhs.parser) if p):
+                if _power_of_name(l, r) and not fam and not any(p.opaque or p.divisions or p.ambiguous or p.vector_ops
+                                                                for p in (link.lhs.parser, link.rhs.parser) if p):
+                    # (a value through vectors — σ̂² = n⁻¹x'x — is not used: it would make every step that writes σ̂²
+                    # a statement about vectors, which is not checked)
                     # ŝ² = â² − b̂² ("I set", "define"): the power is what is defined; a step's ŝ² (ŝ⁴ …) is
                     # replaced by the value, a lone ŝ is left free and blocks a refutation (its sign is not given)
                     where = "{}:{}".format(*self.doc.where(link.pos))
@@ -1351,7 +1375,11 @@ class Paper:
                         v = copy.deepcopy(value)
                         return v if m == 1 else ast.BinOp(left=v, op=ast.Pow(), right=ast.Constant(m))
                 return n
-        lhs, rhs = Sub().visit(copy.deepcopy(lhs)), Sub().visit(copy.deepcopy(rhs))
+        for _ in range(3):  # σ̂_v² := σ̂_x² − γ̂² with σ̂_x² defined too: the values in terms of each other's
+            before = (ast.dump(lhs), ast.dump(rhs))
+            lhs, rhs = Sub().visit(copy.deepcopy(lhs)), Sub().visit(copy.deepcopy(rhs))
+            if (ast.dump(lhs), ast.dump(rhs)) == before:
+                break
         left = sorted({n.id for side in (lhs, rhs) for n in ast.walk(side) if isinstance(n, ast.Name) and n.id in defs})
         return lhs, rhs, list(used.items()), [f"{n} (its power defined at {defs[n][2]})" for n in left]
 
@@ -1883,9 +1911,19 @@ def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]
     return tuple(out)
 
 
+def _power_after_bracket(tokens) -> bool:
+    """A power written after a closing bracket (``c\\left(a + b\\right)^{-1}``), not on a name before its bracket
+    (``M_a^2(X)``): which factor the product reading of a name-or-function powers."""
+    texts = [t.text for t in tokens or ()]
+    return any(a in (")", "]") and b == "^" for a, b in zip(texts, texts[1:]))
+
+
 def _bold_twins(link: Link) -> list[str]:
     """The names a relation writes both bold and plain (``ubf`` beside ``u``): the same quantity or two?"""
-    ids = {n.id for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)}
+    slices = {id(m) for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+              if isinstance(n, ast.Subscript) for m in ast.walk(n.slice)}  # σ̂_x beside 𝐱: an index is no name
+    ids = {n.id for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+           if isinstance(n, ast.Name) and id(n) not in slices}
     return sorted(n[:-2] for n in ids if n.endswith("bf") and len(n) > 2 and n[:-2] in ids)
 
 
