@@ -54,10 +54,12 @@ def test_a_squared_name_the_right_side_writes_is_no_definition(tmp_path, capsys)
 def test_a_display_after_using_the_fact_that_is_a_reason(tmp_path, capsys):
     # old: "w = 2v + 1" and "v = 3" (what the step cites) were checked as steps; "v = 3" was refuted
     body = _doc(r"\begin{proof}", r"Rewriting, we find that", r"$$ u^2 (v + w) = u^2 v + u^2 w $$",
-                r"using the fact that", r"$$ w = 2 v + 1 ,$$", r"and, since", r"$$ v = 3 ,$$",
-                r"we get", r"$$ u^2 (v + w) = u^2 v + u w $$", r"\end{proof}")
+                r"using the fact that", r"$$ v = 3 ,$$",
+                r"we get", r"$$ u^2 (v + w) = u^2 v + u w $$", r"The bound holds because",
+                r"$$ u^2 + 2u + 1 = (u + 1)^2 = (u + 2)^2 $$", r"\end{proof}")
     rows = tex_rows(tmp_path, capsys, body)
-    assert [r["status"] for r in rows] == ["proved", "not_a_step", "not_a_step", "refuted"], rows
+    # (a chain after "holds because" proves the claim: its steps are checked)
+    assert [r["status"] for r in rows] == ["proved", "not_a_step", "refuted", "proved", "refuted"], rows
 
 
 def test_prose_definitions_are_not_steps(tmp_path, capsys):

@@ -143,9 +143,9 @@ DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we wri
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|choosing|notation|where|with|consider|"
                      r"is written|"
                      r"as follows|is the|be the|be)\b|" + OPTIMISE_THE + "|" + MODEL_OUTPUTS, re.I)
-#: "…, using the fact that \[ … \]", "and, since \[ … \]": the display is the reason a step cites, not a step
-REASON_BEFORE = re.compile(r"\b(?:(?:using|use|by|from|recall(?:ing)?|note)\s+(?:the\s+)?(?:fact|identity|equality|"
-                           r"relation)s?\s+that|(?:since|because)(?:\s+of)?)\s*[:,]?\s*$", re.I)
+#: "…, using the fact that \[ … \]": the display is the reason a step cites, not a step
+REASON_BEFORE = re.compile(r"\b(?:using|use|by|from|recall(?:ing)?|note)\s+(?:the\s+)?(?:fact|identity|equality|relation)s?"
+                           r"\s+that\s*[:,]?\s*$", re.I)  # (not "holds because": a chain that proves it follows)
 #: the words that make "x² = …" a definition of the power (not "as follows", "is the": τ̂² = … "which we obtain as
 #: follows" is computed)
 POWER_DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|notation|set|setting)\b[^.]{0,200}$",
@@ -366,9 +366,9 @@ def classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, rol
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
     strong_at = _last(STRONG_DEF, sentence)
-    if derived_at >= 0 and strong_at >= 0 and _last(DERIVED_PROSE, RESTATING.sub(" ", sentence)) < strong_at:
-        derived_at = -1  # "Let m(w) be a mixture of the two, namely": the display restates what "let" defines
-    derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence)  # "… where w is …, we have": a result
+    # "Let m(w) be a mixture of the two, namely": the display restates what "let" defines
+    restating = derived_at >= 0 and strong_at >= 0 and _last(DERIVED_PROSE, RESTATING.sub(" ", sentence)) < strong_at
+    derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence) and not restating  # "… where w is …, we have": a result
     if DERIVATION_AS_FOLLOWS.search(sentence) and _last(STRONG_DEF, sentence) < 0:
         derived = True  # "we estimate f(n) as follows": a derivation, whatever "as follows" usually announces
     envs = [env_kind(name) for name, _ in scope]
