@@ -293,6 +293,12 @@ OPERATOR_WORDS = UPRIGHT_OPERATORS | {"tr", "trace", "sgn", "sign", "diag", "vec
                                       "sinc", "erf", "erfc"}
 
 
+#: the wrappers that set words in maths (``\mbox{AMSE}``, ``\textbf{u}``): a name when what they wrap is one
+WORD_WRAPPERS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\textit", "\\textbf", "\\textsf", "\\emph",
+                 "\\textup"}
+#: one word, perhaps with digits, hyphens or primes and one bracketed argument list (``Cost(A)``, ``R-squared``,
+#: ``AMSE(OLS)``): no space, no dot, no maths
+WRAPPED_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*(?:\([A-Za-z0-9,]+\))?")
 PROSE_WORDS = {"if", "for", "and", "or", "when", "where", "s", "st", "with", "then", "else", "as", "so", "since", "thus",
                "hence", "by", "since", "all", "any", "each", "every", "some", "otherwise", "is", "are", "we", "let"}
 
@@ -397,6 +403,11 @@ def segments(row: str, pos: int) -> list[Segment]:
                     re.match(r"\s*(?:\(|\\left|\\big|\\Big|_|\^|\[)", row[g:]):
                 i = g  # \text{tr}(XY), \text{KL}_{…}: an operator's name applied, not prose
                 continue
+            if not condition and name in WORD_WRAPPERS and WRAPPED_NAME.fullmatch(inner) and \
+                    not set(re.split(r"[^a-z]+", inner.split("(")[0].lower())) & NOT_A_NAME:
+                i = g  # \mbox{AMSE}, \textbf{u}, \mbox{Cost(A)}: a name written upright or bold, never prose (deleting
+                # it had fabricated relations: "\mbox{C(A)} = u + v, \quad \mbox{C(B)} = u + 2v" became u + v = u + 2v)
+                continue
             if not condition and inner.strip().lower() in OPERATOR_WORDS and \
                     re.match(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z]|\\[A-Za-z]+)", row[g:]):
                 i = g  # (\text{diam} S) u: an operator's name before its operand, not prose (it had been deleted: S·u)
@@ -430,6 +441,15 @@ def segments(row: str, pos: int) -> list[Segment]:
     elif word and role in ("where", "constraint"):  # "…, \text{where} \\": the role carries to the next row
         out.append(Segment("", pos + start, role, word))
     return _split_commas(out)
+
+
+#: words that make a wrapped word prose ("\text{if}", "\mbox{iid}", "\text{otherwise}"), never a name
+NOT_A_NAME = PROSE_WORDS | {"iff", "otherwise", "else", "such", "that", "which", "ie", "eg", "resp", "iid", "whp", "wp",
+                            "as", "a", "an", "the", "of", "to", "in", "on", "at", "be", "if", "def", "subject", "given",
+                            "provided", "assuming", "unless", "whenever", "over", "because", "via", "using", "from",
+                            "see", "cf", "where", "denote", "define", "setting", "set", "here", "holds", "hold", "even",
+                            "odd", "almost", "surely", "everywhere", "whereas", "but", "not", "no", "yes", "true",
+                            "false", "else", "elsewhere", "const", "constant", "mod", "similarly", "likewise", "note"}
 
 
 def _role(word: str, current: str) -> str:
@@ -605,6 +625,20 @@ def chains(display: Display) -> None:
                 display.conditions.append(seg)
                 continue
             starts_rel = bool(LEADING_RELATION.match(seg.text))
+            if seg.role == "implied" and not starts_rel:
+                # "a = 1 \implies a^2 = 1": the antecedent is the consequent's condition, never a step of its own
+                # (a = 1 had been refuted), and the consequent never continues it (m > k ⟹ D → ∞ had been read
+                # m > k·D)
+                if current is not None and len(current.parts) == 1 and current.parts[0].row == k and \
+                        current.role == "main" and display.chains and display.chains[-1] is current and \
+                        top_relation(current.parts[0].text):
+                    display.chains.pop()
+                    ante = current.parts[0]
+                    display.conditions.append(Segment(ante.text, ante.pos, "condition", "antecedent", ante.row,
+                                                      ante.comma))
+                current = Chain([seg], "implied")
+                display.chains.append(current)
+                continue
             # "lhs \\ &\qquad= rhs": a relation after spacing continues the row before (its left side)
             if seg.role in ("where", "constraint") or (seg.role == "implied" and has_rel) or \
                     (seg.role == "also" and has_rel and not (starts_rel and current is not None)):
@@ -619,6 +653,12 @@ def chains(display: Display) -> None:
             # right side above, even when the row goes on to a relation of its own ("- x^2 &\le 1" starts anew)
             column_op = starts_op and has_rel and seg is first_seg and \
                 bool(COLUMN_OPERATOR.match(display.body, pos - display.body_start))
+            if starts_rel and ended and seg.word and current is not None and current.parts[-1].row == k:
+                # "A = u + v, \quad \mbox{…} = u + 2v" with the words cut: a relation after a comma and prose on the
+                # same row has lost its left side — never the right side above continued (u + v = u + 2v)
+                current = Chain([seg], "main")
+                display.chains.append(current)
+                continue
             if current is not None and (starts_rel or (starts_op and not has_rel) or (not has_rel and not ended) or
                                         (column_op and not ended)):
                 current.parts.append(seg)

@@ -65,10 +65,12 @@ PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime
                "-": "minus", "\\circ": "circ", "\\sharp": "sharp", "\\natural": "nat", "\\flat": "flat"}
 EXTRA_ACCENTS = {"vec": "vec", "overrightarrow": "vec", "mathring": "ring", "underline": "ul", "acute": "acute",
                  "grave": "grave"}
-BOLD = {"mathbf", "boldsymbol", "bm", "pmb", "bf", "mathbold", "vb", "vectorbold"}
+BOLD = {"mathbf", "boldsymbol", "bm", "pmb", "bf", "mathbold", "vb", "vectorbold", "textbf"}
 ALPHABETS = {"mathcal": "cal", "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathtt": "tt",
              "mathit": "", "mathnormal": "", "mathrm": "", "textrm": "", "text": "", "operatorname": "", "mathup": "",
-             "textit": "", "textnormal": ""}
+             "textit": "", "textnormal": "", "mbox": "", "hbox": "", "textup": "", "emph": "", "textsf": "sf"}
+#: wrappers that set words in maths: what they wrap, when it is no plain word (``\mbox{AMSE(OLS)}``), is one unknown
+WORD_WRAPPERS = {"text", "textrm", "textnormal", "mbox", "hbox", "textit", "textbf", "textsf", "emph", "textup"}
 
 
 class PaperParser(LatexParser):
@@ -95,6 +97,8 @@ class PaperParser(LatexParser):
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
         self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
         self.bind_divisor = False  # the other reading: a/3r as a/(3r)
+        self.increments: set[str] = set()  # ΔX beside a lone Δ: Δ times X, or the increment ΔX?
+        self.increment_reading = False  # the other reading: each such ΔX one name
         self.label_reading = False  # the other reading: a superscript recorded in labels read as a label/iterate
         self.iterated_maps: set[str] = set()  # T^k(x) read as a power of T(x): T applied k times is the other
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
@@ -795,6 +799,17 @@ class PaperParser(LatexParser):
         c = t.text
         name = c[1:]
         start = self.i
+        if c == "\\Delta" and self.names is not None and not getattr(self.names, "increments", False) and \
+                (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
+                 self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK):
+            # ΔX where the paper also writes Δ alone (a Laplacian, a gap): Δ·X, or the increment ΔX? Read Δ·X and
+            # say so (the run reports both readings); the other reading joins them
+            nxt = self.peek(1)
+            joined = "Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)
+            if self.increment_reading:
+                self.i += 2
+                return self._maybe_call(self._index(joined))
+            self.increments.add(f"Δ{nxt.text.lstrip(chr(92))}")
         if c == "\\Delta" and getattr(self.names, "increments", False):
             nxt = self.peek(1)
             if nxt.kind == "letter" and len(nxt.text) == 1 or nxt.kind == "cmd" and nxt.text[1:] in GREEK:
@@ -1055,6 +1070,21 @@ class PaperParser(LatexParser):
         if name in BOLD or name in ALPHABETS or name in FONTS:
             if name in ("operatorname", "mathrm", "text", "textrm") and self._is_operator_word():
                 return super().command()
+            if name in WORD_WRAPPERS and self.peek(1).text == "{" and _close_of(self.toks, self.i + 1) > 0 and \
+                    (self.toks[_close_of(self.toks, self.i + 1) + 1].text == "[" or
+                     self.toks[_close_of(self.toks, self.i + 1) + 1].text == "\\left" and
+                     self.toks[_close_of(self.toks, self.i + 1) + 2].text == "["):
+                # \mbox{AMSE}[β̂(ω)], \text{MSE}\left[θ̂\right]: an upright word applied to its argument in brackets, one
+                # unknown (never the product AMSE·β̂(ω))
+                self.i = _close_of(self.toks, self.i + 1) + 1
+                self._operand_span()
+                return self._opaque(start, "txt")
+            if name in WORD_WRAPPERS and self.peek(1).text == "{" and not self._plain_word_group():
+                # \mbox{AMSE(OLS)}, \mbox{R-squared}: the words wrapped are one name (an unknown), never deleted
+                self.next()
+                self._skip_balanced("{")
+                inner = "".join(t.text for t in self.toks[start + 2:self.i - 1])
+                return self._opaque_key(f"{c}{{{inner}}}", "txt")
             self.next()
             if name in ("mathbb", "mathbf", "mathds", "mathbbm") and self.peek(1).text in ("1", "I") and \
                     self.peek(2).text == "}" and self.peek().text == "{" and self.peek(3).text in ("\\{", "(", "[", "_",
@@ -1351,6 +1381,32 @@ class PaperParser(LatexParser):
             self._bold_inside = self._bold_inside or n in BOLD
             return self._accent_word() + ALPHABETS.get(n, "")
         raise BadInput(f"LaTeX: expected a letter, got {t.text!r}")
+
+    def _wrapped_name_ahead(self) -> bool:
+        """``\\textbf{u}``, ``\\mbox{Cost(A)}`` at the cursor: a text wrapper whose group is one word written without
+        spaces (letters, digits, a hyphen, one bracketed argument list) and no prose word — a name, never words."""
+        from .displays import NOT_A_NAME, WRAPPED_NAME
+        if self.peek(1).text != "{":
+            return False
+        j, text, end = 2, "", self.peek(1).pos + 1
+        while self.peek(j).text != "}" and j < 40:
+            tok = self.peek(j)
+            if tok.kind == "end" or tok.kind == "cmd" or tok.pos != end:  # a space: words, not a name
+                return False
+            text, end, j = text + tok.text, tok.pos + len(tok.text), j + 1
+        if self.peek(j).text != "}" or self.peek(j).pos != end or not WRAPPED_NAME.fullmatch(text):
+            return False
+        return not set(re.split(r"[^a-z]+", text.split("(")[0].lower())) & NOT_A_NAME
+
+    def _plain_word_group(self) -> bool:
+        """The ``{…}`` after the command at the cursor holds letters only, or one command (``\\textbf{u}``,
+        ``\\mbox{\\alpha}``): a name the font path reads."""
+        j, n = 2, 0
+        while self.peek(j).text != "}" and self.peek(j).kind != "end" and j < 40:
+            if self.peek(j).kind != "letter" and not (self.peek(j).kind == "cmd" and n == 0 and j == 2):
+                return False
+            j, n = j + 1, n + 1
+        return self.peek(j).text == "}" and n > 0
 
     def _braced_word_after(self) -> str | None:
         self.i += 1
@@ -2273,6 +2329,7 @@ class PaperParser(LatexParser):
         p.bind_divisor = self.bind_divisor
         p.label_reading = self.label_reading
         p.index_brackets = self.index_brackets
+        p.increment_reading = self.increment_reading
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -2287,6 +2344,7 @@ class PaperParser(LatexParser):
         self.ambiguous_e |= p.ambiguous_e
         self.ambiguous_pi |= p.ambiguous_pi
         self.labels |= p.labels
+        self.increments |= p.increments
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
@@ -2444,6 +2502,8 @@ class PaperParser(LatexParser):
         t = self.peek()
         if t.text in ("\\rangle", "\\mid", "\\rvert", "\\rVert", ",", "\\end", "\\wedge", "\\vee"):
             return False
+        if t.kind == "cmd" and t.text[1:] in WORD_WRAPPERS and self._wrapped_name_ahead():
+            return True  # 2\,\textbf{u}, a\,\mbox{AMSE}: a name wrapped in a text font is a factor (it had been refused)
         if t.text in ("\\text", "\\textrm", "\\textnormal", "\\mbox") and self.peek(1).text == "{":
             # |B|\text{R}(h): an upright name applied (or indexed) is a factor, not prose (prose was cut earlier)
             j = 2

@@ -132,7 +132,7 @@ MODEL_EQUATION = re.compile(r"\b(?:is|are|be|by|follows?|satisf(?:y|ies)|solves?
                             r"\s*:?\s*$", re.I)
 # "The objective function for logistic regression is:": the display names the object
 OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|function|functional|kernel|policy|"
-                       r"distribution|density|map)\b[^.]{0,120}\b(?:is|are)\s*:?\s*$", re.I)
+                       r"distribution|density|map|layer|convolution|network)\b[^.]{0,120}\b(?:is|are)\s*:?\s*$", re.I)
 # "we have", "we obtain", "this gives": what follows is derived, not defined (when it comes after the last
 # definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
 DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
@@ -147,6 +147,19 @@ DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we wri
                      r"defined (?:as|by)|we use|introduce|we set|set|setting|choosing|notation|where|with|consider|"
                      r"is written|"
                      r"as follows|is the|be the|be)\b|" + OPTIMISE_THE + "|" + MODEL_OUTPUTS, re.I)
+#: "…, using the fact that \[ … \]": the display is the reason a step cites, not a step
+REASON_BEFORE = re.compile(r"\b(?:using|use|by|from|recall(?:ing)?|note)\s+(?:the\s+)?(?:fact|identity|equality|relation)s?"
+                           r"\s+that\s*[:,]?\s*$", re.I)  # (not "holds because": a chain that proves it follows)
+#: the words that make "x² = …" a definition of the power (not "as follows", "is the": τ̂² = … "which we obtain as
+#: follows" is computed)
+POWER_DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|notation|set|setting)\b[^.]{0,200}$",
+                           re.I)
+#: "The map T obeys \[ |T(x) − T(y)| ≤ L|x − y| \], where L is its Lipschitz constant": a property stated of an
+#: object (with the constant it names), not a derivation step
+PROPERTY_OBEYED = re.compile(r"\bobeys\W*$", re.I)
+AFTER_NAMES_CONSTANT = re.compile(r"^\W{0,3}where\b[^.]{0,80}\b(?:is|denotes)\b[^.]{0,60}\bconstant\b", re.I)
+#: "Let m(w) be …, namely \[ … \]": "namely", "i.e.", "that is" after a "let"/"define" restate what is defined
+RESTATING = re.compile(r"\bnamely\b|\bi\.e\.|\bi·e·|\bthat is\b", re.I)
 # an event or a condition the prose names ("the following two events", "only if … holds"): not a step
 EVENT_PROSE = re.compile(r"\b(?:events?|only if|only when|if and only if|whenever)\b", re.I)
 # "The constraint on b … can be equivalently expressed as": the display restates a condition
@@ -371,7 +384,8 @@ def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
 def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
               prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
               lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
-              lone_name: bool = False, p_not_probability: bool = False) -> tuple[str, str]:
+              lone_name: bool = False, p_not_probability: bool = False, lhs_power: bool = False
+              ) -> tuple[str, str]:
     """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display; ``lhs_opaque``: the
     left side is an integral, a sum, an expectation, a gradient … kept as written, not a name; ``lone_name``: the
     link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``;
@@ -379,7 +393,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     link_text = without_brace_labels(f"{lhs_text} {rhs_text}")
     sentence = last_sentence(prose)
     derived_at = _last(DERIVED_PROSE, sentence)
-    derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence)  # "… where w is …, we have": a result
+    strong_at = _last(STRONG_DEF, sentence)
+    # "Let m(w) be a mixture of the two, namely": the display restates what "let" defines
+    restating = derived_at >= 0 and strong_at >= 0 and _last(DERIVED_PROSE, RESTATING.sub(" ", sentence)) < strong_at
+    derived = derived_at >= 0 and derived_at >= _last(DEF_CUE, sentence) and not restating  # "… where w is …, we have": a result
     if DERIVATION_AS_FOLLOWS.search(sentence) and _last(STRONG_DEF, sentence) < 0:
         derived = True  # "we estimate f(n) as follows": a derivation, whatever "as follows" usually announces
     envs = [env_kind(name) for name, _ in scope]
@@ -452,6 +469,15 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "definition", "the prose says it holds by definition: it gives the name's definition, not a step"
     if first_in_chain and re.search(r"\b(?:if|only if|when|whenever|unless)\s*[:,]?\s*$", sentence, re.I):
         return "hypothesis", "the condition of the prose's 'if …' (the sentence before the display ends in 'if')"
+    if first_in_chain and REASON_BEFORE.search(sentence) and inner not in STATEMENT_ENVS:
+        return "hypothesis", "a fact the prose cites as the reason for a step ('using the fact that', 'since'), not a step"
+    if first_in_chain and op in ("<", ">", "<=", ">=") and (PROPERTY_OBEYED.search(sentence) or
+                                                           AFTER_NAMES_CONSTANT.match(after) and
+                                                           re.search(r"\bsatisf(?:y|ies)\W*$", sentence, re.I)):
+        return "hypothesis", "a property the prose states an object obeys (with the constant it names), not a step"
+    if first_in_chain and op == "=" and not lhs_is_name and re.match(r"^\s*-", lhs_text) and NAME_LIKE.match(lhs_text.strip()[1:]) and AFTER_DESCRIBES.match(after) \
+            and not derived:
+        return "definition", "the display names an object (its negative written on the left) the prose then describes"
     if role == "implied" and inner not in STATEMENT_ENVS and \
             not (GOAL_PROSE.search(sentence) and derived_at <= _last(GOAL_CUE, sentence)):  # "we need: a ⇒ b"
         return "step", "the consequent of ⇒ is derived from what precedes it"
@@ -529,6 +555,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         # "We define: Δ_v^k = …": the name with its superscript is what is defined (an index or label, not a power of
         # a name defined elsewhere, which would leave the display a step with Δ free)
         return "definition", "the prose defines the left side (its superscript an index or label, not a power)"
+    if first_in_chain and op == "=" and lhs_power and not derived and inner not in STATEMENT_ENVS and \
+            POWER_DEF_CUE.search(sentence):
+        # "I set ŝ² = â² − b̂²", "define σ̂_v^2 = …": the power of a name is defined (the right side does not write it)
+        return "definition", "the prose before it defines the left side (a power of a name, which the right side does not write)"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"

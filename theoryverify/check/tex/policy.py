@@ -37,6 +37,8 @@ class Caveats:
     loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
     set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
+    #: names whose power a definition gives (ŝ² := …) still written otherwise in the step (ŝ, ŝ³): their sign is open
+    power_defined: list[str] = field(default_factory=list)
     #: (name, value, where) of a name an earlier inline equation sets, written on both sides of the step
     inline_values: list[tuple[str, str, str]] = field(default_factory=list)
     vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
@@ -113,6 +115,9 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
     if caveats.set_in_prose:
         return (f"{', '.join(caveats.set_in_prose[:3])}: set to a value in the prose earlier (an inline equation), "
                 "which this step does not read: the step may rest on it")
+    if caveats.power_defined:
+        return (f"{', '.join(caveats.power_defined[:3])}: a definition gives a power of the name, not the name "
+                "itself (its sign is open): the step may rest on it")
     left, right = caveats.lhs_names, caveats.rhs_names
     if op == "=" and right - left:  # names may cancel on the way right, but new ones come from somewhere
         extra = sorted(right - left)[:4]

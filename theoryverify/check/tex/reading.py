@@ -152,14 +152,26 @@ ARRAY_CASES_RE = re.compile(r"\\left\s*\\\{\s*\\begin\s*\{array\}\s*\{[^{}]*\}(.
                             re.S)
 
 
+#: an array or a matrix environment's opening or closing: its ``&`` separate columns
+MATRIX_ENV = re.compile(r"\\(begin|end)\s*\{\s*(?:array|[pbvBV]?matrix|smallmatrix)\*?\s*\}")
+
+
 def _case_columns(text: str) -> list[int]:
-    """Offsets of the & of each (unnested) cases environment (or array cases)."""
+    """Offsets of the & of each (unnested) cases environment (or array cases), and of every & inside an array or a
+    matrix (its columns: ``[a & b]`` is no ``[a b]``, whatever the array is read as)."""
     out = []
     for m in [*CASES_RE.finditer(text), *ARRAY_CASES_RE.finditer(text)]:
         if "\\begin" in m.group(1):
             continue
         out += [m.start(1) + k for k, c in enumerate(m.group(1)) if c == "&" and (k == 0 or m.group(1)[k - 1] != "\\")]
-    return out
+    depth, last = 0, 0
+    for m in MATRIX_ENV.finditer(text):
+        if depth > 0:
+            out += [last + k for k, c in enumerate(text[last:m.start()]) if c == "&" and
+                    (last + k == 0 or text[last + k - 1] != "\\")]
+        depth += 1 if m.group(1) == "begin" else -1
+        last = m.end()
+    return sorted(set(out))
 
 
 def _dot_products(toks: list[Token]) -> list[Token]:

@@ -456,6 +456,8 @@ class Paper:
         for _ in range(2):
             self.relations, self.jobs, self.definitions, self.shadows = [], [], [], []
             self.def_scopes: list = []
+            #: (name, exponent, value, scope, where) of each definition of a power of a name (ŝ² = â² − b̂²)
+            self.power_defs: list[tuple[str, int, ast.expr, object, str]] = []
             self.defined_names = set()
             self.applied_functions: set[str] = set()
             self.families: dict[str, int] = {}
@@ -499,14 +501,19 @@ class Paper:
             for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
                 rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
                 rel.assumptions += [f"{u} (stated in the prose; not read)" for u in prose_unread]
+            goal = any(r.kind == "goal" for r in self.relations[first_rel:])
             for seg in display.conditions:  # the side conditions are relations too
                 reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
+                # "we need: a = 2b ⇒ a + c = 2b + c": an antecedent in a goal is part of the goal
+                kind, why = ("goal", "the antecedent of ⇒ in what the prose states is to be shown") if \
+                    seg.word == "antecedent" and goal else \
+                    ("hypothesis", "the antecedent of ⇒: the condition of its consequent, not a step") if \
+                    seg.word == "antecedent" else ("hypothesis", "a side condition of the display (an assumption of its steps)")
                 for link in reading.links or []:
-                    self._add(display, link, chain_id, "not_a_step", "hypothesis",
-                              "a side condition of the display (an assumption of its steps)", assumptions)
+                    self._add(display, link, chain_id, "not_a_step", kind, why, assumptions)
                 if reading.error:
                     for _ in range(_count_relations(seg.text)):
-                        self._add_raw(display, seg.pos, seg.text, chain_id, "not_a_step", "hypothesis",
+                        self._add_raw(display, seg.pos, seg.text, chain_id, "not_a_step", kind,
                                       "a side condition of the display")
                 chain_id += 1
 
@@ -924,7 +931,8 @@ class Paper:
                                  lhs_opaque=bool(is_name and base in self.names.atoms),
                                  lone_name=len(reading.links) == 1 and
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
-                                 p_not_probability=self._p_not_probability)
+                                 p_not_probability=self._p_not_probability,
+                                 lhs_power=link.index == 0 and _power_of_name(link.lhs.node, link.rhs.node))
             event = "the event 'with probability …' the prose fixes, which is not read"
             if kind == "step" and why == EVENT_WHY and event not in cond_unread:
                 # a counterexample off the event the prose fixes refutes nothing (read as an unread condition)
@@ -1008,12 +1016,16 @@ class Paper:
             divisions = [d for p in parsers for d in p.divisions]
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             labels = set().union(*(p.labels for p in parsers))
+            increments = set().union(*(getattr(p, "increments", set()) for p in parsers))
+            # (ΔX beside the paper's own Δ: Δ·X or one name? — every other question's readings keep Δ·X, so none of
+            # them is checked while it is open)
+            labels_or_increments = labels | increments
             if divisions:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(dict.fromkeys(divisions))}: divided by the number alone, or by the "
                                 "product the number is written with? (write \\frac or brackets)", assumptions, read_as)
                 rel.readings = [read_as, self._bound_divisor_reading(link)]
-                if not ambiguous and not labels:
+                if not ambiguous and not labels_or_increments:
                     self._both_readings(display, link, self._reread(link, bind_divisor=True), chain_id, kind,
                                         assumptions, read_as, parsers, cond_unread)
                 continue
@@ -1022,7 +1034,7 @@ class Paper:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(sorted(brackets))}: a product, or an entry (row) of the name? The "
                                 "brackets after a name can mean either", assumptions, read_as)
-                other = self._reread(link, index_brackets=True) if not ambiguous and not labels else None
+                other = self._reread(link, index_brackets=True) if not ambiguous and not labels_or_increments else None
                 rel.readings = [read_as, self._read_as(other) if other is not None else
                                 f"{', '.join(sorted(brackets))} read as indexed names"]
                 self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
@@ -1033,9 +1045,19 @@ class Paper:
                                 assumptions, read_as)
                 rel.readings = [read_as, self._product_reading(link, ambiguous)]
                 iterated = set().union(*(p.iterated_maps for p in parsers))
-                if not labels and not (ambiguous & iterated):  # T^k(x): its other reading is no product
+                if not labels_or_increments and not (ambiguous & iterated):  # T^k(x): its other reading is no product
                     self._both_readings(display, link, self._product_link(link, ambiguous), chain_id, kind,
                                         assumptions, read_as, parsers, cond_unread, extra_fns=ambiguous)
+                continue
+            if increments and not labels:
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(sorted(increments))}: the paper's Δ (written alone elsewhere) times the name, "
+                                "or one name (an increment ΔX)?", assumptions, read_as)
+                other = self._reread(link, increment_reading=True)
+                rel.readings = [read_as, self._read_as(other) if other is not None else
+                                f"{', '.join(sorted(increments))} read as one name each"]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
+                                    cond_unread)
                 continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
             if labels:
@@ -1047,6 +1069,15 @@ class Paper:
                                 f"{', '.join(sorted(labels))} read as labelled names"]
                 self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
                                     cond_unread)
+                continue
+            twins = _bold_twins(link)
+            if twins:  # \textbf{u} - u: the paper's bold u may be its u (a vector written two ways) or another name
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{', '.join(f'{t}bf' for t in twins)} and {', '.join(twins)}: the bold name and the plain "
+                                "one may be the same quantity (written two ways) or two", assumptions, read_as)
+                other = _unbolded(link, twins)
+                rel.readings = [read_as, self._read_as(other)]
+                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers, cond_unread)
                 continue
             constant = next(((why, pattern, other) for flag, why, pattern, other in NAMED_CONSTANTS
                              if any(getattr(p, flag, False) for p in parsers)), None)
@@ -1108,8 +1139,22 @@ class Paper:
         only: a product with a list is no reading)."""
         import copy
 
+        after = False
+
         class Product(ast.NodeTransformer):
             bad = False
+
+            def visit_BinOp(self, node):
+                # φ(z)^k: with the power written after the bracket (c\left(a + b\right)^{-1}) the product is φ·z^k, with
+                # it on the name (M_a^2(X)) φ^k·z — never (φ·z)^k, which neither writes
+                if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
+                        isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
+                    name = ast.Name(id=node.left.func.id, ctx=ast.Load())
+                    arg, k = self.visit(node.left.args[0]), self.visit(node.right)
+                    if after:
+                        return ast.BinOp(left=name, op=ast.Mult(), right=ast.BinOp(left=arg, op=ast.Pow(), right=k))
+                    return ast.BinOp(left=ast.BinOp(left=name, op=ast.Pow(), right=k), op=ast.Mult(), right=arg)
+                return self.generic_visit(node)
 
             def visit_Call(self, node):
                 node.args = [self.visit(a) for a in node.args]
@@ -1122,6 +1167,7 @@ class Paper:
                 return node
         terms = []
         for term in (link.lhs, link.rhs):
+            after = _power_after_bracket(term.tokens)
             node = Product().visit(copy.deepcopy(term.node))
             terms.append(Term(term.tokens, node, None, term.parser))
         if Product.bad:
@@ -1195,10 +1241,15 @@ class Paper:
         return f"{sides[0]} {link.op} {sides[1]}"
 
     def _product_reading(self, link: Link, names: set[str]) -> str:
+        after = False
+
         class Product(ast.NodeTransformer):
             def visit_BinOp(self, node):  # M_a^2(X) read as M_a(X)^2: its product reading is M_a^2·X
                 if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
                         isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
+                    if after:  # c\left(a + b\right)^{-1}: the power is the bracket's — c·(a + b)⁻¹, as checked
+                        power = ast.BinOp(left=self.visit(node.left.args[0]), op=ast.Pow(), right=self.visit(node.right))
+                        return ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Mult(), right=power)
                     power = ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Pow(),
                                       right=self.visit(node.right))
                     return ast.BinOp(left=power, op=ast.Mult(), right=self.visit(node.left.args[0]))
@@ -1211,7 +1262,9 @@ class Paper:
                     return ast.BinOp(left=ast.Name(id=node.func.id, ctx=ast.Load()), op=ast.Mult(), right=arg)
                 return node
         import copy
+        after = _power_after_bracket(link.lhs.tokens)
         l = Product().visit(copy.deepcopy(link.lhs.node))
+        after = _power_after_bracket(link.rhs.tokens)
         r = Product().visit(copy.deepcopy(link.rhs.node))
         return f"{unparse(l)} {link.op} {unparse(r)}"
 
@@ -1269,6 +1322,15 @@ class Paper:
                 d = Definition(f"{fn}({', '.join(params)}) := {unparse(r)}", fn, r, params)
             else:
                 l = plain(lhs, self.names.defined, fam)
+                if _power_of_name(l, r) and not fam and not any(p.opaque or p.divisions or p.ambiguous or p.vector_ops
+                                                                for p in (link.lhs.parser, link.rhs.parser) if p):
+                    # (a value through vectors — σ̂² = n⁻¹x'x — is not used: it would make every step that writes σ̂²
+                    # a statement about vectors, which is not checked)
+                    # ŝ² = â² − b̂² ("I set", "define"): the power is what is defined; a step's ŝ² (ŝ⁴ …) is
+                    # replaced by the value, a lone ŝ is left free and blocks a refutation (its sign is not given)
+                    where = "{}:{}".format(*self.doc.where(link.pos))
+                    self.power_defs.append((l.left.id, l.right.value, r, scope, where))
+                    return
                 if not isinstance(l, ast.Name) or any(isinstance(n, ast.Name) and n.id == l.id for n in ast.walk(r)):
                     return  # x = W(x) e^{W(x)} defines W implicitly, not x
                 d = Definition(f"{l.id} := {unparse(r)}", l.id, r)
@@ -1285,6 +1347,41 @@ class Paper:
         self.definitions.append(d)
         self.def_scopes.append(scope)
         self.defined_names.add(d.name)
+
+    def _substitute_powers(self, display, lhs: ast.expr, rhs: ast.expr):
+        """(lhs, rhs, the definitions used as (text, where), the names left free) with each power of a name that a
+        definition in scope gives (``ŝ² := â² − b̂²``) replaced by its value: ``ŝ²`` → the value, ``ŝ⁴`` → its
+        square.  A name still written otherwise (``ŝ``, ``ŝ³``) is left free and named, so that no refutation rests
+        on a value the definition forbids (``ŝ² = 1`` leaves ŝ = ±1 only).  The latest definition of a name wins."""
+        import copy
+        here = set(display.scope)
+        defs: dict[str, tuple[int, ast.expr, str]] = {}
+        for name, k, value, scope, where in getattr(self, "power_defs", ()):
+            if (scope is None or scope in here) and where != "{}:{}".format(*self.doc.where(display.start)):
+                defs[name] = (k, value, where)
+        if not defs:
+            return lhs, rhs, [], []
+        used: dict[str, str] = {}
+
+        class Sub(ast.NodeTransformer):
+            def visit_BinOp(self, n):
+                self.generic_visit(n)
+                if isinstance(n.op, ast.Pow) and isinstance(n.left, ast.Name) and n.left.id in defs and \
+                        isinstance(n.right, ast.Constant) and type(n.right.value) is int:
+                    k, value, where = defs[n.left.id]
+                    if n.right.value % k == 0:
+                        used[f"{n.left.id} ** {k} = {unparse(value)}"] = where
+                        m = n.right.value // k
+                        v = copy.deepcopy(value)
+                        return v if m == 1 else ast.BinOp(left=v, op=ast.Pow(), right=ast.Constant(m))
+                return n
+        for _ in range(3):  # σ̂_v² := σ̂_x² − γ̂² with σ̂_x² defined too: the values in terms of each other's
+            before = (ast.dump(lhs), ast.dump(rhs))
+            lhs, rhs = Sub().visit(copy.deepcopy(lhs)), Sub().visit(copy.deepcopy(rhs))
+            if (ast.dump(lhs), ast.dump(rhs)) == before:
+                break
+        left = sorted({n.id for side in (lhs, rhs) for n in ast.walk(side) if isinstance(n, ast.Name) and n.id in defs})
+        return lhs, rhs, list(used.items()), [f"{n} (its power defined at {defs[n][2]})" for n in left]
 
     def _in_scope(self, display) -> tuple[int, ...]:
         """The definitions a display may use: global ones and those of its own environments, minus those a later
@@ -1319,6 +1416,7 @@ class Paper:
             subst = getattr(self, "_subst", {})
             if subst:
                 lhs, rhs = _substitute(lhs, subst), _substitute(rhs, subst)
+            lhs, rhs, powers_used, powers_left = self._substitute_powers(display, lhs, rhs)
         except BadInput as exc:
             self._add(display, link, chain_id, "unreadable", kind, str(exc), assumptions, read_as)
             return
@@ -1381,6 +1479,7 @@ class Paper:
             # block on its own: a wrong constant around it is still refuted, as before)
             if sub is not None and sub not in cav.inline_values:
                 cav.inline_values.append((*sub, where))
+        cav.power_defined = powers_left
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
@@ -1422,6 +1521,7 @@ class Paper:
         rel.assumptions += [f"{unparse(node)} = {unparse(body)} (stated after the display)" for key, (node, _, body) in
                             pre.items() if _uses(link, node) and key not in prose_set]
         rel.assumptions += [f"{t} (set in the prose before the display)" for t in prose_values]
+        rel.assumptions += [f"{t} (defined at {w}; substituted)" for t, w in powers_used]
         from .reading import function_name
         applied = {function_name(f) for f in cav.functions} | set(fam)
         whole = _whole_numbers(lhs, rhs, assumptions) if self.context == "free" else ()
@@ -1814,6 +1914,47 @@ def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]
                 not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*(?:==|in\b)", said):
             out.append(f"{n}: integer")
     return tuple(out)
+
+
+def _power_after_bracket(tokens) -> bool:
+    """A power written after a closing bracket (``c\\left(a + b\\right)^{-1}``), not on a name before its bracket
+    (``M_a^2(X)``): which factor the product reading of a name-or-function powers."""
+    texts = [t.text for t in tokens or ()]
+    return any(a in (")", "]") and b == "^" for a, b in zip(texts, texts[1:]))
+
+
+def _bold_twins(link: Link) -> list[str]:
+    """The names a relation writes both bold and plain (``ubf`` beside ``u``): the same quantity or two?"""
+    slices = {id(m) for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+              if isinstance(n, ast.Subscript) for m in ast.walk(n.slice)}  # σ̂_x beside 𝐱: an index is no name
+    ids = {n.id for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+           if isinstance(n, ast.Name) and id(n) not in slices}
+    return sorted(n[:-2] for n in ids if n.endswith("bf") and len(n) > 2 and n[:-2] in ids)
+
+
+def _unbolded(link: Link, twins: list[str]) -> Link:
+    """``link`` with each bold twin read as its plain name (``ubf`` → ``u``)."""
+    import copy
+    bold = {t + "bf": t for t in twins}
+
+    class Plain(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return ast.Name(id=bold[n.id], ctx=n.ctx) if n.id in bold else n
+    terms = [Term(t.tokens, Plain().visit(copy.deepcopy(t.node)), None, t.parser) for t in (link.lhs, link.rhs)]
+    return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+
+
+def _power_of_name(lhs: ast.expr | None, rhs: ast.expr | None) -> bool:
+    """``ŝ² = â² − b̂²``, ``σ̂_v^2 = σ̂_x^2 − γ̂^2``: the left side a power (2, 3, …) of a name or an indexed name, which
+    the right side does not write (x² = x + 1 is an equation in x, not a definition)."""
+    if not (isinstance(lhs, ast.BinOp) and isinstance(lhs.op, ast.Pow) and isinstance(lhs.right, ast.Constant) and
+            type(lhs.right.value) is int and lhs.right.value >= 2 and isinstance(lhs.left, (ast.Name, ast.Subscript))
+            and rhs is not None):
+        return False
+    if isinstance(lhs.left, ast.Subscript) and not isinstance(lhs.left.value, ast.Name):
+        return False
+    key = ast.dump(lhs.left)
+    return not any(ast.dump(n) == key for n in ast.walk(rhs))
 
 
 def _substitute(node: ast.expr, subst: dict) -> ast.expr:
