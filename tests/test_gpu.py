@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -92,6 +94,23 @@ def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
 def test_without_cuda_the_full_run_asks_for_dry_run(capsys):
     assert main([]) == 2
     assert "--dry-run" in capsys.readouterr().err
+
+
+def test_the_gpu_modules_import_without_tqdm_ruptures_threadpoolctl():
+    """The GPU machine has no tqdm, ruptures, threadpoolctl or loky: the sweep modules that say they need none of
+    them import in a fresh interpreter where those are blocked.  One interpreter for the three papers (each start
+    costs ~2 CPU-s of imports; this was one per paper, in tests/<paper>/test_gpu_sweep.py); a failure names the
+    module."""
+    code = ("import sys\n"
+            "for m in ('tqdm', 'ruptures', 'threadpoolctl', 'loky'): sys.modules[m] = None\n"
+            "import derivations.icrecall.experiments.gpu as ic\n"
+            "assert ic.SWEEPS and ic.SWEEPS[0].claim == 'icrecall.T3-L11-time', ic.SWEEPS\n"
+            "import derivations.knowledge.experiments.gpu as kn\n"
+            "assert kn.SWEEPS[0].run is kn.run, kn.SWEEPS\n"
+            "import derivations.inductionheads.experiments.gpu as ih\n"
+            "assert ih.SWEEPS and ih.SWEEPS[0].claim.startswith('inductionheads.'), ih.SWEEPS\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
 
 
 def test_dry_run_of_every_paper_writes_the_whole_report(tmp_path):
