@@ -35,9 +35,24 @@ def test_a_finding_may_belong_to_a_refuted_variant_only():
     base, full = c.expanded()
     assert (base.expect, base.finding) == (Status.INCONCLUSIVE, None)
     assert (full.id, full.expect, full.finding) == ("p.c-full", Status.REFUTED, Finding.RECONSTRUCTION)
-    with pytest.raises(RegistrationError, match="not expected to be refuted"):  # a variant without an id of its own
+    with pytest.raises(RegistrationError, match="not expected to be refuted"):  # no profile expects a refutation
         make(expect=Status.INCONCLUSIVE, finding=Finding.RECONSTRUCTION, reason="r",
+             variants={"full": Variant(expect=Status.INCONCLUSIVE)})
+
+
+def test_a_variant_of_the_same_id_expected_refuted_declares_its_class():
+    """Session 43: one id under both profiles, inconclusive on the quick grid and refuted on the full one (knowledge
+    t2-onestep-given-p1). The refutation needs its class and reason like any other — it had needed none, since only
+    the quick expectation was validated; the class shows on the refuted (full) row only."""
+    from theoryverify.claims import RunContext, Variant
+    with pytest.raises(RegistrationError, match="finding class"):
+        make(expect=Status.INCONCLUSIVE, variants={"full": Variant(expect=Status.REFUTED)})
+    with pytest.raises(RegistrationError, match="reason"):
+        make(expect=Status.INCONCLUSIVE, finding=Finding.TYPO, variants={"full": Variant(expect=Status.REFUTED)})
+    c = make(expect=Status.INCONCLUSIVE, finding=Finding.TYPO, reason="r",
              variants={"full": Variant(expect=Status.REFUTED)})
+    full = c.run(RunContext(profile="full"))
+    assert full.as_expected and full.finding is Finding.TYPO
 
 
 def test_reconstruction_dependence_forces_the_reconstruction_class():

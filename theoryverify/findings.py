@@ -120,7 +120,11 @@ def validate(claim, reconstruction_keys: frozenset[str] | None = None) -> None:
     from .verdicts import Status
 
     cid = claim.id
-    refuted = claim.expect is Status.REFUTED
+    # one id under every profile: a claim whose quick grid cannot decide (inconclusive) but whose full-profile variant
+    # (same id) is expected refuted declares its finding like a refuted claim, and every rule below applies to it
+    refuted = claim.expect is Status.REFUTED or any(
+        getattr(v, "expect", None) is Status.REFUTED and not getattr(v, "id", None)
+        for v in (getattr(claim, "variants", None) or {}).values())
     # a claim whose quick evidence lies outside its hypotheses (inconclusive) while a variant with its own id decides
     # inside them (refuted): the finding is declared once, for that variant (expanded() drops it from the base)
     variant_refuted = any(getattr(v, "expect", None) is Status.REFUTED and getattr(v, "id", None)

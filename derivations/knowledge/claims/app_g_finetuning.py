@@ -403,24 +403,53 @@ def onestep_shared_mode(rec, profile: str, mode: str = "full") -> tv.Verdict:
     etas = ETAS_SHARED[profile]
     runs = [(s, rep, r, kn) for (s, rep, n, r, kn) in O.sweep_runs(rec, profile) if n == ONESTEP_NFT]
     pts = {s: O.pretrained(**cfg, seed=s, recon=rec)[0] for s in dict.fromkeys(s for (s, *_) in runs)}
-    acc1 = np.array([[O.finetune(pts[s], kn, rec, eta, 1, mode=mode).acc[-1] for (s, _, _, kn) in runs]
-                     for eta in etas])
+    def one_step(grid):
+        return [[O.finetune(pts[s], kn, rec, eta, 1, mode=mode).acc[-1] for (s, _, _, kn) in runs] for eta in grid]
+
+    acc1 = one_step(etas)
+    fine = peak_refinement(etas, np.mean(acc1, 1))  # the authors' favour: the one-step optimum between grid points
+    grid = sorted(set(etas) | set(fine))
+    by_eta = dict(zip(etas, acc1)) | dict(zip(fine, one_step(fine)))
     multi = np.array([[O.finetune(pts[s], kn, rec, eta, SHARED_T_FT, mode=mode, every=SHARED_EVERY).best
                        for (s, _, _, kn) in runs] for eta in etas])
     km = int(multi.mean(1).argmax())
     acc0 = float(np.mean([r.acc[0] for (_, _, r, _) in runs]))
-    v = onestep_decision(etas, acc1, float(multi.mean(1)[km]), acc0, len(runs[0][3].ood()))
+    v = onestep_decision(tuple(grid), np.array([by_eta[e] for e in grid]), float(multi.mean(1)[km]), acc0,
+                         len(runs[0][3].ood()))
     v.details["multi-step comparator"] = {"eta_grid": list(etas), "mean_best_accuracy": multi.mean(1).tolist(),
                                           "best_eta": etas[km], "T_FT": SHARED_T_FT, "mode": mode,
                                           "draws": len(runs)}
+    v.details["one-step peak refinement"] = {"added_eta": fine, "coarse_grid": list(etas)}
     return v
+
+
+#: issue 27 (session 43): the one-step maximum is taken over the shared grid AND a finer grid around its best point —
+#: the full page of 3be5341 refuted the rank-1 comparator with the one-step optimum read off η ∈ {20, 30, 40} only
+PEAK_POINTS = 8
+
+
+def peak_refinement(etas, mean, points: int = PEAK_POINTS) -> list[float]:
+    """``points`` rates log-spaced strictly between the grid neighbours of the best one (an end: up to its one
+    neighbour), rounded to 3 significant digits, none already on the grid.
+
+    >>> peak_refinement((10.0, 20.0, 40.0), [0.1, 0.5, 0.2], 3)
+    [14.1, 28.3]
+    """
+    k = int(np.argmax(mean))
+    lo, hi = etas[max(k - 1, 0)], etas[min(k + 1, len(etas) - 1)]
+    inner = np.geomspace(lo, hi, points + 2)[1:-1]
+    return [float(f"{x:.3g}") for x in inner if float(f"{x:.3g}") not in etas]
 
 
 def onestep_given_p1_parts(profile: str) -> tv.Verdict:
     parts = {"full FT: one step vs multi-step on the same η grid": onestep_shared_mode(prop1(), profile)}
+    key = "rank-1 FT (H.4): one step vs multi-step on the same η grid"
     if profile == "full":
-        parts["rank-1 FT (H.4): one step vs multi-step on the same η grid"] = onestep_shared_mode(prop1(), profile,
-                                                                                                 "rank1")
+        parts[key] = onestep_shared_mode(prop1(), profile, "rank1")
+    else:  # session 43: with the peak refined, full FT reaches the multi-step accuracy on the quick grid (one PT
+        # seed); the statement also covers low-rank FT (H.4), which only the full profile runs — no pass without it
+        parts[key] = tv.inconclusive("not run in the quick profile", "rank-1 FT (H.4) runs in the full profile only "
+                                     "(PT seeds 0–4 × 3 FT subsets)")
     return tv.combine(parts)
 
 
@@ -428,6 +457,22 @@ def onestep_given_p1_parts(profile: str) -> tv.Verdict:
 # (η_FT = 40) and the best one step 0.972 (η_FT = 40): short by 0.25 of 9 OOD pairs, a near miss under the rule t2-onestep
 # uses. The earlier pass compared with multi-step FT at η_FT = 10 alone (0.667). Full profile (not run this session):
 # the whole grid and the rank-1 variant; expected inconclusive by the same near-miss rule.
+# Session 43: quick stays inconclusive for another reason — with the one-step peak refined, full FT reaches the
+# multi-step accuracy (1.000 at η_FT = 33.6 on the quick grid), but the quick profile does not run rank-1 FT (H.4).
+# Session 43 (issue 27): full inconclusive → refuted (reconstruction).  The full page of 3be5341 refuted it on the rank-1
+# comparator (one step best 0.770 at η_FT = 30 vs multi-step 1.000: short by 2.07 of 9 pairs) with the one-step optimum
+# read off a coarse grid; the authors'-favour reading — the one-step maximum over a finer grid between the best point's
+# neighbours (peak_refinement, 8 rates in (20, 40)) — was probed on the same 15 draws: rank-1 best 0.785 at η_FT = 31.7
+# (7.07 of 9 pairs), still short by 1.93 pairs; full FT best 0.785 (η_FT 31.7–34.3).  The multi-step comparator runs
+# 200 steps (not 2000): shorter, so weaker — also in the authors' favour.
+ONESTEP_P1_REASON = ("on the Prop. 1-conditional reconstruction (attention fixed at Prop. 1's state, only W trained; "
+                     "the paper's FT sizes and μ_c lost), rank-1 FT (H.4) after ONE step reaches at best 0.785 OOD "
+                     "accuracy (η_FT = 31.7, the maximum over a grid refined around the one-step peak) while the "
+                     "multi-step run reaches 1.000 within 200 steps on the same η grid: short by 1.9 of 9 OOD pairs, "
+                     "beyond the one-pair tolerance; full FT is a near miss.  A property of the reconstruction unless "
+                     "the paper's lost settings differ: class reconstruction, not an erratum")
+
+
 @CLAIMS.add("t2-onestep-given-p1", location="App. G.4, H.4; spec §5", kind=tv.Kind.DYNAMICS,
             catalogue_id="KX-T2-onestep", statement=ONESTEP_STATEMENT + GIVEN_P1 + " (both comparators maximised over "
                                                                                    "the same η_FT grid)",
@@ -439,6 +484,8 @@ def onestep_given_p1_parts(profile: str) -> tv.Verdict:
                                reading="max over η of the one-step accuracy ≥ max over η of the multi-step best-"
                                        "iteration accuracy, and the largest η worse than the best by > 1 pair; short "
                                        "by ≤ 1 pair = near miss, inconclusive"),
-            params={"protocol": "quick"}, variants={"full": tv.Variant(params={"protocol": "full"}, tags={"slow"})})
+            finding=tv.Finding.RECONSTRUCTION, reason=ONESTEP_P1_REASON,
+            params={"protocol": "quick"}, variants={"full": tv.Variant(params={"protocol": "full"}, tags={"slow"},
+                                                                       expect=tv.Status.REFUTED)})
 def t2_onestep_given_p1(ctx):
     return onestep_given_p1_parts(ctx.params["protocol"])
