@@ -85,3 +85,34 @@ def test_a_squared_function_of_one_argument_stays_a_square(tmp_path, capsys):
                 r"and", r"\begin{equation}", r"x^2 + 2x + 1 = (x + 1)^2.", r"\end{equation}")
     rows = tex_rows(tmp_path, capsys, body)
     assert _statuses(rows) == ["proved", "proved"], rows
+
+
+# 3. an equation to solve is no step ------------------------------------------------------------------------------
+def test_an_equation_solved_afterwards_is_not_a_step_old(tmp_path, capsys):
+    # old: checked as an identity (refuted as read, saved only by the new-symbol rescue)
+    body = _doc(r"With a uniform prior the condition simplifies to", r"\[", r"\mu = \frac{c}{c+d} + \beta \mu^2 .",
+                r"\]", r"which we solve by bisection.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "definition")], rows
+
+
+def test_a_value_that_solves_an_equation_is_defined_not_checked(tmp_path, capsys):
+    body = _doc(r"The threshold $w$ is the value of $\mu$ which solves", r"\begin{equation}",
+                r"\mu = c + \beta \mu^2 - d .", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "definition")], rows
+
+
+def test_a_definition_according_to_an_equation_is_not_a_step_old(tmp_path, capsys):
+    body = _doc(r"For a rule $\rho$ we define the long-run score according to", r"\[",
+                r"S^\rho_\beta(\mathbf{z}) = \beta S^\rho_\beta(\mathbf{z}) + c .", r"\]")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "definition")], rows
+
+
+def test_a_step_that_reduces_to_an_identity_is_still_checked(tmp_path, capsys):
+    # "reduces to" without an equation to solve stays a derivation: a wrong one is refuted, a true one proved
+    body = _doc(r"The sum reduces to", r"\[", r"(c + d)^2 = c^2 + 2cd + d^2 ,", r"\]", r"which we use below.",
+                r"and", r"\[", r"(c + d)^2 = c^2 + d^2 .", r"\]")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows
