@@ -116,3 +116,18 @@ def test_a_step_that_reduces_to_an_identity_is_still_checked(tmp_path, capsys):
                 r"and", r"\[", r"(c + d)^2 = c^2 + d^2 .", r"\]")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+# 1b. a policy's (Greek-labelled) function applied ----------------------------------------------------------------
+def test_a_policy_labelled_value_applied_is_never_a_power_times_the_bracket_old(tmp_path, capsys):
+    # old: Q^π_β(2x) read as Q_β^π·(2x): the false "Q^π_β(2x) = 2Q^π_β(x)" proved
+    body = _doc(r"We have", r"\begin{equation}", r"Q^\pi_\beta(2x) = 2 Q^\pi_\beta(x).", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows and rows[0]["status"] not in ("proved", "holds"), rows
+
+
+def test_a_policy_labelled_value_keeps_a_true_step_and_a_power_keeps_its_reading(tmp_path, capsys):
+    body = _doc(r"We have", r"\begin{equation}", r"Q^\pi_\beta(x) + 1 = 1 + Q^\pi_\beta(x).", r"\end{equation}",
+                r"and", r"\begin{equation}", r"q^k_i (1 - q_i) + q^k_i q_i = q^k_i .", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert _statuses(rows) == ["proved", "proved"], rows

@@ -2089,6 +2089,22 @@ class PaperParser(LatexParser):
             self.ambiguous.add(name)  # applied, or the labelled name times the bracket? both readings, no verdict
         return ast.Call(func=_name(name), args=args, keywords=[])
 
+    def _function_labelled(self, base: ast.expr, exponent: ast.expr) -> bool:
+        """Is the superscript of ``base`` (a name with its subscript, a bracket next) a label of a function rather
+        than a power — ``V^\\pi_\\gamma(y)`` (a policy's value), ``Q^m_\\beta(x)`` where the paper applies ``Q_\\beta``
+        elsewhere, calls the scripted name a function, or defines ``Q^m``?  ``p^k_i(1 - p_i)`` (p never applied)
+        keeps its power."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or self.names is None:
+            return False
+        if isinstance(exponent, ast.Name) and exponent.id == "pi":
+            return True
+        ev = getattr(self.names, "ev", None)
+        if ev is not None and (head.id in getattr(ev, "prose_scripted_maps", ()) or
+                               isinstance(exponent, ast.Name) and (head.id, exponent.id) in ev.sup_labels):
+            return True
+        return self.names.kind(_key(base)) == "function"
+
     def _numbered_label(self, base: ast.expr, exponent: ast.expr, args) -> ast.expr | None:
         """``V^1_γ(y, λ)``, and ``V^2_γ(y, λ)`` in a paper that writes ``V^1`` (the cursor at the bracket; ``base`` the
         name with its subscript): a numeric superscript on an applied name that may number the name (the paper's
@@ -2448,6 +2464,11 @@ class PaperParser(LatexParser):
             base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
                 ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
                               ctx=ast.Load())
+            if isinstance(node.right, (ast.Name, ast.Subscript)) and self._called_next() and \
+                    self._function_labelled(base, node.right):
+                applied = self._labelled_applied(base, node.right)
+                if applied is not None:  # V^\pi_\gamma(y), B^m_a(k): the labelled name applied (or, undecided, ambiguous
+                    return applied  # with the labelled name times the bracket), never the power times the bracket
             if isinstance(node.right, ast.Constant) and self._called_next():
                 save = self.i
                 try:
