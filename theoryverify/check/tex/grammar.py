@@ -1984,6 +1984,9 @@ class PaperParser(LatexParser):
             return _call("exp", exponent)
         if label is not None and label.kind == "letter" and label.text.isupper() and \
                 isinstance(base, (ast.Name, ast.Subscript)):
+            applied = self._labelled_applied(base, exponent)
+            if applied is not None:  # F^B_{n,p}(2k): the labelled function applied (or, undecided, times a bracket)
+                return applied
             ev = getattr(self.names, "ev", None)
             if ev is not None and isinstance(exponent, ast.Name) and not ev.factor.get(label.text) and \
                     label.text not in ev.args and label.text not in ev.vector:
@@ -2006,6 +2009,9 @@ class PaperParser(LatexParser):
                     self.applied.add(name + "inv")  # F^{-1}(u): the inverse function
                     return ast.Call(func=_name(name + "inv"), args=args, keywords=[])
                 call = ast.Call(func=_name(name), args=args, keywords=[])
+                numbered = self._numbered_label(base, exponent, args)
+                if numbered is not None:
+                    return numbered
                 bare = getattr(self.names, "bare_number", None)
                 if key not in self.functions and len(args) == 1 and not _atomic_arg(args[0]) and bare and bare(name):
                     # M_a^2 (…) where the paper writes M_a^2 / s^2 and ≤ M_a: the square of M_a times the bracket,
@@ -2029,10 +2035,102 @@ class PaperParser(LatexParser):
                     args = []
                 if len(args) >= 2:
                     name = _flat(base)
+                    numbered = self._numbered_label(base, exponent, args)
+                    if numbered is not None:
+                        return numbered
                     self.applied.add(name)
                     return _bin(ast.Call(func=_name(name), args=args, keywords=[]), ast.Pow(), exponent)
                 self.i = save
         return _bin(base, ast.Pow(), exponent)
+
+    def _labelled_applied(self, base: ast.expr, exponent: ast.expr) -> ast.expr | None:
+        """``F^B_{n,p}(2k)``, ``F^B(x)`` (the cursor after the label): a name with a capital superscript label, its
+        subscript, and a bracket right after — the labelled name applied (an unknown function of the bracket; where
+        nothing says it is a function, ambiguous with the labelled name times the bracket), never the power
+        F_{n,p}^B times the bracket.  None, the cursor unmoved, when no bracket follows."""
+        if not isinstance(exponent, ast.Name):
+            return None
+        save = self.i
+        idx = None
+        if self.at("_"):
+            self.next()
+            try:
+                idx = self._index_expr()
+            except BadInput:
+                self.i = save
+                return None
+        if not self._called_next():
+            self.i = save
+            return None
+        head = base.value if isinstance(base, ast.Subscript) else base
+        elts = [base.slice] if isinstance(base, ast.Subscript) else []
+        if idx is not None:
+            elts.append(idx)
+        elts.append(exponent)
+        sup = _name(f"{_flat(head)}sup")
+        slice_ = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+        node = ast.Subscript(value=sup, slice=slice_, ctx=ast.Load())
+        name = _flat(node)
+        at = self.i
+        try:
+            args = self._paren_args()
+        except BadInput:
+            self.i = save
+            return None
+        if _uses_itself(node, args):  # p^A_i(1 - p^A_i): a number times a bracket
+            self.i = at
+            return node
+        ev = getattr(self.names, "ev", None)
+        called = ev is not None and _flat(head) in getattr(ev, "prose_scripted_maps", ())
+        verdict = self.names.kind(_key(node)) if self.names is not None else None
+        if called or verdict == "function" and not self.names.ev.factor.get(_flat(head)) or len(args) >= 2:
+            self.applied.add(name)  # "the distribution function F^B_{n,p}", F^B(x, y): applied
+        else:
+            self.ambiguous.add(name)  # applied, or the labelled name times the bracket? both readings, no verdict
+        return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _function_labelled(self, base: ast.expr, exponent: ast.expr) -> bool:
+        """Is the superscript of ``base`` (a name with its subscript, a bracket next) a label of a function rather
+        than a power — ``V^\\pi_\\gamma(y)`` (a policy's value), ``Q^m_\\beta(x)`` where the paper applies ``Q_\\beta``
+        elsewhere, calls the scripted name a function, or defines ``Q^m``?  ``p^k_i(1 - p_i)`` (p never applied)
+        keeps its power."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or self.names is None:
+            return False
+        if isinstance(exponent, ast.Name) and exponent.id == "pi":
+            return True
+        ev = getattr(self.names, "ev", None)
+        if ev is not None and (head.id in getattr(ev, "prose_scripted_maps", ()) or
+                               isinstance(exponent, ast.Name) and (head.id, exponent.id) in ev.sup_labels):
+            return True
+        return self.names.kind(_key(base)) == "function"
+
+    def _numbered_label(self, base: ast.expr, exponent: ast.expr, args) -> ast.expr | None:
+        """``V^1_γ(y, λ)``, and ``V^2_γ(y, λ)`` in a paper that writes ``V^1`` (the cursor at the bracket; ``base`` the
+        name with its subscript): a numeric superscript on an applied name that may number the name (the paper's
+        first, second V_γ) rather than raise its value — nobody writes a first power.  Recorded in :attr:`labels`
+        (power or label? both readings, no verdict unless they agree) and None (the power read); under
+        :attr:`label_reading` the numbered name applied.  None for other superscripts (``σ^2_max(P)`` stays a
+        square)."""
+        if not (isinstance(exponent, ast.Constant) and isinstance(exponent.value, int) and
+                not isinstance(exponent.value, bool) and exponent.value >= 0):
+            return None
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name):
+            return None
+        ev = getattr(self.names, "ev", None)
+        if exponent.value != 1 and not (ev is not None and head.id in getattr(ev, "sup_one", ())):
+            return None
+        if not self.label_reading:
+            self.labels.add(f"{unparse_name(base)}^{exponent.value}")
+            return None
+        elts = ([base.slice] if isinstance(base, ast.Subscript) else []) + [_name(f"n{exponent.value}")]
+        sup = _name(f"{head.id}sup")
+        slice_ = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+        name = _flat(ast.Subscript(value=sup, slice=slice_, ctx=ast.Load()))
+        call_args = self._paren_args()
+        self.applied.add(name)
+        return ast.Call(func=_name(name), args=call_args, keywords=[])
 
     def _braced_label(self, c: str) -> ast.expr:
         """``\\underbrace{X}_{label}``, ``\\overbrace{X}^{label}``: X, the brace's label a name for it (never a
@@ -2366,7 +2464,21 @@ class PaperParser(LatexParser):
             base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
                 ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
                               ctx=ast.Load())
+            if isinstance(node.right, (ast.Name, ast.Subscript)) and self._called_next() and \
+                    self._function_labelled(base, node.right):
+                applied = self._labelled_applied(base, node.right)
+                if applied is not None:  # V^\pi_\gamma(y), B^m_a(k): the labelled name applied (or, undecided, ambiguous
+                    return applied  # with the labelled name times the bracket), never the power times the bracket
             if isinstance(node.right, ast.Constant) and self._called_next():
+                save = self.i
+                try:
+                    args = self._paren_args()
+                except BadInput:
+                    args = None
+                self.i = save
+                numbered = self._numbered_label(base, node.right, args) if args is not None else None
+                if numbered is not None:  # V^1_γ(y, λ): the paper's first V_γ, or (ambiguous) a power of V_γ(y, λ)?
+                    return numbered
                 base = self._maybe_call(base)  # \sigma^2_{\max}(P) = σ_max(P)², as σ_max(P) is read elsewhere
             return ast.BinOp(left=base, op=ast.Pow(), right=node.right)
         if isinstance(node, ast.Name) and self.toks[start].text == "{":

@@ -130,6 +130,14 @@ PROPERTY_MEANS = re.compile(r"\b(?:[\w-]*smooth(?:ness)?|lipschitz|[\w-]*convex(
 MODEL_EQUATION = re.compile(r"\b(?:is|are|be|by|follows?|satisf(?:y|ies)|solves?)\s+(?:the|an?|following)\s+"
                             r"(?:[\w-]+\s+){0,3}(?:ODEs?|SDEs?|PDEs?|differential equations?|dynamics|gradient flow)"
                             r"\s*:?\s*$", re.I)
+#: "defined as the value of $\lambda$ that solves", "we define the value according to", "an equation in x": the
+#: display is an equation the paper solves for its unknown (or defines a name by), never an identity to check
+EQUATION_TO_SOLVE = re.compile(r"\b(?:the\s+)?values?\s+of\s+[^.]{1,60}?\b(?:that|which)\s+solves?\W*$|"
+                               r"\bsolutions?\s+(?:of|to)\s+(?:the\s+)?(?:following\s+)?(?:[\w-]+\s+){0,2}equations?\W*$|"
+                               r"\bdefine[sd]?\b[^.]{0,120}\baccording\s+to\W*$", re.I)
+#: "… which we solve numerically", "which can be solved by bisection": the display was an equation to solve
+SOLVED_AFTER = re.compile(r"^\W*(?:which|that)\s+(?:we|one|is|can\s+be|must\s+be|has\s+to\s+be)\s+"
+                          r"(?:\w+ly\s+|then\s+|now\s+)?solv", re.I)
 # "The objective function for logistic regression is:": the display names the object
 OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|function|functional|kernel|policy|"
                        r"distribution|density|map|layer|convolution|network)\b[^.]{0,120}\b(?:is|are)\s*:?\s*$", re.I)
@@ -416,6 +424,9 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if MODEL_EQUATION.search(sentence):
         # "The continuous-time limit is the ODE  Ẍ + (3/t)Ẋ + ∇f(X) = 0": the equation the paper studies
         return "definition", "the prose introduces the equation as the model studied (an ODE, dynamics): not a step"
+    if op == "=" and (EQUATION_TO_SOLVE.search(sentence) or SOLVED_AFTER.match(after or "")):
+        # "λ is the value that solves λ = a + γλ²", "… reduces to λ = …, which we solve numerically"
+        return "definition", "the prose presents an equation to solve (or a definition by one): not a step"
     if op in ("\\leftarrow", "\\gets"):
         return "update", "an assignment (\\leftarrow)"
     if op in APPROX_OPS:

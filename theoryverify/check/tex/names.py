@@ -35,6 +35,8 @@ SIGN_SUP = re.compile(r"\s*\^\s*(?:[+-]|\{\s*[+-]\s*\})(?!\w)")
 SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|"
                        r"\\(?:mathrm|text|textrm|rm|mathit|operatorname|mbox)\s*\{[^{}]*\}|"  # r_\mathrm{row}
                        r"\\[A-Za-z]+|[A-Za-z0-9])")
+#: a superscript 1 after a name (``V^1_\\gamma``, ``V_\\gamma^{1}``): a numbered variant, never the first power
+SUP_ONE = re.compile(r"\s*(?:_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])\s*)?\^\s*(?:1(?!\d)|\{\s*1\s*\})")
 SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
 def _opens(text: str, at: int, name_start: int) -> re.Match | None:
     """A bracket opening right after a name (an application), through a ``}`` only where the name is braced
@@ -80,6 +82,7 @@ class Evidence:
     multi: set[str] = field(default_factory=set)
     atomic: set[str] = field(default_factory=set)  # applied to one number or one name: x(0), z(t_1), e(t)
     maps: set[str] = field(default_factory=set)
+    prose_scripted_maps: set[str] = field(default_factory=set)  # "the distribution function $F^B_{n,p}$": F labelled
     prose_maps: set[str] = field(default_factory=set)  # "the function $g$": a map, unless the math uses it as a number
     factor: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     vector: set[str] = field(default_factory=set)
@@ -94,6 +97,7 @@ class Evidence:
     gradient: set[str] = field(default_factory=set)  # \nabla f, \nabla_x f, \nabla^2 f: a gradient of f is taken
     number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
     sup_labels: set[tuple[str, str]] = field(default_factory=set)  # (V, r) of V^r := …, (f, m) of (f^m)_{m ∈ [M]}
+    sup_one: set[str] = field(default_factory=set)  # V of V^1_γ, V^{1}: a superscript 1 (no power) — numbered labels
     # iteration superscripts (x^k, x^{k+1}): the shifts each (name, letter) carries, the (name, letter) the paper
     # shows to be an iterate (an update x^{k+1} = …x^k…, h^k = h(z^k), "x^r is the r-th iterate"), the letters it
     # uses as iteration indices
@@ -229,6 +233,10 @@ def prose_numbers(ev: Evidence, prose: str) -> None:
         name = NAME_RE.fullmatch((m.group(1) or m.group(2)).strip())
         if name:
             ev.prose_maps.add(key_of(name))
+    for m in SCRIPTED_MAP_WORDS.finditer(prose):  # (kept apart: F^B_{n,p} called a function says nothing of F)
+        name = NAME_RE.fullmatch((m.group(1) or m.group(2)).strip())
+        if name:
+            ev.prose_scripted_maps.add(key_of(name))
 
 
 _MAP_NOUN = r"(?:function|map|mapping)"
@@ -236,6 +244,11 @@ _MAP_NOUN = r"(?:function|map|mapping)"
 MAP_WORDS = re.compile(r"\b(?:the|a|an)\s+(?:[A-Za-z-]+\s+){0,2}?" + _MAP_NOUN + r"\s+\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$|"
                        r"\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$\s+(?:is|be|denotes?)\s+(?:a|an|the)\s+(?:[A-Za-z-]+\s+){0,3}?"
                        + _MAP_NOUN + r"\b")
+_SCRIPTS = r"(?:\s*[_^]\s*(?:\{[^{}$]*\}|\\[A-Za-z]+|[A-Za-z0-9]))+"
+#: "the distribution function $F^B_{n,p}$", "$F^B_{n,p}$ be the … function": a scripted name called a map
+SCRIPTED_MAP_WORDS = re.compile(r"\b(?:the|a|an)\s+(?:[A-Za-z-]+\s+){0,2}?" + _MAP_NOUN + r"\s+\$\s*([A-Za-z]|\\[A-Za-z]+)"
+                                + _SCRIPTS + r"\s*\$|\$\s*([A-Za-z]|\\[A-Za-z]+)" + _SCRIPTS +
+                                r"\s*\$\s+(?:is|be|denotes?)\s+(?:a|an|the)\s+(?:[A-Za-z-]+\s+){0,3}?" + _MAP_NOUN + r"\b")
 
 
 def prose_iterates(ev: Evidence, prose: str) -> None:
@@ -295,6 +308,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 key += "plus" if "+" in sign.group(0) else "minus"
                 end = sign.end()
             ev.first.setdefault(key, off + m.start())
+            if SUP_ONE.match(text, end):  # V^1_γ(y, λ), V_γ^{1}: nobody writes a first power — the paper numbers V
+                ev.sup_one.add(key)
             if key == "pi" and (d or _opens(text, end, m.start())):  # pi' or pi(a|s); pi_theta is another name
                 ev.pi_name = True
             if m.group("cmd") and (m.group("inner") or m.group("inner2") or "") == "\\pi":
