@@ -1031,14 +1031,12 @@ class Paper:
                 continue
             brackets = set().union(*(p.bracket_index for p in parsers))
             if brackets:  # A[j]: a product, or entry j of A? checked under both readings where they can be built
-                rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                f"{', '.join(sorted(brackets))}: a product, or an entry (row) of the name? The "
-                                "brackets after a name can mean either", assumptions, read_as)
-                other = self._reread(link, index_brackets=True) if not ambiguous and not labels_or_increments else None
-                rel.readings = [read_as, self._read_as(other) if other is not None else
-                                f"{', '.join(sorted(brackets))} read as indexed names"]
-                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
-                                    cond_unread)
+                self._reread_question(
+                    display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                    f"{', '.join(sorted(brackets))}: a product, or an entry (row) of the name? The brackets after a "
+                    "name can mean either", f"{', '.join(sorted(brackets))} read as indexed names",
+                    (lambda: self._reread(link, index_brackets=True)) if not ambiguous and not labels_or_increments
+                    else (lambda: None))
                 continue
             if ambiguous:
                 rel = self._add(display, link, chain_id, "ambiguous", kind, _ambiguity(ambiguous, self.names),
@@ -1050,25 +1048,18 @@ class Paper:
                                         assumptions, read_as, parsers, cond_unread, extra_fns=ambiguous)
                 continue
             if increments and not labels:
-                rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                f"{', '.join(sorted(increments))}: the paper's Δ (written alone elsewhere) times the name, "
-                                "or one name (an increment ΔX)?", assumptions, read_as)
-                other = self._reread(link, increment_reading=True)
-                rel.readings = [read_as, self._read_as(other) if other is not None else
-                                f"{', '.join(sorted(increments))} read as one name each"]
-                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
-                                    cond_unread)
+                self._reread_question(
+                    display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                    f"{', '.join(sorted(increments))}: the paper's Δ (written alone elsewhere) times the name, or one "
+                    "name (an increment ΔX)?", f"{', '.join(sorted(increments))} read as one name each",
+                    lambda: self._reread(link, increment_reading=True))
                 continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
             if labels:
-                rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                f"{', '.join(sorted(labels))}: a power, or a name with a superscript label (an "
-                                "iterate)?", assumptions, read_as)
-                other = self._reread(link, label_reading=True)
-                rel.readings = [read_as, self._read_as(other) if other is not None else
-                                f"{', '.join(sorted(labels))} read as labelled names"]
-                self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers,
-                                    cond_unread)
+                self._reread_question(
+                    display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                    f"{', '.join(sorted(labels))}: a power, or a name with a superscript label (an iterate)?",
+                    f"{', '.join(sorted(labels))} read as labelled names", lambda: self._reread(link, label_reading=True))
                 continue
             twins = _bold_twins(link)
             if twins:  # \textbf{u} - u: the paper's bold u may be its u (a vector written two ways) or another name
@@ -1108,6 +1099,16 @@ class Paper:
 
     def _read_as(self, link: Link) -> str:
         return f"{self._show(link.lhs.node, link.lhs.parser)} {link.op} {self._show(link.rhs.node, link.rhs.parser)}"
+
+    def _reread_question(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                         question: str, unbuilt: str, reread) -> None:
+        """An ambiguous row whose other reading is the link read again (``reread()``: A[j] as an entry, ΔX as one name,
+        x^{k} as a label; None where it cannot be built, then ``unbuilt`` says what it would be): both readings shown,
+        and checked under both where they can be (a verdict only where they agree)."""
+        rel = self._add(display, link, chain_id, "ambiguous", kind, question, assumptions, read_as)
+        other = reread()
+        rel.readings = [read_as, self._read_as(other) if other is not None else unbuilt]
+        self._both_readings(display, link, other, chain_id, kind, assumptions, read_as, parsers, cond_unread)
 
     def _reread(self, link: Link, **flags) -> Link | None:
         """``link`` read again with the parser's ``flags`` set (``bind_divisor``: a/3r as a/(3r); ``label_reading``:
