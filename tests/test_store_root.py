@@ -44,3 +44,29 @@ def test_the_environment_variable_wins(layout, monkeypatch, tmp_path):
 def test_a_store_root_set_by_the_caller_wins(layout, monkeypatch, tmp_path):
     monkeypatch.setattr(resume, "STORE_ROOT", tmp_path / "store")
     assert resume.store_root(["lsq"]) == tmp_path / "store"
+
+
+def test_the_cache_variable_moves_sweep_points_too(tmp_path, monkeypatch):
+    """$THEORYVERIFY_CACHE moved only the finished claims (``report/``): a sweep's points stayed in the working
+    directory's .theoryverify-cache, so a full report started from a fresh worktree recomputed every point (session
+    43: icrecall's full run). Both now live under the variable's folder; without it, the working directory's."""
+    from theoryverify.store import Store, point_key, sweep
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(resume.CACHE_ENV, raising=False)
+    assert Store().root == Path(".theoryverify-cache")
+    shared = tmp_path / "shared"
+    monkeypatch.setenv(resume.CACHE_ENV, str(shared))
+    assert Store().root == shared and Store(tmp_path / "x").root == tmp_path / "x"
+    calls = []
+
+    def square(c):
+        calls.append(c["x"])
+        return c["x"] ** 2
+
+    key = {"claim": "demo.points", "code": "v1"}
+    assert sweep(Store(), key, [{"x": 2}, {"x": 3}], square) == [4, 9]
+    monkeypatch.chdir(tmp_path / "shared")  # another working directory, the same variable: every point reused
+    assert sweep(Store(), key, [{"x": 2}, {"x": 3}], square) == [4, 9] and calls == [2, 3]
+    assert Store().get(point_key(key, {"x": 3}))[0]
+    assert resume.store_root() == shared / "report"

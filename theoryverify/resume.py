@@ -24,15 +24,15 @@ from . import dispatch, environment, inputs
 from .claims import Claim, Result, RunContext
 from .closure import closure_version
 from .progress import Batches, duration, note
-from .store import Store
+from .store import CACHE_ENV, Store
 from .verdicts import Status, Verdict
 
 #: where finished claims are kept (relative to the working directory), shared by ``verify`` and the report —
 #: unless :func:`store_root` finds the papers' project folder or ``$THEORYVERIFY_CACHE``
 STORE_ROOT = Path(".theoryverify-cache") / "report"
 _DEFAULT_STORE_ROOT = STORE_ROOT
-#: a folder for the results store, whatever the working directory (its ``report/`` holds finished claims)
-CACHE_ENV = "THEORYVERIFY_CACHE"
+#: CACHE_ENV (theoryverify.store): a folder for the results store, whatever the working directory (its ``report/``
+#: holds finished claims, beside the claims' sweep points)
 
 
 def store_root(papers: Iterable[str] = ()) -> Path:

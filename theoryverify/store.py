@@ -37,6 +37,8 @@ from .progress import note, progress
 from .verdicts import plain
 
 DEFAULT_ROOT = ".theoryverify-cache"
+#: the variable that moves every store (sweep points here, finished claims in ``report/``; theoryverify.resume)
+CACHE_ENV = "THEORYVERIFY_CACHE"
 
 
 def code_version(*sources: ModuleType | str | os.PathLike) -> str:
@@ -83,8 +85,11 @@ def _value_digest(value: Any) -> str:
 class Store:
     """A folder of JSON results, one file per key (``<root>/<claim>/<sha256>.json``)."""
 
-    def __init__(self, root: str | os.PathLike = DEFAULT_ROOT) -> None:
-        self.root = Path(root)
+    def __init__(self, root: str | os.PathLike | None = None) -> None:
+        # no root given: ``$THEORYVERIFY_CACHE`` where it is set (the folder whose ``report/`` keeps finished
+        # claims keeps their sweep points too: a run from another working directory, or a fresh worktree, reuses
+        # them), else the working directory's DEFAULT_ROOT
+        self.root = Path(root if root is not None else os.environ.get(CACHE_ENV) or DEFAULT_ROOT)
 
     @property
     def writable(self) -> bool:
