@@ -35,6 +35,7 @@ from ..latex import (ACCENTS, FONTS, FUNCTION_LETTERS, GREEK, RELATIONS, STOPS, 
                      _bin, _call, _compare, _derivative, _name, _num)
 from ..parser import BadInput
 from .displays import UPRIGHT_OPERATORS  # upright operator names applied to an operand (one unknown each)
+from .rewrite import ELLIPSES  # the ellipsis commands between terms (\cdots, \ldots, …)
 
 OPAQUE_OPERATORS = {"\\lim", "\\limsup", "\\liminf", "\\sup", "\\inf", "\\arg", "\\argmin", "\\argmax", "\\int",
                     "\\iint", "\\oint", "\\max", "\\min", "\\esssup", "\\bigcup", "\\bigcap", "\\coprod"}
@@ -1125,7 +1126,7 @@ class PaperParser(LatexParser):
         if c in ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac"):
             self.next()
             return self._frac()
-        if c in ("\\cdots", "\\ldots", "\\dots", "\\vdots", "\\ddots", "\\dotsb", "\\dotsc", "\\dotsm"):
+        if c in ELLIPSES or c in ("\\vdots", "\\ddots"):
             key = self._ellipsis_key() or self._listed_key()
             if key is None:
                 raise BadInput("ellipses (\\cdots) cannot be read as a formula")
@@ -1716,7 +1717,6 @@ class PaperParser(LatexParser):
         iterated sum ``\\sum_{k_1=0}^{n} \\cdots \\sum_{k_p=0}^{n} F`` (as many sums as p says: none is checked)."""
         start = self.i
         save = self.i
-        from .rewrite import ELLIPSES
         self.next()
         self._skip_scripts()
         if self.peek().text in ELLIPSES and self.peek(1).text == c:
