@@ -180,3 +180,79 @@ def test_without_a_home_nothing_is_kept_in_the_working_directory(tmp_path, monke
     _pkg(tmp_path, monkeypatch)
     assert "core.py" in _fresh_closure("closurepkg.claims")
     assert not (tmp_path / "~").exists()
+
+
+def _lazy_pair(tmp_path, monkeypatch, user_source: str):
+    """A lazy package with a table of two submodules, and a user module written as ``user_source``."""
+    lazy = tmp_path / "lazytab"
+    lazy.mkdir(exist_ok=True)
+    (lazy / "__init__.py").write_text(
+        "import importlib\n_API = {'rule': ('standards', 'rule'), 'reader': ('tex', None)}\n\n"
+        "def __getattr__(name):\n    mod, attr = _API[name]\n"
+        "    value = importlib.import_module(f'{__name__}.{mod}')\n"
+        "    return value if attr is None else getattr(value, attr)\n")
+    (lazy / "standards.py").write_text("def rule():\n    return 1\n")
+    (lazy / "tex.py").write_text("def read():\n    return 'x'\n")
+    user = tmp_path / "usertab"
+    user.mkdir(exist_ok=True)
+    (user / "__init__.py").write_text("")
+    (user / "claims.py").write_text(user_source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m.startswith(("lazytab", "usertab"))]:
+        del sys.modules[name]
+    module_closure.cache_clear()
+    return lazy
+
+
+def _names(tmp_path, module):
+    module_closure.cache_clear()
+    return sorted(p.replace(str(tmp_path) + "/", "") for p in module_closure(module))
+
+
+def test_a_lazy_package_s_table_gives_only_the_submodules_a_claim_uses(tmp_path, monkeypatch):
+    """``tv.rule`` reads ``standards`` only: editing the package's LaTeX reader (``tex``) keeps the stored results
+    of a claim that never reads LaTeX (before, every submodule the package named was in every closure, so each
+    edit of the reader invalidated hours of stored full-profile results); editing ``standards`` still changes it."""
+    lazy = _lazy_pair(tmp_path, monkeypatch, "import lazytab as tv\n\ndef check():\n    return tv.rule()\n")
+    assert _names(tmp_path, "usertab.claims") == ["lazytab/__init__.py", "lazytab/standards.py", "usertab/claims.py"]
+    before = closure_version("usertab.claims")
+    (lazy / "tex.py").write_text("def read():\n    return 'y'\n")
+    module_closure.cache_clear()
+    assert closure_version("usertab.claims") == before
+    (lazy / "standards.py").write_text("def rule():\n    return 2\n")  # planted: an edit of what the claim runs
+    module_closure.cache_clear()
+    assert closure_version("usertab.claims") != before
+
+
+def test_from_imports_and_module_entries_of_a_lazy_table(tmp_path, monkeypatch):
+    """``from lazytab import rule`` is ``standards``; ``tv.reader`` (a table entry that is a submodule) is ``tex``."""
+    _lazy_pair(tmp_path, monkeypatch, "from lazytab import rule\n")
+    assert "lazytab/tex.py" not in _names(tmp_path, "usertab.claims")
+    assert "lazytab/standards.py" in _names(tmp_path, "usertab.claims")
+    (tmp_path / "usertab" / "claims.py").write_text("import lazytab as tv\nR = tv.reader.read\n")
+    assert "lazytab/tex.py" in _names(tmp_path, "usertab.claims")
+    assert "lazytab/standards.py" not in _names(tmp_path, "usertab.claims")
+
+
+def test_a_use_that_cannot_be_followed_takes_the_whole_table(tmp_path, monkeypatch):
+    """``tv`` passed on, ``getattr(tv, name)`` or ``from lazytab import *`` may read anything the table names: every
+    submodule is in the closure (never fewer files than the code can run)."""
+    for source in ("import lazytab as tv\n\ndef f(name):\n    return getattr(tv, name)\n",
+                   "import lazytab as tv\nrun = print\nrun(tv)\n", "from lazytab import *\n"):
+        _lazy_pair(tmp_path, monkeypatch, source)
+        files = _names(tmp_path, "usertab.claims")
+        assert "lazytab/tex.py" in files and "lazytab/standards.py" in files, source
+    # the package's own closure: everything it can load
+    assert {"lazytab/tex.py", "lazytab/standards.py"} <= set(_names(tmp_path, "lazytab"))
+
+
+def test_the_latex_reader_is_outside_the_shipped_claims_closures_but_in_the_tex_chain_s():
+    """The four papers' claims run no LaTeX reading: an edit of ``theoryverify/check/tex`` keeps their stored
+    results; the engine's claim-running, checking and standards code stays in (test above) and
+    ``tv.check_tex_chain``'s closure has the reader."""
+    for module in ("derivations.knowledge.claims.s6_pretraining", "derivations.icrecall.claims.s4_polylog"):
+        files = module_closure(module)
+        assert not any("/check/tex/" in f for f in files), module
+        assert any(f.endswith("theoryverify/claims.py") for f in files)
+        assert any(f.endswith("theoryverify/check/prove.py") for f in files)  # the sign analysis a check uses
+    assert any(f.endswith("theoryverify/check/tex/grammar.py") for f in module_closure("theoryverify.texsteps"))

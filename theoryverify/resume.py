@@ -81,7 +81,7 @@ class Interrupted(KeyboardInterrupt):
 
 
 def code_version(claim: Claim) -> str:
-    """Hash of the source closure of the claim's module (its paper code, the engine, the user's helpers): a
+    """Hash of the source closure of the claim's module (its paper code, the engine code it uses, the user's helpers): a
     change in any of it invalidates the stored result; rendering code is not in the closure."""
     return closure_version(claim.module) if claim.module else "unknown"
 
