@@ -49,25 +49,14 @@ def test_a_lazy_package_s_submodules_are_in_the_closure(tmp_path, monkeypatch):
     """A package that imports its submodules on first attribute access (module-level __getattr__, PEP 562, as
     ``import theoryverify as tv`` does) hides them from the import statements: the submodules its __init__ names
     are in the closure, so editing the engine invalidates cached verdicts (it did not, before)."""
-    lazy = tmp_path / "lazypkg"
-    lazy.mkdir()
-    (lazy / "__init__.py").write_text(
-        "import importlib\n_API = {'rule': ('standards', 'rule')}\n\n"
-        "def __getattr__(name):\n    mod, attr = _API[name]\n"
-        "    return getattr(importlib.import_module(f'{__name__}.{mod}'), attr)\n")
-    (lazy / "standards.py").write_text("def rule():\n    return 1\n")
-    (lazy / "unused.py").write_text("X = 0\n")
-    user = tmp_path / "userpkg"
-    user.mkdir()
-    (user / "__init__.py").write_text("")
-    (user / "claims.py").write_text("import lazypkg as tv\n\ndef check():\n    return tv.rule()\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module_closure.cache_clear()
-    files = [p.replace(str(tmp_path) + "/", "") for p in module_closure("userpkg.claims")]
-    assert "lazypkg/standards.py" in files and "lazypkg/unused.py" not in files
-    before = closure_version("userpkg.claims")
+    lazy = _lazy_pair(tmp_path, monkeypatch, "import lazytab as tv\n\ndef check():\n    return tv.rule()\n")
+    (lazy / "unused.py").write_text("X = 0\n")  # in the package, named nowhere
+    files = _names(tmp_path, "usertab.claims")
+    assert "lazytab/standards.py" in files and "lazytab/unused.py" not in files
+    before = closure_version("usertab.claims")
     (lazy / "standards.py").write_text("def rule():\n    return 2\n")  # planted: an engine edit
-    assert closure_version("userpkg.claims") != before
+    module_closure.cache_clear()
+    assert closure_version("usertab.claims") != before
 
 
 def test_the_engine_is_in_a_paper_claim_s_closure():
