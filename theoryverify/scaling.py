@@ -33,7 +33,7 @@ import math
 import re
 import warnings
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats
@@ -812,6 +812,61 @@ def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin:
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
                             refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
                             constant_margin=constant_margin, seed=seed, declared=declared, towards=towards)
+
+
+
+def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], predicted_exponent: "float | str",
+                    margin: float, seed: int, predicted: Any = None, *, n: int = 6, fixed: Mapping | None = None,
+                    shared: str | None = None, **options) -> Verdict:
+    """:func:`check_rate` on a sweep built from the declared range ``over`` (one :class:`~theoryverify.Over`, the
+    swept parameter): the grid is ``tv.grid(over, n)`` (ends included, spanning the declared decades on a log
+    scale), each point is ``{over.name: x, **fixed}``, ``measure(point)`` is its measured value (or its values
+    over seeds) and ``predicted`` the claimed values — a SymPy expression (a printed display's side, evaluated at
+    each point by ``tv.evaluate``, so its symbols are named by the point), a function of the point, or None.
+    ``shared``: the name of a :func:`theoryverify.shared_sweep` the points are computed in, so that every claim
+    sweeping the same points with the same ``measure`` reuses them.  ``param`` defaults to the range's name and
+    ``fixed`` is recorded as check_rate's ``fixed`` (the statement's hypotheses read it); every other keyword
+    (``what``, ``constant``, ``law``, ``log_power``, ``bound``, …) goes to :func:`check_rate`, whose rules
+    (exponent, constant, span) decide.
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> kappa, epsilon = sp.symbols("kappa epsilon", positive=True)
+    >>> steps = lambda c: 0.5 * c["kappa"] * sp.log(1 / c["epsilon"])           # a simulated count (here exact)
+    >>> K = tv.Over("kappa", 10, 1000, scale="log")
+    >>> v = tv.check_rate_over(K, steps, "printed", 0.1, 0, kappa / 2 * sp.log(1 / epsilon), fixed={"epsilon": 1e-6},
+    ...                        constant="printed", what="steps")
+    >>> v.status.value, v.details["sweep"]["fixed"], [round(x) for x in v.details["sweep"]["x"]]
+    ('holds', {'epsilon': 1e-06}, [10, 25, 63, 158, 398, 1000])
+    >>> tv.check_rate_over(K, steps, "printed", 0.1, 0, sp.sqrt(kappa) * sp.log(1 / epsilon),   # √κ: refuted
+    ...                    fixed={"epsilon": 1e-6}, constant="printed").status.value
+    'refuted'
+    """
+    import sympy as sp
+
+    from .conditions import Over
+    from .numeric import evaluate
+
+    if not isinstance(over, Over):
+        raise TypeError(f"check_rate_over: over is the swept parameter's tv.Over, not a {type(over).__name__}")
+    fixed = dict(fixed or {})
+    if over.name in fixed:
+        raise ValueError(f"check_rate_over: {over.name} is both swept and fixed")
+    from .ranges import grid
+    points = [{over.name: x, **fixed} for x in grid(over, n)]
+    if shared is not None:
+        from .shared_sweeps import shared_sweep
+        values = shared_sweep(measure, points, name=shared)
+    else:
+        values = [measure(dict(p)) for p in points]
+    if predicted is None:
+        claimed = None
+    elif isinstance(predicted, (sp.Basic, int, float)) or not callable(predicted):
+        claimed = [evaluate(predicted, p) for p in points]
+    else:
+        claimed = [float(predicted(dict(p))) for p in points]
+    options.setdefault("param", over.name)
+    return check_rate([p[over.name] for p in points], np.asarray(values, dtype=float), predicted_exponent, margin,
+                      seed, claimed, fixed=fixed or None, **options)
 
 
 @dataclass(frozen=True)
