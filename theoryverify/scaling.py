@@ -396,6 +396,16 @@ def _constant_status(c: tuple[float, float, float], bound: str, m: float) -> str
     return "holds" if bottom <= lo and hi <= top else "refuted" if hi < bottom or lo > top else "inconclusive"
 
 
+def _constant_band(status: str, bound: str, m: float) -> str:
+    """What the constant test asks of C's CI, and how it came out (said so a refuted constant never reads as a
+    pass: "needs C in [0.9091, 1.1], 1 ± 0.1 as a factor: the CI lies outside")."""
+    top, bottom = 1.0 + m, 1.0 / (1.0 + m)
+    need = {"big_o": f"C ≤ {top:.4g}", "omega": f"C ≥ {bottom:.4g}"}.get(bound, f"C in [{bottom:.4g}, {top:.4g}]")
+    outcome = {"holds": "the CI lies inside", "refuted": "the CI lies outside",
+               "inconclusive": "the CI reaches across an end"}[status]
+    return f"needs {need}, 1 ± {m:g} as a factor: {outcome}"
+
+
 def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, margin: float, param: str, x,
                          towards: str | None) -> Verdict:
     """The exponent verdict ``v`` with :data:`ASYMPTOTIC_RULE` applied and recorded."""
@@ -430,7 +440,8 @@ def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, mar
                   f"{param} → {arrow}: {sign * trend.exponent:.3g} (CI [{t_lo:.3g}, {t_hi:.3g}])"
                   + (", heading towards 1" if heading else ", not heading towards 1"))
     text = (f"asymptotic constant ({param} → {arrow}): C = measured/predicted on the near half "
-            f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+            f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; "
+            f"{_constant_band(_constant_status((C, lo, hi), 'theta', margin), 'theta', margin)})"
             f"{trend_text}")
     return _constant_verdict(v, status, (C, lo, hi), text, details, "asymptotic constant", "C (measured / printed), "
                              "near the limit", "the limit of measured/printed excludes the printed constant",
@@ -479,7 +490,8 @@ def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: 
     record = {"tested": True, "declared": "printed", "coefficient": C, "ci": [lo, hi], "margin": margin,
               "bound": bound, "status": c, "rule": rule}
     details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
-    text = f"printed constant: C = measured/predicted = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+    text = (f"printed constant: C = measured/predicted = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; "
+            f"{_constant_band(c, bound, margin)})")
     return _constant_verdict(v, c, const, text, details, "printed constant", "C (measured / printed)",
                              "the exponent agrees but the printed constant does not", margin=margin, param=param, x=x)
 
