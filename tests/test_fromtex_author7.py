@@ -80,6 +80,15 @@ def test_drafting(tmp_path):
             del sys.modules[key]
 
 
+def test_a_statement_kind_reads_bracket_displays_not_a_hypothesis():
+    """Coin-betting's theo_cocob: a hypothesis $a \\geq 2$ in the text, and \\[ … := … \\] displays (no equation
+    environment): the displays say what it states, not the hypothesis."""
+    from theoryverify.fromtex import statement_kind
+    text = r"Let $a\geq2$. Then the function \[ f(x) := \epsilon e^{x^2/a} \] and \[ b_t := 2x - 1 \] satisfy (A1)."
+    assert statement_kind(text)[0] == "IDENTITY"
+    assert statement_kind(r"For $t > 0$, \[ \frac{1}{t+2} \le \frac{1}{t} \]")[0] == "INEQUALITY"
+
+
 def test_a_refuted_printed_constant_does_not_read_as_a_pass():
     kappa = np.geomspace(10, 1000, 6)
     bad = tv.check_rate(kappa, 4.9 * kappa, 1.0, 0.1, 0, kappa, constant="printed")

@@ -751,6 +751,7 @@ RATE_RE = re.compile(r"\\(?:tilde|widetilde)\s*\{?\s*(?:O|\\Theta|\\Omega)|\\(?:
                      r"convergence|sample complexity|decays?)\b", re.I)
 INEQUALITY_RE = re.compile(r"\\(?:le|leq|ge|geq|lesssim|gtrsim|leqslant|geqslant)(?![A-Za-z])|(?<!\\)[<>]")
 DISPLAY_RE = re.compile(r"\\begin\{(equation|align|gather|multline)\*?\}(.*?)\\end\{\1\*?\}", re.S)
+BRACKET_DISPLAY_RE = re.compile(r"(?<!\\)\\\[(.*?)\\\]|\$\$(.*?)\$\$", re.S)
 
 
 def statement_kind(text: str) -> tuple[str | None, str]:
@@ -762,7 +763,8 @@ def statement_kind(text: str) -> tuple[str | None, str]:
     m = RATE_RE.search(text)
     if m:
         return "RATE", f"the statement names a rate ({' '.join(m.group(0).split())!r}); check the kind"
-    shown = " ".join(body for _env, body in DISPLAY_RE.findall(text))
+    shown = " ".join([body for _env, body in DISPLAY_RE.findall(text)] +
+                     ["".join(t) for t in BRACKET_DISPLAY_RE.findall(text)])  # \[ … \] and $$ … $$ display too
     if shown:
         if INEQUALITY_RE.search(shown):
             return "INEQUALITY", "its display relates by an inequality; check the kind"
