@@ -72,7 +72,7 @@ def test_agreement_over_without_a_domain_compares_once_per_setting():
 def test_inequality_over_takes_sides_and_domain_per_setting():
     eta = sp.Symbol("eta", real=True)
 
-    def sides(c, i):  # f(w − η∇f) ≤ f(w) − (η/2)‖∇f‖² for η ≤ 1/L, at λ = 0 (smooth with L = λ_max(XᵀX/n))
+    def sides(c, i):  # f(w − η∇f) ≤ f(w) − (η/2)‖∇f‖² for η ≤ 1/L, L = λ_max(XᵀX/n)
         X, y, w = (u.matrix for u in variables(c))
         f = lambda w: ((X * w - y).T * (X * w - y))[0] / (2 * c["n"])
         g = X.T * (X * w - y) / c["n"]

@@ -31,7 +31,8 @@ def double(ctx):
 def _project(tmp_path: Path) -> Path:
     project = tmp_path / "hintpaper"
     (project / "hintpaper").mkdir(parents=True)
-    (project / "pyproject.toml").write_text('[project]\nname = "hintpaper"\n\n[tool.theoryverify]\npapers = ["hintpaper"]\n')
+    (project / "pyproject.toml").write_text('[project]\nname = "hintpaper"\n\n'
+                                            '[tool.theoryverify]\npapers = ["hintpaper"]\n')
     (project / "hintpaper" / "__init__.py").write_text(INIT)
     (project / "hintpaper" / "claims").mkdir()
     (project / "hintpaper" / "claims" / "__init__.py").write_text("")

@@ -326,9 +326,10 @@ class _Shapes:
     alone is no evidence, nor is ``X^{-1}`` (numbers have inverses) or ``X'`` (read as a derivative or another name).
     A name is a **number** when the paper declares it (``% theoryverify: scalar eta``), compares it with a number
     (``0 < \\eta < 1``), puts it in an interval or in ℝ (``\\eta \\in (0, 1)``), or the display divides by it
-    (``/n``, or a product of it and numbers: ``\\frac{1}{2n}``) — direct matrix evidence wins over number evidence.  A *matrix display* writes a transpose, trace,
-    determinant or pseudo-inverse, or a matrix name: every name in it is a non-commutative symbol but the numbers
-    (``W`` in ``X^\\top X W`` may be a matrix: nothing says it is a number); other displays keep commutative scalars."""
+    (``/n``, or a product of it and numbers: ``\\frac{1}{2n}``) — direct matrix evidence wins over number
+    evidence.  A *matrix display* writes a transpose, trace, determinant or pseudo-inverse, or a matrix name: every
+    name in it is a non-commutative symbol but the numbers (``W`` in ``X^\\top X W`` may be a matrix: nothing says
+    it is a number); other displays keep commutative scalars."""
     matrices: dict[str, str]  # evidence key -> why it is a matrix
     scalars: set[str]  # evidence keys shown to be numbers
     declared: set[str]
@@ -731,12 +732,13 @@ def statements_module(draft: Draft, paper: str, prefix: str) -> str:
     for s in draft.statements:
         kind, why = statement_kind(s.text)
         location = f"{s.kind.capitalize()}{' ' + s.label if s.label else ''}, {s.where}"
+        stub = location.rsplit(", ", 1)[0] + " as the paper states it (quote=): not yet checked"
         lines += ["", "", f"# kind {kind}: {why}" if kind else "# TODO kind: the statement names no rate, no "
                   "inequality and no identity the draft can tell; IDENTITY is a placeholder — set the claim's kind",
                   f"@CLAIMS.add({s.name!r}, location={location!r}, kind=tv.Kind.{kind or 'IDENTITY'},",
                   f"            catalogue_id={_catalogue_id(prefix, s.name)!r}, expect=tv.Status.INCONCLUSIVE,",
                   "            reason=\"not yet checked\",",
-                  f"            statement={(location.rsplit(', ', 1)[0] + ' as the paper states it (quote=): not yet checked')!r},",
+                  f"            statement={stub!r},",
                   "            # the paper's own words, which the referee report quotes: keep quote= when you write "
                   "the check",
                   f"            quote={_string(s.text)})",
