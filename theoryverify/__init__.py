@@ -69,6 +69,8 @@ _API: dict[str, tuple[str, str | None]] = {
     # checks
     "check_identity": ("checks", "check_identity"), "check_inequality": ("checks", "check_inequality"),
     "check_agreement": ("checks", "check_agreement"), "check_cases": ("checks", "check_cases"),
+    "check_agreement_over": ("checks.agreement", "check_agreement_over"),
+    "check_inequality_over": ("checks.inequality", "check_inequality_over"),
     "examples": ("checks.search", "examples"), "search": ("checks.search", "search"),
     "check_conserved": ("invariants", "check_conserved"), "check_nonincreasing": ("invariants", "check_nonincreasing"),
     "prove_nonpositive": ("invariants", "prove_nonpositive"),
@@ -90,7 +92,8 @@ _API: dict[str, tuple[str, str | None]] = {
     "lambda_min": ("dependent", "lambda_min"), "dependent": ("dependent", None),
     "strategies": ("strategies", None),
     # rates, phases, flows, dynamics
-    "check_rate": ("scaling", "check_rate"), "check_coefficient": ("scaling", "check_coefficient"),
+    "check_rate": ("scaling", "check_rate"), "check_rate_over": ("scaling", "check_rate_over"),
+    "check_coefficient": ("scaling", "check_coefficient"),
     "fit_power_law": ("scaling", "fit_power_law"), "sweep_details": ("scaling", "sweep_details"),
     "compare_laws": ("scaling", "compare_laws"), "scaling": ("scaling", None), "phases": ("phases", None),
     "flows": ("flows", None), "runner": ("runner", None),

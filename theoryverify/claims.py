@@ -244,7 +244,8 @@ class Claim:
     ...     return tv.check_identity((x + 1)**2, x**2 + 1, tv.Domain([tv.Interval(x, 0, 2)]), ctx.seed)
     >>> [(c.id, c.main, c.expect) for c in CLAIMS]
     [('demo.eq3', None, None), ('demo.eq3-planted', None, <Status.REFUTED: 'refuted'>)]
-    >>> CLAIMS.claims[1].check(tv.RunContext()).status.value
+    >>> c = CLAIMS.claims[1]
+    >>> c.check(tv.RunContext()).status.value
     'refuted'
     >>> tv.ClaimSet("demo").add("bad", location="Eq. 1", statement="s", kind=tv.Kind.IDENTITY,
     ...                         expect=tv.Status.REFUTED)(lambda ctx: None)

@@ -96,6 +96,8 @@ class ChainClaim:
     ops: set[str]
     display: str | None  # the printed entry of its display, if numbered or labelled
     latex: str
+    #: why the step checker leaves the chain undecided when drafted (:func:`decide_chains`), else None
+    undecided: str | None = None
 
 
 @dataclass
@@ -125,7 +127,8 @@ class Draft:
                 "review": sum(bool(e.relations and e.review) for e in self.entries),
                 "partly": sum(bool(e.relations) and not e.transcribed and not e.review for e in self.entries),
                 "todo": sum(not e.relations for e in self.entries), "statements": len(self.statements),
-                "chains": len(self.chains), "skipped": len(self.skipped)}
+                "chains": len(self.chains), "skipped": len(self.skipped),
+                "undecided": sum(bool(c.undecided) for c in self.chains)}
 
 
 # --- reading ---------------------------------------------------------------------------------------------------
@@ -323,9 +326,10 @@ class _Shapes:
     alone is no evidence, nor is ``X^{-1}`` (numbers have inverses) or ``X'`` (read as a derivative or another name).
     A name is a **number** when the paper declares it (``% theoryverify: scalar eta``), compares it with a number
     (``0 < \\eta < 1``), puts it in an interval or in ℝ (``\\eta \\in (0, 1)``), or the display divides by it
-    (``/n``) — direct matrix evidence wins over number evidence.  A *matrix display* writes a transpose, trace,
-    determinant or pseudo-inverse, or a matrix name: every name in it is a non-commutative symbol but the numbers
-    (``W`` in ``X^\\top X W`` may be a matrix: nothing says it is a number); other displays keep commutative scalars."""
+    (``/n``, or a product of it and numbers: ``\\frac{1}{2n}``) — direct matrix evidence wins over number
+    evidence.  A *matrix display* writes a transpose, trace, determinant or pseudo-inverse, or a matrix name: every
+    name in it is a non-commutative symbol but the numbers (``W`` in ``X^\\top X W`` may be a matrix: nothing says
+    it is a number); other displays keep commutative scalars."""
     matrices: dict[str, str]  # evidence key -> why it is a matrix
     scalars: set[str]  # evidence keys shown to be numbers
     declared: set[str]
@@ -392,9 +396,8 @@ class _Shapes:
                 for node in ast.walk(side):
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MATRIX_OPS:
                         ops.append(node.func.id)
-                    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and \
-                            isinstance(node.right, ast.Name):
-                        divisors.add(node.right.id)
+                    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # /n, \frac{1}{2n}
+                        divisors.update(_factors(node.right))
         whys = {n: self.matrix(n) for n in names}
         whys = {n: w for n, w in whys.items() if w}
         if not ops and not whys:
@@ -519,12 +522,25 @@ def _statements(paper, taken: set[str]) -> list[Statement]:
         f, line = doc.where(start)
         f_end, line_end = doc.where(max(start, end - 1))
         source = _source_lines(doc.root / f, line, line_end) if f_end == f else None
-        body = source if source is not None else doc.text[start:end]
+        body = _live(source if source is not None else doc.text[start:end])
         label = LABEL_RE.search(doc.text[start:end])
         base = _ident(label.group(1), kind) if label else f"{kind}_{counts[kind]}"
         out.append(Statement(_unique(base, taken), kind, label.group(1) if label else None, f"{f}:{line}",
                              body.strip()))
     return out
+
+
+def _live(text: str) -> str:
+    """LaTeX as typeset: each comment removed, and a line that held only a comment dropped (a stub quotes, and its
+    kind is read from, what the paper prints — never the authors' commented-out drafts)."""
+    from .check.tex.source import COMMENT_RE
+
+    out = []
+    for line in text.split("\n"):
+        live = COMMENT_RE.sub(lambda m: m.group(1), line)
+        if live.strip() or not line.strip():
+            out.append(live.rstrip())
+    return "\n".join(out)
 
 
 def _source_lines(path: Path, first: int, last: int) -> str | None:
@@ -671,6 +687,8 @@ def printed_module(draft: Draft, section: int) -> str | None:
         for why in e.unread:
             body.append(f"    # TODO not transcribed here: {' '.join(why.split())[:200]}")
         for atom, latex in e.opaque.items():
+            if not re.search(rf"(?<![\w.]){re.escape(atom)}(?!\w)", ret):  # nested in another opaque symbol
+                continue
             body.append(f"    # TODO {atom} stands for {' '.join(latex.split())[:160]} (not read: an opaque symbol)")
         for why in e.review:
             body.append(f"    # REVIEW needs review, not counted transcribed: {' '.join(why.split())[:400]}")
@@ -707,18 +725,23 @@ def _catalogue_id(prefix: str, name: str) -> str:
 def statements_module(draft: Draft, paper: str, prefix: str) -> str:
     lines = ['"""The paper\'s theorems, lemmas, propositions and corollaries, each a claim stub with its statement',
              "quoted (drafted by new-paper --from-tex).  Each is expected inconclusive — not yet checked — until its",
-             'check is written: then drop ``expect``/``reason`` and return the check\'s verdict."""',
+             "check is written: then drop ``expect``/``reason``, return the check's verdict, say in ``statement`` what",
+             'it decides, and keep ``quote`` (the paper\'s words, as the referee report quotes them)."""',
              "import theoryverify as tv", "", f"CLAIMS = tv.ClaimSet({paper!r})",
              "NOT_YET = tv.inconclusive(\"not yet checked\", \"no check written for this statement yet\")"]
     for s in draft.statements:
         kind, why = statement_kind(s.text)
         location = f"{s.kind.capitalize()}{' ' + s.label if s.label else ''}, {s.where}"
+        stub = location.rsplit(", ", 1)[0] + " as the paper states it (quote=): not yet checked"
         lines += ["", "", f"# kind {kind}: {why}" if kind else "# TODO kind: the statement names no rate, no "
                   "inequality and no identity the draft can tell; IDENTITY is a placeholder — set the claim's kind",
                   f"@CLAIMS.add({s.name!r}, location={location!r}, kind=tv.Kind.{kind or 'IDENTITY'},",
                   f"            catalogue_id={_catalogue_id(prefix, s.name)!r}, expect=tv.Status.INCONCLUSIVE,",
                   "            reason=\"not yet checked\",",
-                  f"            statement={_string(s.text)})",
+                  f"            statement={stub!r},",
+                  "            # the paper's own words, which the referee report quotes: keep quote= when you write "
+                  "the check",
+                  f"            quote={_string(s.text)})",
                   f"def {s.name}(ctx: tv.RunContext) -> tv.Verdict:",
                   "    return NOT_YET"]
     return "\n".join(lines) + "\n"
@@ -730,6 +753,7 @@ RATE_RE = re.compile(r"\\(?:tilde|widetilde)\s*\{?\s*(?:O|\\Theta|\\Omega)|\\(?:
                      r"convergence|sample complexity|decays?)\b", re.I)
 INEQUALITY_RE = re.compile(r"\\(?:le|leq|ge|geq|lesssim|gtrsim|leqslant|geqslant)(?![A-Za-z])|(?<!\\)[<>]")
 DISPLAY_RE = re.compile(r"\\begin\{(equation|align|gather|multline)\*?\}(.*?)\\end\{\1\*?\}", re.S)
+BRACKET_DISPLAY_RE = re.compile(r"(?<!\\)\\\[(.*?)\\\]|\$\$(.*?)\$\$", re.S)
 
 
 def statement_kind(text: str) -> tuple[str | None, str]:
@@ -741,7 +765,8 @@ def statement_kind(text: str) -> tuple[str | None, str]:
     m = RATE_RE.search(text)
     if m:
         return "RATE", f"the statement names a rate ({' '.join(m.group(0).split())!r}); check the kind"
-    shown = " ".join(body for _env, body in DISPLAY_RE.findall(text))
+    shown = " ".join([body for _env, body in DISPLAY_RE.findall(text)] +
+                     ["".join(t) for t in BRACKET_DISPLAY_RE.findall(text)])  # \[ … \] and $$ … $$ display too
     if shown:
         if INEQUALITY_RE.search(shown):
             return "INEQUALITY", "its display relates by an inequality; check the kind"
@@ -754,9 +779,36 @@ def statement_kind(text: str) -> tuple[str | None, str]:
     return None, ""
 
 
+def _undecided_reason(why: str) -> str:
+    return f"the step checker cannot decide it (when drafted): {why[:200]}"
+
+
+def decide_chains(draft: Draft, paper: str) -> int:
+    """Check each drafted chain as its claim will be checked by the first ``verify`` (the paper's LaTeX, the seed
+    the default run gives the claim ``paper.steps_…``) and mark the chains the step checker leaves undecided — a
+    step unreadable, read two ways, or not decided — so that their claims are drafted expected inconclusive with
+    the reason, not expected to pass; returns how many.  A chain that is decided (proved, holds, or refuted: a
+    refutation is the paper's to judge) keeps the default expectation."""
+    from .claims import RunContext
+    from .texsteps import check_tex_chain
+    from .verdicts import Status
+
+    tex = Path(draft.root) / draft.main
+    n = 0
+    for c in draft.chains:
+        try:
+            v = check_tex_chain(tex, c.where, RunContext().for_claim(f"{paper}.{c.name}").seed)
+        except TheoryverifyError:
+            continue
+        if v.status is Status.INCONCLUSIVE:
+            c.undecided, n = " ".join(str(v.evidence).split()), n + 1
+    return n
+
+
 def steps_module(draft: Draft, paper: str, prefix: str) -> str:
     lines = ['"""The paper\'s derivation chains, each checked by the LaTeX reader\'s step checker on the copy of the',
              "paper in paper/tex (drafted by new-paper --from-tex): a refuted step is the chain's first wrong step.",
+             "A chain the checker left undecided when drafted is expected inconclusive, its reason above it.",
              '"""', "from pathlib import Path", "", "import theoryverify as tv", "",
              f"CLAIMS = tv.ClaimSet({paper!r})",
              f"TEX = Path(__file__).resolve().parent.parent / \"paper\" / \"tex\" / {draft.main!r}", "", "",
@@ -769,6 +821,12 @@ def steps_module(draft: Draft, paper: str, prefix: str) -> str:
         if c.display and c.display not in seen:
             seen.add(c.display)
             cat = f", catalogue_id={_catalogue_id(prefix, c.display)!r}"
+        if c.undecided:  # the first verify gives what the draft saw: expected, with the reason, so it exits 0
+            lines += ["", f"# undecided when drafted: {c.undecided[:240]}",
+                      f"CLAIMS.add({c.name!r}, location={c.where!r}, kind=tv.Kind.{kind}{cat},",
+                      f"           expect=tv.Status.INCONCLUSIVE, reason={_undecided_reason(c.undecided)!r},",
+                      f"           statement={('the derivation chain ' + c.latex)!r})(_chain({c.where!r}))"]
+            continue
         lines += ["", f"CLAIMS.add({c.name!r}, location={c.where!r}, kind=tv.Kind.{kind}{cat},",
                   f"           statement={('the derivation chain ' + c.latex)!r})(_chain({c.where!r}))"]
     if draft.skipped:
@@ -898,6 +956,7 @@ def write(name: str, tex: str | Path, folder: Path | str = ".", title: str | Non
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise scaffold.ScaffoldError(f"{target} already exists and is not an empty folder")
     draft = read(tex)
+    decide_chains(draft, name)
     title = title or name
     files = render(draft, name, scaffold.render_paper(name, title), title)
     for rel, text in files.items():

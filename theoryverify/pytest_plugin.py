@@ -126,6 +126,60 @@ def _package_dir(module_name: str) -> Path | None:
 
 
 def _paper_collectors(session: pytest.Session) -> Iterator["PaperClaims"]:
+    for collector in _find_papers(session):
+        session.config.stash[_COLLECTED] = True
+        yield collector
+
+
+_COLLECTED = pytest.StashKey[bool]()
+
+
+def _projects(folders: list[Path]) -> list[tuple[Path, list[str]]]:
+    """The paper projects among ``folders`` and the folders right below them: (folder, the paper packages its
+    ``pyproject.toml`` names in ``[tool.theoryverify] papers``)."""
+    from theoryverify import registry
+
+    out = []
+    for folder in folders:
+        for f in [folder, *(sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else [])]:
+            names = registry._config_papers(f) if f.is_dir() else []
+            if names and f not in [o for o, _ in out]:
+                out.append((f, names))
+    return out
+
+
+def no_paper_hint(config: pytest.Config) -> str | None:
+    """One line for a session that collected no paper although it asks for one (``-m theorems``/``slow``/``gpu``,
+    or a path holding a paper project): what to set so that the paper is found — else None."""
+    if config.stash.get(_COLLECTED, False):
+        return None
+    explicit = _explicit_paths(config)
+    base = config.invocation_params.dir
+    found = _projects(explicit if explicit is not None else [base])
+    marks = config.getoption("markexpr", "") or ""
+    if not found and not any(m in marks for m in MARKERS):
+        return None
+    if found:
+        folder, names = found[0]
+        rel = os.path.relpath(folder, base)
+        pkgs = ",".join(names)
+        if rel == ".":
+            return (f"theoryverify: no paper collected: ./pyproject.toml names {pkgs}, but the package is not "
+                    f"importable here — run with PYTHONPATH=. (or pip install -e .)")
+        return (f"theoryverify: no paper collected: {rel}/pyproject.toml names {pkgs}, which is not found from "
+                f"here — set THEORYVERIFY_PAPERS={pkgs} PYTHONPATH={rel} (or run pytest in {rel}/ with "
+                f"PYTHONPATH=., or pip install -e {rel})")
+    return ("theoryverify: no paper collected (no paper package under the collected paths): pip install -e PROJECT, "
+            "or run pytest in the paper's project folder with PYTHONPATH=., or set THEORYVERIFY_PAPERS=PACKAGE "
+            "PYTHONPATH=FOLDER_ABOVE_THE_PACKAGE")
+
+
+def pytest_report_collectionfinish(config: pytest.Config, start_path, items) -> list[str]:
+    hint = no_paper_hint(config)
+    return [hint] if hint else []
+
+
+def _find_papers(session: pytest.Session) -> Iterator["PaperClaims"]:
     from theoryverify import registry
 
     config = session.config

@@ -168,7 +168,8 @@ def _main_from_tex(args: argparse.Namespace) -> int:
           f"{c['review']} need review (read ambiguously or lossily: a REVIEW comment names both readings or what "
           f"was lost), {c['partly']} partly, {c['todo']} as TODOs (with the reason)")
     print(f"  {c['statements']} theorem-like statements as claim stubs (inconclusive: not yet checked); "
-          f"{c['chains']} derivation chains as step-check claims; the catalogue in {args.name}/spec/{args.name}.md")
+          f"{c['chains']} derivation chains as step-check claims ({c['undecided']} the step checker leaves undecided, "
+          f"expected inconclusive with the reason); the catalogue in {args.name}/spec/{args.name}.md")
     if c["skipped"]:
         print(f"  {c['skipped']} displayed relations are no derivation step (definitions, parameter choices, "
               "hypotheses …): no claim; listed in the catalogue with their kind")

@@ -33,7 +33,7 @@ import math
 import re
 import warnings
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats
@@ -396,6 +396,16 @@ def _constant_status(c: tuple[float, float, float], bound: str, m: float) -> str
     return "holds" if bottom <= lo and hi <= top else "refuted" if hi < bottom or lo > top else "inconclusive"
 
 
+def _constant_band(status: str, bound: str, m: float) -> str:
+    """What the constant test asks of C's CI, and how it came out (said so a refuted constant never reads as a
+    pass: "needs C in [0.9091, 1.1], 1 ± 0.1 as a factor: the CI lies outside")."""
+    top, bottom = 1.0 + m, 1.0 / (1.0 + m)
+    need = {"big_o": f"C ≤ {top:.4g}", "omega": f"C ≥ {bottom:.4g}"}.get(bound, f"C in [{bottom:.4g}, {top:.4g}]")
+    outcome = {"holds": "the CI lies inside", "refuted": "the CI lies outside",
+               "inconclusive": "the CI reaches across an end"}[status]
+    return f"needs {need}, 1 ± {m:g} as a factor: {outcome}"
+
+
 def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, margin: float, param: str, x,
                          towards: str | None) -> Verdict:
     """The exponent verdict ``v`` with :data:`ASYMPTOTIC_RULE` applied and recorded."""
@@ -430,7 +440,8 @@ def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, mar
                   f"{param} → {arrow}: {sign * trend.exponent:.3g} (CI [{t_lo:.3g}, {t_hi:.3g}])"
                   + (", heading towards 1" if heading else ", not heading towards 1"))
     text = (f"asymptotic constant ({param} → {arrow}): C = measured/predicted on the near half "
-            f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+            f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; "
+            f"{_constant_band(_constant_status((C, lo, hi), 'theta', margin), 'theta', margin)})"
             f"{trend_text}")
     return _constant_verdict(v, status, (C, lo, hi), text, details, "asymptotic constant", "C (measured / printed), "
                              "near the limit", "the limit of measured/printed excludes the printed constant",
@@ -479,7 +490,8 @@ def _with_constant(v: Verdict, *, constant: str | None, predicted, ratio, seed: 
     record = {"tested": True, "declared": "printed", "coefficient": C, "ci": [lo, hi], "margin": margin,
               "bound": bound, "status": c, "rule": rule}
     details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
-    text = f"printed constant: C = measured/predicted = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; 1 within ×(1 ± {margin:g}))"
+    text = (f"printed constant: C = measured/predicted = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; "
+            f"{_constant_band(c, bound, margin)})")
     return _constant_verdict(v, c, const, text, details, "printed constant", "C (measured / printed)",
                              "the exponent agrees but the printed constant does not", margin=margin, param=param, x=x)
 
@@ -812,6 +824,61 @@ def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin:
                             max_spread=max_spread, min_points=min_points, what=what, extra=extra,
                             refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
                             constant_margin=constant_margin, seed=seed, declared=declared, towards=towards)
+
+
+
+def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], predicted_exponent: "float | str",
+                    margin: float, seed: int, predicted: Any = None, *, n: int = 6, fixed: Mapping | None = None,
+                    shared: str | None = None, **options) -> Verdict:
+    """:func:`check_rate` on a sweep built from the declared range ``over`` (one :class:`~theoryverify.Over`, the
+    swept parameter): the grid is ``tv.grid(over, n)`` (ends included, spanning the declared decades on a log
+    scale), each point is ``{over.name: x, **fixed}``, ``measure(point)`` is its measured value (or its values
+    over seeds) and ``predicted`` the claimed values — a SymPy expression (a printed display's side, evaluated at
+    each point by ``tv.evaluate``, so its symbols are named by the point), a function of the point, or None.
+    ``shared``: the name of a :func:`theoryverify.shared_sweep` the points are computed in, so that every claim
+    sweeping the same points with the same ``measure`` reuses them.  ``param`` defaults to the range's name and
+    ``fixed`` is recorded as check_rate's ``fixed`` (the statement's hypotheses read it); every other keyword
+    (``what``, ``constant``, ``law``, ``log_power``, ``bound``, …) goes to :func:`check_rate`, whose rules
+    (exponent, constant, span) decide.
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> kappa, epsilon = sp.symbols("kappa epsilon", positive=True)
+    >>> steps = lambda c: 0.5 * c["kappa"] * sp.log(1 / c["epsilon"])           # a simulated count (here exact)
+    >>> K = tv.Over("kappa", 10, 1000, scale="log")
+    >>> v = tv.check_rate_over(K, steps, "printed", 0.1, 0, kappa / 2 * sp.log(1 / epsilon), fixed={"epsilon": 1e-6},
+    ...                        constant="printed", what="steps")
+    >>> v.status.value, v.details["sweep"]["fixed"], [round(x) for x in v.details["sweep"]["x"]]
+    ('holds', {'epsilon': 1e-06}, [10, 25, 63, 158, 398, 1000])
+    >>> tv.check_rate_over(K, steps, "printed", 0.1, 0, sp.sqrt(kappa) * sp.log(1 / epsilon),   # √κ: refuted
+    ...                    fixed={"epsilon": 1e-6}, constant="printed").status.value
+    'refuted'
+    """
+    import sympy as sp
+
+    from .conditions import Over
+    from .numeric import evaluate
+
+    if not isinstance(over, Over):
+        raise TypeError(f"check_rate_over: over is the swept parameter's tv.Over, not a {type(over).__name__}")
+    fixed = dict(fixed or {})
+    if over.name in fixed:
+        raise ValueError(f"check_rate_over: {over.name} is both swept and fixed")
+    from .ranges import grid
+    points = [{over.name: x, **fixed} for x in grid(over, n)]
+    if shared is not None:
+        from .shared_sweeps import shared_sweep
+        values = shared_sweep(measure, points, name=shared)
+    else:
+        values = [measure(dict(p)) for p in points]
+    if predicted is None:
+        claimed = None
+    elif isinstance(predicted, (sp.Basic, int, float)) or not callable(predicted):
+        claimed = [evaluate(predicted, p) for p in points]
+    else:
+        claimed = [float(predicted(dict(p))) for p in points]
+    options.setdefault("param", over.name)
+    return check_rate([p[over.name] for p in points], np.asarray(values, dtype=float), predicted_exponent, margin,
+                      seed, claimed, fixed=fixed or None, **options)
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,15 @@ from __future__ import annotations
 import importlib
 
 _WHERE = {
-    "check_agreement": ".agreement", "check_cases": ".exhaustive", "check_identity": ".identity",
+    "check_agreement": ".agreement", "check_agreement_over": ".agreement",
+    "check_inequality_over": ".inequality", "check_cases": ".exhaustive", "check_identity": ".identity",
     "check_inequality": ".inequality", "check_mc_bound": ".montecarlo", "check_mc_mean": ".montecarlo",
     "check_mc_means": ".montecarlo", "check_mc_gradient": ".mcgradient",
     "check_flow_converges": "..flows",  # defined beside the flow integrator it uses
     "check_gaussian_expectation": "..gaussian",  # defined beside the Wick expansion it uses
 }
 
-__all__ = ["check_agreement", "check_cases", "check_flow_converges", "check_gaussian_expectation", "check_identity",
+__all__ = ["check_agreement", "check_agreement_over", "check_inequality_over", "check_cases", "check_flow_converges", "check_gaussian_expectation", "check_identity",
            "check_inequality", "check_mc_bound", "check_mc_gradient", "check_mc_mean",
            "check_mc_means"]
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
+import sympy as sp
 from hypothesis import strategies as st
 
+from ..conditions import Over
 from ..domains import Domain
 from ..roundoff import fmt_error
 from ..evidence_types import CouldHaveFailed, attach
@@ -111,3 +113,100 @@ def check_agreement(derived: Callable[[Any], Any], reference: Callable[[Any], An
               float_points=finite, max_error=max_err, tolerance=rtol, coverage=res.coverage())
     return attach(v, CouldHaveFailed("search", f"a relative error > {rtol:g} between {names[0]} and {names[1]} "
                                                f"at any of the {finite} drawn points would refute"))
+
+
+def _domain_at(domain: Any, config: dict, what: str) -> "Domain":
+    """One setting's domain: ``domain`` itself, or ``domain(config)`` (a ValueError naming what it returned)."""
+    from ..domains import Domain, _array_name
+
+    got = domain(dict(config)) if callable(domain) and not isinstance(domain, Domain) else domain
+    if not isinstance(got, Domain):
+        raise ValueError(f"{what}: the domain must be a tv.Domain or a function of the setting returning one, "
+                         f"got {type(got).__name__}")
+    names = set()
+    for v in got.variables:
+        name = _array_name(v)
+        names |= {name} if name else {str(s) for s in v.symbols}
+    clash = sorted(names & set(config))
+    if clash:
+        raise ValueError(f"{what}: the setting and its domain both name {', '.join(clash)}")
+    return got
+
+
+def check_agreement_over(over: Any, derived: Callable[[Any], Any], reference: Callable[[Any], Any], domain: Any,
+                         seed: int, *, settings_n: int = 3, draws: int = 2, rtol: float = 1e-10,
+                         n: int | None = None, names: tuple[str, str] = ("derived", "autograd")) -> Verdict:
+    """:func:`check_agreement` at every setting of the declared ranges ``over``, in one call: the settings are
+    ``tv.settings(over, seed, n=settings_n, draws=draws)`` and the verdicts are combined by
+    :func:`theoryverify.check_over` (the refuting setting named, the settings after it not run, each setting
+    recorded as a configuration, so the quantifier and span rules read what ran) — as
+    :func:`theoryverify.check_mc_gradient_over` does for a Monte Carlo gradient.
+
+    - ``domain``: a :class:`~theoryverify.domains.Domain`, or ``domain(config)`` → the Domain of one setting (a
+      ``tv.MatrixVar("X", (config["n"], config["d"]))`` for each shape), whose points are drawn; or None: the
+      setting is the whole point, and the two sides are compared once there (a closed form against a
+      simulation at each setting, ``rtol=0`` for an exact count);
+    - ``derived(x)``, ``reference(x)``: as :func:`check_agreement`, ``x`` being the drawn point by name with the
+      setting's values added (``x["X"]`` an array, ``x["n"]`` the setting's n; a name both in the setting and in
+      its domain is an error).  A side that returns a SymPy expression or matrix — a printed display built in
+      this setting's shapes — is evaluated at ``x`` by :func:`theoryverify.evaluate`.  ``rtol``, ``n`` (draws per
+      setting) and ``names`` as :func:`check_agreement`.
+
+    >>> import theoryverify as tv
+    >>> over = [tv.Over("n", 1, 4, integer=True), tv.Over("d", 1, 3, integer=True)]
+    >>> shape = lambda c: tv.Domain([tv.MatrixVar("X", (c["n"], c["d"])), tv.VectorVar("w", c["d"])])
+    >>> def printed(x):                          # the display Xᵀ X w / n, in this setting's shapes
+    ...     X, w = tv.MatrixVar("X", (x["n"], x["d"])).matrix, tv.VectorVar("w", x["d"]).vector
+    ...     return X.T * X * w / x["n"]
+    >>> numpy_side = lambda x: x["X"].T @ x["X"] @ x["w"] / x["n"]
+    >>> v = tv.check_agreement_over(over, printed, numpy_side, shape, seed=0, n=10)
+    >>> v.status.value, len(v.details["configurations"])
+    ('holds', 10)
+    >>> v = tv.check_agreement_over(over, printed, lambda x: x["X"].T @ x["X"] @ x["w"], shape, seed=0, n=10)
+    >>> v.status.value, v.counterexample["part"]          # no 1/n: refuted at the first setting with n ≥ 2
+    ('refuted', 'n=4, d=1')
+    >>> halvings = lambda c: sum(1 for k in range(64) if c["N"] >> k)    # a count, simulated at each setting
+    >>> import math
+    >>> N = [tv.Over("N", 1, 10**6, scale="log", integer=True)]
+    >>> tv.check_agreement_over(N, lambda c: math.floor(math.log2(c["N"])) + 1, halvings, None, 0,
+    ...                         rtol=0).status.value
+    'holds'
+    >>> v = tv.check_agreement_over(N, lambda c: math.ceil(math.log2(c["N"])), halvings, None, 0, rtol=0)
+    >>> v.status.value, v.counterexample["part"], v.counterexample["derived"], v.counterexample["autograd"]
+    ('refuted', 'N=1', 0, 1)
+    """
+    from ..ranges import check_over
+    from ..verdicts import error
+
+    def side(fn: Callable, x: dict) -> Any:
+        got = fn(x)
+        if isinstance(got, (sp.Basic, sp.MatrixBase)):
+            from ..numeric import evaluate
+            return evaluate(got, x)
+        return got
+
+    def once(config: dict) -> Verdict:
+        a, b = side(derived, dict(config)), side(reference, dict(config))
+        try:
+            err = max_relative_error(a, b)
+        except ShapeMismatch as exc:
+            return refuted(f"{names[0]} vs {names[1]}: shape comparison",
+                           exc.text.replace("lhs", names[0]).replace("rhs", names[1]), {**config}, tolerance=rtol)
+        if not err <= rtol:  # nan (a side not finite) included
+            return refuted(f"{names[0]} vs {names[1]} at the setting",
+                           f"relative error {err:.3g} > {rtol:g}" if err == err else "a side is not finite",
+                           {**plain(config), names[0]: plain(a), names[1]: plain(b)}, tolerance=rtol)
+        return holds(f"{names[0]} vs {names[1]} at the setting", f"relative error {fmt_error(err)} ≤ tol {rtol:g}",
+                     max_error=err, tolerance=rtol)
+
+    def at(config: dict, seed: int) -> Verdict:
+        if domain is None:
+            return once(config)
+        try:
+            dom = _domain_at(domain, config, "check_agreement_over")
+        except ValueError as exc:
+            return error("agreement over declared ranges", str(exc))
+        return check_agreement(lambda x: side(derived, {**config, **x}), lambda x: side(reference, {**config, **x}),
+                               dom, seed, rtol=rtol, n=n, names=names)
+
+    return check_over([over] if isinstance(over, Over) else list(over), at, seed, n=settings_n, draws=draws)

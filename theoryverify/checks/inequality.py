@@ -265,3 +265,46 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
 
 def lhs_rhs(a: float, op: str, b: float) -> str:
     return f"lhs = {a:.6g} {op} rhs = {b:.6g} is false"
+
+
+def _per_setting(value, config: dict):
+    """``value``, or ``value(config)`` when it is a function of the setting (a SymPy expression or matrix, though
+    callable in SymPy's sense, is a value)."""
+    if isinstance(value, (sp.Basic, sp.MatrixBase, Domain, int, float, str)) or not callable(value):
+        return value
+    return value(dict(config))
+
+
+def check_inequality_over(over, lhs, op: str, rhs, domain, seed: int, *, settings_n: int = 3, draws: int = 2,
+                          **options) -> Verdict:
+    """:func:`check_inequality` at every setting of the declared ranges ``over``, in one call: the settings are
+    ``tv.settings(over, seed, n=settings_n, draws=draws)`` and the verdicts are combined by
+    :func:`theoryverify.check_over` (the refuting setting named, the others after it not run, each setting
+    recorded as a configuration for the quantifier and span rules).  Each of ``lhs``, ``rhs`` and ``domain`` is
+    the value :func:`check_inequality` takes, or a function of the setting returning it (the printed display in
+    this setting's ``tv.MatrixVar`` shapes; the Domain of its variables; a name both in the setting and in its
+    domain is an error).  Further keywords (``tol``, ``n_float``, ``prove``, …) go to :func:`check_inequality`.
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> over = [tv.Over("d", 1, 3, integer=True)]
+    >>> w = lambda c: tv.VectorVar("w", c["d"])
+    >>> sq = lambda c: (w(c).vector.T * w(c).vector)[0]                      # ‖w‖²
+    >>> v = tv.check_inequality_over(over, sq, "<=", lambda c: c["d"] * sq(c) + 1, lambda c: tv.Domain([w(c)]), 0)
+    >>> v.status.value, [c["d"] for c in v.details["configurations"]]
+    ('holds', [1, 3, 2])
+    >>> v = tv.check_inequality_over(over, sq, "<=", lambda c: c["d"] - 1, lambda c: tv.Domain([w(c)]), 0)
+    >>> v.status.value, v.counterexample["part"]
+    ('refuted', 'd=1')
+    """
+    from ..conditions import Over
+    from ..ranges import check_over
+    from .agreement import _domain_at
+
+    def at(config: dict, seed: int) -> Verdict:
+        try:
+            dom = _domain_at(lambda c: _per_setting(domain, c), config, "check_inequality_over")
+        except ValueError as exc:
+            return error("inequality over declared ranges", str(exc))
+        return check_inequality(_per_setting(lhs, config), op, _per_setting(rhs, config), dom, seed, **options)
+
+    return check_over([over] if isinstance(over, Over) else list(over), at, seed, n=settings_n, draws=draws)
