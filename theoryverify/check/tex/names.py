@@ -49,7 +49,7 @@ def _opens(text: str, at: int, name_start: int) -> re.Match | None:
 
 #: the spectral functions λ_max, λ_min, σ_max, σ_min (evidence keys: lam_max, sigma_min)
 SPECTRAL = re.compile(r"(?:lam|sigma)_s?(?:max|min)")
-OPEN_RE = re.compile(r"\s*\}?\s*(?:\\[!,;:]\s*)*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")  # λ_max\!\left(A\right): applied
+OPEN_RE = re.compile(r"\s*\}?\s*(?:\\!\s*)*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")  # λ_max\!\left(A\right): applied
 MAP_RE = re.compile(r"\s*:\s*(?:\\mathbb\s*\{?\s*R|\\mathcal|\\R\b|[A-Z])[^=]{0,40}?\\(?:to|rightarrow|mapsto)")
 MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))\s*\^\s*"
                        r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
