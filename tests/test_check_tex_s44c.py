@@ -164,3 +164,12 @@ def test_a_data_model_is_not_a_step(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[1]["kind"] == "definition" and "model" in rows[1]["reason"], rows
     assert rows[2]["kind"] == "step", rows
+
+
+def test_a_thin_space_before_a_bracket_is_no_application(tmp_path, capsys):
+    # (a step size written α\,(…): only \! marks an application; counting \, had made α a function and lost the
+    # product reading of this wrong step, tdrp's one genuine refutation likewise)
+    body = _doc(r"The update is $w_{t+1} = w_t + \alpha\,(g_t - w_t)$ and $v_{t+1} = v_t + \alpha\,(h_t - v_t)$.",
+                _proof(r"\alpha\,(a + b) - \alpha\,(a - b) = 0 ."))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[-1]["status"] == "ambiguous", rows  # (with \, counted: α a function, the product reading lost)
