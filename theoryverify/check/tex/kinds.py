@@ -143,6 +143,7 @@ EQUATION_TO_SOLVE = re.compile(r"\b(?:the\s+)?values?\s+of\s+[^.]{1,60}?\b(?:tha
                                r"\bdefine[sd]?\b[^.]{0,120}\baccording\s+to\W*$|"
                                # "schemes that solve the scalar equation (1) given by:", "approaches to solve the linear
                                # system … given by:", "x satisfies the equation": the display is the equation solved
+                               r"(?<!have to )(?<!need to )(?<!want to )"  # "we have to solve …": a goal (GOAL_CUE)
                                r"\b(?:solv(?:e|es|ing)|satisf(?:y|ies|ying))\s+(?:the|an?|this|our|their|its)\s+"
                                r"(?:[\w-]+\s+){0,3}(?:equations?|(?:linear\s+)?systems?(?:\s+of\s+equations)?)\b"
                                r"(?:\s*(?:\\eqref\s*\{[^{}]*\}|\(\s*\d+\s*\)|\$[^$]{0,40}\$))?"
