@@ -879,6 +879,7 @@ class PaperParser(LatexParser):
                 if node is not None:
                     return node
             scripted = self.at("_", "^")
+            letter_end = self.i
             self._skip_scripts()
             if which == "E" and not (self.peek().text in BRACKETS or self.at("\\left", "\\{")) and \
                     self.starts_factor() and (scripted or self.at("\\|", "\\lVert", "\\Vert", "\\mathbb", "|")):
@@ -898,7 +899,13 @@ class PaperParser(LatexParser):
                 if which == "E" and self.starts_factor():
                     raise BadInput("LaTeX: an expectation sign E not followed by a bracket is not read (E X: the "
                                    "expectation of what?)")
-                return _name(which + "bb")  # \mathbb{P}_d: a set
+                # \mathbb{P}_d: a set; \mathbf{P}_{x}: a matrix — the letter's scripts are part of its name (dropped,
+                # \mathbf{P}_x v − \mathbf{P}_y v = 0 had been Pbb·v − Pbb·v, proved)
+                self.i = letter_end
+                bold = any(t.text in ("\\mathbf", "\\bm", "\\boldsymbol") for t in self.toks[start:letter_end])
+                if bold:
+                    self.vector_ops.add("bold symbol")
+                return self._index(which + ("bf" if bold else "bb"))
             self._operand_of("Ex" if which == "E" else "Pr")
             return self._opaque(start, "Ex" if which == "E" else "Pr")
         if c in ("\\Pr", "\\Prob", "\\Exp", "\\Var", "\\Cov", "\\var", "\\cov"):
@@ -921,8 +928,8 @@ class PaperParser(LatexParser):
             at_point = self._metric_point()
             if at_point:  # ⟨A, B⟩_X with X a variable of the display: the metric at X, another function than ⟨A, B⟩
                 return _call(f"inner_{at_point}", a, b)
-            self._skip_norm_scripts()
-            return _call("inner", a, b)
+            label = self._inner_label()
+            return _call(f"inner_{label}" if label else "inner", a, b)
         if c == "\\left" and self.peek(1).text == "\\langle":
             self.i += 2
             a = self.expr()
@@ -1030,10 +1037,12 @@ class PaperParser(LatexParser):
                 word += "bf"
             word += "".join(self._inner_marks)  # \hat{\tilde x}: xtildehat
             if word in ("E", "P", "Ebb", "Pbb") or (self.toks[save].text in ("\\mathbb",) and word in ("E", "P")):
+                letter_end = self.i
                 self._skip_scripts()
                 if self.peek().text in ("[", "(") or self.at("\\left"):
                     self._operand_of("Ex")
                     return self._opaque(start, "Ex")
+                self.i = letter_end  # \hat{\mathbb P}_n: the scripts are part of the name (never dropped)
             word += ACCENTS.get(name) or EXTRA_ACCENTS[name]
             return self._maybe_call(self._index(word))
         if name in ("operatorname", "mathrm", "text", "textrm", "mathop", "mathsf", "mathbb", "mathbf", "textnormal"):
@@ -1438,6 +1447,25 @@ class PaperParser(LatexParser):
         self.i += 2
         return letter
 
+    def _inner_label(self) -> str:
+        """The label of an inner product's subscript, consumed: '' for none, ``_2``, ``_F`` and a space's name
+        (``⟨f, g⟩_{\\mathcal H}``: the inner product); any other subscript (``⟨u, v⟩_{A}``, ``_{G_t}``) names
+        another inner product (dropped, ⟨u, v⟩_A = ⟨u, v⟩_B had been inner(u, v) = inner(u, v), proved)."""
+        if not self.at("_"):
+            return ""
+        inner = [t.text for t in self.toks[self.i + 1:self.i + 6]]
+        if inner[:1] == ["{"] and len(inner) > 3 and inner[1] in ("\\mathcal", "\\mathscr", "\\mathbb") and \
+                inner[2:4] in (["{", inner[3]], [inner[2], "}"]) or \
+                inner[:1] in (["\\mathcal"], ["\\mathscr"], ["\\mathbb"]):
+            start = self.i + 1
+            self._skip_norm_scripts()
+            if len([t for t in self.toks[start:self.i] if t.text not in ("{", "}", "\\mathcal", "\\mathscr",
+                                                                         "\\mathbb")]) == 1:
+                return ""  # ⟨f, g⟩_{\mathcal H} (never ⟨f, g⟩_{\mathcal H_1}: another space's, named apart)
+            self.i = start - 1
+        label = self._norm_script()
+        return "" if label == "F" else label
+
     def _norm_label(self, node: ast.expr) -> ast.expr:
         """``\\|x\\|`` and ``\\|x\\|_2`` are the norm; any other subscript (``\\|x\\|_1``, ``_\\infty``, ``_F``,
         ``_{G_{N,\\lambda}}``, ``_{\\mathcal H}``) names another norm, read as an unspecified function of its own
@@ -1460,7 +1488,36 @@ class PaperParser(LatexParser):
                      r"mathcal|mathbb|mathbf|mathscr|bm|boldsymbol|footnotesize|small|scriptsize|tiny|normalsize)(?![A-Za-z])", "",
                      raw)
         key = re.sub(r"infty", "inf", re.sub(r"[^A-Za-z0-9]", "", key))
-        return "" if key in ("", "2", "l2", "L2") else key[:16]
+        if key in ("", "2", "l2", "L2"):
+            return ""
+        return self._label(re.sub(r"\\(mathrm|rm|text|textrm|mathsf|operatorname|mathit|scriptscriptstyle|"
+                                  r"scriptstyle|footnotesize|small|scriptsize|tiny|normalsize)(?![A-Za-z])", "", raw),
+                           key[:16])
+
+    def _label(self, raw: str, slug: str) -> str:
+        """A name for a norm's subscript: its letters and digits (``slug``), made unique in the paper — two different
+        subscripts (``G_{t-1}`` and ``G_t^{-1}``, both Gt1; ``{ij}`` and ``{i,j}``) get two names (``Gt1``,
+        ``Gt1_2``), never one (‖v‖_{G_{t−1}} = ‖v‖_{G_t^{−1}} had been norm_Gt1(v) = norm_Gt1(v), proved).  The
+        subscript's text (``raw``) is compared with upright-font wrappers and one-token braces dropped (``_{F}``,
+        ``_{\\mathrm F}`` and ``_F`` are one norm)."""
+        texts = raw.split()
+        while True:  # { F } → F, { { F } } → F
+            for k in range(len(texts) - 2):
+                if texts[k] == "{" and texts[k + 2] == "}" and texts[k + 1] not in ("{", "}"):
+                    texts[k:k + 3] = [texts[k + 1]]
+                    break
+            else:
+                break
+        text = " ".join(texts)
+        if self.names is not None:
+            labels = self.names.labels
+        else:
+            labels = self.__dict__.setdefault("_labels", {})
+        name, n = slug, 1
+        while labels.setdefault(name, text) != text:
+            n += 1
+            name = f"{slug}_{n}"
+        return name
 
     def _skip_norm_scripts(self) -> None:
         """Move past a norm's or an inner product's subscript (``_2``, ``_F``, ``_{\\infty}``, ``_\\mathcal{L}``)."""
@@ -2041,9 +2098,19 @@ class PaperParser(LatexParser):
                     self.applied.add(name)
                     return _bin(ast.Call(func=_name(name), args=args, keywords=[]), ast.Pow(), exponent)
                 self.i = save
+        if isinstance(exponent, ast.Constant) and isinstance(base, (ast.Name, ast.Subscript)) and self._called_next():
+            save = self.i
+            try:
+                args = self._paren_args()
+            except BadInput:
+                args = None
+            self.i = save
+            numbered = self._numbered_label(base, exponent, args) if args is not None else None
+            if numbered is not None:  # g^0(y): the paper's g^0 applied, or (ambiguous) g to the 0 times y — both shown
+                return numbered
         return _bin(base, ast.Pow(), exponent)
 
-    def _labelled_applied(self, base: ast.expr, exponent: ast.expr) -> ast.expr | None:
+    def _labelled_applied(self, base: ast.expr, exponent: ast.expr, known: bool = False) -> ast.expr | None:
         """``F^B_{n,p}(2k)``, ``F^B(x)`` (the cursor after the label): a name with a capital superscript label, its
         subscript, and a bracket right after — the labelled name applied (an unknown function of the bracket; where
         nothing says it is a function, ambiguous with the labelled name times the bracket), never the power
@@ -2083,7 +2150,7 @@ class PaperParser(LatexParser):
         ev = getattr(self.names, "ev", None)
         called = ev is not None and _flat(head) in getattr(ev, "prose_scripted_maps", ())
         verdict = self.names.kind(_key(node)) if self.names is not None else None
-        if called or verdict == "function" and not self.names.ev.factor.get(_flat(head)) or len(args) >= 2:
+        if known or called or verdict == "function" and not self.names.ev.factor.get(_flat(head)) or len(args) >= 2:
             self.applied.add(name)  # "the distribution function F^B_{n,p}", F^B(x, y): applied
         else:
             self.ambiguous.add(name)  # applied, or the labelled name times the bracket? both readings, no verdict
@@ -2105,6 +2172,28 @@ class PaperParser(LatexParser):
             return True
         return self.names.kind(_key(base)) == "function"
 
+    def _function_family(self, base: ast.expr) -> bool:
+        """Does the paper define ``base`` (a name with its subscript) with a letter superscript as a function
+        (``f^i_t(x) = …``, ``B_a^r(k) := …``)?  Then ``f^0_t(y)`` is a member of that family applied."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        ev = getattr(self.names, "ev", None)
+        if not isinstance(head, ast.Name) or ev is None:
+            return False
+        return any(h == head.id for h, _ in ev.sup_labels) and head.id + "sup" in ev.atomic
+
+    def _number_times_bracket(self, base: ast.expr) -> bool:
+        """``q^k_i(1 - q_i)`` (the cursor at the bracket): the bracket uses the name itself (q_i), or the paper uses
+        the scripted name as a number — a power of a number times the bracket, no application."""
+        save = self.i
+        try:
+            args = self._paren_args()
+        except BadInput:
+            return True
+        finally:
+            self.i = save
+        bare = getattr(self.names, "bare_number", None)
+        return _uses_itself(base, args) or bool(bare and bare(_flat(base)))
+
     def _numbered_label(self, base: ast.expr, exponent: ast.expr, args) -> ast.expr | None:
         """``V^1_γ(y, λ)``, and ``V^2_γ(y, λ)`` in a paper that writes ``V^1`` (the cursor at the bracket; ``base`` the
         name with its subscript): a numeric superscript on an applied name that may number the name (the paper's
@@ -2119,7 +2208,7 @@ class PaperParser(LatexParser):
         if not isinstance(head, ast.Name):
             return None
         ev = getattr(self.names, "ev", None)
-        if exponent.value != 1 and not (ev is not None and head.id in getattr(ev, "sup_one", ())):
+        if exponent.value not in (0, 1) and not (ev is not None and head.id in getattr(ev, "sup_one", ())):
             return None
         if not self.label_reading:
             self.labels.add(f"{unparse_name(base)}^{exponent.value}")
@@ -2465,10 +2554,15 @@ class PaperParser(LatexParser):
                 ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
                               ctx=ast.Load())
             if isinstance(node.right, (ast.Name, ast.Subscript)) and self._called_next() and \
-                    self._function_labelled(base, node.right):
+                    (self._function_labelled(base, node.right) or not self._number_times_bracket(base)):
                 applied = self._labelled_applied(base, node.right)
                 if applied is not None:  # V^\pi_\gamma(y), B^m_a(k): the labelled name applied (or, undecided, ambiguous
                     return applied  # with the labelled name times the bracket), never the power times the bracket
+            if isinstance(node.right, ast.Constant) and isinstance(node.right.value, int) and self._called_next() \
+                    and self._function_family(base):
+                applied = self._labelled_applied(base, _name(f"n{node.right.value}"), known=True)
+                if applied is not None:  # g^0_i(y) where the paper sets g^k_i(x) = …: that function at 0, applied
+                    return applied
             if isinstance(node.right, ast.Constant) and self._called_next():
                 save = self.i
                 try:

@@ -129,12 +129,25 @@ PROPERTY_MEANS = re.compile(r"\b(?:[\w-]*smooth(?:ness)?|lipschitz|[\w-]*convex(
 #: "The continuous-time limit is the ODE", "follows the dynamics": the display is the model equation studied
 MODEL_EQUATION = re.compile(r"\b(?:is|are|be|by|follows?|satisf(?:y|ies)|solves?)\s+(?:the|an?|following)\s+"
                             r"(?:[\w-]+\s+){0,3}(?:ODEs?|SDEs?|PDEs?|differential equations?|dynamics|gradient flow)"
-                            r"\s*:?\s*$", re.I)
+                            r"\s*:?\s*$|"
+                            # "In the linear model the rewards are linear in the context, given by:", "the observations
+                            # are generated as follows:": the display is the model assumed (Y = Xᵀθ⋆ + η), not a step
+                            r"\b(?:in\s+(?:the|a|our|this)\s+(?:[\w-]+\s+){0,2}models?|the\s+(?:[\w-]+\s+){0,2}model\s+"
+                            r"(?:is|assumes|posits)|(?:rewards?|observations?|responses?|outcomes?|labels?|data|samples?)"
+                            r"\s+(?:are|is)\s+(?:generated|linear|modell?ed|drawn|assumed))\b[^.]{0,120}?"
+                            r"(?:given|generated|defined|described)\s+(?:by|as)\s*:?\s*$", re.I)
 #: "defined as the value of $\lambda$ that solves", "we define the value according to", "an equation in x": the
 #: display is an equation the paper solves for its unknown (or defines a name by), never an identity to check
 EQUATION_TO_SOLVE = re.compile(r"\b(?:the\s+)?values?\s+of\s+[^.]{1,60}?\b(?:that|which)\s+solves?\W*$|"
                                r"\bsolutions?\s+(?:of|to)\s+(?:the\s+)?(?:following\s+)?(?:[\w-]+\s+){0,2}equations?\W*$|"
-                               r"\bdefine[sd]?\b[^.]{0,120}\baccording\s+to\W*$", re.I)
+                               r"\bdefine[sd]?\b[^.]{0,120}\baccording\s+to\W*$|"
+                               # "schemes that solve the scalar equation (1) given by:", "approaches to solve the linear
+                               # system … given by:", "x satisfies the equation": the display is the equation solved
+                               r"(?<!have to )(?<!need to )(?<!want to )"  # "we have to solve …": a goal (GOAL_CUE)
+                               r"\b(?:solv(?:e|es|ing)|satisf(?:y|ies|ying))\s+(?:the|an?|this|our|their|its)\s+"
+                               r"(?:[\w-]+\s+){0,3}(?:equations?|(?:linear\s+)?systems?(?:\s+of\s+equations)?)\b"
+                               r"(?:\s*(?:\\eqref\s*\{[^{}]*\}|\(\s*\d+\s*\)|\$[^$]{0,40}\$))?"
+                               r"\s*(?:,?\s*(?:given|defined|written)\s+(?:by|as)|as\s+follows|below)?\W*$", re.I)
 #: "… which we solve numerically", "which can be solved by bisection": the display was an equation to solve
 SOLVED_AFTER = re.compile(r"^\W*(?:which|that)\s+(?:we|one|is|can\s+be|must\s+be|has\s+to\s+be)\s+"
                           r"(?:\w+ly\s+|then\s+|now\s+)?solv", re.I)
@@ -423,7 +436,7 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "hypothesis", "the prose spells out a property it assumes (what '…-smooth' means): not a step"
     if MODEL_EQUATION.search(sentence):
         # "The continuous-time limit is the ODE  Ẍ + (3/t)Ẋ + ∇f(X) = 0": the equation the paper studies
-        return "definition", "the prose introduces the equation as the model studied (an ODE, dynamics): not a step"
+        return "definition", "the prose introduces the equation as the model studied (an ODE, dynamics, a data model): not a step"
     if op == "=" and (EQUATION_TO_SOLVE.search(sentence) or SOLVED_AFTER.match(after or "")):
         # "λ is the value that solves λ = a + γλ²", "… reduces to λ = …, which we solve numerically"
         return "definition", "the prose presents an equation to solve (or a definition by one): not a step"

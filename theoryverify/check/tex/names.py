@@ -47,7 +47,9 @@ def _opens(text: str, at: int, name_start: int) -> re.Match | None:
     return o
 
 
-OPEN_RE = re.compile(r"\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
+#: the spectral functions λ_max, λ_min, σ_max, σ_min (evidence keys: lam_max, sigma_min)
+SPECTRAL = re.compile(r"(?:lam|sigma)_s?(?:max|min)")
+OPEN_RE = re.compile(r"\s*\}?\s*(?:\\!\s*)*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")  # λ_max\!\left(A\right): applied
 MAP_RE = re.compile(r"\s*:\s*(?:\\mathbb\s*\{?\s*R|\\mathcal|\\R\b|[A-Z])[^=]{0,40}?\\(?:to|rightarrow|mapsto)")
 MEMBER_RE = re.compile(r"\s*\\in\s*(?:\\mathbb\s*\{\s*R\s*\}|\\mathbb\s*R|\\R(?![A-Za-z]))\s*\^\s*"
                        r"(?:\{\s*)?(?:[A-Za-z]|[2-9]|\\[A-Za-z])")
@@ -146,6 +148,9 @@ _LETTER_SUP = r"\s*\^\s*(?:\{\s*(?P<sup>[a-z])\s*\}|(?P<sup2>[a-z])(?![A-Za-z]))
 SUP_DEFINED = re.compile(_NAME + _SCRIPT + _LETTER_SUP + _SCRIPT + r"\s*(?P<call>\([^()]*\))?\s*&?\s*(?::=|\\coloneqq|"
                          r"\\triangleq|\\eqdef|\\defeq|\\stackrel\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{\s*=\s*\}|"
                          r"\\overset\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{\s*=\s*\})")
+#: ``f^{i}_{t}(x) = …`` opening its math (inline or displayed): a scripted name applied to a bracket and set equal to
+#: something — the paper's family of functions f^i_t (its g^0_t(y) is that function at 0, never a power times y)
+SUP_CALL_SET = re.compile(r"\s*" + _NAME + _SCRIPT + _LETTER_SUP + _SCRIPT + r"\s*(?P<call>\([^()]*\))\s*&?\s*=(?!=)")
 #: ``(f^m)_{m \in [M]}``, ``\{f^m\}_{m=1}^M``: a family indexed by the superscript letter
 SUP_FAMILY = re.compile(r"(?:\(|\\\{|\\left\s*\(|\\left\s*\\\{)\s*" + _NAME + _SCRIPT + _LETTER_SUP +
                         r"\s*(?:\)|\\\}|\\right\s*\)|\\right\s*\\\})\s*_\s*\{\s*(?P<idx>[a-z])\s*(?:\\in|=)")
@@ -284,7 +289,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
     terms: set[str] = set()  # names written as a whole term inside a norm or an inner product
     for off, text in texts:
         _iteration(ev, text)
-        for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text)]:
+        set_call = SUP_CALL_SET.match(text)
+        for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text), *([set_call] if set_call else [])]:
             letter, base = m.group("sup") or m.group("sup2"), NAME_RE.match(m.group("name"))
             if "idx" not in m.groupdict() and _raised_elsewhere(text[m.end():m.end() + 200], letter, base):
                 continue  # Λ^t := diag(λ_1^t, …), P^n := ⊗^n P: the definition of a power, not a label
@@ -490,6 +496,7 @@ class Names:
         self.defined = set(defined)
         self.atoms: dict[str, str] = {}
         self._atom_names: dict[str, str] = {}
+        self.labels: dict[str, str] = {}  # a norm's label (norm_Gt1) -> the LaTeX of its subscript: one name per text
 
     @property
     def euler_e(self) -> bool:
@@ -555,6 +562,11 @@ class Names:
             return "function"
         if key in self.declared_scalars:
             return "scalar"
+        if SPECTRAL.fullmatch(key):
+            # λ_max(A), σ_min(X): the largest eigenvalue (smallest singular value) of a matrix, a function of it —
+            # never a number times the bracket because the paper also writes 2λ_max(A) (read so, the false
+            # λ_max(A + B) = λ_max(A) + λ_max(B) had been proved)
+            return "function"
         ev = self.ev
         if key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
             return "function"  # nobody writes z(0) for z·0 or η(t) for η·t, nor takes the gradient of a number
