@@ -123,3 +123,34 @@ def test_omega_of_a_growth_or_after_a_relation_is_still_landau(tmp_path, capsys)
     rows = tex_rows(tmp_path, capsys, _proof(r"f(n) = \omega(\log n)", r"g(n) \ge h + \omega(1)",
                                              r"r(n) = \omega(n^2 + q)"))
     assert [r["kind"] for r in rows] == ["asymptotic"] * 3, rows
+
+
+# 6. ellipses --------------------------------------------------------------------------------------------------------
+def test_the_same_list_with_different_ellipsis_commands_is_one_unknown(tmp_path, capsys):
+    # old: f(x_1, \dots, x_n) and f(x_1, \ldots, x_n) were two unknowns (inconclusive)
+    rows = tex_rows(tmp_path, capsys, _proof(r"f(x_1, \dots, x_n) = f(x_1, \ldots, x_n)",
+                                             r"g(y_1, \cdots, y_m) + 1 = 1 + g(y_1, \dots, y_m)"))
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+
+
+def test_counting_numbers_with_an_ellipsis_are_a_sum(tmp_path, capsys):
+    # old: 1 + 2 + ⋯ + n was 1 + 2 + ⟦2 + ⋯ + n⟧ + n (an unknown, inconclusive)
+    rows = tex_rows(tmp_path, capsys, _proof(r"1 + 2 + \cdots + n = \frac{n(n+1)}{2}",
+                                             r"2 + 3 + \dots + m = \frac{m(m+1)}{2} - 1"))
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+    assert rows[0]["read_as"].startswith("Sum("), rows
+
+
+def test_a_wrong_count_is_never_proved_and_odd_patterns_stay_unread(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, _proof(r"1 + 2 + \cdots + n = \frac{n(n-1)}{2}",
+                                             r"1 + 2 + 4 + \cdots + n = 2n - 1", r"x - 1 + 2 + \cdots + n = x"))
+    assert [r["status"] for r in rows] == ["inconclusive"] * 3, rows
+    assert "Sum(" not in rows[1]["read_as"] and "Sum(" not in rows[2]["read_as"], rows
+
+
+def test_juxtaposed_factors_with_comma_subscripts_are_a_sum(tmp_path, capsys):
+    # old: a_{i,1} b_{1,k} + ⋯ + a_{i,n} b_{n,k} was an unknown: the sum below was inconclusive
+    rows = tex_rows(tmp_path, capsys, _proof(
+        r"a_{i,1} b_{1,k} + a_{i,2} b_{2,k} + \cdots + a_{i,n} b_{n,k} = \sum_{j=1}^{n} a_{i,j} b_{j,k}",
+        r"a_{i,1} + \cdots + a_{i,n} = \sum_{j=1}^{n} a_{j,i}"))
+    assert [r["status"] for r in rows] == ["proved", "inconclusive"], rows

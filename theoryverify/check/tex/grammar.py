@@ -1201,7 +1201,7 @@ class PaperParser(LatexParser):
         if not before or not after:
             return None
         op = self.toks[i - 1]
-        return show_tokens([*before, op, self.toks[i], op, *after])
+        return show_tokens(_same_dots([*before, op, self.toks[i], op, *after]))
 
     def expr(self) -> ast.expr:
         """A sum, or ``a \\wedge b`` / ``a \\vee b`` between operands of one term each: min(a, b) / max(a, b) (the
@@ -1292,8 +1292,8 @@ class PaperParser(LatexParser):
         head = self.toks[j - 2] if self.toks[j - 1].text == "\\left" and j >= 2 else self.toks[j - 1]
         listed = [t for t in self.toks[j:m + 1] if t.text not in ("\\left", "\\right")]
         if head.kind == "cmd" and head.text[1:] not in GREEK:
-            return show_tokens([head, *listed])
-        return show_tokens(listed)
+            return show_tokens(_same_dots([head, *listed]))
+        return show_tokens(_same_dots(listed))
 
     def _blackboard_letter(self) -> int:
         """How many tokens an expectation or probability sign at the cursor takes — ``\\mathbb{E}``, ``\\mathbb E``,
@@ -2667,6 +2667,12 @@ class PaperParser(LatexParser):
 
 
 CASE_WORDS = {"if", "for", "when", "whenever", "where"}
+
+
+def _same_dots(toks: list[Token]) -> list[Token]:
+    """``\\cdots``, ``\\ldots``, ``\\dotsc``… as ``\\dots``: one ellipsis, however typeset (``f(x_1, \\dots, x_n)`` and
+    ``f(x_1, \\ldots, x_n)`` had been two unknowns)."""
+    return [Token(t.kind, "\\dots", t.pos) if t.text in ELLIPSES else t for t in toks]
 
 
 def _is_call(node: ast.expr, name: str) -> bool:
