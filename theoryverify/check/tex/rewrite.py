@@ -207,7 +207,7 @@ def _shape(first: list[Token], last: list[Token]) -> tuple[list, int, list[Token
                         template += cx
                         continue
                     v = _whole(cx)
-                    if v is None or not cy or any(t.text in _ENDS for t in cy) or \
+                    if v is None or not cy or any(t.text in _ENDS and t.text not in ("+", "-") for t in cy) or \
                             value is not None and (v != value or [t.text for t in cy] != [t.text for t in upper]):
                         return None
                     value, upper = v, cy
