@@ -154,3 +154,12 @@ def test_juxtaposed_factors_with_comma_subscripts_are_a_sum(tmp_path, capsys):
         r"a_{i,1} b_{1,k} + a_{i,2} b_{2,k} + \cdots + a_{i,n} b_{n,k} = \sum_{j=1}^{n} a_{i,j} b_{j,k}",
         r"a_{i,1} + \cdots + a_{i,n} = \sum_{j=1}^{n} a_{j,i}"))
     assert [r["status"] for r in rows] == ["proved", "inconclusive"], rows
+
+
+def test_an_old_font_switch_inside_a_commands_group_stays_inside_it(tmp_path, capsys):
+    # \text{\rm min} (a macro's subscript) and \frac{\rm d}{\rm d x}: the group belongs to the command
+    body = _proof(r"a \ge \sigma_\text{\rm min}(S) - b", r"\frac{\rm d}{{\rm d} x} x^2 = 2x",
+                  r"\hat{\rm x} + 1 = 1 + \hat{\mathrm{x}}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert "sigma_stextrmmin(S)" in rows[0]["read_as"], rows
+    assert [r["status"] for r in rows[1:]] == ["proved", "proved"], rows

@@ -232,6 +232,10 @@ OLD_FONTS = {"\\rm": "\\mathrm", "\\cal": "\\mathcal", "\\bf": "\\mathbf", "\\it
              "\\sf": "\\mathsf", "\\tt": "\\mathtt", "\\mit": "\\mathit"}
 
 
+#: commands whose group is text (a font switch inside one is left to the text path)
+TEXT_GROUPS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\mathrm", "\\operatorname", "\\textup"}
+
+
 def _old_fonts(toks: list[Token]) -> list[Token]:
     """``{\\rm AMSE}``, ``{\\cal F}``, ``\\rm{d}`` → ``\\mathrm{AMSE}``, ``\\mathcal{F}``, ``\\mathrm{d}``: an old
     font switch that opens its group and sets letters (and digits) only, or sets one braced group, is the font
@@ -253,6 +257,17 @@ def _old_fonts(toks: list[Token]) -> list[Token]:
             while j < len(toks) and toks[j].kind in ("letter", "num"):
                 j += 1
             if j > i + 1 and j < len(toks) and toks[j].text == "}":  # {\rm AMSE}: the letters up to the group's end
+                owner = out[-2] if len(out) >= 2 else None
+                if owner is not None and owner.text in TEXT_GROUPS:
+                    out.append(t)  # \text{\rm min}: a switch inside a text group is the text path's (as before)
+                    i += 1
+                    continue
+                if owner is not None and owner.kind == "cmd":
+                    # \frac{\rm d}{…}, \hat{\rm x}: the group is the command's argument — the font goes inside it
+                    out += [Token("cmd", font, t.pos), Token("sym", "{", t.pos), *toks[i + 1:j],
+                            Token("sym", "}", toks[j].pos)]
+                    i = j
+                    continue
                 # (the switch's own group becomes the command's: a script's font group is braced again later)
                 out[-1] = Token("cmd", font, out[-1].pos)
                 out.append(Token("sym", "{", t.pos))
