@@ -104,6 +104,7 @@ class PaperParser(LatexParser):
         self.iterated_maps: set[str] = set()  # T^k(x) read as a power of T(x): T applied k times is the other
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
         self.bracket_index: set[str] = set()  # A[j]: A times j, or row/entry j of A?
+        self.letter_runs: dict[str, list[str]] = {}  # AR(θ): the name AR applied, or A·R·θ? (the letters of AR)
         self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
 
     # --- opaque atoms --------------------------------------------------------------------------
@@ -753,9 +754,39 @@ class PaperParser(LatexParser):
             after.text not in ("(", "_", "^", "'", "\\left")
 
     # --- atoms and commands ------------------------------------------------------------------------
+    def _capital_run(self) -> ast.expr | None:
+        """``AR(θ, W)``, ``AMSE(b)``: two or more capitals written together and applied to a bracket.  Where the paper
+        shows the word to be a function (defines or declares it, applies it to several arguments or to different
+        ones) it is that function applied; otherwise it is one name applied *or* the product of its letters with the
+        bracket — ambiguous (both readings, no verdict), never the silent product A·R·(θ, W) it had been."""
+        t = self.peek()
+        if not re.fullmatch(r"[A-Z]+", t.text) or self.i > 0 and self.toks[self.i - 1].kind == "letter" and \
+                self.toks[self.i - 1].pos + len(self.toks[self.i - 1].text) == t.pos:
+            return None
+        k = 1
+        while self.peek(k).kind == "letter" and re.fullmatch(r"[A-Z]+", self.peek(k).text) and \
+                self.peek(k).pos == self.peek(k - 1).pos + len(self.peek(k - 1).text):
+            k += 1
+        if k < 2 or not (self.peek(k).text == "(" or self.peek(k).text == "\\left" and self.peek(k + 1).text == "("):
+            return None
+        pieces = [self.peek(j).text for j in range(k)]
+        word = "".join(pieces)
+        verdict = "function" if word in self.functions else self.names.kind(word) if self.names is not None else None
+        self.i += k
+        if verdict == "function":
+            self.applied.add(word)
+            return self._curried(word, self._paren_args())
+        args = self._paren_args()
+        self.ambiguous.add(word)
+        self.letter_runs[word] = pieces
+        return ast.Call(func=_name(word), args=args, keywords=[])
+
     def atom(self) -> ast.expr:
         t = self.peek()
         if t.kind == "letter":
+            run = self._capital_run()
+            if run is not None:
+                return run
             self.next()
             if t.text in ("E", "P") and (self.at("[") or (self.at("\\left") and self.peek(1).text == "[")):
                 start = self.i - 1
@@ -1120,6 +1151,11 @@ class PaperParser(LatexParser):
                 suffix = "bf" if name in BOLD or not suffix else suffix + "bf"
             if suffix and word.endswith(suffix):  # \mathcal{\mathcal A}
                 suffix = ""
+            if name in WORD_WRAPPERS and not suffix and re.fullmatch(r"[A-Za-cf-hj-z]", word):
+                # \text{u}, \mbox{u}: a letter set in text is a name of its own, never the maths italic u (\text{u} =
+                # u + 1 had been solved as u = u + 1 and refuted); upright e, i, d stay Euler's number, the imaginary
+                # unit and the differential
+                suffix = "txt"
             # \mathbf{\tilde a} is \tilde{\mathbf a} (abftilde): the font before the accents, as the accent path does
             return self._maybe_call(self._index(word + suffix + "".join(self._inner_marks)))
         if c in ("\\|", "\\lVert", "\\Vert"):
@@ -1174,7 +1210,7 @@ class PaperParser(LatexParser):
         if not before or not after:
             return None
         op = self.toks[i - 1]
-        return show_tokens([*before, op, self.toks[i], op, *after])
+        return show_tokens(_same_dots([*before, op, self.toks[i], op, *after]))
 
     def expr(self) -> ast.expr:
         """A sum, or ``a \\wedge b`` / ``a \\vee b`` between operands of one term each: min(a, b) / max(a, b) (the
@@ -1265,8 +1301,8 @@ class PaperParser(LatexParser):
         head = self.toks[j - 2] if self.toks[j - 1].text == "\\left" and j >= 2 else self.toks[j - 1]
         listed = [t for t in self.toks[j:m + 1] if t.text not in ("\\left", "\\right")]
         if head.kind == "cmd" and head.text[1:] not in GREEK:
-            return show_tokens([head, *listed])
-        return show_tokens(listed)
+            return show_tokens(_same_dots([head, *listed]))
+        return show_tokens(_same_dots(listed))
 
     def _blackboard_letter(self) -> int:
         """How many tokens an expectation or probability sign at the cursor takes — ``\\mathbb{E}``, ``\\mathbb E``,
@@ -2051,7 +2087,11 @@ class PaperParser(LatexParser):
                 return ast.Subscript(value=_name(f"{_flat(base)}sup"), slice=exponent, ctx=ast.Load())
             if self.label_reading:  # the other reading of b^A: b labelled A
                 return ast.Subscript(value=_name(f"{_flat(base)}sup"), slice=exponent, ctx=ast.Load())
-            self.labels.add(f"{unparse_name(base)}^{label.text}")
+            if not (ev is not None and isinstance(base, ast.Name) and isinstance(exponent, ast.Name) and
+                    self.names.power_base(base.id) and self.peek().text not in ("(", "\\left", "_")):
+                # γ^M where the paper also writes γ^{t-1}, γ^{M+1}: its exponents are powers (an unscripted name,
+                # not applied); elsewhere b^A stays a question
+                self.labels.add(f"{unparse_name(base)}^{label.text}")
         if isinstance(base, (ast.Name, ast.Subscript)) and self.names is not None:
             sup = _key(exponent) if isinstance(exponent, (ast.Name, ast.Subscript)) else ""
             if sup and (sup[:1].isupper() or sup.split("_")[0] in GREEK.values()) and \
@@ -2536,6 +2576,7 @@ class PaperParser(LatexParser):
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
         self.bracket_index |= p.bracket_index
+        self.letter_runs.update(p.letter_runs)
         self.elided += [n for n in p.elided if n not in self.elided]
 
     def _prime_after(self, node: ast.expr) -> None:
@@ -2720,6 +2761,12 @@ class PaperParser(LatexParser):
 
 
 CASE_WORDS = {"if", "for", "when", "whenever", "where"}
+
+
+def _same_dots(toks: list[Token]) -> list[Token]:
+    """``\\cdots``, ``\\ldots``, ``\\dotsc``… as ``\\dots``: one ellipsis, however typeset (``f(x_1, \\dots, x_n)`` and
+    ``f(x_1, \\ldots, x_n)`` had been two unknowns)."""
+    return [Token(t.kind, "\\dots", t.pos) if t.text in ELLIPSES else t for t in toks]
 
 
 def _is_call(node: ast.expr, name: str) -> bool:

@@ -47,11 +47,32 @@ ASYMP_OPS = {"\\lesssim", "\\gtrsim", "\\asymp", "\\ll", "\\gg", "\\lessapprox",
 # a script's letter is no order (f_\\omega(x), h_\\Theta(x), f_O(x): a parametrised function applied, in a Lipschitz bound)
 ASYMP_RE = re.compile(r"(?<![A-Za-z\\_^])(?<!_ )(?<!\^ )(?:(?:O|o|\\Theta|\\Omega)"
                       r"(?!\s*(?:\\left\s*)?\(\s*[^(),]*,)|"  # Θ(i, j): an entry of the paper's matrix Θ, not big-Θ
-                      r"\\omega(?!\s*(?:_\s*(?:\{[^{}]*\}|\\?\w+)\s*)?(?:\\left\s*)?\(\s*[^(),]*,)|"  # ω(f, δ): a modulus
                       r"\\mathcal\s*\{\s*O\s*\}|\\mathcal\s*O|"
                       r"\\widetilde\s*\{?\s*O|\\tilde\s*\{?\s*O|\\tilde\s*\{?\s*\\Theta|\\tilde\s*\{?\s*\\Omega|"
                       r"\\cO|\\bigO|\\Oh|\\poly|\\polylog|\\mathrm\{poly)\s*(?:\\left|\\big|\\Big|\\bigg)?\s*[\(\[\{]|"
                       r"\\lim(?:sup|inf)?(?![A-Za-z])|\\to\s*\\infty|\\rightarrow\s*\\infty")
+#: ω applied to one argument (ω(f, δ), a modulus, is no order), outside a script
+OMEGA_APPLIED = re.compile(r"(?<![A-Za-z\\_^])(?<!_ )(?<!\^ )\\omega\s*(?:\\left|\\big|\\Big|\\bigg)?\s*\(\s*([^(),]*(?:\([^()]*\)[^(),]*)*)\)")
+#: what an order's argument looks like: 1, a count or a growth (n, T, d, \log n, \sqrt{n}, n^2, k \log k)
+GROWTH_ARG = re.compile(r"\s*(?:1|[nNTdkmK](?:\s*\^\s*\{?[^{}]{1,6}\}?)?|\\log\b.*|\\sqrt\b.*|\\log\^.*|"
+                        r"[nNTdkmK]\s*\\log\b.*)\s*")
+
+
+def _landau_omega(text: str) -> bool:
+    """Little-ω only in an asymptotic use: ω(·) of a growth (ω(1), ω(\\log n), ω(\\sqrt{T})) or right after a relation
+    (``= \\omega(…)``, ``\\ge \\omega(…)``), in a display that writes ω nowhere else — ``B(ω) = ω(τ/σ²)`` uses ω as a
+    number (a weight), never Landau's symbol (it had been set aside as asymptotic)."""
+    uses = list(OMEGA_APPLIED.finditer(text))
+    if not uses or len(re.findall(r"\\omega(?![A-Za-z])", text)) != len(uses):
+        return False
+    for m in uses:
+        before = text[:m.start()].rstrip()
+        if GROWTH_ARG.fullmatch(m.group(1)) or not before or \
+                re.search(r"(?:=|<|>|\\[lg]eq?|\\[lg]eqslant|\\in|\\subseteq)$", before):
+            return True
+    return False
+
+
 PROB_RE = re.compile(r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\s*\}\s*(?:\\left|\\[bB]igg?l?)?\s*[\(\[]|"
                      r"\\mathbb\s*\{\s*P\s*\}(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*(?:\\left|\\[bB]igg?[lr]?)?\s*"
                      r"(?:[\(\[]|\\\{|\\lbrace)|\\Pr(?![A-Za-z])|\\mathbb\s*P(?![A-Za-z])|\\Prob(?![A-Za-z])|"
@@ -464,7 +485,7 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "definition", "a 'where' clause defines its left side"
     if role == "condition":
         return "hypothesis", "a side condition of the display"
-    if ASYMP_RE.search(link_text):
+    if ASYMP_RE.search(link_text) or _landau_omega(link_text):
         return "asymptotic", "O(·)/Θ/Ω/o or a limit"
     if any(not (p_not_probability and m.group(0).startswith("P")) for m in PROB_RE.finditer(link_text)):
         return "probabilistic", "a probability (P(…))"

@@ -35,6 +35,8 @@ SIGN_SUP = re.compile(r"\s*\^\s*(?:[+-]|\{\s*[+-]\s*\})(?!\w)")
 SCRIPT_RE = re.compile(r"\s*_\s*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|"
                        r"\\(?:mathrm|text|textrm|rm|mathit|operatorname|mbox)\s*\{[^{}]*\}|"  # r_\mathrm{row}
                        r"\\[A-Za-z]+|[A-Za-z0-9])")
+#: an exponent right after a name that is arithmetic in a letter: ``^{t-1}``, ``^{M+1}``, ``^{2M}``, ``^{\\tau - 1}``
+ARITH_POWER = re.compile(r"\s*\^\s*\{\s*(?:(?:[A-Za-z]|\\[A-Za-z]+)'*\s*[-+]\s*(?:\d+|[A-Za-z])|\d+\s*(?:[A-Za-z]|\\[A-Za-z]+))\s*\}")
 #: a superscript 1 after a name (``V^1_\\gamma``, ``V_\\gamma^{1}``): a numbered variant, never the first power
 SUP_ONE = re.compile(r"\s*(?:_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])\s*)?\^\s*(?:1(?!\d)|\{\s*1\s*\})")
 SUP_LABEL = re.compile(r"\s*\^\s*\{\s*\(\s*[^{}()]{1,12}\)\s*\}")
@@ -70,7 +72,8 @@ ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\thet
 #: one name as an argument, any letter (``S(g^\\star)``, ``T(\\theta_i)``): beside a single use as a factor, evidence
 #: that conflicts with it (see :meth:`Names.kind`)
 NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
-                      r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|\{\s*\\star\s*\}|'))?\s*$")
+                      r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|\{\s*\\star\s*\}|'|"
+                      r"\{\s*\(\s*[^{}()]{1,12}\)\s*\}))?\s*$")  # X^{(k)}: a name with an upper label
 LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|\\[A-Za-z]+|[A-Za-z])\s*$")  # f(\mathbf x) = …
 ROW_START = re.compile(r"(?:^|\\\\|&|,|\\text\s*\{\s*and\s*\}|\\q?quad)(?:\s|\\q?quad|\\text\s*\{\s*and\s*\})*$")
 DEFINES_AFTER = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq|\\defeq)")
@@ -109,6 +112,8 @@ class Evidence:
     # the written forms (M_a, r) the paper uses as numbers, never applied there: raised to a power with no bracket
     # after (M_a^2 / s^2), divided, or compared (≤ M_a) — M_a^2 (…) is then M_a^2 times the bracket, or ambiguous
     bare_numbers: set[str] = field(default_factory=set)
+    # names raised to an exponent that is arithmetic in a letter (γ^{t-1}, γ^{M+1}, γ^{2M}): powers are powers there
+    arith_powers: set[str] = field(default_factory=set)
     bounded: set[str] = field(default_factory=set)  # 0 < δ < 1, σ > 0: a name compared with a number (no power of it
     # is an iterate)
 
@@ -314,6 +319,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 key += "plus" if "+" in sign.group(0) else "minus"
                 end = sign.end()
             ev.first.setdefault(key, off + m.start())
+            if ARITH_POWER.match(text, end):
+                ev.arith_powers.add(key)
             if SUP_ONE.match(text, end):  # V^1_γ(y, λ), V_γ^{1}: nobody writes a first power — the paper numbers V
                 ev.sup_one.add(key)
             if key == "pi" and (d or _opens(text, end, m.start())):  # pi' or pi(a|s); pi_theta is another name
@@ -643,6 +650,13 @@ class Names:
         if key in ev.vector and key[:1].islower():
             return "index"
         return "either"
+
+    def power_base(self, key: str) -> bool:
+        """Does the paper raise ``key`` to powers (γ^{t-1}, γ^{M+1}, γ^{2M}) — with no sign that its superscripts are
+        iterates (an update, a vector's x^k beside x^{k+1})?  Then its capital exponent (γ^M) is a power too."""
+        ev = self.ev
+        return key in ev.arith_powers and key not in ev.vector and key not in self.declared_functions and \
+            all(self.iteration(k, letter) is None for k, letter in list(ev.sup_shifts) if k == key)
 
     def nonscalar(self, key: str) -> bool:
         return key in self.ev.vector or key.endswith("sup") and key[:-3] in self.ev.vector  # g^r of a vector g

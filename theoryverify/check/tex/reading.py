@@ -227,6 +227,57 @@ def _braced_script_commands(toks: list[Token]) -> list[Token]:
     return out
 
 
+#: plain TeX's font switches, which set the rest of their group: ``{\\rm AMSE}`` is ``\\mathrm{AMSE}``
+OLD_FONTS = {"\\rm": "\\mathrm", "\\cal": "\\mathcal", "\\bf": "\\mathbf", "\\it": "\\mathit",
+             "\\sf": "\\mathsf", "\\tt": "\\mathtt", "\\mit": "\\mathit"}
+
+
+#: commands whose group is text (a font switch inside one is left to the text path)
+TEXT_GROUPS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\mathrm", "\\operatorname", "\\textup"}
+
+
+def _old_fonts(toks: list[Token]) -> list[Token]:
+    """``{\\rm AMSE}``, ``{\\cal F}``, ``\\rm{d}`` → ``\\mathrm{AMSE}``, ``\\mathcal{F}``, ``\\mathrm{d}``: an old
+    font switch that opens its group and sets letters (and digits) only, or sets one braced group, is the font
+    command applied to them.  A switch before anything else (``{\\rm a + b}``, ``\\rm`` mid-group) is left alone:
+    the grammar refuses it as an unknown command, a true reason, never a guess at how far it reaches."""
+    if not any(t.text in OLD_FONTS for t in toks):
+        return toks
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        font = OLD_FONTS.get(t.text)
+        if font and i + 1 < len(toks) and toks[i + 1].text == "{":  # \rm{AMSE}: the group it sets
+            out.append(Token("cmd", font, t.pos))
+            i += 1
+            continue
+        if font and out and out[-1].text == "{":
+            j = i + 1
+            while j < len(toks) and toks[j].kind in ("letter", "num"):
+                j += 1
+            if j > i + 1 and j < len(toks) and toks[j].text == "}":  # {\rm AMSE}: the letters up to the group's end
+                owner = out[-2] if len(out) >= 2 else None
+                if owner is not None and owner.text in TEXT_GROUPS:
+                    out.append(t)  # \text{\rm min}: a switch inside a text group is the text path's (as before)
+                    i += 1
+                    continue
+                if owner is not None and owner.kind == "cmd":
+                    # \frac{\rm d}{…}, \hat{\rm x}: the group is the command's argument — the font goes inside it
+                    out += [Token("cmd", font, t.pos), Token("sym", "{", t.pos), *toks[i + 1:j],
+                            Token("sym", "}", toks[j].pos)]
+                    i = j
+                    continue
+                # (the switch's own group becomes the command's: a script's font group is braced again later)
+                out[-1] = Token("cmd", font, out[-1].pos)
+                out.append(Token("sym", "{", t.pos))
+                i += 1
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
 def _braced_letters(toks: list[Token], k: int) -> tuple[str | None, int]:
     """(the letters of the group ``{…}`` at ``toks[k]`` when it holds letters only, the index after it)."""
     j = k + 1
@@ -269,8 +320,8 @@ def _math_out_of_text(text: str) -> str:
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     text = _math_out_of_text(text)
-    toks = _dot_products(_words([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos) for t in tokenize(text)
-                                 if t.kind != "end"]))
+    toks = _dot_products(_words(_old_fonts([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos)
+                                            for t in tokenize(text) if t.kind != "end"])))
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)

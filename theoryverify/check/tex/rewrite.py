@@ -6,8 +6,10 @@
 - a sum or product written with an ellipsis whose written terms determine the index —
   ``x_1 + x_2 + \\cdots + x_n``, ``a_1 \\cdot \\ldots \\cdot a_K``, ``u_0^2 + \\dots + u_{n-1}^2`` — becomes
   ``{\\sum_{ι=1}^{n} x_ι}`` (``\\prod`` for a product): the terms must be the same up to subscripts that are
-  consecutive whole numbers before the ellipsis and one expression after it.  Anything else (``x_1 + x_3 + ⋯``,
-  ``x_1 - x_2 + ⋯``, ``1 + 2 + ⋯ + n``, a superscript that varies) is left as written (the grammar keeps the
+  consecutive whole numbers before the ellipsis and one expression after it (an entry of a comma subscript counts:
+  ``a_{i,1} b_{1,k} + ⋯ + a_{i,n} b_{n,k}``); two or more consecutive whole numbers, ``1 + 2 + ⋯ + n``, are the sum
+  of the index itself.  Anything else (``x_1 + x_3 + ⋯``, ``x_1 - x_2 + ⋯``, ``1 + 2 + 4 + ⋯``, a superscript that
+  varies) is left as written (the grammar keeps the
   elided terms one unknown, or refuses the row).  :func:`elided` returns, with the tokens, a note per rewrite: the
   written terms imply a lower bound on the last index, which the sum does not state, so a refutation of a step
   that reads one is no verdict (the note is the step's unread side condition).
@@ -195,6 +197,22 @@ def _shape(first: list[Token], last: list[Token]) -> tuple[list, int, list[Token
             gy, b2 = _script(last, b)
             if [t.text for t in gx] == [t.text for t in gy]:
                 template += first[a:a2]
+            elif _commas(gx) and len(_commas(gx)) == len(_commas(gy)) and first[a + 1].text == "{":
+                # a_{i,1} b_{1,k} + ⋯ + a_{i,n} b_{n,k}: the entries of a comma subscript compared one by one
+                template += [x, first[a + 1]]
+                for c, (cx, cy) in enumerate(zip(_commas(gx), _commas(gy))):
+                    if c:
+                        template.append(Token("sym", ",", x.pos))
+                    if [t.text for t in cx] == [t.text for t in cy]:
+                        template += cx
+                        continue
+                    v = _whole(cx)
+                    if v is None or not cy or any(t.text in _ENDS and t.text not in ("+", "-") for t in cy) or \
+                            value is not None and (v != value or [t.text for t in cy] != [t.text for t in upper]):
+                        return None
+                    value, upper = v, cy
+                    template.append(None)
+                template.append(first[a2 - 1])
             else:
                 v = _whole(gx)
                 if v is None or not gy or any(t.text in _ENDS and t.text not in ("+", "-") for t in gy):
@@ -217,6 +235,19 @@ def _shape(first: list[Token], last: list[Token]) -> tuple[list, int, list[Token
     return template, value, upper
 
 
+def _commas(g: list[Token]) -> list[list[Token]]:
+    """The entries of a script group split at its top-level commas; [] where it has none."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for t in g:
+        depth += (t.text in OPEN) - (t.text in CLOSE)
+        if depth == 0 and t.text == ",":
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    return parts if len(parts) > 1 else []
+
+
 def _matches(term: list[Token], template: list, value: int) -> bool | None:
     """Whether ``term`` is the template at index ``value`` (True), at another whole number (None: a pattern the
     reading does not follow, such as odd indices), or something else (False)."""
@@ -224,7 +255,12 @@ def _matches(term: list[Token], template: list, value: int) -> bool | None:
     seen: set[int] = set()
     for piece in template:
         if piece is None:
-            g, k2 = _script(term, k - 1) if k > 0 and term[k - 1].text == "_" else ([], k)
+            if k > 0 and term[k - 1].text == "_":
+                g, k2 = _script(term, k - 1)
+            elif k < len(term) and term[k].kind == "num":  # an entry of a comma subscript (a_{i,1})
+                g, k2 = [term[k]], k + 1
+            else:
+                g, k2 = [], k
             v = _whole(g)
             if v is None:
                 return False
@@ -267,6 +303,12 @@ def elided(toks: list[Token]) -> tuple[list[Token], list[str]]:
             continue
         fresh = next((f for f in FRESH if f not in written), None)
         last, before = toks[last_start:last_end], toks[m_start:m_end]
+        counted = _counting(toks, m_start, before, last, op) if fresh else None
+        if counted is not None:  # 1 + 2 + ⋯ + n: the sum of the whole numbers from 1 to n
+            start, first, count = counted
+            toks, e = _replace_elided(toks, start, last_end, e, "\\sum" if op == "+" else "\\prod", fresh, [None],
+                                      first, count, last, notes)
+            continue
         shape = _shape(before, last) if last and before and fresh else None
 
         def joins(k: int) -> bool | None:
@@ -305,19 +347,53 @@ def elided(toks: list[Token]) -> tuple[list[Token], list[str]]:
         if shape is None:
             e += 1
             continue
-        pos = toks[e].pos
-        big = "\\sum" if op == "+" else "\\prod"
-        idx = _t("cmd", fresh, pos) if fresh.startswith("\\") else _t("letter", fresh, pos)
-        body: list[Token] = []
-        for piece in template:
-            body += [_t("sym", "{", pos), idx, _t("sym", "}", pos)] if piece is None else [piece]
-        new = [_t("sym", "{", pos), _t("cmd", big, pos), _t("sym", "_", pos), _t("sym", "{", pos), idx,
-               _t("sym", "=", pos), _t("num", str(first), pos), _t("sym", "}", pos), _t("sym", "^", pos),
-               _t("sym", "{", pos), *upper, _t("sym", "}", pos), *body, _t("sym", "}", pos)]
-        shown = show_tokens(toks[start:last_end])
-        kind = "sum" if big == "\\sum" else "product"
-        notes.append(f"{shown} read as a {kind} from {first} to "
-                     f"{show_tokens(upper)}, which assumes {show_tokens(upper)} ≥ {first + count - 1}")
-        toks = [*toks[:start], *new, *toks[last_end:]]
-        e = start + len(new)
+        toks, e = _replace_elided(toks, start, last_end, e, "\\sum" if op == "+" else "\\prod", fresh, template,
+                                  first, count, upper, notes)
     return toks, notes
+
+
+def _replace_elided(toks, start, last_end, e, big, fresh, template, first, count, upper, notes):
+    """``toks[start:last_end]`` as ``{\\sum_{ι=first}^{upper} term(ι)}`` (the template with ι where ``None`` is), a note
+    of the bound the written terms imply; the new tokens and the index after them."""
+    from .grammar import show_tokens
+    pos = toks[e].pos
+    idx = _t("cmd", fresh, pos) if fresh.startswith("\\") else _t("letter", fresh, pos)
+    body: list[Token] = []
+    for piece in template:
+        body += [_t("sym", "{", pos), idx, _t("sym", "}", pos)] if piece is None else [piece]
+    new = [_t("sym", "{", pos), _t("cmd", big, pos), _t("sym", "_", pos), _t("sym", "{", pos), idx,
+           _t("sym", "=", pos), _t("num", str(first), pos), _t("sym", "}", pos), _t("sym", "^", pos),
+           _t("sym", "{", pos), *upper, _t("sym", "}", pos), *body, _t("sym", "}", pos)]
+    shown = show_tokens(toks[start:last_end])
+    kind = "sum" if big == "\\sum" else "product"
+    notes.append(f"{shown} read as a {kind} from {first} to "
+                 f"{show_tokens(upper)}, which assumes {show_tokens(upper)} ≥ {first + count - 1}")
+    return [*toks[:start], *new, *toks[last_end:]], start + len(new)
+
+
+def _counting(toks: list[Token], m_start: int, before: list[Token], last: list[Token], op: str):
+    """``1 + 2 + ⋯ + n``, ``1 \\cdot 2 \\cdots n``: two or more consecutive whole numbers written before the ellipsis
+    (each joined by the operator, the first one not subtracted nor a divisor) and one expression after it — (where the
+    numbers start, the first number, how many are written); else None (``1 + 2 + 4 + ⋯``, ``1 + ⋯ + n``,
+    ``x - 1 + 2 + ⋯``)."""
+    v = _whole(before)
+    if v is None or op not in ("+", "\\cdot", "\\times") or not last or _unbalanced(last):
+        return None
+    upper = _whole(last)
+    if upper is not None and upper <= v:
+        return None
+    start, first, count = m_start, v, 1
+    while start >= 2 and toks[start - 1].text == op:
+        prev = toks[start - 2]
+        if prev.kind != "num":
+            return None  # x + 2 + 3 + ⋯: a term that is no number before the counting
+        if _whole([prev]) != first - 1:
+            return None  # 1 + 2 + 4 + ⋯: not consecutive
+        start, first, count = start - 2, first - 1, count + 1
+    if count < 2:
+        return None
+    if start > 0 and toks[start - 1].text in ("-", "\\pm", "\\mp", "/", "\\div", "^", "_", "\\cdot", "\\times") | {op}:
+        return None  # y - 1 + 2 + ⋯, a/1 · 2 ⋯, x^1 + …, x \\cdot 1 + 2: the first number is no plain term
+    if start > 0 and toks[start - 1].kind in ("letter", "num"):
+        return None
+    return start, first, count

@@ -1141,6 +1141,7 @@ class Paper:
         import copy
 
         after = False
+        runs = _letter_runs(link)
 
         class Product(ast.NodeTransformer):
             bad = False
@@ -1150,7 +1151,7 @@ class Paper:
                 # it on the name (M_a^2(X)) φ^k·z — never (φ·z)^k, which neither writes
                 if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
                         isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
-                    name = ast.Name(id=node.left.func.id, ctx=ast.Load())
+                    name = _run_name(node.left.func.id, runs)
                     arg, k = self.visit(node.left.args[0]), self.visit(node.right)
                     if after:
                         return ast.BinOp(left=name, op=ast.Mult(), right=ast.BinOp(left=arg, op=ast.Pow(), right=k))
@@ -1163,7 +1164,7 @@ class Paper:
                     if len(node.args) != 1:
                         Product.bad = True
                         return node
-                    return ast.BinOp(left=ast.Name(id=node.func.id, ctx=ast.Load()), op=ast.Mult(),
+                    return ast.BinOp(left=_run_name(node.func.id, runs), op=ast.Mult(),
                                      right=node.args[0])
                 return node
         terms = []
@@ -1243,6 +1244,7 @@ class Paper:
 
     def _product_reading(self, link: Link, names: set[str]) -> str:
         after = False
+        runs = _letter_runs(link)
 
         class Product(ast.NodeTransformer):
             def visit_BinOp(self, node):  # M_a^2(X) read as M_a(X)^2: its product reading is M_a^2·X
@@ -1250,8 +1252,8 @@ class Paper:
                         isinstance(node.left.func, ast.Name) and node.left.func.id in names and len(node.left.args) == 1:
                     if after:  # c\left(a + b\right)^{-1}: the power is the bracket's — c·(a + b)⁻¹, as checked
                         power = ast.BinOp(left=self.visit(node.left.args[0]), op=ast.Pow(), right=self.visit(node.right))
-                        return ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Mult(), right=power)
-                    power = ast.BinOp(left=ast.Name(id=node.left.func.id, ctx=ast.Load()), op=ast.Pow(),
+                        return ast.BinOp(left=_run_name(node.left.func.id, runs), op=ast.Mult(), right=power)
+                    power = ast.BinOp(left=_run_name(node.left.func.id, runs), op=ast.Pow(),
                                       right=self.visit(node.right))
                     return ast.BinOp(left=power, op=ast.Mult(), right=self.visit(node.left.args[0]))
                 return self.generic_visit(node)
@@ -1260,7 +1262,7 @@ class Paper:
                 node.args = [self.visit(a) for a in node.args]
                 if isinstance(node.func, ast.Name) and node.func.id in names:
                     arg = node.args[0] if len(node.args) == 1 else ast.Tuple(elts=node.args, ctx=ast.Load())
-                    return ast.BinOp(left=ast.Name(id=node.func.id, ctx=ast.Load()), op=ast.Mult(), right=arg)
+                    return ast.BinOp(left=_run_name(node.func.id, runs), op=ast.Mult(), right=arg)
                 return node
         import copy
         after = _power_after_bracket(link.lhs.tokens)
@@ -2972,3 +2974,21 @@ def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
             out.write(f"  {r.file}:{r.line}: {r.latex}\n    read as: {r.read_as}\n")
             if r.counterexample:
                 out.write(f"    counterexample: {_ce(r.counterexample)}\n")
+
+
+def _letter_runs(link) -> dict[str, list[str]]:
+    """The capitals written together and applied (AR(θ)) in ``link``'s sides: word -> its letters."""
+    runs: dict[str, list[str]] = {}
+    for term in (link.lhs, link.rhs):
+        runs.update(getattr(term.parser, "letter_runs", None) or {})
+    return runs
+
+
+def _run_name(name: str, runs: dict[str, list[str]]) -> ast.expr:
+    """``name`` in a product reading: the product of its letters where it is a run of capitals (AR(θ) as A·R·θ)."""
+    if name not in runs:
+        return ast.Name(id=name, ctx=ast.Load())
+    node: ast.expr = ast.Name(id=runs[name][0], ctx=ast.Load())
+    for letter in runs[name][1:]:
+        node = ast.BinOp(left=node, op=ast.Mult(), right=ast.Name(id=letter, ctx=ast.Load()))
+    return node
