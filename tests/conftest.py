@@ -88,14 +88,50 @@ def pytest_collection_modifyitems(config, items):
     handed out only when a worker runs dry: in a CI run (-n 2) the other worker ran iclnonlinear's claim items while the
     report test was still computing the same claims, and 61 of them were computed twice (28.7 CPU-s of a ~740 CPU-s
     session, measured per test).  Only the order changes — every test is independent of order and worker — so this
-    is speed only; each item still computes whatever the store does not hold under its full key."""
+    is speed only; each item still computes whatever the store does not hold under its full key.
+
+    The other papers' claim items come next, before the test modules: under ``--dist loadgroup`` each paper's
+    claims are one unit of work (pytest_xdist_make_scheduler below), handed out in this order, and the largest units
+    first leave the many small tests to even out the two workers at the end."""
     report = [i for i in items if i.nodeid.startswith("tests/test_report_reproducible.py::")]
     paper = getattr(report[0].module, "PAPER", None) if report else None
-    if paper is None:
-        return
-    claims = [i for i in items if i.get_closest_marker("theorems") and i.nodeid.split("::")[-1].startswith(paper + ".")]
+    claims = [i for i in items if i.get_closest_marker("theorems") and hasattr(i, "claim")]
+    late = [i for i in claims if i.claim.paper == paper]
+    early = [i for i in claims if i.claim.paper != paper]
     moved = {id(i) for i in report + claims}
-    items[:] = report + [i for i in items if id(i) not in moved] + claims
+    items[:] = report + early + [i for i in items if id(i) not in moved] + late
+
+
+def claims_scope(nodeid: str) -> str | None:
+    """The unit of work of a paper's claim item under ``--dist loadgroup``: its paper's folder (the plugin names a
+    claim item ``<paper folder>::<claim id>``; a test's node id starts with its file, ``.py``); None for a test."""
+    path, sep, _ = nodeid.partition("::")
+    return f"claims:{path}" if sep and not os.path.splitext(path)[1] else None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist loadgroup`` (the README's test command), each paper's claim items are one unit of work: one
+    worker runs them all.
+
+    A paper's claims share what their process has computed — shared sweeps (theoryverify.shared_sweeps keeps points
+    in memory), the models' caches (knowledge's pre-trained states, icrecall's landscapes and dynamics) — and under
+    load scheduling each such computation ran in both workers (``-m theorems -n 2``, per item, self + children:
+    266 → 235 CPU-s; knowledge.t2-oodbound 9.5 → 0.01, icrecall.T3-g-growth 4.7 → 0.06, iclnonlinear.p2-end
+    3.7 → 0.02, their sweeps already computed by a claim beside them).  pytest-xdist's own way, an ``xdist_group`` mark,
+    groups nothing with pytest ≥ 9.2 (xdist renames the node id, which pytest no longer reads from the field it
+    writes: pytest-xdist issue 1386), so the scheduler groups by the node id itself.  Everything else is xdist's
+    loadgroup (a test is its own unit, ``xdist_group`` marks honoured where xdist's renaming works).  Where an
+    item runs changes nothing in what it computes."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class PaperClaimsTogether(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return claims_scope(nodeid) or super()._split_scope(nodeid)
+
+    return PaperClaimsTogether(config, log)
 
 
 @pytest.hookimpl(optionalhook=True)
