@@ -88,14 +88,80 @@ def pytest_collection_modifyitems(config, items):
     handed out only when a worker runs dry: in a CI run (-n 2) the other worker ran iclnonlinear's claim items while the
     report test was still computing the same claims, and 61 of them were computed twice (28.7 CPU-s of a ~740 CPU-s
     session, measured per test).  Only the order changes — every test is independent of order and worker — so this
-    is speed only; each item still computes whatever the store does not hold under its full key."""
+    is speed only; each item still computes whatever the store does not hold under its full key.
+
+    The other papers' claim items come next, before the test modules: under ``--dist loadgroup`` each paper's
+    claims (with its tests) are one unit of work (pytest_xdist_make_scheduler below), handed out in this order,
+    and the largest units first leave the many small tests to even out the two workers at the end."""
     report = [i for i in items if i.nodeid.startswith("tests/test_report_reproducible.py::")]
     paper = getattr(report[0].module, "PAPER", None) if report else None
-    if paper is None:
-        return
-    claims = [i for i in items if i.get_closest_marker("theorems") and i.nodeid.split("::")[-1].startswith(paper + ".")]
+    claims = [i for i in items if i.get_closest_marker("theorems") and hasattr(i, "claim")]
+    late = [i for i in claims if i.claim.paper == paper]
+    early = [i for i in claims if i.claim.paper != paper]
     moved = {id(i) for i in report + claims}
-    items[:] = report + [i for i in items if id(i) not in moved] + claims
+    items[:] = report + early + [i for i in items if id(i) not in moved] + late
+
+
+def claims_scope(nodeid: str) -> str | None:
+    """The unit of work of a paper's claim item under ``--dist loadgroup``: its paper's folder (the plugin names a
+    claim item ``<paper folder>::<claim id>``; a test's node id starts with its file, ``.py``); None for a test."""
+    path, sep, _ = nodeid.partition("::")
+    return f"claims:{path}" if sep and not os.path.splitext(path)[1] else None
+
+
+def paper_units(nodeids: list[str]) -> dict[str, str]:
+    """Node id → unit of work, for the items that share one: each paper's claim items (:func:`claims_scope`), and
+    with them the tests in ``tests/<paper>/`` when that paper's claims are queued before the test modules — not
+    the report test's paper's, which wait at the end of the queue for the report's results
+    (pytest_collection_modifyitems): their tests stay single units, handed out early."""
+    claims = {n: scope for n in nodeids if (scope := claims_scope(n))}
+    last_test = max((i for i, n in enumerate(nodeids) if n not in claims), default=-1)
+    early = {claims[n].rsplit("/", 1)[-1]: claims[n] for n in nodeids[:max(last_test, 0)] if n in claims}
+    units = dict(claims)
+    for n in nodeids:
+        parts = n.partition("::")[0].split("/")
+        if n not in claims and len(parts) == 3 and parts[0] == "tests" and parts[1] in early:
+            units[n] = early[parts[1]]
+    return units
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist loadgroup`` (the README's test command), each paper's claim items, with the tests in
+    ``tests/<paper>/``, are one unit of work: one worker runs them all, the claims first (:func:`paper_units`).
+
+    A paper's claims, and its tests, share what their process has computed — shared sweeps
+    (theoryverify.shared_sweeps keeps points in memory), the models' caches (knowledge's pre-trained states,
+    icrecall's landscapes and dynamics) — and under load scheduling each such computation ran in both workers
+    (``-m theorems -n 2``, per item, self + children: 266 → 235 CPU-s; knowledge.t2-oodbound 9.5 → 0.01,
+    icrecall.T3-g-growth 4.7 → 0.06, iclnonlinear.p2-end 3.7 → 0.02, their sweeps already computed by a claim beside
+    them; after its paper's claims in one process, tests/knowledge 32.8 → 19.8 CPU-s, tests/inductionheads
+    33.7 → 29.4).  pytest-xdist's own way, an ``xdist_group`` mark, groups nothing with pytest ≥ 9.2 (xdist renames
+    the node id, which pytest no longer reads from the field it writes: pytest-xdist issue 1386), so the scheduler
+    groups by the node id itself.  Everything else is xdist's loadgroup (a test is its own unit, ``xdist_group``
+    marks honoured where xdist's renaming works).  Where an item runs changes nothing in what it computes.
+
+    The units are handed out in the order pytest_collection_modifyitems gives (the report test first, the other
+    papers' units next, the report's paper's claims last), not xdist's largest-unit-first (``--loadscope-reorder``,
+    its default), which would queue the report's paper's claims before the report test and run them beside it."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    config.option.loadscopereorder = False
+
+    class PaperUnits(LoadGroupScheduling):
+        units: dict[str, str] = {}
+
+        def schedule(self) -> None:
+            if self.collection is None and self.registered_collections:  # the first call: the collection is in
+                self.units = paper_units(list(next(iter(self.registered_collections.values()))))
+            super().schedule()
+
+        def _split_scope(self, nodeid: str) -> str:
+            return self.units.get(nodeid) or super()._split_scope(nodeid)
+
+    return PaperUnits(config, log)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -37,3 +37,20 @@ def test_the_identity_check_proves_on_a_loaded_machine(monkeypatch):
     lhs, rhs = sp.Matrix([(a + b) ** 2, sp.sin(a) ** 2 + sp.cos(a) ** 2]), sp.Matrix([a**2 + 2 * a * b + b**2, 1])
     _loaded(monkeypatch)
     assert tv.check_identity(lhs, rhs, d, seed=0).status.value == "proved"
+
+
+def test_the_tests_cpu_clock_counts_reaped_children_and_not_waiting():
+    """tests/cputime.py, which the tests' speed limits use: time spent waiting (asleep here, as a process starved by
+    a loaded machine waits) is not counted, and a child's work is, once it has been waited for."""
+    import subprocess
+    import sys
+
+    from cputime import cpu_time
+
+    with cpu_time() as t:
+        time.sleep(0.3)
+    assert t.seconds < 0.1, t.seconds
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+    with cpu_time() as t:
+        subprocess.run([sys.executable, "-S", "-c", busy], check=True)
+    assert t.seconds >= 0.25, t.seconds

@@ -16,9 +16,10 @@ CPU_TORCH = "pip install torch==2.13.0 --index-url https://download.pytorch.org/
 
 def test_exactly_two_commands_with_pinned_cpu_torch():
     """Both commands install a pinned torch from PyTorch's CPU-only index before the project, so that pip
-    never resolves the CUDA build from PyPI on a plain Linux machine; the tests run on every core."""
+    never resolves the CUDA build from PyPI on a plain Linux machine; the tests run on every core, each paper's
+    claim items on one of them (``--dist loadgroup``, tests/conftest.py)."""
     for name, tail in (("main-command", "python -m theoryverify.report"),
-                       ("test-command", 'python -m pytest -m "not slow and not gpu" -n auto')):
+                       ("test-command", 'python -m pytest -m "not slow and not gpu" -n auto --dist loadgroup')):
         lines = block(name)
         assert len(lines) == 1
         assert CPU_TORCH in lines[0] and lines[0].index(CPU_TORCH) < lines[0].index("pip install -e")
