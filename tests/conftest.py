@@ -146,7 +146,12 @@ def pytest_xdist_make_scheduler(config, log):
     its default), which would queue the report's paper's claims before the report test and run them beside it."""
     if config.getvalue("dist") != "loadgroup":
         return None
-    from xdist.scheduler import LoadGroupScheduling
+    try:
+        from xdist.scheduler import LoadGroupScheduling
+    except ImportError:
+        return None
+    if not callable(getattr(LoadGroupScheduling, "_split_scope", None)):  # an xdist whose internals differ: its own
+        return None
 
     config.option.loadscopereorder = False
 
@@ -154,8 +159,9 @@ def pytest_xdist_make_scheduler(config, log):
         units: dict[str, str] = {}
 
         def schedule(self) -> None:
-            if self.collection is None and self.registered_collections:  # the first call: the collection is in
-                self.units = paper_units(list(next(iter(self.registered_collections.values()))))
+            collections = getattr(self, "registered_collections", None)
+            if getattr(self, "collection", None) is None and collections:  # the first call: the collection is in
+                self.units = paper_units(list(next(iter(collections.values()))))
             super().schedule()
 
         def _split_scope(self, nodeid: str) -> str:
