@@ -261,9 +261,9 @@ SIZED_CLOSE = re.compile(r"\\(?:big|Big|bigg|Bigg)r?\s*([)\]])")
 
 def _join_sized_close(body: str) -> str:
     """``\\left( … \\right. \\\\ & + … \\bigg)``: one bracket broken over two rows, closed by a sized bracket on the
-    next row (LaTeX needs no \\left there) — the rows are joined, the \\left and \\right. become spaces and the bracket
-    is an ordinary one (offsets kept); a relation inside it is the bracket's own, never a step's (the rows had been
-    split at it into fragments)."""
+    next row (LaTeX needs no \\left there) — the rows are joined, the \\left and \\right. become spaces and the
+    bracket is an ordinary one (offsets kept); a relation inside it is the bracket's own, never a step's (the rows had
+    been split at it into fragments)."""
     for m in reversed(list(ROW_BREAK_AFTER_RIGHT.finditer(body))):
         # the \left this \right. closes
         depth, k, opened = 0, m.start(), None

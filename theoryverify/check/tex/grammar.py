@@ -772,8 +772,8 @@ class PaperParser(LatexParser):
                 self._operand_of("Pr")
                 return self._opaque(start, "Pr")
             end = self._event_set_end(self.i) if self.i < len(self.toks) else -1
-            if end > 0:  # P\{a ≤ Λ ≤ b\}, I\{X > 0\}: the letter's value at an event (a probability, an indicator),
-                start = self.i - 1  # one unknown named by its text — never the letter times a set
+            if end > 0:  # P\{a ≤ Λ ≤ b\}, I\{X > 0\}: the letter's value at an event (a probability, an
+                start = self.i - 1  # indicator), one unknown named by its text — never the letter times a set
                 self.i = end
                 return self._opaque(start, "Pr" if t.text == "P" else "ev")
             if t.text == "E" and self.at("_"):  # E_{Q_1, Q_2}[…]: the expectation over Q_1, Q_2, as E[…] is
@@ -2036,8 +2036,8 @@ class PaperParser(LatexParser):
             return _call("exp", exponent)
         if _capital_head(base) and self._called_after_index() and _symbol_label(exponent) is not None and \
                 not (label is not None and label.kind == "letter" and label.text.isupper()):
-            # F^\beta_{a,b}(λ), G^{\beta}(u), V^{K_2}_\gamma(y, λ), F^{-B}_{n,p}(u): a capital name with a symbol for a
-            # superscript, applied — the labelled function (or, undecided, the labelled name times the bracket),
+            # F^\beta_{a,b}(λ), G^{\beta}(u), V^{K_2}_\gamma(y, λ), F^{-B}_{n,p}(u): a capital name with a symbol
+            # for a superscript, applied — the labelled function (or, undecided, the labelled name times the bracket),
             # never the power times the bracket (F^β_{a,b}(2λ) = 2F^β_{a,b}(λ) had been proved as F^β·2λ)
             applied = self._labelled_applied(base, _symbol_label(exponent))
             if applied is not None:

@@ -426,6 +426,16 @@ def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
     display one ("Let the eigenvalues be ordered").  An ellipsis inside a side (``|f(x_1, …, x_n)| ≤ L``) is no
     ordering: that link is classed as any other (it had been a hypothesis whenever the display held another ≤)."""
     kind, why = _classify(op, lhs_text, rhs_text, **how)
+    sets = [braced_set(lhs_text), braced_set(rhs_text)]
+    if kind == "step" and op in ("=", "<", ">", "<=", ">=") and any(sets):
+        # {τ < n} = {S_n > 0}, {x : x ≥ 0} = {y : y ≥ 0}: sets (of outcomes), whose relation is no identity of
+        # numbers (what the prose makes of it otherwise — a goal, a hypothesis — stands)
+        if op == "=" and how.get("first_in_chain") and not sets[0]:
+            # A = {τ < n}, T(x, δ) = {τ : Δ(τ) ≤ c}: the left side named (defined) as a set, not a number
+            what = "an event {… < …}" if sets[1] == "event" else "a set {…}"
+            return "definition", f"the left side set equal to {what} is defined as that set, not a number"
+        what = "events (sets {… < …})" if "event" in sets else "sets ({… : …}, {a, b})"
+        return "set", f"a relation between {what}, not between numbers: not a step"
     if op in ("<", ">", "<=", ">=", "=") and kind != "hypothesis" and \
             (ELLIPSIS_SIDE.fullmatch(lhs_text) or ELLIPSIS_SIDE.fullmatch(rhs_text)):
         return "elided", "a link to an ellipsis (ν_2 ≥ ⋯ ≥ ν_n): the terms it stands for are not written, nothing to check"
@@ -486,15 +496,6 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "hypothesis", "the range of an index (i = 1, …, n)"
     if op == "=" and first_in_chain and NAME_LIKE.match(lhs_text) and SET_BUILDER.match(rhs_text):
         return "definition", "a name set equal to a set-builder {… : …} defines the set"
-    sets = [braced_set(lhs_text), braced_set(rhs_text)]
-    if op in ("=", "<", ">", "<=", ">=") and any(sets):
-        # {τ < n} = {S_n > 0}, {x : x ≥ 0} = {y : y ≥ 0}: sets (of outcomes), whose relation is no identity of numbers
-        if op == "=" and first_in_chain and not sets[0]:
-            # A = {τ < n}, T(x, δ) = {τ : Δ(τ) ≤ c}: the left side named (defined) as a set, not a number
-            return "definition", f"the left side set equal to {'an event {… < …}' if sets[1] == 'event' else 'a set {…}'}" \
-                                 " is defined as that set, not a number"
-        what = "events (sets {… < …})" if "event" in sets else "sets ({… : …}, {a, b})"
-        return "set", f"a relation between {what}, not between numbers: not a step"
     if role != "constraint" and first_in_chain and op == "=" and lhs_is_name and OPTIMUM.match(rhs_text.lstrip()):
         return "definition", "the left side is defined as the value of an optimisation problem (min/max … s.t. …)"
     if role == "constraint" or CONSTRAINT_RE.search(display_text):

@@ -716,8 +716,9 @@ class Paper:
                 unread.append(text)
         return out, unread
 
-    AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and|since|because|as|(?:by\s+)?using(?:\s+the\s+fact)?"
-                          r"\s+that|using|given\s+that|noting\s+that|recalling\s+that)\s+"
+    AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and|since|because|as|"
+                          r"(?:by\s+)?using(?:\s+the\s+fact)?\s+that|using|given\s+that|noting\s+that|"
+                          r"recalling\s+that)\s+"
                           r"(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
     AFTER_MORE = re.compile(r"\s*(?:,\s*and|,|and)\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
 
@@ -813,7 +814,8 @@ class Paper:
     def _defined_power(self, display: D.Display, name: str) -> bool:
         """A definition in scope gives a power of ``name`` (``ŝ² := …``)."""
         here = set(display.scope)
-        return any(n == name and (scope is None or scope in here) for n, _, _, scope, _ in getattr(self, "power_defs", ()))
+        return any(n == name and (scope is None or scope in here)
+                   for n, _, _, scope, _ in getattr(self, "power_defs", ()))
 
     def _before(self, display: D.Display, subst: dict) -> dict:
         """Values the sentence before the display sets ("Setting $p = 1 + \\delta$, we have"; see :mod:`.prose`),
