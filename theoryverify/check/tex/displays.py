@@ -235,6 +235,7 @@ def rows(display: Display) -> list[tuple[int, str]]:
     # "\left( … \right.\right. \\ & \left.\left. … \right)": one expression broken over two rows (LaTeX's
     # placeholder delimiters): the rows are joined, the placeholders and the break become spaces (offsets kept)
     body = MULTILINE_DELIMS.sub(lambda m: " " * len(m.group(0)), body)
+    body = _join_sized_close(body)
     paired = display.env.rstrip("*") in PAIRED or re.search(r"\\begin\s*\{(aligned|split|alignedat)", display.body)
     out = []
     for off, row in _top_level_split(body, "\\\\"):
@@ -252,6 +253,48 @@ def rows(display: Display) -> list[tuple[int, str]]:
         else:
             out.append((display.body_start + off, blank))
     return out
+
+
+ROW_BREAK_AFTER_RIGHT = re.compile(r"\\right\s*\.\s*\\\\(?:\s*\[[^\]\n]{0,20}\])?\s*&?")
+SIZED_CLOSE = re.compile(r"\\(?:big|Big|bigg|Bigg)r?\s*([)\]])")
+
+
+def _join_sized_close(body: str) -> str:
+    """``\\left( … \\right. \\\\ & + … \\bigg)``: one bracket broken over two rows, closed by a sized bracket on the
+    next row (LaTeX needs no \\left there) — the rows are joined, the \\left and \\right. become spaces and the
+    bracket is an ordinary one (offsets kept); a relation inside it is the bracket's own, never a step's (the rows had
+    been split at it into fragments)."""
+    for m in reversed(list(ROW_BREAK_AFTER_RIGHT.finditer(body))):
+        # the \left this \right. closes
+        depth, k, opened = 0, m.start(), None
+        for lr in reversed(list(re.finditer(r"\\(left|right)(?![A-Za-z])", body[:m.start()]))):
+            if lr.group(1) == "right":
+                depth += 1
+            elif depth:
+                depth -= 1
+            else:
+                opened = lr
+                break
+        if opened is None:
+            continue
+        delim = body[opened.end():].lstrip()[:1]
+        if delim not in "([":
+            continue
+        rest = body[m.end():]
+        nxt = re.search(r"\\\\", rest)
+        row = rest[:nxt.start()] if nxt else rest
+        close = next((c for c in SIZED_CLOSE.finditer(row) if c.group(1) == {"(": ")", "[": "]"}[delim]), None)
+        if close is None or _open_before(row[:close.start()], delim):
+            continue
+        body = body[:opened.start()] + " " * 5 + body[opened.end():m.start()] + " " * (m.end() - m.start()) + \
+            body[m.end():]
+    return body
+
+
+def _open_before(text: str, delim: str) -> bool:
+    """An unclosed ``delim`` in ``text`` (then the sized closer after it is that one's)."""
+    closer = {"(": ")", "[": "]"}[delim]
+    return text.count(delim) > text.count(closer)
 
 
 def unwrap_hiderel(body: str) -> str:
@@ -326,19 +369,42 @@ DIFFERENTIAL = re.compile(r"\s*(?:d|\\mathrm\s*\{\s*d\s*\})\s*~?\s*(?:\\[A-Za-z]
 
 
 def _inside_parens(row: str) -> list[bool]:
-    """For each offset of ``row``: does it lie inside a matched pair of round brackets?  An unmatched one (the
-    ``(`` of ``(0, 1]``, the ``)`` of ``[0, 1)``) opens or closes nothing."""
+    """For each offset of ``row``: does it lie inside a matched pair of round or square brackets, or of
+    ``\\left … \\right``?  An unmatched one (the ``(`` of ``(0, 1]``, the ``)`` of ``[0, 1)``) opens or closes
+    nothing; a ``\\right`` closes its ``\\left`` (and whatever is left open inside it)."""
     inside = [False] * (len(row) + 1)
-    stack: list[int] = []
-    for i, c in enumerate(row):
-        if c == "(":
-            stack.append(i)
-        elif c == ")" and stack:
-            a = stack.pop()
-            if not stack:
-                for k in range(a + 1, i):
-                    inside[k] = True
+    stack: list[tuple[str, int]] = []
+    i, n = 0, len(row)
+    while i < n:
+        c = row[i]
+        m = LEFT_RIGHT.match(row, i) if c == "\\" else None
+        if m:
+            if m.group(1) == "left":
+                stack.append(("L", i))
+            else:
+                while stack and stack[-1][0] != "L":
+                    stack.pop()
+                if stack:
+                    _, a = stack.pop()
+                    for k in range(a + 1, i):
+                        inside[k] = True
+            i = m.end()
+            continue
+        if c == "\\":
+            i += 2
+            continue
+        if c in "([":
+            stack.append((c, i))
+        elif c in ")]" and stack and stack[-1][0] == {")": "(", "]": "["}[c]:
+            _, a = stack.pop()
+            for k in range(a + 1, i):
+                inside[k] = True
+        i += 1
     return inside
+
+
+#: ``\left(`` … ``\right)`` with its delimiter (``\left.``, ``\left\{``, ``\right\rangle``)
+LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])\s*(?:\\[A-Za-z]+|\\.|.)?")
 
 
 def segments(row: str, pos: int) -> list[Segment]:
@@ -483,6 +549,7 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
         pieces, depth, start = [], 0, 0
         t = s.text
         env = 0
+        inside = _inside_parens(t)  # a \left[ … \right] pair holds its commas even when a bracket in it is unbalanced
         for i, c in enumerate(t):
             if c == "\\" and t.startswith("\\begin", i):
                 env += 1
@@ -494,7 +561,7 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
                 depth += 1
             elif c in "})]":
                 depth -= 1
-            elif c in ",;" and depth == 0 and env <= 0 and (i == 0 or t[i - 1] != "\\"):
+            elif c in ",;" and depth == 0 and env <= 0 and (i == 0 or t[i - 1] != "\\") and not inside[i]:
                 pieces.append((start, t[start:i]))
                 start = i + 1
         pieces.append((start, t[start:]))

@@ -796,6 +796,17 @@ class PaperParser(LatexParser):
                         return node
                 self._operand_of("Ex" if t.text == "E" else "Pr")
                 return self._opaque(start, "Ex" if t.text == "E" else "Pr")
+            if t.text == "P" and self._event_bracket(self.i):
+                # P(X < a), P\left(τ ≤ n\right): a probability of an event — no function of a number has a relation
+                # for its argument — one unknown named by its text, never "expected ')'"
+                start = self.i - 1
+                self._operand_of("Pr")
+                return self._opaque(start, "Pr")
+            end = self._event_set_end(self.i) if self.i < len(self.toks) else -1
+            if end > 0:  # P\{a ≤ Λ ≤ b\}, I\{X > 0\}: the letter's value at an event (a probability, an
+                start = self.i - 1  # indicator), one unknown named by its text — never the letter times a set
+                self.i = end
+                return self._opaque(start, "Pr" if t.text == "P" else "ev")
             if t.text == "E" and self.at("_"):  # E_{Q_1, Q_2}[…]: the expectation over Q_1, Q_2, as E[…] is
                 k = self.i + 1
                 k = (_close_of(self.toks, k) if self.toks[k].text == "{" else k) + 1
@@ -863,6 +874,10 @@ class PaperParser(LatexParser):
         if end > 0:  # |\{x : f(x) ≠ 0\}|, \{x \colon …\}, ∪\{A_r : r ∈ R\}: a set, one unknown named by its text
             self.i = end
             return self._opaque(start, "set")
+        end = self._event_set_end(self.i)
+        if end > 0:  # \{τ < n\}, \left\{(1 - γ)V(y, η) < η\right\}: an event (a set), one unknown named by its text
+            self.i = end
+            return self._opaque(start, "event")
         if c in ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm", "\\bm", "\\boldsymbol") and \
                 self.peek(1).text == "1" and self.peek(2).text in ("\\{", "\\left", "_"):
             # \mathds 1\{x ∈ A\}, \mathbf 1_{\{…\}}: the indicator as \mathds{1}\{…\} reads it
@@ -1283,6 +1298,43 @@ class PaperParser(LatexParser):
             if depth == 0 and t.text in (":", "\\colon", "\\mid"):
                 return m + 1
         return -1
+
+    def _event_bracket(self, k: int) -> bool:
+        """A round bracket (``(``, ``\\left(``) at token ``k`` whose top level holds a comparison (``X < a``)."""
+        from .rewrite import _closer
+        j = k + 1 if k < len(self.toks) and self.toks[k].text == "\\left" else k
+        if j >= len(self.toks) or self.toks[j].text != "(":
+            return False
+        m = _closer(self.toks, j)
+        if m < 0:
+            return False
+        depth = 0
+        for t in self.toks[j + 1:m]:
+            depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
+            if depth == 0 and (t.text in EVENT_RELATIONS or t.text == "="):
+                return True
+        return False
+
+    def _event_set_end(self, k: int) -> int:
+        """One past an event ``\\{τ < n\\}`` (``\\left\\{ … \\right\\}`` alike) that starts at token ``k``: braces
+        around a comparison at their own top level (``<``, ``\\le``, ``=``, ``\\ne`` …), no ``:`` (a set-builder) and
+        no ``,`` (a list of elements); -1 where none starts there.  Its relation is the event's own, never a step's."""
+        left = self.toks[k].text == "\\left" and k + 1 < len(self.toks) and self.toks[k + 1].text == "\\{"
+        if not left and self.toks[k].text != "\\{":
+            return -1
+        from .rewrite import _closer
+        j = k + 1 if left else k
+        m = _closer(self.toks, j)
+        if m < 0 or self.toks[m].text != "\\}" or (left and self.toks[m - 1].text != "\\right"):
+            return -1
+        depth, compared = 0, False
+        for t in self.toks[j + 1:m]:
+            depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
+            if depth == 0 and t.text in (":", "\\colon", "\\mid", ",", ";"):
+                return -1
+            if depth == 0 and (t.text in EVENT_RELATIONS or t.text == "="):
+                compared = True
+        return m + 1 if compared else -1
 
     def _listed_key(self) -> str | None:
         """``f(x_1, \\ldots, x_n)``: the arguments an ellipsis stands for in a list, one unknown named by the list
@@ -2075,6 +2127,14 @@ class PaperParser(LatexParser):
             exponent = self.group_or_token()
         if isinstance(base, ast.Name) and base.id == "e":
             return _call("exp", exponent)
+        if _capital_head(base) and self._called_after_index() and _symbol_label(exponent) is not None and \
+                not (label is not None and label.kind == "letter" and label.text.isupper()):
+            # F^\beta_{a,b}(λ), G^{\beta}(u), V^{K_2}_\gamma(y, λ), F^{-B}_{n,p}(u): a capital name with a symbol
+            # for a superscript, applied — the labelled function (or, undecided, the labelled name times the bracket),
+            # never the power times the bracket (F^β_{a,b}(2λ) = 2F^β_{a,b}(λ) had been proved as F^β·2λ)
+            applied = self._labelled_applied(base, _symbol_label(exponent))
+            if applied is not None:
+                return applied
         if label is not None and label.kind == "letter" and label.text.isupper() and \
                 isinstance(base, (ast.Name, ast.Subscript)):
             applied = self._labelled_applied(base, exponent)
@@ -2155,7 +2215,7 @@ class PaperParser(LatexParser):
         subscript, and a bracket right after — the labelled name applied (an unknown function of the bracket; where
         nothing says it is a function, ambiguous with the labelled name times the bracket), never the power
         F_{n,p}^B times the bracket.  None, the cursor unmoved, when no bracket follows."""
-        if not isinstance(exponent, ast.Name):
+        if not isinstance(exponent, (ast.Name, ast.Subscript)):
             return None
         save = self.i
         idx = None
@@ -2507,6 +2567,20 @@ class PaperParser(LatexParser):
     def _called_next(self) -> bool:
         return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")
 
+    def _called_after_index(self) -> bool:
+        """A bracket next, perhaps after a subscript (``_{a,b}(``, ``_\\gamma(``)."""
+        k = self.i
+        if k < len(self.toks) and self.toks[k].text == "_":
+            k += 1
+            if k < len(self.toks) and self.toks[k].text == "{":
+                k = _close_of(self.toks, k)
+                if k < 0:
+                    return False
+            k += 1
+        return k < len(self.toks) and (self.toks[k].text == "(" or
+                                       self.toks[k].text == "\\left" and k + 1 < len(self.toks) and
+                                       self.toks[k + 1].text == "(")
+
     def _frac(self) -> ast.expr:
         start = self.i - 1
         num = self._raw_group()
@@ -2857,6 +2931,25 @@ def _uses_itself(node: ast.expr, args: list[ast.expr]) -> bool:
         {id(n.value) for a in args for n in ast.walk(a) if isinstance(n, ast.Subscript)}
     return any(id(n) not in called and isinstance(n, (ast.Name, ast.Subscript)) and ast.unparse(n) == target
                for a in args for n in ast.walk(a))
+
+
+def _capital_head(base: ast.expr) -> bool:
+    """``base`` is one capital Latin letter, perhaps indexed (``F``, ``V_\\gamma``): a function's usual name."""
+    head = base.value if isinstance(base, ast.Subscript) else base
+    return isinstance(head, ast.Name) and len(head.id) == 1 and head.id.isupper()
+
+
+def _symbol_label(exponent: ast.expr) -> ast.expr | None:
+    """A superscript that can label a function: a Greek or Latin letter (``β``, ``K``), a capital with an index
+    (``K_2``), a negated capital (``-B``, as ``mB``); None for a number or an expression (``2``, ``-1``, ``t+1``)."""
+    if isinstance(exponent, ast.Name):
+        return exponent
+    if isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and exponent.value.id[:1].isupper():
+        return exponent
+    if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub) and \
+            isinstance(exponent.operand, ast.Name) and exponent.operand.id[:1].isupper():
+        return _name(f"m{exponent.operand.id}")
+    return None
 
 
 def _flat(node: ast.expr) -> str:

@@ -20,6 +20,9 @@ reported with their kind (a definition still defines its left side for the steps
 - ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
+- ``set``: a relation between sets written in braces — events (``\\{τ < n\\} = \\{S_n > 0\\}``,
+  ``\\left\\{ … < … \\right\\}``), set-builders, lists — never one between numbers (a name set equal to one is a
+  ``definition``; ``|\\{i : …\\}|`` is a number, a step as any other);
 - ``elided``: a chain's link to an ellipsis (``x_2 \\le \\cdots`` in ``x_1 \\le x_2 \\le \\cdots \\le x_n``): the terms
   it stands for are not written, so it is never checked (the visible links are classed as any other).
 
@@ -36,7 +39,7 @@ import re
 from ..latex import GREEK
 
 KINDS = ("step", "definition", "update", "constraint", "hypothesis", "goal", "probabilistic", "asymptotic",
-         "approximation", "elided")
+         "approximation", "elided", "set")
 #: a chain's side that is only an ellipsis (x_1 ≤ x_2 ≤ ⋯ ≤ x_n)
 ELLIPSIS_SIDE = re.compile(r"\s*(?:\\(?:c|l|v)?dots[bcm]?|\.\.\.|\\dotsc|\\dotsb)\s*")
 DEFINITION_OPS = {":=", "\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", "\\defeq", "=:", "\\eqdef",
@@ -376,6 +379,46 @@ CONCLUSION_AFTER_CLAUSE = re.compile(r",\s*(?:the|this|our|then|we|it|each|every
 SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
 
 
+EVENT_OPEN = re.compile(r"\s*(?:\\left\s*|\\[bB]igg?l?\s*)?(?:\\\{|\\lbrace(?![A-Za-z]))")
+EVENT_COMPARISON = re.compile(r"(?<!\\)[<>=]|\\(?:le|leq|ge|geq|ne|neq|leqslant|geqslant|lt|gt)(?![A-Za-z])")
+
+
+def braced_set(text: str) -> str | None:
+    """What set ``text`` writes as one braced whole side: ``"event"`` for ``\\{τ < n\\}`` (``\\left\\{ … \\right\\}``
+    alike: a comparison at the braces' own top level, no ``:``/``\\mid``/``,`` there), ``"set"`` for a set-builder
+    ``\\{x : …\\}`` or a list ``\\{a, b\\}``; None for anything else (``|\\{i : …\\}|`` is a number)."""
+    m = EVENT_OPEN.match(text)
+    if not m:
+        return None
+    depth, i, n, body_start = 1, m.end(), len(text), m.end()
+    while i < n:
+        if text.startswith("\\{", i) or text.startswith("\\lbrace", i):
+            depth += 1
+        elif text.startswith("\\}", i) or text.startswith("\\rbrace", i):
+            depth -= 1
+            if depth == 0:
+                end = i
+                rest = text[i + 2 if text.startswith("\\}", i) else i + 7:]
+                break
+        i += 1
+    else:
+        return None
+    if re.sub(r"\\[,;:!]|\\quad|\\qquad|[.,;]", "", rest).strip():
+        return None
+    body = re.sub(r"\\(?:right|[bB]igg?r?)\s*$", "", text[body_start:end])
+    top, d = [], 0
+    for k, c in enumerate(body):  # the body outside its own brackets
+        if c in "([{" and (k == 0 or body[k - 1] != "\\"):
+            d += 1
+        elif c in ")]}" and (k == 0 or body[k - 1] != "\\"):
+            d -= 1
+        top.append(c if d == 0 else " ")
+    top = "".join(top)
+    if re.search(r"(?<!\\)[:,|]|\\(?:colon|mid)(?![A-Za-z])", top):
+        return "set"
+    return "event" if EVENT_COMPARISON.search(top) else None
+
+
 BRACE_LABEL = re.compile(r"\\(underbrace|overbrace)\s*\{")
 
 
@@ -417,6 +460,16 @@ def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
     display one ("Let the eigenvalues be ordered").  An ellipsis inside a side (``|f(x_1, …, x_n)| ≤ L``) is no
     ordering: that link is classed as any other (it had been a hypothesis whenever the display held another ≤)."""
     kind, why = _classify(op, lhs_text, rhs_text, **how)
+    sets = [braced_set(lhs_text), braced_set(rhs_text)]
+    if kind == "step" and op in ("=", "<", ">", "<=", ">=") and any(sets):
+        # {τ < n} = {S_n > 0}, {x : x ≥ 0} = {y : y ≥ 0}: sets (of outcomes), whose relation is no identity of
+        # numbers (what the prose makes of it otherwise — a goal, a hypothesis — stands)
+        if op == "=" and how.get("first_in_chain") and not sets[0]:
+            # A = {τ < n}, T(x, δ) = {τ : Δ(τ) ≤ c}: the left side named (defined) as a set, not a number
+            what = "an event {… < …}" if sets[1] == "event" else "a set {…}"
+            return "definition", f"the left side set equal to {what} is defined as that set, not a number"
+        what = "events (sets {… < …})" if "event" in sets else "sets ({… : …}, {a, b})"
+        return "set", f"a relation between {what}, not between numbers: not a step"
     if op in ("<", ">", "<=", ">=", "=") and kind != "hypothesis" and \
             (ELLIPSIS_SIDE.fullmatch(lhs_text) or ELLIPSIS_SIDE.fullmatch(rhs_text)):
         return "elided", "a link to an ellipsis (ν_2 ≥ ⋯ ≥ ν_n): the terms it stands for are not written, nothing to check"

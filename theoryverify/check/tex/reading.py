@@ -545,13 +545,15 @@ def split_terms(toks: list[Token]) -> tuple[list[list[Token]], list[Token]]:
     """Terms and the relation/separator tokens between them, at the top level."""
     terms: list[list[Token]] = [[]]
     ops: list[Token] = []
-    depth = 0
+    depth = sized = 0  # sized: open \left … \right pairs, which hold their relations even when a bracket inside
+    # them is unbalanced (a paper's stray ')' had split "E[… | τ > K]" at its '>')
     for t in toks:
+        sized += (t.text == "\\left") - (t.text == "\\right")
         if t.text in OPENERS or t.text == "\\left" or t.text == "\\begin":
             depth += 1 if t.text != "\\left" else 0
         if t.text in CLOSERS or t.text == "\\end":
             depth -= 1
-        if depth <= 0 and (t.text in COUNTED or t.text in SEPARATORS or t.text == "=:"):
+        if depth <= 0 and sized <= 0 and (t.text in COUNTED or t.text in SEPARATORS or t.text == "=:"):
             ops.append(t)
             terms.append([])
             depth = 0

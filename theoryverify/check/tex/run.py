@@ -114,6 +114,7 @@ class Job:
     defs: tuple[int, ...] = ()  # the definitions in scope (indices into Paper.definitions), in order
     over_reals: bool = False  # the display says "for all x in R": no reading restricts the names
     prose_values: tuple[str, ...] = ()  # values set in the prose before the display that the step uses
+    cited: tuple[str, ...] = ()  # facts the prose cites right after the display ("since $w = u$") that the step uses
     #: for one reading of an ambiguous relation: the relation's index (``index`` is then into ``Paper.shadows``)
     shadow_of: int = -1
 
@@ -715,7 +716,10 @@ class Paper:
                 unread.append(text)
         return out, unread
 
-    AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and)\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
+    AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and|since|because|as|"
+                          r"(?:by\s+)?using(?:\s+the\s+fact)?\s+that|using|given\s+that|noting\s+that|"
+                          r"recalling\s+that)\s+"
+                          r"(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
     AFTER_MORE = re.compile(r"\s*(?:,\s*and|,|and)\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
 
     def _after(self, display: D.Display) -> tuple[dict, list[str]]:
@@ -724,9 +728,12 @@ class Paper:
         them). A name's value is substituted after the reading; an indexed name's (``A_{t-1}``) and a function's
         (``S(x)``) before it, in :attr:`_pre`."""
         self._pre = {}
+        self._after_powers = []
+        self._cited = {}
         m = self.AFTER_RE.match(display.after)
         if not m:
             return {}, []
+        cited = bool(self.AFTER_REASON.match(display.after))  # "…, since $w = u$": the fact the step rests on
         texts = [m.group(1) or m.group(2)]
         while len(texts) < 4:
             more = self.AFTER_MORE.match(display.after, m.end())
@@ -751,6 +758,14 @@ class Paper:
             clean = not (rp and (rp.opaque or rp.ambiguous or rp.divisions))
             node = link.lhs.node
             if link.op == "=" and clean and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+                if cited:
+                    try:
+                        flat = plain(node, set(), {})
+                    except BadInput:
+                        break
+                    if not isinstance(flat, ast.Name) or self._defined_power(display, flat.id):
+                        continue  # "using the fact that $σ_v = …$" where the paper defines σ_v²: not guessed
+                    self._cited[flat.id] = " ".join(text.split())
                 self._pre[ast.dump(node)] = (node, None, link.rhs.node)  # A_{t-1} = exp(u)
                 continue
             if link.op == "=" and clean and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
@@ -767,7 +782,22 @@ class Paper:
                 break
             if link.op == "=" and isinstance(lhs, ast.Name) and \
                     not (rp and (rp.opaque or rp.ambiguous or rp.applied or rp.divisions)):
+                if cited and self._defined_power(display, lhs.id):
+                    continue  # "since $σ_v = …$" where the paper defines σ_v² (a typo either side): not guessed
                 subst[lhs.id] = rhs
+                if cited:
+                    self._cited[lhs.id] = " ".join(text.split())
+            elif link.op == "=" and isinstance(lhs, ast.BinOp) and isinstance(lhs.op, ast.Pow) and \
+                    isinstance(lhs.left, ast.Name) and isinstance(lhs.right, ast.Constant) and \
+                    type(lhs.right.value) is int and lhs.right.value >= 2 and lhs.left.id not in names_in(rhs, set()) \
+                    and not (rp and (rp.opaque or rp.ambiguous or rp.applied or rp.divisions)):
+                # "…, using the fact that $\hat s^2 = \hat a^2 - \hat b^2$": the power's value, for this display's
+                # steps as a definition's is (the name itself, written otherwise, stays free)
+                if not cited or self._defined_power(display, lhs.left.id):
+                    continue  # only a fact the prose cites as the reason ("using the fact that"), never redefined
+                self._after_powers.append((lhs.left.id, lhs.right.value, rhs, None,
+                                           "{}:{} (after the display)".format(*self.doc.where(display.start))))
+                self._cited[lhs.left.id] = " ".join(text.split())
             elif link.op in ("<", ">", "<=", ">="):
                 text = f"{unparse(lhs)} {link.op} {unparse(rhs)}"
                 from ..assume import parse_assumptions
@@ -777,6 +807,15 @@ class Paper:
                 except BadInput:
                     pass
         return subst, assume
+
+    AFTER_REASON = re.compile(r"^\s*[,.;]?\s*(?:since|because|as|(?:by\s+)?using|given\s+that|noting\s+that|"
+                              r"recalling\s+that)\b")
+
+    def _defined_power(self, display: D.Display, name: str) -> bool:
+        """A definition in scope gives a power of ``name`` (``ŝ² := …``)."""
+        here = set(display.scope)
+        return any(n == name and (scope is None or scope in here)
+                   for n, _, _, scope, _ in getattr(self, "power_defs", ()))
 
     def _before(self, display: D.Display, subst: dict) -> dict:
         """Values the sentence before the display sets ("Setting $p = 1 + \\delta$, we have"; see :mod:`.prose`),
@@ -1359,7 +1398,7 @@ class Paper:
         import copy
         here = set(display.scope)
         defs: dict[str, tuple[int, ast.expr, str]] = {}
-        for name, k, value, scope, where in getattr(self, "power_defs", ()):
+        for name, k, value, scope, where in [*getattr(self, "power_defs", ()), *getattr(self, "_after_powers", ())]:
             if (scope is None or scope in here) and where != "{}:{}".format(*self.doc.where(display.start)):
                 defs[name] = (k, value, where)
         if not defs:
@@ -1416,6 +1455,11 @@ class Paper:
             loose = index_outside(lhs, rhs, atoms=atoms)
             lhs, rhs = atoms_as_families(lhs, atoms, fam), atoms_as_families(rhs, atoms, fam)
             prose_values = self._prose_used(link, names_in(lhs, fns) | names_in(rhs, fns))
+            cited = ()
+            if getattr(self, "_cited", None):  # the names as written, before any value stated after the display
+                written = set().union(*(names_in(plain(n, fns, {}), fns) for n in (link.lhs.node, link.rhs.node)
+                                        if n is not None))
+                cited = tuple(t for k, t in self._cited.items() if k in written)
             subst = getattr(self, "_subst", {})
             if subst:
                 lhs, rhs = _substitute(lhs, subst), _substitute(rhs, subst)
@@ -1545,7 +1589,7 @@ class Paper:
         self.jobs.append(Job(len(self.relations) - 1, lhs, link.op, rhs, read_as, tuple(assumptions) + whole + norm_signs,
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
-                             getattr(display, "over_reals", False), prose_values))
+                             getattr(display, "over_reals", False), prose_values, cited))
 
     def _norms_as_atoms(self, lhs, rhs, fns):
         """(lhs, rhs, the norms' texts) with every norm ``norm(X)`` an unknown number (one per distinct X), when that
@@ -1697,6 +1741,9 @@ class Paper:
             if job.prose_values:  # the prose may mean its value otherwise (a half dropped): refuted as read only
                 return _withhold(rel, f"refuted as read with {'; '.join(job.prose_values)} (set in the prose before "
                                       f"the display; the authors may mean it otherwise): {evidence}", ce)
+            if job.cited:  # the fact cited may carry the typo (σ_v for σ_v²), or the step: refuted as read only
+                return _withhold(rel, f"refuted as read with {'; '.join(job.cited)} (the fact the prose cites right "
+                                      f"after the display; the authors may mean it otherwise): {evidence}", ce)
             prose = self._prose_defined(rel.latex)
             if prose:
                 return _withhold(rel, f"refuted as read, but it writes {prose}, which the prose defines ({prose} := … "
