@@ -299,6 +299,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             letter, base = m.group("sup") or m.group("sup2"), NAME_RE.match(m.group("name"))
             if "idx" not in m.groupdict() and _raised_elsewhere(text[m.end():m.end() + 200], letter, base):
                 continue  # Λ^t := diag(λ_1^t, …), P^n := ⊗^n P: the definition of a power, not a label
+            if m is set_call and base and (re.search(r"[-+]", m.group("call")) or
+                                           re.search(rf"(?<![A-Za-z\\]){re.escape(base.group(0))}(?![A-Za-z])",
+                                                     m.group("call"))):
+                continue  # γ^t(1 - γ) = γ^t - γ^{t+1}: a power times an expression of itself, no function defined
             if base and ("idx" not in m.groupdict() or m.group("idx") == letter):
                 ev.sup_labels.add((key_of(base), letter))
                 if m.groupdict().get("call"):  # B_a^r(k) := …: the labelled name is a function the paper defines
