@@ -96,6 +96,8 @@ class PaperParser(LatexParser):
         self.total_derivatives: list[tuple[str, ast.expr]] = []  # (variable, operand) of d/dt
         self.euler = False
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
+        #: E X read as the expectation of X alone where a + or − follows (E X + Y: of X, or of X + Y?)
+        self.scope_questions: list[str] = []
         self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
         self.bind_divisor = False  # the other reading: a/3r as a/(3r)
         self.increments: set[str] = set()  # ΔX beside a lone Δ: Δ times X, or the increment ΔX?
@@ -421,6 +423,10 @@ class PaperParser(LatexParser):
         if t.kind == "cmd" and t.text in ("\\infty",):
             self.next()
             return _name("infty")
+        if t.text == "\\pi":  # R_\pi, P_\pi (a policy's): read as R_{\pi} is
+            self.next()
+            named = self.names is not None and self.names.kind("pi") in ("function", "name")
+            return _name("pivar" if named else "pi")
         if t.text in STAR_MARKS:
             self.next()
             return _name("star")
@@ -896,8 +902,12 @@ class PaperParser(LatexParser):
                         del self.opaque[k]  # the integral is no unknown of its own here: only the expectation is
                     return self._opaque(start, "Ex")
                 if which == "E" and self.starts_factor():
-                    raise BadInput("LaTeX: an expectation sign E not followed by a bracket is not read (E X: the "
-                                   "expectation of what?)")
+                    # E Σ_i X_i, E exp(…), E Tr(…): the expectation of the term after it (a product, up to the next
+                    # + or − or the relation); where a + or − follows, E X + Y may also be E[X + Y]: ambiguous
+                    self.term()
+                    if self.at("+", "-", "\\pm", "\\mp"):
+                        self.scope_questions.append(show_tokens(self.toks[start:self.i]))
+                    return self._opaque(start, "Ex")
                 return _name(which + "bb")  # \mathbb{P}_d: a set
             self._operand_of("Ex" if which == "E" else "Pr")
             return self._opaque(start, "Ex" if which == "E" else "Pr")
@@ -2442,6 +2452,7 @@ class PaperParser(LatexParser):
         self.ambiguous_e |= p.ambiguous_e
         self.ambiguous_pi |= p.ambiguous_pi
         self.labels |= p.labels
+        self.scope_questions += [q for q in p.scope_questions if q not in self.scope_questions]
         self.increments |= p.increments
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
