@@ -113,3 +113,26 @@ def test_expectation_without_a_bracket_before_a_plus_is_ambiguous(tmp_path, caps
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["ambiguous"], rows
     assert len(rows[0]["readings"]) == 2, rows
+
+
+def test_a_period_typed_inside_a_closing_norm_is_punctuation(tmp_path, capsys):
+    # old: "expected '\right', got '.'"
+    rows = tex_rows(tmp_path, capsys, displays(r"\left\| v + w \right\|^2 = \left\| w + v . \right\|^2",
+                                               r"\left( a + b \right)^2 = \left( b + a . \right)^2"))
+    assert rows[0]["status"] != "unreadable" and rows[0]["read_as"] == "norm(v + w) ** 2 = norm(w + v) ** 2", rows
+    assert rows[1]["status"] == "proved", rows
+
+
+def test_a_null_delimiter_period_is_kept():
+    # guard: \left. … \right. are delimiters, not punctuation
+    from theoryverify.check.tex.reading import tokens_of
+    texts = [t.text for t in tokens_of(r"\left. x \right. + a.}", 0)]
+    assert texts[:2] == ["\\left", "."] and texts[3:5] == ["\\right", "."] and texts[-2:] == ["a", "}"], texts
+
+
+# 4. a label written as a capitalised word applied, in a superscript --------------------------------------------------
+def test_a_superscript_label_with_a_lowercase_o_is_not_little_o():
+    # old: W^{Co(θ̌)} (the "coupled" W) made the row "asymptotic" through the o( of Co(
+    from theoryverify.check.tex.kinds import ASYMP_RE
+    assert not ASYMP_RE.search(r"W_{i, s}^{C o(\check{\theta}_{t})}Z_{i, s}")
+    assert ASYMP_RE.search(r"f(n) = n + o(n)") and ASYMP_RE.search(r"x^{o(1)}")

@@ -1984,6 +1984,9 @@ class PaperParser(LatexParser):
             iterate = self._iteration_sup(base)
             if iterate is not None:
                 return iterate
+        applied_label = self._applied_label(base)
+        if applied_label:  # θ^{H(θ̌)}, W^{Co(θ̌)}: θ to a power, or θ labelled H(θ̌)? (never settled: no other reading)
+            self.labels.add(f"{unparse_name(base)}^{applied_label}")
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
         if self.peek().kind == "letter" and len(self.peek().text) == 1 and self.peek(1).text == "_":
@@ -2340,6 +2343,30 @@ class PaperParser(LatexParser):
             return None
         self.i += k + 1
         return "".join(parts)
+
+    def _applied_label(self, base: ast.expr) -> str:
+        """``^{H(\\check\\theta_t)}``, ``^{Co(\\check\\theta_t)}`` on a name: a superscript that is only a capitalised
+        word (one to three letters) applied to a bracket — often a label of the name (the estimate built with H,
+        with Co), maybe a power; the superscript as written, else ''.  Not on e or a number (e^{H(p)}, 2^{H(X)})."""
+        if not self.at("{") or not isinstance(base, (ast.Name, ast.Subscript)):
+            return ""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or head.id == "e":
+            return ""
+        k = 1
+        while self.peek(k).kind == "letter" and len(self.peek(k).text) == 1 and k <= 3:
+            k += 1
+        if k == 1 or not self.peek(1).text.isupper() or self.peek(k).text != "(":
+            return ""
+        depth, close = 0, -1
+        for j in range(self.i + k, len(self.toks)):
+            depth += {"(": 1, ")": -1}.get(self.toks[j].text, 0)
+            if depth == 0:
+                close = j
+                break
+        if close < 0 or close + 1 >= len(self.toks) or self.toks[close + 1].text != "}":
+            return ""
+        return show_tokens(self.toks[self.i:close + 2])
 
     def _label_letter(self, base: ast.expr) -> str | None:
         """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor

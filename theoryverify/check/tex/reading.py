@@ -287,6 +287,11 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                 out += [Token("cmd", "\\operatorname", t.pos), *toks[i + 1:j]]
                 i = j
                 continue
+        if t.text == "." and i + 1 < len(toks) and toks[i + 1].text in ("}", "\\right") and \
+                not (out and (out[-1].text in ("\\left", "\\right", "\\middle", "^", "_") or
+                              re.fullmatch(r"\\[bB]igg?[lrm]?", out[-1].text))):
+            i += 1  # \norm{… Z_i.}: a sentence's period typed inside the closing bracket is punctuation
+            continue
         if t.text == "\\vert":  # \vert a \vert^p is |a|^p (a conditioning bar is read as | is)
             out.append(Token("sym", "|", t.pos))
             i += 1

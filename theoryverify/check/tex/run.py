@@ -161,13 +161,13 @@ def angle_brackets(text: str) -> tuple[str, list[tuple[int, int]]]:
 
 #: what may stand right before a bracket ``<`` (nothing a comparison could have on its left): an opening bracket, an
 #: operator, a relation, a row or cell break, an environment's start, an expectation sign, a big operator's limits
-_ANGLE_OPENS = re.compile(r"(?:[&=(\[{,+\-*/$]|\\\\|\\[\[(]|\\[,;:!]|\\begin\s*\{[^{}]*\}|"
+_ANGLE_OPENS = re.compile(r"(?:[=(\[{,+\-*/$]|\\\\|\\[\[(]|\\[,;:!]|\\begin\s*\{[^{}]*\}|"
                           r"\\mathbf\s*\{\s*E\s*\}|\\mathbb\s*\{\s*E\s*\}|"
                           r"\\(?:le|leq|ge|geq|ne|neq|cdot|times|quad|qquad|left|big[lr]?|Big[lr]?|E|EE|Exp|"
                           r"(?:sum|prod|max|min|sup|inf)(?:\s*[_^]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9]))*)"
                           r"(?![A-Za-z]))\s*$")
 #: what may stand right after a bracket ``>`` (nothing a comparison could have on its right)
-_ANGLE_CLOSES = re.compile(r"\s*(?:$|[&=)\]},.;+\-^_<>$]|\\\\|\\[\])]|\\(?:le|leq|ge|geq|ne|neq|right|big[lr]?|"
+_ANGLE_CLOSES = re.compile(r"\s*(?:$|[=)\]},.;+\-^_<>$]|\\\\|\\[\])]|\\(?:le|leq|ge|geq|ne|neq|right|big[lr]?|"
                            r"Big[lr]?|end|nonumber|notag|label|quad|qquad|tag|cdot|times)(?![A-Za-z]))")
 #: a relation or a row/cell break inside ``< … >``: no inner product
 _ANGLE_INSIDE_BAD = re.compile(r"[=<>&$]|\\\\|\n\s*\n|\\(?:le|leq|ge|geq|ne|neq|in|subset|subseteq|approx|sim|to|"
@@ -228,9 +228,14 @@ def ascii_angles(text: str) -> tuple[str, list[tuple[int, int]]]:
                 _ANGLE_INSIDE_BAD.search(inside) or not inside.strip(" ,\n"):
             i += 1
             continue
-        before = text[max(0, i - 200):i]
-        opens = not text[:i].strip() or _ANGLE_OPENS.search(before) is not None
-        closes = _ANGLE_CLOSES.match(text, j + 1) is not None
+        # an alignment mark is no side: "a &< b" has a on the left, "\\\\ &<u, v>" nothing
+        # an absolute value's bar opening right before it (after an operator) is no side either: "Σ_i |<a, b>|"
+        before = re.sub(r"&\s*$", "", text[max(0, i - 200):i].rstrip())
+        bare = re.sub(r"(?:\\left|\\[bB]igg?l?)?\s*\|\s*$", "", before) if before.endswith("|") else before
+        opens = not bare.strip() or _ANGLE_OPENS.search(bare) is not None
+        after = re.compile(r"\s*&?").match(text, j + 1).end()
+        bar = re.compile(r"\s*(?:\\right|\\[bB]igg?r?)?\s*\|(?!\|)").match(text, after)
+        closes = _ANGLE_CLOSES.match(text, bar.end() if bar and before.endswith("|") else after) is not None
         if opens or closes:
             out.append(text[last:i])
             out.append("\\langle " + inside + "\\rangle ")
@@ -1075,7 +1080,8 @@ class Paper:
                 continue
             read_as = self._read_as(link)
             angle = self._angle_question(link)
-            if angle:  # x < a, b > y: two comparisons, or x·⟨a, b⟩·y? never checked, never a hypothesis
+            if angle and kind in ("step", "hypothesis"):
+                # x < a, b > y: two comparisons, or x·⟨a, b⟩·y? never checked, never a hypothesis
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{angle}: two comparisons (< and >), or the inner product ⟨…⟩ written with ASCII "
                                 "brackets?", assumptions, read_as)
