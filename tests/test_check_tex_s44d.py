@@ -136,3 +136,20 @@ def test_a_superscript_label_with_a_lowercase_o_is_not_little_o():
     from theoryverify.check.tex.kinds import ASYMP_RE
     assert not ASYMP_RE.search(r"W_{i, s}^{C o(\check{\theta}_{t})}Z_{i, s}")
     assert ASYMP_RE.search(r"f(n) = n + o(n)") and ASYMP_RE.search(r"x^{o(1)}")
+
+
+def _labels(src: str) -> set[str]:
+    from theoryverify.check.latex import Token
+    from theoryverify.check.tex.grammar import PaperParser
+    from theoryverify.check.tex.reading import tokens_of
+    p = PaperParser([*tokens_of(src, 0), Token("end", "", len(src))], None, set())
+    p.expr()
+    return p.labels
+
+
+def test_a_capitalised_word_applied_in_a_superscript_is_asked_power_or_label():
+    # old: θ̃_t^{H(θ̌_t)} and W^{Co(θ̌)} were read as powers with no question (checked as steps in a paper)
+    assert _labels(r"\tilde{\theta}_{t}^{H(\check{\theta}_{t})} - x")
+    assert _labels(r"W_{i,s}^{Co(\check{\theta}_{t})}")
+    # guards: e^{H(p)} is exp, γ^{N(t)} a power of a bare name
+    assert not _labels(r"e^{H(p)}") and not _labels(r"\gamma^{N(t)}")

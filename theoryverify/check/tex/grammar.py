@@ -2347,7 +2347,8 @@ class PaperParser(LatexParser):
     def _applied_label(self, base: ast.expr) -> str:
         """``^{H(\\check\\theta_t)}``, ``^{Co(\\check\\theta_t)}`` on a name: a superscript that is only a capitalised
         word (one to three letters) applied to a bracket — often a label of the name (the estimate built with H,
-        with Co), maybe a power; the superscript as written, else ''.  Not on e or a number (e^{H(p)}, 2^{H(X)})."""
+        with Co), maybe a power; the superscript as written, else ''.  Not on e or a number (e^{H(p)}, 2^{H(X)}),
+        nor one capital on a bare name (γ^{N(t)})."""
         if not self.at("{") or not isinstance(base, (ast.Name, ast.Subscript)):
             return ""
         head = base.value if isinstance(base, ast.Subscript) else base
@@ -2358,6 +2359,8 @@ class PaperParser(LatexParser):
             k += 1
         if k == 1 or not self.peek(1).text.isupper() or self.peek(k).text != "(":
             return ""
+        if k == 2 and not isinstance(base, ast.Subscript) and not re.search(r"(?:tilde|hat|check|bar)$", head.id):
+            return ""  # γ^{N(t)}: a bare name to a count is a power; θ̃_t^{H(θ̌)}, W^{Co(θ̌)} may be labels
         depth, close = 0, -1
         for j in range(self.i + k, len(self.toks)):
             depth += {"(": 1, ")": -1}.get(self.toks[j].text, 0)
