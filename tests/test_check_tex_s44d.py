@@ -153,3 +153,13 @@ def test_a_capitalised_word_applied_in_a_superscript_is_asked_power_or_label():
     assert _labels(r"W_{i,s}^{Co(\check{\theta}_{t})}")
     # guards: e^{H(p)} is exp, γ^{N(t)} a power of a bare name
     assert not _labels(r"e^{H(p)}") and not _labels(r"\gamma^{N(t)}")
+
+
+def test_expectation_without_a_bracket_of_a_power_is_ambiguous(tmp_path, capsys):
+    # E g(Y)^2: E[g(Y)^2] or (E g(Y))^2? both shown, no verdict (old: refused); E Σ_k Y_k^2 is no such question
+    body = _doc(r"Let $Y_k$ be random.", displays(r"\mathbb{E} g(Y_1)^2 = \mathbb{E} g(Y_1)^2 \cdot 1",
+                                                  r"2 \mathbb{E} \sum_{k=1}^{m} Y_k^2 = \mathbb{E} \sum_{k=1}^{m} Y_k^2 "
+                                                  r"\cdot 2"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "ambiguous", rows
+    assert rows[1]["status"] != "ambiguous" and rows[1]["status"] != "unreadable", rows

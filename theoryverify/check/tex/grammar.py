@@ -904,8 +904,10 @@ class PaperParser(LatexParser):
                 if which == "E" and self.starts_factor():
                     # E Σ_i X_i, E exp(…), E Tr(…): the expectation of the term after it (a product, up to the next
                     # + or − or the relation); where a + or − follows, E X + Y may also be E[X + Y]: ambiguous
+                    # E ψ(Z)^2: E[ψ(Z)²] or (E ψ(Z))²? a power at the term's top level is asked too
+                    after = self.i
                     self.term()
-                    if self.at("+", "-", "\\pm", "\\mp"):
+                    if self.at("+", "-", "\\pm", "\\mp") or _top_power(self.toks[after:self.i]):
                         self.scope_questions.append(show_tokens(self.toks[start:self.i]))
                     return self._opaque(start, "Ex")
                 return _name(which + "bb")  # \mathbb{P}_d: a set
@@ -2694,6 +2696,45 @@ def _close_brace(toks: list[Token]) -> int:
         if depth == 0:
             return j
     return -1
+
+
+#: operators whose ^ is a limit, never a power of what they take
+_LIMIT_BASES = frozenset({"\\sum", "\\prod", "\\max", "\\min", "\\sup", "\\inf", "\\lim", "\\int", "\\bigcup",
+                          "\\bigcap", "e"})
+
+
+def _top_power(toks: list[Token]) -> bool:
+    """A ``^`` at the top level of ``toks`` (outside every bracket) raising something other than a big operator's
+    limit, e, a transpose or an inverse mark: ``ψ(Z)^2``, ``u^2`` (not ``\\sum_{i}^{n} x_i``, ``e^{x}``, ``x^\\top``)."""
+    if toks and toks[0].text in _LIMIT_BASES:  # E Σ_i x_i^2: the power is inside the sum's term
+        return False
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.text in ("{", "(", "[", "\\left", "\\{"):
+            depth += 1
+        elif t.text in ("}", ")", "]", "\\right", "\\}"):
+            depth -= 1
+        elif t.text == "^" and depth == 0:
+            nxt = toks[k + 1].text if k + 1 < len(toks) else ""
+            if nxt in ("\\top", "T", "\\intercal", "\\prime", "*", "\\star", "\\ast"):
+                continue
+            j = k - 1
+            if j >= 0 and toks[j].text == "}":  # back over a braced subscript to the base: \sum_{i=1}^{n}
+                d = 0
+                while j >= 0:
+                    d += {"}": 1, "{": -1}.get(toks[j].text, 0)
+                    if d == 0:
+                        break
+                    j -= 1
+                j -= 1
+            if j >= 0 and toks[j].text == "_":
+                j -= 1
+            if j >= 1 and toks[j - 1].text == "_":  # \sum_i^n: the one-token subscript
+                j -= 2
+            if j >= 0 and toks[j].text in _LIMIT_BASES:
+                continue
+            return True
+    return False
 
 
 def _close_of(toks: list[Token], i: int) -> int:

@@ -1118,10 +1118,10 @@ class Paper:
                       for q in getattr(p, "scope_questions", ())]
             if scoped:  # E X + Y: the expectation of X alone (read), or of X + Y? no verdict on either
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
-                                f"{'; '.join(dict.fromkeys(scoped))}: an expectation sign without a bracket, followed "
-                                "by a + or −: the expectation of the term after it only, or of the whole sum?",
-                                assumptions, read_as)
-                rel.readings = [read_as, "E of everything after it, up to the relation or the closing bracket"]
+                                f"{'; '.join(dict.fromkeys(scoped))}: an expectation sign without a bracket — the "
+                                "expectation of the term after it (read), or another scope: E[X + Y] where a + or − "
+                                "follows, (E X)² where the term is raised to a power?", assumptions, read_as)
+                rel.readings = [read_as, "E with the other scope (the whole sum inside it, or the power outside it)"]
                 continue
             if SHAPE_RE.search(link.lhs.latex + " " + link.rhs.latex):
                 self._add(display, link, chain_id, "unreadable", kind, "(m × n) is a matrix shape here, not a product",
