@@ -163,3 +163,10 @@ def test_expectation_without_a_bracket_of_a_power_is_ambiguous(tmp_path, capsys)
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "ambiguous", rows
     assert rows[1]["status"] != "ambiguous" and rows[1]["status"] != "unreadable", rows
+
+
+def test_a_comparison_with_a_negative_number_is_never_taken_for_brackets(tmp_path, capsys):
+    # "x < a, b > -1": b > -1 is a comparison; nothing forces brackets, so both readings stay open (ambiguous)
+    rows = tex_rows(tmp_path, capsys, displays(r"x < x + 1, b > -1 + b - 1"))
+    assert rows and all(r["status"] == "ambiguous" for r in rows) and not any("inner" in r["read_as"] for r in rows), \
+        rows

@@ -166,8 +166,9 @@ _ANGLE_OPENS = re.compile(r"(?:[=(\[{,+\-*/$]|\\\\|\\[\[(]|\\[,;:!]|\\begin\s*\{
                           r"\\(?:le|leq|ge|geq|ne|neq|cdot|times|quad|qquad|left|big[lr]?|Big[lr]?|E|EE|Exp|"
                           r"(?:sum|prod|max|min|sup|inf)(?:\s*[_^]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9]))*)"
                           r"(?![A-Za-z]))\s*$")
-#: what may stand right after a bracket ``>`` (nothing a comparison could have on its right)
-_ANGLE_CLOSES = re.compile(r"\s*(?:$|[=)\]},.;+\-^_<>$]|\\\\|\\[\])]|\\(?:le|leq|ge|geq|ne|neq|right|big[lr]?|"
+#: what may stand right after a bracket ``>`` (nothing a comparison could have on its right: never a sign, as
+#: "b > -1" is a comparison)
+_ANGLE_CLOSES = re.compile(r"\s*(?:$|[=)\]},.;^_<>$]|\\\\|\\[\])]|\\(?:le|leq|ge|geq|ne|neq|right|big[lr]?|"
                            r"Big[lr]?|end|nonumber|notag|label|quad|qquad|tag|cdot|times)(?![A-Za-z]))")
 #: a relation or a row/cell break inside ``< … >``: no inner product
 _ANGLE_INSIDE_BAD = re.compile(r"[=<>&$]|\\\\|\n\s*\n|\\(?:le|leq|ge|geq|ne|neq|in|subset|subseteq|approx|sim|to|"
