@@ -905,9 +905,11 @@ class PaperParser(LatexParser):
                     # E Σ_i X_i, E exp(…), E Tr(…): the expectation of the term after it (a product, up to the next
                     # + or − or the relation); where a + or − follows, E X + Y may also be E[X + Y]: ambiguous
                     # E ψ(Z)^2: E[ψ(Z)²] or (E ψ(Z))²? a power at the term's top level is asked too
+                    # E Z W: E[Z W] or (E Z) W? a product after it is asked as well
                     after = self.i
-                    self.term()
-                    if self.at("+", "-", "\\pm", "\\mp") or _top_power(self.toks[after:self.i]):
+                    taken = self.term()
+                    if self.at("+", "-", "\\pm", "\\mp") or _top_power(self.toks[after:self.i]) or \
+                            isinstance(taken, ast.BinOp) and isinstance(taken.op, (ast.Mult, ast.Div)):
                         self.scope_questions.append(show_tokens(self.toks[start:self.i]))
                     return self._opaque(start, "Ex")
                 return _name(which + "bb")  # \mathbb{P}_d: a set
