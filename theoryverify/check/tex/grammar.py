@@ -96,6 +96,8 @@ class PaperParser(LatexParser):
         self.total_derivatives: list[tuple[str, ast.expr]] = []  # (variable, operand) of d/dt
         self.euler = False
         self.labels: set[str] = set()  # b^A: a power, or b labelled A?
+        #: E X read as the expectation of X alone where a + or − follows (E X + Y: of X, or of X + Y?)
+        self.scope_questions: list[str] = []
         self.divisions: list[str] = []  # a/3r: (a/3)·r or a/(3r)? (the written divisions, shown)
         self.bind_divisor = False  # the other reading: a/3r as a/(3r)
         self.increments: set[str] = set()  # ΔX beside a lone Δ: Δ times X, or the increment ΔX?
@@ -422,6 +424,10 @@ class PaperParser(LatexParser):
         if t.kind == "cmd" and t.text in ("\\infty",):
             self.next()
             return _name("infty")
+        if t.text == "\\pi":  # R_\pi, P_\pi (a policy's): read as R_{\pi} is
+            self.next()
+            named = self.names is not None and self.names.kind("pi") in ("function", "name")
+            return _name("pivar" if named else "pi")
         if t.text in STAR_MARKS:
             self.next()
             return _name("star")
@@ -943,8 +949,16 @@ class PaperParser(LatexParser):
                         del self.opaque[k]  # the integral is no unknown of its own here: only the expectation is
                     return self._opaque(start, "Ex")
                 if which == "E" and self.starts_factor():
-                    raise BadInput("LaTeX: an expectation sign E not followed by a bracket is not read (E X: the "
-                                   "expectation of what?)")
+                    # E Σ_i X_i, E exp(…), E Tr(…): the expectation of the term after it (a product, up to the next
+                    # + or − or the relation); where a + or − follows, E X + Y may also be E[X + Y]: ambiguous
+                    # E ψ(Z)^2: E[ψ(Z)²] or (E ψ(Z))²? a power at the term's top level is asked too
+                    # E Z W: E[Z W] or (E Z) W? a product after it is asked as well
+                    after = self.i
+                    taken = self.term()
+                    if self.at("+", "-", "\\pm", "\\mp") or _top_power(self.toks[after:self.i]) or \
+                            isinstance(taken, ast.BinOp) and isinstance(taken.op, (ast.Mult, ast.Div)):
+                        self.scope_questions.append(show_tokens(self.toks[start:self.i]))
+                    return self._opaque(start, "Ex")
                 # \mathbb{P}_d: a set; \mathbf{P}_{x}: a matrix — the letter's scripts are part of its name (dropped,
                 # \mathbf{P}_x v − \mathbf{P}_y v = 0 had been Pbb·v − Pbb·v, proved)
                 self.i = letter_end
@@ -2119,6 +2133,9 @@ class PaperParser(LatexParser):
             iterate = self._iteration_sup(base)
             if iterate is not None:
                 return iterate
+        applied_label = self._applied_label(base)
+        if applied_label:  # θ^{H(θ̌)}, W^{Co(θ̌)}: θ to a power, or θ labelled H(θ̌)? (never settled: no other reading)
+            self.labels.add(f"{unparse_name(base)}^{applied_label}")
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
         if self.peek().kind == "letter" and len(self.peek().text) == 1 and self.peek(1).text == "_":
@@ -2520,6 +2537,33 @@ class PaperParser(LatexParser):
         self.i += k + 1
         return "".join(parts)
 
+    def _applied_label(self, base: ast.expr) -> str:
+        """``^{H(\\check\\theta_t)}``, ``^{Co(\\check\\theta_t)}`` on a name: a superscript that is only a capitalised
+        word (one to three letters) applied to a bracket — often a label of the name (the estimate built with H,
+        with Co), maybe a power; the superscript as written, else ''.  Not on e or a number (e^{H(p)}, 2^{H(X)}),
+        nor one capital on a bare name (γ^{N(t)})."""
+        if not self.at("{") or not isinstance(base, (ast.Name, ast.Subscript)):
+            return ""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or head.id == "e":
+            return ""
+        k = 1
+        while self.peek(k).kind == "letter" and len(self.peek(k).text) == 1 and k <= 3:
+            k += 1
+        if k == 1 or not self.peek(1).text.isupper() or self.peek(k).text != "(":
+            return ""
+        if k == 2 and not isinstance(base, ast.Subscript) and not re.search(r"(?:tilde|hat|check|bar)$", head.id):
+            return ""  # γ^{N(t)}: a bare name to a count is a power; θ̃_t^{H(θ̌)}, W^{Co(θ̌)} may be labels
+        depth, close = 0, -1
+        for j in range(self.i + k, len(self.toks)):
+            depth += {"(": 1, ")": -1}.get(self.toks[j].text, 0)
+            if depth == 0:
+                close = j
+                break
+        if close < 0 or close + 1 >= len(self.toks) or self.toks[close + 1].text != "}":
+            return ""
+        return show_tokens(self.toks[self.i:close + 2])
+
     def _label_letter(self, base: ast.expr) -> str | None:
         """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor
         moved past it; else None.  The paper says so by defining a name with it (``B_a^r(k) \\eqdef …``) or writing a
@@ -2645,6 +2689,7 @@ class PaperParser(LatexParser):
         self.ambiguous_e |= p.ambiguous_e
         self.ambiguous_pi |= p.ambiguous_pi
         self.labels |= p.labels
+        self.scope_questions += [q for q in p.scope_questions if q not in self.scope_questions]
         self.increments |= p.increments
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
@@ -2868,6 +2913,45 @@ def _close_brace(toks: list[Token]) -> int:
         if depth == 0:
             return j
     return -1
+
+
+#: operators whose ^ is a limit, never a power of what they take
+_LIMIT_BASES = frozenset({"\\sum", "\\prod", "\\max", "\\min", "\\sup", "\\inf", "\\lim", "\\int", "\\bigcup",
+                          "\\bigcap", "e"})
+
+
+def _top_power(toks: list[Token]) -> bool:
+    """A ``^`` at the top level of ``toks`` (outside every bracket) raising something other than a big operator's
+    limit, e, a transpose or an inverse mark: ``ψ(Z)^2``, ``u^2`` (not ``\\sum_{i}^{n} x_i``, ``e^{x}``, ``x^\\top``)."""
+    if toks and toks[0].text in _LIMIT_BASES:  # E Σ_i x_i^2: the power is inside the sum's term
+        return False
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.text in ("{", "(", "[", "\\left", "\\{"):
+            depth += 1
+        elif t.text in ("}", ")", "]", "\\right", "\\}"):
+            depth -= 1
+        elif t.text == "^" and depth == 0:
+            nxt = toks[k + 1].text if k + 1 < len(toks) else ""
+            if nxt in ("\\top", "T", "\\intercal", "\\prime", "*", "\\star", "\\ast"):
+                continue
+            j = k - 1
+            if j >= 0 and toks[j].text == "}":  # back over a braced subscript to the base: \sum_{i=1}^{n}
+                d = 0
+                while j >= 0:
+                    d += {"}": 1, "{": -1}.get(toks[j].text, 0)
+                    if d == 0:
+                        break
+                    j -= 1
+                j -= 1
+            if j >= 0 and toks[j].text == "_":
+                j -= 1
+            if j >= 1 and toks[j - 1].text == "_":  # \sum_i^n: the one-token subscript
+                j -= 2
+            if j >= 0 and toks[j].text in _LIMIT_BASES:
+                continue
+            return True
+    return False
 
 
 def _close_of(toks: list[Token], i: int) -> int:

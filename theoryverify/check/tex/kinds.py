@@ -48,7 +48,7 @@ APPROX_OPS = {"\\approx", "\\simeq", "\\propto", "\\cong", "\\thickapprox", "\\a
 ASYMP_OPS = {"\\lesssim", "\\gtrsim", "\\asymp", "\\ll", "\\gg", "\\lessapprox", "\\gtrapprox", "\\precsim",
              "\\succsim"}
 # a script's letter is no order (f_\\omega(x), h_\\Theta(x), f_O(x): a parametrised function applied, in a Lipschitz bound)
-ASYMP_RE = re.compile(r"(?<![A-Za-z\\_^])(?<!_ )(?<!\^ )(?:(?:O|o|\\Theta|\\Omega)"
+ASYMP_RE = re.compile(r"(?<![A-Za-z\\_^])(?<!_ )(?<!\^ )(?<!\^\{[A-Z] )(?:(?:O|o|\\Theta|\\Omega)"
                       r"(?!\s*(?:\\left\s*)?\(\s*[^(),]*,)|"  # Θ(i, j): an entry of the paper's matrix Θ, not big-Θ
                       r"\\mathcal\s*\{\s*O\s*\}|\\mathcal\s*O|"
                       r"\\widetilde\s*\{?\s*O|\\tilde\s*\{?\s*O|\\tilde\s*\{?\s*\\Theta|\\tilde\s*\{?\s*\\Omega|"

@@ -102,6 +102,7 @@ class Evidence:
     gradient: set[str] = field(default_factory=set)  # \nabla f, \nabla_x f, \nabla^2 f: a gradient of f is taken
     number: set[str] = field(default_factory=set)  # p \in (0, 1), x \in \mathbb{R}: a real number
     sup_labels: set[tuple[str, str]] = field(default_factory=set)  # (V, r) of V^r := …, (f, m) of (f^m)_{m ∈ [M]}
+    half_steps: set[tuple[str, str]] = field(default_factory=set)  # (y, m) of y^m_t = … beside y_{t+1} = …(y^m_t)
     sup_one: set[str] = field(default_factory=set)  # V of V^1_γ, V^{1}: a superscript 1 (no power) — numbered labels
     # iteration superscripts (x^k, x^{k+1}): the shifts each (name, letter) carries, the (name, letter) the paper
     # shows to be an iterate (an update x^{k+1} = …x^k…, h^k = h(z^k), "x^r is the r-th iterate"), the letters it
@@ -156,6 +157,12 @@ SUP_DEFINED = re.compile(_NAME + _SCRIPT + _LETTER_SUP + _SCRIPT + r"\s*(?P<call
 #: ``f^{i}_{t}(x) = …`` opening its math (inline or displayed): a scripted name applied to a bracket and set equal to
 #: something — the paper's family of functions f^i_t (its g^0_t(y) is that function at 0, never a power times y)
 SUP_CALL_SET = re.compile(r"\s*" + _NAME + _SCRIPT + _LETTER_SUP + _SCRIPT + r"\s*(?P<call>\([^()]*\))\s*&?\s*=(?!=)")
+#: ``y^{m}_{t} = …`` opening a row: a name with a one-letter superscript and a one-letter subscript, set equal to
+#: something — a half-step of an update block when the same display also updates ``y_{t+1}`` (see :func:`gather`)
+HALF_STEP = re.compile(r"(?:^|\\\\|\\begin\s*\{[^{}]*\}|&)\s*" + _NAME +
+                       r"(?:\s*\^\s*(?:\{\s*(?P<sup>[a-z])\s*\}|(?P<sup2>[a-z])(?![A-Za-z]))\s*_\s*(?:\{\s*(?P<idx>[a-z])\s*\}|"
+                       r"(?P<idx2>[a-z])(?![A-Za-z]))|\s*_\s*(?:\{\s*(?P<idx3>[a-z])\s*\}|(?P<idx4>[a-z])(?![A-Za-z]))\s*\^\s*"
+                       r"(?:\{\s*(?P<sup3>[a-z])\s*\}|(?P<sup4>[a-z])(?![A-Za-z])))\s*&?\s*=")
 #: ``(f^m)_{m \in [M]}``, ``\{f^m\}_{m=1}^M``: a family indexed by the superscript letter
 SUP_FAMILY = re.compile(r"(?:\(|\\\{|\\left\s*\(|\\left\s*\\\{)\s*" + _NAME + _SCRIPT + _LETTER_SUP +
                         r"\s*(?:\)|\\\}|\\right\s*\)|\\right\s*\\\})\s*_\s*\{\s*(?P<idx>[a-z])\s*(?:\\in|=)")
@@ -288,6 +295,27 @@ def prose_iterates(ev: Evidence, prose: str) -> None:
                 ev.iteration_letters.add(letter)
 
 
+def _half_step(ev: Evidence, text: str, m: re.Match) -> None:
+    """``y^{m}_{t} = y_t + …`` in a display that also sets ``y_{t+1} = …`` from it (an extragradient or mirror-prox
+    half-step, then the step): y^m is a name of its own (the label m, never a power of y_t), and its row an update.
+    Only when the display writes y_t (no superscript) too, updates y_{t+1}, and uses y^m_t again after the row."""
+    base = NAME_RE.match(m.group("name"))
+    sup = m.group("sup") or m.group("sup2") or m.group("sup3") or m.group("sup4")
+    idx = m.group("idx") or m.group("idx2") or m.group("idx3") or m.group("idx4")
+    if base is None or sup == idx:
+        return
+    name = re.escape(m.group("name"))
+    one = r"(?:\{\s*%s\s*\}|%s(?![A-Za-z]))"
+    update = re.compile(name + r"\s*_\s*\{\s*" + idx + r"\s*\+\s*1\s*\}\s*&?\s*(?::=|=)")
+    again = re.compile(name + r"\s*(?:\^\s*" + one % (sup, sup) + r"\s*_\s*" + one % (idx, idx) + r"|_\s*" +
+                       one % (idx, idx) + r"\s*\^\s*" + one % (sup, sup) + ")")
+    plain = re.compile(name + r"\s*_\s*" + one % (idx, idx) + r"(?!\s*\^)")
+    rest = text[m.end():]
+    if update.search(text) and again.search(rest) and plain.search(rest):
+        ev.sup_labels.add((key_of(base), sup))
+        ev.half_steps.add((key_of(base), sup))
+
+
 def gather(texts: list[tuple[int, str]]) -> Evidence:
     """Evidence from math texts (offset, text): displays and inline math, in document order."""
     ev = Evidence()
@@ -308,6 +336,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 if m.groupdict().get("call"):  # B_a^r(k) := …: the labelled name is a function the paper defines
                     ev.args[key_of(base) + "sup"].add(m.group("call")[1:-1].strip())
                     ev.atomic.add(key_of(base) + "sup")
+        for m in HALF_STEP.finditer(text):
+            _half_step(ev, text, m)
         scripts = _subscript_spans(text)
         for m in NAME_RE.finditer(text):
             key = key_of(m)

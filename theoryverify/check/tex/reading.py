@@ -82,7 +82,7 @@ WORDS = {"Tr", "tr", "Pr", "Var", "Cov", "KL", "Reg", "Regret", "Wealth", "Risk"
 #: a word in ``\\mbox{…}``/``\\text{…}`` directly followed by ``(`` that names an operator (``\\mbox{det}(X)``)
 OPERATOR_WORDS = frozenset({"det", "Pr", "P", "var", "Var", "cov", "Cov", "tr", "Tr", "trace", "rank", "diag", "Diag",
                             "sgn", "sign", "vec", "poly", "polylog", "dist", "supp", "softmax", "erf", "E", "Ex"})
-ALIASES = {"\\Vert": "\\|", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]",
+ALIASES = {"\\Vert": "\\|", "\\parallel": "\\|", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]",
            "\\operatornamewithlimits": "\\operatorname",  # the pre-amsmath \argmin macro: \operatorname*
            # amsmath's capital accents (for nesting) are the accents: \Ddot x is \ddot x
            **{f"\\{a.capitalize()}": f"\\{a}" for a in ("hat", "tilde", "bar", "dot", "ddot", "check", "breve", "vec")}}
@@ -325,7 +325,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
-    toks = _braced_script_commands(_unwrap_sizes([t for t in toks if t.text not in STYLES]))
+    toks = _stacked(_braced_script_commands(_unwrap_sizes([t for t in toks if t.text not in STYLES])))
     out: list[Token] = []
     i = 0
     while i < len(toks):
@@ -338,6 +338,11 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                 out += [Token("cmd", "\\operatorname", t.pos), *toks[i + 1:j]]
                 i = j
                 continue
+        if t.text == "." and i + 1 < len(toks) and toks[i + 1].text in ("}", "\\right") and \
+                not (out and (out[-1].text in ("\\left", "\\right", "\\middle", "^", "_") or
+                              re.fullmatch(r"\\[bB]igg?[lrm]?", out[-1].text))):
+            i += 1  # \norm{… Z_i.}: a sentence's period typed inside the closing bracket is punctuation
+            continue
         if t.text == "\\vert":  # \vert a \vert^p is |a|^p (a conditioning bar is read as | is)
             out.append(Token("sym", "|", t.pos))
             i += 1
@@ -442,6 +447,82 @@ def tokens_of(text: str, offset: int) -> list[Token]:
         out.append(t)
         i += 1
     return _divergence_bars(_double_bars(out))
+
+
+#: big operators that amsmath's ``\\overset``/``\\underset`` may stack limits on (``\\overset{t}{\\underset{i=1}{\\sum}}``)
+STACKED_OPERATORS = frozenset({"\\sum", "\\prod", "\\max", "\\min", "\\sup", "\\inf", "\\lim", "\\limsup",
+                               "\\liminf", "\\bigcup", "\\bigcap", "\\argmax", "\\argmin", "\\int"})
+#: ``\\overset{\\sim}{x}``: a symbol set over a name is that name's accent
+STACKED_ACCENTS = {"\\sim": "\\tilde", "\\cdot": "\\dot", "-": "\\bar", "\\rightarrow": "\\vec", "\\to": "\\vec",
+                   "\\wedge": "\\hat", "\\hat{}": "\\hat"}
+
+
+def _group(toks: list[Token], k: int) -> int | None:
+    """The index just past the braced group opening at ``toks[k]``, or None when none opens there."""
+    if k >= len(toks) or toks[k].text != "{":
+        return None
+    depth = 0
+    for j in range(k, len(toks)):
+        depth += toks[j].text == "{"
+        depth -= toks[j].text == "}"
+        if depth == 0:
+            return j + 1
+    return None
+
+
+def _stacked(toks: list[Token]) -> list[Token]:
+    """amsmath's ``\\overset{A}{B}`` / ``\\underset{A}{B}`` where B is no relation (those are a relation with its
+    label, read in :func:`tokens_of`): over or under a big operator they are its limits (``\\overset{t}{\\underset{
+    i=1}{\\sum}}`` is ``\\sum_{i=1}^{t}``, ``\\underset{i,j}{\\sup}`` is ``\\sup_{i,j}``); under an ``\\underbrace`` its
+    label (``\\underbrace{…}_{W}``); a ``\\sim``, ``\\cdot``, ``-`` or arrow over a name is its accent (``\\tilde``,
+    ``\\dot``, ``\\bar``, ``\\vec``).  Anything else is left as written (refused: an unknown command)."""
+    if not any(t.text in ("\\overset", "\\underset") for t in toks):
+        return toks
+
+    def rewrite(seg: list[Token]) -> list[Token] | None:
+        """``seg`` is one \\overset/\\underset with both groups: its reading, or None."""
+        cmd = seg[0]
+        a_end = _group(seg, 1)
+        b_end = _group(seg, a_end) if a_end is not None else None
+        if b_end is None or b_end != len(seg):
+            return None
+        a, b = seg[2:a_end - 1], seg[a_end + 1:b_end - 1]
+        script = "^" if cmd.text == "\\overset" else "_"
+        inner = _stacked(b)
+        if len(inner) == 1 and inner[0].text in STACKED_OPERATORS or \
+                inner and inner[0].text in STACKED_OPERATORS and len(inner) >= 2 and inner[1].text in ("_", "^") and \
+                inner[1].text != script and _script_end(inner, 1) == len(inner):
+            return [*inner, Token("sym", script, cmd.pos), Token("sym", "{", cmd.pos), *a, Token("sym", "}", cmd.pos)]
+        if cmd.text == "\\underset" and inner and inner[0].text == "\\underbrace" and _group(inner, 1) == len(inner):
+            return [*inner, Token("sym", "_", cmd.pos), Token("sym", "{", cmd.pos), *a, Token("sym", "}", cmd.pos)]
+        accent = STACKED_ACCENTS.get("".join(t.text for t in a)) if cmd.text == "\\overset" else None
+        if accent and inner and not any(t.text in COUNTED or t.text in SEPARATORS for t in inner):
+            return [Token("cmd", accent, cmd.pos), Token("sym", "{", cmd.pos), *inner, Token("sym", "}", cmd.pos)]
+        return None
+
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.text in ("\\overset", "\\underset"):
+            a_end = _group(toks, i + 1)
+            b_end = _group(toks, a_end) if a_end is not None else None
+            got = rewrite(toks[i:b_end]) if b_end is not None else None
+            if got is not None:
+                out += got
+                i = b_end
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _script_end(toks: list[Token], k: int) -> int:
+    """The index past a script ``_x`` / ``_{…}`` whose ``_`` or ``^`` is ``toks[k]``."""
+    if k + 1 >= len(toks):
+        return k + 1
+    end = _group(toks, k + 1)
+    return end if end is not None else k + 2
 
 
 def _divergence_bars(toks: list[Token]) -> list[Token]:

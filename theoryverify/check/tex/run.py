@@ -150,11 +150,104 @@ LISTED_BOUND = re.compile(r"\s*+(" + _LISTED_NAME + r"(?:,\s*+" + _LISTED_NAME +
                           r"((?:<|>|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z]))[^,]*+)")
 
 
-def angle_brackets(text: str) -> str:
+def angle_brackets(text: str) -> tuple[str, list[tuple[int, int]]]:
     """``\\left< a, b \\right>`` as ``\\left\\langle a, b \\right\\rangle`` (lines kept): the relation splitter and the
     reader see brackets, not the relations < and > (read as relations, a true step ``D = … = 0`` was cut into
-    fragments and ``w = 0`` refuted)."""
-    return ANGLE.sub(lambda m: "\\%s\\%s " % (m.group(1), "langle" if m.group(2) == "<" else "rangle"), text)
+    fragments and ``w = 0`` refuted).  A bare ``<u, v>`` is an inner product too where it cannot be two
+    comparisons (:func:`ascii_angles`); the (start, end) of each ``x < a, b > y`` that can be either are returned:
+    their rows are ambiguous, never checked."""
+    text = ANGLE.sub(lambda m: "\\%s\\%s " % (m.group(1), "langle" if m.group(2) == "<" else "rangle"), text)
+    return ascii_angles(text)
+
+
+#: what may stand right before a bracket ``<`` (nothing a comparison could have on its left): an opening bracket, an
+#: operator, a relation, a row or cell break, an environment's start, an expectation sign, a big operator's limits
+_ANGLE_OPENS = re.compile(r"(?:[=(\[{,+\-*/$]|\\\\|\\[\[(]|\\[,;:!]|\\begin\s*\{[^{}]*\}|"
+                          r"\\mathbf\s*\{\s*E\s*\}|\\mathbb\s*\{\s*E\s*\}|"
+                          r"\\(?:le|leq|ge|geq|ne|neq|cdot|times|quad|qquad|left|big[lr]?|Big[lr]?|E|EE|Exp|"
+                          r"(?:sum|prod|max|min|sup|inf)(?:\s*[_^]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9]))*)"
+                          r"(?![A-Za-z]))\s*$")
+#: what may stand right after a bracket ``>`` (nothing a comparison could have on its right: never a sign, as
+#: "b > -1" is a comparison)
+_ANGLE_CLOSES = re.compile(r"\s*(?:$|[=)\]},.;^_<>$]|\\\\|\\[\])]|\\(?:le|leq|ge|geq|ne|neq|right|big[lr]?|"
+                           r"Big[lr]?|end|nonumber|notag|label|quad|qquad|tag|cdot|times)(?![A-Za-z]))")
+#: a relation or a row/cell break inside ``< … >``: no inner product
+_ANGLE_INSIDE_BAD = re.compile(r"[=<>&$]|\\\\|\n\s*\n|\\(?:le|leq|ge|geq|ne|neq|in|subset|subseteq|approx|sim|to|"
+                               r"rightarrow|mid|text|begin|end)(?![A-Za-z])")
+
+
+def _in_script(text: str, i: int) -> bool:
+    """Whether offset ``i`` lies inside a braced sub- or superscript (``\\sum_{j<i, k>0}``)."""
+    depth = 0
+    for k in range(i - 1, max(-1, i - 300), -1):
+        c = text[k]
+        if c == "}" and (k == 0 or text[k - 1] != "\\"):
+            depth += 1
+        elif c == "{" and (k == 0 or text[k - 1] != "\\"):
+            if depth == 0:
+                return text[:k].rstrip().endswith(("_", "^"))
+            depth -= 1
+    return False
+
+
+def ascii_angles(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``<u, c v> = c <u, v>``: the ASCII ``<``, ``>`` written as inner-product brackets, read as ``\\langle``,
+    ``\\rangle`` (read as relations they cut the row into ``c < u`` and "empty side" pieces).  A pair is taken when a
+    ``<`` and the next ``>`` hold, between them, one top-level comma at least, balanced brackets and no relation,
+    and are at most 300 characters apart (never inside a sub- or superscript).  Where nothing before the ``<`` or
+    nothing after the ``>`` could be a comparison's side (``= <``, ``\\sum_i <``, ``> =``, ``> \\\\``), the pair is
+    brackets; where both could (``x < a, b > y``), it may be two comparisons: left as written, its span returned
+    (its rows are ambiguous, never checked)."""
+    out, spans, last, i = [], [], 0, 0
+    shift = 0  # how much the text written so far has grown (each pair taken: 7 + 7 characters)
+    while True:
+        i = text.find("<", i)
+        if i < 0:
+            break
+        if text.startswith(("<=", "<<"), i) or (i > 0 and text[i - 1] in "\\<") or _in_script(text, i):
+            i += 1
+            continue
+        j, depth, commas = i + 1, 0, 0
+        end = min(len(text), i + 300)
+        while j < end:
+            c = text[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif c == "," and depth == 0:
+                commas += 1
+            elif c == ">" and depth == 0:
+                break
+            j += 1
+        inside = text[i + 1:j]
+        if j >= end or text[j:j + 1] != ">" or depth != 0 or not commas or text.startswith(">=", j) or \
+                _ANGLE_INSIDE_BAD.search(inside) or not inside.strip(" ,\n"):
+            i += 1
+            continue
+        # an alignment mark is no side: "a &< b" has a on the left, "\\\\ &<u, v>" nothing
+        # an absolute value's bar opening right before it (after an operator) is no side either: "Σ_i |<a, b>|"
+        before = re.sub(r"&\s*$", "", text[max(0, i - 200):i].rstrip())
+        bare = re.sub(r"(?:\\left|\\[bB]igg?l?)?\s*\|\s*$", "", before) if before.endswith("|") else before
+        opens = not bare.strip() or _ANGLE_OPENS.search(bare) is not None
+        after = re.compile(r"\s*&?").match(text, j + 1).end()
+        bar = re.compile(r"\s*(?:\\right|\\[bB]igg?r?)?\s*\|(?!\|)").match(text, after)
+        closes = _ANGLE_CLOSES.match(text, bar.end() if bar and before.endswith("|") else after) is not None
+        if opens or closes:
+            out.append(text[last:i])
+            out.append("\\langle " + inside + "\\rangle ")
+            last = j + 1
+            shift += 14
+        else:
+            spans.append((i + shift, j + 1 + shift))
+        i = j + 1
+    out.append(text[last:])
+    return "".join(out), spans
 
 
 def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[tuple, tuple, str]]]:
@@ -184,7 +277,7 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
             expanded = _same_lines(expanded, block.count("\n"))
         out.append(expanded)
         pos += len(block)
-    text2 = angle_brackets("".join(out))
+    text2, angle_spans = angle_brackets("".join(out))
     starts = [0] + [m.end() for m in re.finditer("\n", text2)]
     directives = []
     for d in doc.directives:  # the same line of the rewritten text
@@ -192,6 +285,7 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
         directives.append(type(d)(starts[min(k, len(starts) - 1)], d.word, d.arg))
     new = Document(text2, doc.root, doc.main, doc.origins, directives, doc.notes, doc.macro_texts,
                    doc.files, len(head), line_map=doc.lines())
+    new.angle_questions = angle_spans
     # errors are recorded at offsets of the old text: map them to (file, line) — a line number alone matched a
     # display at the same line of another file
     errs = [(doc.where(a), doc.where(b), e) for a, b, e in errors]
@@ -904,6 +998,18 @@ class Paper:
                 return key
         return None
 
+    def _angle_question(self, link: Link) -> str:
+        """The text of an ``x < a, b > y`` (see :func:`ascii_angles`) that this link's tokens reach into, else ''."""
+        spans = getattr(self.doc, "angle_questions", None)
+        toks = [*link.lhs.tokens, *link.rhs.tokens]
+        if not spans or not toks:
+            return ""
+        lo, hi = min(t.pos for t in toks + [link]) - 1, max(t.pos for t in toks + [link]) + 1
+        for a, b in spans:
+            if a <= hi and b >= lo:
+                return " ".join(self.doc.text[a:b].split())
+        return ""
+
     def _add(self, display, link: Link, chain_id, status, kind, reason, assumptions, read_as=None) -> Relation:
         f, line = self.doc.where(link.pos)
         latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
@@ -972,6 +1078,10 @@ class Paper:
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
                                  p_not_probability=self._p_not_probability,
                                  lhs_power=link.index == 0 and _power_of_name(link.lhs.node, link.rhs.node))
+            half = _half_step_of(link, self.names.ev.half_steps)
+            if half and link.index == 0 and link.op == "=" and kind in ("step", "definition", "goal"):
+                kind, why = "update", (f"{half}: a half-step of the update block (the display then updates the name at "
+                                       "t+1 from it)")
             event = "the event 'with probability …' the prose fixes, which is not read"
             if kind == "step" and why == EVENT_WHY and event not in cond_unread:
                 # a counterexample off the event the prose fixes refutes nothing (read as an unread condition)
@@ -1009,6 +1119,14 @@ class Paper:
                 self._add(display, link, chain_id, "unreadable", kind, link.error or "cannot be read", assumptions)
                 continue
             read_as = self._read_as(link)
+            angle = self._angle_question(link)
+            if angle and kind in ("step", "hypothesis"):
+                # x < a, b > y: two comparisons, or x·⟨a, b⟩·y? never checked, never a hypothesis
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{angle}: two comparisons (< and >), or the inner product ⟨…⟩ written with ASCII "
+                                "brackets?", assumptions, read_as)
+                rel.readings = [read_as, f"{angle} read as an inner product ⟨…⟩"]
+                continue
             if kind != "step":
                 self._add(display, link, chain_id, "not_a_step", kind, why, assumptions, read_as)
                 scope = display.scope[-1] if display.scope else None
@@ -1035,6 +1153,15 @@ class Paper:
                                 f"(the outer index is likely another letter); not read literally", assumptions, read_as)
                 rel.readings = [read_as, f"the outer sum over another index than {rebound} (which one the paper means "
                                          "is not settled)"]
+                continue
+            scoped = [q for p in (link.lhs.parser, link.rhs.parser) if p is not None
+                      for q in getattr(p, "scope_questions", ())]
+            if scoped:  # E X + Y: the expectation of X alone (read), or of X + Y? no verdict on either
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{'; '.join(dict.fromkeys(scoped))}: an expectation sign without a bracket — the "
+                                "expectation of the term after it (read), or another scope: E[X + Y] where a + or − "
+                                "follows, (E X)² where the term is raised to a power?", assumptions, read_as)
+                rel.readings = [read_as, "E with the other scope (the whole sum inside it, or the power outside it)"]
                 continue
             if SHAPE_RE.search(link.lhs.latex + " " + link.rhs.latex):
                 self._add(display, link, chain_id, "unreadable", kind, "(m × n) is a matrix shape here, not a product",
@@ -1992,6 +2119,18 @@ def _unbolded(link: Link, twins: list[str]) -> Link:
             return ast.Name(id=bold[n.id], ctx=n.ctx) if n.id in bold else n
     terms = [Term(t.tokens, Plain().visit(copy.deepcopy(t.node)), None, t.parser) for t in (link.lhs, link.rhs)]
     return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+
+
+def _half_step_of(link: Link, half_steps: set[tuple[str, str]]) -> str:
+    """``y^m_t`` (read ``ysup[t, m]``) when the link's left side is a half-step name (:func:`.names._half_step`)."""
+    node = link.lhs.node
+    if not half_steps or not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name) or \
+            not node.value.id.endswith("sup"):
+        return ""
+    base = node.value.id[:-3]
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    letters = {p.id for p in parts if isinstance(p, ast.Name)}
+    return next((f"{base}^{sup}" for key, sup in half_steps if key == base and sup in letters), "")
 
 
 def _power_of_name(lhs: ast.expr | None, rhs: ast.expr | None) -> bool:
