@@ -1295,17 +1295,26 @@ class PaperParser(LatexParser):
             if depth == 0 and t in rel:
                 raise BadInput(f"{self.peek().text} between relations is 'and' (or 'or'), not min/max: not read")
 
-    def _set_builder_end(self, k: int) -> int:
-        """One past a set-builder ``\\{x : P(x)\\}`` (``\\colon``, ``\\mid`` alike; ``\\left\\{ … \\right\\}``) that
-        starts at token ``k``; -1 where none starts there (a set of listed elements, an event ``\\{x \\in S\\}``)."""
+    def _braces(self, k: int) -> tuple[int, int] | None:
+        """(the ``\\{``, its matching ``\\}``) of braces that open at token ``k`` (``\\left\\{ … \\right\\}``
+        alike), or None."""
         left = self.toks[k].text == "\\left" and k + 1 < len(self.toks) and self.toks[k + 1].text == "\\{"
         if not left and self.toks[k].text != "\\{":
-            return -1
+            return None
         from .rewrite import _closer
         j = k + 1 if left else k
         m = _closer(self.toks, j)
         if m < 0 or self.toks[m].text != "\\}" or (left and self.toks[m - 1].text != "\\right"):
+            return None
+        return j, m
+
+    def _set_builder_end(self, k: int) -> int:
+        """One past a set-builder ``\\{x : P(x)\\}`` (``\\colon``, ``\\mid`` alike; ``\\left\\{ … \\right\\}``) that
+        starts at token ``k``; -1 where none starts there (a set of listed elements, an event ``\\{x \\in S\\}``)."""
+        span = self._braces(k)
+        if span is None:
             return -1
+        j, m = span
         depth = 0
         for t in self.toks[j + 1:m]:
             depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
@@ -1333,14 +1342,10 @@ class PaperParser(LatexParser):
         """One past an event ``\\{τ < n\\}`` (``\\left\\{ … \\right\\}`` alike) that starts at token ``k``: braces
         around a comparison at their own top level (``<``, ``\\le``, ``=``, ``\\ne`` …), no ``:`` (a set-builder) and
         no ``,`` (a list of elements); -1 where none starts there.  Its relation is the event's own, never a step's."""
-        left = self.toks[k].text == "\\left" and k + 1 < len(self.toks) and self.toks[k + 1].text == "\\{"
-        if not left and self.toks[k].text != "\\{":
+        span = self._braces(k)
+        if span is None:
             return -1
-        from .rewrite import _closer
-        j = k + 1 if left else k
-        m = _closer(self.toks, j)
-        if m < 0 or self.toks[m].text != "\\}" or (left and self.toks[m - 1].text != "\\right"):
-            return -1
+        j, m = span
         depth, compared = 0, False
         for t in self.toks[j + 1:m]:
             depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
