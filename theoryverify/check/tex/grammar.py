@@ -2230,7 +2230,29 @@ class PaperParser(LatexParser):
             numbered = self._numbered_label(base, exponent, args) if args is not None else None
             if numbered is not None:  # g^0(y): the paper's g^0 applied, or (ambiguous) g to the 0 times y — both shown
                 return numbered
-        return _bin(base, ast.Pow(), exponent)
+        numbered = self._numbered_point(base, exponent)
+        return numbered if numbered is not None else _bin(base, ast.Pow(), exponent)
+
+    def _numbered_point(self, base: ast.expr, exponent: ast.expr) -> ast.expr | None:
+        """``q^{12}``, ``q^2`` (no bracket after) in a paper that writes ``q^1`` or ``q^{1}``: nobody writes a first
+        power, so the paper numbers q (points q^1, q^2, q^{12}) — or the others are powers after all.  Recorded in
+        :attr:`labels` (power or label? both readings, no verdict unless they agree) and None (the power read);
+        under :attr:`label_reading` the numbered name.  ``|q^2 − q^1| = |q^{12} − q^1| + …`` had been refuted with
+        q = −1 as powers of one q."""
+        if not (isinstance(exponent, ast.Constant) and isinstance(exponent.value, int) and
+                not isinstance(exponent.value, bool) and exponent.value >= 0 and
+                isinstance(base, (ast.Name, ast.Subscript))):
+            return None
+        head = base.value if isinstance(base, ast.Subscript) else base
+        ev = getattr(self.names, "ev", None)
+        if not isinstance(head, ast.Name) or ev is None or head.id not in getattr(ev, "sup_one", ()):
+            return None
+        if not self.label_reading:
+            self.labels.add(f"{unparse_name(base)}^{exponent.value}")
+            return None
+        elts = ([base.slice] if isinstance(base, ast.Subscript) else []) + [_name(f"n{exponent.value}")]
+        slice_ = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+        return ast.Subscript(value=_name(f"{head.id}sup"), slice=slice_, ctx=ast.Load())
 
     def _labelled_applied(self, base: ast.expr, exponent: ast.expr, known: bool = False) -> ast.expr | None:
         """``F^B_{n,p}(2k)``, ``F^B(x)`` (the cursor after the label): a name with a capital superscript label, its
