@@ -2245,8 +2245,9 @@ class PaperParser(LatexParser):
             return None
         head = base.value if isinstance(base, ast.Subscript) else base
         ev = getattr(self.names, "ev", None)
-        if not isinstance(head, ast.Name) or ev is None or head.id not in getattr(ev, "sup_one", ()):
-            return None
+        if not isinstance(head, ast.Name) or ev is None or head.id not in getattr(ev, "sup_one", ()) or \
+                self.at("_") or self._called_next():
+            return None  # U^1_β(x, μ): the subscript, then the bracket, are read after (_numbered_label)
         if not self.label_reading:
             self.labels.add(f"{unparse_name(base)}^{exponent.value}")
             return None
