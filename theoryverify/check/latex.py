@@ -424,6 +424,11 @@ class LatexParser:
             return _name("pi")
         if t.text == "-":
             raise BadInput("LaTeX: write x^{-1} with braces")
+        if t.kind == "cmd" and t.text in ("\\frac", "\\dfrac", "\\tfrac", "\\sqrt") and \
+                not (self.peek(1).text == "{" and self.peek(2).text in ("d", "\\partial", "\\mathrm", "\\operatorname")):
+            # x^\frac{1}{2}, x^\sqrt{n}: legal TeX, the exponent is the whole command with its groups
+            # (a derivative d/dx is no exponent: it is left to the error below)
+            return self.command()
         raise BadInput(f"LaTeX: cannot read {t.text or 'the end'!r} as an exponent or argument")
 
     def _number(self, text: str) -> ast.expr:

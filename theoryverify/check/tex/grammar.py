@@ -431,6 +431,9 @@ class PaperParser(LatexParser):
         if t.text in STAR_MARKS:
             self.next()
             return _name("star")
+        if t.kind == "cmd" and t.text in ("\\frac", "\\dfrac", "\\tfrac", "\\sqrt") and \
+                not (self.peek(1).text == "{" and self.peek(2).text in ("d", "\\partial", "\\mathrm", "\\operatorname")):
+            return self.command()  # b_\frac{1}{2}: legal TeX, the subscript is the whole \frac with its groups, as b_{\frac{1}{2}}
         raise BadInput(f"LaTeX: cannot read the subscript {t.text!r}")
 
     def _letter_name(self, base: str) -> ast.expr:
