@@ -31,3 +31,48 @@ def test_an_unbraced_frac_subscript_is_the_whole_fraction(tmp_path, capsys):
     # old: unreadable, "cannot read the subscript '\\frac'"
     rows = tex_rows(tmp_path, capsys, displays(r"c_\frac{1}{2} = c_{\frac{1}{2}} ."))
     assert [r["status"] for r in rows] == ["proved"], rows
+
+
+# 2. a '% theoryverify: scalar' declaration wins over the paper's other uses, and says so ----------------------------
+def test_a_declared_scalar_wins_over_a_vector_use_elsewhere_with_a_note(tmp_path, capsys):
+    # old: inconclusive, "the paper's vectors/matrices (b)": the declaration was silently overruled
+    body = (r"The risk is $r(u) = \|A u - b\|^2$." "\n"
+            r"In one dimension," "\n" r"% theoryverify: scalar a, u, b" "\n"
+            r"\begin{equation}" "\n" r"(a u - b)^2 = a^2 u^2 - 2 a b u + b^2 ." "\n" r"\end{equation}" "\n")
+    f = tmp_path / "p.tex"
+    f.write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\\end{document}\n")
+    import json
+    from theoryverify.check import cli
+    cli.main(["--tex", str(f), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in out["relations"]] == ["proved"], out["relations"]
+    notes = [n["message"] for n in out["notes"] if "scalar b" in n["message"]]
+    assert len(notes) == 1 and "vector" in notes[0], out["notes"]
+
+
+def test_a_declared_scalar_still_refutes_a_wrong_step(tmp_path, capsys):
+    body = (r"The risk is $r(u) = \|A u - b\|^2$." "\n"
+            r"In one dimension," "\n" r"% theoryverify: scalar a, u, b" "\n"
+            r"\begin{equation}" "\n" r"(a u - b)^2 = a^2 u^2 - a b u + b^2 ." "\n" r"\end{equation}" "\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["refuted"], rows
+
+
+# 3. F = f(w) set inline: f(w) of a vector w is a number ------------------------------------------------------------
+_RISK = r"The risk is" "\n" r"\begin{equation}" "\n" r"r(v) = \|A v - c\|^2 + \|v\|^2 ." "\n" r"\end{equation}" "\n"
+
+
+def test_a_value_of_a_function_of_a_vector_is_a_number(tmp_path, capsys):
+    # old: inconclusive, "the paper's vectors/matrices (v) make it a statement about vectors" (F read as r(v))
+    body = _RISK + (r"\begin{proof}" "\n" r"Since $r$ is quadratic, with $G = r(v)$," "\n" r"\begin{align}" "\n"
+                    r"G - s t + s^2 t &= G - s (1 - s) t ." "\n" r"\end{align}" "\n" r"\end{proof}" "\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["not_a_step", "proved"], rows
+
+
+def test_a_builtin_function_of_a_vector_or_a_vector_outside_the_call_keeps_the_vector_caveat(tmp_path, capsys):
+    body = _RISK + (r"With $K = \exp(v)$, we get" "\n" r"\begin{equation}" "\n"
+                    r"2 K \le K^2 + 1 ." "\n" r"\end{equation}" "\n"
+                    r"and" "\n" r"\begin{equation}" "\n" r"2 r(v) v \le r(v)^2 + v^2 ." "\n" r"\end{equation}" "\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["not_a_step", "inconclusive", "inconclusive"], rows

@@ -693,6 +693,10 @@ class Names:
             all(self.iteration(k, letter) is None for k, letter in list(ev.sup_shifts) if k == key)
 
     def nonscalar(self, key: str) -> bool:
+        """Is ``key`` a vector or matrix in the paper?  A ``% theoryverify: scalar`` declaration wins over the paper's
+        other uses (the author said so; the run notes the conflict once)."""
+        if key in self.declared_scalars or key.endswith("sup") and key[:-3] in self.declared_scalars:
+            return False
         return key in self.ev.vector or key.endswith("sup") and key[:-3] in self.ev.vector  # g^r of a vector g
 
     def atom(self, text: str, kind: str) -> str:
