@@ -76,3 +76,21 @@ def test_a_builtin_function_of_a_vector_or_a_vector_outside_the_call_keeps_the_v
                     r"and" "\n" r"\begin{equation}" "\n" r"2 r(v) v \le r(v)^2 + v^2 ." "\n" r"\end{equation}" "\n")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["not_a_step", "inconclusive", "inconclusive"], rows
+
+
+# 4. a lemma's conclusion after "If …, one step satisfies" -----------------------------------------------------------
+_LEMMA = "\\begin{lemma}\n%s\n\\begin{equation}\n%s\n\\end{equation}\n\\end{lemma}\n"
+_PRE = "\\newtheorem{lemma}{Lemma}\n"
+
+
+def test_a_display_after_if_then_one_step_satisfies_is_the_lemmas_conclusion(tmp_path, capsys):
+    # old: "not a step (hypothesis)", "a hypothesis of the lemma"
+    rows = tex_rows(tmp_path, capsys, _LEMMA % (r"If $0 < s \le 1$, one iterate satisfies", r"s^3 \le s ."),
+                    preamble=_PRE)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "goal")], rows
+
+
+def test_a_display_after_suppose_satisfies_stays_a_hypothesis(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, _LEMMA % (r"Suppose the step size satisfies", r"0 < s \le 1 .") +
+                    "Then the iterates converge.\n", preamble=_PRE)
+    assert {(r["status"], r["kind"]) for r in rows} == {("not_a_step", "hypothesis")}, rows

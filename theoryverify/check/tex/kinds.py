@@ -375,7 +375,10 @@ IF_FOLLOWING = re.compile(r"\b(?:if|provided(?: that)?|whenever|when)\s+the foll
 NAMED_MEMBER = re.compile(r"\\in\s*(?:\\mathcal|\\mathbb|\\mathrm|[A-Z])[^=<>]{0,40}$")
 # "…, assuming X, the update improves the objective by:": the display is the statement's conclusion
 CONCLUSION_AFTER_CLAUSE = re.compile(r",\s*(?:the|this|our|then|we|it|each|every)\b[^,]{10,200}(?::|\bby|\bas follows|"
-                                     r"\bis|\bare|\bsatisf(?:y|ies))\s*:?\s*$", re.I)
+                                     r"\bis|\bare|\bsatisf(?:y|ies))\s*:?\s*$|"
+                                     # "If 0 < η ≤ 1, one step satisfies": the main clause after the condition
+                                     r",\s*(?:one|a|an|any|all|both|its|their)\s[^,]{1,120}\bsatisf(?:y|ies)\s*:?\s*$",
+                                     re.I)
 SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
 
 
