@@ -94,3 +94,21 @@ def test_a_display_after_suppose_satisfies_stays_a_hypothesis(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, _LEMMA % (r"Suppose the step size satisfies", r"0 < s \le 1 .") +
                     "Then the iterates converge.\n", preamble=_PRE)
     assert {(r["status"], r["kind"]) for r in rows} == {("not_a_step", "hypothesis")}, rows
+
+
+# 5. the conditions of a "With $…$ and $…$," clause --------------------------------------------------------------
+def test_a_condition_joined_by_and_to_a_value_set_with_with_is_assumed(tmp_path, capsys):
+    # old: "g ≥ 0" dropped (its "and" followed an equation, which had not passed the "With" cue on): no assumptions
+    body = (r"The loss is $\ell(u) = \|u\|^2$." "\n" r"% theoryverify: scalar G, h, s" "\n"
+            r"With $G = \ell(u)$ and $h \ge 0$," "\n" r"\begin{equation}" "\n" r"G - s h \le G + s h ." "\n"
+            r"\end{equation}" "\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["assumptions"] for r in rows] == [["h >= 0 (stated in the prose)"]], rows
+    assert rows[0]["status"] != "proved" and "h = -" not in rows[0]["reason"], rows
+
+
+def test_an_equation_in_prose_with_no_cue_passes_nothing_on(tmp_path, capsys):
+    body = (r"Recall $G = 2$ and $h \ge 0$ fails here, so" "\n" r"\begin{equation}" "\n" r"G - s h \le G + s h ." "\n"
+            r"\end{equation}" "\n")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r.get("assumptions", []) for r in rows] == [[]], rows

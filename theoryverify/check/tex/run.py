@@ -690,6 +690,9 @@ class Paper:
                 prev_end = m.end()
                 prev_assumed = False
                 if not cue or not self.ASSUME_REL.search(math) or "=" in re.sub(r"\\[lg]eq?|<=|>=", "", math):
+                    # "With $F = f(w)$ and $g \ge 0$,": a value set under the cue passes the cue on to the condition
+                    # joined to it by "and" (the condition was dropped)
+                    prev_assumed = cue and not self.ASSUME_REL.search(math) and "=" in math
                     continue
                 if (a, b) != proved and not self.PROSE_STANDING_CUE.search(words[-60:]) and \
                         not (prev_standing and self.PROSE_AND.match(words)) and \
