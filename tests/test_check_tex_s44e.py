@@ -58,16 +58,18 @@ def test_a_declared_scalar_still_refutes_a_wrong_step(tmp_path, capsys):
     assert [r["status"] for r in rows] == ["refuted"], rows
 
 
-# 3. F = f(w) set inline: f(w) of a vector w is a number ------------------------------------------------------------
+# 3. F = f(w) set inline, w a vector: f's value may be a vector (nothing says f is real-valued) — no verdict --------
 _RISK = r"The risk is" "\n" r"\begin{equation}" "\n" r"r(v) = \|A v - c\|^2 + \|v\|^2 ." "\n" r"\end{equation}" "\n"
 
 
-def test_a_value_of_a_function_of_a_vector_is_a_number(tmp_path, capsys):
-    # old: inconclusive, "the paper's vectors/matrices (v) make it a statement about vectors" (F read as r(v))
+def test_a_value_of_a_function_of_a_vector_keeps_the_vector_caveat(tmp_path, capsys):
+    # taking r(v) for a number because r is a lowercase function of the paper's would be a guess (a map x(θ) of a
+    # vector θ is a vector): the step stays "a statement about vectors", inconclusive — never a verdict on a guess
     body = _RISK + (r"\begin{proof}" "\n" r"Since $r$ is quadratic, with $G = r(v)$," "\n" r"\begin{align}" "\n"
                     r"G - s t + s^2 t &= G - s (1 - s) t ." "\n" r"\end{align}" "\n" r"\end{proof}" "\n")
     rows = tex_rows(tmp_path, capsys, body)
-    assert [r["status"] for r in rows] == ["not_a_step", "proved"], rows
+    assert [r["status"] for r in rows] == ["not_a_step", "inconclusive"], rows
+    assert "vectors" in rows[1]["reason"], rows
 
 
 def test_a_builtin_function_of_a_vector_or_a_vector_outside_the_call_keeps_the_vector_caveat(tmp_path, capsys):

@@ -1674,8 +1674,6 @@ class Paper:
         (w_l, norms_l), (w_r, norms_r) = wrapped_only(lhs), wrapped_only(rhs)
         wrapped = (w_l | w_r) - (names_in(lhs, fns) - w_l) - (names_in(rhs, fns) - w_r)
         exposed = (cav.lhs_names | cav.rhs_names) - wrapped
-        # f(w) of a vector w (F = f(w) set inline): a number, unless the paper says f is vector-valued
-        exposed -= _value_arguments_only((lhs, rhs), self.names)
         bold_atoms = {k for p in parsers for k, t in p.opaque.items() if re.match(r"\\(mathbf|bm|boldsymbol|pmb)\b", t)}
         if norms_l and norms_r and not any(BOLD_NAME.search(n.split("_")[0]) for n in exposed) and \
                 not exposed & bold_atoms:  # \mathbf{1}_n outside a norm: the all-ones vector, no number
@@ -2005,31 +2003,6 @@ def _local_numbers(display) -> set[str]:
                 if listed:
                     out.add(key_of(listed))
     return out
-
-
-#: a function's name that says its value is a vector or matrix (a gradient, a Jacobian, a Hessian, a feature map)
-_VECTOR_VALUED = re.compile(r".*(prime|grad|nabla|Jac|jac|Hess|hess|partial)|phi|psi|varphi|Phi|Psi|sigma|mu")
-
-
-def _value_arguments_only(sides: tuple[ast.expr, ...], names: Names) -> set[str]:
-    """Names that occur only as whole arguments of the paper's own lowercase functions (``f(w)``, ``ell(w, z)``)
-    whose values are numbers — no gradient or Jacobian name (``fprime``), no feature map (φ), no built-in function
-    (``exp(w)`` of a vector is a vector), no function the paper makes a vector or matrix: the step is about the
-    values, numbers whatever w is.  A name written anywhere else in the step (``w - v``, ``f(w + v)``) stays."""
-    from ..functions import FUNCTIONS
-    inside: set[int] = set()
-    for side in sides:
-        for n in ast.walk(side):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.args and not n.keywords and \
-                    all(isinstance(a, ast.Name) for a in n.args):
-                f = n.func.id
-                if f in FUNCTIONS or f in SPECIAL_NAMES or not f[:1].islower() or not f.isalpha() or \
-                        _VECTOR_VALUED.fullmatch(f) or names.nonscalar(f):
-                    continue
-                inside.update(id(a) for a in n.args)
-    every = [n for side in sides for n in ast.walk(side) if isinstance(n, ast.Name)]
-    outside = {n.id for n in every if id(n) not in inside}
-    return {n.id for n in every if id(n) in inside} - outside
 
 
 def _scalar_uses(lhs: ast.expr, rhs: ast.expr, vectors: set[str], op: str) -> list[str]:
