@@ -2224,17 +2224,22 @@ class PaperParser(LatexParser):
                     return _bin(ast.Call(func=_name(name), args=args, keywords=[]), ast.Pow(), exponent)
                 self.i = save
         if isinstance(exponent, ast.Constant) and isinstance(base, (ast.Name, ast.Subscript)) and self._called_next():
-            save = self.i
-            try:
-                args = self._paren_args()
-            except BadInput:
-                args = None
-            self.i = save
-            numbered = self._numbered_label(base, exponent, args) if args is not None else None
+            numbered = self._numbered_label_ahead(base, exponent)
             if numbered is not None:  # g^0(y): the paper's g^0 applied, or (ambiguous) g to the 0 times y — both shown
                 return numbered
         numbered = self._numbered_point(base, exponent)
         return numbered if numbered is not None else _bin(base, ast.Pow(), exponent)
+
+    def _numbered_label_ahead(self, base: ast.expr, exponent: ast.expr) -> ast.expr | None:
+        """:meth:`_numbered_label` with the bracket's arguments read ahead (the cursor stays at the bracket; None
+        where they cannot be read)."""
+        save = self.i
+        try:
+            args = self._paren_args()
+        except BadInput:
+            args = None
+        self.i = save
+        return self._numbered_label(base, exponent, args) if args is not None else None
 
     def _numbered_point(self, base: ast.expr, exponent: ast.expr) -> ast.expr | None:
         """``q^{12}``, ``q^2`` (no bracket after) in a paper that writes ``q^1`` or ``q^{1}``: nobody writes a first
@@ -2755,13 +2760,7 @@ class PaperParser(LatexParser):
                 if applied is not None:  # g^0_i(y) where the paper sets g^k_i(x) = …: that function at 0, applied
                     return applied
             if isinstance(node.right, ast.Constant) and self._called_next():
-                save = self.i
-                try:
-                    args = self._paren_args()
-                except BadInput:
-                    args = None
-                self.i = save
-                numbered = self._numbered_label(base, node.right, args) if args is not None else None
+                numbered = self._numbered_label_ahead(base, node.right)
                 if numbered is not None:  # V^1_γ(y, λ): the paper's first V_γ, or (ambiguous) a power of V_γ(y, λ)?
                     return numbered
                 base = self._maybe_call(base)  # \sigma^2_{\max}(P) = σ_max(P)², as σ_max(P) is read elsewhere
