@@ -144,9 +144,8 @@ def _read_statements(source: bytes, module: str, is_pkg: bool) \
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
             for a in node.names:
-                bound[a.asname] = a.name if a.asname else None
-                if not a.asname:
-                    bound[a.name.partition(".")[0]] = a.name.partition(".")[0]
+                top = a.name.partition(".")[0]
+                bound[a.asname or top] = a.name if a.asname else top
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -157,7 +156,6 @@ def _read_statements(source: bytes, module: str, is_pkg: bool) \
             if root:
                 out.add(root)
                 out.update(f"{root}.{a.name}" if a.name != "*" else f"{root}.*" for a in node.names)
-    bound.pop(None, None)
     if bound:
         # what the file reads of each module it binds: ``tv.name`` names ``X.name``; any other use of the bound
         # name (passed on, ``getattr(tv, …)``, rebound) may read anything: ``X.*``
