@@ -13,7 +13,7 @@ import theoryverify as tv
 
 MODULES = ["theoryverify", "theoryverify.texsteps", "theoryverify.environment", "theoryverify.checks.inequality",
            "theoryverify.ranges", "theoryverify.checks.mcgradient",
-           "theoryverify.shared_sweeps", "theoryverify.claims", "theoryverify.dependent"]
+           "theoryverify.shared_sweeps", "theoryverify.claims", "theoryverify.dependent", "theoryverify.displays"]
 
 
 def _public_objects():
@@ -50,7 +50,8 @@ def test_public_names_examples_run():
             names.append(name)
         tests += found
     for name in ("check_identity", "check_inequality", "ClaimSet", "check_cases", "at_least", "check_tex_chain",
-                 "check_mc_gradient", "shared_sweep", "Within", "check_mc_gradient_over"):
+                 "check_mc_gradient", "shared_sweep", "Within", "check_mc_gradient_over", "printed", "Printed",
+                 "check_count_over"):
         assert name in names, f"{name} has no example in its docstring"
     _run(tests)
 

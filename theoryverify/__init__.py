@@ -71,6 +71,8 @@ _API: dict[str, tuple[str, str | None]] = {
     "check_agreement": ("checks", "check_agreement"), "check_cases": ("checks", "check_cases"),
     "check_agreement_over": ("checks.agreement", "check_agreement_over"),
     "check_inequality_over": ("checks.inequality", "check_inequality_over"),
+    "check_count_over": ("checks.agreement", "check_count_over"),
+    "printed": ("displays", "printed"), "Printed": ("displays", "Printed"),
     "examples": ("checks.search", "examples"), "search": ("checks.search", "search"),
     "check_conserved": ("invariants", "check_conserved"), "check_nonincreasing": ("invariants", "check_nonincreasing"),
     "prove_nonpositive": ("invariants", "prove_nonpositive"),

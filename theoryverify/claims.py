@@ -494,8 +494,8 @@ class ClaimSet:
             variants: Mapping[str, Variant] | None = None, threads: int | None = 1,
             tags: frozenset[str] | set[str] = frozenset(), main: bool | None = None,
             cause: str | None = None, planted: "Planted | list[Planted] | tuple[Planted, ...]" = (),
-            covers: "tuple[str, ...] | list[str]" = (), quote: str | None = None
-            ) -> Callable[[Check], Check]:
+            covers: "tuple[str, ...] | list[str]" = (), quote: str | None = None,
+            inputs: Mapping[str, Any] | None = None) -> Callable[[Check], Check]:
         """Register the decorated check ``check(ctx) -> Verdict`` as claim ``<paper>.<short_id>``.
 
         Required: ``location`` (where the paper states it), ``statement`` (as the report quotes it), ``kind``
@@ -504,7 +504,10 @@ class ClaimSet:
         (hypotheses), ``converges``, ``standards``, ``main``; ``params``, ``variants``, ``tags``, ``threads``,
         ``choices``; ``expect`` with ``finding`` and ``reason`` (an expected refutation), ``readings``,
         ``despite_reconstruction``, ``supports``, ``cause``; ``quote`` (the paper's words); ``planted``: one :class:`Planted` twin or a list (each a
-        second claim: the same check with inputs changed, expected refuted).  An inconsistent declaration (a refutation without
+        second claim: the same check with inputs changed, expected refuted); ``inputs``: keyword arguments the check is
+        called with — a corollary (or any statement) checked by another claim's check on its own display is that
+        check decorated twice, the second registration with ``inputs={"display": p.eq_fast}`` (no wrapper function;
+        the decorator returns the check unchanged, so registrations stack).  An inconsistent declaration (a refutation without
         its finding class or reason, a reading finding without readings...) raises a one-line
         :class:`~theoryverify.findings.RegistrationError` here.  The claim records where it was registered
         (``source``: file and line) and its module.
@@ -518,6 +521,13 @@ class ClaimSet:
         >>> c = CLAIMS.claims[0]
         >>> c.id, c.params_for("quick"), c.params_for("full"), sorted(c.tags_for("full"))
         ('demo.rate', {'points': 6}, {'points': 12}, ['slow'])
+        >>> @CLAIMS.add("cor", location="Cor. 1", statement="1/N ≤ 1/3 for N ≥ 2", kind=tv.Kind.INEQUALITY,
+        ...             inputs={"bound": 1 / 3})                 # the theorem's check, the corollary's bound
+        ... @CLAIMS.add("thm", location="Thm. 1", statement="1/N ≤ 1 for N ≥ 2", kind=tv.Kind.INEQUALITY)
+        ... def thm(ctx, bound=1.0):
+        ...     return tv.holds("exact", "1/2 ≤ bound") if 0.5 <= bound else tv.refuted("exact", "no", {"N": 2})
+        >>> [(c.id, c.check(tv.RunContext()).status.value) for c in CLAIMS.claims[1:]]
+        [('demo.thm', 'holds'), ('demo.cor', 'refuted')]
         """
         caller = sys._getframe(1)
         while caller.f_back is not None and caller.f_code is claim.__code__:  # registered through @tv.claim
@@ -529,10 +539,26 @@ class ClaimSet:
         if not all(isinstance(t, Planted) for t in twins):
             raise _registration_error(f"claim {self.paper}.{short_id}: planted= takes tv.Planted(...) twins")
 
+        cid = f"{self.paper}.{short_id}"
+        if inputs is not None and not isinstance(inputs, Mapping):
+            raise _registration_error(f"claim {cid}: inputs= is a dict of the check's keyword arguments")
+
         def register(check: Check) -> Check:
+            run = check
+            if inputs:
+                try:
+                    inspect.signature(check).bind(None, **inputs)
+                except TypeError:
+                    raise _registration_error(
+                        f"claim {cid}: the check {getattr(check, '__name__', '?')}(ctx, ...) takes no keyword "
+                        f"argument {', '.join(sorted(inputs))} (inputs=): give it one, whose default is the "
+                        f"other claim's") from None
+                except ValueError:  # a builtin without a signature: let the call itself say
+                    pass
+                run = functools.partial(check, **inputs)
             self.claims.append(Claim(
                 id=f"{self.paper}.{short_id}", paper=self.paper, location=location,
-                statement=statement, kind=kind, check=check, catalogue_id=catalogue_id,
+                statement=statement, kind=kind, check=run, catalogue_id=catalogue_id,
                 expect=expect, choices=dict(choices or {}), tags=frozenset(tags),
                 finding=Finding(finding) if finding is not None else None, reason=reason, readings=readings,
                 despite_reconstruction=despite_reconstruction, supports=tuple(supports),

@@ -834,7 +834,8 @@ def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], pred
     swept parameter): the grid is ``tv.grid(over, n)`` (ends included, spanning the declared decades on a log
     scale), each point is ``{over.name: x, **fixed}``, ``measure(point)`` is its measured value (or its values
     over seeds) and ``predicted`` the claimed values — a SymPy expression (a printed display's side, evaluated at
-    each point by ``tv.evaluate``, so its symbols are named by the point), a function of the point, or None.
+    each point by ``tv.evaluate``, so its symbols are named by the point), ``tv.printed(display).rhs`` (the same,
+    the display built at each point), a function of the point, or None.
     ``shared``: the name of a :func:`theoryverify.shared_sweep` the points are computed in, so that every claim
     sweeping the same points with the same ``measure`` reuses them.  ``param`` defaults to the range's name and
     ``fixed`` is recorded as check_rate's ``fixed`` (the statement's hypotheses read it); every other keyword
@@ -870,8 +871,11 @@ def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], pred
         values = shared_sweep(measure, points, name=shared)
     else:
         values = [measure(dict(p)) for p in points]
+    from .displays import Printed
     if predicted is None:
         claimed = None
+    elif isinstance(predicted, Printed):  # tv.printed(display).rhs: the display at each point, evaluated there
+        claimed = [evaluate(predicted(p), p) for p in points]
     elif isinstance(predicted, (sp.Basic, int, float)) or not callable(predicted):
         claimed = [evaluate(predicted, p) for p in points]
     else:

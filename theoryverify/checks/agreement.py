@@ -178,8 +178,10 @@ def check_agreement_over(over: Any, derived: Callable[[Any], Any], reference: Ca
     from ..ranges import check_over
     from ..verdicts import error
 
-    def side(fn: Callable, x: dict) -> Any:
-        got = fn(x)
+    from ..displays import at_setting, domain_with
+
+    def side(fn: Callable, x: dict, dom: Any = None) -> Any:
+        got = at_setting(fn, x, dom)
         if isinstance(got, (sp.Basic, sp.MatrixBase)):
             from ..numeric import evaluate
             return evaluate(got, x)
@@ -200,13 +202,77 @@ def check_agreement_over(over: Any, derived: Callable[[Any], Any], reference: Ca
                      max_error=err, tolerance=rtol)
 
     def at(config: dict, seed: int) -> Verdict:
-        if domain is None:
-            return once(config)
         try:
-            dom = _domain_at(domain, config, "check_agreement_over")
+            dom = domain_with(domain, config, (derived, reference), "check_agreement_over")
+            if dom is None:
+                return once(config)
+            dom = _domain_at(dom, config, "check_agreement_over")
         except ValueError as exc:
             return error("agreement over declared ranges", str(exc))
-        return check_agreement(lambda x: side(derived, {**config, **x}), lambda x: side(reference, {**config, **x}),
-                               dom, seed, rtol=rtol, n=n, names=names)
+        return check_agreement(lambda x: side(derived, {**config, **x}, dom),
+                               lambda x: side(reference, {**config, **x}, dom), dom, seed, rtol=rtol, n=n, names=names)
+
+    return check_over([over] if isinstance(over, Over) else list(over), at, seed, n=settings_n, draws=draws)
+
+
+_ROUNDINGS = ("ceil", "floor", "round")
+
+
+def check_count_over(over: Any, formula: Any, count: Callable[[Any], Any], seed: int, *, rounding: str = "ceil",
+                     settings_n: int = 4, draws: int = 8, names: tuple[str, str] = ("printed", "simulated")) -> Verdict:
+    """A count (steps, iterations, samples) a simulation takes against the printed formula that gives it, at every
+    setting of the declared ranges ``over``, in one call: exact, ``count(setting) == ⌈formula⌉`` (``rounding``:
+    ``"ceil"``, ``"floor"`` or ``"round"``), no tolerance.  ``formula``: ``tv.printed(display).rhs``, a SymPy
+    expression in the parameters' names, or a function of the setting; ``count(setting)``: a whole number.  A
+    formula within round-off (1e-9 relative) of the point where its rounding jumps is not decided by float
+    arithmetic: there both neighbouring counts are accepted, and the evidence says so.  The settings and their
+    combination are :func:`theoryverify.check_over`'s (``settings_n``, ``draws``); the first refuting setting is
+    the counterexample, with the formula's value, its rounding and the count.
+
+    >>> import math, sympy as sp, theoryverify as tv
+    >>> N = [tv.Over("N", 1, 10**6, scale="log", integer=True)]
+    >>> halvings = lambda c: sum(1 for k in range(64) if c["N"] >> k)   # bits of N, counted
+    >>> tv.check_count_over(N, sp.log(sp.Symbol("N"), 2) + 1, halvings, 0, rounding="floor").status.value
+    'holds'
+    >>> v = tv.check_count_over(N, sp.log(sp.Symbol("N"), 2), halvings, 0, rounding="floor")   # the + 1 dropped
+    >>> v.status.value, v.counterexample["part"], v.counterexample["simulated"], v.counterexample["rounded"]
+    ('refuted', 'N=1', 1, 0)
+    """
+    import math
+
+    from ..displays import at_setting
+    from ..numeric import evaluate
+    from ..ranges import check_over
+    from ..verdicts import error
+
+    if rounding not in _ROUNDINGS:
+        raise ValueError(f"check_count_over: rounding is one of {', '.join(_ROUNDINGS)}, got {rounding!r}")
+
+    def at(config: dict) -> Verdict:
+        value = at_setting(formula, config)
+        if isinstance(value, (sp.Basic, sp.MatrixBase)):
+            value = evaluate(value, config)
+        value, got = float(value), count(dict(config))
+        if isinstance(got, float) and got.is_integer():
+            got = int(got)
+        if not isinstance(got, (int, np.integer)) or isinstance(got, bool):
+            return error("count against the printed formula", f"the {names[1]} count is not a whole number: {got!r}")
+        got = int(got)
+        what = f"{names[1]} count vs {rounding}({names[0]}) at the setting"
+        if not math.isfinite(value):
+            return refuted(what, f"the {names[0]} formula is not finite ({value})", {**plain(config), names[0]: value,
+                                                                                     names[1]: got}, tolerance=0)
+        target = {"ceil": math.ceil, "floor": math.floor, "round": round}[rounding](value)
+        jump = round(value - 0.5) + 0.5 if rounding == "round" else round(value)  # where the rounding jumps
+        allowed = {target}
+        at_jump = abs(value - jump) <= 1e-9 * max(1.0, abs(value))
+        if at_jump:
+            allowed = {math.floor(jump), math.floor(jump) + 1} if rounding == "round" else \
+                {int(jump), int(jump) + 1} if rounding == "ceil" else {int(jump) - 1, int(jump)}
+        if got not in allowed:
+            return refuted(what, f"{names[1]} {got} != {rounding}({value:.6g}) = {target}",
+                           {**plain(config), names[0]: value, "rounded": target, names[1]: got}, tolerance=0)
+        note = f" ({names[0]} {value:.12g} is within round-off of a jump: {sorted(allowed)} accepted)" if at_jump else ""
+        return holds(what, f"{names[1]} {got} = {rounding}({value:.6g}){note}", max_error=0.0, tolerance=0)
 
     return check_over([over] if isinstance(over, Over) else list(over), at, seed, n=settings_n, draws=draws)

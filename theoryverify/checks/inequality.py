@@ -300,11 +300,14 @@ def check_inequality_over(over, lhs, op: str, rhs, domain, seed: int, *, setting
     from ..ranges import check_over
     from .agreement import _domain_at
 
+    from ..displays import at_setting, domain_with
+
     def at(config: dict, seed: int) -> Verdict:
         try:
-            dom = _domain_at(lambda c: _per_setting(domain, c), config, "check_inequality_over")
+            dom = _domain_at(domain_with(lambda c: _per_setting(domain, c), config, (lhs, rhs),
+                                         "check_inequality_over"), config, "check_inequality_over")
         except ValueError as exc:
             return error("inequality over declared ranges", str(exc))
-        return check_inequality(_per_setting(lhs, config), op, _per_setting(rhs, config), dom, seed, **options)
+        return check_inequality(at_setting(lhs, config, dom), op, at_setting(rhs, config, dom), dom, seed, **options)
 
     return check_over([over] if isinstance(over, Over) else list(over), at, seed, n=settings_n, draws=draws)
