@@ -164,3 +164,15 @@ def test_one_import_gives_an_author_the_new_names_and_the_store_key_follows_them
     plain = {f.replace("\\", "/") for f in module_closure("s45paper.plain")}
     assert not any(f.endswith("theoryverify/displays.py") for f in plain)
     module_closure.cache_clear()
+
+
+def test_count_over_holds_the_fixed_values_at_every_setting():
+    e0 = sp.Symbol("e_0", positive=True)
+    kappa, epsilon = sp.symbols("kappa epsilon", positive=True)
+    over = (tv.Over("kappa", 2, 50, scale="log"), tv.Over("epsilon", 1e-6, 1e-1, scale="log"))
+    from_e0 = lambda c: gd_steps({**c, "epsilon": c["epsilon"] / c["e_0"]})  # from error e0 instead of 1
+    formula = sp.log(epsilon / e0) / sp.log(1 - 1 / kappa)
+    assert tv.check_count_over(over, formula, from_e0, 0, fixed={"e_0": 4.0}).status is tv.Status.HOLDS
+    assert tv.check_count_over(over, formula, gd_steps, 0, fixed={"e_0": 4.0}).status is tv.Status.REFUTED
+    with pytest.raises(ValueError, match="both declared and fixed"):
+        tv.check_count_over(over, formula, gd_steps, 0, fixed={"kappa": 3})

@@ -219,15 +219,17 @@ _ROUNDINGS = ("ceil", "floor", "round")
 
 
 def check_count_over(over: Any, formula: Any, count: Callable[[Any], Any], seed: int, *, rounding: str = "ceil",
-                     settings_n: int = 4, draws: int = 8, names: tuple[str, str] = ("printed", "simulated")) -> Verdict:
+                     fixed: "dict | None" = None, settings_n: int = 4, draws: int = 8,
+                     names: tuple[str, str] = ("printed", "simulated")) -> Verdict:
     """A count (steps, iterations, samples) a simulation takes against the printed formula that gives it, at every
     setting of the declared ranges ``over``, in one call: exact, ``count(setting) == ⌈formula⌉`` (``rounding``:
     ``"ceil"``, ``"floor"`` or ``"round"``), no tolerance.  ``formula``: ``tv.printed(display).rhs``, a SymPy
     expression in the parameters' names, or a function of the setting; ``count(setting)``: a whole number.  A
     formula within round-off (1e-9 relative) of the point where its rounding jumps is not decided by float
     arithmetic: there both neighbouring counts are accepted, and the evidence says so.  The settings and their
-    combination are :func:`theoryverify.check_over`'s (``settings_n``, ``draws``); the first refuting setting is
-    the counterexample, with the formula's value, its rounding and the count.
+    combination are :func:`theoryverify.check_over`'s (``settings_n``, ``draws``); ``fixed``: values held at every
+    setting (the formula's other symbols, ``{"e_0": 1}``), given to both sides; the first refuting setting is the
+    counterexample, with the formula's value, its rounding and the count.
 
     >>> import math, sympy as sp, theoryverify as tv
     >>> N = [tv.Over("N", 1, 10**6, scale="log", integer=True)]
@@ -247,8 +249,14 @@ def check_count_over(over: Any, formula: Any, count: Callable[[Any], Any], seed:
 
     if rounding not in _ROUNDINGS:
         raise ValueError(f"check_count_over: rounding is one of {', '.join(_ROUNDINGS)}, got {rounding!r}")
+    over = [over] if isinstance(over, Over) else list(over)
+    held = dict(fixed or {})
+    both = sorted(set(held) & {o.name for o in over})
+    if both:
+        raise ValueError(f"check_count_over: {', '.join(both)} both declared and fixed")
 
     def at(config: dict) -> Verdict:
+        config = {**config, **held}
         value = at_setting(formula, config)
         if isinstance(value, (sp.Basic, sp.MatrixBase)):
             value = evaluate(value, config)
@@ -275,4 +283,4 @@ def check_count_over(over: Any, formula: Any, count: Callable[[Any], Any], seed:
         note = f" ({names[0]} {value:.12g} is within round-off of a jump: {sorted(allowed)} accepted)" if at_jump else ""
         return holds(what, f"{names[1]} {got} = {rounding}({value:.6g}){note}", max_error=0.0, tolerance=0)
 
-    return check_over([over] if isinstance(over, Over) else list(over), at, seed, n=settings_n, draws=draws)
+    return check_over(over, at, seed, n=settings_n, draws=draws)
