@@ -51,8 +51,9 @@ _single_threaded()
 # run.  A child inherits the test worker's ~300,000 tracked objects (torch, sympy, the collected tests), and every
 # full garbage collection in it walked them all and wrote to each one's header, copying the parent's pages on
 # write: ~65 ms of CPU per short check (14 checks: 1.6 → 0.7 CPU-s of children).  Frozen in the child right after the
-# fork, the inherited objects are left out of its collections (they are the parent's: the child frees none of them
-# before it exits).  Speed only: the child computes the same things, and the parent's collections are unchanged.
+# fork, the inherited objects are left out of its collections (reference counting still frees what the child
+# drops; only cycles among inherited objects wait for the child's exit, a few seconds at most).  Speed only: the
+# child computes the same things, and the parent's collections are unchanged.
 os.register_at_fork(after_in_child=gc.freeze)
 
 
