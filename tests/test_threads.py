@@ -102,3 +102,34 @@ def test_without_threadpoolctl_the_blas_part_is_skipped(monkeypatch):
         torch.set_num_threads(old_torch)
         if limits is not None:
             limits.restore_original_limits()
+
+
+LAZY = """
+import sys
+from theoryverify import scaling, threads
+assert "scipy.stats" not in sys.modules, "importing tv.scaling imported scipy.stats"
+finders = list(sys.meta_path)
+with threads.single_threaded(1):
+    assert "torch" not in sys.modules, "the block imported torch"
+    with threads.torch_threads(3):
+        import torch
+        assert torch.get_num_threads() == 3, torch.get_num_threads()
+        assert type(torch.__loader__).__name__ == "SourceFileLoader", torch.__loader__
+    assert torch.get_num_threads() == 1, torch.get_num_threads()
+assert torch.get_num_threads() == 2, torch.get_num_threads()  # torch's own start (OMP_NUM_THREADS=2), restored
+assert sys.meta_path == finders, sys.meta_path
+print("ok")
+"""
+
+
+def test_a_block_leaves_torch_unloaded_and_sets_the_torch_it_imports():
+    """A process that never uses torch does not pay its import (1.5 CPU-s) for a thread setting, and a torch that the
+    block imports runs with the block's count, restored to torch's own at the end (nested blocks too).  Nor does
+    importing tv.scaling load scipy.stats (0.7 CPU-s) before a bootstrap needs it."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, OMP_NUM_THREADS="2", PYTHONPATH=os.pathsep.join(
+        [str(__import__("pathlib").Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-c", LAZY], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]

@@ -36,7 +36,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
-from scipy import stats
 
 from .evidence_types import CouldHaveFailed, Fit as FitRecord, Sweep as SweepRecord, attach
 from .standards import require_min_points
@@ -132,6 +131,8 @@ def _slope(u: np.ndarray, w: np.ndarray, axis: int = -1) -> np.ndarray:
 def _bootstrap(data, statistic, **kw):
     """scipy.stats.bootstrap, silent on degenerate (e.g. noise-free) bootstrap distributions."""
     with warnings.catch_warnings():
+        from scipy import stats  # here, not at the top: scipy.stats costs 0.7 CPU-s in every process importing tv.scaling
+
         warnings.simplefilter("ignore", category=stats.DegenerateDataWarning)
         return stats.bootstrap(data, statistic, **kw)
 
@@ -650,6 +651,8 @@ def _log_law_verdict(fit: Fit, x: np.ndarray, y: np.ndarray, method: str, summar
     uu = np.log(np.log(1.0 / x))
     order = np.argsort(uu)
     wbar = (w.mean(axis=1) if w.ndim == 2 else w)[order]
+    from scipy import stats
+
     z = float(stats.norm.ppf(0.5 + fit.confidence / 2.0))
     curv, se = _curvature(uu[order], wbar)
     # curv < 0: the local log power falls towards x = 0, towards k (for a log power above k), as a pre-asymptotic

@@ -17,13 +17,78 @@ Each is usable as ``with blas_threads(1): ...`` or as a decorator ``@blas_thread
 """
 from __future__ import annotations
 
+import importlib.abc
+import sys
 from contextlib import contextmanager
 from typing import Iterator
 
 
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """A finder for one top-level module (torch) that lets the other finders find it, then sets the thread count
+    right after the module has run: the torch a block imports is set up as :func:`torch_threads` sets a loaded one
+    (``old``: the count torch started with, restored at the block's end)."""
+
+    def __init__(self, name: str, n: int):
+        self.name, self.n, self.old, self._busy = name, n, None, False
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name or self._busy:
+            return None
+        self._busy = True  # nested blocks: each hook asks the finders after it, never itself again
+        try:
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(fullname, path, target)
+                if spec is not None:
+                    if spec.loader is not None:
+                        spec.loader = _SetThreads(spec.loader, self)
+                    return spec
+            return None
+        finally:
+            self._busy = False
+
+
+class _SetThreads(importlib.abc.Loader):
+    """The real loader, then ``set_num_threads``; the module keeps the real loader."""
+
+    def __init__(self, loader, hook: _AfterImport):
+        self._loader, self._hook = loader, hook
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        spec = getattr(module, "__spec__", None)
+        if spec is not None:
+            spec.loader = self._loader
+        module.__loader__ = self._loader
+        self._loader.exec_module(module)
+        self._hook.old = module.get_num_threads()
+        module.set_num_threads(self._hook.n)
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+
 @contextmanager
 def torch_threads(n: int | None = 1) -> Iterator[None]:
-    """Run with ``n`` intra-op threads (``None``: leave the setting alone)."""
+    """Run with ``n`` intra-op threads (``None``: leave the setting alone).
+
+    Where torch is not loaded yet it is not imported here (1.5 CPU-s, in every process that runs a claim of a paper
+    that never uses torch): the count is set the moment the block imports torch, and restored at the end, as if
+    torch had been loaded before the block."""
+    if n and "torch" not in sys.modules:
+        hook = _AfterImport("torch", n)
+        sys.meta_path.insert(0, hook)
+        try:
+            yield
+        finally:
+            if hook in sys.meta_path:
+                sys.meta_path.remove(hook)
+            if hook.old is not None and "torch" in sys.modules:
+                sys.modules["torch"].set_num_threads(hook.old)
+        return
     import torch
 
     old = torch.get_num_threads()
