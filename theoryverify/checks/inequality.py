@@ -206,7 +206,7 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
         return None
 
     corners = domain.boundary_points()
-    corner_min, corner_worst, unconfirmed, rounding = np.inf, None, None, 0
+    corner_min, corner_worst, unconfirmed, rounding, search_rounding = np.inf, None, None, 0, 0
     for p in corners:
         s = f_slack(p)
         if not np.isfinite(s):
@@ -219,27 +219,48 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
             s, rounding = float(high_precision(slack, p)), rounding + 1
         if s < corner_min:
             corner_min, corner_worst = s, p
-    res = search(domain.floats(), lambda p: -f_slack(p), fails=lambda bad: violated(-bad),
-                 seed=seed, max_examples=n_float, label="-slack")
-    candidate = res.failure
-    polished = 0
-    if candidate is None and domain.free_dim and res.top:
-        for _, start in res.top[:polish]:
-            opt = minimize(lambda z: f_slack(domain.from_free(z)), domain.to_free(start),
-                           method="Nelder-Mead", options={"maxiter": 400, "xatol": 1e-10, "fatol": 1e-14})
-            polished += 1
-            point = domain.from_free(opt.x)
-            s = f_slack(point)
-            if np.isfinite(s) and s < -res.worst_score:
-                res.worst, res.worst_score = point, -s
-            if np.isfinite(s) and violated(s):
-                candidate = point
-                break
+    def searched(f):
+        """The Hypothesis search and the local polish of slack function ``f``: (result, candidate, polished)."""
+        res = search(domain.floats(), lambda p: -f(p), fails=lambda bad: violated(-bad),
+                     seed=seed, max_examples=n_float, label="-slack")
+        candidate, polished = res.failure, 0
+        if candidate is None and domain.free_dim and res.top:
+            for _, start in res.top[:polish]:
+                opt = minimize(lambda z: f(domain.from_free(z)), domain.to_free(start),
+                               method="Nelder-Mead", options={"maxiter": 400, "xatol": 1e-10, "fatol": 1e-14})
+                polished += 1
+                point = domain.from_free(opt.x)
+                s = f(point)
+                if np.isfinite(s) and s < -res.worst_score:
+                    res.worst, res.worst_score = point, -s
+                if np.isfinite(s) and violated(s):
+                    candidate = point
+                    break
+        return res, candidate, polished
+
+    res, candidate, polished = searched(f_slack)
     if candidate is not None:
         found = confirmed(candidate)
         if found is not None:
             return found
-        unconfirmed = candidate
+        # a float64 violation that the 50-digit slack does not confirm is rounding, and it stopped the search
+        # there: search again, each float64 violation re-evaluated at 50 digits (its exact slack is the score),
+        # so a rounding point neither refutes nor hides the rest of the domain
+        recheck = [0]
+
+        def f_exact_when_violated(p):
+            s = f_slack(p)
+            if np.isfinite(s) and violated(s):
+                recheck[0] += 1
+                return float(high_precision(slack, p))
+            return s
+        res, candidate, polished = searched(f_exact_when_violated)
+        search_rounding = recheck[0]
+        if candidate is not None:
+            found = confirmed(candidate)
+            if found is not None:
+                return found
+            unconfirmed = candidate
     if unconfirmed is not None:
         return inconclusive("float search", "float64 violation not confirmed at 50 digits",
                             point=_point(unconfirmed), domain=domain.describe())
@@ -252,10 +273,13 @@ def check_inequality(lhs: sp.Expr, op: str, rhs: sp.Expr, domain: Domain, seed: 
     if corner_worst is not None and corner_min < min_slack:
         min_slack, worst = float(corner_min), corner_worst
     redo = f" ({rounding} re-evaluated at 50 digits)" if rounding else ""
+    searched_redo = (f" ({search_rounding} float64 violations re-evaluated at 50 digits: rounding, not violations)"
+                     if search_rounding else "")
+    extra = {"search_rounding": search_rounding} if search_rounding else {}
     v = holds(f"{nb} boundary points + Hypothesis search ({finite}) + {polished} local optimisations",
-                 f"no violation in {nb} boundary{redo} + {finite} float64 points + {polished} polished starts on "
-                 f"{domain.describe()}; min slack {fmt_signed(min_slack)}", float_points=finite,
-                 boundary_points=nb, boundary_rounding=rounding, min_slack=min_slack, tolerance=tol,
+                 f"no violation in {nb} boundary{redo} + {finite} float64 points{searched_redo} + {polished} "
+                 f"polished starts on {domain.describe()}; min slack {fmt_signed(min_slack)}", float_points=finite,
+                 boundary_points=nb, boundary_rounding=rounding, min_slack=min_slack, tolerance=tol, **extra,
                  worst_point=_point(worst) if worst else None, domain=domain.describe(),
                  coverage=res.coverage(domain.symbols))
     return attach(v, CouldHaveFailed("search", f"a violation at any of the {nb} boundary, {finite} float64 or "
