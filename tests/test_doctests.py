@@ -13,7 +13,8 @@ import theoryverify as tv
 
 MODULES = ["theoryverify", "theoryverify.texsteps", "theoryverify.environment", "theoryverify.checks.inequality",
            "theoryverify.ranges", "theoryverify.checks.mcgradient",
-           "theoryverify.shared_sweeps", "theoryverify.claims", "theoryverify.dependent", "theoryverify.displays"]
+           "theoryverify.shared_sweeps", "theoryverify.claims", "theoryverify.dependent", "theoryverify.displays",
+           "theoryverify.torchgrad"]
 
 
 def _public_objects():

@@ -73,6 +73,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "check_inequality_over": ("checks.inequality", "check_inequality_over"),
     "check_count_over": ("checks.agreement", "check_count_over"),
     "printed": ("displays", "printed"), "Printed": ("displays", "Printed"),
+    "torch_gradient": ("torchgrad", "torch_gradient"),
     "examples": ("checks.search", "examples"), "search": ("checks.search", "search"),
     "check_conserved": ("invariants", "check_conserved"), "check_nonincreasing": ("invariants", "check_nonincreasing"),
     "prove_nonpositive": ("invariants", "prove_nonpositive"),
