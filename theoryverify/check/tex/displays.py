@@ -65,6 +65,7 @@ class Segment:
     word: str = ""  # the prose word that opened it
     row: int = 0  # the row of the display it is on
     comma: bool = False  # it ended with a comma or semicolon, dropped from its text ("a = b, \\\\")
+    lead: bool = False  # a quantifier that opens its row ("\\forall x \\in S, …"): it scopes what follows it
 
 
 @dataclass
@@ -330,6 +331,9 @@ PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\texti
 
 #: upright operator names written with \text before an operand without brackets (\text{diam} S, \text{rank} A)
 #: (those with no function of their own, read as one unknown per operand: ``grammar``'s upright operators)
+#: the words of a universal quantifier ("\\forall", "\\text{for all}"): one that opens a row scopes the row
+QUANTIFIER_WORDS = ("for all", "for any", "for every", "for each")
+
 UPRIGHT_OPERATORS = frozenset({"diam", "dist", "vol", "rank", "dim", "supp", "span", "conv", "card", "lip", "proj", "prox",
                                "poly"})
 OPERATOR_WORDS = UPRIGHT_OPERATORS | {"tr", "trace", "sgn", "sign", "diag", "vec", "det", "deg", "var", "cov", "kl",
@@ -415,6 +419,7 @@ def segments(row: str, pos: int) -> list[Segment]:
     n = len(row)
     env = 0
     in_parens = _inside_parens(row)
+    lead = False  # the segment being read is a quantifier that opens the row ("\\forall x \\in S, \\qquad …")
     while i < n:
         c = row[i]
         if c == "{":
@@ -491,10 +496,17 @@ def segments(row: str, pos: int) -> list[Segment]:
                              "\\Longleftrightarrow")):
             prose = "implies"
         if row[start:i].strip():
-            out.append(Segment(row[start:i], pos + start, role, word))
+            out.append(Segment(row[start:i], pos + start, role, word, lead=lead))
         w = " ".join(re.sub(r"[^A-Za-z. ]", " ", re.sub(r"\\[A-Za-z]+", " ", prose)).lower().split())  # {\it s.t.}\xspace: s.t.
         math_in_prose = re.sub(r"^[^$]*", "", prose) if "$" in prose else ""
         new_role = _role(w, role)
+        opens = not re.sub(ROW_NOISE + r"|&", "", row[start:i]).strip() and all(sg.lead for sg in out)
+        if lead and not w and not prose and tok.startswith(("\\quad", "\\qquad", "\\hspace", "\\;", "\\,")) and \
+                not (LEADING_RELATION.match(row, end) or LEADING_OPERATOR.match(row, end)):
+            # "\forall x \in S, \qquad (x+1)^2 = …": the spacing after a quantifier that opens the row ends it; what
+            # follows is the statement it quantifies (it had stayed a side condition: the chain was never checked)
+            new_role = "main"
+        lead = (opens or lead) and new_role == "condition" and w.startswith(QUANTIFIER_WORDS)
         if condition and new_role not in ("where", "constraint"):
             new_role = "condition"  # \condition{…}: the display's side condition, whatever its words
         if maths is not None:
@@ -503,7 +515,7 @@ def segments(row: str, pos: int) -> list[Segment]:
             out.append(Segment(re.sub(r"\$", " ", prose), pos + end - len(prose) - 1, new_role, w))
         role, word, start, i = new_role, w, end, end
     if row[start:].strip():
-        out.append(Segment(row[start:], pos + start, role, word))
+        out.append(Segment(row[start:], pos + start, role, word, lead=lead))
     elif word and role in ("where", "constraint"):  # "…, \text{where} \\": the role carries to the next row
         out.append(Segment("", pos + start, role, word))
     return _split_commas(out)
@@ -572,6 +584,14 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
             # "\forall p, q, r \ge 0": one condition on a list of names, not a quantifier over p and a relation
             out.append(s)
             continue
+        rest = t[pieces[1][0]:]
+        if s.role == "condition" and s.lead and top_relation(rest) and not BARE_BOUND.match(rest) and \
+                not MEMBERSHIP.match(rest) and not _name_list_bound([p for _, p in pieces]):
+            # "\forall x \in S, (x + 1)^2 = …", "\forall 0 \le z \le 1, f(z) \le 1": a quantifier that opens the row
+            # scopes the statement after its comma (its domain or bound is the statement's assumption)
+            out.append(Segment(pieces[0][1], s.pos + pieces[0][0], "condition", s.word, lead=True))
+            out.append(Segment(rest, s.pos + pieces[1][0], "main", ""))
+            continue
         if s.role == "condition" and s.word.startswith("for all") and not RELATION_HINT.search(pieces[0][1]) and \
                 "\\in" not in pieces[0][1] and RELATION_HINT.search(t[pieces[1][0]:]):
             # "\forall t, \|C(t)\| < \|B(t)\| + 4\epsilon": the quantifier ranges over t; the relation is the display's
@@ -590,6 +610,10 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
     return out
 
 
+#: a bound on one bare name ("y \\ge 0", "x_i < 1"): after a quantifier's comma, another condition, not a statement
+BARE_BOUND = re.compile(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*"
+                        r"(?:\\geq?|\\leq?|\\geqslant|\\leqslant|[<>]|\\neq?|\\in(?![A-Za-z]))\s*"
+                        r"-?\s*(?:[A-Za-z0-9.]+|\\[A-Za-z]+)\s*[.,;]?\s*$")
 LIST_NAME = r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*"
 LIST_LAST = re.compile(LIST_NAME + r"(?:\\geq?|\\leq?|\\geqslant|\\leqslant|[<>]|\\in(?![A-Za-z]))")
 

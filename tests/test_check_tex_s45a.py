@@ -1,0 +1,73 @@
+"""Referee 26's display-structure defects (session 45): a quantifier that opens an align row (``\\forall x,\\qquad
+(x+1)^2 &= … \\\\ &= …``) taken as a side condition, so that its chain was never checked and the continuation rows
+were "an empty side"; an align justification column (``& \\text{($f$ is $2$-Lipschitz)}``) glued into the formula;
+the sides of a ⟺ chain checked as standalone relations.  Every snippet is written for these tests (no paper's
+text); each test named ``..._old`` failed on the code before the fix."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import tex_rows  # noqa: E402
+
+
+def _doc(*parts: str) -> str:
+    return "\n".join(parts) + "\n"
+
+
+def _align(*rows: str, lead: str = "We have") -> str:
+    return _doc(lead, r"\begin{align*}", " \\\\\n".join(rows), r"\end{align*}")
+
+
+def _eq(text: str, lead: str = "We have") -> str:
+    return _doc(lead, r"\begin{equation}", text, r"\end{equation}")
+
+
+# 1. a quantifier that opens a row scopes the chain --------------------------------------------------------------
+def test_a_leading_forall_scopes_the_chain_and_a_planted_error_is_refuted_old(tmp_path, capsys):
+    # old: the first link a "hypothesis (side condition)", the second "unreadable: an empty side" — error missed
+    body = _align(r"\forall t \in \mathbb{R},\qquad (t - 2)^2 &= t^2 - 4t + 4",
+                  r"&= t^2 - 4t + 5.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+    assert rows[1]["line"] == rows[0]["line"] + 1 and rows[1].get("first_wrong_step"), rows
+
+
+def test_a_leading_forall_true_chain_is_proved_old(tmp_path, capsys):
+    body = _align(r"\forall u,\quad (u + 3)(u - 3) &= u^2 - 9", r"&\le u^2.",
+                  lead="For every real number,")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+    assert all(r["kind"] != "hypothesis" for r in rows), rows
+
+
+def test_text_for_all_opening_a_row_scopes_it_old(tmp_path, capsys):
+    body = _align(r"\text{for all } s, \qquad (s + 1)^3 &= s^3 + 3s^2 + 3s + 1", r"&= s^3 + 3s^2 + 3s + 2")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+def test_a_leading_forall_without_spacing_scopes_the_statement_after_its_comma_old(tmp_path, capsys):
+    # old: "x \in R, (x - 1)^2 = …" all one side condition
+    body = _eq(r"\forall w \in \mathbb{R}, (w - 1)^2 = w^2 - 2w + 2")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["refuted"], rows
+
+
+def test_a_leading_bound_quantifier_keeps_its_bound_as_the_assumption_old(tmp_path, capsys):
+    # old: z^3 \le z^2 was a side condition, never checked; now checked with 0 <= z <= 1 assumed
+    body = _eq(r"\forall 0 \le z \le 1, z^3 \le z^2")
+    rows = tex_rows(tmp_path, capsys, body)
+    steps = [r for r in rows if r["kind"] != "hypothesis"]
+    assert [r["status"] for r in steps] == ["proved"], rows
+    assert any("z" in a and "1" in a for a in steps[0]["assumptions"]), rows
+    false = tex_rows(tmp_path, capsys, _eq(r"\forall 0 \le z \le 1, z^2 \le z^3"))
+    assert [r["status"] for r in false if r["kind"] != "hypothesis"] == ["inconclusive"], false  # never proved
+
+
+def test_a_quantifier_over_bare_bounds_stays_a_condition(tmp_path, capsys):
+    # "\forall x \ge 0, y \ge 0": two conditions; a trailing "\forall i, y_i \ge 0" is never a step
+    rows = tex_rows(tmp_path, capsys, _eq(r"\forall x \ge 0, y \ge 0") +
+                    _eq(r"f(x) = x^2 \quad \forall x \in S, \quad y_i \ge 0", "and"))
+    assert all(r["status"] not in ("proved", "holds", "refuted", "inconclusive") for r in rows), rows
