@@ -71,3 +71,42 @@ def test_a_quantifier_over_bare_bounds_stays_a_condition(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, _eq(r"\forall x \ge 0, y \ge 0") +
                     _eq(r"f(x) = x^2 \quad \forall x \in S, \quad y_i \ge 0", "and"))
     assert all(r["status"] not in ("proved", "holds", "refuted", "inconclusive") for r in rows), rows
+
+
+# 2. a justification written as words is the row's note, never part of its formula -------------------------------
+def test_a_justification_column_is_a_note_not_a_factor_old(tmp_path, capsys):
+    # old: "2a + c(f*i*s*2 - Lipschitz)" — the words glued on as a factor of c
+    body = _doc(r"Let $a, b, c \ge 0$ be lengths.",
+                _align(r"L &= p + q &", r"&\le 2p + q & \text{($h$ is $2$-Lipschitz)}", r"&= 2p + q", lead=""))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert all("Lipschitz" not in (r["read_as"] or "") for r in rows), rows
+    second = rows[1]
+    assert second["read_as"] == "p + q <= 2 * p + q", rows
+    assert "Lipschitz" in second.get("justification", ""), rows
+    assert rows[2]["read_as"] == "2 * p + q = 2 * p + q" and rows[2]["status"] == "proved", rows
+
+
+def test_a_spaced_justification_never_makes_a_false_refutation_old(tmp_path, capsys):
+    # old: "b + c + 1·(g·i·s·c·o·n·v·e·x) = 1 + b + c" refuted — a true step refuted through a misreading
+    body = _align(r"D &\le b + c", r"&= b + c + 1 \qquad \text{($g$ is convex)}", r"&= 1 + b + c",
+                  r"&= c + b + 1 & \text{[$h$ monotone]}", r"&= b + 1 + c & \text{Jensen}",
+                  lead="Let $b, c \\ge 0$.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows[2:]] == ["proved", "proved", "proved"], rows
+    assert [r.get("justification") for r in rows[1:]] == ["($g$ is convex)", None, "[$h$ monotone]", "Jensen"], rows
+
+
+def test_because_after_a_row_is_its_condition_not_a_new_chain_old(tmp_path, capsys):
+    # old: "\because c \ge 0" started a chain that the next row continued: "0 = b + c + 1"
+    body = _align(r"D &\le b + c", r"&\le b + c + 1 \quad \because c \ge 0", r"&= 1 + b + c", lead="Let $b, c$ be reals.")
+    rows = tex_rows(tmp_path, capsys, body)
+    steps = [r for r in rows if r["kind"] != "hypothesis"]
+    assert [r["read_as"] for r in steps] == ["D <= b + c", "b + c <= b + c + 1", "b + c + 1 = 1 + b + c"], rows
+    assert not any(r["status"] == "unreadable" for r in rows), rows
+
+
+def test_math_in_text_that_is_part_of_the_formula_is_kept(tmp_path, capsys):
+    body = _eq(r"\text{tr}(AB) = \text{tr}(BA)") + _eq(r"x_{\text{max}} + 1 = 1 + x_{\text{max}}", "and")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["read_as"].startswith("trace(A * B)"), rows
+    assert rows[1]["status"] == "proved" and not rows[1].get("justification"), rows

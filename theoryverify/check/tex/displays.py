@@ -96,6 +96,7 @@ class Display:
     chains: list[Chain] = field(default_factory=list)
     conditions: list[Segment] = field(default_factory=list)
     skip: bool = False
+    notes: list[tuple[int, str]] = field(default_factory=list)  # justifications written as words: (offset, text)
 
 
 def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[Display]:
@@ -250,10 +251,37 @@ def rows(display: Display) -> list[tuple[int, str]]:
                 piece = cells[k:k + 2]
                 o = piece[0][0]
                 text = blank[o:piece[-1][0] + len(piece[-1][1])] if len(piece) == 2 else piece[0][1]
+                words = _words_only(text) if k else None
+                if words is not None:
+                    # "&\le 2a + c & \text{Jensen}": a column of words beside the row is its justification, no math
+                    display.notes.append((display.body_start + off + o, words))
+                    continue
                 out.append((display.body_start + off + o, text))
         else:
             out.append((display.body_start + off, blank))
     return out
+
+
+WORDS_CMD = re.compile(r"\s*\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|textsf|emph)\s*\{")
+TAG_CMD = re.compile(r"\s*\\tag\s*\*?\s*\{")
+
+
+def _words_only(cell: str) -> str | None:
+    """The words of an align cell that holds nothing but ``\\text{…}`` groups (and numbering or spacing), with no
+    relation in them; None for any other cell."""
+    i, words = 0, []
+    rest = re.sub(ROW_NOISE, " ", cell)
+    while True:
+        m = WORDS_CMD.match(rest, i) or TAG_CMD.match(rest, i)
+        if not m:
+            break
+        g = _group_end(rest, m.end() - 1)
+        words.append(rest[m.end():g - 1])
+        i = g
+    text = " ".join(" ".join(words).split())
+    if not words or rest[i:].strip(" \t\n.,;") or RELATION_HINT.search(text) or not re.search(r"[A-Za-z]{2,}", text):
+        return None
+    return text
 
 
 ROW_BREAK_AFTER_RIGHT = re.compile(r"\\right\s*\.\s*\\\\(?:\s*\[[^\]\n]{0,20}\])?\s*&?")
@@ -323,7 +351,7 @@ def _bracket_cmd(text: str, i: int) -> tuple[int, int] | None:
 
 STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf|"
                      r"condition\s*\*?\s*(?:\[[^\]{}]*\])?)\s*\{|"
-                     r"\\(?:quad|qquad|forall|hspace\s*\{[^{}]*\}|;|,\s*\\quad)|\\(?:iff|implies|Longrightarrow|"
+                     r"\\(?:quad|qquad|forall|because|hspace\s*\{[^{}]*\}|;|,\s*\\quad)|\\(?:iff|implies|Longrightarrow|"
                      r"Rightarrow|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])")
 PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\textit", "\\textbf", "\\emph",
               "\\intertext", "\\textsf", "\\mathrm"}
@@ -411,8 +439,10 @@ def _inside_parens(row: str) -> list[bool]:
 LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])\s*(?:\\[A-Za-z]+|\\.|.)?")
 
 
-def segments(row: str, pos: int) -> list[Segment]:
-    """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles."""
+def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
+    """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles; a
+    justification written as words (``\\text{($f$ is $2$-Lipschitz)}`` at the row's end) is no math: it goes to
+    ``notes`` as (offset, text)."""
     out: list[Segment] = []
     start, role, word, i = 0, "main", "", 0
     depth = 0
@@ -492,6 +522,8 @@ def segments(row: str, pos: int) -> list[Segment]:
                          for mm in re.finditer(r"\$([^$]*)\$", inner) if RELATION_HINT.search(mm.group(1))]
         elif tok.startswith("\\forall"):
             prose = "for all"
+        elif tok.startswith("\\because"):
+            prose = "because"  # "… \quad \because c \ge 0": why the row holds (a condition), never a new chain
         elif tok.startswith(("\\iff", "\\implies", "\\Longrightarrow", "\\Rightarrow", "\\Leftrightarrow",
                              "\\Longleftrightarrow")):
             prose = "implies"
@@ -511,6 +543,11 @@ def segments(row: str, pos: int) -> list[Segment]:
             new_role = "condition"  # \condition{…}: the display's side condition, whatever its words
         if maths is not None:
             out.extend(Segment(text, pos + at, new_role, w) for at, text in maths)
+        elif prose and new_role == "also" and _justification(prose, w, row[end:]):
+            # "&\le 2a + c & \text{($f$ is $2$-Lipschitz)}": why the row holds, never part of its formula (its
+            # words and inline math had been glued on as factors: c·(f·i·s·2 − Lipschitz)); kept as the row's note
+            if notes is not None:
+                notes.append((pos + end - len(prose) - 1, " ".join(prose.split())))
         elif prose and math_in_prose:
             out.append(Segment(re.sub(r"\$", " ", prose), pos + end - len(prose) - 1, new_role, w))
         role, word, start, i = new_role, w, end, end
@@ -519,6 +556,25 @@ def segments(row: str, pos: int) -> list[Segment]:
     elif word and role in ("where", "constraint"):  # "…, \text{where} \\": the role carries to the next row
         out.append(Segment("", pos + start, role, word))
     return _split_commas(out)
+
+
+#: words that join two pieces of a display, never a justification of their own
+CONNECTIVES = {"and", "or", "i.e.", "i.e", "ie", "that is", "hence", "thus", "so", "therefore", "then", "so that",
+               "which gives", "which implies", "we have", "and thus", "and hence", "as well as", "while", "otherwise",
+               "else", "resp", "resp."}
+
+
+def _justification(prose: str, words: str, after: str) -> bool:
+    """Is the prose of a ``\\text{…}`` (its words ``words``) a reason the row holds, written as words, which ends
+    the row (only spacing, numbering or punctuation after it) or stands in brackets — "($f$ is $2$-Lipschitz)",
+    "[Cauchy--Schwarz]", "by convexity of $f$"?"""
+    if not words or words in CONNECTIVES or not re.search(r"[A-Za-z]{2,}", re.sub(r"\$[^$]*\$", " ", prose)):
+        return False
+    if RELATION_HINT.search(prose):
+        return False
+    bracketed = bool(re.fullmatch(r"\s*[(\[].*[)\]]\s*[.,;]?\s*", prose, re.S))
+    ends = not re.sub(ROW_NOISE + r"|\\tag\s*\*?\s*\{[^{}]*\}|[.,;&\s]", "", after)
+    return ends or bracketed or bool(JUSTIFICATION.match(words))
 
 
 #: words that make a wrapped word prose ("\text{if}", "\mbox{iid}", "\text{otherwise}"), never a name
@@ -682,7 +738,7 @@ def chains(display: Display) -> None:
     current: Chain | None = None
     pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
     for k, (pos, row) in enumerate(rows(display)):
-        segs = _inline_cases(segments(row, pos))
+        segs = _inline_cases(segments(row, pos, display.notes))
         first_seg = segs[0] if segs else None
         for seg in segs:
             seg.row = k

@@ -85,6 +85,8 @@ class Relation:
     #: the reader's link (its two terms as syntax trees, or why they cannot be read); kept for tools that build on
     #: the reading (``new-paper --from-tex``), never in the JSON row
     link: Link | None = field(default=None, repr=False, compare=False)
+    #: justifications the paper writes as words beside the row (``& \text{($f$ is $2$-Lipschitz)}``), no part of it
+    notes: list[str] = field(default_factory=list)
 
     def row(self) -> dict:
         out = {"file": self.file, "line": self.line, "latex": self.latex, "read_as": self.read_as,
@@ -96,6 +98,8 @@ class Relation:
             out["readings"] = self.readings
         if self.first_wrong:
             out["first_wrong_step"] = True
+        if self.notes:
+            out["justification"] = "; ".join(self.notes)
         return out
 
 
@@ -605,6 +609,11 @@ class Paper:
             for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
                 rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
                 rel.assumptions += [f"{u} (stated in the prose; not read)" for u in prose_unread]
+            for at, note in display.notes:  # a justification written as words: the note of its row's relations
+                where = self.doc.where(at)
+                for rel in self.relations[first_rel:]:
+                    if (rel.file, rel.line) == where and note not in rel.notes:
+                        rel.notes.append(note)
             goal = any(r.kind == "goal" for r in self.relations[first_rel:])
             for seg in display.conditions:  # the side conditions are relations too
                 reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
@@ -3158,6 +3167,8 @@ def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
             line += f"  —  {r.reason}"
         if r.readings:
             line += "  —  readings: " + " | ".join(r.readings)
+        if r.notes:
+            line += "  —  justification: " + "; ".join(r.notes)
         out.write(_short(line, 600) + "\n")
     for n in paper.notes:
         where = n.where if hasattr(n, "where") else n.origin
