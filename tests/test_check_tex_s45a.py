@@ -110,3 +110,61 @@ def test_math_in_text_that_is_part_of_the_formula_is_kept(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["read_as"].startswith("trace(A * B)"), rows
     assert rows[1]["status"] == "proved" and not rows[1].get("justification"), rows
+
+
+# 3. a chain of propositions joined by ⟺ / ⟹ is one statement -----------------------------------------------------
+def _logic_rows(rows):
+    return [r for r in rows if r["kind"] in ("equivalence", "implication")]
+
+
+def test_no_side_of_an_iff_chain_is_checked_alone_old(tmp_path, capsys):
+    # old: "w^2 <= 4 — false for some values (w = 3)": the middle side checked as a standalone relation
+    body = _eq(r"w \text{ small} \iff w^2 \le 4 \iff -2 \le w \le 2", "A real $w$ is small in this sense:")
+    rows = tex_rows(tmp_path, capsys, body)
+    sides = [r for r in rows if r["status"] == "not_a_step"]
+    assert sides and all(r["kind"] == "equivalence" for r in sides), rows
+    checked = [r for r in rows if r["status"] != "not_a_step"]
+    assert len(checked) == 1 and checked[0]["status"] == "proved", rows
+    assert checked[0]["read_as"] == "(w ** 2 <= 4) <=> (-2 <= w and w <= 2)", rows
+
+
+def test_a_false_equivalence_is_refuted_with_a_counterexample_old(tmp_path, capsys):
+    body = _eq(r"v^2 \le 1 \iff 0 \le v \le 1", "Note that")
+    rows = tex_rows(tmp_path, capsys, body)
+    eq = _logic_rows([r for r in rows if r["status"] != "not_a_step"])
+    assert len(eq) == 1 and eq[0]["status"] == "refuted", rows
+    assert eq[0]["counterexample"] == {"v": "-1"} and eq[0].get("first_wrong_step"), rows
+
+
+def test_an_equivalence_broken_over_align_rows_is_checked_link_by_link_old(tmp_path, capsys):
+    body = _align(r"y^2 \le 9 &\iff (y - 3)(y + 3) \le 0", r"&\iff -3 \le y \le 3", r"&\Longleftrightarrow 0 \le y \le 3")
+    rows = tex_rows(tmp_path, capsys, body)
+    eq = [r for r in rows if r["status"] != "not_a_step"]
+    assert [r["status"] for r in eq] == ["proved", "proved", "refuted"], rows
+    assert all(r["kind"] == "equivalence" for r in rows), rows
+
+
+def test_an_implication_from_a_definition_word_is_not_a_step_old(tmp_path, capsys):
+    # old: "z^2 >= 4" checked on its own
+    rows = tex_rows(tmp_path, capsys, _eq(r"z \text{ large} \implies z^2 \ge 4", "We say"))
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "implication")], rows
+
+
+def test_a_chain_of_implications_is_checked_as_implications_old(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, _eq(r"t \ge 2 \implies t^2 \ge 4 \implies t^2 \ge 5", "Hence"))
+    imp = [r for r in rows if r["status"] != "not_a_step"]
+    assert [r["status"] for r in imp] == ["proved", "refuted"], rows
+    assert imp[1]["counterexample"] == {"t": "2"}, rows
+
+
+def test_a_lone_implication_between_relations_keeps_its_consequent_checked(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, _eq(r"a = 1 \implies a^2 = 1"))
+    assert [r["status"] for r in rows if r["kind"] != "hypothesis"] == ["holds"] or \
+        [r["status"] for r in rows if r["kind"] != "hypothesis"] == ["proved"], rows
+
+
+def test_an_equivalence_in_two_names_is_refuted_or_left_open_never_proved(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, _eq(r"|a| \le b \iff a^2 \le b^2", "Recall") +
+                    _eq(r"|a| \le b \iff -b \le a \le b", "and"))
+    eq = [r for r in rows if r["status"] != "not_a_step"]
+    assert eq[0]["status"] == "refuted" and eq[1]["status"] == "inconclusive", rows

@@ -97,6 +97,8 @@ class Display:
     conditions: list[Segment] = field(default_factory=list)
     skip: bool = False
     notes: list[tuple[int, str]] = field(default_factory=list)  # justifications written as words: (offset, text)
+    #: (left side, right side, "equivalent" or "implies") of each arrow of a chain of propositions (⟺ / ⟹)
+    logic: list[tuple[Chain, Chain, str]] = field(default_factory=list)
 
 
 def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[Display]:
@@ -524,8 +526,9 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
             prose = "for all"
         elif tok.startswith("\\because"):
             prose = "because"  # "… \quad \because c \ge 0": why the row holds (a condition), never a new chain
-        elif tok.startswith(("\\iff", "\\implies", "\\Longrightarrow", "\\Rightarrow", "\\Leftrightarrow",
-                             "\\Longleftrightarrow")):
+        elif tok.startswith(("\\iff", "\\Leftrightarrow", "\\Longleftrightarrow")):
+            prose = "equivalent"  # ⟺: the role is "implied" as for ⟹; the word tells the two apart
+        elif tok.startswith(("\\implies", "\\Longrightarrow", "\\Rightarrow")):
             prose = "implies"
         if row[start:i].strip():
             out.append(Segment(row[start:i], pos + start, role, word, lead=lead))
@@ -589,7 +592,7 @@ NOT_A_NAME = PROSE_WORDS | {"iff", "otherwise", "else", "such", "that", "which",
 def _role(word: str, current: str) -> str:
     if not word:
         return "also" if current == "main" else current
-    if word == "implies":
+    if word in ("implies", "equivalent"):
         return "implied"
     for w in CONSTRAINT_WORDS:
         if word.startswith(w) and w != "such that":
@@ -737,9 +740,32 @@ def chains(display: Display) -> None:
     """Fill ``display.chains`` and ``display.conditions`` from its rows (each condition remembers its row)."""
     current: Chain | None = None
     pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
+    logic_last: Chain | None = None  # the last side of a chain of propositions (the left side of the next arrow)
+    logic_prev = False  # the row before was a chain of propositions joined by ⟺/⟹ (see _logical_row)
     for k, (pos, row) in enumerate(rows(display)):
         segs = _inline_cases(segments(row, pos, display.notes))
         first_seg = segs[0] if segs else None
+        logic = _logical_row(segs, logic_prev)
+        logic_prev = bool(logic)
+        if not logic:
+            logic_last = None
+        if logic:
+            # "x \text{ tame} \iff x^2 \le 1 \iff -1 \le x \le 1": one logical statement; no side of it is a step
+            # (each side had been checked on its own: x² ≤ 1 "false for x = 2")
+            if not logic_last or not (segs and segs[0].role == "implied"):
+                logic_last = None  # a new statement (its row does not open with an arrow)
+            for seg in segs:
+                seg.row = k
+                if seg.role in ("main", "also", "implied") and re.search(r"[A-Za-z0-9]", re.sub(ROW_NOISE, "", seg.text)):
+                    current = Chain([seg], logic)
+                    display.chains.append(current)
+                    if seg.role == "implied" and logic_last is not None:
+                        display.logic.append((logic_last, current, seg.word))  # the two sides of one ⟺ / ⟹
+                    logic_last = current
+                elif seg.role == "condition" and (top_relation(seg.text) or "\\in" in seg.text):
+                    display.conditions.append(seg)
+            current = None
+            continue
         for seg in segs:
             seg.row = k
             # "q = r + s, \\ & \le …": the punctuation ends the relation; it is no part of its math
@@ -812,6 +838,23 @@ def chains(display: Display) -> None:
                 continue
             current = Chain([seg], "main")
             display.chains.append(current)
+
+
+def _logical_row(segs: list[Segment], after_logic: bool) -> str:
+    """"equivalence" or "implication" when a row is a chain of propositions joined by ⟺ / ⟹ that no side of is a
+    step: any ⟺, two or more ⟹, a ⟹ whose antecedent is no relation ("x \\text{ tame} \\implies …"), or a row
+    that opens with an arrow after such a row; "" otherwise (a lone ``a = 1 \\implies a^2 = 1`` keeps its consequent
+    checked under its antecedent)."""
+    arrows = [s for s in segs if s.role == "implied"]
+    if not arrows:
+        return ""
+    if any(s.word == "equivalent" for s in arrows):
+        return "equivalence"
+    before = [s for s in segs[:segs.index(arrows[0])] if s.role in ("main", "also")]
+    if len(arrows) > 1 or (after_logic and not before) or \
+            (before and not any(top_relation(s.text) for s in before)):
+        return "implication"
+    return ""
 
 
 def _balanced(text: str) -> bool:

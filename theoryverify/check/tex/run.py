@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..macros import ExpansionError, MacroTable
-from ..parser import BadInput, Definition, unparse
+from ..parser import BadInput, Definition, parse_assumption, unparse
 from ..latex import GREEK
 from . import displays as D
 from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
@@ -595,6 +595,8 @@ class Paper:
             subst = self._before(display, subst)
             self._subst = subst
             chain_rows = {p.row for c in display.chains for p in c.parts}
+            logic_sides = {id(c) for pair in display.logic for c in pair[:2]}
+            read_sides: dict[int, tuple] = {}  # a side of a ⟺ / ⟹: its reading and assumptions
             for chain in display.chains:
                 rows = {p.row for p in chain.parts}
                 mine = [c for c in display.conditions if c.row in rows or c.row not in chain_rows
@@ -605,6 +607,11 @@ class Paper:
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
                 self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
+                if id(chain) in logic_sides:
+                    read_sides[id(chain)] = (reading, assumptions + cond_assume, cond_unread)
+                chain_id += 1
+            for left, right, word in display.logic:  # x² ≤ 1 ⟺ −1 ≤ x ≤ 1: the statement itself, checked
+                self._logic(display, left, right, word, read_sides, chain_id, prose_unread)
                 chain_id += 1
             for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
                 rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
@@ -1038,6 +1045,52 @@ class Paper:
                        pos=link.pos, link=link)
         self.relations.append(rel)
         return rel
+
+    def _logic(self, display, left, right, word, read_sides, chain_id, prose_unread) -> None:
+        """One arrow of a chain of propositions (``A \\iff B``, ``A \\implies B``) as a relation of its own: checked by
+        :mod:`.logic` where both sides are relations between polynomial expressions of the same plain real names
+        (proved, refuted with a counterexample, or inconclusive), otherwise left out (each side is then "not a step")."""
+        from . import logic as L
+        if id(left) not in read_sides or id(right) not in read_sides:
+            return
+        (lr, assume, _), (rr, r_assume, unread) = read_sides[id(left)], read_sides[id(right)]
+        if lr.error or rr.error or not lr.links or not rr.links or \
+                not all(lk.readable for lk in lr.links + rr.links):
+            return
+        kind = "equivalence" if word == "equivalent" else "implication"
+        try:
+            fam: dict[str, int] = {}
+            sides = [[(plain(lk.lhs.node, set(), fam), lk.op, plain(lk.rhs.node, set(), fam)) for lk in r.links]
+                     for r in (lr, rr)]
+            names = {n.id for side in sides for a, _, b in side for t in (a, b) for n in ast.walk(t)
+                     if isinstance(n, ast.Name)}
+            if fam or any(self.names.nonscalar(n.split("_")[0]) for n in names):
+                return  # a family or a vector: no truth value of numbers
+            given = []
+            for a in dict.fromkeys(list(assume) + list(r_assume)):
+                node = parse_assumption(a)
+                if not isinstance(node, ast.Compare):
+                    raise L.NotChecked("an assumption is not a relation")
+                terms = [node.left] + list(node.comparators)
+                ops = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "="}
+                given += [(terms[i], ops.get(type(o), "?"), terms[i + 1]) for i, o in enumerate(node.ops)]
+            res = L.check(sides[0], sides[1], kind, given, whole=set())
+        except (L.NotChecked, BadInput, SyntaxError, ValueError, TypeError, RecursionError):
+            return
+        except Exception:  # sympy's own failures (a root it cannot isolate): no verdict, never a crash
+            return
+        status, why = res["status"], res["evidence"]
+        if status == "refuted" and (unread or prose_unread):
+            status, why = "inconclusive", f"{why}; but a condition stated for it is not read"
+        arrow = "\\iff" if kind == "equivalence" else "\\implies"
+        text = f"{' '.join(left.text.split())} {arrow} {' '.join(right.text.split())}"
+        pos = right.parts[0].pos
+        rel = self._add_raw(display, pos, text, chain_id, status, kind,
+                            f"the {kind} itself (both sides' truth values compared): {why}", assume)
+        shown = ["(" + " and ".join(f"{unparse(a)} {op} {unparse(b)}" for a, op, b in side) + ")" for side in sides]
+        rel.read_as = f"{shown[0]} {'<=>' if kind == 'equivalence' else '=>'} {shown[1]}"
+        if status == "refuted" and res.get("counterexample"):
+            rel.counterexample = res["counterexample"]
 
     def _add_raw(self, display, pos, text, chain_id, status, kind, reason, assumptions=()) -> Relation:
         f, line = self.doc.where(pos)
