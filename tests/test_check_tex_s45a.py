@@ -168,3 +168,14 @@ def test_an_equivalence_in_two_names_is_refuted_or_left_open_never_proved(tmp_pa
                     _eq(r"|a| \le b \iff -b \le a \le b", "and"))
     eq = [r for r in rows if r["status"] != "not_a_step"]
     assert eq[0]["status"] == "refuted" and eq[1]["status"] == "inconclusive", rows
+
+
+# 4. a condition after a display that the checker cannot solve for a name ----------------------------------------
+def test_an_unusable_condition_is_listed_never_a_reason_to_refuse_the_step_old(tmp_path, capsys):
+    # old: every row "unreadable: cannot use assumption 'gamma * (L + 1) < 1'"
+    body = _doc(r"Let $x > 0$. Then", r"\begin{equation*}", r"\gamma \cdot (L+1) x \leq x", r"\end{equation*}",
+                r"with $\gamma \cdot (L+1) < 1$. Also", r"\begin{equation*}", r"y + 1 \leq y + 2", r"\end{equation*}",
+                r"with $\gamma \cdot (L+1) < 1$.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["inconclusive", "proved"], rows  # never refuted without its condition
+    assert all(any("not usable" in a for a in r["assumptions"]) for r in rows), rows

@@ -602,11 +602,18 @@ class Paper:
                 mine = [c for c in display.conditions if c.row in rows or c.row not in chain_rows
                         or len(display.chains) == 1]  # a condition on a row of its own is the display's
                 cond_assume, cond_unread = self._conditions(display, mine)
-                cond_assume = cond_assume + after_assume
+                # "… \] with $\gamma(L+1) < 1$": a condition the checker cannot solve for a name is listed as not
+                # read (no refutation stands on the step), never a reason to refuse the step ("cannot use assumption")
+                cond_assume, refused = self._usable(assumptions, [a for a in cond_assume + after_assume
+                                                                  if a not in assumptions])
+                cond_unread = cond_unread + refused
+                first_of_chain = len(self.relations)
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
                 self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
+                for rel in self.relations[first_of_chain:]:
+                    rel.assumptions += [f"{a} (stated; not usable by the checker)" for a in refused]
                 if id(chain) in logic_sides:
                     read_sides[id(chain)] = (reading, assumptions + cond_assume, cond_unread)
                 chain_id += 1
