@@ -179,3 +179,12 @@ def test_an_unusable_condition_is_listed_never_a_reason_to_refuse_the_step_old(t
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["inconclusive", "proved"], rows  # never refuted without its condition
     assert all(any("not usable" in a for a in r["assumptions"]) for r in rows), rows
+
+
+def test_the_row_above_an_arrow_row_is_the_first_proposition_old(tmp_path, capsys):
+    # old: every row of "&\ a \\ \Leftrightarrow &\ b \\ \Leftrightarrow &\ c" checked as a standalone relation
+    body = _align(r"&\ F(u) - F(v) \ge \frac{1}{m}\left(G - F(v)\right)",
+                  r"\Leftrightarrow &\ F(u) \ge \frac{1}{m} G + \left(1 - \frac{1}{m}\right) F(v)",
+                  r"\Leftrightarrow &\ G - F(u) \le \left(1 - \frac{1}{m}\right)(G - F(v))", lead="It follows that")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 3 and all(r["status"] == "not_a_step" and r["kind"] == "equivalence" for r in rows), rows

@@ -754,6 +754,12 @@ def chains(display: Display) -> None:
             # (each side had been checked on its own: x² ≤ 1 "false for x = 2")
             if not logic_last or not (segs and segs[0].role == "implied"):
                 logic_last = None  # a new statement (its row does not open with an arrow)
+            if logic_last is None and segs and segs[0].role == "implied" and display.chains and \
+                    display.chains[-1].role == "main" and len(display.chains[-1].parts) == 1 and \
+                    display.chains[-1].parts[0].row == k - 1 and top_relation(display.chains[-1].parts[0].text):
+                # "&\ f(a) \ge g \\ \Leftrightarrow &\ …": the row above is the chain's first proposition
+                logic_last = display.chains[-1]
+                logic_last.role = logic
             for seg in segs:
                 seg.row = k
                 if seg.role in ("main", "also", "implied") and re.search(r"[A-Za-z0-9]", re.sub(ROW_NOISE, "", seg.text)):
