@@ -65,6 +65,7 @@ class Segment:
     word: str = ""  # the prose word that opened it
     row: int = 0  # the row of the display it is on
     comma: bool = False  # it ended with a comma or semicolon, dropped from its text ("a = b, \\\\")
+    lead: bool = False  # a quantifier that opens its row ("\\forall x \\in S, …"): it scopes what follows it
 
 
 @dataclass
@@ -95,6 +96,9 @@ class Display:
     chains: list[Chain] = field(default_factory=list)
     conditions: list[Segment] = field(default_factory=list)
     skip: bool = False
+    notes: list[tuple[int, str]] = field(default_factory=list)  # justifications written as words: (offset, text)
+    #: (left side, right side, "equivalent" or "implies") of each arrow of a chain of propositions (⟺ / ⟹)
+    logic: list[tuple[Chain, Chain, str]] = field(default_factory=list)
 
 
 def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[Display]:
@@ -249,10 +253,37 @@ def rows(display: Display) -> list[tuple[int, str]]:
                 piece = cells[k:k + 2]
                 o = piece[0][0]
                 text = blank[o:piece[-1][0] + len(piece[-1][1])] if len(piece) == 2 else piece[0][1]
+                words = _words_only(text) if k else None
+                if words is not None:
+                    # "&\le 2a + c & \text{Jensen}": a column of words beside the row is its justification, no math
+                    display.notes.append((display.body_start + off + o, words))
+                    continue
                 out.append((display.body_start + off + o, text))
         else:
             out.append((display.body_start + off, blank))
     return out
+
+
+WORDS_CMD = re.compile(r"\s*\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|textsf|emph)\s*\{")
+TAG_CMD = re.compile(r"\s*\\tag\s*\*?\s*\{")
+
+
+def _words_only(cell: str) -> str | None:
+    """The words of an align cell that holds nothing but ``\\text{…}`` groups (and numbering or spacing), with no
+    relation in them; None for any other cell."""
+    i, words = 0, []
+    rest = re.sub(ROW_NOISE, " ", cell)
+    while True:
+        m = WORDS_CMD.match(rest, i) or TAG_CMD.match(rest, i)
+        if not m:
+            break
+        g = _group_end(rest, m.end() - 1)
+        words.append(rest[m.end():g - 1])
+        i = g
+    text = " ".join(" ".join(words).split())
+    if not words or rest[i:].strip(" \t\n.,;") or RELATION_HINT.search(text) or not re.search(r"[A-Za-z]{2,}", text):
+        return None
+    return text
 
 
 ROW_BREAK_AFTER_RIGHT = re.compile(r"\\right\s*\.\s*\\\\(?:\s*\[[^\]\n]{0,20}\])?\s*&?")
@@ -322,7 +353,7 @@ def _bracket_cmd(text: str, i: int) -> tuple[int, int] | None:
 
 STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf|"
                      r"condition\s*\*?\s*(?:\[[^\]{}]*\])?)\s*\{|"
-                     r"\\(?:quad|qquad|forall|hspace\s*\{[^{}]*\}|;|,\s*\\quad)|\\(?:iff|implies|Longrightarrow|"
+                     r"\\(?:quad|qquad|forall|because|hspace\s*\{[^{}]*\}|;|,\s*\\quad)|\\(?:iff|implies|Longrightarrow|"
                      r"Rightarrow|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])")
 PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\textit", "\\textbf", "\\emph",
               "\\intertext", "\\textsf", "\\mathrm"}
@@ -330,6 +361,9 @@ PROSE_CMDS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\texti
 
 #: upright operator names written with \text before an operand without brackets (\text{diam} S, \text{rank} A)
 #: (those with no function of their own, read as one unknown per operand: ``grammar``'s upright operators)
+#: the words of a universal quantifier ("\\forall", "\\text{for all}"): one that opens a row scopes the row
+QUANTIFIER_WORDS = ("for all", "for any", "for every", "for each")
+
 UPRIGHT_OPERATORS = frozenset({"diam", "dist", "vol", "rank", "dim", "supp", "span", "conv", "card", "lip", "proj", "prox",
                                "poly"})
 OPERATOR_WORDS = UPRIGHT_OPERATORS | {"tr", "trace", "sgn", "sign", "diag", "vec", "det", "deg", "var", "cov", "kl",
@@ -407,14 +441,17 @@ def _inside_parens(row: str) -> list[bool]:
 LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])\s*(?:\\[A-Za-z]+|\\.|.)?")
 
 
-def segments(row: str, pos: int) -> list[Segment]:
-    """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles."""
+def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
+    """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles; a
+    justification written as words (``\\text{($f$ is $2$-Lipschitz)}`` at the row's end) is no math: it goes to
+    ``notes`` as (offset, text)."""
     out: list[Segment] = []
     start, role, word, i = 0, "main", "", 0
     depth = 0
     n = len(row)
     env = 0
     in_parens = _inside_parens(row)
+    lead = False  # the segment being read is a quantifier that opens the row ("\\forall x \\in S, \\qquad …")
     while i < n:
         c = row[i]
         if c == "{":
@@ -487,26 +524,60 @@ def segments(row: str, pos: int) -> list[Segment]:
                          for mm in re.finditer(r"\$([^$]*)\$", inner) if RELATION_HINT.search(mm.group(1))]
         elif tok.startswith("\\forall"):
             prose = "for all"
-        elif tok.startswith(("\\iff", "\\implies", "\\Longrightarrow", "\\Rightarrow", "\\Leftrightarrow",
-                             "\\Longleftrightarrow")):
+        elif tok.startswith("\\because"):
+            prose = "because"  # "… \quad \because c \ge 0": why the row holds (a condition), never a new chain
+        elif tok.startswith(("\\iff", "\\Leftrightarrow", "\\Longleftrightarrow")):
+            prose = "equivalent"  # ⟺: the role is "implied" as for ⟹; the word tells the two apart
+        elif tok.startswith(("\\implies", "\\Longrightarrow", "\\Rightarrow")):
             prose = "implies"
         if row[start:i].strip():
-            out.append(Segment(row[start:i], pos + start, role, word))
+            out.append(Segment(row[start:i], pos + start, role, word, lead=lead))
         w = " ".join(re.sub(r"[^A-Za-z. ]", " ", re.sub(r"\\[A-Za-z]+", " ", prose)).lower().split())  # {\it s.t.}\xspace: s.t.
         math_in_prose = re.sub(r"^[^$]*", "", prose) if "$" in prose else ""
         new_role = _role(w, role)
+        opens = not re.sub(ROW_NOISE + r"|&", "", row[start:i]).strip() and all(sg.lead for sg in out)
+        if lead and not w and not prose and tok.startswith(("\\quad", "\\qquad", "\\hspace", "\\;", "\\,")) and \
+                not (LEADING_RELATION.match(row, end) or LEADING_OPERATOR.match(row, end)):
+            # "\forall x \in S, \qquad (x+1)^2 = …": the spacing after a quantifier that opens the row ends it; what
+            # follows is the statement it quantifies (it had stayed a side condition: the chain was never checked)
+            new_role = "main"
+        lead = (opens or lead) and new_role == "condition" and w.startswith(QUANTIFIER_WORDS)
         if condition and new_role not in ("where", "constraint"):
             new_role = "condition"  # \condition{…}: the display's side condition, whatever its words
         if maths is not None:
             out.extend(Segment(text, pos + at, new_role, w) for at, text in maths)
+        elif prose and new_role == "also" and _justification(prose, w, row[end:]):
+            # "&\le 2a + c & \text{($f$ is $2$-Lipschitz)}": why the row holds, never part of its formula (its
+            # words and inline math had been glued on as factors: c·(f·i·s·2 − Lipschitz)); kept as the row's note
+            if notes is not None:
+                notes.append((pos + end - len(prose) - 1, " ".join(prose.split())))
         elif prose and math_in_prose:
             out.append(Segment(re.sub(r"\$", " ", prose), pos + end - len(prose) - 1, new_role, w))
         role, word, start, i = new_role, w, end, end
     if row[start:].strip():
-        out.append(Segment(row[start:], pos + start, role, word))
+        out.append(Segment(row[start:], pos + start, role, word, lead=lead))
     elif word and role in ("where", "constraint"):  # "…, \text{where} \\": the role carries to the next row
         out.append(Segment("", pos + start, role, word))
     return _split_commas(out)
+
+
+#: words that join two pieces of a display, never a justification of their own
+CONNECTIVES = {"and", "or", "i.e.", "i.e", "ie", "that is", "hence", "thus", "so", "therefore", "then", "so that",
+               "which gives", "which implies", "we have", "and thus", "and hence", "as well as", "while", "otherwise",
+               "else", "resp", "resp."}
+
+
+def _justification(prose: str, words: str, after: str) -> bool:
+    """Is the prose of a ``\\text{…}`` (its words ``words``) a reason the row holds, written as words, which ends
+    the row (only spacing, numbering or punctuation after it) or stands in brackets — "($f$ is $2$-Lipschitz)",
+    "[Cauchy--Schwarz]", "by convexity of $f$"?"""
+    if not words or words in CONNECTIVES or not re.search(r"[A-Za-z]{2,}", re.sub(r"\$[^$]*\$", " ", prose)):
+        return False
+    if RELATION_HINT.search(prose):
+        return False
+    bracketed = bool(re.fullmatch(r"\s*[(\[].*[)\]]\s*[.,;]?\s*", prose, re.S))
+    ends = not re.sub(ROW_NOISE + r"|\\tag\s*\*?\s*\{[^{}]*\}|[.,;&\s]", "", after)
+    return ends or bracketed or bool(JUSTIFICATION.match(words))
 
 
 #: words that make a wrapped word prose ("\text{if}", "\mbox{iid}", "\text{otherwise}"), never a name
@@ -521,7 +592,7 @@ NOT_A_NAME = PROSE_WORDS | {"iff", "otherwise", "else", "such", "that", "which",
 def _role(word: str, current: str) -> str:
     if not word:
         return "also" if current == "main" else current
-    if word == "implies":
+    if word in ("implies", "equivalent"):
         return "implied"
     for w in CONSTRAINT_WORDS:
         if word.startswith(w) and w != "such that":
@@ -572,6 +643,14 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
             # "\forall p, q, r \ge 0": one condition on a list of names, not a quantifier over p and a relation
             out.append(s)
             continue
+        rest = t[pieces[1][0]:]
+        if s.role == "condition" and s.lead and top_relation(rest) and not BARE_BOUND.match(rest) and \
+                not MEMBERSHIP.match(rest) and not _name_list_bound([p for _, p in pieces]):
+            # "\forall x \in S, (x + 1)^2 = …", "\forall 0 \le z \le 1, f(z) \le 1": a quantifier that opens the row
+            # scopes the statement after its comma (its domain or bound is the statement's assumption)
+            out.append(Segment(pieces[0][1], s.pos + pieces[0][0], "condition", s.word, lead=True))
+            out.append(Segment(rest, s.pos + pieces[1][0], "main", ""))
+            continue
         if s.role == "condition" and s.word.startswith("for all") and not RELATION_HINT.search(pieces[0][1]) and \
                 "\\in" not in pieces[0][1] and RELATION_HINT.search(t[pieces[1][0]:]):
             # "\forall t, \|C(t)\| < \|B(t)\| + 4\epsilon": the quantifier ranges over t; the relation is the display's
@@ -590,6 +669,10 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
     return out
 
 
+#: a bound on one bare name ("y \\ge 0", "x_i < 1"): after a quantifier's comma, another condition, not a statement
+BARE_BOUND = re.compile(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*"
+                        r"(?:\\geq?|\\leq?|\\geqslant|\\leqslant|[<>]|\\neq?|\\in(?![A-Za-z]))\s*"
+                        r"-?\s*(?:[A-Za-z0-9.]+|\\[A-Za-z]+)\s*[.,;]?\s*$")
 LIST_NAME = r"\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*"
 LIST_LAST = re.compile(LIST_NAME + r"(?:\\geq?|\\leq?|\\geqslant|\\leqslant|[<>]|\\in(?![A-Za-z]))")
 
@@ -657,9 +740,38 @@ def chains(display: Display) -> None:
     """Fill ``display.chains`` and ``display.conditions`` from its rows (each condition remembers its row)."""
     current: Chain | None = None
     pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
+    logic_last: Chain | None = None  # the last side of a chain of propositions (the left side of the next arrow)
+    logic_prev = False  # the row before was a chain of propositions joined by ⟺/⟹ (see _logical_row)
     for k, (pos, row) in enumerate(rows(display)):
-        segs = _inline_cases(segments(row, pos))
+        segs = _inline_cases(segments(row, pos, display.notes))
         first_seg = segs[0] if segs else None
+        logic = _logical_row(segs, logic_prev)
+        logic_prev = bool(logic)
+        if not logic:
+            logic_last = None
+        if logic:
+            # "x \text{ tame} \iff x^2 \le 1 \iff -1 \le x \le 1": one logical statement; no side of it is a step
+            # (each side had been checked on its own: x² ≤ 1 "false for x = 2")
+            if not logic_last or not (segs and segs[0].role == "implied"):
+                logic_last = None  # a new statement (its row does not open with an arrow)
+            if logic_last is None and segs and segs[0].role == "implied" and display.chains and \
+                    display.chains[-1].role == "main" and len(display.chains[-1].parts) == 1 and \
+                    display.chains[-1].parts[0].row == k - 1 and top_relation(display.chains[-1].parts[0].text):
+                # "&\ f(a) \ge g \\ \Leftrightarrow &\ …": the row above is the chain's first proposition
+                logic_last = display.chains[-1]
+                logic_last.role = logic
+            for seg in segs:
+                seg.row = k
+                if seg.role in ("main", "also", "implied") and re.search(r"[A-Za-z0-9]", re.sub(ROW_NOISE, "", seg.text)):
+                    current = Chain([seg], logic)
+                    display.chains.append(current)
+                    if seg.role == "implied" and logic_last is not None:
+                        display.logic.append((logic_last, current, seg.word))  # the two sides of one ⟺ / ⟹
+                    logic_last = current
+                elif seg.role == "condition" and (top_relation(seg.text) or "\\in" in seg.text):
+                    display.conditions.append(seg)
+            current = None
+            continue
         for seg in segs:
             seg.row = k
             # "q = r + s, \\ & \le …": the punctuation ends the relation; it is no part of its math
@@ -732,6 +844,23 @@ def chains(display: Display) -> None:
                 continue
             current = Chain([seg], "main")
             display.chains.append(current)
+
+
+def _logical_row(segs: list[Segment], after_logic: bool) -> str:
+    """"equivalence" or "implication" when a row is a chain of propositions joined by ⟺ / ⟹ that no side of is a
+    step: any ⟺, two or more ⟹, a ⟹ whose antecedent is no relation ("x \\text{ tame} \\implies …"), or a row
+    that opens with an arrow after such a row; "" otherwise (a lone ``a = 1 \\implies a^2 = 1`` keeps its consequent
+    checked under its antecedent)."""
+    arrows = [s for s in segs if s.role == "implied"]
+    if not arrows:
+        return ""
+    if any(s.word == "equivalent" for s in arrows):
+        return "equivalence"
+    before = [s for s in segs[:segs.index(arrows[0])] if s.role in ("main", "also")]
+    if len(arrows) > 1 or (after_logic and not before) or \
+            (before and not any(top_relation(s.text) for s in before)):
+        return "implication"
+    return ""
 
 
 def _balanced(text: str) -> bool:

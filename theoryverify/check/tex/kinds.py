@@ -499,6 +499,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         derived = True  # "we estimate f(n) as follows": a derivation, whatever "as follows" usually announces
     envs = [env_kind(name) for name, _ in scope]
     inner = envs[-1] if envs else ""
+    if role == "equivalence":
+        return "equivalence", "a side of a chain of equivalent conditions (⟺): the chain is one statement, not a step"
+    if role == "implication":
+        return "implication", "a side of a chain of implications (⟹): the chain is one statement, not a step"
     if op == "=:":
         return "definition", "'=:' defines the right side"
     if op in DEFINITION_OPS and OPERATOR_LHS.match(lhs_text) and not NAME_LIKE.match(rhs_text) and \

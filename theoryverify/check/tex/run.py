@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..macros import ExpansionError, MacroTable
-from ..parser import BadInput, Definition, unparse
+from ..parser import BadInput, Definition, parse_assumption, unparse
 from ..latex import GREEK
 from . import displays as D
 from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
@@ -85,6 +85,8 @@ class Relation:
     #: the reader's link (its two terms as syntax trees, or why they cannot be read); kept for tools that build on
     #: the reading (``new-paper --from-tex``), never in the JSON row
     link: Link | None = field(default=None, repr=False, compare=False)
+    #: justifications the paper writes as words beside the row (``& \text{($f$ is $2$-Lipschitz)}``), no part of it
+    notes: list[str] = field(default_factory=list)
 
     def row(self) -> dict:
         out = {"file": self.file, "line": self.line, "latex": self.latex, "read_as": self.read_as,
@@ -96,6 +98,8 @@ class Relation:
             out["readings"] = self.readings
         if self.first_wrong:
             out["first_wrong_step"] = True
+        if self.notes:
+            out["justification"] = "; ".join(self.notes)
         return out
 
 
@@ -591,20 +595,39 @@ class Paper:
             subst = self._before(display, subst)
             self._subst = subst
             chain_rows = {p.row for c in display.chains for p in c.parts}
+            logic_sides = {id(c) for pair in display.logic for c in pair[:2]}
+            read_sides: dict[int, tuple] = {}  # a side of a ⟺ / ⟹: its reading and assumptions
             for chain in display.chains:
                 rows = {p.row for p in chain.parts}
                 mine = [c for c in display.conditions if c.row in rows or c.row not in chain_rows
                         or len(display.chains) == 1]  # a condition on a row of its own is the display's
                 cond_assume, cond_unread = self._conditions(display, mine)
-                cond_assume = cond_assume + after_assume
+                # "… \] with $\gamma(L+1) < 1$": a condition the checker cannot solve for a name is listed as not
+                # read (no refutation stands on the step), never a reason to refuse the step ("cannot use assumption")
+                cond_assume, refused = self._usable(assumptions, [a for a in cond_assume + after_assume
+                                                                  if a not in assumptions])
+                cond_unread = cond_unread + refused
+                first_of_chain = len(self.relations)
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
                 self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
+                for rel in self.relations[first_of_chain:]:
+                    rel.assumptions += [f"{a} (stated; not usable by the checker)" for a in refused]
+                if id(chain) in logic_sides:
+                    read_sides[id(chain)] = (reading, assumptions + cond_assume, cond_unread)
+                chain_id += 1
+            for left, right, word in display.logic:  # x² ≤ 1 ⟺ −1 ≤ x ≤ 1: the statement itself, checked
+                self._logic(display, left, right, word, read_sides, chain_id, prose_unread)
                 chain_id += 1
             for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
                 rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
                 rel.assumptions += [f"{u} (stated in the prose; not read)" for u in prose_unread]
+            for at, note in display.notes:  # a justification written as words: the note of its row's relations
+                where = self.doc.where(at)
+                for rel in self.relations[first_rel:]:
+                    if (rel.file, rel.line) == where and note not in rel.notes:
+                        rel.notes.append(note)
             goal = any(r.kind == "goal" for r in self.relations[first_rel:])
             for seg in display.conditions:  # the side conditions are relations too
                 reading = read_chain([(seg.text, seg.pos)], self.names, self.names.defined)
@@ -1029,6 +1052,52 @@ class Paper:
                        pos=link.pos, link=link)
         self.relations.append(rel)
         return rel
+
+    def _logic(self, display, left, right, word, read_sides, chain_id, prose_unread) -> None:
+        """One arrow of a chain of propositions (``A \\iff B``, ``A \\implies B``) as a relation of its own: checked by
+        :mod:`.logic` where both sides are relations between polynomial expressions of the same plain real names
+        (proved, refuted with a counterexample, or inconclusive), otherwise left out (each side is then "not a step")."""
+        from . import logic as L
+        if id(left) not in read_sides or id(right) not in read_sides:
+            return
+        (lr, assume, _), (rr, r_assume, unread) = read_sides[id(left)], read_sides[id(right)]
+        if lr.error or rr.error or not lr.links or not rr.links or \
+                not all(lk.readable for lk in lr.links + rr.links):
+            return
+        kind = "equivalence" if word == "equivalent" else "implication"
+        try:
+            fam: dict[str, int] = {}
+            sides = [[(plain(lk.lhs.node, set(), fam), lk.op, plain(lk.rhs.node, set(), fam)) for lk in r.links]
+                     for r in (lr, rr)]
+            names = {n.id for side in sides for a, _, b in side for t in (a, b) for n in ast.walk(t)
+                     if isinstance(n, ast.Name)}
+            if fam or any(self.names.nonscalar(n.split("_")[0]) for n in names):
+                return  # a family or a vector: no truth value of numbers
+            given = []
+            for a in dict.fromkeys(list(assume) + list(r_assume)):
+                node = parse_assumption(a)
+                if not isinstance(node, ast.Compare):
+                    raise L.NotChecked("an assumption is not a relation")
+                terms = [node.left] + list(node.comparators)
+                ops = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "="}
+                given += [(terms[i], ops.get(type(o), "?"), terms[i + 1]) for i, o in enumerate(node.ops)]
+            res = L.check(sides[0], sides[1], kind, given, whole=set())
+        except (L.NotChecked, BadInput, SyntaxError, ValueError, TypeError, RecursionError):
+            return
+        except Exception:  # sympy's own failures (a root it cannot isolate): no verdict, never a crash
+            return
+        status, why = res["status"], res["evidence"]
+        if status == "refuted" and (unread or prose_unread):
+            status, why = "inconclusive", f"{why}; but a condition stated for it is not read"
+        arrow = "\\iff" if kind == "equivalence" else "\\implies"
+        text = f"{' '.join(left.text.split())} {arrow} {' '.join(right.text.split())}"
+        pos = right.parts[0].pos
+        rel = self._add_raw(display, pos, text, chain_id, status, kind,
+                            f"the {kind} itself (both sides' truth values compared): {why}", assume)
+        shown = ["(" + " and ".join(f"{unparse(a)} {op} {unparse(b)}" for a, op, b in side) + ")" for side in sides]
+        rel.read_as = f"{shown[0]} {'<=>' if kind == 'equivalence' else '=>'} {shown[1]}"
+        if status == "refuted" and res.get("counterexample"):
+            rel.counterexample = res["counterexample"]
 
     def _add_raw(self, display, pos, text, chain_id, status, kind, reason, assumptions=()) -> Relation:
         f, line = self.doc.where(pos)
@@ -3158,6 +3227,8 @@ def write_text(paper: Paper, out, elapsed: float, color=None) -> None:
             line += f"  —  {r.reason}"
         if r.readings:
             line += "  —  readings: " + " | ".join(r.readings)
+        if r.notes:
+            line += "  —  justification: " + "; ".join(r.notes)
         out.write(_short(line, 600) + "\n")
     for n in paper.notes:
         where = n.where if hasattr(n, "where") else n.origin
