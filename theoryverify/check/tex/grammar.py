@@ -552,7 +552,7 @@ class PaperParser(LatexParser):
             self.applied.add(name)
             return self._curried(name, args)
         self.ambiguous.add(name)
-        return ast.Call(func=_name(name), args=args, keywords=[])
+        return self._entry(ast.Call(func=_name(name), args=args, keywords=[]))
 
     def _one_argument(self) -> ast.expr:
         """One argument of a function applied; a whole argument that is a bracket with commas at its top level
@@ -654,7 +654,7 @@ class PaperParser(LatexParser):
         close = self._matching(self.i)
         inner = [t.text for t in self.toks[self.i + 1:close]] if close > 0 else []
         if not inner or len(inner) > 3 or self.toks[close].text != "]" or \
-                not re.fullmatch(r"[A-Za-z0-9]", inner[0]) or \
+                not (re.fullmatch(r"[A-Za-z0-9]", inner[0]) or inner[0] == "\\ell") or \
                 len(inner) == 3 and not (inner[1] in "+-" and inner[2].isdigit()) or \
                 len(inner) == 2 and inner[1] not in ("'",):
             return None
@@ -662,7 +662,7 @@ class PaperParser(LatexParser):
                                 self.names.kind(inner[0]) == "function"):
             return None  # F[f]: an operator applied to a function (see _bracket_operator), not an entry f of F
         if not self.index_brackets:
-            self.bracket_index.add(f"{_flat(node)}[{''.join(inner)}]")
+            self.bracket_index.add(f"{_flat(node)}[{''.join(inner).lstrip(chr(92))}]")
             return None
         if not isinstance(node, ast.Name):
             raise BadInput("an indexed name indexed again in brackets is not read")
@@ -700,6 +700,13 @@ class PaperParser(LatexParser):
         elif isinstance(node, ast.Name) and p.opaque.get(node.id, "").startswith("\\nabla") and \
                 node.id.startswith("nabla"):
             parts = []  # (\nabla f)(x): the gradient, a function, evaluated at x (not ⟦∇f⟧ times x)
+        elif _top_star(inner) and not (_is_call(node, "conv") or _is_call(node, "compose")) and \
+                any(isinstance(n, ast.Call) or isinstance(n, ast.Name) and n.id not in p.opaque and
+                    not self._a_number(n) for n in ast.walk(node)):
+            # (g(c - ·) * h)(t), (g * [(g_0 * g)(x - ·)])(x_k): a convolution of functions (a '*' at the top of the
+            # bracket) evaluated at a point — one unknown function of the point, never g(c - ·)·h·t; (g * h)(t)
+            # (two names) is convat, read further on
+            parts = []
         else:
             return None
         if parts and all(self._a_number(n) for n in parts):
@@ -733,13 +740,39 @@ class PaperParser(LatexParser):
         self.i = end + 1
         return self._application(show_tokens(self.toks[start:end + 1]))
 
+    def _entry(self, call: ast.expr) -> ast.expr:
+        """``A(s)[\\ell]``, ``\\bm\\Phi(s)[k]``: a short index in square brackets written right after a function's
+        value — entry ℓ of A(s), one unknown function of the arguments and the index (``A_entry(s, ell)``), never the
+        product A(s)·ℓ.  Only a letter, ``\\ell``, a Greek letter or a number (± a number) in the brackets
+        (``p(x)[1 - p(x)]`` stays a product)."""
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or not self.at("[") or \
+                self.peek().pos != self.toks[self.i - 1].pos + 1:
+            return call
+        close = self._matching(self.i)
+        inner = [t.text for t in self.toks[self.i + 1:close]] if close > 0 else []
+        if not inner or len(inner) > 3 or self.toks[close].text != "]" or self._evaluated_after(close) or \
+                not (re.fullmatch(r"[A-Za-z0-9]", inner[0]) or inner[0] == "\\ell" or inner[0][1:] in GREEK) or \
+                len(inner) == 3 and not (inner[1] in "+-" and inner[2].isdigit()) or len(inner) == 2:
+            return call
+        save = self.i
+        self.i += 1
+        try:
+            idx = self.expr()
+            self.expect("]")
+        except BadInput:
+            self.i = save
+            return call
+        name = call.func.id + "_entry"
+        self.applied.add(name)
+        return ast.Call(func=_name(name), args=[*call.args, idx], keywords=[])
+
     def _curried(self, name: str, args: list[ast.expr]) -> ast.expr:
         """``f(t)(x)``, ``\\hat f(w, ψ)(x)``: a function whose value is a function, applied at once to a name —
         one unknown function of all the arguments (``f_applied(t, x)``), never the product f(t)·x.  Only names in
         the second brackets, written right after the first (``p(x)(1 - p(x))`` and ``f(x) (y)`` stay products)."""
         call = ast.Call(func=_name(name), args=args, keywords=[])
         if not self.at("(") or self.peek().pos != self.toks[self.i - 1].pos + 1:
-            return call
+            return self._entry(call)
         save = self.i
         try:
             more = self._paren_args()
@@ -2916,6 +2949,20 @@ def _same_dots(toks: list[Token]) -> list[Token]:
     """``\\cdots``, ``\\ldots``, ``\\dotsc``… as ``\\dots``: one ellipsis, however typeset (``f(x_1, \\dots, x_n)`` and
     ``f(x_1, \\ldots, x_n)`` had been two unknowns)."""
     return [Token(t.kind, "\\dots", t.pos) if t.text in ELLIPSES else t for t in toks]
+
+
+def _top_star(toks: list[Token]) -> bool:
+    """A ``*`` (``\\ast``, ``\\star``) at the top level of ``toks``, between two operands (not a ``^*`` or ``_*`` mark)."""
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.text in ("{", "(", "[", "\\left", "\\{"):
+            depth += 1
+        elif t.text in ("}", ")", "]", "\\right", "\\}"):
+            depth -= 1
+        elif depth == 0 and t.text in ("*", "\\ast", "\\star") and 0 < k < len(toks) - 1 and \
+                toks[k - 1].text not in ("^", "_"):
+            return True
+    return False
 
 
 def _is_call(node: ast.expr, name: str) -> bool:

@@ -1,0 +1,67 @@
+"""Referee 26's symbol-level reading items (session 45): a convolution of functions applied at a point and an entry
+``A(s)[ℓ]`` read as products, "of the form" models checked as steps, ``\\setminus`` cut as a relation, ``x^{2*}``
+refused, ``\\eqdef`` macros refused.  Every snippet is written for these tests (no paper's text); each test failed
+on the code before the fix unless it says it is a guard."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import displays, tex_rows  # noqa: E402
+
+
+def _doc(*parts: str) -> str:
+    return "\n".join(parts) + "\n"
+
+
+def _verdict(row: dict) -> bool:
+    return row["status"] in ("proved", "holds", "refuted")
+
+
+# D8. a bracketed convolution applied at a point; an entry of a function's value ------------------------------------
+def test_a_starred_bracket_applied_at_a_point_is_one_function_of_the_point(tmp_path, capsys):
+    # old: "(g(c-·)*h)(t)" was read as the product g(c − ·)·h·t
+    body = _doc(r"For integrable $g,h$ on the line and every $t$,", r"\begin{equation*}",
+                r"\int g(c-u) h(t-u)\,\mathrm{d}u = (g(c-\cdot)*h)(t).", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 1 and "* t" not in rows[0]["read_as"] and "h * t" not in rows[0]["read_as"], rows
+    assert "(t)" in rows[0]["read_as"] and not _verdict(rows[0]), rows
+
+
+def test_an_index_in_brackets_after_a_value_is_an_entry_never_a_product(tmp_path, capsys):
+    # old: "A(s)[\ell]" was read as A(s)·ℓ
+    body = _doc(r"The $\ell$-th entry of the vector $A(s)$ is", r"\begin{equation*}",
+                r"A(s)[\ell] = \sum_j a_j\, g(x_\ell - z_j).", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 1 and "* ell" not in rows[0]["read_as"], rows
+    assert "ell)" in rows[0]["read_as"], rows
+
+
+def test_true_and_planted_steps_with_a_convolution_at_a_point_and_an_entry(tmp_path, capsys):
+    # old: the planted links were read as (g(c−·)·h·t) and A(s)·ℓ products; now one unknown each: the true links are
+    # proved whatever the unknown, the planted ones (3 for 2) never proved
+    rows = tex_rows(tmp_path, capsys, displays(
+        r"(g(c-\cdot)*h)(t) + (g(c-\cdot)*h)(t) = 2\,(g(c-\cdot)*h)(t)",
+        r"(g(c-\cdot)*h)(t) + (g(c-\cdot)*h)(t) = 3\,(g(c-\cdot)*h)(t)",
+        r"A(s)[\ell] + A(s)[\ell] = 2 A(s)[\ell]",
+        r"A(s)[\ell] + A(s)[\ell] = 3 A(s)[\ell]"))
+    assert [r["status"] for r in rows][0::2] == ["proved", "proved"], rows
+    assert all(r["status"] not in ("proved", "holds") for r in rows[1::2]), rows
+    assert all("* t" not in r["read_as"] and "* ell" not in r["read_as"] for r in rows), rows
+
+
+def test_a_name_indexed_by_ell_in_brackets_is_a_question_not_a_silent_product(tmp_path, capsys):
+    # old: "X[\ell]" was the product X·ℓ with no question asked (a letter index was already asked about)
+    rows = tex_rows(tmp_path, capsys, displays(r"X[\ell] + 1 = 1 + X[\ell]"))
+    assert any("X[ell]" in r for r in rows[0].get("readings") or []), rows
+
+
+def test_products_in_brackets_and_a_convolution_of_two_maps_are_kept(tmp_path, capsys):
+    # guard: (x+1)(x-1) multiplies, p(x)[1 - p(x)] multiplies, (g*h)(t) of two maps stays convat
+    body = _doc(r"For integrable functions $g(x)$ and $h(x)$ and every $t$, and a map $p(x)$,", r"\begin{equation*}",
+                r"(x+1)(x-1) = x^2 - 1, \quad p(x)[1-p(x)] = p(x) - p(x)^2, \quad \int g(u) h(t-u)\, du = (g*h)(t) .",
+                r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows[:2]] == ["proved", "proved"], rows
+    assert "convat(g, h, t)" in rows[2]["read_as"], rows
