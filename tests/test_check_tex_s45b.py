@@ -65,3 +65,24 @@ def test_products_in_brackets_and_a_convolution_of_two_maps_are_kept(tmp_path, c
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows[:2]] == ["proved", "proved"], rows
     assert "convat(g, h, t)" in rows[2]["read_as"], rows
+
+
+# D7. "of the form": a model, not a step ----------------------------------------------------------------------------
+def test_a_display_introduced_as_of_the_form_is_a_definition(tmp_path, capsys):
+    # old: "penalties of the form R(s) = λ R^S(s)" and "the estimator takes the form" were checked as steps
+    body = _doc(r"The second approach uses penalties of the form", r"\begin{equation*}",
+                r"\mathcal{R}(s) = \lambda\, \mathcal{R}^{\mathrm{S}}(s).", r"\end{equation*}",
+                r"The estimator takes the form", r"\begin{equation*}", r"\hat f(x) = a x + b .", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "definition")] * 2, rows
+
+
+def test_a_derived_display_of_the_form_and_a_later_step_are_still_checked(tmp_path, capsys):
+    # guard: "we obtain a bound of the form" derives its display (the planted +1 is refuted), and a step after a
+    # model is checked
+    body = _doc(r"We use losses of the form", r"\begin{equation*}", r"\ell(u) = c\, u^2 .", r"\end{equation*}",
+                r"Expanding, we obtain a bound of the form", r"\begin{equation*}",
+                r"(a+b)^2 = a^2 + 2ab + b^2 + 1 .", r"\end{equation*}",
+                r"Hence", r"\begin{equation*}", r"(a+b)^2 - b^2 = a^2 + 2ab .", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["not_a_step", "refuted", "proved"], rows

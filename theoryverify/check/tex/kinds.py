@@ -160,6 +160,11 @@ MODEL_EQUATION = re.compile(r"\b(?:is|are|be|by|follows?|satisf(?:y|ies)|solves?
                             r"(?:is|assumes|posits)|(?:rewards?|observations?|responses?|outcomes?|labels?|data|samples?)"
                             r"\s+(?:are|is)\s+(?:generated|linear|modell?ed|drawn|assumed))\b[^.]{0,120}?"
                             r"(?:given|generated|defined|described)\s+(?:by|as)\s*:?\s*$", re.I)
+#: "penalties of the form", "the estimator takes the form", "the solution is sought in the form": the display is the
+#: shape of a model or object the paper introduces (a definition), not a step — unless the sentence derives it ("we
+#: obtain a bound of the form", "then it takes the form"), or rewrites something ("can be written in the form")
+FORM_MODEL = re.compile(r"\b(?:(?:is|are)\s+(?:given|sought|chosen|assumed|taken)\s+in|of|ha(?:s|ve)|takes?|taking)\s+the\s+"
+                        r"(?:[\w-]+\s+)?form\s*[:,]?\s*$", re.I)
 #: "defined as the value of $\lambda$ that solves", "we define the value according to", "an equation in x": the
 #: display is an equation the paper solves for its unknown (or defines a name by), never an identity to check
 EQUATION_TO_SOLVE = re.compile(r"\b(?:the\s+)?values?\s+of\s+[^.]{1,60}?\b(?:that|which)\s+solves?\W*$|"
@@ -514,6 +519,8 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if MODEL_EQUATION.search(sentence):
         # "The continuous-time limit is the ODE  Ẍ + (3/t)Ẋ + ∇f(X) = 0": the equation the paper studies
         return "definition", "the prose introduces the equation as the model studied (an ODE, dynamics, a data model): not a step"
+    if op == "=" and first_in_chain and not derived and inner not in STATEMENT_ENVS and FORM_MODEL.search(sentence):
+        return "definition", "the prose introduces the display as the form of a model or object ('of the form'): not a step"
     if op == "=" and (EQUATION_TO_SOLVE.search(sentence) or SOLVED_AFTER.match(after or "")):
         # "λ is the value that solves λ = a + γλ²", "… reduces to λ = …, which we solve numerically"
         return "definition", "the prose presents an equation to solve (or a definition by one): not a step"
