@@ -86,3 +86,21 @@ def test_a_derived_display_of_the_form_and_a_later_step_are_still_checked(tmp_pa
                 r"Hence", r"\begin{equation*}", r"(a+b)^2 - b^2 = a^2 + 2ab .", r"\end{equation*}")
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["not_a_step", "refuted", "proved"], rows
+
+
+# D5. \setminus: a set difference, never a relation cut ---------------------------------------------------------------
+def test_setminus_is_a_set_difference_not_a_relation_separator(tmp_path, capsys):
+    # old: "C = A \setminus B" was read "C = A" (the difference dropped); "|A \setminus B| = 2" gave "B| = 2"
+    body = _doc(r"Let $A$ be a finite set and $B\subset A$. We set", r"\begin{equation*}", r"C = A \setminus B .",
+                r"\end{equation*}", r"Then", r"\begin{equation*}", r"|A \setminus B| \ge 0 .", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 2 and rows[0]["kind"] == "definition", rows
+    assert rows[0]["read_as"] == "C = setminus(A, B)", rows
+    assert rows[1]["read_as"] == "Abs(setminus(A, B)) >= 0" and rows[1]["status"] == "proved", rows
+
+
+def test_a_relation_between_set_differences_is_no_step(tmp_path, capsys):
+    # old: "A \setminus B = A \cap B^c" was checked as the step "B = A ∩ B**c"
+    rows = tex_rows(tmp_path, capsys, displays(r"A \setminus B = A \cap B^{c}"))
+    assert len(rows) == 1 and (rows[0]["status"], rows[0]["kind"]) == ("not_a_step", "set"), rows
+    assert "setminus(A, B)" in rows[0]["read_as"], rows

@@ -31,7 +31,8 @@ COUNTED.update({op: ":=" for op in LATEX_DEF_OPS})
 COUNTED.update({"\\eqqcolon": "=:", "=:": "=:"})
 SEPARATORS = {"\\in", "\\notin", "\\subset", "\\subseteq", "\\supset", "\\supseteq", "\\to", "\\rightarrow",
               "\\mapsto", "\\implies", "\\iff", "\\Rightarrow", "\\Leftrightarrow", "\\Longrightarrow",
-              "\\longrightarrow", "\\Leftarrow", "\\perp", "\\vdash", "\\models", "\\mid", "\\setminus"}
+              "\\longrightarrow", "\\Leftarrow", "\\perp", "\\vdash", "\\models", "\\mid"}
+# (\setminus is no separator: A \setminus B is a set difference inside a side — "C = A \setminus B" had been read "C = A")
 CHECKED_OPS = {"=": "==", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 OPENERS = {"{", "(", "[", "\\{", "\\langle", "\\lfloor", "\\lceil"}
 CLOSERS = {"}", ")", "]", "\\}", "\\rangle", "\\rfloor", "\\rceil"}
