@@ -104,3 +104,24 @@ def test_a_relation_between_set_differences_is_no_step(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"A \setminus B = A \cap B^{c}"))
     assert len(rows) == 1 and (rows[0]["status"], rows[0]["kind"]) == ("not_a_step", "set"), rows
     assert "setminus(A, B)" in rows[0]["read_as"], rows
+
+
+# D6. a starred superscript is a label ----------------------------------------------------------------------------------
+def test_a_starred_superscript_is_a_label_never_a_power_nor_unreadable(tmp_path, capsys):
+    # old: "|x^{2*} - x^{1*}| \le r + r" was unreadable ("unexpected '}'")
+    body = _doc(r"Let $x^{1*}, x^{2*}$ be two real optima and $r>0$. Then", r"\begin{equation*}",
+                r"|x^{2*} - x^{1*}| \le r + r = 2r .", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 2 and rows[0]["status"] != "unreadable", rows
+    assert "xsup[2star]" in rows[0]["read_as"] and "**" not in rows[0]["read_as"], rows
+
+
+def test_true_and_planted_steps_with_starred_labels(tmp_path, capsys):
+    # old: every link unreadable; now Q^{2*}, Q_r^{2*}, x^{(2)*} are names: the true links proved, the planted refuted
+    body = _doc(r"Let $Q^{1*}, Q^{2*}$ be two fixed points and $x^{(2)*}$ a point.",
+                displays(r"(Q^{2*} - Q^{1*})^2 = (Q^{1*} - Q^{2*})^2",
+                         r"Q^{2*} - Q^{1*} = Q^{1*} - Q^{2*}",
+                         r"Q_r^{2*} + x^{(2)*} = x^{(2)*} + Q_r^{2*}"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "refuted", "proved"], rows
+    assert all("**" not in r["read_as"].replace(") ** 2", ")") for r in rows), rows

@@ -243,6 +243,16 @@ class PaperParser(LatexParser):
                     elts = [idx, inner.slice] if sup_first else [inner.slice, idx]
                     node = ast.Subscript(value=inner.value, slice=ast.Tuple(elts=elts, ctx=ast.Load()),
                                          ctx=ast.Load())
+            elif self.at("^") and self._star_word(1) is not None:
+                # x^{(2)*}, Q^{2*}: a starred label of the name (the second optimum), never a power
+                word, width = self._star_word(1)
+                self.i += 1 + width
+                base_node = node.value if isinstance(node, ast.Subscript) else node
+                sup_first = not isinstance(node, ast.Subscript)
+                sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
+                node = ast.Subscript(value=sup, slice=_name(word), ctx=ast.Load()) if sup_first else \
+                    ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, _name(word)], ctx=ast.Load()),
+                                  ctx=ast.Load())
             elif self.at("^") and self.peek(1).text == "{" and self._paren_label(2):
                 # g_t^{(full)}: a word in brackets labels the name (one name, not the product f·u·l·l)
                 word = self._paren_label(2)
@@ -2150,6 +2160,17 @@ class PaperParser(LatexParser):
         complement = self._complement(base)
         if complement is not None:
             return complement
+        if isinstance(base, (ast.Name, ast.Subscript)) and \
+                isinstance(base.value if isinstance(base, ast.Subscript) else base, ast.Name):
+            starred = self._star_label()
+            if starred:  # Q^{2*}, Q_r^{2*}, x^{(2)*}: a label, never a power (see _superscript_label)
+                sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
+                elts = [base.slice, _name(starred)] if isinstance(base, ast.Subscript) else [_name(starred)]
+                if self.at("_"):  # Q^{2*}_r: the subscript after the label is the name's index too
+                    self.next()
+                    elts.insert(0, self._index_expr())
+                idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+                return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         word = self._paren_label(1) if self.at("{") and isinstance(base, (ast.Name, ast.Subscript)) and \
             isinstance(base.value if isinstance(base, ast.Subscript) else base, ast.Name) else None
         if word:  # {\bf g}_t^{(full)} (a macro's name): the word labels the name, as g_t^{(full)} does
@@ -2472,6 +2493,37 @@ class PaperParser(LatexParser):
             self.next()
             return "e"
         return None
+
+    def _star_label(self) -> str | None:
+        """``Q^{2*}``, ``x^{i*}``, ``q^{(1)\\star}``: a superscript of one number or letter (bare or in round
+        brackets) ending in a star — a label (the second optimum, the i-th optimal point), never a power (it had been
+        refused, "unexpected '}'"): the label's word (``2star``), with the cursor moved past it; else None."""
+        found = self._star_word(0)
+        if found is None:
+            return None
+        word, width = found
+        self.i += width
+        return word
+
+    def _star_word(self, k: int) -> tuple[str, int] | None:
+        """(the label word, the tokens it takes) of a starred superscript group whose ``{`` is ``k`` tokens ahead
+        (see :meth:`_star_label`), or None."""
+        if self.peek(k).text != "{":
+            return None
+        j = k + 1
+        paren = self.peek(j).text == "("
+        j += paren
+        mark = self.peek(j)
+        if not (mark.kind == "num" and mark.text.isdigit() or mark.kind == "letter" and len(mark.text) == 1):
+            return None
+        j += 1
+        if paren:
+            if self.peek(j).text != ")":
+                return None
+            j += 1
+        if self.peek(j).text not in ("*", "\\star", "\\ast") or self.peek(j + 1).text != "}":
+            return None
+        return f"{mark.text}star", j + 2 - k
 
     def _word_label(self, word: str) -> bool:
         """Is a superscript of three letters or more written in math italic (``k^{skewed}``, ``x^{train}``,
