@@ -125,3 +125,29 @@ def test_true_and_planted_steps_with_starred_labels(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert [r["status"] for r in rows] == ["proved", "refuted", "proved"], rows
     assert all("**" not in r["read_as"].replace(") ** 2", ")") for r in rows), rows
+
+
+# 5. definition signs written through a paper's macro -------------------------------------------------------------------
+EQDEF_PREAMBLE = "\n".join([
+    r"\newcommand*{\MyDef}{\mathrm{\tiny def}}",
+    r"\newcommand*{\eqdefU}{\ensuremath{\mathop{\overset{\MyDef}{=}}}}",
+    r"\newcommand*{\eqdef}{\mathop{\overset{\MyDef}{\resizebox{\widthof{\eqdefU}}{\heightof{=}}{=}}}}",
+    r"\newcommand{\defeq}{\overset{\mathrm{def}}{=}}", ""])
+
+
+def test_eqdef_macros_through_boxes_are_definitions(tmp_path, capsys):
+    # old: the \eqdef and \eqdefU rows were not found at all (the sign hidden in \mathop{…}), or refused with
+    # "expected letters in braces, got '\overset'"
+    body = _doc(r"We write", r"\begin{equation*}",
+                r"G(s) \eqdef \sum_{t} \gamma^t r_t , \qquad H \eqdefU a + b, \qquad K \defeq a - b .",
+                r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body, preamble=EQDEF_PREAMBLE)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "definition")] * 3, rows
+    assert [r["read_as"].split(" := ")[0] for r in rows] == ["G(s)", "H", "K"], rows
+
+
+def test_a_step_after_an_eqdef_chain_link_is_still_checked(tmp_path, capsys):
+    # old: the whole row was refused at \overset; now "(a+1)^2 = a^2+2a+1 \eqdef c" defines c and checks the step
+    body = _doc(r"Then", r"\begin{equation*}", r"(a+1)^2 = a^2 + 2a + 2 \eqdef c .", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body, preamble=EQDEF_PREAMBLE)
+    assert [r["status"] for r in rows] == ["refuted", "not_a_step"], rows
