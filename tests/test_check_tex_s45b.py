@@ -151,3 +151,20 @@ def test_a_step_after_an_eqdef_chain_link_is_still_checked(tmp_path, capsys):
     body = _doc(r"Then", r"\begin{equation*}", r"(a+1)^2 = a^2 + 2a + 2 \eqdef c .", r"\end{equation*}")
     rows = tex_rows(tmp_path, capsys, body, preamble=EQDEF_PREAMBLE)
     assert [r["status"] for r in rows] == ["refuted", "not_a_step"], rows
+
+
+# 6. V^2(y, λ) with no V^1: a question, never a silent power -----------------------------------------------------------
+def test_a_capital_applied_with_a_numeric_superscript_is_asked_about(tmp_path, capsys):
+    # old: "V^2(y, λ) = V(y, λ)^2" was proved (V^2 read silently as the square); V^2 may be the second V
+    body = _doc(r"Let $V^2(y,\lambda)$ be the second value. We have", r"\begin{equation*}",
+                r"V^2(y,\lambda) = V(y,\lambda)^2 .", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 1 and rows[0]["status"] == "ambiguous", rows
+    assert any("Vsup_n2(y, lam)" in r for r in rows[0].get("readings") or []), rows
+
+
+def test_lowercase_squares_of_applied_functions_stay_squares(tmp_path, capsys):
+    # guard: σ²_max(P), f²(x) keep their square
+    rows = tex_rows(tmp_path, capsys, displays(r"\sigma^2_{\max}(P) - \sigma_{\max}(P)^2 = 0",
+                                               r"f^2(x) = f(x)^2", r"V^2(y,\lambda) + 1 = 1 + V^2(y,\lambda)"))
+    assert [r["status"] for r in rows] == ["proved", "proved", "proved"], rows

@@ -2415,7 +2415,10 @@ class PaperParser(LatexParser):
         if not isinstance(head, ast.Name):
             return None
         ev = getattr(self.names, "ev", None)
-        if exponent.value not in (0, 1) and not (ev is not None and head.id in getattr(ev, "sup_one", ())):
+        if exponent.value not in (0, 1) and not (ev is not None and head.id in getattr(ev, "sup_one", ())) and \
+                not (_capital_head(base) and 2 <= exponent.value <= 9):
+            # (V^2(y, λ) of a capital, where the paper writes no V^1: the second V, or V squared? asked too — a
+            # capital applied is a function's usual name, and papers number their value functions V^1, V^2)
             return None
         if not self.label_reading:
             self.labels.add(f"{unparse_name(base)}^{exponent.value}")
@@ -2424,7 +2427,8 @@ class PaperParser(LatexParser):
         sup = _name(f"{head.id}sup")
         slice_ = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
         name = _flat(ast.Subscript(value=sup, slice=slice_, ctx=ast.Load()))
-        call_args = self._paren_args()
+        # (the bracket at the cursor, or — from _power's function branch — its arguments already read)
+        call_args = self._paren_args() if self._called_next() or args is None else list(args)
         self.applied.add(name)
         return ast.Call(func=_name(name), args=call_args, keywords=[])
 
