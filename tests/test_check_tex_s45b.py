@@ -168,3 +168,12 @@ def test_lowercase_squares_of_applied_functions_stay_squares(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"\sigma^2_{\max}(P) - \sigma_{\max}(P)^2 = 0",
                                                r"f^2(x) = f(x)^2", r"V^2(y,\lambda) + 1 = 1 + V^2(y,\lambda)"))
     assert [r["status"] for r in rows] == ["proved", "proved", "proved"], rows
+
+
+def test_two_eqdef_definitions_side_by_side_are_two_rows(tmp_path, capsys):
+    # old: "u \eqdef \max_i a_i \qquad v \eqdef b" gave "u := max·v" and "max·v := b" (the \mathop-boxed sign was
+    # not seen as a relation where the row is cut at \qquad)
+    body = _doc(r"We define", r"\begin{equation*}", r"u \eqdef \max_{i} a_i \qquad v \eqdef b", r"\end{equation*}")
+    rows = tex_rows(tmp_path, capsys, body, preamble=EQDEF_PREAMBLE)
+    assert [r["read_as"].split(" := ")[0] for r in rows] == ["u", "v"], rows
+    assert all(r["kind"] == "definition" for r in rows), rows
