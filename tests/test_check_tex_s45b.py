@@ -177,3 +177,9 @@ def test_two_eqdef_definitions_side_by_side_are_two_rows(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body, preamble=EQDEF_PREAMBLE)
     assert [r["read_as"].split(" := ")[0] for r in rows] == ["u", "v"], rows
     assert all(r["kind"] == "definition" for r in rows), rows
+
+
+def test_a_capital_squared_before_one_bracket_stays_a_power(tmp_path, capsys):
+    # guard (benchmark regression of the first version of the V^2 rule): K^4 (log K)^2 is K to the 4th times a bracket
+    rows = tex_rows(tmp_path, capsys, displays(r"K^{4} (\log K)^{2} = (K^{2} \log K)^{2}"))
+    assert [r["status"] for r in rows] == ["proved"], rows

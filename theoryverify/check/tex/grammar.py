@@ -2416,9 +2416,9 @@ class PaperParser(LatexParser):
             return None
         ev = getattr(self.names, "ev", None)
         if exponent.value not in (0, 1) and not (ev is not None and head.id in getattr(ev, "sup_one", ())) and \
-                not (_capital_head(base) and 2 <= exponent.value <= 9):
-            # (V^2(y, λ) of a capital, where the paper writes no V^1: the second V, or V squared? asked too — a
-            # capital applied is a function's usual name, and papers number their value functions V^1, V^2)
+                not (_capital_head(base) and 2 <= exponent.value <= 9 and args is not None and len(args) >= 2):
+            # (V^2(y, λ) of a capital applied to several arguments, where the paper writes no V^1: the second V, or
+            # V squared? asked too — papers number their value functions V^1, V^2; K^4 (\log K)^2 stays a power)
             return None
         if not self.label_reading:
             self.labels.add(f"{unparse_name(base)}^{exponent.value}")
