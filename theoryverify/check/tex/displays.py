@@ -695,6 +695,10 @@ LEADING_RELATION = re.compile(r"^\s*(?:[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslan
                               r"doteq|stackrel|overset|underset|xlongequal|preceq|succeq|prec|succ|leftarrow|gets)(?![A-Za-z])|:=)")
 
 
+#: a relation stacked under a label inside a math-class box: ``\\mathop{\\overset{def}{=}}``, ``\\mathrel{\\stackrel{…}{…}}``
+BOXED_RELATION = re.compile(r"\\(?:mathop|mathrel|ensuremath)\s*\{(?=\s*\\(?:overset|stackrel|underset)(?![A-Za-z]))")
+
+
 def _top_relation_ends(text: str):
     """The end offset of each relation outside every bracket, left to right (``\\left``/``\\right`` and ``\\{``
     ``\\}`` counted as brackets)."""
@@ -708,6 +712,12 @@ def _top_relation_ends(text: str):
         if c == "\\" and i + 1 < n and text[i + 1] in "{}":
             depth += 1 if text[i + 1] == "{" else -1
             i += 2
+            continue
+        boxed = BOXED_RELATION.match(text, i) if c == "\\" and depth <= 0 else None
+        if boxed:  # \mathop{\overset{def}{…=…}} (a paper's \eqdef): a relation, though written in braces
+            end = _group_end(text, boxed.end() - 1)
+            yield end
+            i = end
             continue
         if c in "([{":
             depth += 1

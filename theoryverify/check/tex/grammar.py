@@ -243,6 +243,16 @@ class PaperParser(LatexParser):
                     elts = [idx, inner.slice] if sup_first else [inner.slice, idx]
                     node = ast.Subscript(value=inner.value, slice=ast.Tuple(elts=elts, ctx=ast.Load()),
                                          ctx=ast.Load())
+            elif self.at("^") and self._star_word(1) is not None:
+                # x^{(2)*}, Q^{2*}: a starred label of the name (the second optimum), never a power
+                word, width = self._star_word(1)
+                self.i += 1 + width
+                base_node = node.value if isinstance(node, ast.Subscript) else node
+                sup_first = not isinstance(node, ast.Subscript)
+                sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
+                node = ast.Subscript(value=sup, slice=_name(word), ctx=ast.Load()) if sup_first else \
+                    ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, _name(word)], ctx=ast.Load()),
+                                  ctx=ast.Load())
             elif self.at("^") and self.peek(1).text == "{" and self._paren_label(2):
                 # g_t^{(full)}: a word in brackets labels the name (one name, not the product f·u·l·l)
                 word = self._paren_label(2)
@@ -552,7 +562,7 @@ class PaperParser(LatexParser):
             self.applied.add(name)
             return self._curried(name, args)
         self.ambiguous.add(name)
-        return ast.Call(func=_name(name), args=args, keywords=[])
+        return self._entry(ast.Call(func=_name(name), args=args, keywords=[]))
 
     def _one_argument(self) -> ast.expr:
         """One argument of a function applied; a whole argument that is a bracket with commas at its top level
@@ -654,7 +664,7 @@ class PaperParser(LatexParser):
         close = self._matching(self.i)
         inner = [t.text for t in self.toks[self.i + 1:close]] if close > 0 else []
         if not inner or len(inner) > 3 or self.toks[close].text != "]" or \
-                not re.fullmatch(r"[A-Za-z0-9]", inner[0]) or \
+                not (re.fullmatch(r"[A-Za-z0-9]", inner[0]) or inner[0] == "\\ell") or \
                 len(inner) == 3 and not (inner[1] in "+-" and inner[2].isdigit()) or \
                 len(inner) == 2 and inner[1] not in ("'",):
             return None
@@ -662,7 +672,7 @@ class PaperParser(LatexParser):
                                 self.names.kind(inner[0]) == "function"):
             return None  # F[f]: an operator applied to a function (see _bracket_operator), not an entry f of F
         if not self.index_brackets:
-            self.bracket_index.add(f"{_flat(node)}[{''.join(inner)}]")
+            self.bracket_index.add(f"{_flat(node)}[{''.join(inner).lstrip(chr(92))}]")
             return None
         if not isinstance(node, ast.Name):
             raise BadInput("an indexed name indexed again in brackets is not read")
@@ -700,6 +710,13 @@ class PaperParser(LatexParser):
         elif isinstance(node, ast.Name) and p.opaque.get(node.id, "").startswith("\\nabla") and \
                 node.id.startswith("nabla"):
             parts = []  # (\nabla f)(x): the gradient, a function, evaluated at x (not ⟦∇f⟧ times x)
+        elif _top_star(inner) and not (_is_call(node, "conv") or _is_call(node, "compose")) and \
+                any(isinstance(n, ast.Call) or isinstance(n, ast.Name) and n.id not in p.opaque and
+                    not self._a_number(n) for n in ast.walk(node)):
+            # (g(c - ·) * h)(t), (g * [(g_0 * g)(x - ·)])(x_k): a convolution of functions (a '*' at the top of the
+            # bracket) evaluated at a point — one unknown function of the point, never g(c - ·)·h·t; (g * h)(t)
+            # (two names) is convat, read further on
+            parts = []
         else:
             return None
         if parts and all(self._a_number(n) for n in parts):
@@ -733,13 +750,39 @@ class PaperParser(LatexParser):
         self.i = end + 1
         return self._application(show_tokens(self.toks[start:end + 1]))
 
+    def _entry(self, call: ast.expr) -> ast.expr:
+        """``A(s)[\\ell]``, ``\\bm\\Phi(s)[k]``: a short index in square brackets written right after a function's
+        value — entry ℓ of A(s), one unknown function of the arguments and the index (``A_entry(s, ell)``), never the
+        product A(s)·ℓ.  Only a letter, ``\\ell``, a Greek letter or a number (± a number) in the brackets
+        (``p(x)[1 - p(x)]`` stays a product)."""
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or not self.at("[") or \
+                self.peek().pos != self.toks[self.i - 1].pos + 1:
+            return call
+        close = self._matching(self.i)
+        inner = [t.text for t in self.toks[self.i + 1:close]] if close > 0 else []
+        if not inner or len(inner) > 3 or self.toks[close].text != "]" or self._evaluated_after(close) or \
+                not (re.fullmatch(r"[A-Za-z0-9]", inner[0]) or inner[0] == "\\ell" or inner[0][1:] in GREEK) or \
+                len(inner) == 3 and not (inner[1] in "+-" and inner[2].isdigit()) or len(inner) == 2:
+            return call
+        save = self.i
+        self.i += 1
+        try:
+            idx = self.expr()
+            self.expect("]")
+        except BadInput:
+            self.i = save
+            return call
+        name = call.func.id + "_entry"
+        self.applied.add(name)
+        return ast.Call(func=_name(name), args=[*call.args, idx], keywords=[])
+
     def _curried(self, name: str, args: list[ast.expr]) -> ast.expr:
         """``f(t)(x)``, ``\\hat f(w, ψ)(x)``: a function whose value is a function, applied at once to a name —
         one unknown function of all the arguments (``f_applied(t, x)``), never the product f(t)·x.  Only names in
         the second brackets, written right after the first (``p(x)(1 - p(x))`` and ``f(x) (y)`` stay products)."""
         call = ast.Call(func=_name(name), args=args, keywords=[])
         if not self.at("(") or self.peek().pos != self.toks[self.i - 1].pos + 1:
-            return call
+            return self._entry(call)
         save = self.i
         try:
             more = self._paren_args()
@@ -2117,6 +2160,17 @@ class PaperParser(LatexParser):
         complement = self._complement(base)
         if complement is not None:
             return complement
+        if isinstance(base, (ast.Name, ast.Subscript)) and \
+                isinstance(base.value if isinstance(base, ast.Subscript) else base, ast.Name):
+            starred = self._star_label()
+            if starred:  # Q^{2*}, Q_r^{2*}, x^{(2)*}: a label, never a power (see _superscript_label)
+                sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
+                elts = [base.slice, _name(starred)] if isinstance(base, ast.Subscript) else [_name(starred)]
+                if self.at("_"):  # Q^{2*}_r: the subscript after the label is the name's index too
+                    self.next()
+                    elts.insert(0, self._index_expr())
+                idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+                return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         word = self._paren_label(1) if self.at("{") and isinstance(base, (ast.Name, ast.Subscript)) and \
             isinstance(base.value if isinstance(base, ast.Subscript) else base, ast.Name) else None
         if word:  # {\bf g}_t^{(full)} (a macro's name): the word labels the name, as g_t^{(full)} does
@@ -2361,7 +2415,10 @@ class PaperParser(LatexParser):
         if not isinstance(head, ast.Name):
             return None
         ev = getattr(self.names, "ev", None)
-        if exponent.value not in (0, 1) and not (ev is not None and head.id in getattr(ev, "sup_one", ())):
+        if exponent.value not in (0, 1) and not (ev is not None and head.id in getattr(ev, "sup_one", ())) and \
+                not (_capital_head(base) and 2 <= exponent.value <= 9 and args is not None and len(args) >= 2):
+            # (V^2(y, λ) of a capital applied to several arguments, where the paper writes no V^1: the second V, or
+            # V squared? asked too — papers number their value functions V^1, V^2; K^4 (\log K)^2 stays a power)
             return None
         if not self.label_reading:
             self.labels.add(f"{unparse_name(base)}^{exponent.value}")
@@ -2370,7 +2427,8 @@ class PaperParser(LatexParser):
         sup = _name(f"{head.id}sup")
         slice_ = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
         name = _flat(ast.Subscript(value=sup, slice=slice_, ctx=ast.Load()))
-        call_args = self._paren_args()
+        # (the bracket at the cursor, or — from _power's function branch — its arguments already read)
+        call_args = self._paren_args() if self._called_next() or args is None else list(args)
         self.applied.add(name)
         return ast.Call(func=_name(name), args=call_args, keywords=[])
 
@@ -2439,6 +2497,37 @@ class PaperParser(LatexParser):
             self.next()
             return "e"
         return None
+
+    def _star_label(self) -> str | None:
+        """``Q^{2*}``, ``x^{i*}``, ``q^{(1)\\star}``: a superscript of one number or letter (bare or in round
+        brackets) ending in a star — a label (the second optimum, the i-th optimal point), never a power (it had been
+        refused, "unexpected '}'"): the label's word (``2star``), with the cursor moved past it; else None."""
+        found = self._star_word(0)
+        if found is None:
+            return None
+        word, width = found
+        self.i += width
+        return word
+
+    def _star_word(self, k: int) -> tuple[str, int] | None:
+        """(the label word, the tokens it takes) of a starred superscript group whose ``{`` is ``k`` tokens ahead
+        (see :meth:`_star_label`), or None."""
+        if self.peek(k).text != "{":
+            return None
+        j = k + 1
+        paren = self.peek(j).text == "("
+        j += paren
+        mark = self.peek(j)
+        if not (mark.kind == "num" and mark.text.isdigit() or mark.kind == "letter" and len(mark.text) == 1):
+            return None
+        j += 1
+        if paren:
+            if self.peek(j).text != ")":
+                return None
+            j += 1
+        if self.peek(j).text not in ("*", "\\star", "\\ast") or self.peek(j + 1).text != "}":
+            return None
+        return f"{mark.text}star", j + 2 - k
 
     def _word_label(self, word: str) -> bool:
         """Is a superscript of three letters or more written in math italic (``k^{skewed}``, ``x^{train}``,
@@ -2916,6 +3005,20 @@ def _same_dots(toks: list[Token]) -> list[Token]:
     """``\\cdots``, ``\\ldots``, ``\\dotsc``… as ``\\dots``: one ellipsis, however typeset (``f(x_1, \\dots, x_n)`` and
     ``f(x_1, \\ldots, x_n)`` had been two unknowns)."""
     return [Token(t.kind, "\\dots", t.pos) if t.text in ELLIPSES else t for t in toks]
+
+
+def _top_star(toks: list[Token]) -> bool:
+    """A ``*`` (``\\ast``, ``\\star``) at the top level of ``toks``, between two operands (not a ``^*`` or ``_*`` mark)."""
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.text in ("{", "(", "[", "\\left", "\\{"):
+            depth += 1
+        elif t.text in ("}", ")", "]", "\\right", "\\}"):
+            depth -= 1
+        elif depth == 0 and t.text in ("*", "\\ast", "\\star") and 0 < k < len(toks) - 1 and \
+                toks[k - 1].text not in ("^", "_"):
+            return True
+    return False
 
 
 def _is_call(node: ast.expr, name: str) -> bool:

@@ -160,6 +160,11 @@ MODEL_EQUATION = re.compile(r"\b(?:is|are|be|by|follows?|satisf(?:y|ies)|solves?
                             r"(?:is|assumes|posits)|(?:rewards?|observations?|responses?|outcomes?|labels?|data|samples?)"
                             r"\s+(?:are|is)\s+(?:generated|linear|modell?ed|drawn|assumed))\b[^.]{0,120}?"
                             r"(?:given|generated|defined|described)\s+(?:by|as)\s*:?\s*$", re.I)
+#: "penalties of the form", "the estimator takes the form", "the solution is sought in the form": the display is the
+#: shape of a model or object the paper introduces (a definition), not a step — unless the sentence derives it ("we
+#: obtain a bound of the form", "then it takes the form"), or rewrites something ("can be written in the form")
+FORM_MODEL = re.compile(r"\b(?:(?:is|are)\s+(?:given|sought|chosen|assumed|taken)\s+in|of|ha(?:s|ve)|takes?|taking)\s+the\s+"
+                        r"(?:[\w-]+\s+)?form\s*[:,]?\s*$", re.I)
 #: "defined as the value of $\lambda$ that solves", "we define the value according to", "an equation in x": the
 #: display is an equation the paper solves for its unknown (or defines a name by), never an identity to check
 EQUATION_TO_SOLVE = re.compile(r"\b(?:the\s+)?values?\s+of\s+[^.]{1,60}?\b(?:that|which)\s+solves?\W*$|"
@@ -422,6 +427,34 @@ def braced_set(text: str) -> str | None:
     return "event" if EVENT_COMPARISON.search(top) else None
 
 
+def set_difference(text: str) -> str | None:
+    """``"set"`` where ``text`` writes a set difference ``A \\setminus B`` at its top level (outside brackets and
+    outside bars: ``|A \\setminus B|`` is a number, a cardinality), else None."""
+    text = re.sub(r"\\(?:left|right|[bB]igg?[lr]?)(?![A-Za-z])", "", text)
+    depth, bars, i = 0, 0, 0
+    while i < len(text):
+        if text.startswith("\\setminus", i) and depth == 0 and bars % 2 == 0:
+            return "set"
+        c = text[i]
+        if text.startswith("\\{", i) or text.startswith("\\|", i):
+            depth += 1 if text[i + 1] == "{" else 0
+            bars += text[i + 1] == "|"
+            i += 2
+            continue
+        if text.startswith("\\}", i):
+            depth -= 1
+            i += 2
+            continue
+        if c == "\\":
+            m = re.compile(r"\\[A-Za-z]+").match(text, i)
+            i = m.end() if m else i + 2
+            continue
+        depth += (c in "([{") - (c in ")]}")
+        bars += c == "|"
+        i += 1
+    return None
+
+
 BRACE_LABEL = re.compile(r"\\(underbrace|overbrace)\s*\{")
 
 
@@ -463,15 +496,17 @@ def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
     display one ("Let the eigenvalues be ordered").  An ellipsis inside a side (``|f(x_1, …, x_n)| ≤ L``) is no
     ordering: that link is classed as any other (it had been a hypothesis whenever the display held another ≤)."""
     kind, why = _classify(op, lhs_text, rhs_text, **how)
-    sets = [braced_set(lhs_text), braced_set(rhs_text)]
+    sets = [braced_set(lhs_text) or set_difference(lhs_text), braced_set(rhs_text) or set_difference(rhs_text)]
     if kind == "step" and op in ("=", "<", ">", "<=", ">=") and any(sets):
         # {τ < n} = {S_n > 0}, {x : x ≥ 0} = {y : y ≥ 0}: sets (of outcomes), whose relation is no identity of
         # numbers (what the prose makes of it otherwise — a goal, a hypothesis — stands)
         if op == "=" and how.get("first_in_chain") and not sets[0]:
             # A = {τ < n}, T(x, δ) = {τ : Δ(τ) ≤ c}: the left side named (defined) as a set, not a number
-            what = "an event {… < …}" if sets[1] == "event" else "a set {…}"
+            what = "an event {… < …}" if sets[1] == "event" else "a set {…}" if braced_set(rhs_text) else \
+                "a set difference (\\setminus)"
             return "definition", f"the left side set equal to {what} is defined as that set, not a number"
-        what = "events (sets {… < …})" if "event" in sets else "sets ({… : …}, {a, b})"
+        what = "events (sets {… < …})" if "event" in sets else "sets ({… : …}, {a, b})" if \
+            braced_set(lhs_text) or braced_set(rhs_text) else "sets (a set difference \\setminus)"
         return "set", f"a relation between {what}, not between numbers: not a step"
     if op in ("<", ">", "<=", ">=", "=") and kind != "hypothesis" and \
             (ELLIPSIS_SIDE.fullmatch(lhs_text) or ELLIPSIS_SIDE.fullmatch(rhs_text)):
@@ -518,6 +553,8 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if MODEL_EQUATION.search(sentence):
         # "The continuous-time limit is the ODE  Ẍ + (3/t)Ẋ + ∇f(X) = 0": the equation the paper studies
         return "definition", "the prose introduces the equation as the model studied (an ODE, dynamics, a data model): not a step"
+    if op == "=" and first_in_chain and not derived and inner not in STATEMENT_ENVS and FORM_MODEL.search(sentence):
+        return "definition", "the prose introduces the display as the form of a model or object ('of the form'): not a step"
     if op == "=" and (EQUATION_TO_SOLVE.search(sentence) or SOLVED_AFTER.match(after or "")):
         # "λ is the value that solves λ = a + γλ²", "… reduces to λ = …, which we solve numerically"
         return "definition", "the prose presents an equation to solve (or a definition by one): not a step"

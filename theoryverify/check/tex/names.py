@@ -62,7 +62,8 @@ NUMBER_MEMBER = re.compile(r"\s*\\in\s*(?:(?:\\left\s*)?[\(\[]\s*-?(?:\d|\\infty
 INTEGER_WORDS = re.compile(r"\b(?:integers?|natural\s+numbers?|positive\s+reals?|real\s+numbers?|scalars?|constants?)"
                            r"\s*\$\s*([A-Za-z])\s*(?:\$|\\[lg]eq?\b|[<>,=]|\\in\b)")
 FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|frac|sqrt|nabla|sum|prod|" +
-                         "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9])")
+                         "|".join(GREEK) + r")(?![A-Za-z])|\^\s*\{?\s*[0-9](?!\s*(?:\*|\\star|\\ast)\s*\}))")
+# (Q^{2*}: a starred label, the second optimum — no power, so no evidence that Q is a number)
 # one number, or one name that is a time, a point or a matrix (z(0), z(t_1), e(t), phi(x), f(\theta^*), f_1(A)): a
 # function applied;
 # rho(\alpha) is left to the other evidence (a coefficient times a bracket is written that way too)

@@ -31,7 +31,8 @@ COUNTED.update({op: ":=" for op in LATEX_DEF_OPS})
 COUNTED.update({"\\eqqcolon": "=:", "=:": "=:"})
 SEPARATORS = {"\\in", "\\notin", "\\subset", "\\subseteq", "\\supset", "\\supseteq", "\\to", "\\rightarrow",
               "\\mapsto", "\\implies", "\\iff", "\\Rightarrow", "\\Leftrightarrow", "\\Longrightarrow",
-              "\\longrightarrow", "\\Leftarrow", "\\perp", "\\vdash", "\\models", "\\mid", "\\setminus"}
+              "\\longrightarrow", "\\Leftarrow", "\\perp", "\\vdash", "\\models", "\\mid"}
+# (\setminus is no separator: A \setminus B is a set difference inside a side — "C = A \setminus B" had been read "C = A")
 CHECKED_OPS = {"=": "==", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 OPENERS = {"{", "(", "[", "\\{", "\\langle", "\\lfloor", "\\lceil"}
 CLOSERS = {"}", ")", "]", "\\}", "\\rangle", "\\rfloor", "\\rceil"}
@@ -306,6 +307,83 @@ def _unwrap_sizes(toks: list[Token]) -> list[Token]:
     return [t for i, t in enumerate(toks) if i not in drop]
 
 
+def _group_end(toks: list[Token], i: int) -> int:
+    """The index of the ``}`` closing the ``{`` at ``i`` (-1 if none)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+        if depth == 0:
+            return j
+    return -1
+
+
+STACKS = ("\\overset", "\\stackrel", "\\underset")
+
+
+def _boxed_relations(toks: list[Token]) -> list[Token]:
+    """A paper's definition sign written through boxes: ``\\mathop{\\overset{\\mathrm{\\tiny def}}{\\resizebox{…}{…}{=}}}``
+    (an ``\\eqdef`` macro), ``\\ensuremath{\\mathrel{\\overset{def}{=}}}`` — ``\\resizebox{w}{h}{X}`` / ``\\scalebox{s}{X}``
+    are X, and a ``\\mathop``/``\\mathrel``/``\\ensuremath`` group holding only a stacked relation is that relation
+    (read by :func:`tokens_of` as ``:=`` or the labelled relation; the wrapper had been refused, "expected letters in
+    braces, got '\\overset'", or hidden the relation)."""
+    if not any(t.text in ("\\resizebox", "\\scalebox", "\\mathop", "\\mathrel", "\\ensuremath") for t in toks):
+        return toks
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.text in ("\\resizebox", "\\scalebox"):
+            j, ok = i + 1, True
+            for _ in range(2 if t.text == "\\resizebox" else 1):  # the size groups, dropped
+                if j < len(toks) and toks[j].text == "{":
+                    j = _group_end(toks, j) + 1
+                    ok = ok and j > 0
+                else:
+                    ok = False
+            if ok and j < len(toks) and toks[j].text == "{":
+                end = _group_end(toks, j)
+                if end > j:
+                    inner = toks[j + 1:end]
+                    out += _boxed_relations(inner)
+                    i = end + 1
+                    continue
+        if t.text in ("\\mathop", "\\mathrel", "\\ensuremath") and i + 2 < len(toks) and toks[i + 1].text == "{":
+            end = _group_end(toks, i + 1)
+            inner = _boxed_relations(toks[i + 2:end]) if end > 0 else []
+            if inner and (inner[0].text in STACKS or inner[0].text in ("\\mathop", "\\mathrel")) and \
+                    _stacked_relation_only(inner):
+                out += inner
+                i = end + 1
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _stacked_relation_only(toks: list[Token]) -> bool:
+    """Are ``toks`` one ``\\overset{…}{rel}`` (``\\stackrel``, ``\\underset``) and nothing else, rel a relation?"""
+    if not toks or toks[0].text not in STACKS or len(toks) < 2 or toks[1].text != "{":
+        return False
+    a = _group_end(toks, 1)
+    if a < 0 or a + 1 >= len(toks):
+        return False
+    if toks[a + 1].text == "{":
+        b = _group_end(toks, a + 1)
+        rel = [x.text for x in toks[a + 2:b]]
+        return b == len(toks) - 1 and len(rel) == 1 and rel[0] in COUNTED
+    return a + 2 == len(toks) and toks[a + 1].text in COUNTED
+
+
+def _def_annotation(a: str) -> bool:
+    """Does the annotation over an ``=`` say "definition" (``def``, ``\\mathrm{\\tiny def}``, ``\\triangle``, ``:``)?"""
+    if DEF_ANNOTATION.match(a.replace(" ", "")) or DEF_ANNOTATION.match(a):
+        return True
+    bare = re.sub(r"\\(?:mathrm|text|textrm|textnormal|rm|tiny|scriptsize|footnotesize|small|mathsf|textsf|mbox|"
+                  r"normalfont|scriptscriptstyle|scriptstyle|textup|upshape|mathnormal|textit|mathit)(?![A-Za-z])|[{}\s.]",
+                  "", a)
+    return bare in ("def", "defn", "Def", "DEF", "\\triangle", "\\Delta", ":")
+
+
 #: ``\\mbox{if $x < 1$}``: a condition's math written inside the text (the dollars end and resume the text)
 MATH_IN_TEXT = re.compile(r"(\\(?:text|mbox|hbox|textrm|textnormal)\s*\{)([^{}$]*)\$((?:[^{}$]|\{[^{}$]*\})+)\$"
                           r"(\s*[.,;]?\s*)\}")
@@ -325,7 +403,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
-    toks = _stacked(_braced_script_commands(_unwrap_sizes([t for t in toks if t.text not in STYLES])))
+    toks = _stacked(_braced_script_commands(_unwrap_sizes(_boxed_relations([t for t in toks if t.text not in STYLES]))))
     out: list[Token] = []
     i = 0
     while i < len(toks):
@@ -397,8 +475,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                     j += 1
                 j += 1
             a = " ".join(ann)
-            out.append(Token("cmd", ":=" if a and (DEF_ANNOTATION.match(a.replace(" ", "")) or DEF_ANNOTATION.match(a))
-                             else "=", t.pos))
+            out.append(Token("cmd", ":=" if a and _def_annotation(a) else "=", t.pos))
             i = j
             continue
         if t.text in ("\\stackrel", "\\overset", "\\underset") and i + 1 < len(toks) and toks[i + 1].text == "{":
@@ -420,8 +497,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                 op, k = None, j + 1
             if op is not None and (op.text in COUNTED or op.text in SEPARATORS):
                 a = " ".join(ann)
-                text = ":=" if op.text == "=" and DEF_ANNOTATION.match(a.replace(" ", "") or "x") or \
-                    op.text == "=" and DEF_ANNOTATION.match(a) else op.text
+                text = ":=" if op.text == "=" and _def_annotation(a or "x") else op.text
                 # \overset{p = 1/2}{=}, \overset{\alpha \ge 3/4}{\le}: the relation holds under a condition
                 cond = text != ":=" and any(x in COUNTED and x not in ("\\to", "\\rightarrow") for x in ann)
                 out.append(Token("cmd", text, op.pos, show_tokens(toks[i + 2:j]) if cond else ""))
