@@ -161,20 +161,25 @@ class Planted:
         if not self.inputs:
             raise _registration_error(f"claim {cid}: a planted twin needs at least one changed input "
                                       f"(a keyword argument of the check, e.g. display=...)")
-        try:
-            inspect.signature(base.check).bind(None, **self.inputs)
-        except TypeError:
-            raise _registration_error(
-                f"claim {cid}: the check {getattr(base.check, '__name__', '?')}(ctx, ...) takes no keyword "
-                f"argument {', '.join(sorted(self.inputs))}: give it one per changed input, whose default is "
-                f"the paper's") from None
-        except ValueError:  # a builtin without a signature: let the call itself say
-            pass
+        _takes(base.check, self.inputs, f"claim {cid}", "give it one per changed input, whose default is the paper's")
         return replace(base, id=cid, location=self.location or f"{base.location}, PLANTED",
                        statement=self.statement, check=functools.partial(base.check, **self.inputs),
                        catalogue_id=None, covers=(), expect=Status.REFUTED, finding=Finding(self.finding), reason=self.reason,
                        variants={n: v for n, v in base.variants.items() if not v.id}, cause=None,
                        quote=None, planted_of=base.id)
+
+
+def _takes(check: Callable[..., Any], inputs: Mapping[str, Any], who: str, hint: str) -> None:
+    """A one-line registration error unless ``check(ctx, **inputs)`` can be called (a planted twin's or a second
+    registration's changed inputs must be keyword arguments of the check)."""
+    try:
+        inspect.signature(check).bind(None, **inputs)
+    except TypeError:
+        raise _registration_error(
+            f"{who}: the check {getattr(check, '__name__', '?')}(ctx, ...) takes no keyword argument "
+            f"{', '.join(sorted(inputs))}: {hint}") from None
+    except ValueError:  # a builtin without a signature: let the call itself say
+        pass
 
 
 def _registration_error(text: str):
@@ -546,15 +551,7 @@ class ClaimSet:
         def register(check: Check) -> Check:
             run = check
             if inputs:
-                try:
-                    inspect.signature(check).bind(None, **inputs)
-                except TypeError:
-                    raise _registration_error(
-                        f"claim {cid}: the check {getattr(check, '__name__', '?')}(ctx, ...) takes no keyword "
-                        f"argument {', '.join(sorted(inputs))} (inputs=): give it one, whose default is the "
-                        f"other claim's") from None
-                except ValueError:  # a builtin without a signature: let the call itself say
-                    pass
+                _takes(check, inputs, f"claim {cid}", "give it one (inputs=), whose default is the other claim's")
                 run = functools.partial(check, **inputs)
             self.claims.append(Claim(
                 id=f"{self.paper}.{short_id}", paper=self.paper, location=location,
