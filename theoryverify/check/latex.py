@@ -63,7 +63,15 @@ DEFINITION_OPS = ("\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", ":=", 
 IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\nonumber",
            "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
-           "\\strut", "\\hfill", "\\theequation"}
+           "\\strut", "\\hfill", "\\theequation", "\\qedhere"}
+#: typesetting wrappers whose group is the math as written (an optional [b]/[l] argument dropped with them):
+#: ``\smash[b]{x}``, ``\mathclap{i \in S}``, ``\cancel{a}`` (a term struck out as cancelling is still the term)
+WRAPPERS_IGNORED = {"\\smash", "\\mathclap", "\\mathllap", "\\mathrlap", "\\cancel", "\\bcancel", "\\xcancel",
+                    "\\smashoperator"}
+#: spacing by an explicit length: ``\mkern-\thickmuskip``, ``\mkern 2mu``, ``\kern-0.5em``, ``\hskip 1pt``
+SPACING_WITH_LENGTH = {"\\mkern", "\\mskip", "\\kern", "\\hskip"}
+LENGTH = re.compile(r"\s*[-+]?\s*(?:\d*\.?\d+\s*(?:mu|em|ex|pt|mm|cm|in|bp|sp)|\\[A-Za-z]+)"
+                    r"(?:\s*plus\s*[-+]?\d*\.?\d+\s*(?:mu|em|ex|pt|fil+))?(?:\s*minus\s*[-+]?\d*\.?\d+\s*(?:mu|em|ex|pt|fil+))?")
 STOPS = {"\\quad", "\\qquad", "\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\intertext",
          "\\textit", "\\textbf", "\\emph", "\\forall"}
 WITH_GROUP_IGNORED = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom", "\\vphantom",
@@ -120,6 +128,20 @@ def tokenize(text: str) -> list[Token]:
                 raise BadInput("a lone backslash at the end")
             if name in IGNORED:
                 continue
+            if name in SPACING_WITH_LENGTH:
+                m = LENGTH.match(text, i)
+                if m is None:
+                    raise BadInput(f"LaTeX: {name} without a length it can read")
+                i = m.end()
+                continue
+            if name in WRAPPERS_IGNORED:
+                m = re.match(r"\s*\[[a-z]*\]", text[i:])
+                if m:
+                    i += m.end()
+                continue
+            if name == "\\cancelto":
+                raise BadInput("\\cancelto{v}{x} strikes x out as becoming v: whether the row means x or v is not "
+                               "settled, not read")
             if name in WITH_GROUP_IGNORED:
                 i = _skip_group(text, i)
                 continue
@@ -852,6 +874,10 @@ class LatexParser:
             t = self.next()
             if t.kind == "end":
                 raise BadInput("LaTeX: \\frac needs two arguments")
+            if t.kind == "num" and len(t.text) > 1 and t.text.isdigit():
+                # \tfrac12, \frac1n: an unbraced argument is one TeX token, and a digit is one token (not 12/…)
+                self.toks.insert(self.i, Token("num", t.text[1:], t.pos + 1))
+                return [Token("num", t.text[0], t.pos)]
             return [t]
         self.next()
         depth, out = 1, []

@@ -1,0 +1,61 @@
+"""Referee 27's coverage and reading items (session 45, helper s45-readd): unbraced one-digit fraction arguments
+(``\\tfrac12``), typesetting-only commands that refused readable rows, a product of two sums reusing one index, and
+reasons that say what is true.  Every snippet is written for these tests (no paper's text); each test failed on the
+code before the fix unless it says it is a guard."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import displays, tex_rows  # noqa: E402
+
+
+def _doc(*parts: str) -> str:
+    return "\n".join(parts) + "\n"
+
+
+def _proof(*rows: str) -> str:
+    return _doc(r"\begin{proof}", "We have", r"\begin{align*}", *rows, r"\end{align*}", r"\end{proof}")
+
+
+# 1. \tfrac12: an unbraced argument is one token, a digit one token ------------------------------------------------
+def test_unbraced_digit_fraction_arguments_take_one_digit_each(tmp_path, capsys):
+    # old: "\tfrac12 x^2" read as 12/x * … (the whole number 12 the numerator, x the denominator)
+    rows = tex_rows(tmp_path, capsys, _proof(r"\tfrac12 x^2 + \dfrac1n x &= \frac{x^2}{2} + \frac{x}{n} , \\",
+                                              r"\frac{1}2 y + \tfrac13 y &= \frac{5 y}{6} , \\",
+                                              r"\tfrac12 z^2 &= \frac{z^2}{3} ."))
+    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+    assert "1 / 2 * z ** 2" in rows[2]["read_as"], rows
+
+
+# 2. typesetting-only commands ------------------------------------------------------------------------------------
+_STACK_MACROS = _doc(r"\newcommand*{\stk}[3][lr]{\mathrel{\smashoperator[#1]{\mathop{#2}^{#3}}}}",
+                     r"\newcommand*{\lxeq}[1]{\stk[l]{=}{#1}}",
+                     r"\renewcommand*{\stackrel}[2]{\;\mkern-\thickmuskip\mathop{#2}\limits^{#1}\;\mkern-\thickmuskip}")
+
+
+def test_a_relation_set_as_an_operator_with_a_label_above_is_the_relation(tmp_path, capsys):
+    # old: "unknown LaTeX command \mathrel" / "\mkern": a thesis's own \lxeq{(a)} and \stackrel expand to
+    # \mathrel{\smashoperator[l]{\mathop{=}^{(a)}}} and \;\mkern-\thickmuskip\mathop{=}\limits^{(a)}
+    body = _proof(r"(u+v)^2 &\lxeq{(\ref{eq:p})} u^2 + 2uv + v^2 \label{eq:q} \\",
+                  r"2 w + w &\stackrel{(\ref{eq:q})}{=} 3 w \mkern 2mu , \\",
+                  r"4 s &\lxeq{(\ref{eq:q})} 5 s .")
+    rows = tex_rows(tmp_path, capsys, body, preamble=_STACK_MACROS)
+    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+    assert rows[1]["read_as"] == "2 * w + w = 3 * w", rows
+
+
+def test_smash_cancel_mathclap_and_qedhere_are_typesetting(tmp_path, capsys):
+    # old: "unknown LaTeX command \smash" and "cannot read '.'" (a row ending ".\qedhere")
+    body = _proof(r"\smash[b]{x^2} - \cancel{y} + y &= \mathclap{x}^2 \\",
+                  r"d + d &= 2 d .\qedhere")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+
+
+def test_cancelto_is_refused_with_its_reason(tmp_path, capsys):
+    # old: "unknown LaTeX command \cancelto"; x struck out as becoming 0: which one is meant is not settled
+    rows = tex_rows(tmp_path, capsys, _proof(r"\cancelto{0}{z} + 1 &= 1 ."))
+    assert rows[0]["status"] == "unreadable" and "cancelto" in rows[0]["reason"] and \
+        "not settled" in rows[0]["reason"], rows
