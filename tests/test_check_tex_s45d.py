@@ -59,3 +59,19 @@ def test_cancelto_is_refused_with_its_reason(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, _proof(r"\cancelto{0}{z} + 1 &= 1 ."))
     assert rows[0]["status"] == "unreadable" and "cancelto" in rows[0]["reason"] and \
         "not settled" in rows[0]["reason"], rows
+
+
+# 3. a product of two sums reusing the index ----------------------------------------------------------------------
+def test_a_second_sum_that_rebinds_a_complete_summands_index_is_a_product(tmp_path, capsys):
+    # old: nested (Σ_j a_j Σ_j b_j), then "a malformed binding", ambiguous; the inner j shadows the outer: a product
+    rows = tex_rows(tmp_path, capsys, _proof(
+        r"\sum_{j=1}^{n} 2 a_j \sum_{j=1}^{n} b_j &= 2 \left(\sum_{k=1}^{n} a_k\right) \left(\sum_{k=1}^{n} b_k\right) , \\",
+        r"\sum_{j=1}^{3} j \sum_{j=1}^{2} j &= 20 ."))
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+    assert rows[0]["read_as"].startswith("Sum(2 * a[j], (j, 1, n)) * Sum(b[j], (j, 1, n))"), rows
+
+
+def test_a_rebound_index_whose_outer_summand_does_not_use_it_stays_ambiguous(tmp_path, capsys):
+    # guard: Σ_k c(i) Σ_{k=i+1}: the outer summand has no k (its index is likely a typo for i): not a product
+    rows = tex_rows(tmp_path, capsys, displays(r"\sum_{k=0}^{t-1} c_i \sum_{k=i+1}^{T} q^{k} = t c_i \sum_{m=i+1}^{T} q^{m}"))
+    assert rows[0]["status"] == "ambiguous" and "bound again" in rows[0]["reason"], rows

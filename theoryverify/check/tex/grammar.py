@@ -1985,7 +1985,7 @@ class PaperParser(LatexParser):
         hi = node.args[1].elts[2]
         if any(isinstance(n, ast.Name) and n.id == "oo" for n in ast.walk(hi)):
             raise BadInput("infinite sum")
-        return node
+        return _shadowed_product(node)
 
     def group_or_token(self) -> ast.expr:
         t = self.peek()
@@ -2992,6 +2992,28 @@ def _close_of(toks: list[Token], i: int) -> int:
         if depth == 0:
             return j
     return -1
+
+
+def _shadowed_product(node: ast.Call) -> ast.expr:
+    """``\\sum_{j=1}^{n} a_j \\sum_{j=1}^{n} b_j``: the second sum binds the first's index again.  Nested, that is
+    meaningless (the inner j shadows the outer one); when the first sum's summand before it is complete — it uses
+    j, and the second sum's bounds do not — the second sum ends the first's scope (TeX's convention): a product of
+    two sums, (Σ_j a_j)(Σ_j b_j).  Anything else (``Σ_k λ(i) Σ_{k=i+1}``, whose outer index is likely a typo) is
+    left nested, for the malformed-binding check to keep it ambiguous."""
+    body, (k, lo, hi) = node.args[0], node.args[1].elts
+    if not (isinstance(k, ast.Name) and isinstance(body, ast.BinOp) and isinstance(body.op, ast.Mult)):
+        return node
+    inner = body.right
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ("Sum", "Product")
+            and len(inner.args) == 2 and isinstance(inner.args[1], ast.Tuple) and
+            isinstance(inner.args[1].elts[0], ast.Name) and inner.args[1].elts[0].id == k.id):
+        return node
+
+    def uses(n: ast.AST) -> bool:
+        return any(isinstance(m, ast.Name) and m.id == k.id for m in ast.walk(n))
+    if not uses(body.left) or any(uses(b) for b in inner.args[1].elts[1:]):
+        return node
+    return _bin(ast.Call(func=node.func, args=[body.left, node.args[1]], keywords=[]), ast.Mult(), inner)
 
 
 def _symbolic_order(num: list[Token], den: list[Token]) -> bool:
