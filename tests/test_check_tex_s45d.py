@@ -75,3 +75,18 @@ def test_a_rebound_index_whose_outer_summand_does_not_use_it_stays_ambiguous(tmp
     # guard: Σ_k c(i) Σ_{k=i+1}: the outer summand has no k (its index is likely a typo for i): not a product
     rows = tex_rows(tmp_path, capsys, displays(r"\sum_{k=0}^{t-1} c_i \sum_{k=i+1}^{T} q^{k} = t c_i \sum_{m=i+1}^{T} q^{m}"))
     assert rows[0]["status"] == "ambiguous" and "bound again" in rows[0]["reason"], rows
+
+
+# 4. reasons that say what is true ---------------------------------------------------------------------------------
+def test_an_underbrace_over_an_inner_product_inside_a_product_is_one_factor(tmp_path, capsys):
+    # old: "a \underbrace over a sum inside a product" — the minus sign is inside ⟨ , ⟩, the braced term one factor
+    rows = tex_rows(tmp_path, capsys, _proof(
+        r"q - 2 h \underbrace{\langle g, w - v\rangle}_{\ge 0} + h^2 &= q + h^2 - 2 h \langle g, w - v\rangle , \\",
+        r"q - 2 h \underbrace{\langle g, w - v\rangle}_{\ge 0} + h^2 &= q + h^2 - h \langle g, w - v\rangle ."))
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+def test_an_underbrace_over_a_sum_inside_a_product_is_still_refused(tmp_path, capsys):
+    # guard: 2\underbrace{a + b}_{c}: 2a + b or 2(a + b)? not read
+    rows = tex_rows(tmp_path, capsys, displays(r"2 \underbrace{a + b}_{c} = 2 a + 2 b"))
+    assert rows[0]["status"] == "unreadable" and "over a sum inside a product" in rows[0]["reason"], rows

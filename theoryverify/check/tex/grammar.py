@@ -2382,7 +2382,8 @@ class PaperParser(LatexParser):
         self.next()
         content_start = self.i
         close = _close_of(self.toks, self.i)
-        sum_inside = any(t.text in ("+", "-", "\\pm", "\\mp") and _depth(self.toks, content_start, k) == 1
+        # a sign inside a bracket of the braced term (⟨∇f(w), w - v⟩, (2/L - h)) leaves it one factor, not a sum
+        sum_inside = any(t.text in ("+", "-", "\\pm", "\\mp") and _depth(self.toks, content_start, k, True) == 1
                          for k, t in enumerate(self.toks[content_start + 1:close], content_start + 1))
         node = self._group()
         script = "_" if c == "\\underbrace" else "^"
@@ -2922,11 +2923,15 @@ def _is_call(node: ast.expr, name: str) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
 
 
-def _depth(toks: list[Token], start: int, k: int) -> int:
-    """The bracket depth of token ``k``, counted from ``start`` (braces, round and square brackets, \\left/\\right)."""
+def _depth(toks: list[Token], start: int, k: int, angles: bool = False) -> int:
+    """The bracket depth of token ``k``, counted from ``start`` (braces, round and square brackets, \\left/\\right;
+    with ``angles`` the angle brackets ``\\langle`` ``\\rangle`` too)."""
     depth = 0
+    opens, closes = ("{", "(", "[", "\\{", "\\langle"), ("}", ")", "]", "\\}", "\\rangle")
+    if not angles:
+        opens, closes = opens[:-1], closes[:-1]
     for t in toks[start:k]:
-        depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
+        depth += (t.text in opens) - (t.text in closes)
     return depth
 
 
