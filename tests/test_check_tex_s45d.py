@@ -90,3 +90,10 @@ def test_an_underbrace_over_a_sum_inside_a_product_is_still_refused(tmp_path, ca
     # guard: 2\underbrace{a + b}_{c}: 2a + b or 2(a + b)? not read
     rows = tex_rows(tmp_path, capsys, displays(r"2 \underbrace{a + b}_{c} = 2 a + 2 b"))
     assert rows[0]["status"] == "unreadable" and "over a sum inside a product" in rows[0]["reason"], rows
+
+
+def test_plus_minus_is_refused_saying_it_has_two_readings(tmp_path, capsys):
+    # old: "unknown LaTeX command \pm (closest: …)"; a ± row is two relations, one per sign choice
+    rows = tex_rows(tmp_path, capsys, _proof(r"(a \pm b)^2 &= a^2 \pm 2ab + b^2 , \\", r"\mp y + 1 &= 1 \mp y ."))
+    assert [r["status"] for r in rows] == ["unreadable", "unreadable"], rows
+    assert "two expressions, one for each sign" in rows[0]["reason"] and rows[1]["reason"].startswith("∓"), rows

@@ -1211,6 +1211,9 @@ class PaperParser(LatexParser):
             return self._opaque_key(key, "dots")
         if c == "\\infty":
             raise BadInput("∞ outside a limit or a sum's bound is not read")
+        if c in ("\\pm", "\\mp"):
+            raise BadInput(f"{'±' if c == chr(92) + 'pm' else '∓'} stands for two expressions, one for each sign "
+                           "choice (the relation is two relations): not read")
         return super().command()
 
     def _ellipsis_key(self) -> str | None:
