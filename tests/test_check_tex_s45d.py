@@ -97,3 +97,11 @@ def test_plus_minus_is_refused_saying_it_has_two_readings(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, _proof(r"(a \pm b)^2 &= a^2 \pm 2ab + b^2 , \\", r"\mp y + 1 &= 1 \mp y ."))
     assert [r["status"] for r in rows] == ["unreadable", "unreadable"], rows
     assert "two expressions, one for each sign" in rows[0]["reason"] and rows[1]["reason"].startswith("∓"), rows
+
+
+def test_a_quotation_in_a_text_label_is_prose_and_a_backquote_in_math_is_not_read(tmp_path, capsys):
+    # old: "character '`' is not allowed here" for ``…'' typed in an \underbrace's \text label
+    rows = tex_rows(tmp_path, capsys, _proof(r"q - \underbrace{(2 a + a)}_{\text{``a tripled''}} &= q - 3 a , \\",
+                                              r"q + `a &= q + a ."))
+    assert rows[0]["status"] == "proved", rows
+    assert rows[1]["status"] == "unreadable" and "`" in rows[1]["reason"], rows  # guard: math is never prose

@@ -64,6 +64,9 @@ IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "
            "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
            "\\strut", "\\hfill", "\\theequation", "\\qedhere"}
+#: commands whose group is prose (a backquote there is a quotation mark)
+TEXT_GROUPS = {"\\text", "\\textrm", "\\textnormal", "\\textit", "\\textbf", "\\textsf", "\\texttt", "\\mbox",
+               "\\hbox", "\\emph", "\\intertext"}
 #: typesetting wrappers whose group is the math as written (an optional [b]/[l] argument dropped with them):
 #: ``\smash[b]{x}``, ``\mathclap{i \in S}``, ``\cancel{a}`` (a term struck out as cancelling is still the term)
 WRAPPERS_IGNORED = {"\\smash", "\\mathclap", "\\mathllap", "\\mathrlap", "\\cancel", "\\bcancel", "\\xcancel",
@@ -107,6 +110,7 @@ def tokenize(text: str) -> list[Token]:
     out: list[Token] = []
     i, n = 0, len(text)
     depth = 0
+    text_groups: list[int] = []  # the depth inside each open \text{…} group
     while i < n:
         c = text[i]
         if c in " \t\r\n~&":
@@ -149,6 +153,8 @@ def tokenize(text: str) -> list[Token]:
                 i = _skip_group(text, _skip_group(text, i))
                 continue
             out.append(Token("cmd", name, i))
+            if name in TEXT_GROUPS and text[i:].lstrip(" \t").startswith("{"):
+                text_groups.append(depth + 1)
             continue
         if c.isdigit() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
             m = re.match(r"\d*\.?\d+|\d+\.?", text[i:])
@@ -165,9 +171,14 @@ def tokenize(text: str) -> list[Token]:
                 raise BadInput(f"nesting too deep (more than {MAX_DEPTH} brackets)")
         elif c in "}])":
             depth -= 1
+            while text_groups and depth < text_groups[-1]:
+                text_groups.pop()
         if c == ":" and text[i:i + 2] == ":=":
             out.append(Token("cmd", ":=", i))
             i += 2
+            continue
+        if c == "`" and text_groups and depth >= text_groups[-1]:
+            i += 1  # ``a quote'' typed in a \text label: prose punctuation, no mathematics
             continue
         if c in "+-*/=<>()[]{}^_,|!'.;:@":  # @: read only as a paper's binary operator (see .tex.grammar)
             out.append(Token("sym", c, i))
