@@ -105,3 +105,20 @@ def test_a_quotation_in_a_text_label_is_prose_and_a_backquote_in_math_is_not_rea
                                               r"q + `a &= q + a ."))
     assert rows[0]["status"] == "proved", rows
     assert rows[1]["status"] == "unreadable" and "`" in rows[1]["reason"], rows  # guard: math is never prose
+
+
+# 5. an update rule named by prose that mentions a probability ---------------------------------------------------
+def test_a_recursion_whose_convergence_holds_with_probability_one_is_an_update(tmp_path, capsys):
+    # old: kind "probabilistic" ("with probability one" earlier in the sentence); the display is the rule itself
+    body = _doc(r"\begin{proof}", r"A proof of convergence with probability one of the recursion", r"\begin{align*}",
+                r"z_{n+1} = z_n - a_n ( q(z_n) + e_{n+1} )", r"\end{align*}", r"towards the limit.", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "update")], rows
+
+
+def test_a_display_stated_with_probability_stays_probabilistic(tmp_path, capsys):
+    # guard: "with probability at least 1 - d, the iterates satisfy" names no rule just before the display
+    body = _doc(r"\begin{proof}", r"With probability at least $1 - d$, the iterates satisfy", r"\begin{align*}",
+                r"z_{n+1} = z_n - a_n g_n", r"\end{align*}", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "probabilistic", rows
