@@ -49,9 +49,9 @@ def test_a_relation_set_as_an_operator_with_a_label_above_is_the_relation(tmp_pa
 def test_smash_cancel_mathclap_and_qedhere_are_typesetting(tmp_path, capsys):
     # old: "unknown LaTeX command \smash" and "cannot read '.'" (a row ending ".\qedhere")
     body = _proof(r"\smash[b]{x^2} - \cancel{y} + y &= \mathclap{x}^2 \\",
-                  r"d + d &= 2 d .\qedhere")
+                  r"d + d &= 2 d .\qedhere \\", r"e + e &= 2 e .\qed")
     rows = tex_rows(tmp_path, capsys, body)
-    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+    assert [r["status"] for r in rows] == ["proved", "proved", "proved"], rows
 
 
 def test_cancelto_is_refused_with_its_reason(tmp_path, capsys):

@@ -63,7 +63,7 @@ DEFINITION_OPS = ("\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", ":=", 
 IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\nonumber",
            "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
-           "\\strut", "\\hfill", "\\theequation", "\\qedhere"}
+           "\\strut", "\\hfill", "\\theequation", "\\qedhere", "\\qed"}
 #: commands whose group is prose (a backquote there is a quotation mark)
 TEXT_GROUPS = {"\\text", "\\textrm", "\\textnormal", "\\textit", "\\textbf", "\\textsf", "\\texttt", "\\mbox",
                "\\hbox", "\\emph", "\\intertext"}
