@@ -301,6 +301,11 @@ _STACKABLE = re.compile(r"\s*(?:=|<|>|\\(?:le|leq|ge|geq|ne|neq|approx|equiv|imp
                         r"leqslant|geqslant|sim|propto|to|rightarrow))\s*")
 
 
+#: off: read as the relation, a stacked label citing a fact (\\lxeq{(\\ref{e})}: "d − n = n + 1" by d = 2n + 1) is lost,
+#: and the step, false as an identity, was refuted (thesis gd:1776); on again once the label blocks refutations
+READ_STACKED_OPERATORS = False
+
+
 def _braced_end(text: str, i: int) -> int:
     """The index just past the group whose ``{`` is at ``text[i]`` (spaces skipped first), or -1."""
     while i < len(text) and text[i] in " \t":
@@ -323,7 +328,7 @@ def stacked_relations(text: str) -> str:
     (``\\mathop{\\mathbb E}``, a label that is no group) is left as written."""
     if "\\mkern" in text or "\\mskip" in text:  # \;\mkern-\thickmuskip: spacing, which hid the relation after it
         text = re.sub(r"(?:\\[;,:!]\s*)?\\m(?:kern|skip)(?![A-Za-z])" + LENGTH.pattern, "", text)
-    if "\\mathop" not in text:
+    if "\\mathop" not in text or not READ_STACKED_OPERATORS:
         return text
     out, pos = [], 0
     for m in _STACKED_OP.finditer(text):
