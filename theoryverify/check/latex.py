@@ -63,7 +63,18 @@ DEFINITION_OPS = ("\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", ":=", 
 IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\nonumber",
            "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
-           "\\strut", "\\hfill", "\\theequation"}
+           "\\strut", "\\hfill", "\\theequation", "\\qedhere", "\\qed"}
+#: commands whose group is prose (a backquote there is a quotation mark)
+TEXT_GROUPS = {"\\text", "\\textrm", "\\textnormal", "\\textit", "\\textbf", "\\textsf", "\\texttt", "\\mbox",
+               "\\hbox", "\\emph", "\\intertext"}
+#: typesetting wrappers whose group is the math as written (an optional [b]/[l] argument dropped with them):
+#: ``\smash[b]{x}``, ``\mathclap{i \in S}``, ``\cancel{a}`` (a term struck out as cancelling is still the term)
+WRAPPERS_IGNORED = {"\\smash", "\\mathclap", "\\mathllap", "\\mathrlap", "\\cancel", "\\bcancel", "\\xcancel",
+                    "\\smashoperator"}
+#: spacing by an explicit length: ``\mkern-\thickmuskip``, ``\mkern 2mu``, ``\kern-0.5em``, ``\hskip 1pt``
+SPACING_WITH_LENGTH = {"\\mkern", "\\mskip", "\\kern", "\\hskip"}
+LENGTH = re.compile(r"\s*[-+]?\s*(?:\d*\.?\d+\s*(?:mu|em|ex|pt|mm|cm|in|bp|sp)|\\[A-Za-z]+)"
+                    r"(?:\s*plus\s*[-+]?\d*\.?\d+\s*(?:mu|em|ex|pt|fil+))?(?:\s*minus\s*[-+]?\d*\.?\d+\s*(?:mu|em|ex|pt|fil+))?")
 STOPS = {"\\quad", "\\qquad", "\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\intertext",
          "\\textit", "\\textbf", "\\emph", "\\forall"}
 WITH_GROUP_IGNORED = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom", "\\vphantom",
@@ -99,6 +110,7 @@ def tokenize(text: str) -> list[Token]:
     out: list[Token] = []
     i, n = 0, len(text)
     depth = 0
+    text_groups: list[int] = []  # the depth inside each open \text{…} group
     while i < n:
         c = text[i]
         if c in " \t\r\n~&":
@@ -120,6 +132,20 @@ def tokenize(text: str) -> list[Token]:
                 raise BadInput("a lone backslash at the end")
             if name in IGNORED:
                 continue
+            if name in SPACING_WITH_LENGTH:
+                m = LENGTH.match(text, i)
+                if m is None:
+                    raise BadInput(f"LaTeX: {name} without a length it can read")
+                i = m.end()
+                continue
+            if name in WRAPPERS_IGNORED:
+                m = re.match(r"\s*\[[a-z]*\]", text[i:])
+                if m:
+                    i += m.end()
+                continue
+            if name == "\\cancelto":
+                raise BadInput("\\cancelto{v}{x} strikes x out as becoming v: whether the row means x or v is not "
+                               "settled, not read")
             if name in WITH_GROUP_IGNORED:
                 i = _skip_group(text, i)
                 continue
@@ -127,6 +153,8 @@ def tokenize(text: str) -> list[Token]:
                 i = _skip_group(text, _skip_group(text, i))
                 continue
             out.append(Token("cmd", name, i))
+            if name in TEXT_GROUPS and text[i:].lstrip(" \t").startswith("{"):
+                text_groups.append(depth + 1)
             continue
         if c.isdigit() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
             m = re.match(r"\d*\.?\d+|\d+\.?", text[i:])
@@ -143,9 +171,14 @@ def tokenize(text: str) -> list[Token]:
                 raise BadInput(f"nesting too deep (more than {MAX_DEPTH} brackets)")
         elif c in "}])":
             depth -= 1
+            while text_groups and depth < text_groups[-1]:
+                text_groups.pop()
         if c == ":" and text[i:i + 2] == ":=":
             out.append(Token("cmd", ":=", i))
             i += 2
+            continue
+        if c == "`" and text_groups and depth >= text_groups[-1]:
+            i += 1  # ``a quote'' typed in a \text label: prose punctuation, no mathematics
             continue
         if c in "+-*/=<>()[]{}^_,|!'.;:@":  # @: read only as a paper's binary operator (see .tex.grammar)
             out.append(Token("sym", c, i))
@@ -852,6 +885,10 @@ class LatexParser:
             t = self.next()
             if t.kind == "end":
                 raise BadInput("LaTeX: \\frac needs two arguments")
+            if t.kind == "num" and len(t.text) > 1 and t.text.isdigit():
+                # \tfrac12, \frac1n: an unbraced argument is one TeX token, and a digit is one token (not 12/…)
+                self.toks.insert(self.i, Token("num", t.text[1:], t.pos + 1))
+                return [Token("num", t.text[0], t.pos)]
             return [t]
         self.next()
         depth, out = 1, []

@@ -1254,6 +1254,9 @@ class PaperParser(LatexParser):
             return self._opaque_key(key, "dots")
         if c == "\\infty":
             raise BadInput("∞ outside a limit or a sum's bound is not read")
+        if c in ("\\pm", "\\mp"):
+            raise BadInput(f"{'±' if c == chr(92) + 'pm' else '∓'} stands for two expressions, one for each sign "
+                           "choice (the relation is two relations): not read")
         return super().command()
 
     def _ellipsis_key(self) -> str | None:
@@ -2028,7 +2031,7 @@ class PaperParser(LatexParser):
         hi = node.args[1].elts[2]
         if any(isinstance(n, ast.Name) and n.id == "oo" for n in ast.walk(hi)):
             raise BadInput("infinite sum")
-        return node
+        return _shadowed_product(node)
 
     def group_or_token(self) -> ast.expr:
         t = self.peek()
@@ -2440,7 +2443,8 @@ class PaperParser(LatexParser):
         self.next()
         content_start = self.i
         close = _close_of(self.toks, self.i)
-        sum_inside = any(t.text in ("+", "-", "\\pm", "\\mp") and _depth(self.toks, content_start, k) == 1
+        # a sign inside a bracket of the braced term (⟨∇f(w), w - v⟩, (2/L - h)) leaves it one factor, not a sum
+        sum_inside = any(t.text in ("+", "-", "\\pm", "\\mp") and _depth(self.toks, content_start, k, True) == 1
                          for k, t in enumerate(self.toks[content_start + 1:close], content_start + 1))
         node = self._group()
         script = "_" if c == "\\underbrace" else "^"
@@ -3025,11 +3029,15 @@ def _is_call(node: ast.expr, name: str) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
 
 
-def _depth(toks: list[Token], start: int, k: int) -> int:
-    """The bracket depth of token ``k``, counted from ``start`` (braces, round and square brackets, \\left/\\right)."""
+def _depth(toks: list[Token], start: int, k: int, angles: bool = False) -> int:
+    """The bracket depth of token ``k``, counted from ``start`` (braces, round and square brackets, \\left/\\right;
+    with ``angles`` the angle brackets ``\\langle`` ``\\rangle`` too)."""
     depth = 0
+    opens, closes = ("{", "(", "[", "\\{", "\\langle"), ("}", ")", "]", "\\}", "\\rangle")
+    if not angles:
+        opens, closes = opens[:-1], closes[:-1]
     for t in toks[start:k]:
-        depth += (t.text in ("{", "(", "[", "\\{")) - (t.text in ("}", ")", "]", "\\}"))
+        depth += (t.text in opens) - (t.text in closes)
     return depth
 
 
@@ -3095,6 +3103,28 @@ def _close_of(toks: list[Token], i: int) -> int:
         if depth == 0:
             return j
     return -1
+
+
+def _shadowed_product(node: ast.Call) -> ast.expr:
+    """``\\sum_{j=1}^{n} a_j \\sum_{j=1}^{n} b_j``: the second sum binds the first's index again.  Nested, that is
+    meaningless (the inner j shadows the outer one); when the first sum's summand before it is complete — it uses
+    j, and the second sum's bounds do not — the second sum ends the first's scope (TeX's convention): a product of
+    two sums, (Σ_j a_j)(Σ_j b_j).  Anything else (``Σ_k λ(i) Σ_{k=i+1}``, whose outer index is likely a typo) is
+    left nested, for the malformed-binding check to keep it ambiguous."""
+    body, (k, lo, hi) = node.args[0], node.args[1].elts
+    if not (isinstance(k, ast.Name) and isinstance(body, ast.BinOp) and isinstance(body.op, ast.Mult)):
+        return node
+    inner = body.right
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ("Sum", "Product")
+            and len(inner.args) == 2 and isinstance(inner.args[1], ast.Tuple) and
+            isinstance(inner.args[1].elts[0], ast.Name) and inner.args[1].elts[0].id == k.id):
+        return node
+
+    def uses(n: ast.AST) -> bool:
+        return any(isinstance(m, ast.Name) and m.id == k.id for m in ast.walk(n))
+    if not uses(body.left) or any(uses(b) for b in inner.args[1].elts[1:]):
+        return node
+    return _bin(ast.Call(func=node.func, args=[body.left, node.args[1]], keywords=[]), ast.Mult(), inner)
 
 
 def _symbolic_order(num: list[Token], den: list[Token]) -> bool:

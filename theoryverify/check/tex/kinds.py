@@ -38,6 +38,9 @@ import re
 
 from ..latex import GREEK
 
+#: the prose ends naming the rule the display then gives: "… of the recursion", "the iteration:", "the update rule"
+NAMED_RULE_BEFORE = re.compile(r"\b(?:the|this|a|its)\s+(?:\w+\s+)?(?:recursion|iteration|update(?:\s+rule)?|"
+                               r"recurrence|scheme)\s*[:,]?\s*$", re.I)
 KINDS = ("step", "definition", "update", "constraint", "hypothesis", "goal", "probabilistic", "asymptotic",
          "approximation", "elided", "set")
 #: a chain's side that is only an ellipsis (x_1 ≤ x_2 ≤ ⋯ ≤ x_n)
@@ -597,6 +600,12 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         # "With probability 1 − δ, \[ cos∠ = … ≥ … \]" in a proof: each row is a derivation on that event —
         # checked, a proof stands (it holds everywhere), a counterexample refutes nothing (it may lie off the event)
         return "step", EVENT_WHY
+    if prob and not PROB_PROSE.search(display_text) and first_in_chain and op == "=" and \
+            (lhs_index_plus_one or recursion or time_step(lhs_text, rhs_text)) and \
+            NAMED_RULE_BEFORE.search(sentence[prob[-1].end():]):
+        # "convergence with probability one of the recursion \[ W_{n+1} = W_n - h_n(…) \]": the probability is
+        # the rule's convergence; the display is the rule
+        return "update", "an update rule the prose names (the probability it mentions is about its convergence)"
     if prob or PROB_PROSE.search(display_text):
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
