@@ -142,3 +142,14 @@ def test_a_gradient_written_as_a_value_stays_a_value(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, "$\\ell(y, z)$ and $\\nabla\\ell_i \\sum_r a_r$.\n\\[ \\nabla \\ell_i (a + b) "
                                       "= \\nabla \\ell_i a + \\nabla \\ell_i b \\]\n")
     assert rows[0]["read_as"].startswith("⟦\\nabla \\ell_i⟧ * (a + b) ="), rows
+
+
+def test_an_antecedent_the_checker_cannot_use_leaves_its_consequent_readable(tmp_path, capsys):
+    # (1 + √u)² < a c cannot be solved for one name: as an assumption it had made the consequent unreadable; it is
+    # listed as not read instead (no refutation stands without it), and the row is still checked
+    rows = tex_rows(tmp_path, capsys, _proof(
+        r"Assume $a c > 2$ and $u > 1$; then",
+        " \\sqrt{u} < \\sqrt{a c} - 1\n &\\implies (1 + \\sqrt{u})^2 < a c \\\\\n &\\implies 2\\sqrt{u} - 2 < 0"))
+    row = _by_read(rows, "2 * sqrt(u) - 2 < 0")
+    assert row["status"] not in ("unreadable", "refuted"), row
+    assert any("not read" in a and "a * c" in a for a in row.get("assumptions", [])), row

@@ -601,8 +601,12 @@ class Paper:
                     ante_assume, ante_unread = self._conditions(display, [
                         D.Segment(a.text, a.pos, "condition", "antecedent") for a in chain.antecedents])
                     display.over_reals = over_reals
-                    cond_assume = cond_assume + [a for a in ante_assume if a not in cond_assume]
-                    cond_unread = cond_unread + ante_unread
+                    # one the checker cannot solve for a name ((1 + √t)² < s) would make the consequent unreadable:
+                    # it is listed as not read instead, so no refutation stands without it
+                    ante_assume, refused = self._usable(assumptions + cond_assume,
+                                                        [a for a in ante_assume if a not in cond_assume])
+                    cond_assume = cond_assume + ante_assume
+                    cond_unread = cond_unread + ante_unread + refused
                 cond_assume = cond_assume + after_assume
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
