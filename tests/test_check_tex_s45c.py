@@ -153,3 +153,9 @@ def test_an_antecedent_the_checker_cannot_use_leaves_its_consequent_readable(tmp
     row = _by_read(rows, "2 * sqrt(u) - 2 < 0")
     assert row["status"] not in ("unreadable", "refuted"), row
     assert any("not read" in a and "a * c" in a for a in row.get("assumptions", [])), row
+
+
+def test_a_sum_bound_is_no_vector_beside_a_bracketed_superscript(tmp_path, capsys):
+    # Σ_{k=1}^{m} c^{(k)}: m bounds the sum; c^{(k)} (no bare c) keeps its one reading and is checked
+    rows = tex_rows(tmp_path, capsys, _proof("We have", r" \sum_{k=1}^{m} m^{(k)} + 1 = 1 + \sum_{k=1}^{m} m^{(k)} ."))
+    assert rows[0]["status"] == "proved", rows

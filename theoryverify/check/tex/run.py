@@ -2154,6 +2154,9 @@ def _coordinate_twins(link: Link) -> list[tuple[str, str]]:
     beside c is a label, ``x^{k+1}`` of an iterate is read as the paper's iteration shows)."""
     slices = {id(m) for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
               if isinstance(n, ast.Subscript) for m in ast.walk(n.slice)}
+    slices |= {id(m) for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+               if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product")
+               and len(n.args) == 2 for m in ast.walk(n.args[1])}  # Σ_{k=1}^{d} d^{(k)}: the bound d is no vector
     bare = {n.id for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
             if isinstance(n, ast.Name) and id(n) not in slices}
     latex = f"{link.lhs.latex} {link.rhs.latex}"
