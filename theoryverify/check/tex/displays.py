@@ -73,6 +73,9 @@ class Chain:
     """Consecutive segments read as one expression with relations (``a = b \\le c`` over rows)."""
     parts: list[Segment] = field(default_factory=list)
     role: str = "main"
+    #: for the consequent of ``⟹``: the chains of its antecedents that are steps of their own (``A ⟹ B ⟹ C``: B, and
+    #: what B was derived from, for C) — its conditions, as the antecedent made a condition of the display is
+    antecedents: list = field(default_factory=list)
 
     @property
     def pos(self) -> int:
@@ -818,6 +821,7 @@ def chains(display: Display) -> None:
                 # "a = 1 \implies a^2 = 1": the antecedent is the consequent's condition, never a step of its own
                 # (a = 1 had been refuted), and the consequent never continues it (m > k ⟹ D → ∞ had been read
                 # m > k·D)
+                before: list = []
                 if current is not None and len(current.parts) == 1 and current.parts[0].row == k and \
                         current.role == "main" and display.chains and display.chains[-1] is current and \
                         top_relation(current.parts[0].text):
@@ -825,7 +829,12 @@ def chains(display: Display) -> None:
                     ante = current.parts[0]
                     display.conditions.append(Segment(ante.text, ante.pos, "condition", "antecedent", ante.row,
                                                       ante.comma))
-                current = Chain([seg], "implied")
+                elif current is not None and display.chains and display.chains[-1] is current:
+                    # "A ⟹ B ⟹ C" (B a step from A), or "a = b \\ = c ⟹ d": the consequent rests on the chain
+                    # before it and on what that chain rested on — never checked without them (its refutation had
+                    # picked values the antecedent excludes)
+                    before = [*current.antecedents, current]
+                current = Chain([seg], "implied", before)
                 display.chains.append(current)
                 continue
             # "lhs \\ &\qquad= rhs": a relation after spacing continues the row before (its left side)

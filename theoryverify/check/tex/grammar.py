@@ -1089,7 +1089,11 @@ class PaperParser(LatexParser):
             call = operand.left if isinstance(operand, ast.BinOp) and isinstance(operand.op, ast.Pow) else operand
             if order == 1 and isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
                     self.names is not None and _key(call.func) not in self.names.declared_functions and \
-                    any(k in self.names.ev.nabla_value for k in self.names.evidence_keys(_key(call.func))):
+                    any(k in self.names.ev.nabla_value for k in self.names.evidence_keys(_key(call.func))) and \
+                    not (len(call.args) == 1 and isinstance(call.args[0], (ast.Name, ast.Subscript, ast.Constant)) and
+                         any(k in self.names.ev.atomic for k in self.names.evidence_keys(_key(call.func)))):
+                # (\nabla f(x) of one name, f applied to one name elsewhere too: the gradient applied — one doubtful
+                # row, \nabla f^2(x)(…) or \nabla f \cdot d, does not make every ∇f(x) of the paper a product)
                 self.i, self._value_next = save, True  # \nabla l_i (A^T)^i where the paper writes \nabla l_i \sum …:
                 try:  # the gradient is a value there, times the bracket
                     self.factor()

@@ -180,6 +180,11 @@ EQUATION_TO_SOLVE = re.compile(r"\b(?:the\s+)?values?\s+of\s+[^.]{1,60}?\b(?:tha
                                r"(?:[\w-]+\s+){0,3}(?:equations?|(?:linear\s+)?systems?(?:\s+of\s+equations)?)\b"
                                r"(?:\s*(?:\\eqref\s*\{[^{}]*\}|\(\s*\d+\s*\)|\$[^$]{0,40}\$))?"
                                r"\s*(?:,?\s*(?:given|defined|written)\s+(?:by|as)|as\s+follows|below)?\W*$", re.I)
+#: "r is a root of its characteristic polynomial", "the eigenvalues solve", "x satisfies": with a side that is 0, the
+#: display is the equation the unknown solves (``det(rI − B) = r² − rs + c = 0``: its ``= 0`` link), not an identity
+ROOT_OF = re.compile(r"(?:\b(?:is|are|be|being)\s+(?:a\s+|the\s+|one\s+of\s+the\s+)?(?:roots?|zeros?|solutions?)\s+of|"
+                     r"\bcharacteristic\s+(?:polynomial|equation)|\bsolv(?:e|es|ing)\b|\bsatisf(?:y|ies|ying)\b)"
+                     r"[^.;:,]{0,80}?\W*$", re.I)
 #: "… which we solve numerically", "which can be solved by bisection": the display was an equation to solve
 SOLVED_AFTER = re.compile(r"^\W*(?:which|that)\s+(?:we|one|is|can\s+be|must\s+be|has\s+to\s+be)\s+"
                           r"(?:\w+ly\s+|then\s+|now\s+)?solv", re.I)
@@ -561,6 +566,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if op == "=" and (EQUATION_TO_SOLVE.search(sentence) or SOLVED_AFTER.match(after or "")):
         # "λ is the value that solves λ = a + γλ²", "… reduces to λ = …, which we solve numerically"
         return "definition", "the prose presents an equation to solve (or a definition by one): not a step"
+    if op == "=" and "0" in (lhs_text.strip().rstrip(".,;").strip(), rhs_text.strip().rstrip(".,;").strip()) and \
+            ROOT_OF.search(sentence):
+        # "r is a root of its characteristic polynomial det(rI − B) = r² − rs + c = 0": the equation r solves
+        return "definition", "the prose presents an equation its unknown solves (a root, a characteristic equation): not a step"
     if op in ("\\leftarrow", "\\gets"):
         return "update", "an assignment (\\leftarrow)"
     if op in APPROX_OPS:

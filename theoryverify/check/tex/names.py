@@ -426,7 +426,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.vector.add(key)
             if not index and not s and not d and (BOUND_AFTER.match(text, after) or BOUND_BEFORE.search(before)):
                 ev.bounded.add(key)
-            if re.search(r"\\nabla\s*$", before) and FACTOR_NEXT.match(text, after):
+            if re.search(r"\\nabla\s*$", before) and FACTOR_NEXT.match(text, after) and \
+                    not SQUARED_CALL.match(text, after):  # \nabla L^2(v)(…): a Hessian written as a square, applied
                 ev.nabla_value.add(key)
             graded = not index and GRADIENT_BEFORE.search(text[max(0, m.start() - 40):m.start()])
             if graded:  # \nabla f = A x: f is a map (its gradient is taken), never a factor of the \nabla before it
@@ -443,6 +444,10 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
     return ev
 
 
+#: a power right after a name, then a bracket: ``\nabla \mathcal{L}^2(v_n)`` (the Hessian written sloppily as a square,
+#: or the gradient of a square) — the name is applied there, whatever the power means: no evidence that the gradient
+#: before it is a value times what follows (one such row had made every ∇L(v_n) of a thesis a product)
+SQUARED_CALL = re.compile(r"\s*\^\s*\{?\s*[0-9]\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
 #: a tensor power right after a name: ``x^{\otimes p}``, ``x^\otimes``
 TENSOR_POWER = re.compile(r"\s*\^\s*\{?\s*\\otimes(?![A-Za-z])")
 

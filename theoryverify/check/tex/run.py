@@ -683,6 +683,17 @@ class Paper:
                                                                   if a not in assumptions])
                 cond_unread = cond_unread + refused
                 first_of_chain = len(self.relations)
+                if chain.antecedents:  # A ⟹ B ⟹ C: C is derived under B (and what B rested on)
+                    over_reals = display.over_reals
+                    ante_assume, ante_unread = self._conditions(display, [
+                        D.Segment(a.text, a.pos, "condition", "antecedent") for a in chain.antecedents])
+                    display.over_reals = over_reals
+                    # one the checker cannot solve for a name ((1 + √t)² < s) would make the consequent unreadable:
+                    # it is listed as not read instead, so no refutation stands without it
+                    ante_assume, ante_refused = self._usable(assumptions + cond_assume,
+                                                             [a for a in ante_assume if a not in cond_assume])
+                    cond_assume = cond_assume + ante_assume
+                    cond_unread = cond_unread + ante_unread + ante_refused
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
@@ -1383,6 +1394,18 @@ class Paper:
                     f"{', '.join(sorted(labels))}: a power, or a name with a superscript label (an iterate)?",
                     f"{', '.join(sorted(labels))} read as labelled names", lambda: self._reread(link, label_reading=True))
                 continue
+            coords = _coordinate_twins(link)
+            if coords:  # M v + (v^{(1)} − 1) e_1 = …: v^{(1)} a coordinate of v, or an iterate / a name of its own?
+                shown = ", ".join(f"{b}^{{({i})}}" for b, i in coords)
+                rel = self._add(display, link, chain_id, "ambiguous", kind,
+                                f"{shown} beside {', '.join(dict.fromkeys(b for b, _ in coords))} itself: a bracketed "
+                                "superscript on a name also written bare may be a coordinate (component) of it or an "
+                                "iterate, a name of its own — the two readings decide the step differently",
+                                assumptions, read_as)
+                rel.readings = [f"{read_as}  ({shown} a name of its own)",
+                                f"{shown} the coordinate of the vector {', '.join(dict.fromkeys(b for b, _ in coords))} "
+                                "(not checked: a step about vectors' coordinates)"]
+                continue
             twins = _bold_twins(link)
             if twins:  # \textbf{u} - u: the paper's bold u may be its u (a vector written two ways) or another name
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
@@ -2013,6 +2036,9 @@ class Paper:
             if edge:
                 return _withhold(rel, f"fails only at {_ce(ce)}, where {edge}: outside the range the step lives in "
                                       "(say the range with '% theoryverify: assume' to check it there)", ce)
+            settled = _value_settled(job, ce)
+            if settled:
+                return _withhold(rel, f"refuted as read, but {settled}", ce, limit=None)
             block = refutation_blockers(dataclasses.replace(cav, opaque=[], functions=[], families=[])
                                         if res.get("constant") or res.get("cancelled") else cav, False, job.op)
             if block:
@@ -2263,6 +2289,33 @@ def _bold_twins(link: Link) -> list[str]:
     ids = {n.id for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
            if isinstance(n, ast.Name) and id(n) not in slices}
     return sorted(n[:-2] for n in ids if n.endswith("bf") and len(n) > 2 and n[:-2] in ids)
+
+
+def _coordinate_twins(link: Link) -> list[tuple[str, str]]:
+    """(base, index) of each ``v^{(i)}`` (read ``vsup[i]``) a relation writes beside the bare ``v``: the coordinate
+    (component) of v, or a name of its own (an iterate)?  Read as a name of its own, ``Mv + (v^{(1)} − 1)e_1 =
+    (M + e_1e_1^T)v − e_1`` had been refuted with v ≠ v^{(1)}.  Only a parenthesised superscript counts (``c^{opt}``
+    beside c is a label, ``x^{k+1}`` of an iterate is read as the paper's iteration shows)."""
+    slices = {id(m) for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+              if isinstance(n, ast.Subscript) for m in ast.walk(n.slice)}
+    slices |= {id(m) for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+               if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product")
+               and len(n.args) == 2 for m in ast.walk(n.args[1])}  # Σ_{k=1}^{d} d^{(k)}: the bound d is no vector
+    bare = {n.id for t in (link.lhs.node, link.rhs.node) if t is not None for n in ast.walk(t)
+            if isinstance(n, ast.Name) and id(n) not in slices}
+    latex = f"{link.lhs.latex} {link.rhs.latex}"
+    out: list[tuple[str, str]] = []
+    for t in (link.lhs.node, link.rhs.node):
+        for n in ast.walk(t) if t is not None else ():
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id.endswith("sup"):
+                base = n.value.id[:-3]
+                if not base or base not in bare:
+                    continue
+                m = re.search(r"(?<![A-Za-z])\\?" + re.escape(base) + r"\s*(?:_\s*(?:\{[^{}]*\}|\w)\s*)?\^\s*\{\s*\(([^(){}]*)\)",
+                              latex)
+                if m and (base, m.group(1).strip()) not in out:
+                    out.append((base, m.group(1).strip()))
+    return out
 
 
 def _unbolded(link: Link, twins: list[str]) -> Link:
@@ -2520,6 +2573,41 @@ def _bearing_names(text: str) -> set[str]:
     if m:
         return _latex_names(m.group(1)) | _latex_names(m.group(3))
     return _latex_names(text)
+
+
+def _bare_name(node) -> str | None:
+    """The name ``node`` is when it is a bare symbol (``b``, ``c[m]``, ``v[n + 1]``), else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+            all(isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.Load, ast.operator,
+                               ast.unaryop)) for n in ast.walk(node.slice)):
+        return node.value.id
+    return None
+
+
+def _constant(node) -> bool:
+    """``node`` writes no name (a number: ``0``, ``-1/2``, ``sqrt(2)``)."""
+    return not any(isinstance(n, ast.Name) and not (isinstance(p, ast.Call) and p.func is n)
+                   for p in ast.walk(node) for n in ast.iter_child_nodes(p)) and not isinstance(node, ast.Name)
+
+
+def _value_settled(job: Job, ce) -> str:
+    """Why a refuted ``name = number`` link (``b = 0`` in ``lim b_n = b = 0``, ``c_m = 0`` in ``c_1 ≥ ⋯ ≥ c_m = 0``)
+    may not stand, or "": such a link says which value the name has — a conclusion the context draws about it (from
+    ``b(1 − qb) = b``, from the sequence's definition), or a fact stated about it — never an identity over every value
+    of the name; a counterexample that merely picks another value for the name refutes nothing.  A name whose value
+    the checker knows (a definition read into the step) is not in the counterexample, and is still refuted."""
+    if job.op != "=" or not ce:
+        return ""
+    for a, b in ((job.lhs, job.rhs), (job.rhs, job.lhs)):
+        name = _bare_name(a)
+        if name is not None and _constant(b) and \
+                any(k == name or k.startswith(name + "_") or k.startswith(name + "[") for k in ce):
+            return (f"it only sets {unparse(a)} to {unparse(b)}: a value the context determines (a conclusion drawn "
+                    f"about {unparse(a)}, or a fact stated about it), not an identity over every value of "
+                    f"{unparse(a)} — a counterexample that picks another value for it refutes nothing")
+    return ""
 
 
 def _withhold(rel: Relation, reason: str, counterexample, limit: int | None = 500) -> None:
