@@ -129,15 +129,25 @@ def test_no_side_of_an_iff_chain_is_checked_alone_old(tmp_path, capsys):
 
 
 def test_a_false_equivalence_is_refuted_with_a_counterexample_old(tmp_path, capsys):
-    body = _eq(r"v^2 \le 1 \iff 0 \le v \le 1", "Note that")
+    body = _eq(r"v^2 < 1/4 \iff v < 3", "Note that")
     rows = tex_rows(tmp_path, capsys, body)
     eq = _logic_rows([r for r in rows if r["status"] != "not_a_step"])
     assert len(eq) == 1 and eq[0]["status"] == "refuted", rows
-    assert eq[0]["counterexample"] == {"v": "-1"} and eq[0].get("first_wrong_step"), rows
+    assert eq[0]["counterexample"] == {"v": "1"} and eq[0].get("first_wrong_step"), rows
+
+
+def test_an_equivalence_false_only_for_negative_names_is_left_open_in_the_authors_favour(tmp_path, capsys):
+    # x² ≤ 1 ⟺ 0 ≤ x ≤ 1 fails only at x < 0; −γ²/μ ≥ −1/L ⟺ Lγ² ≤ μ only at L < 0 or μ < 0 (a thesis's step, with
+    # L and μ positive constants, was refuted at L = −1): as for a step, a refutation must fail in the authors' favour
+    rows = tex_rows(tmp_path, capsys, _eq(r"v^2 \le 1 \iff 0 \le v \le 1", "Note that") +
+                    _eq(r"-\frac{g^2}{m} \ge -\frac{1}{L} \iff L g^2 \le m", "and"))
+    eq = _logic_rows([r for r in rows if r["status"] != "not_a_step"])
+    assert [r["status"] for r in eq] == ["inconclusive", "inconclusive"], rows
+    assert all("no counterexample with every name positive" in r["reason"] for r in eq), rows
 
 
 def test_an_equivalence_broken_over_align_rows_is_checked_link_by_link_old(tmp_path, capsys):
-    body = _align(r"y^2 \le 9 &\iff (y - 3)(y + 3) \le 0", r"&\iff -3 \le y \le 3", r"&\Longleftrightarrow 0 \le y \le 3")
+    body = _align(r"y^2 \le 9 &\iff (y - 3)(y + 3) \le 0", r"&\iff -3 \le y \le 3", r"&\Longleftrightarrow 1/2 \le y \le 2")
     rows = tex_rows(tmp_path, capsys, body)
     eq = [r for r in rows if r["status"] != "not_a_step"]
     assert [r["status"] for r in eq] == ["proved", "proved", "refuted"], rows
@@ -164,7 +174,7 @@ def test_a_lone_implication_between_relations_keeps_its_consequent_checked(tmp_p
 
 
 def test_an_equivalence_in_two_names_is_refuted_or_left_open_never_proved(tmp_path, capsys):
-    rows = tex_rows(tmp_path, capsys, _eq(r"|a| \le b \iff a^2 \le b^2", "Recall") +
+    rows = tex_rows(tmp_path, capsys, _eq(r"|a| \le b \iff a \le 2b", "Recall") +
                     _eq(r"|a| \le b \iff -b \le a \le b", "and"))
     eq = [r for r in rows if r["status"] != "not_a_step"]
     assert eq[0]["status"] == "refuted" and eq[1]["status"] == "inconclusive", rows

@@ -18,6 +18,9 @@ OPS = {"<", "<=", ">", ">=", "="}
 WHOLE_LETTERS = {"i", "j", "k", "l", "m", "n", "t", "N", "K", "M", "T", "d", "p", "q", "r", "s"}
 SAMPLE = [Fraction(v) for v in ("-3", "-2", "-1", "-1/2", "-1/3", "0", "1/3", "1/2", "1", "2", "3", "5/2", "7")]
 MAX_NAMES = 3
+#: the readings in the authors' favour a refutation must also fail in (as policy.FAVOURABLE for a step)
+FAVOURABLE = (("every name positive", lambda v: v > 0), ("every name in (0, 1)", lambda v: 0 < v < 1),
+              ("every name at least 1", lambda v: v >= 1))
 MAX_POWER = 8
 
 
@@ -127,6 +130,12 @@ def check(left, right, kind: str, assumptions=(), whole: set[str] = frozenset())
             return None
         return (lt == rt) if kind == "equivalence" else (not lt or rt)
 
+    def _antecedent(point) -> bool:
+        try:
+            return _side_true(usable, point) and _side_true(left, point)
+        except (ZeroDivisionError, OverflowError):
+            return False
+
     exact = len(names) == 1 and \
         not any(isinstance(n, ast.Call) for a, _, b in atoms + usable for side in (a, b) for n in ast.walk(side))
     points: list[dict] = []
@@ -144,9 +153,23 @@ def check(left, right, kind: str, assumptions=(), whole: set[str] = frozenset())
     if not bad and exact:
         bad_root = _root_mismatch(names[0], roots, left, right, usable, kind)
         if bad_root is not None:
-            return {"status": "refuted", "counterexample": {names[0]: bad_root},
-                    "evidence": f"at {names[0]} = {bad_root} the two sides have different truth values"}
+            # a mismatch only at an irrational root: one point, which cannot fail in every favourable reading
+            return {"status": "inconclusive", "counterexample": None,
+                    "evidence": f"the two sides differ only at {names[0]} = {bad_root}; a refutation must also fail "
+                                "with every name positive, in (0, 1) and at least 1 (the authors' favour)"}
     if bad:
+        # as for a step (policy.py): a refutation must fail in the authors' favour too — with every name positive,
+        # every name in (0, 1) and every name at least 1 (L, μ and η are positive quantities in a paper)
+        for words, inside in FAVOURABLE:
+            there = [p for p in points if all(inside(v) for v in p.values())]
+            if kind == "implication" and not any(_antecedent(p) for p in there):
+                continue  # the premise is never true in this reading (t² ≥ 4 with t in (0, 1)): it says nothing
+            if not any(verdict(p) is False for p in there):
+                p = bad[0]
+                return {"status": "inconclusive", "counterexample": None,
+                        "evidence": "false at " + ", ".join(f"{k} = {_show(v)}" for k, v in p.items()) +
+                                    f", but no counterexample with {words} (the authors' favour: the names may be "
+                                    "positive quantities)"}
         whole_bad = [p for p in bad if all(v.denominator == 1 for v in p.values())]
         if not whole_bad and any(n in whole or n.split("_")[0] in WHOLE_LETTERS for n in names):
             p = bad[0]
