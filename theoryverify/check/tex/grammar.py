@@ -880,6 +880,8 @@ class PaperParser(LatexParser):
                 side = self._tuple_argument(whole_side=True)  # r = (r_1, r_2, r_3): a tuple, one side whole
                 if side is not None:
                     return side
+        if t.text == "{" and self._blackboard_letter():
+            return self.command()  # {\mathbf{{E}}}_\mu[X]: an expectation sign braced by the paper's macro
         if t.text == "{":  # {\bm{Y}}(0): a braced name applied
             node = super().atom()
             if isinstance(node, ast.Name) and (self.at("'") or self.at("^") and self.peek(1).text in PRIME_MARKS):
@@ -954,7 +956,7 @@ class PaperParser(LatexParser):
             scripts = self.i
             self._skip_scripts()
             if c in ("\\int", "\\iint", "\\oint"):
-                self._integral_body()
+                self._integral_body(2 if c == "\\iint" else 1)
             elif c in ("\\max", "\\min", "\\sup", "\\inf") and not (c in ("\\min", "\\max") and
                                                                    self.toks[start].text == "\\arg"):
                 # (1-c)\max_i a_i + c\max_i b_i: the operand ends at the next top-level + or −, as for \log — never
@@ -1433,6 +1435,17 @@ class PaperParser(LatexParser):
         ``\\mathbf{E}``, ``\\mathds P``, ``\\operatorname{\\mathbb E}``, ``\\mathop{\\mathbb{E}}`` — or 0.  Unbraced
         (``\\mathbb E[u]``) it had been a constant Ebb times u, so that E[u]^2 = E[u^2] was proved."""
         fonts = ("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm", "\\mathsf", "\\bm", "\\boldsymbol")
+        if self.at("{") and self.peek(1).text != "}":
+            # {\mathbf{{E}}}_\mu[X] (a paper's macro \Ex): the sign in a group of its own, so the group is the sign
+            save = self.i
+            self.i += 1
+            try:
+                inner = self._blackboard_letter()
+            finally:
+                self.i = save
+            return inner + 2 if inner and self.peek(inner + 1).text == "}" else 0
+        if self.at(*fonts) and [self.peek(k).text for k in range(1, 6)] == ["{", "{", "E", "}", "}"]:
+            return 6  # \mathbf{{E}}: the letter braced twice
         if self.at("\\operatorname", "\\mathop") and self.peek(1).text == "{":
             k = 2
             if self.peek(k).text in fonts:
@@ -1771,13 +1784,17 @@ class PaperParser(LatexParser):
             return self._opaque(at, c[1:])  # argument itself (Min(x) = x would prove \min(u) = u)
         return _call("Max" if c == "\\max" else "Min", *args)
 
-    def _integral_body(self) -> None:
-        """Skip an integrand up to its differential (``dx``, ``\\mathrm{d}x``, ``d\\mu(x)``)."""
+    def _integral_body(self, needed: int = 1) -> None:
+        """Skip an integrand up to its differential (``dx``, ``\\mathrm{d}x``, ``d\\mu(x)``) — up to the outer one
+        when integrals are nested (``\\int\\int x \\,dx\\, y \\,dy``: the inner integral's differential does not
+        end the outer integrand, so y is inside it, never a factor outside) and to the second of ``\\iint``."""
         depth = 0
         for _ in range(4000):
             t = self.peek()
             if t.kind == "end" or (depth == 0 and (t.text in RELATIONS or t.text in STOPS or t.text in DEFINITION_OPS)):
                 return
+            if depth == 0 and t.text in ("\\int", "\\oint", "\\iint"):
+                needed += 2 if t.text == "\\iint" else 1  # a nested integral: one more differential to find
             if t.text in ("(", "[", "{", "\\left"):
                 depth += 1
             elif t.text in (")", "]", "}", "\\right"):
@@ -1791,7 +1808,9 @@ class PaperParser(LatexParser):
                     self.next()
                     if self.at("("):
                         self._skip_balanced("(")
-                    return
+                    needed -= 1
+                    if needed == 0:
+                        return
         raise BadInput("LaTeX: an integral without its differential")
 
     def _environment(self, start: int) -> ast.expr:
