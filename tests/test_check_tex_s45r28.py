@@ -47,3 +47,16 @@ def test_a_braced_group_that_is_not_a_sign_is_still_a_group(tmp_path, capsys):
     """Guard: ``{E}(x + 1)`` style groups other than an expectation sign are read as before (a wrong square refuted)."""
     rows = tex_rows(tmp_path, capsys, _display(r"{(x + 1)}^2 = x^2 + 2x + 2"))
     assert [r["status"] for r in rows] == ["refuted"], rows
+
+
+def test_an_unknown_written_in_the_differentiation_variable_is_not_held_constant(tmp_path, capsys):
+    """Found on the benchmark after today's ``\\forall t,`` fix made a recalled conservation law a step:
+    ``d/dt(‖B(t)‖ − ‖C(t)‖) = 0`` was "proved for every value of ‖B(t)‖, ‖C(t)‖" — the norms, unknowns of the
+    reading, held constant in t.  Guard: an unknown free of the variable (‖w‖² in d/dλ) still gives a proof, and a
+    false derivative is not proved."""
+    rows = tex_rows(tmp_path, capsys, _display(
+        r"\forall t,\; \frac{d}{dt}\left(\left\|B(t)\right\|-\left\|C(t)\right\|\right) = 0")
+        + _display(r"\frac{d}{d\lambda} \left\| w \right\|^2 \lambda = \left\| w \right\|^2")
+        + _display(r"\frac{d}{dt}\left\|B(t)\right\| t = \left\|B(t)\right\|"))
+    assert [r["status"] for r in rows] == ["inconclusive", "proved", "inconclusive"], rows
+    assert "holding ⟦‖B(t)‖⟧ fixed" in rows[0]["reason"], rows

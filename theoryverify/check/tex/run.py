@@ -2019,6 +2019,13 @@ class Paper:
             if cav.loose_indices:
                 rel.reason += f"; {_loose(cav)}"
             return
+        frozen = [] if res.get("cancelled") else _frozen_atoms(job)
+        if status in ("proved", "holds") and frozen:
+            # d/dt(‖B(t)‖ − ‖C(t)‖) = 0 "proved": an unknown that is written in t was held constant in t
+            rel.status = "inconclusive"
+            rel.reason = (f"{status} as read, but only by holding {frozen[0]} fixed while the step differentiates, "
+                          f"integrates or takes a limit in a name written inside it: that unknown depends on it")
+            return
         if status in ("proved", "holds"):
             rel.status, why = positive(status, method, dataclasses.replace(cav, opaque=[], functions=[], families=[])
                                        if res.get("cancelled") else cav)
@@ -3049,6 +3056,32 @@ def _favourable(job: Job, st, session_for) -> str | None:
     if job.op != "=":
         return _somewhere(job, session_for)
     return _piecewise_region(job, session_for)
+
+
+#: calls whose later arguments are variables the call binds (diff(f, t), Integral(f, (x, a, b)), limit(f, n, oo) …)
+_BINDING_CALLS = frozenset({"diff", "Derivative", "Integral", "integrate", "limit", "Limit", "Sum", "Product"})
+
+
+def _frozen_atoms(job: Job) -> list[str]:
+    """The unknowns (opaque atoms, kept as constants) written in a name that the step differentiates, integrates,
+    sums or takes a limit in — ``d/dt ‖B(t)‖`` read with ‖B(t)‖ an unknown constant is 0 by the reading, not by the
+    paper — or []."""
+    bound: set[str] = set()
+    for side in (job.lhs, job.rhs):
+        for n in ast.walk(side):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _BINDING_CALLS:
+                for a in n.args[1:]:
+                    first = a.elts[0] if isinstance(a, ast.Tuple) and a.elts else a
+                    if isinstance(first, ast.Name):
+                        bound.add(first.id)
+    if not bound:
+        return []
+    out = []
+    for latex in job.caveats.opaque:
+        words = [w for v in bound for w in (["\\" + k for k, py in GREEK.items() if py == v] or [v])]
+        if any(re.search(r"(?<![A-Za-z\\])" + re.escape(w) + r"(?![A-Za-z])", latex) for w in words):
+            out.append(f"⟦{latex}⟧")
+    return out
 
 
 def _method_and_evidence(method: str, evidence: str) -> str:
