@@ -1480,6 +1480,15 @@ class PaperParser(LatexParser):
             # index, as in \hat M_3 (the parser's own copy of the tokens loses the braces); \hat{x_t y} stays refused
             del self.toks[close]
             del self.toks[self.i]
+        close = _close_of(self.toks, self.i) if self.at("{") else -1
+        if close > 0 and (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
+                          self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK) and \
+                [t.text for t in self.toks[self.i + 2:close]] in (["'"], ["''"], ["\\prime"], ["^", "\\prime"]):
+            # \bar{s'}, \overline{x'}, \hat{\theta'}: the primed letter under the accent — the name \bar{s}' is
+            # (s-prime with a bar), its prime moved after the braces (it had been refused: "expected a name in braces")
+            marks = self.toks[self.i + 2:close]
+            del self.toks[self.i + 2:close]
+            self.toks[self.i + 3:self.i + 3] = marks
         if self.at("{"):
             self.next()
             parts = []
@@ -2183,8 +2192,8 @@ class PaperParser(LatexParser):
                 self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i):  # ^{(T-i)_+}: an exponent
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
-            word = self._superscript_label(base) or self._label_letter(base)
-            if word:  # Regret^{OCO}, R_U^{e}: a label of the name, no power
+            word = self._superscript_label(base) or self._label_letter(base) or self._policy_label(base)
+            if word:  # Regret^{OCO}, R_U^{e}, V_r^\pi: a label of the name, no power
                 sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
                 elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
                 if self.at("_"):  # Regret^{OCO}_n: the subscript after the label is the name's index too
@@ -2688,6 +2697,69 @@ class PaperParser(LatexParser):
         if close < 0 or close + 1 >= len(self.toks) or self.toks[close + 1].text != "}":
             return ""
         return show_tokens(self.toks[self.i:close + 2])
+
+    def _policy_label(self, base: ast.expr) -> str | None:
+        """``V_r^\\pi``, ``Q^{\\pi'}``, ``V^{\\pi_k}``, ``J^{\\pi^*}``, ``\\mathcal{T}^\\pi`` (the cursor after ``^``, no bracket
+        after the superscript): the paper's policy π labelling a value or an operator — the label (``pi``,
+        ``piprime``, ``pi_k``, ``pistar``), with the cursor moved past it; never V_r to the power 3.14….  A decorated π
+        (π', π_k, π^*) is a name whatever the paper; a bare π is one where the paper applies or primes it (π(a|s),
+        π'), and otherwise the power of the constant stays the first reading with the label the other (recorded in
+        :attr:`labels`: both readings, no verdict unless they agree).  A Greek superscript the paper applies as a
+        function (``V^{\\mu}`` beside μ(s)) is a label the same way.  None for anything else (x^\\alpha stays a power)."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or head.id == "e" or self.names is None:
+            return None
+        braced = self.at("{")
+        k = 1 if braced else 0
+        t = self.peek(k)
+        if t.kind != "cmd" or not (t.text == "\\pi" or t.text[1:] in GREEK):
+            return None
+        greek = "pi" if t.text == "\\pi" else GREEK[t.text[1:]]
+        j = k + 1
+        tail = ""
+        if braced:
+            close = _close_of(self.toks, self.i)
+            if close < 0:
+                return None
+            rest = self.toks[self.i + j:close]
+            texts = [x.text for x in rest]
+            if not texts:
+                tail = ""
+            elif texts in (["'"], ["\\prime"], ["^", "\\prime"], ["^", "{", "\\prime", "}"]):
+                tail = "prime"
+            elif texts in (["^", m] for m in STAR_MARKS) or texts in (["^", "{", m, "}"] for m in STAR_MARKS) or \
+                    texts in ([m] for m in ("\\star", "\\ast")):
+                tail = "star"
+            elif texts[0] == "_" and len(rest) >= 2 and all(x.kind in ("letter", "num") or x.text in ("{", "}") or
+                                                            x.kind == "cmd" and x.text[1:] in GREEK
+                                                            for x in rest[1:]):
+                inner = [x.text.lstrip("\\") for x in rest[1:] if x.text not in ("{", "}")]
+                if not inner or (texts[1] != "{" and len(rest) != 2):
+                    return None
+                tail = "_" + "".join(GREEK.get(x, x) for x in inner)
+            else:
+                return None
+            end = close + 1
+        else:
+            if self.peek(1).text in ("'", "_", "^"):
+                return None  # V^\pi' / V^\pi_k: TeX's own grouping is unclear — read as before
+            end = self.i + 1
+        if end < len(self.toks) and (self.toks[end].text == "(" or self.toks[end].text == "\\left"):
+            return None  # V^\pi(s): the labelled function applied (_labelled_applied), read as before
+        word = greek + tail
+        if tail:  # π', π_k, π^*: a name, never the constant (nor a Greek number with a decoration)
+            self.i = end
+            return word
+        if greek == "pi":
+            if self.names.kind("pi") == "name" or self.label_reading:
+                self.i = end
+                return word
+            self.labels.add(f"{unparse_name(base)}^pi")  # V^π: the power of the constant, or V labelled π?
+            return None
+        if self.names.kind(greek) == "function":  # V^\mu beside μ(s): the paper's map labels V
+            self.i = end
+            return word
+        return None
 
     def _label_letter(self, base: ast.expr) -> str | None:
         """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor

@@ -72,10 +72,14 @@ ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\thet
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
 #: one name as an argument, any letter (``S(g^\\star)``, ``T(\\theta_i)``): beside a single use as a factor, evidence
 #: that conflicts with it (see :meth:`Names.kind`)
-NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
+#: an accented letter, ``\\bar s``, ``\\overline{s}``, ``\\hat{\\theta}``: one name (s-bar), as an argument as plain s is
+ACCENTED = r"\\(?:bar|hat|tilde|overline|widehat|widetilde|check|breve|vec|dot|ddot)\s*(?:\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\}|" \
+           r"\s(?:[A-Za-z])|\\[A-Za-z]+)"
+NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|" + ACCENTED + r"|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                       r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|\{\s*\\star\s*\}|'|"
                       r"\{\s*\(\s*[^{}()]{1,12}\)\s*\}))?\s*$")  # X^{(k)}: a name with an upper label
-LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|\\[A-Za-z]+|[A-Za-z])\s*$")  # f(\mathbf x) = …
+LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|" + ACCENTED +
+                      r"|\\[A-Za-z]+|[A-Za-z])\s*$")  # f(\mathbf x) = …
 ROW_START = re.compile(r"(?:^|\\\\|&|,|\\text\s*\{\s*and\s*\}|\\q?quad)(?:\s|\\q?quad|\\text\s*\{\s*and\s*\})*$")
 DEFINES_AFTER = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq|\\defeq)")
 STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh",
@@ -431,7 +435,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             graded = not index and GRADIENT_BEFORE.search(text[max(0, m.start() - 40):m.start()])
             if graded:  # \nabla f = A x: f is a map (its gradient is taken), never a factor of the \nabla before it
                 ev.gradient.add(key)
-            if FACTOR_NEXT.match(text, after) or not graded and \
+            after_relation = RELATION_BEFORE.search(text[max(0, m.start() - 16):m.start()])
+            if FACTOR_NEXT.match(text, after) or not graded and not after_relation and \
                     re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$", before):
                 ev.factor[key] += 1
                 if key == "e" and not s:
@@ -441,6 +446,13 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
     # sign is weaker than the name right after the bar, a transpose or ℝ^d
     ev.vector |= terms - ev.number
     return ev
+
+
+#: a relation or arrow command just before a name (``\\pi \\in \\Pi``, ``x \\le C``, ``f: X \\to Y``): the letters that end the
+#: command are no factor of the name (``\\in \\Pi`` had counted as "n·Π", so Π_a(\\bar s) was read as Π_a times s̄)
+RELATION_BEFORE = re.compile(r"\\(?:in|notin|ni|leq?|geq?|leqslant|geqslant|subset|subseteq|supset|supseteq|to|mapsto|"
+                             r"rightarrow|leftarrow|gets|sim|equiv|approx|neq?|mid|cup|cap|setminus|coloneqq|"
+                             r"triangleq|defeq|eqdef|quad|qquad|colon)\s*(?:\\[,;:! ]\s*)*$")
 
 
 #: a tensor power right after a name: ``x^{\otimes p}``, ``x^\otimes``

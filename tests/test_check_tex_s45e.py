@@ -1,0 +1,93 @@
+"""Session 45 (helper s45-reade): RL names misread by the reader — a policy superscript read as a power (V_r^π as
+V_r to the 3.14…), a capital map applied to an accented state read as a product (Π_a(s̄) as Π_a·s̄, because
+``\\pi \\in \\Pi`` had counted as a factor "n·Π"), a primed letter under an accent refused (``\\bar{s'}``), a
+convolution bracket written with ``\\left(`` … ``\\right)`` applied at a point, and an "If …, X decreases by" lead-in
+taken for a hypothesis.  Every snippet is written for these tests (no paper's text); each test failed on the code
+before the fix unless it says it is a guard."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import displays, tex_rows  # noqa: E402
+
+
+def _doc(*parts: str) -> str:
+    return "\n".join(parts) + "\n"
+
+
+POLICY = r"Let $\pi$ be a policy, $\pi(a|s)$ the probability it plays $a$ in state $s$."
+
+
+# 1. a policy superscript is a label, never a power -------------------------------------------------------------------
+def test_value_with_a_policy_superscript_is_a_labelled_name_true_step_proved(tmp_path, capsys):
+    # old: V_r^\pi read as V[r] ** pi (the constant π as an exponent)
+    body = _doc(POLICY, displays(r"V_r^\pi + 2 V_c^\pi = 2 V_c^\pi + V_r^\pi"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows
+    assert "**" not in rows[0]["read_as"] and "Vsup[r, pi]" in rows[0]["read_as"], rows
+
+
+def test_value_with_a_policy_superscript_planted_false_step_refuted_and_located(tmp_path, capsys):
+    body = _doc(POLICY, displays(r"V_r^\pi + V_c^\pi \le V_r^\pi"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] in ("refuted", "inconclusive"), rows
+    assert "**" not in rows[0]["read_as"], rows
+
+
+def test_decorated_policy_superscripts_are_labels(tmp_path, capsys):
+    # old: Q^{\pi'} refused or read as a power; V^{\pi_k}, J^{\pi^*} as powers of a name pi_k / pistar
+    body = _doc(displays(r"Q^{\pi'} + V^{\pi_k} + J^{\pi^*} = J^{\pi^*} + V^{\pi_k} + Q^{\pi'}"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows
+    assert "**" not in rows[0]["read_as"], rows
+    assert "piprime" in rows[0]["read_as"] and "pi_k" in rows[0]["read_as"] and "pistar" in rows[0]["read_as"], rows
+
+
+def test_operator_with_a_policy_superscript_is_no_power(tmp_path, capsys):
+    # old: \mathcal{T}^\pi Q read as Tcal ** pi * Q
+    body = _doc(POLICY, r"The operator satisfies", r"\begin{equation}",
+                r"\mathcal{T}^\pi Q(s, a) := r(s, a) + \gamma \sum_{b} \pi(b|s) Q(s, b)", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert "Tcal ** pi" not in (rows[0]["read_as"] or ""), rows
+
+
+def test_bare_pi_superscript_where_the_paper_never_names_pi_is_a_question_not_a_verdict(tmp_path, capsys):
+    # no π(·) anywhere — V^π may be the power of the constant or V labelled π: both readings, no silent one (old:
+    # proved as powers; read as labels the step is false, so no verdict)
+    rows = tex_rows(tmp_path, capsys, displays(r"V^\pi V^\pi = V^{2 \pi}"))
+    assert rows[0]["status"] not in ("proved", "holds"), rows
+
+
+def test_a_greek_parameter_exponent_stays_a_power(tmp_path, capsys):
+    # guard: x^\alpha with α a number of the paper (α ∈ (0, 1)) is a power
+    body = _doc(r"Let $\alpha \in (0, 1)$ and $x > 0$.", displays(r"x^\alpha x^\alpha = x^{2 \alpha}"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved" and "x ** alpha" in rows[0]["read_as"], rows
+
+
+# 2. a capital map applied to an accented state ------------------------------------------------------------------------
+def test_a_capital_map_of_an_accented_state_in_a_definition_is_applied(tmp_path, capsys):
+    # old: Pi[a] * sbar := {…} — "\pi \in \Pi" counted as the factor "n·Π", and \overline{s} was no name argument
+    body = _doc(POLICY, r"The admissible policies are", r"\begin{equation}",
+                r"\Pi_a(\overline{s}) := \{\pi \in \Pi : V(\overline{s}) \leq \beta\}", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["read_as"].startswith("Pi_a(sbar)"), rows
+
+
+# 3. a primed letter under an accent ------------------------------------------------------------------------------------
+def test_a_prime_inside_an_accent_is_a_primed_name(tmp_path, capsys):
+    # old: "expected a name in braces, got "'""
+    body = _doc(displays(r"\bar{s'} + \hat{\theta'} + \overline{x'} = \overline{x'} + \hat{\theta'} + \bar{s'}",
+                         r"\bar{s'} - \bar{s}' = 1"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows
+    assert "sbarprime" in rows[0]["read_as"] and "thetahatprime" in rows[0]["read_as"], rows
+    assert rows[1]["status"] == "refuted", rows  # s̄' written two ways is one name: 0 = 1 is false
+
+
+def test_a_prime_inside_the_papers_accent_macro(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, displays(r"2 \ov{s'} = \ov{s'} + \ov{s'}"),
+                    preamble="\\newcommand{\\ov}{\\overline}\n")
+    assert rows[0]["status"] == "proved" and "sbarprime" in rows[0]["read_as"], rows
