@@ -91,3 +91,20 @@ def test_a_prime_inside_the_papers_accent_macro(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"2 \ov{s'} = \ov{s'} + \ov{s'}"),
                     preamble="\\newcommand{\\ov}{\\overline}\n")
     assert rows[0]["status"] == "proved" and "sbarprime" in rows[0]["read_as"], rows
+
+
+# 4. a \left( … \right) convolution bracket applied at a point ----------------------------------------------------------
+def test_a_sized_convolution_bracket_at_a_point_is_no_product(tmp_path, capsys):
+    # old: g * ⟦(g_0*g)⟧(x_l - ·) * x[k] — the value at x_k read as a factor x_k
+    body = _doc(r"Let $g$ and $g_0$ be kernels.",
+                displays(r"\left(g * \left[(g_0 * g)(x_l - \cdot)\right]\right)(x_k) = (g * g_0 * g)(x_l - x_k)",
+                         r"\left(g * \left[(g_0 * g)(x_l - \cdot)\right]\right)(x_k) = 2 x_k"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert all("* x[k]" not in (r["read_as"] or "").split(" = ")[0] for r in rows), rows
+    assert all(r["status"] not in ("proved", "holds", "refuted") for r in rows), rows
+
+
+def test_a_sized_bracket_times_a_bracket_stays_a_product(tmp_path, capsys):
+    # guard: no '*' at the bracket's top — \left(a + b\right)(c + d) is the product, as the plain form
+    rows = tex_rows(tmp_path, capsys, displays(r"\left(a + b\right)(c + d) = a c + a d + b c + b d"))
+    assert rows[0]["status"] == "proved", rows

@@ -618,6 +618,26 @@ class PaperParser(LatexParser):
                 break
         return -1
 
+    def _plain_evaluated_bracket(self) -> None:
+        """``\\left(g * \\left[…\\right]\\right)(x_k)`` at the cursor: a ``\\left(``…``\\right)`` pair followed at once by
+        ``(`` — the sizing is dropped (``(`` … ``)``), so the bracket evaluated at a point reads as the plain-bracket
+        form does (:meth:`_bracketed_application`: a convolution or an operator's value at the point, never
+        g·[…]·x_k).  Nothing changes when no ``(`` follows the pair."""
+        depth = 0
+        for j in range(self.i, len(self.toks)):
+            text = self.toks[j].text
+            if text == "\\left":
+                depth += 1
+            elif text == "\\right":
+                depth -= 1
+                if depth == 0:
+                    if j + 1 < len(self.toks) and self.toks[j + 1].text == ")" and self._evaluated_after(j + 1):
+                        del self.toks[j]
+                        del self.toks[self.i]
+                    return
+            elif self.toks[j].kind == "end":
+                return
+
     def _evaluated_after(self, close: int) -> bool:
         """Is the bracket at ``close`` followed at once (no space) by ``(``: an operator's value evaluated at a point?"""
         nxt = self.toks[close + 1] if close + 1 < len(self.toks) else None
@@ -835,6 +855,9 @@ class PaperParser(LatexParser):
 
     def atom(self) -> ast.expr:
         t = self.peek()
+        if t.text == "\\left" and self.peek(1).text == "(":
+            self._plain_evaluated_bracket()
+            t = self.peek()
         if t.kind == "letter":
             run = self._capital_run()
             if run is not None:
