@@ -108,3 +108,38 @@ def test_a_sized_bracket_times_a_bracket_stays_a_product(tmp_path, capsys):
     # guard: no '*' at the bracket's top — \left(a + b\right)(c + d) is the product, as the plain form
     rows = tex_rows(tmp_path, capsys, displays(r"\left(a + b\right)(c + d) = a c + a d + b c + b d"))
     assert rows[0]["status"] == "proved", rows
+
+
+# 5. "If …, one step decreases the loss by" + display: the lemma's conclusion ------------------------------------------
+_LEMMA = "\\begin{lemma}\n%s\n\\begin{equation}\n%s\n\\end{equation}\n%s\\end{lemma}\n"
+_PRE = "\\newtheorem{lemma}{Lemma}\n"
+
+
+def test_a_display_after_if_then_one_step_decreases_by_is_the_lemmas_conclusion(tmp_path, capsys):
+    # old: "not a step (hypothesis)", "a hypothesis of the lemma"
+    rows = tex_rows(tmp_path, capsys,
+                    _LEMMA % (r"If $0 < s \le 1$, one step of the scheme decreases the loss by", r"s^3 \le s .", ""),
+                    preamble=_PRE)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "goal")], rows
+
+
+def test_a_display_after_if_then_a_sequence_is_bounded_by_is_the_conclusion(tmp_path, capsys):
+    # guard (passes on the old code too: "as follows" was a conclusion cue already)
+    rows = tex_rows(tmp_path, capsys,
+                    _LEMMA % (r"If $0 < s \le 1$, any iterate of it is bounded as follows", r"s^2 \le s .", ""),
+                    preamble=_PRE)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "goal")], rows
+
+
+def test_a_condition_display_after_if_stays_a_hypothesis(tmp_path, capsys):
+    # guard: "If $x \ge 0$," + the display that is the condition, the conclusion after it
+    rows = tex_rows(tmp_path, capsys, _LEMMA % (r"If $x \ge 0$,", r"x + y \le 1 ,", "then $y \\le 1$.\n"),
+                    preamble=_PRE)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "hypothesis")], rows
+
+
+def test_if_the_loss_decreases_by_with_no_main_clause_stays_a_hypothesis(tmp_path, capsys):
+    # guard: the verb is the condition's own ("If the loss decreases by …"), no comma clause after a condition
+    rows = tex_rows(tmp_path, capsys, _LEMMA % (r"If the loss decreases by", r"\delta \ge 1 ,",
+                                                "then the method stops.\n"), preamble=_PRE)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "hypothesis")], rows
