@@ -143,3 +143,19 @@ def test_if_the_loss_decreases_by_with_no_main_clause_stays_a_hypothesis(tmp_pat
     rows = tex_rows(tmp_path, capsys, _LEMMA % (r"If the loss decreases by", r"\delta \ge 1 ,",
                                                 "then the method stops.\n"), preamble=_PRE)
     assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "hypothesis")], rows
+
+
+# 1b. an operator written before a function: applied, or a product? -----------------------------------------------------
+def test_an_operator_before_a_function_is_a_question_never_a_linear_proof(tmp_path, capsys):
+    # old: 𝒯Q₁ − 𝒯Q₂ = 𝒯(Q₁ − Q₂) proved as a product (linearity no Bellman operator has)
+    body = _doc(POLICY, displays(r"\mathcal{T} Q_1 - \mathcal{T} Q_2 = \mathcal{T} (Q_1 - Q_2)",
+                                 r"|\mathcal{T}^\pi Q_1(s, a) - \mathcal{T}^\pi Q_2(s, a)| \le 2 |Q_1(s, a) - Q_2(s, a)|"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "ambiguous" and "operator" in rows[0]["reason"], rows
+    assert rows[1]["status"] == "ambiguous" and "Tcalsup_pi_Q_1(s, a)" in rows[1]["readings"][1], rows
+
+
+def test_an_operator_before_a_function_true_under_both_readings_is_proved(tmp_path, capsys):
+    # guard: 𝒯Q + 1 = 1 + 𝒯Q holds whichever is meant
+    rows = tex_rows(tmp_path, capsys, displays(r"\mathcal{T} Q + 1 = 1 + \mathcal{T} Q"))
+    assert rows[0]["status"] == "proved", rows

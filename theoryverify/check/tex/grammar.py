@@ -108,6 +108,8 @@ class PaperParser(LatexParser):
         self.bracket_index: set[str] = set()  # A[j]: A times j, or row/entry j of A?
         self.letter_runs: dict[str, list[str]] = {}  # AR(θ): the name AR applied, or A·R·θ? (the letters of AR)
         self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
+        self.operator_apps: set[str] = set()  # 𝒯^π Q(s, a): the operator 𝒯^π applied to Q, or 𝒯^π times Q(s, a)?
+        self.operator_reading = False  # the other reading: each such 𝒯 Q the operator's value (one unknown function)
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -2895,6 +2897,7 @@ class PaperParser(LatexParser):
         p.label_reading = self.label_reading
         p.index_brackets = self.index_brackets
         p.increment_reading = self.increment_reading
+        p.operator_reading = self.operator_reading
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -2911,6 +2914,7 @@ class PaperParser(LatexParser):
         self.labels |= p.labels
         self.scope_questions += [q for q in p.scope_questions if q not in self.scope_questions]
         self.increments |= p.increments
+        self.operator_apps |= p.operator_apps
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
@@ -3069,10 +3073,46 @@ class PaperParser(LatexParser):
                 self.applied.add(name)
                 node = ast.Call(func=_name(name), args=[*node.args, *self._paren_args()], keywords=[])
                 continue
+            applied = self._operator_applied(node)
+            if applied is not None:
+                node = applied
+                continue
             longer = self._times(node)
             if longer is None:
                 return node
             node = longer
+
+    def _operator_applied(self, node: ast.expr) -> ast.expr | None:
+        """``\\mathcal{T}^\\pi Q(s, a)``, ``\\mathcal{T} Q^*``, ``\\hat{\\mathcal{T}} Q`` (the cursor after the calligraphic
+        name, a capital written right after it): an operator applied to a function (a Bellman operator's value at the
+        point), or the calligraphic name times Q(s, a)?  The product is read and the question recorded in
+        :attr:`operator_apps` (both readings, a verdict only where they agree: a product would let 𝒯Q₁ − 𝒯Q₂ factor
+        as 𝒯(Q₁ − Q₂), which no non-linear operator allows); under :attr:`operator_reading` the operator's value,
+        one unknown function per operand (``Tcal_Q(s, a)``).  None when no such pair is at the cursor."""
+        head = node.value if isinstance(node, ast.Subscript) else node
+        t = self.peek()
+        if not (isinstance(head, ast.Name) and re.fullmatch(r"[A-Z]cal(?:hat|tilde|bar|check)?(?:sup)?", head.id)) or \
+                t.kind != "letter" or not t.text[:1].isupper() or len(t.text) != 1:
+            return None
+        save = self.i
+        try:
+            right = self.factor()
+        except BadInput:
+            self.i = save
+            return None
+        operand = right.func if isinstance(right, ast.Call) and isinstance(right.func, ast.Name) else right
+        op_head = operand.value if isinstance(operand, ast.Subscript) else operand
+        if not isinstance(op_head, ast.Name) or not op_head.id[:1].isupper():
+            self.i = save
+            return None
+        if not self.operator_reading:
+            self.operator_apps.add(f"{unparse_name(node)} {unparse_name(operand)}")
+            return _bin(node, ast.Mult(), right)
+        name = f"{_flat(node)}_{_flat(operand)}"
+        if isinstance(right, ast.Call):
+            self.applied.add(name)
+            return ast.Call(func=_name(name), args=list(right.args), keywords=[])
+        return _name(name)
 
     def _a_function(self, node: ast.expr) -> bool:
         key = _key(node)
