@@ -36,6 +36,13 @@ def test_value_with_a_policy_superscript_planted_false_step_refuted_and_located(
     assert "**" not in rows[0]["read_as"], rows
 
 
+def test_a_policy_superscript_before_the_subscript_is_the_same_label(tmp_path, capsys):
+    # V^\pi_r is V_r^\pi in TeX (old: V[r] ** pi)
+    body = _doc(POLICY, displays(r"V^\pi_r + 1 = 1 + V_r^\pi"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["read_as"]) for r in rows] == [("proved", "Vsup[r, pi] + 1 = 1 + Vsup[r, pi]")], rows
+
+
 def test_decorated_policy_superscripts_are_labels(tmp_path, capsys):
     # old: Q^{\pi'} refused or read as a power; V^{\pi_k}, J^{\pi^*} as powers of a name pi_k / pistar
     body = _doc(displays(r"Q^{\pi'} + V^{\pi_k} + J^{\pi^*} = J^{\pi^*} + V^{\pi_k} + Q^{\pi'}"))

@@ -2766,11 +2766,15 @@ class PaperParser(LatexParser):
                 return None
             end = close + 1
         else:
-            if self.peek(1).text in ("'", "_", "^"):
-                return None  # V^\pi' / V^\pi_k: TeX's own grouping is unclear — read as before
+            if self.peek(1).text in ("'", "^", "\\prime"):
+                return None  # V^\pi': TeX's own grouping is unclear — read as before
             end = self.i + 1
-        if end < len(self.toks) and (self.toks[end].text == "(" or self.toks[end].text == "\\left"):
-            return None  # V^\pi(s): the labelled function applied (_labelled_applied), read as before
+        save = self.i
+        self.i = end
+        applied = self._called_after_index()  # V^\pi(s), V^\pi_r(s): the labelled function applied
+        self.i = save
+        if applied:
+            return None  # (_labelled_applied reads it, as before)
         word = greek + tail
         if tail:  # π', π_k, π^*: a name, never the constant (nor a Greek number with a decoration)
             self.i = end
