@@ -166,3 +166,16 @@ def test_an_operator_before_a_function_true_under_both_readings_is_proved(tmp_pa
     # guard: 𝒯Q + 1 = 1 + 𝒯Q holds whichever is meant
     rows = tex_rows(tmp_path, capsys, displays(r"\mathcal{T} Q + 1 = 1 + \mathcal{T} Q"))
     assert rows[0]["status"] == "proved", rows
+
+
+# 6. held-out author 8's D5: λ_max applied to different matrices is no "function or product?" review -------------------
+def test_from_tex_drafts_lambda_max_of_a_matrix_without_a_review(tmp_path):
+    # old: REVIEW "lam_smax(…) read as a function applied (the paper applies lam_smax to different arguments …) — or a
+    # product?" — the reader knows λ_max is a spectral function of its matrix (never λ_max times the matrix)
+    from theoryverify import fromtex
+    tex = tmp_path / "p.tex"
+    tex.write_text("\\documentclass{article}\n\\begin{document}\nThe constant is\n\\begin{equation}\\label{eq:ls}\n"
+                   "L_s = \\frac{\\lambda_{\\max}(X^\\top X)}{4 n} + \\lambda .\n\\end{equation}\n"
+                   "and $\\lambda_{\\max}(A + B) \\le 2$.\n\\end{document}\n")
+    by = {e.name: e for e in fromtex.read(tex).entries}
+    assert by["eq_ls"].relations and not by["eq_ls"].review and by["eq_ls"].transcribed, by["eq_ls"]

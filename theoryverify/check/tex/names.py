@@ -651,12 +651,13 @@ class Names:
         declaration, definition, map, several arguments or atomic argument?  ``\\eta(\\Sigma w - …)`` and
         ``\\eta(\\lambda_1 - \\lambda_2)`` make η such a function, though a step size times a bracket is written
         the same way: a transcription (``new-paper --from-tex``) marks such a reading for review, with the product
-        reading beside it.  The step checker's own verdicts do not change."""
+        reading beside it.  The step checker's own verdicts do not change.  Never λ_max, σ_min (a spectral function of
+        a matrix, whatever it is applied to: :meth:`kind`)."""
         if not self._known(key):
             key = next((k for k in self.evidence_keys(key)[1:] if self._known(k)), key.split("_")[0])
         ev = self.ev
         if self.kind(key) != "function" or key in self.declared_functions or key in self.defined or \
-                key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
+                SPECTRAL.fullmatch(key) or key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
             return False
         plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
         return not (plain and self.kind(plain.group(1)) == "function")
