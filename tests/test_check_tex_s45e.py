@@ -179,3 +179,18 @@ def test_from_tex_drafts_lambda_max_of_a_matrix_without_a_review(tmp_path):
                    "and $\\lambda_{\\max}(A + B) \\le 2$.\n\\end{document}\n")
     by = {e.name: e for e in fromtex.read(tex).entries}
     assert by["eq_ls"].relations and not by["eq_ls"].review and by["eq_ls"].transcribed, by["eq_ls"]
+
+
+def test_a_starred_stopping_time_exponent_stays_a_power(tmp_path, capsys):
+    # guard for the policy label: γ^{τ^*} (a discount to a stopping time's power) is no label — only π is
+    body = _doc(r"Let $\gamma \in (0, 1)$ and $\tau^*$ a stopping time.",
+                displays(r"\gamma^{\tau^*} \gamma = \gamma^{\tau^* + 1}"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved" and "gamma ** taustar" in rows[0]["read_as"], rows
+
+
+def test_a_matrix_times_an_accented_vector_stays_a_product(tmp_path, capsys):
+    # guard: H(\bar e_t) beside αH is H·ē_t — an accented argument is no evidence of a map outside a definition
+    body = _doc(r"Let $\alpha > 0$.", displays(r"H(\bar{e}_t) + \alpha H = H (\bar{e}_t + \alpha)"))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "proved", rows

@@ -2776,7 +2776,7 @@ class PaperParser(LatexParser):
         if applied:
             return None  # (_labelled_applied reads it, as before)
         word = greek + tail
-        if tail:  # π', π_k, π^*: a name, never the constant (nor a Greek number with a decoration)
+        if tail and greek == "pi":  # π', π_k, π^*: a policy's name, never the constant (γ^{τ^*} stays a power)
             self.i = end
             return word
         if greek == "pi":

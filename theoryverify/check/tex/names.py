@@ -72,10 +72,11 @@ ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\thet
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
 #: one name as an argument, any letter (``S(g^\\star)``, ``T(\\theta_i)``): beside a single use as a factor, evidence
 #: that conflicts with it (see :meth:`Names.kind`)
-#: an accented letter, ``\\bar s``, ``\\overline{s}``, ``\\hat{\\theta}``: one name (s-bar), as an argument as plain s is
+#: an accented letter, ``\\bar s``, ``\\overline{s}``, ``\\hat{\\theta}``: one name (s-bar) — the argument of a map defined
+#: on it (``\\Pi_a(\\overline{s}) := …``, LHS_CALL), as plain s is (not NAME_ARG: ``H(\\bar e_t)`` beside αH stays H·ē_t)
 ACCENTED = r"\\(?:bar|hat|tilde|overline|widehat|widetilde|check|breve|vec|dot|ddot)\s*(?:\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\}|" \
            r"\s(?:[A-Za-z])|\\[A-Za-z]+)"
-NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|" + ACCENTED + r"|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
+NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                       r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|\{\s*\\star\s*\}|'|"
                       r"\{\s*\(\s*[^{}()]{1,12}\)\s*\}))?\s*$")  # X^{(k)}: a name with an upper label
 LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|" + ACCENTED +
