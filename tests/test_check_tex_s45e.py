@@ -58,6 +58,7 @@ def test_operator_with_a_policy_superscript_is_no_power(tmp_path, capsys):
                 r"\mathcal{T}^\pi Q(s, a) := r(s, a) + \gamma \sum_{b} \pi(b|s) Q(s, b)", r"\end{equation}")
     rows = tex_rows(tmp_path, capsys, body)
     assert "Tcal ** pi" not in (rows[0]["read_as"] or ""), rows
+    assert rows[0]["read_as"].startswith("Tcalsup_pi_Q(s, a) :="), rows  # the operator's value, defined
 
 
 def test_bare_pi_superscript_where_the_paper_never_names_pi_is_a_question_not_a_verdict(tmp_path, capsys):
@@ -159,7 +160,8 @@ def test_an_operator_before_a_function_is_a_question_never_a_linear_proof(tmp_pa
                                  r"|\mathcal{T}^\pi Q_1(s, a) - \mathcal{T}^\pi Q_2(s, a)| \le 2 |Q_1(s, a) - Q_2(s, a)|"))
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["status"] == "ambiguous" and "operator" in rows[0]["reason"], rows
-    assert rows[1]["status"] == "ambiguous" and "Tcalsup_pi_Q_1(s, a)" in rows[1]["readings"][1], rows
+    assert rows[1]["status"] == "ambiguous" and "Tcalsup_pi_Q_1(s, a)" in rows[1]["readings"][0], rows
+    assert "Tcalsup[pi] * Q_1(s, a)" in rows[1]["readings"][1], rows
 
 
 def test_an_operator_before_a_function_true_under_both_readings_is_proved(tmp_path, capsys):

@@ -109,7 +109,7 @@ class PaperParser(LatexParser):
         self.letter_runs: dict[str, list[str]] = {}  # AR(θ): the name AR applied, or A·R·θ? (the letters of AR)
         self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
         self.operator_apps: set[str] = set()  # 𝒯^π Q(s, a): the operator 𝒯^π applied to Q, or 𝒯^π times Q(s, a)?
-        self.operator_reading = False  # the other reading: each such 𝒯 Q the operator's value (one unknown function)
+        self.operator_reading = False  # the other reading: each such 𝒯 Q a product
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -3089,10 +3089,11 @@ class PaperParser(LatexParser):
     def _operator_applied(self, node: ast.expr) -> ast.expr | None:
         """``\\mathcal{T}^\\pi Q(s, a)``, ``\\mathcal{T} Q^*``, ``\\hat{\\mathcal{T}} Q`` (the cursor after the calligraphic
         name, a capital written right after it): an operator applied to a function (a Bellman operator's value at the
-        point), or the calligraphic name times Q(s, a)?  The product is read and the question recorded in
+        point), or the calligraphic name times Q(s, a)?  The operator's value is read, one unknown function per
+        operand (``Tcal_Q(s, a)``; a definition's left side so reads too), and the question recorded in
         :attr:`operator_apps` (both readings, a verdict only where they agree: a product would let 𝒯Q₁ − 𝒯Q₂ factor
-        as 𝒯(Q₁ − Q₂), which no non-linear operator allows); under :attr:`operator_reading` the operator's value,
-        one unknown function per operand (``Tcal_Q(s, a)``).  None when no such pair is at the cursor."""
+        as 𝒯(Q₁ − Q₂), which no non-linear operator allows); under :attr:`operator_reading` the product.  None when
+        no such pair is at the cursor."""
         head = node.value if isinstance(node, ast.Subscript) else node
         t = self.peek()
         if not (isinstance(head, ast.Name) and re.fullmatch(r"[A-Z]cal(?:hat|tilde|bar|check)?(?:sup)?", head.id)) or \
@@ -3109,9 +3110,9 @@ class PaperParser(LatexParser):
         if not isinstance(op_head, ast.Name) or not op_head.id[:1].isupper():
             self.i = save
             return None
-        if not self.operator_reading:
-            self.operator_apps.add(f"{unparse_name(node)} {unparse_name(operand)}")
+        if self.operator_reading:  # the other reading: the product
             return _bin(node, ast.Mult(), right)
+        self.operator_apps.add(f"{unparse_name(node)} {unparse_name(operand)}")
         name = f"{_flat(node)}_{_flat(operand)}"
         if isinstance(right, ast.Call):
             self.applied.add(name)

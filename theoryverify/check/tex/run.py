@@ -1306,7 +1306,7 @@ class Paper:
                 self._reread_question(
                     display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
                     f"{', '.join(sorted(operators))}: an operator applied to the function (its value at the point), or "
-                    "a product?", f"{', '.join(sorted(operators))} read as the operator's values",
+                    "a product?", f"{', '.join(sorted(operators))} read as products",
                     lambda: self._reread(link, operator_reading=True))
                 continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
