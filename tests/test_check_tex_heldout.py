@@ -87,7 +87,9 @@ def test_word_superscript_is_a_label_not_a_power(tmp_path, capsys):
                                             r"x^{abc} x^{abc} = x^{2abc}"))  # three letters, no word: both readings
     assert rows[0]["status"] == "proved" and "ksup" in rows[0]["read_as"], _show(rows)
     assert "e" not in rows[0]["reason"].split(":")[0], rows[0]  # no "e: Euler's number …?" ambiguity
-    assert "Lsup" in rows[1]["read_as"] and rows[1]["status"] != "ambiguous", _show(rows)
+    # (no power-or-label question; since s45-reade "\le L" is no evidence that L is a factor, so L^{test}(θ) is asked
+    # about as a function applied or a product — before, that spurious evidence had read it silently as a product)
+    assert "Lsup" in rows[1]["read_as"] and "superscript label" not in (rows[1]["reason"] or ""), _show(rows)
     assert rows[2]["status"] == "proved" and "thetasup" in rows[2]["read_as"], _show(rows)
     assert rows[3]["status"] == "ambiguous" and "superscript label" in rows[3]["reason"], _show(rows)
 

@@ -108,6 +108,8 @@ class PaperParser(LatexParser):
         self.bracket_index: set[str] = set()  # A[j]: A times j, or row/entry j of A?
         self.letter_runs: dict[str, list[str]] = {}  # AR(θ): the name AR applied, or A·R·θ? (the letters of AR)
         self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
+        self.operator_apps: set[str] = set()  # 𝒯^π Q(s, a): the operator 𝒯^π applied to Q, or 𝒯^π times Q(s, a)?
+        self.operator_reading = False  # the other reading: each such 𝒯 Q a product
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -618,6 +620,26 @@ class PaperParser(LatexParser):
                 break
         return -1
 
+    def _plain_evaluated_bracket(self) -> None:
+        """``\\left(g * \\left[…\\right]\\right)(x_k)`` at the cursor: a ``\\left(``…``\\right)`` pair followed at once by
+        ``(`` — the sizing is dropped (``(`` … ``)``), so the bracket evaluated at a point reads as the plain-bracket
+        form does (:meth:`_bracketed_application`: a convolution or an operator's value at the point, never
+        g·[…]·x_k).  Nothing changes when no ``(`` follows the pair."""
+        depth = 0
+        for j in range(self.i, len(self.toks)):
+            text = self.toks[j].text
+            if text == "\\left":
+                depth += 1
+            elif text == "\\right":
+                depth -= 1
+                if depth == 0:
+                    if j + 1 < len(self.toks) and self.toks[j + 1].text == ")" and self._evaluated_after(j + 1):
+                        del self.toks[j]
+                        del self.toks[self.i]
+                    return
+            elif self.toks[j].kind == "end":
+                return
+
     def _evaluated_after(self, close: int) -> bool:
         """Is the bracket at ``close`` followed at once (no space) by ``(``: an operator's value evaluated at a point?"""
         nxt = self.toks[close + 1] if close + 1 < len(self.toks) else None
@@ -835,6 +857,9 @@ class PaperParser(LatexParser):
 
     def atom(self) -> ast.expr:
         t = self.peek()
+        if t.text == "\\left" and self.peek(1).text == "(":
+            self._plain_evaluated_bracket()
+            t = self.peek()
         if t.kind == "letter":
             run = self._capital_run()
             if run is not None:
@@ -1500,6 +1525,15 @@ class PaperParser(LatexParser):
             # index, as in \hat M_3 (the parser's own copy of the tokens loses the braces); \hat{x_t y} stays refused
             del self.toks[close]
             del self.toks[self.i]
+        close = _close_of(self.toks, self.i) if self.at("{") else -1
+        if close > 0 and (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
+                          self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK) and \
+                [t.text for t in self.toks[self.i + 2:close]] in (["'"], ["''"], ["\\prime"], ["^", "\\prime"]):
+            # \bar{s'}, \overline{x'}, \hat{\theta'}: the primed letter under the accent — the name \bar{s}' is
+            # (s-prime with a bar), its prime moved after the braces (it had been refused: "expected a name in braces")
+            marks = self.toks[self.i + 2:close]
+            del self.toks[self.i + 2:close]
+            self.toks[self.i + 3:self.i + 3] = marks
         if self.at("{"):
             self.next()
             parts = []
@@ -2209,8 +2243,8 @@ class PaperParser(LatexParser):
                 self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i):  # ^{(T-i)_+}: an exponent
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
-            word = self._superscript_label(base) or self._label_letter(base)
-            if word:  # Regret^{OCO}, R_U^{e}: a label of the name, no power
+            word = self._superscript_label(base) or self._label_letter(base) or self._policy_label(base)
+            if word:  # Regret^{OCO}, R_U^{e}, V_r^\pi: a label of the name, no power
                 sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
                 elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
                 if self.at("_"):  # Regret^{OCO}_n: the subscript after the label is the name's index too
@@ -2716,6 +2750,73 @@ class PaperParser(LatexParser):
             return ""
         return show_tokens(self.toks[self.i:close + 2])
 
+    def _policy_label(self, base: ast.expr) -> str | None:
+        """``V_r^\\pi``, ``Q^{\\pi'}``, ``V^{\\pi_k}``, ``J^{\\pi^*}``, ``\\mathcal{T}^\\pi`` (the cursor after ``^``, no bracket
+        after the superscript): the paper's policy π labelling a value or an operator — the label (``pi``,
+        ``piprime``, ``pi_k``, ``pistar``), with the cursor moved past it; never V_r to the power 3.14….  A decorated π
+        (π', π_k, π^*) is a name whatever the paper; a bare π is one where the paper applies or primes it (π(a|s),
+        π'), and otherwise the power of the constant stays the first reading with the label the other (recorded in
+        :attr:`labels`: both readings, no verdict unless they agree).  A Greek superscript the paper applies as a
+        function (``V^{\\mu}`` beside μ(s)) is a label the same way.  None for anything else (x^\\alpha stays a power)."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or head.id == "e" or self.names is None:
+            return None
+        braced = self.at("{")
+        k = 1 if braced else 0
+        t = self.peek(k)
+        if t.kind != "cmd" or not (t.text == "\\pi" or t.text[1:] in GREEK):
+            return None
+        greek = "pi" if t.text == "\\pi" else GREEK[t.text[1:]]
+        j = k + 1
+        tail = ""
+        if braced:
+            close = _close_of(self.toks, self.i)
+            if close < 0:
+                return None
+            rest = self.toks[self.i + j:close]
+            texts = [x.text for x in rest]
+            if not texts:
+                tail = ""
+            elif texts in (["'"], ["\\prime"], ["^", "\\prime"], ["^", "{", "\\prime", "}"]):
+                tail = "prime"
+            elif texts in (["^", m] for m in STAR_MARKS) or texts in (["^", "{", m, "}"] for m in STAR_MARKS) or \
+                    texts in ([m] for m in ("\\star", "\\ast")):
+                tail = "star"
+            elif texts[0] == "_" and len(rest) >= 2 and all(x.kind in ("letter", "num") or x.text in ("{", "}") or
+                                                            x.kind == "cmd" and x.text[1:] in GREEK
+                                                            for x in rest[1:]):
+                inner = [x.text.lstrip("\\") for x in rest[1:] if x.text not in ("{", "}")]
+                if not inner or (texts[1] != "{" and len(rest) != 2):
+                    return None
+                tail = "_" + "".join(GREEK.get(x, x) for x in inner)
+            else:
+                return None
+            end = close + 1
+        else:
+            if self.peek(1).text in ("'", "^", "\\prime"):
+                return None  # V^\pi': TeX's own grouping is unclear — read as before
+            end = self.i + 1
+        save = self.i
+        self.i = end
+        applied = self._called_after_index()  # V^\pi(s), V^\pi_r(s): the labelled function applied
+        self.i = save
+        if applied:
+            return None  # (_labelled_applied reads it, as before)
+        word = greek + tail
+        if tail and greek == "pi":  # π', π_k, π^*: a policy's name, never the constant (γ^{τ^*} stays a power)
+            self.i = end
+            return word
+        if greek == "pi":
+            if self.names.kind("pi") == "name" or self.label_reading:
+                self.i = end
+                return word
+            self.labels.add(f"{unparse_name(base)}^pi")  # V^π: the power of the constant, or V labelled π?
+            return None
+        if self.names.kind(greek) == "function":  # V^\mu beside μ(s): the paper's map labels V
+            self.i = end
+            return word
+        return None
+
     def _label_letter(self, base: ast.expr) -> str | None:
         """A one-letter lowercase superscript that labels the name (``V^r``, ``B_a^r(k)``, ``R_n^m``), with the cursor
         moved past it; else None.  The paper says so by defining a name with it (``B_a^r(k) \\eqdef …``) or writing a
@@ -2827,6 +2928,7 @@ class PaperParser(LatexParser):
         p.label_reading = self.label_reading
         p.index_brackets = self.index_brackets
         p.increment_reading = self.increment_reading
+        p.operator_reading = self.operator_reading
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -2843,6 +2945,7 @@ class PaperParser(LatexParser):
         self.labels |= p.labels
         self.scope_questions += [q for q in p.scope_questions if q not in self.scope_questions]
         self.increments |= p.increments
+        self.operator_apps |= p.operator_apps
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
@@ -3001,10 +3104,47 @@ class PaperParser(LatexParser):
                 self.applied.add(name)
                 node = ast.Call(func=_name(name), args=[*node.args, *self._paren_args()], keywords=[])
                 continue
+            applied = self._operator_applied(node)
+            if applied is not None:
+                node = applied
+                continue
             longer = self._times(node)
             if longer is None:
                 return node
             node = longer
+
+    def _operator_applied(self, node: ast.expr) -> ast.expr | None:
+        """``\\mathcal{T}^\\pi Q(s, a)``, ``\\mathcal{T} Q^*``, ``\\hat{\\mathcal{T}} Q`` (the cursor after the calligraphic
+        name, a capital written right after it): an operator applied to a function (a Bellman operator's value at the
+        point), or the calligraphic name times Q(s, a)?  The operator's value is read, one unknown function per
+        operand (``Tcal_Q(s, a)``; a definition's left side so reads too), and the question recorded in
+        :attr:`operator_apps` (both readings, a verdict only where they agree: a product would let 𝒯Q₁ − 𝒯Q₂ factor
+        as 𝒯(Q₁ − Q₂), which no non-linear operator allows); under :attr:`operator_reading` the product.  None when
+        no such pair is at the cursor."""
+        head = node.value if isinstance(node, ast.Subscript) else node
+        t = self.peek()
+        if not (isinstance(head, ast.Name) and re.fullmatch(r"[A-Z]cal(?:hat|tilde|bar|check)?(?:sup)?", head.id)) or \
+                t.kind != "letter" or not t.text[:1].isupper() or len(t.text) != 1:
+            return None
+        save = self.i
+        try:
+            right = self.factor()
+        except BadInput:
+            self.i = save
+            return None
+        operand = right.func if isinstance(right, ast.Call) and isinstance(right.func, ast.Name) else right
+        op_head = operand.value if isinstance(operand, ast.Subscript) else operand
+        if not isinstance(op_head, ast.Name) or not op_head.id[:1].isupper():
+            self.i = save
+            return None
+        if self.operator_reading:  # the other reading: the product
+            return _bin(node, ast.Mult(), right)
+        self.operator_apps.add(f"{unparse_name(node)} {unparse_name(operand)}")
+        name = f"{_flat(node)}_{_flat(operand)}"
+        if isinstance(right, ast.Call):
+            self.applied.add(name)
+            return ast.Call(func=_name(name), args=list(right.args), keywords=[])
+        return _name(name)
 
     def _a_function(self, node: ast.expr) -> bool:
         key = _key(node)

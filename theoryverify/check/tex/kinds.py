@@ -390,7 +390,12 @@ NAMED_MEMBER = re.compile(r"\\in\s*(?:\\mathcal|\\mathbb|\\mathrm|[A-Z])[^=<>]{0
 CONCLUSION_AFTER_CLAUSE = re.compile(r",\s*(?:the|this|our|then|we|it|each|every)\b[^,]{10,200}(?::|\bby|\bas follows|"
                                      r"\bis|\bare|\bsatisf(?:y|ies))\s*:?\s*$|"
                                      # "If 0 < η ≤ 1, one step satisfies": the main clause after the condition
-                                     r",\s*(?:one|a|an|any|all|both|its|their)\s[^,]{1,120}\bsatisf(?:y|ies)\s*:?\s*$",
+                                     r",\s*(?:one|a|an|any|all|both|its|their)\s[^,]{1,120}\bsatisf(?:y|ies)\s*:?\s*$|"
+                                     # "If 0 < η ≤ 1/L, one step of GD decreases the loss by": the main clause's
+                                     # verb of change (or bound) and its "by" — the display is the amount, concluded
+                                     r",\s*(?:one|a|an|any|all|both|its|their)\s[^,]{1,120}\b(?:decreas|increas|reduc|"
+                                     r"improv|lower|rais|shrink|grow|contract|(?:is|are|remains?|stays?)\s+bounded)\w*"
+                                     r"(?:\s+[\w$\\{}^_]+){0,4}?\s+(?:by|as follows)\s*:?\s*$",
                                      re.I)
 SET_BUILDER = re.compile(r"\s*(?:\\left\s*)?(?:\\\{|\\lbrace)[^:|]*?(?::|\\mid|\|)(?!=)")
 

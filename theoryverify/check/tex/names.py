@@ -72,10 +72,15 @@ ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\thet
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
 #: one name as an argument, any letter (``S(g^\\star)``, ``T(\\theta_i)``): beside a single use as a factor, evidence
 #: that conflicts with it (see :meth:`Names.kind`)
+#: an accented letter, ``\\bar s``, ``\\overline{s}``, ``\\hat{\\theta}``: one name (s-bar) — the argument of a map defined
+#: on it (``\\Pi_a(\\overline{s}) := …``, LHS_CALL), as plain s is (not NAME_ARG: ``H(\\bar e_t)`` beside αH stays H·ē_t)
+ACCENTED = r"\\(?:bar|hat|tilde|overline|widehat|widetilde|check|breve|vec|dot|ddot)\s*(?:\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\}|" \
+           r"\s(?:[A-Za-z])|\\[A-Za-z]+)"
 NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                       r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|\{\s*\\star\s*\}|'|"
                       r"\{\s*\(\s*[^{}()]{1,12}\)\s*\}))?\s*$")  # X^{(k)}: a name with an upper label
-LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|\\[A-Za-z]+|[A-Za-z])\s*$")  # f(\mathbf x) = …
+LHS_CALL = re.compile(r"^\s*(?:\\(?:mathbf|bm|boldsymbol|vec)\s*\{?\s*[A-Za-z]\s*\}?|" + ACCENTED +
+                      r"|\\[A-Za-z]+|[A-Za-z])\s*$")  # f(\mathbf x) = …
 ROW_START = re.compile(r"(?:^|\\\\|&|,|\\text\s*\{\s*and\s*\}|\\q?quad)(?:\s|\\q?quad|\\text\s*\{\s*and\s*\})*$")
 DEFINES_AFTER = re.compile(r"\s*&?\s*(?::=|=|\\coloneqq|\\triangleq|\\defeq)")
 STANDARD_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh",
@@ -432,7 +437,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             graded = not index and GRADIENT_BEFORE.search(text[max(0, m.start() - 40):m.start()])
             if graded:  # \nabla f = A x: f is a map (its gradient is taken), never a factor of the \nabla before it
                 ev.gradient.add(key)
-            if FACTOR_NEXT.match(text, after) or not graded and \
+            after_relation = RELATION_BEFORE.search(text[max(0, m.start() - 16):m.start()])
+            if FACTOR_NEXT.match(text, after) or not graded and not after_relation and \
                     re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$", before):
                 ev.factor[key] += 1
                 if key == "e" and not s:
@@ -448,6 +454,14 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
 #: or the gradient of a square) — the name is applied there, whatever the power means: no evidence that the gradient
 #: before it is a value times what follows (one such row had made every ∇L(v_n) of a thesis a product)
 SQUARED_CALL = re.compile(r"\s*\^\s*\{?\s*[0-9]\s*\}?\s*(?:\\left\s*|\\[bB]igg?l?\s*)?\(")
+
+#: a relation or arrow command just before a name (``\\pi \\in \\Pi``, ``x \\le C``, ``f: X \\to Y``): the letters that end the
+#: command are no factor of the name (``\\in \\Pi`` had counted as "n·Π", so Π_a(\\bar s) was read as Π_a times s̄)
+RELATION_BEFORE = re.compile(r"\\(?:in|notin|ni|leq?|geq?|leqslant|geqslant|subset|subseteq|supset|supseteq|to|mapsto|"
+                             r"rightarrow|leftarrow|gets|sim|equiv|approx|neq?|mid|cup|cap|setminus|coloneqq|"
+                             r"triangleq|defeq|eqdef|quad|qquad|colon)\s*(?:\\[,;:! ]\s*)*$")
+
+
 #: a tensor power right after a name: ``x^{\otimes p}``, ``x^\otimes``
 TENSOR_POWER = re.compile(r"\s*\^\s*\{?\s*\\otimes(?![A-Za-z])")
 
@@ -644,12 +658,13 @@ class Names:
         declaration, definition, map, several arguments or atomic argument?  ``\\eta(\\Sigma w - …)`` and
         ``\\eta(\\lambda_1 - \\lambda_2)`` make η such a function, though a step size times a bracket is written
         the same way: a transcription (``new-paper --from-tex``) marks such a reading for review, with the product
-        reading beside it.  The step checker's own verdicts do not change."""
+        reading beside it.  The step checker's own verdicts do not change.  Never λ_max, σ_min (a spectral function of
+        a matrix, whatever it is applied to: :meth:`kind`)."""
         if not self._known(key):
             key = next((k for k in self.evidence_keys(key)[1:] if self._known(k)), key.split("_")[0])
         ev = self.ev
         if self.kind(key) != "function" or key in self.declared_functions or key in self.defined or \
-                key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
+                SPECTRAL.fullmatch(key) or key in STANDARD_FUNCTIONS or key in ev.maps or key in ev.multi or key in ev.atomic or key in ev.gradient:
             return False
         plain = re.fullmatch(r"(\w+?)(prime|star|hat|tilde|bar)", key)
         return not (plain and self.kind(plain.group(1)) == "function")

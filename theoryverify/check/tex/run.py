@@ -1350,9 +1350,10 @@ class Paper:
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             labels = set().union(*(p.labels for p in parsers))
             increments = set().union(*(getattr(p, "increments", set()) for p in parsers))
+            operators = set().union(*(getattr(p, "operator_apps", set()) for p in parsers))
             # (ΔX beside the paper's own Δ: Δ·X or one name? — every other question's readings keep Δ·X, so none of
             # them is checked while it is open)
-            labels_or_increments = labels | increments
+            labels_or_increments = labels | increments | operators  # (each question blocks the others' rereads)
             if divisions:
                 rel = self._add(display, link, chain_id, "ambiguous", kind,
                                 f"{', '.join(dict.fromkeys(divisions))}: divided by the number alone, or by the "
@@ -1386,6 +1387,13 @@ class Paper:
                     f"{', '.join(sorted(increments))}: the paper's Δ (written alone elsewhere) times the name, or one "
                     "name (an increment ΔX)?", f"{', '.join(sorted(increments))} read as one name each",
                     lambda: self._reread(link, increment_reading=True))
+                continue
+            if operators and not labels:
+                self._reread_question(
+                    display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                    f"{', '.join(sorted(operators))}: an operator applied to the function (its value at the point), or "
+                    "a product?", f"{', '.join(sorted(operators))} read as products",
+                    lambda: self._reread(link, operator_reading=True))
                 continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
             if labels:
@@ -1475,7 +1483,8 @@ class Paper:
                 return None
             except Exception:  # a defect of the reader: no other reading, never a failed paper
                 return None
-            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e or p.ambiguous_pi:
+            if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e or p.ambiguous_pi or \
+                    p.operator_apps:
                 return None
             terms.append(Term(term.tokens, node, None, p))
         return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
