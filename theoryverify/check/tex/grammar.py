@@ -249,22 +249,12 @@ class PaperParser(LatexParser):
                 # x^{(2)*}, Q^{2*}: a starred label of the name (the second optimum), never a power
                 word, width = self._star_word(1)
                 self.i += 1 + width
-                base_node = node.value if isinstance(node, ast.Subscript) else node
-                sup_first = not isinstance(node, ast.Subscript)
-                sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
-                node = ast.Subscript(value=sup, slice=_name(word), ctx=ast.Load()) if sup_first else \
-                    ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, _name(word)], ctx=ast.Load()),
-                                  ctx=ast.Load())
+                node = _labelled_sup(node, [_name(word)])
             elif self.at("^") and self.peek(1).text == "{" and self._paren_label(2):
                 # g_t^{(full)}: a word in brackets labels the name (one name, not the product f·u·l·l)
                 word = self._paren_label(2)
                 self.i += 5 + len(word)
-                base_node = node.value if isinstance(node, ast.Subscript) else node
-                sup_first = not isinstance(node, ast.Subscript)
-                sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
-                node = ast.Subscript(value=sup, slice=_name(word), ctx=ast.Load()) if sup_first else \
-                    ast.Subscript(value=sup, slice=ast.Tuple(elts=[node.slice, _name(word)], ctx=ast.Load()),
-                                  ctx=ast.Load())
+                node = _labelled_sup(node, [_name(word)])
             elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(" and \
                     not self._paren_power(2) and \
                     self._positive_part_end(self.i + 2) != _close_of(self.toks, self.i + 1):  # a^{(T-i)_+}: a power
@@ -277,12 +267,7 @@ class PaperParser(LatexParser):
                     idxs.append(self.expr())
                 self.expect(")")
                 self.expect("}")
-                base_node = node.value if isinstance(node, ast.Subscript) else node
-                sup_first = not isinstance(node, ast.Subscript)
-                sup = _name(f"{base_node.id}sup") if isinstance(base_node, ast.Name) else base_node
-                elts = ([] if sup_first else [node.slice]) + idxs
-                node = ast.Subscript(value=sup, slice=elts[0] if len(elts) == 1 else
-                                     ast.Tuple(elts=elts, ctx=ast.Load()), ctx=ast.Load())
+                node = _labelled_sup(node, idxs)
             else:
                 break
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -3256,6 +3241,16 @@ def _top_power(toks: list[Token]) -> bool:
                 continue
             return True
     return False
+
+
+def _labelled_sup(node: ast.expr, labels: list[ast.expr]) -> ast.expr:
+    """``x^{(k)}``, ``Q^{2*}``, ``g_t^{(full)}``: the name's superscript labels as an index of the name ``xsup``
+    (after its subscript, if it has one: ``g_t^{(full)}`` is ``gsup[t, full]``), never a power."""
+    base = node.value if isinstance(node, ast.Subscript) else node
+    sup = _name(f"{base.id}sup") if isinstance(base, ast.Name) else base
+    elts = ([node.slice] if isinstance(node, ast.Subscript) else []) + labels
+    return ast.Subscript(value=sup, slice=elts[0] if len(elts) == 1 else ast.Tuple(elts=elts, ctx=ast.Load()),
+                         ctx=ast.Load())
 
 
 def _close_of(toks: list[Token], i: int) -> int:

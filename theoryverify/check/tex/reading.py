@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..latex import DEFINITION_OPS as LATEX_DEF_OPS
 from ..latex import GREEK, RELATIONS, Token, tokenize
 from ..parser import BadInput, NAME_RE, unparse
-from .grammar import PaperParser, show_tokens
+from .grammar import PaperParser, _close_of, show_tokens
 
 COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\leqq": "<=",
            "\\ge": ">=", "\\geq": ">=", "\\geqslant": ">=", "\\geqq": ">=", "\\lt": "<", "\\gt": ">",
@@ -307,16 +307,6 @@ def _unwrap_sizes(toks: list[Token]) -> list[Token]:
     return [t for i, t in enumerate(toks) if i not in drop]
 
 
-def _group_end(toks: list[Token], i: int) -> int:
-    """The index of the ``}`` closing the ``{`` at ``i`` (-1 if none)."""
-    depth = 0
-    for j in range(i, len(toks)):
-        depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
-        if depth == 0:
-            return j
-    return -1
-
-
 STACKS = ("\\overset", "\\stackrel", "\\underset")
 
 
@@ -336,19 +326,19 @@ def _boxed_relations(toks: list[Token]) -> list[Token]:
             j, ok = i + 1, True
             for _ in range(2 if t.text == "\\resizebox" else 1):  # the size groups, dropped
                 if j < len(toks) and toks[j].text == "{":
-                    j = _group_end(toks, j) + 1
+                    j = _close_of(toks, j) + 1
                     ok = ok and j > 0
                 else:
                     ok = False
             if ok and j < len(toks) and toks[j].text == "{":
-                end = _group_end(toks, j)
+                end = _close_of(toks, j)
                 if end > j:
                     inner = toks[j + 1:end]
                     out += _boxed_relations(inner)
                     i = end + 1
                     continue
         if t.text in ("\\mathop", "\\mathrel", "\\ensuremath") and i + 2 < len(toks) and toks[i + 1].text == "{":
-            end = _group_end(toks, i + 1)
+            end = _close_of(toks, i + 1)
             inner = _boxed_relations(toks[i + 2:end]) if end > 0 else []
             if inner and (inner[0].text in STACKS or inner[0].text in ("\\mathop", "\\mathrel")) and \
                     _stacked_relation_only(inner):
@@ -364,11 +354,11 @@ def _stacked_relation_only(toks: list[Token]) -> bool:
     """Are ``toks`` one ``\\overset{…}{rel}`` (``\\stackrel``, ``\\underset``) and nothing else, rel a relation?"""
     if not toks or toks[0].text not in STACKS or len(toks) < 2 or toks[1].text != "{":
         return False
-    a = _group_end(toks, 1)
+    a = _close_of(toks, 1)
     if a < 0 or a + 1 >= len(toks):
         return False
     if toks[a + 1].text == "{":
-        b = _group_end(toks, a + 1)
+        b = _close_of(toks, a + 1)
         rel = [x.text for x in toks[a + 2:b]]
         return b == len(toks) - 1 and len(rel) == 1 and rel[0] in COUNTED
     return a + 2 == len(toks) and toks[a + 1].text in COUNTED
