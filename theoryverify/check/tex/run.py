@@ -3067,13 +3067,14 @@ def _favourable(job: Job, st, session_for) -> str | None:
     return _piecewise_region(job, session_for)
 
 
-#: calls whose later arguments are variables the call binds (diff(f, t), Integral(f, (x, a, b)), limit(f, n, oo) …)
-_BINDING_CALLS = frozenset({"diff", "Derivative", "Integral", "integrate", "limit", "Limit", "Sum", "Product"})
+#: calls whose later arguments are variables the call binds (diff(f, t), Integral(f, (x, a, b)), limit(f, n, oo)) —
+#: not Sum/Product: an unknown that writes a sum's index is a family x_(k) there (:func:`atoms_as_families`)
+_BINDING_CALLS = frozenset({"diff", "Derivative", "Integral", "integrate", "limit", "Limit"})
 
 
 def _frozen_atoms(job: Job) -> list[str]:
-    """The unknowns (opaque atoms, kept as constants) written in a name that the step differentiates, integrates,
-    sums or takes a limit in — ``d/dt ‖B(t)‖`` read with ‖B(t)‖ an unknown constant is 0 by the reading, not by the
+    """The unknowns (opaque atoms, kept as constants) written in a name that the step differentiates, integrates
+    or takes a limit in — ``d/dt ‖B(t)‖`` read with ‖B(t)‖ an unknown constant is 0 by the reading, not by the
     paper — or []."""
     bound: set[str] = set()
     for side in (job.lhs, job.rhs):
