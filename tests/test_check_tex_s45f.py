@@ -1,0 +1,46 @@
+"""Referee 28's remaining reading defects (session 45, helper s45-readf): a computation announced after a goal ("we
+want to show …, and to that end we evaluate") read as the goal, "we call the quantity … = …" checked as a step, and
+readable rows refused.  Every snippet is written for these tests (no paper's text); each fix's test failed on the code
+before it."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import tex_rows  # noqa: E402
+
+POSITIVE = ("proved", "holds")
+
+
+# 1. a goal, then "to that end we evaluate": the display is a computation -------------------------------------------
+def test_evaluation_after_goal_is_checked(tmp_path, capsys):
+    # old: kind goal, so the false evaluation 1/6 · 2 · 5 = 1/(2π) was never checked
+    rows = tex_rows(tmp_path, capsys, "We want to show that the bias shrinks like $1/n$, and to that end\n"
+                    "we compute the constant in front:\n\\begin{align*}\n\\frac{1}{6}\\cdot 2 \\cdot 5 &= \\frac{1}{2\\pi} .\n"
+                    "\\end{align*}\n")
+    assert [r["status"] for r in rows] == ["refuted"], rows
+
+
+def test_genuine_goal_stays_goal(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, "\\begin{proof}\nWe want to show that $u$ is small:\n\\[\n u \\le v + 1 .\n\\]\n"
+                    "\\end{proof}\n")
+    assert rows[0]["kind"] == "goal", rows
+
+
+# 2. "We call the quantity … = …": a definition --------------------------------------------------------------------
+def test_we_call_is_a_definition(tmp_path, capsys):
+    # old: checked as a step (inconclusive) once the same letter had been used earlier
+    rows = tex_rows(tmp_path, capsys, "Above, $\\mathcal{Q}$ was the flip $g \\mapsto g(-\\cdot)$.\n"
+                    "Fix a cost $c$. We call the quantity\n\\begin{equation*}\n"
+                    "\\mathcal{Q}_{\\mu}(h, z) = \\frac{1}{M}\\sum_{j=1}^{M} c(u_j, h, z_j) + \\mu \\lVert h \\rVert^2\n"
+                    "\\end{equation*}\nthe penalised cost of $h$. Then we have\n\\[\n (a+b)^2 = a^2 + 2ab + b^2 + 1 .\n\\]\n")
+    assert rows[0]["kind"] == "definition", rows
+    assert rows[1]["status"] == "refuted", rows  # a step after it is still checked
+
+
+def test_which_we_call_after_is_a_definition(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, "Above, $\\mathcal{Q}$ was the flip.\nFix a cost $c$. Throughout,\n"
+                    "\\begin{equation*}\n\\mathcal{Q}_{\\mu}(h) = \\mu \\lVert h \\rVert^2 + c(h) ,\n\\end{equation*}\n"
+                    "which we call the penalised cost.\n")
+    assert rows[0]["kind"] == "definition", rows
