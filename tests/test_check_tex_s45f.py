@@ -44,3 +44,27 @@ def test_which_we_call_after_is_a_definition(tmp_path, capsys):
                     "\\begin{equation*}\n\\mathcal{Q}_{\\mu}(h) = \\mu \\lVert h \\rVert^2 + c(h) ,\n\\end{equation*}\n"
                     "which we call the penalised cost.\n")
     assert rows[0]["kind"] == "definition", rows
+
+
+# 3. readable rows refused ---------------------------------------------------------------------------------------
+def test_braket_set_builder_is_read(tmp_path, capsys):
+    # old: "unknown LaTeX command \Set" (braket.sty's set-builder braces)
+    rows = tex_rows(tmp_path, capsys, "We have\n\\[\n \\mathbb{P}\\Set{ (u_j)_{j=1}^M | \\lVert A \\rVert \\ge t } "
+                    "\\le 2 e^{-M} \\le 2 .\n\\]\n", preamble="\\usepackage{amsmath,braket}\n")
+    assert all("unknown" not in (r.get("reason") or "") + str(r) for r in rows), rows
+    assert all(r["status"] != "unreadable" for r in rows), rows
+    assert "\\mid" in rows[0]["read_as"], rows  # the first | is the separator, not an absolute value
+
+
+def test_braket_bar_rewrite():
+    from theoryverify.check.tex.run import braket_sets
+    assert braket_sets(r"\Set{x | \lvert x \rvert < 1}") == r"\left\{x  \mid  \lvert x \rvert < 1\right\}"
+    assert braket_sets(r"\set{a, b}") == r"\{a, b\}"
+    assert braket_sets(r"\set{\left| y \right| | y \in A}") == r"\{\left| y \right|  \mid  y \in A\}"
+    assert braket_sets(r"\set{\|v\| | v}") == r"\{\|v\|  \mid  v\}"
+
+
+def test_enskip_is_spacing(tmp_path, capsys):
+    # old: "unknown LaTeX command \enskip" — the false step was never checked
+    rows = tex_rows(tmp_path, capsys, "We have\n\\[\n \\enskip (a+b)^2 = a^2 + b^2 \\enskip\n\\]\n")
+    assert [r["status"] for r in rows] == ["refuted"], rows
