@@ -68,3 +68,13 @@ def test_enskip_is_spacing(tmp_path, capsys):
     # old: "unknown LaTeX command \enskip" — the false step was never checked
     rows = tex_rows(tmp_path, capsys, "We have\n\\[\n \\enskip (a+b)^2 = a^2 + b^2 \\enskip\n\\]\n")
     assert [r["status"] for r in rows] == ["refuted"], rows
+
+
+def test_braced_bold_covariance_is_the_operator(tmp_path, capsys):
+    # old: "unexpected '}'" on {\mathbf{Cov}}_ρ[…] (a paper's macro for a bold Cov braced in a group of its own)
+    rows = tex_rows(tmp_path, capsys, "We have\n\\[\n {\\mathbf{Cov}}_{\\rho}\\left[ U, W \\right] = "
+                    "{\\mathbf{{E}}}_{\\rho}\\left[ U W \\right] - {\\mathbf{{E}}}_{\\rho}[U] {\\mathbf{{E}}}_{\\rho}[W] ,\n\\]\n"
+                    "and\n\\[\n {\\mathbf{Var}}[U + W] = {\\mathbf{Var}}[U] + {\\mathbf{Var}}[W] .\n\\]\n")
+    assert all(r["status"] != "unreadable" for r in rows), rows
+    assert all(r["status"] not in POSITIVE + ("refuted",) for r in rows), rows  # opaque: nothing decided
+    assert "Cov" in rows[0]["read_as"] and "Var" in rows[1]["read_as"], rows

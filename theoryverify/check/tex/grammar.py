@@ -882,6 +882,12 @@ class PaperParser(LatexParser):
                     return side
         if t.text == "{" and self._blackboard_letter():
             return self.command()  # {\mathbf{{E}}}_\mu[X]: an expectation sign braced by the paper's macro
+        if t.text == "{" and self._braced_expectation_word():
+            # {\mathbf{Cov}}_\rho[X, Y], {\mathbf{Var}}[X] (a paper's macro \covariances): the group is the operator
+            # sign — its braces dropped, read as \mathbf{Cov} is (they had left "unexpected '}'")
+            del self.toks[_close_of(self.toks, self.i)]
+            del self.toks[self.i]
+            return self.command()
         if t.text == "{":  # {\bm{Y}}(0): a braced name applied
             node = super().atom()
             if isinstance(node, ast.Name) and (self.at("'") or self.at("^") and self.peek(1).text in PRIME_MARKS):
@@ -1590,6 +1596,22 @@ class PaperParser(LatexParser):
                 return False
             j, n = j + 1, n + 1
         return self.peek(j).text == "}" and n > 0
+
+    def _braced_expectation_word(self) -> bool:
+        """At ``{``: the group is one styled operator word of :data:`EXPECT_WORDS` and nothing else —
+        ``{\\mathbf{Cov}}``, ``{\\operatorname{Var}}``, ``{\\mathrm{{Cov}}}``."""
+        close = _close_of(self.toks, self.i)
+        if close < 0 or self.peek(1).text[1:] not in ("operatorname", "mathrm", "mathop", "mathsf", "mathbf",
+                                                      "textnormal", "text", "textrm") or self.peek(2).text != "{":
+            return False
+        inner_close = _close_of(self.toks, self.i + 2)
+        if inner_close != close - 1:
+            return False
+        inner = [t.text for t in self.toks[self.i + 3:inner_close]]
+        if inner[:1] == ["{"] and inner[-1:] == ["}"]:
+            inner = inner[1:-1]
+        return bool(inner) and all(x.isalpha() for x in inner) and "".join(inner) in EXPECT_WORDS and \
+            "".join(inner) not in ("E", "P")  # the one-letter signs: _blackboard_letter's
 
     def _braced_word_after(self) -> str | None:
         self.i += 1
