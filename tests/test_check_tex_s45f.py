@@ -78,3 +78,19 @@ def test_braced_bold_covariance_is_the_operator(tmp_path, capsys):
     assert all(r["status"] != "unreadable" for r in rows), rows
     assert all(r["status"] not in POSITIVE + ("refuted",) for r in rows), rows  # opaque: nothing decided
     assert "Cov" in rows[0]["read_as"] and "Var" in rows[1]["read_as"], rows
+
+
+def test_adjoint_of_an_applied_map_is_read(tmp_path, capsys):
+    # old: "cannot read '*' as an exponent or argument" for ψ(x)^* w
+    rows = tex_rows(tmp_path, capsys, "We have\n\\[\n \\widetilde{\\psi}(x)^* w = \\frac{1}{M}\\sum_{k=1}^M C(u_k) w_k\n\\]\n"
+                    "and\n\\[\n \\psi(x)^{*} w = w \\psi(x)^{*} \n\\]\n")
+    assert all(r["status"] != "unreadable" for r in rows), rows
+    assert "adjoint(" in rows[0]["read_as"] and "**" not in rows[0]["read_as"], rows
+    assert rows[1]["status"] not in POSITIVE, rows  # an adjoint applied is an operator: no commuting verdict
+
+
+def test_direct_sum_refused_with_its_reason(tmp_path, capsys):
+    # old: "expected a name in braces, got '\\bigoplus'" (no reason a reader can act on)
+    rows = tex_rows(tmp_path, capsys, "We have\n\\[\n v = \\frac{1}{\\sqrt{M}}\\operatorname{\\bigoplus}_{k=1}^M y_k \n\\]\n")
+    assert rows[0]["status"] not in POSITIVE + ("refuted",), rows
+    assert "direct sum" in str(rows[0]), rows

@@ -1542,6 +1542,9 @@ class PaperParser(LatexParser):
                     parts.append("pivar")
                 elif t.kind == "end":
                     raise BadInput("LaTeX: an unclosed {")
+                elif t.text in ("\\bigoplus", "\\oplus", "\\bigotimes", "\\bigsqcup"):
+                    # \operatorname{\bigoplus}_{j=1}^D v_j: a direct sum (vectors stacked), no product and no number
+                    raise BadInput(f"LaTeX: a direct sum or product of spaces ({t.text}) is not read")
                 else:
                     raise BadInput(f"LaTeX: expected a name in braces, got {t.text!r}")
             self.next()
@@ -2187,6 +2190,14 @@ class PaperParser(LatexParser):
             self.applied.add("pinv")
             self.vector_ops.add("pseudo-inverse")
             return _call("pinv", base)
+        if not isinstance(base, (ast.Name, ast.Subscript)) and \
+                (self.at("*", "\\ast") or self.at("{") and self.peek(1).text in ("*", "\\ast") and self.peek(2).text == "}"):
+            # \phi(x)^* θ, (A + B)^*: the adjoint (or the conjugate) of what is starred, an unknown function of it —
+            # never a power; a starred name (x^*, A^*) is a name of its own (xstar), read before this
+            self.i += 1 if self.at("*", "\\ast") else 3
+            self.applied.add("adjoint")
+            self.vector_ops.add("adjoint")
+            return _call("adjoint", base)
         if self.at("\\top", "T", "\\intercal", "\\mathsf", "\\mathrm", "\\T") and self._is_transpose():
             self.vector_ops.add("transpose")
             return _call("transpose", base)
