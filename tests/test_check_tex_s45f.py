@@ -94,3 +94,14 @@ def test_direct_sum_refused_with_its_reason(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, "We have\n\\[\n v = \\frac{1}{\\sqrt{M}}\\operatorname{\\bigoplus}_{k=1}^M y_k \n\\]\n")
     assert rows[0]["status"] not in POSITIVE + ("refuted",), rows
     assert "direct sum" in str(rows[0]), rows
+
+
+# 4. words inside an event's brackets do not cut the row -------------------------------------------------------------
+def test_and_inside_probability_brackets_keeps_one_relation(tmp_path, capsys):
+    # old: cut at "\mbox{ and }", then split at the event's own \ge: fragments refused ("cannot read '\right' here")
+    rows = tex_rows(tmp_path, capsys, "We have\n\\begin{align*}\n\\Pb{T < \\infty \\mbox{ and } W_T \\geq \\sqrt{2 T + c}}\n"
+                    "& \\leq 3 \\exp ( - c ) .\n\\end{align*}\nand\n\\[\n a \\le b \\text{ and } u \\ge v\n\\]\n",
+                    preamble="\\newcommand{\\Pb}[1]{\\mathrm{Prob}\\left[#1\\right]}\n")
+    assert len(rows) == 3, rows  # one relation, then the two joined by "and" outside any bracket
+    assert rows[0]["status"] != "unreadable" and "<=" in rows[0]["read_as"], rows
+    assert rows[0]["status"] not in POSITIVE + ("refuted",), rows
