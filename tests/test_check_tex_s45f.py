@@ -105,3 +105,10 @@ def test_and_inside_probability_brackets_keeps_one_relation(tmp_path, capsys):
     assert len(rows) == 3, rows  # one relation, then the two joined by "and" outside any bracket
     assert rows[0]["status"] != "unreadable" and "<=" in rows[0]["read_as"], rows
     assert rows[0]["status"] not in POSITIVE + ("refuted",), rows
+
+
+def test_braced_bold_probability_before_a_set_is_the_sign(tmp_path, capsys):
+    # old (and with \Set read): {\mathbf{{Pr}}}\left\{…\right\} read as Prbf times the set
+    rows = tex_rows(tmp_path, capsys, "We have\n\\[\n {\\mathbf{{Pr}}}\\left\\{ Z \\ge t \\right\\} \\le e^{-t} .\n\\]\n")
+    assert "Prbf *" not in rows[0]["read_as"] and "Pr" in rows[0]["read_as"], rows
+    assert rows[0]["status"] not in POSITIVE + ("refuted", "unreadable"), rows

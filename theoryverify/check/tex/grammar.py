@@ -885,8 +885,10 @@ class PaperParser(LatexParser):
         if t.text == "{" and self._braced_expectation_word():
             # {\mathbf{Cov}}_\rho[X, Y], {\mathbf{Var}}[X] (a paper's macro \covariances): the group is the operator
             # sign — its braces dropped, read as \mathbf{Cov} is (they had left "unexpected '}'")
-            del self.toks[_close_of(self.toks, self.i)]
-            del self.toks[self.i]
+            close = _close_of(self.toks, self.i)
+            doubled = self.peek(3).text == "{"  # {\mathbf{{Pr}}}: the word braced twice, as \mathbf{Pr} is read
+            for k in ((close, close - 2, self.i + 3) if doubled else (close,)) + (self.i,):
+                del self.toks[k]
             return self.command()
         if t.text == "{":  # {\bm{Y}}(0): a braced name applied
             node = super().atom()
