@@ -112,3 +112,10 @@ def test_braced_bold_probability_before_a_set_is_the_sign(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, "We have\n\\[\n {\\mathbf{{Pr}}}\\left\\{ Z \\ge t \\right\\} \\le e^{-t} .\n\\]\n")
     assert "Prbf *" not in rows[0]["read_as"] and "Pr" in rows[0]["read_as"], rows
     assert rows[0]["status"] not in POSITIVE + ("refuted", "unreadable"), rows
+
+
+def test_thereto_consider_after_goal_is_checked(tmp_path, capsys):
+    # old: "We want to show …, and thereto consider the ratio:" made the computation below a goal
+    rows = tex_rows(tmp_path, capsys, "We want to show that the gap is of order $1/t$, and thereto consider\n"
+                    "the constant:\n\\begin{align*}\n\\frac{1}{6}\\cdot 2 \\cdot 5 &= \\frac{1}{2\\pi} .\n\\end{align*}\n")
+    assert [r["status"] for r in rows] == ["refuted"], rows

@@ -117,7 +117,10 @@ GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
 #: "We want to show …, and to that end we evaluate the constant:": after the aim, the sentence turns to a computation
 #: (the display is a step, checked; not the goal)
 COMPUTE_CUE = re.compile(r"\b(?:to (?:that|this) end,?\s+)?(?:we|let us|let's)\s+(?:now\s+|first\s+|then\s+)?"
-                         r"(?:evaluate|compute|calculate)\b", re.I)
+                         r"(?:evaluate|compute|calculate)\b|"
+                         # "…, and thereto consider the limit:", "to that end, we consider": the means, a computation
+                         r"\b(?:thereto|therefor|to (?:that|this) end),?\s+(?:we\s+)?(?:consider|evaluate|compute|"
+                         r"calculate|bound|estimate|look at)\b", re.I)
 CONCLUSION_CUE = re.compile(r"\b(?:then|we (?:have|get|obtain)|(?:the following|it) holds?|it follows|the following|"
                             r"(?:bounded|estimated|written|expressed) as follows)\b", re.I)
 # "…, the expected value of running π' then π can be bounded as follows:": a statement's conclusion after a
