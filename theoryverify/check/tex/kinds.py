@@ -98,7 +98,7 @@ MODEL_OUTPUTS = (r"\b(?:network|model|predictor|layer|classifier|regressor|learn
                  r"\b(?:outputs|computes|returns|predicts)\b")
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
                        # "We call the quantity", "which we call", "is called", "we refer to … as": naming
-                       r"\b(?:we|which we|one) call\b|\b(?:is|are) called\b|\bwe refer to\b|"
+                       r"\b(?:we|which we) call\b|\b(?:is|are) called\b|\bwe refer to\b|"
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
                        r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
