@@ -63,7 +63,9 @@ DEFINITION_OPS = ("\\coloneqq", "\\coloneq", "\\triangleq", "\\eqqcolon", ":=", 
 IGNORED = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\nonumber",
            "\\notag", "\\limits", "\\nolimits", "\\displaylimits", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
            "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle", "\\allowbreak", "\\mathstrut",
-           "\\strut", "\\hfill", "\\theequation", "\\qedhere", "\\qed"}
+           "\\strut", "\\hfill", "\\theequation", "\\qedhere", "\\qed",
+           # pure spacing (half an em, a thin/medium/thick space): dropped as \, and \; are
+           "\\enskip", "\\enspace", "\\thinspace", "\\medspace", "\\thickspace"}
 #: commands whose group is prose (a backquote there is a quotation mark)
 TEXT_GROUPS = {"\\text", "\\textrm", "\\textnormal", "\\textit", "\\textbf", "\\textsf", "\\texttt", "\\mbox",
                "\\hbox", "\\emph", "\\intertext"}

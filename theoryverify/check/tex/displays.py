@@ -501,6 +501,11 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
             name = tok[:-1].strip()
             g = _group_end(row, end - 1)
             inner = row[end:g - 1]
+            if in_parens[i] and not condition and re.fullmatch(r"\s*(?:and|or|,\s*and|but)\s*", inner, re.I):
+                # \Pr\left[J < \infty \text{ and } S_J \ge c\right] \le p: the words join the event's two conditions
+                # inside the brackets — no cut (cutting there had split the row at the event's own \ge)
+                i = g
+                continue
             if name == "\\mathrm" and not re.fullmatch(r"\s*(s\.t\.|st|subject to|and|for|if|where|when|or|otherwise)"
                                                         r"\s*[.,]?\s*", inner):
                 i = g  # \mathrm{…} is a name, not prose

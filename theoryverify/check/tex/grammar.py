@@ -892,6 +892,14 @@ class PaperParser(LatexParser):
                     return side
         if t.text == "{" and self._blackboard_letter():
             return self.command()  # {\mathbf{{E}}}_\mu[X]: an expectation sign braced by the paper's macro
+        if t.text == "{" and self._braced_expectation_word():
+            # {\mathbf{Cov}}_\rho[X, Y], {\mathbf{Var}}[X] (a paper's macro \covariances): the group is the operator
+            # sign — its braces dropped, read as \mathbf{Cov} is (they had left "unexpected '}'")
+            close = _close_of(self.toks, self.i)
+            doubled = self.peek(3).text == "{"  # {\mathbf{{Pr}}}: the word braced twice, as \mathbf{Pr} is read
+            for k in ((close, close - 2, self.i + 3) if doubled else (close,)) + (self.i,):
+                del self.toks[k]
+            return self.command()
         if t.text == "{":  # {\bm{Y}}(0): a braced name applied
             node = super().atom()
             if isinstance(node, ast.Name) and (self.at("'") or self.at("^") and self.peek(1).text in PRIME_MARKS):
@@ -1555,6 +1563,9 @@ class PaperParser(LatexParser):
                     parts.append("pivar")
                 elif t.kind == "end":
                     raise BadInput("LaTeX: an unclosed {")
+                elif t.text in ("\\bigoplus", "\\oplus", "\\bigotimes", "\\bigsqcup"):
+                    # \operatorname{\bigoplus}_{j=1}^D v_j: a direct sum (vectors stacked), no product and no number
+                    raise BadInput(f"LaTeX: a direct sum or product of spaces ({t.text}) is not read")
                 else:
                     raise BadInput(f"LaTeX: expected a name in braces, got {t.text!r}")
             self.next()
@@ -1609,6 +1620,22 @@ class PaperParser(LatexParser):
                 return False
             j, n = j + 1, n + 1
         return self.peek(j).text == "}" and n > 0
+
+    def _braced_expectation_word(self) -> bool:
+        """At ``{``: the group is one styled operator word of :data:`EXPECT_WORDS` and nothing else —
+        ``{\\mathbf{Cov}}``, ``{\\operatorname{Var}}``, ``{\\mathrm{{Cov}}}``."""
+        close = _close_of(self.toks, self.i)
+        if close < 0 or self.peek(1).text[1:] not in ("operatorname", "mathrm", "mathop", "mathsf", "mathbf",
+                                                      "textnormal", "text", "textrm") or self.peek(2).text != "{":
+            return False
+        inner_close = _close_of(self.toks, self.i + 2)
+        if inner_close != close - 1:
+            return False
+        inner = [t.text for t in self.toks[self.i + 3:inner_close]]
+        if inner[:1] == ["{"] and inner[-1:] == ["}"]:
+            inner = inner[1:-1]
+        return bool(inner) and all(x.isalpha() for x in inner) and "".join(inner) in EXPECT_WORDS and \
+            "".join(inner) not in ("E", "P")  # the one-letter signs: _blackboard_letter's
 
     def _braced_word_after(self) -> str | None:
         self.i += 1
@@ -2184,6 +2211,14 @@ class PaperParser(LatexParser):
             self.applied.add("pinv")
             self.vector_ops.add("pseudo-inverse")
             return _call("pinv", base)
+        if not isinstance(base, (ast.Name, ast.Subscript)) and \
+                (self.at("*", "\\ast") or self.at("{") and self.peek(1).text in ("*", "\\ast") and self.peek(2).text == "}"):
+            # \phi(x)^* θ, (A + B)^*: the adjoint (or the conjugate) of what is starred, an unknown function of it —
+            # never a power; a starred name (x^*, A^*) is a name of its own (xstar), read before this
+            self.i += 1 if self.at("*", "\\ast") else 3
+            self.applied.add("adjoint")
+            self.vector_ops.add("adjoint")
+            return _call("adjoint", base)
         if self.at("\\top", "T", "\\intercal", "\\mathsf", "\\mathrm", "\\T") and self._is_transpose():
             self.vector_ops.add("transpose")
             return _call("transpose", base)

@@ -97,6 +97,8 @@ INSTANCE_IS = (r"\b(?:a|an|one)\s+(?:[\w-]+\s+){0,2}(?:instance|example|choice|s
 MODEL_OUTPUTS = (r"\b(?:network|model|predictor|layer|classifier|regressor|learner|neuron|architecture)s?\b[^.]{0,40}"
                  r"\b(?:outputs|computes|returns|predicts)\b")
 DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b|\bdenoting\b|\bwe write\b|"
+                       # "We call the quantity", "which we call", "is called", "we refer to … as": naming
+                       r"\b(?:we|which we) call\b|\b(?:is|are) called\b|\bwe refer to\b|"
                        r"\bis given by\b|\bare given by\b|\bdefined (?:as|by)\b|\b(?:computed|chosen|taken) as\b|"
                        r"\bparametri[sz]ation\b|\b(?:has|takes|is of) the (?:\w+ )?form\b|\bthe following (?:[\w-]+ ){0,3}"
                        r"(?:distance|metric|norm|function|loss|objective|estimator|quantity|map|kernel|divergence|"
@@ -112,6 +114,13 @@ GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|(?:have|need|want) to solve
                       r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to|"
                       r"equivalent to (?:prove|proving|show|showing))", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
+#: "We want to show …, and to that end we evaluate the constant:": after the aim, the sentence turns to a computation
+#: (the display is a step, checked; not the goal)
+COMPUTE_CUE = re.compile(r"\b(?:to (?:that|this) end,?\s+)?(?:we|let us|let's)\s+(?:now\s+|first\s+|then\s+)?"
+                         r"(?:evaluate|compute|calculate)\b|"
+                         # "…, and thereto consider the limit:", "to that end, we consider": the means, a computation
+                         r"\b(?:thereto|therefor|to (?:that|this) end),?\s+(?:we\s+)?(?:consider|evaluate|compute|"
+                         r"calculate|bound|estimate|look at)\b", re.I)
 CONCLUSION_CUE = re.compile(r"\b(?:then|we (?:have|get|obtain)|(?:the following|it) holds?|it follows|the following|"
                             r"(?:bounded|estimated|written|expressed) as follows)\b", re.I)
 # "…, the expected value of running π' then π can be bounded as follows:": a statement's conclusion after a
@@ -226,8 +235,8 @@ CONDITION_SUBJECT = re.compile(r"^\W*(?:the|this|these|our)\s+(?:[\w-]+\s+)?(?:c
 DERIVATION_START = re.compile(r"^\W*(?:applying|using|by|from|plugging|substituting|combining|taking|since|as)\b", re.I)
 # the prose right after the display: "… \] is satisfied" (a condition), "… \] is g-convex" (the display names an object)
 AFTER_CONDITION = re.compile(r"^\W{0,3}(?:is|are) (?:satisfied|met|violated|fulfilled)\b", re.I)
-AFTER_DESCRIBES = re.compile(r"^\W{0,3}(?:is|are) (?:called|known as|referred to|(?:a|an|the) \w+|"
-                             r"[\w-]*convex|concave|smooth|lipschitz|continuous|differentiable|monotone)", re.I)
+AFTER_DESCRIBES = re.compile(r"^\W{0,3}(?:which we call\b|(?:is|are) (?:called|known as|referred to|(?:a|an|the) \w+|"
+                             r"[\w-]*convex|concave|smooth|lipschitz|continuous|differentiable|monotone))", re.I)
 LHS_HEAD = re.compile(r"^\s*(?:\\(?:mathbf|boldsymbol|bm|hat|widehat|tilde|widetilde|bar|overline|mathcal)\s*\{?\s*)?"
                       r"(\\(?:" + "|".join(GREEK) + r")|[A-Za-z])(?![A-Za-z])")
 HEADING_RE = re.compile(r"\\(?:sub)*(?:section|paragraph)\s*\*?\s*\{[^{}]*\}\W*$|^\W*$")
@@ -760,7 +769,7 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     need = REQUIREMENT.search(sentence)
     if need and _last(DERIVED_PROSE, RESTATES.sub("", sentence[need.end(1):])) < 0:
         return "goal", "a requirement the prose imposes ('we need … to go to zero'), not a consequence"
-    if GOAL_PROSE.search(sentence) and not derived_at > goal_at and \
+    if GOAL_PROSE.search(sentence) and not max(derived_at, _last(COMPUTE_CUE, sentence)) > goal_at and \
             not _last(STRONG_DEF, sentence) > goal_at:  # "we set b such that …, that is"; "…, such that …, and let"
         return "goal", "the prose states it as what is to be shown or chosen"
     if inner in STATEMENT_ENVS:

@@ -28,7 +28,7 @@ from .names import Names, gather, prose_iterates, prose_numbers
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
-from .source import Document, Note, load
+from .source import USEPACKAGE_RE, Document, Note, load
 from .kinds import EVENT_WHY
 from .reading import bare_and_applied
 
@@ -255,12 +255,53 @@ def ascii_angles(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(out), spans
 
 
+_BRAKET_SET = re.compile(r"\\(Set|set)(?![A-Za-z@])\s*(?=\{)")
+_DELIMITER_BEFORE = re.compile(r"\\(?:left|right|middle|[bB]igg?[lmr]?)\s*$")
+
+
+def braket_sets(text: str) -> str:
+    """braket.sty's ``\\Set{x | P(x)}`` and ``\\set{…}`` written as the braces they typeset, ``\\left\\{x \\mid P(x)\\right\\}``:
+    the first ``|`` of the argument at its top level (not ``\\|``, ``||`` or a ``\\left|``) is the separator, as braket
+    reads it.  The newlines inside are kept (the rows' line numbers stay)."""
+    out, i = [], 0
+    while True:
+        m = _BRAKET_SET.search(text, i)
+        if not m:
+            out.append(text[i:])
+            return "".join(out)
+        end = _braced_end(text, m.end())
+        if end < 0:
+            out.append(text[i:])
+            return "".join(out)
+        inner = braket_sets(text[m.end() + 1:end - 1])
+        depth, k = 0, 0
+        while k < len(inner):
+            c = inner[k]
+            if c == "\\":
+                k += 2
+                continue
+            depth += (c == "{") - (c == "}")
+            if c == "|" and depth == 0:
+                if inner[k + 1:k + 2] == "|":
+                    k += 2
+                    continue
+                if not _DELIMITER_BEFORE.search(inner[:k]):
+                    inner = inner[:k] + " \\mid " + inner[k + 1:]
+                    break
+            k += 1
+        left, right = ("\\left\\{", "\\right\\}") if m.group(1) == "Set" else ("\\{", "\\}")
+        out.append(text[i:m.start()] + left + inner + right)
+        i = end
+
+
 def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[tuple, tuple, str]]]:
     """The body with the paper's macros expanded block by block (a block: text between blank lines), the line
     structure kept; and ((file, line), (file, line), error) of the blocks that could not be expanded."""
     text = _discarded(doc.text, table, doc.body_start)
     head, body = text[:doc.body_start], text[doc.body_start:]
     out, errors, pos = [head], [], doc.body_start
+    # \usepackage{braket}: its \Set{x | P(x)} and \set{…} are set-builder braces (the first | the separator)
+    braket = any("braket" in [n.strip() for n in m.group(1).split(",")] for m in USEPACKAGE_RE.finditer(head))
     for block in re.split(r"(\n[ \t]*\n)", body):
         expanded = block
         if "\\" in block and not block.isspace():
@@ -280,6 +321,8 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
                     off += len(line) + 1
                 expanded = "\n".join(lines)
             expanded = _same_lines(stacked_relations(expanded), block.count("\n"))
+            if braket:
+                expanded = braket_sets(expanded)
         out.append(expanded)
         pos += len(block)
     text2, angle_spans = angle_brackets("".join(out))
