@@ -249,11 +249,13 @@ class PaperParser(LatexParser):
                 # x^{(2)*}, Q^{2*}: a starred label of the name (the second optimum), never a power
                 word, width = self._star_word(1)
                 self.i += 1 + width
+                sup_first = not isinstance(node, ast.Subscript)  # a subscript after it goes first
                 node = _labelled_sup(node, [_name(word)])
             elif self.at("^") and self.peek(1).text == "{" and self._paren_label(2):
                 # g_t^{(full)}: a word in brackets labels the name (one name, not the product f·u·l·l)
                 word = self._paren_label(2)
                 self.i += 5 + len(word)
+                sup_first = not isinstance(node, ast.Subscript)  # a subscript after it goes first
                 node = _labelled_sup(node, [_name(word)])
             elif self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(" and \
                     not self._paren_power(2) and \
@@ -267,6 +269,7 @@ class PaperParser(LatexParser):
                     idxs.append(self.expr())
                 self.expect(")")
                 self.expect("}")
+                sup_first = not isinstance(node, ast.Subscript)  # a subscript after it goes first
                 node = _labelled_sup(node, idxs)
             else:
                 break
