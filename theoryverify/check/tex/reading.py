@@ -212,13 +212,8 @@ def _braced_script_commands(toks: list[Token]) -> list[Token]:
         t = toks[i]
         out.append(t)
         if t.text in ("^", "_") and i + 2 < len(toks) and toks[i + 1].text in SCRIPT_FONTS and toks[i + 2].text == "{":
-            depth, j = 0, i + 2
-            while j < len(toks):
-                depth += (toks[j].text == "{") - (toks[j].text == "}")
-                if depth == 0:
-                    break
-                j += 1
-            if j < len(toks):
+            j = _close_of(toks, i + 2)
+            if j >= 0:
                 out.append(Token("sym", "{", toks[i + 1].pos))
                 out.extend(toks[i + 1:j + 1])
                 out.append(Token("sym", "}", toks[j].pos))
