@@ -103,3 +103,26 @@ def test_a_dependent_range_n_from_d_to_4d():
     for bad in ("__import__('os')", "d.real", "m + 1"):
         with pytest.raises(ValueError):
             tv.settings([D, tv.Over("n", "d", bad)], 0)
+
+
+def test_errors_at_other_settings_are_listed_beside_a_refutation():
+    """Held-out author 8, defect 6: in a claim checked over several settings, a setting whose check raised (or
+    returned an error) was hidden behind another setting's refutation — the exception ended the whole check, or the
+    evidence named the refutation only.  The refutation stays the verdict; every error is in its evidence."""
+    def check(s):
+        if s["N"] == 1 and s["d"] == 1:
+            raise ValueError("no step size below 2/L here")  # the first corner: a broken setting
+        if s["N"] == 1 and s["d"] == 64:
+            return tv.error("model", "did not converge")  # the second corner: an error verdict
+        return _at(s, d / N, "<=", 1)  # false wherever d > N: first at the sweep's N=1, d=32
+
+    v = _claim(lambda ctx: tv.check_over(OVER, check, ctx.seed)).run(tv.RunContext(seed=0)).verdict
+    assert v.status is tv.Status.REFUTED, v
+    assert v.details["errors"] == {"N=1, d=1": "ValueError: no step size below 2/L here",
+                                   "N=1, d=64": "did not converge"}
+    assert "ValueError: no step size below 2/L here" in v.evidence and "did not converge" in v.evidence
+    assert v.counterexample["part"] == "N=1, d=32" and v.evidence.startswith("[N=1, d=32]")  # refutation first
+    only_errors = tv.check_over(OVER, lambda s: check(s) if s["N"] == s["d"] == 1 or s["d"] == 64 == 64 * s["N"]
+                                else tv.holds("exact", "ok"), seed=0)
+    assert only_errors.status is tv.Status.ERROR and len(only_errors.details["errors"]) == 2
+    assert "did not converge" in only_errors.evidence and "ValueError" in only_errors.evidence  # both, not the first

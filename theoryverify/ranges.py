@@ -15,7 +15,9 @@ read (``over=`` of ``ClaimSet.add``).  From them :func:`settings` makes, determi
 and records every setting that ran as a configuration of the evidence, so the quantifier rule (one configuration,
 span) and the hypotheses are applied to what actually ran.  It stops at the first refuted setting: one refutes the
 claim, and the rest (each refutation shrunk) would only cost time; the settings not run are kept in
-``details["settings_not_run"]``.
+``details["settings_not_run"]``.  A setting whose check raises is an ``error`` part (the other settings still
+run); every setting that errored is listed in the evidence and in ``details["errors"]``, also when another
+setting's refutation is the verdict.
 """
 from __future__ import annotations
 
@@ -257,8 +259,10 @@ def _takes_seed(fn: Callable) -> bool:
 def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict], seed: int, *, n: int = 6,
                draws: int = 8) -> Verdict:
     """Run ``check(setting)`` at every setting of :func:`settings` and combine the verdicts: refuted if one is (the
-    refuting setting named; the settings after it are not run, ``details["settings_not_run"]``), proved only if all are, else holds/inconclusive; every setting is recorded as a
-    configuration of the evidence.  A ``check`` that accepts a keyword ``seed`` is called ``check(setting,
+    refuting setting named; the settings after it are not run, ``details["settings_not_run"]``), proved only if all
+    are, else holds/inconclusive; every setting is recorded as a configuration of the evidence.  A setting whose
+    check raises or returns an ``error`` never hides behind a refutation: the evidence lists every such setting
+    (``details["errors"]``, label → what failed), and the refutation stays the verdict.  A ``check`` that accepts a keyword ``seed`` is called ``check(setting,
     seed=seed)`` (no ``lambda c: f(c, ctx.seed)`` wrapper needed).
 
     >>> import theoryverify as tv
@@ -272,6 +276,13 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     ('refuted', 'N=1')
     >>> len(v.details["configurations"]), len(v.details["settings_not_run"])  # stopped at the first refuted one
     (1, 11)
+    >>> def breaks(s):  # raises at N=1 (run first), refutes at N=1000
+    ...     return tv.refuted("exact", "no", s) if 1 / (s["N"] - 1) else None
+    >>> v = tv.check_over(over, breaks, seed=0, n=2, draws=0)
+    >>> v.status.value, v.counterexample["part"], v.details["errors"]
+    ('refuted', 'N=1000', {'N=1': 'ZeroDivisionError: division by zero'})
+    >>> v.evidence
+    '[N=1000] no; the check itself also failed at 1 other setting (not a statement about the paper): [N=1] ZeroDivisionError: division by zero'
     >>> def seeded(s, seed):  # gets the check's seed
     ...     return tv.holds("exact", f"seed {seed}")
     >>> tv.check_over(over, seeded, seed=7, n=2, draws=0).evidence.count("seed 7") >= 1
@@ -284,7 +295,7 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     parts = {}
     for point in points:
         label = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in point.items()) or "-"
-        parts[label] = with_fixed(check(dict(point), **extra), **point)
+        parts[label] = with_fixed(_checked(check, point, extra), **point)
         if parts[label].status is Status.REFUTED:
             break  # one refuted setting refutes the claim: the remaining settings (and their shrinking) are not run
     ran = points[:len(parts)]
@@ -299,4 +310,29 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     if len(ran) < len(points):
         details["settings_not_run"] = points[len(ran):]
     from dataclasses import replace
+    errors = {k: v.evidence for k, v in parts.items() if v.status is Status.ERROR}
+    if errors:  # a refutation (or the first error) is the verdict, but no error is hidden behind it
+        details["errors"] = errors
+        shown = () if verdict.status is not Status.ERROR else (next(iter(errors)),)
+        others = [f"[{k}] {e}" for k, e in errors.items() if k not in shown]
+        if others:
+            verdict = replace(verdict, evidence=f"{verdict.evidence}; the check itself also failed at {len(others)} "
+                                                f"other setting{'s' if len(others) > 1 else ''} (not a statement "
+                                                f"about the paper): {'; '.join(others)}")
     return replace(verdict, details=details)
+
+
+def _checked(check: Callable, point: Mapping[str, Any], extra: Mapping[str, Any]) -> Verdict:
+    """``check`` at one setting; an exception it raises is an ``error`` verdict of that setting (so the other
+    settings still run and a refutation elsewhere stays the verdict, with this error listed beside it).  A
+    time limit and an unavailable input still end the whole check, as they do outside ``check_over``."""
+    from .claims import Unavailable
+    from .timelimit import TimeLimitExceeded
+    from .verdicts import error
+    try:
+        return check(dict(point), **extra)
+    except (Unavailable, TimeLimitExceeded):
+        raise
+    except Exception as exc:  # a broken setting is an error verdict, never a paper verdict
+        import traceback
+        return error("exception at the setting", f"{type(exc).__name__}: {exc}", traceback=traceback.format_exc())
