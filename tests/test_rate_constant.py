@@ -114,3 +114,38 @@ def test_the_exponent_can_be_read_from_the_printed_law():
     assert curved.status is tv.Status.INCONCLUSIVE and "pass it as a number" in curved.evidence
     with pytest.raises(ValueError, match="predicted="):
         tv.check_rate(1 / kappa, steps, "printed", 0.1, 0)
+
+
+def test_a_printed_constant_up_to_an_unknown_additive_constant():
+    """Held-out author 8, defect 7: loss(t) = C/t + c0 where the paper prints C but not c0 could not be said —
+    constant="printed" tested C·f against the whole loss (c0 included).  offset="unknown" tests the law on the
+    differences of neighbouring grid points, where c0 cancels: the right C holds whatever c0, a wrong C and a
+    wrong exponent are refuted."""
+    import sympy as sp
+
+    import theoryverify as tv
+    T_ = tv.Over("t", 10, 1e4, scale="log")
+    t = sp.Symbol("t", positive=True)
+    loss = lambda c: 2.0 / c["t"] + 0.37 + 0.5 / c["t"] ** 2  # C = 2 printed; c0 = 0.37 and a lower-order term not
+    right = tv.check_rate_over(T_, loss, -1.0, 0.1, 0, 2 / t, n=8, constant="printed", offset="unknown")
+    assert right.status is tv.Status.HOLDS, right.evidence
+    assert right.details["offset"]["offset"] == "unknown" and "additive constant" in right.method
+    assert right.details["fit"]["constant"]["tested"]
+    wrong_c = tv.check_rate_over(T_, loss, -1.0, 0.1, 0, 3 / t, n=8, constant="printed", offset="unknown")
+    assert wrong_c.status is tv.Status.REFUTED and "printed constant does not" in wrong_c.evidence, wrong_c.evidence
+    assert wrong_c.counterexample["fitted_coefficient"] == pytest.approx(2 / 3, rel=0.05)
+    wrong_p = tv.check_rate_over(T_, loss, "printed", 0.1, 0, 2 / sp.sqrt(t), n=8, constant="printed",
+                                 offset="unknown")
+    assert wrong_p.status is tv.Status.REFUTED, wrong_p.evidence
+    without = tv.check_rate_over(T_, loss, -1.0, 0.1, 0, 2 / t, n=8, constant="printed")  # c0 read as part of C/t
+    assert without.status is not tv.Status.HOLDS
+    with pytest.raises(ValueError, match="offset"):
+        check_rate(T, measured(3.0), -2.0, 0.1, seed=5, offset="known")
+    with pytest.raises(ValueError, match="power law"):
+        check_rate(T, measured(3.0), -2.0, 0.1, seed=5, offset="unknown", bound="O")
+    noisy = np.stack([2.0 / T + 0.37 + 1e-3 * np.random.default_rng(s).standard_normal(T.size) for s in range(3)], 1)
+    assert check_rate(T, noisy, -1.0, 0.1, 0, 2.0 / T, constant="printed", offset="unknown").status \
+        is Status.HOLDS  # (points, seeds): the differences keep the seeds
+    drowned = 2.0 / T + 0.37 + 1000 * np.random.default_rng(0).standard_normal(T.size)
+    v = check_rate(T, drowned, -1.0, 0.1, 0, 2.0 / T, constant="printed", offset="unknown")
+    assert v.status is Status.INCONCLUSIVE and "other sign" in v.evidence  # noise over the differences: no verdict

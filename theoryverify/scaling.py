@@ -761,9 +761,10 @@ def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin:
                extra: Mapping | None = None, refutable: str = "both", bound: str = "theta",
                scale: str = "linear", fixed: Mapping | None = None, constant: str | None = None,
                constant_margin: float = 0.1, declared: Mapping | None = None,
-               towards: str | None = None) -> Verdict:
+               towards: str | None = None, offset: str | None = None) -> Verdict:
     """Decide "y = Θ(law with exponent p)" (or Ω / O with ``bound``, as x → 0) from a sweep by :data:`RULE`
-    (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`.
+    (:data:`ONE_SIDED_RULE`), and the statement's constant by :data:`CONSTANT_RULE`; with ``offset="unknown"``,
+    "y = c0 + law" for an additive constant c0 the paper does not print (:data:`OFFSET_RULE`).
 
     The arguments, in order (the first six may be positional):
 
@@ -800,6 +801,10 @@ def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin:
     the same claim tests it; ``None`` (the default, the behaviour before the rule) leaves it untested and says
     "constant not tested".  Every rate check of a paper's claim declares one (tests/test_rate_constant.py scans
     derivations/); the ratio-spread test of :data:`RULE` still applies.
+    ``offset``: ``None`` (the default: y is the law itself) or ``"unknown"``: the statement holds up to an additive
+    constant it does not print (loss(t) = C/t + c0 with C printed, c0 not) — the exponent and constant rules are
+    then applied to the differences of y between neighbouring grid points, in which c0 cancels
+    (:data:`OFFSET_RULE`); a power law (``law="power"``, no ``log_power``) and ``bound="theta"`` only.
 
     >>> import numpy as np
     >>> kappa = np.geomspace(10, 1e4, 6)
@@ -808,7 +813,19 @@ def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin:
     >>> check_rate(1 / kappa, 3 * np.sqrt(kappa), -1.0, 0.05, 0, param="1/kappa", bound="O",
     ...            constant="hidden").status.value  # sqrt(κ) = O(κ) as κ → ∞
     'holds'
+    >>> t = np.geomspace(10, 1e4, 6)
+    >>> loss = 2.0 / t + 0.37                      # C/t + c0: the paper prints C = 2, not c0
+    >>> check_rate(t, loss, -1.0, 0.05, 0, 2.0 / t, param="t", constant="printed", offset="unknown").status.value
+    'holds'
+    >>> check_rate(t, loss, -1.0, 0.05, 0, 3.0 / t, param="t", constant="printed", offset="unknown").status.value
+    'refuted'
     """
+    if offset is not None:
+        return _up_to_offset(x, y, predicted_exponent, margin, seed, predicted, offset=offset, param=param, law=law,
+                             log_power=log_power, max_spread=max_spread, confidence=confidence,
+                             n_resamples=n_resamples, min_points=min_points, what=what, extra=extra,
+                             refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
+                             constant_margin=constant_margin, declared=declared, towards=towards)
     if isinstance(predicted_exponent, str):
         if predicted_exponent != "printed":
             raise ValueError(f"check_rate: predicted_exponent is a number or 'printed', not {predicted_exponent!r}")
@@ -828,6 +845,61 @@ def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin:
                             refutable=refutable, bound=bound, scale=scale, fixed=fixed, constant=constant,
                             constant_margin=constant_margin, seed=seed, declared=declared, towards=towards)
 
+
+
+#: ``offset="unknown"`` of :func:`check_rate`: a law that holds up to an additive constant the paper does not print.
+OFFSET_RULE = ("Up to an additive constant (offset='unknown'): a statement y = c0 + C·x^p with C printed and c0 not "
+               "is tested on the differences of y between neighbouring grid points (c0 cancels): Δy_i = y(x_(i+1)) − "
+               "y(x_i) against the printed law's differences ΔP_i, each placed at the geometric mean of its two grid "
+               "points (on a geometric grid Δy is again C'·x^p, with the same exponent p, and Δy/ΔP = measured C / "
+               "printed C exactly). The exponent rule and the constant rule are then those of check_rate on "
+               "(x_mid, ±Δy) with the printed ±ΔP, so a wrong printed C refutes and c0 is never tested. The grid "
+               "needs one point more than min_points; differences of the other sign than the printed law's (a "
+               "non-monotone measurement) leave the verdict inconclusive, saying so.")
+
+
+def _up_to_offset(x, y, predicted_exponent, margin, seed, predicted, *, offset, param, law, log_power, bound,
+                  min_points, what, extra, **rest) -> Verdict:
+    """:data:`OFFSET_RULE`: :func:`check_rate` on the differences of neighbouring grid points."""
+    if offset != "unknown":
+        raise ValueError(f"check_rate: offset is None or 'unknown' (an additive constant the statement does not "
+                         f"print), not {offset!r}")
+    if law != "power" or log_power or bound_name(bound) != "theta":
+        raise ValueError("check_rate: offset='unknown' is for a power law y = c0 + C·x^p (law='power', no log_power, "
+                         "bound='theta'): differences of other laws are not the same law")
+    if not isinstance(predicted_exponent, str) and float(predicted_exponent) == 0:
+        raise ValueError("check_rate: offset='unknown' with exponent 0: a constant law plus a constant says nothing")
+    if predicted is None and isinstance(predicted_exponent, str):
+        raise ValueError("check_rate: predicted_exponent='printed' reads the exponent from the printed values: "
+                         "pass them as predicted=")
+    x = np.asarray(x, dtype=float)
+    ys = np.asarray(y, dtype=float)
+    if x.ndim != 1 or ys.shape[0] != x.shape[0] or len(x) < 2:
+        raise ValueError(f"check_rate: offset='unknown' needs a 1-D grid and y of shape (points,) or (points, seeds), "
+                         f"got x {x.shape}, y {ys.shape}")
+    order = np.argsort(x)
+    x, ys = x[order], ys[order]
+    mid = np.sqrt(x[:-1] * x[1:]) if np.all(x > 0) else (x[:-1] + x[1:]) / 2
+    dy = np.diff(ys, axis=0)
+    law_at = (np.asarray(predicted, dtype=float)[order] if predicted is not None
+              else reference(x, float(predicted_exponent)))
+    dp = np.diff(law_at)
+    method = f"sweep fit of {what}'s differences (up to an additive constant) over {len(mid)} {param} midpoints"
+    record = {"offset": "unknown", "rule": OFFSET_RULE, "x": x.tolist(), "measured": ys.tolist(),
+              "predicted": law_at.tolist() if predicted is not None else None}
+    if not (np.all(dp > 0) or np.all(dp < 0)):
+        return inconclusive(method, f"the printed law is not monotone in {param} on the grid: its differences "
+                            "change sign, so c0 cannot be cancelled by them", offset=record)
+    sign = 1.0 if dp[0] > 0 else -1.0
+    wrong = int(np.sum(sign * dy <= 0))
+    if wrong:
+        return inconclusive(method, f"{wrong} of the {dy.size} differences of the measured {what} have the other sign "
+                            f"than the printed law's (or are 0): no rate of the differences to fit", offset=record)
+    extra = {**dict(extra or {}), "offset": record}
+    v = check_rate(mid, sign * dy, predicted_exponent, margin, seed,
+                   sign * dp if predicted is not None else None, param=param, what=f"Δ{what}", extra=extra,
+                   min_points=min_points, bound=bound, **rest)
+    return replace(v, method=f"{v.method} (differences of neighbouring points: up to an additive constant)")
 
 
 def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], predicted_exponent: "float | str",
