@@ -126,3 +126,6 @@ def test_errors_at_other_settings_are_listed_beside_a_refutation():
                                 else tv.holds("exact", "ok"), seed=0)
     assert only_errors.status is tv.Status.ERROR and len(only_errors.details["errors"]) == 2
     assert "did not converge" in only_errors.evidence and "ValueError" in only_errors.evidence  # both, not the first
+    same = tv.check_over(OVER, lambda s: 1 / 0 if s["N"] == 1 else tv.holds("exact", "ok"), seed=0)
+    assert same.evidence.count("ZeroDivisionError") == 2  # the first error, then the others' once, with their settings
+    assert "[N=1, d=64 | N=1, d=32 | N=1, d=2] ZeroDivisionError" in same.evidence, same.evidence

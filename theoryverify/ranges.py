@@ -314,11 +314,16 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     if errors:  # a refutation (or the first error) is the verdict, but no error is hidden behind it
         details["errors"] = errors
         shown = () if verdict.status is not Status.ERROR else (next(iter(errors)),)
-        others = [f"[{k}] {e}" for k, e in errors.items() if k not in shown]
+        others: dict[str, list[str]] = {}  # one line per distinct error, with every setting it came at
+        for k, e in errors.items():
+            if k not in shown:
+                others.setdefault(e, []).append(k)
         if others:
-            verdict = replace(verdict, evidence=f"{verdict.evidence}; the check itself also failed at {len(others)} "
-                                                f"other setting{'s' if len(others) > 1 else ''} (not a statement "
-                                                f"about the paper): {'; '.join(others)}")
+            count = sum(map(len, others.values()))
+            verdict = replace(verdict, evidence=f"{verdict.evidence}; the check itself also failed at {count} "
+                                                f"other setting{'s' if count > 1 else ''} (not a statement "
+                                                f"about the paper): "
+                                                + "; ".join(f"[{' | '.join(ks)}] {e}" for e, ks in others.items()))
     return replace(verdict, details=details)
 
 
