@@ -176,3 +176,29 @@ def test_count_over_holds_the_fixed_values_at_every_setting():
     assert tv.check_count_over(over, formula, gd_steps, 0, fixed={"e_0": 4.0}).status is tv.Status.REFUTED
     with pytest.raises(ValueError, match="both declared and fixed"):
         tv.check_count_over(over, formula, gd_steps, 0, fixed={"kappa": 3})
+
+
+def test_a_within_bound_may_name_a_declared_parameter():
+    """Held-out author 8, defect 2: a step size range η ∈ (0, 2/L] with L itself a declared parameter of the claim
+    (``over=``) was an error at every setting ("eta's range names L, which is not among the domain's variables").
+    The bound is now the interval at each setting's L: the true statement holds, a planted 3/L is refuted with L
+    and η in the counterexample, and a Domain built by hand says in one line what to write."""
+    L = sp.Symbol("L", positive=True)
+    over = [tv.Over("L", 0.5, 8.0, scale="log"), tv.Over("d", 1, 3, integer=True)]
+
+    def eq_step(w, eta, L):  # f(w − η∇f(w)) ≤ f(w) for f = L‖w‖²/2, as printed
+        after = w - eta * L * w
+        return L / 2 * (after.T * after)[0], L / 2 * (w.T * w)[0]
+
+    P = tv.printed(eq_step, shapes={"w": ("d",)})
+    v = tv.check_inequality_over(over, P.lhs, "<=", P.rhs, [tv.Within("eta", 0, 2 / L)], 0)
+    assert v.status in (tv.Status.HOLDS, tv.Status.PROVED), v.evidence
+    assert "eta ∈ (0, 2/L] with L = 0.5 (the setting)" in v.evidence
+    s = tv.check_inequality_over(over, P.lhs, "<=", P.rhs, lambda c: [tv.Within("eta", 0, "2/L")], 0)  # a text end
+    assert s.status is v.status, s.evidence
+    planted = tv.check_inequality_over(over, P.lhs, "<=", P.rhs, [tv.Within("eta", 0, 3 / L)], 0)
+    assert planted.status is tv.Status.REFUTED, planted.evidence
+    ce = planted.counterexample
+    assert "L=" in ce["part"] and ce["eta"] * float(ce["part"].split("L=")[1].split(",")[0]) > 2, ce
+    with pytest.raises(ValueError, match=r"domain=\[\.\.\., tv\.Within"):
+        tv.Domain([tv.VectorVar("w", 2), tv.Within("eta", 0, 2 / L)])

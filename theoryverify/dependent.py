@@ -327,21 +327,56 @@ class Within:
     def center(self):
         return (0.5,)
 
-    def describe(self) -> str:
-        if self.text:
-            return self.text
+    def at_setting(self, setting: Mapping[str, Any]) -> "Within":
+        """This variable with every symbol of its ends that names a parameter of ``setting`` replaced by the
+        setting's value (exactly: a float is its exact binary value), so that ``tv.Within("eta", 0, 2 / L)`` with
+        L a declared parameter of the claim's ranges is 0 < η ≤ 2/L at each setting; ``self`` when no end names
+        one.  The description keeps the declared end and says which values the setting gave.
 
+        >>> import sympy as sp, theoryverify as tv
+        >>> eta = tv.Within("eta", 0, 2 / sp.Symbol("L", positive=True))
+        >>> at = eta.at_setting({"L": 4, "d": 2})
+        >>> at.hi, at.describe()
+        (1/2, 'eta ∈ (0, 2/L] with L = 4 (the setting)')
+        """
+        subs = {s: _exact(setting[str(s)]) for s in self.depends if str(s) in setting}
+        if not subs:
+            return self
+        given = ", ".join(f"{s} = {setting[str(s)]:g}" if isinstance(setting[str(s)], float) else
+                          f"{s} = {setting[str(s)]}" for s in sorted(subs, key=str))
+        rest = sorted({str(s).split("[")[0] for s in self.depends if s not in subs})
+        text = self.text or (f"{self.symbol} ∈ {self._interval_text()} with {given} (the setting"
+                             + (f"; drawn after {', '.join(rest)})" if rest else ")"))
+        return Within(self.symbol, self.lo.xreplace(subs), self.hi.xreplace(subs), closed=self.closed, text=text)
+
+    def _interval_text(self) -> str:
         def show(e):
             return sp.sstr(e.xreplace({a: sp.Symbol(f"λ_{a.which}({_matrix_text(a.args[0])})", positive=True)
                                        for a in e.atoms(_Spectral)}))
+        return (f"{'[' if self.closed[0] else '('}{show(self.lo)}, {show(self.hi)}"
+                f"{']' if self.closed[1] else ')'}")
+
+    def describe(self) -> str:
+        if self.text:
+            return self.text
         names = sorted({str(s).split("[")[0] for s in self.depends})
-        return (f"{self.symbol} ∈ {'[' if self.closed[0] else '('}{show(self.lo)}, {show(self.hi)}"
-                f"{']' if self.closed[1] else ')'} at each point (drawn after {', '.join(names)}"
+        return (f"{self.symbol} ∈ {self._interval_text()} at each point (drawn after {', '.join(names)}"
                 + (", λ bracketed by certified rationals at exact points)" if self.lo.atoms(_Spectral) |
                    self.hi.atoms(_Spectral) else ")"))
 
     def __repr__(self):
         return f"Within({self.describe()})"
+
+
+def _exact(value: Any) -> sp.Expr:
+    """A setting's value as an exact SymPy number (a float's exact binary value; a SymPy value as it is)."""
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        raise DependentError(f"Within: a setting's value {value!r} is not a number")
+    if isinstance(value, (int, np.integer)):
+        return sp.Integer(int(value))
+    return sp.Rational(float(value))
 
 
 def _matrix_text(m: sp.MatrixBase) -> str:

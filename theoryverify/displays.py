@@ -160,14 +160,17 @@ def domain_with(domain: Any, config: Mapping[str, Any], sides: tuple, what: str)
     if got is not None and not isinstance(got, (Domain, list, tuple)):
         raise ValueError(f"{what}: the domain must be a tv.Domain, a list of variables or a function of the "
                          f"setting returning one, got {type(got).__name__}")
-    variables = list(got.variables if isinstance(got, Domain) else got or [])
+    from .dependent import Within
+    # a Within whose end names a declared parameter (0 < η ≤ 2/L, L in over=) is that interval at this setting
+    variables = [v.at_setting(config) if isinstance(v, Within) else v
+                 for v in (got.variables if isinstance(got, Domain) else got or [])]
     named = {_array_name(v) for v in variables} | {str(s) for v in variables for s in v.symbols}
     added = [v for side in sides if isinstance(side, Printed) for v in side.variables(config)]
     added = [v for v in added if _array_name(v) not in named]
     added = list({_array_name(v): v for v in added}.values())
     if not variables and not added and got is None:
         dom = None
-    elif not added and isinstance(got, Domain):
+    elif not added and isinstance(got, Domain) and list(got.variables) == variables:
         dom = got
     else:
         dom = Domain(added + variables, derived=getattr(got, "derived", None) if isinstance(got, Domain) else None)

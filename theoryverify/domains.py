@@ -591,7 +591,10 @@ class Domain:
             stray = sorted(map(str, v.depends - before))
             if stray:
                 raise DomainError(f"Domain: {v.symbol}'s range names {', '.join(stray[:3])}, which "
-                                  f"{'is' if len(stray) == 1 else 'are'} not among the domain's variables before it")
+                                  f"{'is' if len(stray) == 1 else 'are'} not among the domain's variables before it "
+                                  f"(a parameter of the claim's declared ranges: give the variables as a list, "
+                                  f"domain=[..., tv.Within(...)], to an _over check, which puts in each setting's "
+                                  f"value)")
             before |= set(v.symbols)
         #: quantities the statement ranges over that are functions of the symbols (κ = L/μ): the checks record
         #: their values at the points they evaluate, so the quantifier rule can read them (``over()`` gives ranges)
