@@ -50,6 +50,8 @@ class _Spectral(sp.Function):
 
     @classmethod
     def eval(cls, m):
+        if isinstance(m, sp.Expr) and not isinstance(m, sp.MatrixBase) and not m.is_number:
+            return None  # a matrix not yet given its entries (a printed/ draft's X^T X): an opaque atom, never a value
         if not isinstance(m, sp.MatrixBase):
             raise DependentError(f"{cls.__name__} takes a square SymPy matrix (e.g. X.matrix.T @ X.matrix / n), "
                                  f"got {type(m).__name__}")
@@ -196,6 +198,11 @@ class Within:
         if not isinstance(self.symbol, sp.Symbol):
             raise DependentError(f"Within: the variable must be a symbol or a name, got {symbol!r}")
         self.lo, self.hi = (sp.sympify(e) for e in (lo, hi))
+        for e in (self.lo, self.hi):
+            for a in e.atoms(_Spectral):
+                if not isinstance(a.args[0], sp.MatrixBase):
+                    raise DependentError(f"Within({self.symbol}): {type(a).__name__}({a.args[0]}) needs the matrix's "
+                                         f"entries (tv.MatrixVar(...).matrix, or tv.printed(display, shapes=...))")
         for end, e in (("lo", self.lo), ("hi", self.hi)):
             if self.symbol in e.free_symbols:
                 raise DependentError(f"Within({self.symbol}): {end} = {e} depends on {self.symbol} itself")

@@ -30,6 +30,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 import sympy as sp
 from sympy.printing.str import StrPrinter
@@ -110,6 +111,17 @@ class Skipped:
 
 
 @dataclass
+class Defined:
+    """A function the paper defines by a ``% theoryverify: define f(x) := …`` line: ``printed/`` drafts it as
+    ``f = Lambda(x, …)`` (its definition), never as an unknown ``Function('f')``."""
+    params: tuple[sp.Symbol, ...]
+    body: sp.Basic | None  # None: the body could not be built (``why``), and f stays Function('f') with a TODO
+    text: str  # the definition as written
+    where: str  # FILE:LINE of the directive
+    why: str = ""
+
+
+@dataclass
 class Draft:
     """What the reader found in the paper, ready to be written."""
     main: str  # the main file, relative to the paper's folder
@@ -121,6 +133,8 @@ class Draft:
     chains: list[ChainClaim]
     numbered: int  # numbered or labelled displays
     skipped: list[Skipped] = field(default_factory=list)
+    #: functions the paper defines (``% theoryverify: define f(x) := …``): name -> its definition, drafted with it
+    functions: dict[str, "Defined"] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         return {"numbered_or_labelled": self.numbered, "transcribed": sum(e.transcribed for e in self.entries),
@@ -220,7 +234,34 @@ def read(tex: str | Path) -> Draft:
     skipped = [Skipped(f"{r.file}:{r.line}", r.kind, " ".join((r.reason or "").split()), " ".join(r.latex.split()))
                for r in paper.relations if r.kind != "step" and r.chain not in checked]
     return Draft(doc.main, doc.root, list(doc.files), [t for _, t in sections], entries, statements, chains, numbered,
-                 skipped)
+                 skipped, _defined_functions(paper))
+
+
+def _defined_functions(paper) -> dict[str, Defined]:
+    """The functions the paper defines by ``% theoryverify: define f(x, …) := …`` (a later line of the same name
+    replaces an earlier one, as in the reader), each with its body built as the reader builds a display."""
+    from .check.parser import BadInput, parse_definition
+
+    out: dict[str, Defined] = {}
+    for pos, text in getattr(paper, "plain_defines", ()):
+        try:
+            d = parse_definition(text, None)
+        except BadInput:
+            continue
+        if d is None or not d.params:
+            continue
+        f, line = paper.doc.where(pos)
+        params = tuple(sp.Symbol(p) for p in d.params)
+        try:
+            if any(keyword_like(p) or p in RESERVED_NAMES for p in d.params):
+                raise ValueError(f"a parameter name Python cannot take ({', '.join(d.params)})")
+            body = _builder(set()).build(d.expr)
+            if not isinstance(body, sp.Basic):
+                raise TypeError("not a SymPy expression")
+            out[d.name] = Defined(params, body, text, f"{f}:{line}")
+        except Exception as exc:  # noqa: BLE001 - a body SymPy cannot build stays an unknown function, with why
+            out[d.name] = Defined(params, None, text, f"{f}:{line}", f"{type(exc).__name__}: {exc}")
+    return out
 
 
 def _entries(paper, rels_by_display, counter, taken, per_section, section_of, display_of_chain):
@@ -582,6 +623,26 @@ class _Printer(StrPrinter):
     def _print_Float(self, expr) -> str:  # a decimal as printed, exactly (Float is SymPy's)
         return f"Float({str(expr)!r})"
 
+    def _print_lambda_max(self, expr) -> str:
+        return f"tv.lambda_max({self._print(expr.args[0])})"
+
+    def _print_lambda_min(self, expr) -> str:
+        return f"tv.lambda_min({self._print(expr.args[0])})"
+
+
+def _spectral(e: sp.Basic) -> sp.Basic:
+    """``e`` with the reader's λ_max / λ_min of a matrix (``lam_smax(X^T X)``, an unknown function to the reader)
+    as :func:`theoryverify.lambda_max` / :func:`theoryverify.lambda_min`, which ``Within`` and the checks read."""
+    from .check.tex.names import SPECTRAL
+    from .dependent import lambda_max, lambda_min
+
+    swap = {}
+    for f in e.atoms(sp.core.function.AppliedUndef):
+        name = type(f).__name__
+        if len(f.args) == 1 and SPECTRAL.fullmatch(name) and name.startswith("lam_"):
+            swap[f] = (lambda_max if name.endswith("max") else lambda_min)(f.args[0])
+    return e.xreplace(swap) if swap else e
+
 
 class _Code:
     """The symbols and functions a printed module declares, and the SymPy names it imports."""
@@ -591,9 +652,13 @@ class _Code:
         self.noncommuting: set[str] = set()  # of symbols: matrices, declared Symbol(name, commutative=False)
         self.functions: set[str] = set()
         self.imports: set[str] = {"Eq", "S"}
+        self.tv = False  # does the module use theoryverify (tv.lambda_max)?
+        self.defined: set[str] = set()  # functions written with their definition (f = Lambda(x, …))
+        self.notes: list[str] = []  # TODO lines after the declarations
 
     def expr(self, e: sp.Basic) -> str:
         """Python source that builds ``e`` (SymPy's printer; checked name by name, else ``srepr``)."""
+        e = _spectral(e)
         text = _Printer().doprint(e)
         symbols = {s.name for s in e.free_symbols | e.atoms(sp.Symbol) if isinstance(s, sp.Symbol)}
         functions = {type(f).__name__ for f in e.atoms(sp.core.function.AppliedUndef)}
@@ -601,7 +666,11 @@ class _Code:
             tree = ast.parse(text, mode="eval")
         except SyntaxError:
             return self._srepr(e)
-        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        uses_tv = any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "tv"
+                      for n in ast.walk(tree))
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - ({"tv"} if uses_tv else set())
+        if "tv" in symbols | functions:
+            return self._srepr(e)
         called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         imports = (names - symbols - functions) | (called - functions)
         bad = (symbols & functions) or any(not hasattr(sp, n) for n in imports) or \
@@ -618,25 +687,64 @@ class _Code:
         self.noncommuting |= noncommuting
         self.functions |= functions
         self.imports |= imports
+        self.tv |= uses_tv
         return text
 
     def _srepr(self, e: sp.Basic) -> str:
         text = sp.srepr(e)
         tree = ast.parse(text, mode="eval")
         self.imports |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and hasattr(sp, n.id)}
+        spectral = re.compile(r"(?<![\w.])(lambda_(?:max|min))\(")
+        if spectral.search(text):
+            text, self.tv = spectral.sub(r"tv.\1(", text), True
         return text
 
-    def header(self) -> list[str]:
+    def definitions(self, defined: Mapping[str, "Defined"]) -> list[str]:
+        """``f = Lambda(x, …)`` for each function the module uses that the paper defines (their bodies may use
+        more names, declared by :meth:`header`), in an order where each comes after the defined functions its body
+        calls; a body that cannot be written stays ``Function('f')`` with a TODO."""
+        made: dict[str, tuple[str, set[str]]] = {}
+        todo = [f for f in sorted(self.functions) if f in defined]
+        while todo:
+            f = todo.pop(0)
+            d = defined[f]
+            if f in made or d.body is None:
+                continue
+            src = self.expr(sp.Lambda(d.params if len(d.params) > 1 else d.params[0], d.body))
+            calls = {type(g).__name__ for g in d.body.atoms(sp.core.function.AppliedUndef)} & set(defined)
+            made[f] = (src, calls)
+            todo += sorted(calls - set(made))
+        out, placed = [], set()
+        while len(placed) < len(made):
+            ready = [f for f in sorted(made) if f not in placed and made[f][1] <= placed]
+            if not ready:  # calls itself, or each other: left unknown functions
+                break
+            for f in ready:
+                d = defined[f]
+                out.append(f"{f} = {made[f][0]}  # {' '.join(d.text.split())[:120]} (the paper's definition, {d.where})")
+                placed.add(f)
+        self.defined = placed
+        for f in sorted(set(made) - placed):
+            self.notes.append(f"# TODO {f}: its definition calls itself (or through another): left an unknown function")
+        for f in sorted(f for f in self.functions if f in defined and defined[f].body is None):
+            self.notes.append(f"# TODO {f} is defined by the paper ({defined[f].where}: "
+                              f"{' '.join(defined[f].text.split())[:100]}) but its body was not built "
+                              f"({defined[f].why[:100]}): transcribe it as {f} = Lambda(…)")
+        return out
+
+    def header(self, definitions: list[str] = ()) -> list[str]:
         out = [f"from sympy import {', '.join(sorted(self.imports | {'Function', 'Symbol'}))}", ""]
+        if self.tv:
+            out[0:0] = ["import theoryverify as tv"]
         for s in sorted(self.symbols):
             if s in self.noncommuting:
                 out.append(f"{s} = Symbol({s!r}, commutative=False)  # TODO a matrix or vector (or a number?): "
                            f"its shape, MatrixSymbol({s!r}, rows, cols)")
             else:
                 out.append(f"{s} = Symbol({s!r})")
-        for f in sorted(self.functions):
+        for f in sorted(self.functions - self.defined):
             out.append(f"{f} = Function({f!r})")
-        return out
+        return out + list(definitions) + self.notes
 
 
 def keyword_like(name: str) -> bool:
@@ -700,7 +808,8 @@ def printed_module(draft: Draft, section: int) -> str | None:
     title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
     head = [f'"""{_doc_title(title) if title else "The text before the first section"} as printed: each numbered or labelled display, as the LaTeX reader reads it',
             "(drafted by new-paper --from-tex; check each against the PDF, then build what it should equal in model/).",
-            '"""', *code.header(), "", "#: display name -> its labels, equation numbers, FILE:LINE and LaTeX source",
+            '"""', *code.header(code.definitions(draft.functions)), "",
+            "#: display name -> its labels, equation numbers, FILE:LINE and LaTeX source",
             "SOURCE: dict[str, dict] = {}"]
     return "\n".join(head + body) + "\n"
 
