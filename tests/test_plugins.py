@@ -321,6 +321,42 @@ def test_the_theorem_items_keep_and_reuse_results_in_a_given_store(plugged, tmp_
     plugged("-k", "plugpaper.good").assert_outcomes(passed=1, deselected=8)  # without the store: computed
 
 
+def test_the_theorem_items_reuse_what_verify_kept_unless_told_fresh(plugged, pytester, monkeypatch, capsys):
+    """Held-out author 8, defect 9: ``pytest -m theorems`` computed every claim again after ``verify`` had kept them
+    (reuse needed ``--tv-store``).  Now an item reads verify's results store (the project's
+    ``.theoryverify-cache/report``) under verify's key, the header says so, and ``--tv-fresh`` computes — shown by
+    a row verify kept, changed by hand, which the item then reports (and a fresh run does not)."""
+    import json
+
+    from theoryverify.store import _value_digest
+
+    monkeypatch.delenv("THEORYVERIFY_CACHE", raising=False)
+    monkeypatch.delenv("THEORYVERIFY_SEED", raising=False)
+    _clear_caches()
+    try:
+        assert cli.main(["verify", "--paper", "plugpaper", "--claim", "plugpaper.good", "--device", "cpu"]) == 0
+    finally:
+        _clear_caches()
+    capsys.readouterr()
+    path, = (pytester.path / ".theoryverify-cache" / "report").glob("plugpaper.good/*.json")
+    record = json.loads(path.read_text())
+    record["value"]["status"] = "inconclusive"
+    record["sha256"] = _value_digest(record["value"])
+    path.write_text(json.dumps(record))
+    reused = plugged("-k", "plugpaper.good")
+    reused.assert_outcomes(failed=1, deselected=8)
+    out = reused.stdout.str()
+    assert "expected proved|holds, got inconclusive" in out
+    assert f"theoryverify: claims reuse the results kept in verify's results store {pytester.path}" in out, out
+    assert "--tv-fresh computes every claim" in out
+    fresh = plugged("-k", "plugpaper.good", "--tv-fresh")
+    fresh.assert_outcomes(passed=1, deselected=8)
+    assert "theoryverify: --tv-fresh: every claim is computed" in fresh.stdout.str()
+    kept = plugged("-k", "plugpaper.bad")  # a claim verify did not run: computed by the item and kept for verify
+    kept.assert_outcomes(failed=1, deselected=8)
+    assert list((pytester.path / ".theoryverify-cache" / "report").glob("plugpaper.bad/*.json"))
+
+
 def test_the_theorem_items_take_their_seed_from_an_option(plugged, monkeypatch):
     """Issue 29, item 12: ``--tv-seed N`` (else $THEORYVERIFY_SEED, else the engine's) for ``pytest -m theorems``."""
     from types import SimpleNamespace

@@ -27,10 +27,14 @@ claim of that paper, ``-m slow`` its long sweeps, ``-m gpu`` its GPU-scale check
   ``--tv-scheduler ADDRESS`` (a running Dask scheduler) make the engine's dispatcher
   (:mod:`theoryverify.dispatch`) send the points of each claim's sweeps to N local processes or to the
   cluster, as ``verify --jobs/--scheduler`` do (with ``-n``, every xdist worker starts its own N).
-- Reuse: ``--tv-store=DIR`` keeps each item's result in the results store DIR and reads one kept there under
-  verify's full key (claim, seed, profile, device, code closure, library versions, inputs) instead of computing
-  it: for a session whose other tests compute the same claims (this repository's own test session shares one
-  store between its report test and its theorem items, tests/conftest.py).  Without it every item computes.
+- Reuse: each item reads the result ``python -m theoryverify verify`` kept for its claim in verify's results
+  store (:func:`theoryverify.resume.store_root`: the paper project's ``.theoryverify-cache/report``, or
+  ``$THEORYVERIFY_CACHE/report``) under verify's full key — claim, seed, profile, device (cpu), the hash of the
+  code closure, library versions, inputs — so a result is reused only where the same code computed it with the
+  same seed and profile; a claim not found there is computed and kept there (a verdict only), for verify too.
+  The header says which store.  ``--tv-fresh`` computes every item (no stored result read or kept);
+  ``--tv-store=DIR`` names another store (this repository's own test session shares one between its report test
+  and its theorem items, tests/conftest.py).
 """
 from __future__ import annotations
 
@@ -68,7 +72,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--tv-store", default=None, metavar="DIR", dest="tv_store",
                     help="keep each claim's result in the results store DIR and reuse one kept there, keyed as "
                          "verify's (claim, seed, profile, device, code closure, library versions, inputs): for a "
-                         "session whose other tests compute the same claims (default: every item computes)")
+                         "session whose other tests compute the same claims (default: verify's results store)")
+    group.addoption("--tv-fresh", action="store_true", default=False, dest="tv_fresh",
+                    help="compute every claim: read no stored result (verify's results store or --tv-store) and "
+                         "keep none")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -172,6 +179,60 @@ def no_paper_hint(config: pytest.Config) -> str | None:
     return ("theoryverify: no paper collected (no paper package under the collected paths): pip install -e PROJECT, "
             "or run pytest in the paper's project folder with PYTHONPATH=., or set THEORYVERIFY_PAPERS=PACKAGE "
             "PYTHONPATH=FOLDER_ABOVE_THE_PACKAGE")
+
+
+def _header_papers(config: pytest.Config) -> list[str]:
+    """The papers a session collects, found as :func:`_find_papers` finds them but before collection (for the
+    header): those named, else those whose package folder lies under the rootdir."""
+    from theoryverify import registry
+
+    given = list(config.getoption("tv_paper", None) or [])
+    named = given or list(config.getini(INI_PAPERS))
+    explicit = _explicit_paths(config)
+    modules = registry.paper_modules()
+    if named:
+        return [pid for pid in dict.fromkeys(named) if given or explicit is None or
+                (pid in modules and (f := _package_dir(modules[pid].__name__)) and _under(f, explicit))]
+    root = config.rootpath.resolve()
+    roots = explicit if explicit is not None else [root]
+    out = []
+    for pid, mod in modules.items():
+        folder = _package_dir(mod.__name__)
+        if folder is not None and _under(folder, [root]) and _under(folder, roots):
+            out.append(pid)
+    return out
+
+
+def store_for(config: pytest.Config, paper: str) -> str | None:
+    """The results store a theorem item of ``paper`` reads and keeps its result in: None with ``--tv-fresh``,
+    ``--tv-store``'s folder, else verify's (:func:`theoryverify.resume.store_root` of the paper)."""
+    if config.getoption("tv_fresh", False):
+        return None
+    given = config.getoption("tv_store", None)
+    if given:
+        return given
+    from theoryverify import resume
+    return str(resume.store_root([paper]))
+
+
+def pytest_report_header(config: pytest.Config, start_path) -> list[str]:
+    """One line saying where the theorem items' results come from (only where a paper is collected)."""
+    if hasattr(config, "workerinput"):
+        return []
+    try:
+        papers = _header_papers(config)
+    except Exception:  # noqa: BLE001 - a registry that cannot load is reported at collection, not here
+        return []
+    if not papers:
+        return []
+    if config.getoption("tv_fresh", False):
+        return ["theoryverify: --tv-fresh: every claim is computed (no stored result read or kept)"]
+    seed = run_seed(config)
+    roots = ", ".join(dict.fromkeys(store_for(config, p) for p in papers))
+    which = "the results store" if config.getoption("tv_store", None) else "verify's results store"
+    return [f"theoryverify: claims reuse the results kept in {which} {roots} under the same key (claim, seed "
+            f"{seed}, profile, device cpu, code closure, library versions, inputs) and keep new ones there; "
+            f"--tv-fresh computes every claim"]
 
 
 def pytest_report_collectionfinish(config: pytest.Config, start_path, items) -> list[str]:
@@ -285,7 +346,7 @@ class ClaimItem(pytest.Item):
 
         ctx = RunContext(seed=run_seed(self.config), profile=self.profile, device="cpu")
         with _engine_hypothesis_profile():
-            store = self.config.getoption("tv_store", None)
+            store = store_for(self.config, self.claim.paper)
             result = self.claim.run(ctx) if not store else _stored_or_run(self.claim, ctx, store)
         if result.unavailable:  # reported at the claim's registration, not here
             reason = f"not checkable here: {result.unavailable}"
