@@ -129,3 +129,4 @@ def test_errors_at_other_settings_are_listed_beside_a_refutation():
     same = tv.check_over(OVER, lambda s: 1 / 0 if s["N"] == 1 else tv.holds("exact", "ok"), seed=0)
     assert same.evidence.count("ZeroDivisionError") == 2  # the first error, then the others' once, with their settings
     assert "[N=1, d=64 | N=1, d=32 | N=1, d=2] ZeroDivisionError" in same.evidence, same.evidence
+    assert "ZeroDivisionError" in same.details["traceback"]  # what verify --debug and a failing pytest item show

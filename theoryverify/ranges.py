@@ -262,8 +262,9 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     refuting setting named; the settings after it are not run, ``details["settings_not_run"]``), proved only if all
     are, else holds/inconclusive; every setting is recorded as a configuration of the evidence.  A setting whose
     check raises or returns an ``error`` never hides behind a refutation: the evidence lists every such setting
-    (``details["errors"]``, label → what failed), and the refutation stays the verdict.  A ``check`` that accepts a keyword ``seed`` is called ``check(setting,
-    seed=seed)`` (no ``lambda c: f(c, ctx.seed)`` wrapper needed).
+    (``details["errors"]``, label → what failed; ``details["traceback"]``: the first exception's, as ``verify
+    --debug`` and the pytest items show it), and the refutation stays the verdict.  A ``check`` that accepts a
+    keyword ``seed`` is called ``check(setting, seed=seed)`` (no ``lambda c: f(c, ctx.seed)`` wrapper needed).
 
     >>> import theoryverify as tv
     >>> over = [tv.Over("N", 1, 1000, scale="log", integer=True)]
@@ -313,6 +314,9 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     errors = {k: v.evidence for k, v in parts.items() if v.status is Status.ERROR}
     if errors:  # a refutation (or the first error) is the verdict, but no error is hidden behind it
         details["errors"] = errors
+        tb = next((v.details.get("traceback") for v in parts.values() if v.details.get("traceback")), None)
+        if tb:
+            details.setdefault("traceback", tb)
         shown = () if verdict.status is not Status.ERROR else (next(iter(errors)),)
         others: dict[str, list[str]] = {}  # one line per distinct error, with every setting it came at
         for k, e in errors.items():
