@@ -352,9 +352,18 @@ ASYMPTOTIC_RULE = ("Asymptotic constant (constant='asymptotic', as x -> towards)
                    "the limit (its geometric mean ratio, {confidence:.0%} bootstrap CI), and the trend of log r along "
                    "the grid is fitted (slope against log x, bootstrap CI). HOLDS if the near-half CI lies within a "
                    "factor (1 + {margin:g}) of 1 (as for 'printed'); REFUTED only if the near-half CI lies entirely "
-                   "outside it and the trend does not head towards 1 at that confidence (no significant move of r "
-                   "towards 1 as x -> towards): the limit then excludes the printed constant; INCONCLUSIVE otherwise "
-                   "(e.g. r still converging towards 1: a transient, not a wrong constant).")
+                   "outside it and either the trend does not head towards 1 at that confidence (no significant move "
+                   "of r towards 1 as x -> towards) or the trend cannot close the gap: on the near half the local "
+                   "slopes g of log r (per unit log x towards the limit) all head towards 1, each significant, and "
+                   "shrink geometrically, at least as fast as exp(-k·log x) with k > 0 their slowest observed decay, "
+                   "so what is left to move beyond the point nearest the limit is at most max|g|/k; REFUTED when "
+                   "that bound, {spare:g} times over, still leaves log r outside the band (a 2x constant with an "
+                   "O(x) correction: r = 0.5·(1 + x/2)^-2 as x -> 0). The limit then excludes the printed constant; "
+                   "INCONCLUSIVE otherwise (e.g. r still converging towards 1 as fast as its slopes say it can: a "
+                   "transient, not a wrong constant).")
+
+#: how many times over the trend's reach (max|g|/k) must fall short of the band for the decay bound to refute
+TREND_SPARE = 3.0
 
 CONSTANT_RULE = ("Printed constant (constant='printed': the constant holds at every grid point, as a closed form or "
                  "a non-asymptotic bound does; for y ~ C·f(x), a limit, use constant='asymptotic', ASYMPTOTIC_RULE): "
@@ -428,18 +437,26 @@ def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, mar
     side = float(np.mean(lr[near] if lr.ndim == 1 else lr[near].mean(axis=1)))
     # towards 1: log r falls when above 0, rises when below; "significant" when the whole CI of the step says so
     heading = (t_hi < 0) if side > 0 else (t_lo > 0)
+    reach = None
     if status == "refuted" and heading:
-        status = "inconclusive"
-    rule = ASYMPTOTIC_RULE.format(confidence=confidence, margin=margin)
+        reach = _trend_reach(xs, rs, towards, margin)
+        status = "refuted" if reach is not None and reach["short"] else "inconclusive"
+    rule = ASYMPTOTIC_RULE.format(confidence=confidence, margin=margin, spare=TREND_SPARE)
     arrow = "∞" if towards == "inf" else "0"
     record = {"tested": True, "declared": "asymptotic", "towards": towards, "coefficient": C, "ci": [lo, hi],
               "near_half": xs[near].tolist(), "trend": None if trend is None else
-              {"slope": sign * trend.exponent, "ci": [t_lo, t_hi], "heading_to_1": bool(heading)},
+              {"slope": sign * trend.exponent, "ci": [t_lo, t_hi], "heading_to_1": bool(heading),
+               "reach": reach},
               "margin": margin, "status": status, "rule": rule}
     details = {**dict(v.details), "fit": {**dict(v.details["fit"]), "constant": record}}
     trend_text = ("" if trend is None else f"; trend of log(measured/predicted) per unit log {param} towards "
                   f"{param} → {arrow}: {sign * trend.exponent:.3g} (CI [{t_lo:.3g}, {t_hi:.3g}])"
-                  + (", heading towards 1" if heading else ", not heading towards 1"))
+                  + (", heading towards 1" if heading else ", not heading towards 1")
+                  + ("" if not (reach and reach["short"]) else
+                     f", but too slowly to reach it: its local slopes shrink at least as exp(−{reach['decay']:.3g}"
+                     f"·log {param}) from at most {reach['slope']:.3g}, so log(measured/predicted) can still move "
+                     f"by at most {reach['bound']:.3g} beyond {param} = {reach['end']:.4g} (×{TREND_SPARE:g}: "
+                     f"{TREND_SPARE * reach['bound']:.3g}), short of the {reach['gap']:.3g} it needs"))
     text = (f"asymptotic constant ({param} → {arrow}): C = measured/predicted on the near half "
             f"[{xs[near][0]:.4g}, {xs[near][-1]:.4g}] = {C:.4g} (CI [{lo:.4g}, {hi:.4g}]; "
             f"{_constant_band(_constant_status((C, lo, hi), 'theta', margin), 'theta', margin)})"
@@ -447,6 +464,49 @@ def _asymptotic_constant(v: Verdict, *, ratio, seed: int, confidence: float, mar
     return _constant_verdict(v, status, (C, lo, hi), text, details, "asymptotic constant", "C (measured / printed), "
                              "near the limit", "the limit of measured/printed excludes the printed constant",
                              margin=margin, param=param, x=x, refute_inconclusive=True)  # y/predicted → 1 fails
+
+
+def _trend_reach(xs, rs, towards: str, margin: float) -> dict | None:
+    """How far the ratio's trend can still move log r beyond the grid's point nearest the limit, bounded by how
+    fast its local slopes decay (:data:`ASYMPTOTIC_RULE`), or None when the slopes give no such bound (fewer than
+    4 points, a slope not heading towards 1 or not significant against the seed spread, slopes not shrinking).
+
+    ``xs``, ``rs``: the grid and |measured/predicted| ((points,) or (points, seeds)), ordered with the limit's
+    end last.  ``short`` says whether the bound, :data:`TREND_SPARE` times over, leaves log r outside the band
+    1 ± ``margin`` (as a factor).
+
+    >>> lam = np.geomspace(1e-1, 1e-4, 6); r = 0.5 / (1 + lam / 2) ** 2   # 2x too large, O(lam) correction
+    >>> reach = _trend_reach(lam, r, "0", 0.05); reach["short"], reach["bound"] < 0.01
+    (True, True)
+    >>> _trend_reach(lam, 1 / (1 + lam / 2) ** 2, "0", 0.05)["short"]     # already in the band
+    False
+    """
+    xs = np.asarray(xs, dtype=float)
+    lr = np.log(np.asarray(rs, dtype=float))
+    if lr.ndim == 2:
+        se = (np.std(lr, axis=1, ddof=1) / math.sqrt(lr.shape[1]) if lr.shape[1] > 1
+              else np.full(lr.shape[0], np.inf))
+        lr = lr.mean(axis=1)
+    else:
+        se = np.zeros(lr.shape)  # a 1-D y is read as deterministic (SEEDS_RULE)
+    if len(xs) < 4 or np.any(xs <= 0) or not np.all(np.isfinite(lr)):
+        return None
+    t = np.log(xs) * (1.0 if towards == "inf" else -1.0)  # grows towards the limit
+    dlr, dt = np.diff(lr), np.diff(t)
+    g = dlr / dt
+    n = max(2, (len(g) + 1) // 2)  # the slopes of the near half (at least two)
+    g, tm, dl, noise = g[-n:], ((t[1:] + t[:-1]) / 2)[-n:], dlr[-n:], np.hypot(se[1:], se[:-1])[-n:]
+    toward = -np.sign(lr[-1])  # the sign a step towards 1 has
+    if toward == 0 or np.any(np.sign(g) != toward) or np.any(np.abs(dl) <= 3 * noise):
+        return None
+    decay = -np.diff(np.log(np.abs(g))) / np.diff(tm)
+    if np.any(decay <= 0):
+        return None
+    k, top = float(decay.min()), float(np.abs(g).max())
+    bound = top / k
+    gap = abs(float(lr[-1])) - math.log1p(margin)
+    return {"decay": k, "slope": top, "bound": bound, "end": float(xs[-1]), "gap": gap,
+            "short": bool(gap > TREND_SPARE * bound)}
 
 
 def _constant_verdict(v: Verdict, status: str, const, text: str, details: dict, name: str, coefficient: str,
@@ -795,8 +855,10 @@ def check_rate(x: Sequence[float], y, predicted_exponent: "float | str", margin:
     against 1 within a factor 1 + ``constant_margin`` (a wrong constant refutes even when the exponent agrees);
     ``"asymptotic"`` when it is a limit (y ~ C·f(x), "grows like", Θ with a printed constant), with ``towards``
     = ``"inf"`` or ``"0"`` the end of the grid where the limit is taken: C is read on the half of the grid
-    nearer the limit, and a refutation needs that C to exclude 1 *and* no significant trend of the ratio towards 1
-    (:data:`ASYMPTOTIC_RULE`: a transient such as k ≈ ½√κ·(log(1/ε) + log k) is not a wrong constant); ``"hidden"`` when Θ/O hides it (the verdict says "constant
+    nearer the limit, and a refutation needs that C to exclude 1 *and* no significant trend of the ratio towards 1,
+    or a trend whose local slopes shrink too fast to close the gap (:data:`ASYMPTOTIC_RULE`: a transient such as
+    k ≈ ½√κ·(log(1/ε) + log k) is not a wrong constant; a 2x constant with an O(x) correction, ratio
+    0.5·(1 + x/2)^-2 as x → 0, is); ``"hidden"`` when Θ/O hides it (the verdict says "constant
     hidden by Θ/O: only the exponent is tested"); ``"elsewhere"`` when the statement prints it but another part of
     the same claim tests it; ``None`` (the default, the behaviour before the rule) leaves it untested and says
     "constant not tested".  Every rate check of a paper's claim declares one (tests/test_rate_constant.py scans
