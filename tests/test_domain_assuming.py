@@ -62,3 +62,28 @@ def test_a_relation_bounds_the_name_without_a_range_of_its_own_whatever_the_spel
     points = [d.rationals(rnd) for _ in range(60)]
     assert all(p[L] * p[eta] <= 1 for p in points) and max(p[L] for p in points) >= 10
     assert tv.check_inequality(eta * L, "<=", 1, d, seed=0).status is tv.Status.PROVED
+
+
+def _run_over(dom, check):
+    claims = tv.ClaimSet("demo")
+    claims.add("c", location="Prop. 1", statement="on the declared ranges", kind=tv.Kind.INEQUALITY,
+               over=dom.over())(lambda ctx: check(ctx))
+    return list(claims)[0].run(tv.RunContext(seed=0)).verdict
+
+
+def test_a_proof_on_an_assuming_domain_covers_its_declared_ranges():
+    """Issue 29, author 9, D2: ``over=DOM.over()`` (the README's pattern) with a check_inequality that proves the
+    inequality on ``DOM`` was an error ("the evidence records no value of it"); the proof covers the ranges
+    DOM.over() declares (a derived quantity's too), so the claim is proved; a proof on a narrower domain is still
+    caught by the quantifier rule; a claim with no evidence of its names says so in one grammatical line."""
+    a, b = sp.symbols("a b")
+    dom = tv.Domain.assuming([a, b], ["0.1 <= a <= 10", "0.1 <= b <= 10"], derived={"ratio": a / b})
+    v = _run_over(dom, lambda ctx: tv.check_inequality(a / (a + b), "<=", 1, dom, ctx.seed))
+    assert v.status is tv.Status.PROVED, v.evidence
+    assert "covers a ∈ [0.1, 10]" in v.evidence and "ratio" in v.evidence
+    narrow = tv.Domain.assuming([a, b], ["0.1 <= a <= 0.2", "0.1 <= b <= 10"])
+    wide = tv.Domain.assuming([a, b], ["0.1 <= a <= 10", "0.1 <= b <= 10"])
+    v = _run_over(wide, lambda ctx: tv.check_inequality(a / (a + b), "<=", 1, narrow, ctx.seed))
+    assert v.status is tv.Status.INCONCLUSIVE and "cover" in v.evidence, v.evidence
+    v = _run_over(dom, lambda ctx: tv.holds("by hand", "no values recorded"))
+    assert v.status is tv.Status.ERROR and "records no value of them (record each:" in v.evidence, v.evidence

@@ -449,7 +449,9 @@ def apply_quantifiers(over: Sequence[Over], verdict: Verdict, std: Standards) ->
             pass
         else:
             return error("evidence vs quantifiers", f"the statement ranges over {', '.join(missing)} but the evidence "
-                         f"records no value of it (record it: a sweep, details['configurations'], evidence.with_fixed)",
+                         f"records no value of {'it' if len(missing) == 1 else 'them'} (record "
+                         f"{'it' if len(missing) == 1 else 'each'}: a sweep, details['configurations'], "
+                         f"evidence.with_fixed)",
                          quantifiers=info, was=verdict.to_json())
     vjson = verdict.to_json()
     for o in over:

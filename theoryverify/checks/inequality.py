@@ -14,6 +14,8 @@ matrices or sequences has no single meaning, and is an error.
 """
 from __future__ import annotations
 
+import math
+
 import operator
 
 import numpy as np
@@ -89,9 +91,26 @@ def _signed_symbol(v) -> tuple[sp.Symbol, sp.Expr] | None:
 def _proved_coverage(domain: Domain) -> dict[str, dict]:
     """What a proof on ``domain`` covered, per variable, in the search's format (min, max, distinct values capped
     at 1000): every value of its range — read by the quantifier rule like a search's coverage, so a proof on a
-    narrower range than the claim declares is caught as a search's would be."""
+    narrower range than the claim declares is caught as a search's would be.  The symbols of a
+    :meth:`~theoryverify.domains.Domain.assuming` domain (bounds and relations) and its derived quantities cover
+    the ranges :meth:`~theoryverify.domains.Domain.over` gives them (what ``over=DOM.over()`` declares), or their
+    whole symbolic domain where that range is not finite (``"symbolic"``).
+
+    >>> import sympy as sp, theoryverify as tv
+    >>> a, b = sp.symbols("a b")
+    >>> _proved_coverage(tv.Domain.assuming([a, b], ["0.1 <= a <= 10", "0 < b"]))
+    {'a': {'min': 0.1, 'max': 10.0, 'distinct': 1000}, 'b': 'symbolic'}
+    """
+    from ..check.variables import RealGroup
     from ..domains import Fixed, IntegerRange
-    out = {}
+    out: dict = {}
+    if any(isinstance(v, RealGroup) for v in domain.variables) or domain.derived:
+        ranges = {o.name: o for o in domain.over()}
+        names = [str(m.symbol) for v in domain.variables if isinstance(v, RealGroup) for m in v.members]
+        for name in [*names, *map(str, domain.derived)]:
+            o = ranges.get(name)
+            finite = o is not None and math.isfinite(o.lo) and math.isfinite(o.hi)
+            out[name] = {"min": float(o.lo), "max": float(o.hi), "distinct": 1000} if finite else "symbolic"
     for v in domain.variables:
         if len(getattr(v, "symbols", ())) != 1 or not hasattr(v, "symbol"):
             continue
