@@ -57,7 +57,7 @@ def test_drafting(tmp_path):
     printed = (pkg / "printed" / "s1_setting.py").read_text(encoding="utf-8")
     # defect 9: n divides (1/(2n), 1/n), so it is a number: one commutative module-level n, used by both displays
     assert re.search(r"^n = Symbol\('n'\)$", printed, re.M), printed
-    assert "Symbol('n'" not in printed.split("SOURCE: dict")[1] and "X, n, w, y are non-commutative" not in printed
+    assert "Symbol('n'" not in printed.split("\n\n\ndef ", 1)[1] and "X, n, w, y are non-commutative" not in printed
     # defect 11: a TODO names only an opaque symbol the expression uses (min… is nested inside inf…)
     risk = printed.split("def eq_risk")[1]
     todos = re.findall(r"# TODO (\w+) stands for", risk)

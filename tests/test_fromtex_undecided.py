@@ -54,10 +54,10 @@ def test_an_undecided_chain_is_drafted_expected_inconclusive_and_the_first_verif
     out = capsys.readouterr().out
     assert "2 derivation chains as step-check claims (1 the step checker leaves undecided" in out
     steps = (root / NAME / "claims" / "steps.py").read_text(encoding="utf-8")
-    head, _, tail = steps.partition("CLAIMS.add('steps_eq_grad'")
+    head, _, tail = steps.partition("tv.tex_chain('steps_eq_grad'")
     assert head.rstrip().splitlines()[-1].startswith("# undecided when drafted: 1 of 1 step(s) not decided")
-    assert "expect=tv.Status.INCONCLUSIVE" in tail.split("CLAIMS.add(")[0]
-    assert "expect=" not in tail.split("CLAIMS.add('steps_eq_one'")[1]  # decided: expected to pass
+    assert "expect=tv.Status.INCONCLUSIVE" in tail.split("tv.tex_chain(")[0]
+    assert "expect=" not in tail.split("tv.tex_chain('steps_eq_one'")[1]  # decided: expected to pass
     rc, rows = _verify(root)
     assert rc == 0, rows
     assert rows["steps_eq_grad"]["status"] == "inconclusive" and rows["steps_eq_grad"]["as_expected"]
@@ -67,6 +67,6 @@ def test_an_undecided_chain_is_drafted_expected_inconclusive_and_the_first_verif
 def test_a_wrong_step_is_still_expected_to_pass_so_verify_shows_it(tmp_path):
     root = _draft(tmp_path, TEX.replace(r"= a(a u - b) .", r"= 2a(a u - b) ."))
     steps = (root / NAME / "claims" / "steps.py").read_text(encoding="utf-8")
-    assert "expect=" not in steps.split("CLAIMS.add('steps_eq_one'")[1]
+    assert "expect=" not in steps.split("tv.tex_chain('steps_eq_one'")[1]
     rc, rows = _verify(root)
     assert rc == 1 and rows["steps_eq_one"]["status"] == "refuted" and not rows["steps_eq_one"]["as_expected"]

@@ -85,7 +85,7 @@ _API: dict[str, tuple[str, str | None]] = {
     "check_gaussian_expectation": ("gaussian", "check_gaussian_expectation"),
     "gaussian_expectation": ("gaussian", "gaussian_expectation"), "isserlis_moment": ("gaussian", "isserlis_moment"),
     "check_flow_converges": ("flows", "check_flow_converges"),
-    "check_tex_chain": ("texsteps", "check_tex_chain"),
+    "check_tex_chain": ("texsteps", "check_tex_chain"), "tex_chain": ("texsteps", "tex_chain"),
     "settings": ("ranges", "settings"), "grid": ("ranges", "grid"), "check_over": ("ranges", "check_over"),
     # domains and strategies
     "Domain": ("domains", "Domain"), "Interval": ("domains", "Interval"), "LogUniform": ("domains", "LogUniform"),

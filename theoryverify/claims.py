@@ -535,7 +535,7 @@ class ClaimSet:
         [('demo.thm', 'holds'), ('demo.cor', 'refuted')]
         """
         caller = sys._getframe(1)
-        while caller.f_back is not None and caller.f_code is claim.__code__:  # registered through @tv.claim
+        while caller.f_back is not None and caller.f_code in REGISTRARS:  # through @tv.claim, tv.tex_chain
             caller = caller.f_back
         module = caller.f_globals.get("__name__", "")
         source = f"{_module_path(module, caller.f_code.co_filename)}:{caller.f_lineno}"
@@ -616,12 +616,21 @@ def claim(short_id: str, **registration: Any) -> Callable[[Check], Check]:
     >>> [c.id for c in CLAIMS][-1:]  # the module's implicit ClaimSet
     ['theoryverify.eq1']
     """
-    module = sys._getframe(1).f_globals
+    return implicit_claims(sys._getframe(1).f_globals).add(short_id, **registration)
+
+
+#: the engine's functions that register a claim for their caller (:func:`claim`, ``tv.tex_chain``): the claim's
+#: ``source`` and ``module`` are their caller's
+REGISTRARS: set = {claim.__code__}
+
+
+def implicit_claims(module: dict) -> ClaimSet:
+    """The ``CLAIMS`` ClaimSet of the module whose globals are ``module``, set there if it has none."""
     claim_set = module.get("CLAIMS")
     if not isinstance(claim_set, ClaimSet):
         claim_set = ClaimSet(_paper_id_of(str(module.get("__name__", "paper"))))
         module["CLAIMS"] = claim_set
-    return claim_set.add(short_id, **registration)
+    return claim_set
 
 
 def _paper_id_of(module_name: str) -> str:

@@ -5,13 +5,14 @@ of the uniform layout of :mod:`theoryverify.scaffold`:
 
 - ``printed/`` — every numbered or labelled display as a function returning the reader's SymPy expression (one
   relation: ``Eq``/``Le``/… unevaluated; a chain: the tuple of its relations), with its label, equation number,
-  ``FILE:LINE`` and LaTeX source in ``SOURCE``; a display the reader cannot read is a commented ``TODO`` with the
+  ``FILE:LINE`` and LaTeX source in its docstring (:func:`display_doc`); a display the reader cannot read is a
+  commented ``TODO`` with the
   reason.  One module per ``\\section``.  The code is printed from SymPy objects (never ``eval``-ed text): names
   are the reader's, numbers exact (``S(1)/2``).
 - ``claims/statements.py`` — every theorem, lemma, proposition and corollary as a claim stub with its statement
   quoted and its location set, expected ``inconclusive`` (``not yet checked``) until its check is written;
-- ``claims/steps.py`` — every derivation chain with a step the reader can check, as a claim checked by
-  :func:`theoryverify.texsteps.check_tex_chain` (so ``verify`` checks the paper's derivations from the first run);
+- ``claims/steps.py`` — every derivation chain with a step the reader can check, as a claim registered in one
+  call, :func:`theoryverify.texsteps.tex_chain` (so ``verify`` checks the paper's derivations from the first run);
   a display the reader classes as no derivation step (a definition, a parameter choice, a hypothesis …: the kinds
   of :mod:`theoryverify.check.tex.kinds`) is no claim — a claim that cannot pass would only be noise — but is listed
   there as skipped, with its kind and why; a definition defines its name for the steps after it, as in
@@ -19,6 +20,9 @@ of the uniform layout of :mod:`theoryverify.scaffold`:
 - ``spec/NAME.md`` — the catalogue: one id per numbered display and per theorem-like statement, and the
   relations that are no derivation step, each with its kind;
 - ``paper/tex/`` — a copy of the paper's LaTeX files (what the step claims read).
+
+No test file: the pytest plugin's ``<paper>.package-checks`` item (:mod:`theoryverify.package_checks`) builds every
+display and checks every claim's location; no ``ORDER`` line when the claims modules sort in the paper's order.
 
 Equation numbers are counted in order (``equation`` one, ``align``/``gather`` one per row without ``\\nonumber``,
 ``\\tag`` as written); with ``\\numberwithin``/``\\counterwithin`` they are not given (the label and line are).
@@ -783,15 +787,12 @@ def printed_module(draft: Draft, section: int) -> str | None:
     for e in entries:
         where = ", ".join(filter(None, [f"Eq. {', '.join(e.numbers)}" if e.numbers else "",
                                         f"label {', '.join(e.labels)}" if e.labels else "", e.where]))
-        meta = (f'SOURCE["{e.name}"] = {{"labels": {e.labels!r}, "numbers": {e.numbers!r}, "location": {e.where!r}, '
-                f'"latex": {_string(e.latex)}}}')
         if not e.relations:
-            body += ["", "", f"# TODO {e.name} ({where}): not transcribed — {e.unread[0]}", *_comment(e.latex), meta]
+            body += ["", "", f"# TODO {e.name} ({where}): not transcribed — {e.unread[0]}", *_comment(e.latex)]
             continue
         rels = [_relation(code, op, lhs, rhs) for op, lhs, rhs in e.relations]
         ret = rels[0] if len(rels) == 1 else "(\n        " + ",\n        ".join(rels) + ",\n    )"
-        doc = f"{where} (read by theoryverify.check.tex; the LaTeX is in SOURCE)."
-        body += ["", "", f"def {e.name}():", f"    {_string(doc)}"]
+        body += ["", "", f"def {e.name}():", f"    {_string(display_doc(where, e.latex))}"]
         for why in e.unread:
             body.append(f"    # TODO not transcribed here: {' '.join(why.split())[:200]}")
         for atom, latex in e.opaque.items():
@@ -804,14 +805,37 @@ def printed_module(draft: Draft, section: int) -> str | None:
             body.append(f"    # NOTE {note}")
         for kind, why in dict.fromkeys(e.kinds):
             body.append(f"    # NOTE not a derivation step: a {kind} ({why[:160]})")
-        body += [f"    return {ret}", "", meta]
+        body.append(f"    return {ret}")
     title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
     head = [f'"""{_doc_title(title) if title else "The text before the first section"} as printed: each numbered or labelled display, as the LaTeX reader reads it',
             "(drafted by new-paper --from-tex; check each against the PDF, then build what it should equal in model/).",
-            '"""', *code.header(code.definitions(draft.functions)), "",
-            "#: display name -> its labels, equation numbers, FILE:LINE and LaTeX source",
-            "SOURCE: dict[str, dict] = {}"]
+            "Each display's docstring gives its equation number, label, FILE:LINE and LaTeX source.",
+            '"""', *code.header(code.definitions(draft.functions))]
     return "\n".join(head + body) + "\n"
+
+
+#: the line that ends a drafted display's docstring's first paragraph; the LaTeX source follows it
+DOC_SOURCE = "(read by theoryverify.check.tex), printed as:"
+
+
+def display_doc(where: str, latex: str) -> str:
+    """A drafted display's docstring: where the paper prints it (``Eq. (1), label eq:loss, paper.tex:12``) and its
+    LaTeX source after :data:`DOC_SOURCE` (:func:`display_source` reads it back).
+
+    >>> display_source(display_doc("Eq. (1), paper.tex:12", r"\\frac{a}{b} = c"))
+    ('Eq. (1), paper.tex:12', '\\\\frac{a}{b} = c')
+    """
+    body = "\n".join("    " + line for line in latex.split("\n"))
+    return f"{where} {DOC_SOURCE}\n\n{body}\n    "
+
+
+def display_source(doc: str | None) -> tuple[str, str] | None:
+    """(where, LaTeX) from a drafted display's docstring (:func:`display_doc`), or None for another docstring."""
+    head, sep, body = (doc or "").partition(f" {DOC_SOURCE}\n\n")
+    if not sep:
+        return None
+    lines = body.removesuffix("\n    ").split("\n")
+    return head, "\n".join(line[4:] if line.startswith("    ") else line for line in lines)
 
 
 def _doc_title(title: str) -> str:
@@ -918,26 +942,23 @@ def steps_module(draft: Draft, paper: str, prefix: str) -> str:
     lines = ['"""The paper\'s derivation chains, each checked by the LaTeX reader\'s step checker on the copy of the',
              "paper in paper/tex (drafted by new-paper --from-tex): a refuted step is the chain's first wrong step.",
              "A chain the checker left undecided when drafted is expected inconclusive, its reason above it.",
-             '"""', "from pathlib import Path", "", "import theoryverify as tv", "",
-             f"CLAIMS = tv.ClaimSet({paper!r})",
-             f"TEX = Path(__file__).resolve().parent.parent / \"paper\" / \"tex\" / {draft.main!r}", "", "",
-             "def _chain(where: str):", "    def check(ctx: tv.RunContext) -> tv.Verdict:",
-             "        return tv.check_tex_chain(TEX, where, ctx.seed)", "    return check"]
+             "Each is one call: tv.tex_chain(id, FILE:LINE, ...) checks the chain in the paper's own LaTeX.",
+             '"""', "import theoryverify as tv"]
     seen: set[str] = set()
     for c in draft.chains:
-        kind = "IDENTITY" if c.ops <= {"=", ":=", "=:"} else "INEQUALITY"
+        kind = "" if c.ops <= {"=", ":=", "=:"} else ", kind=tv.Kind.INEQUALITY"
         cat = ""
         if c.display and c.display not in seen:
             seen.add(c.display)
             cat = f", catalogue_id={_catalogue_id(prefix, c.display)!r}"
         if c.undecided:  # the first verify gives what the draft saw: expected, with the reason, so it exits 0
             lines += ["", f"# undecided when drafted: {c.undecided[:240]}",
-                      f"CLAIMS.add({c.name!r}, location={c.where!r}, kind=tv.Kind.{kind}{cat},",
-                      f"           expect=tv.Status.INCONCLUSIVE, reason={_undecided_reason(c.undecided)!r},",
-                      f"           statement={('the derivation chain ' + c.latex)!r})(_chain({c.where!r}))"]
+                      f"tv.tex_chain({c.name!r}, {c.where!r}{kind}{cat},",
+                      f"             expect=tv.Status.INCONCLUSIVE, reason={_undecided_reason(c.undecided)!r},",
+                      f"             statement={('the derivation chain ' + c.latex)!r})"]
             continue
-        lines += ["", f"CLAIMS.add({c.name!r}, location={c.where!r}, kind=tv.Kind.{kind}{cat},",
-                  f"           statement={('the derivation chain ' + c.latex)!r})(_chain({c.where!r}))"]
+        lines += ["", f"tv.tex_chain({c.name!r}, {c.where!r}{kind}{cat},",
+                  f"             statement={('the derivation chain ' + c.latex)!r})"]
     if draft.skipped:
         lines += ["", "", "# Skipped: displayed relations the reader classes as no derivation step (no claim: a "
                           "definition, a parameter", "# choice, a hypothesis … cannot pass or fail as a step).  "
@@ -1013,45 +1034,18 @@ def render(draft: Draft, name: str, base: dict[str, str], title: str) -> dict[st
         files[f"{name}/claims/steps.py"] = steps_module(draft, name, prefix)
         order.append("steps")
     init = f"{name}/claims/__init__.py"
-    files[init] = re.sub(r"ORDER = \[[^\]]*\]", f"ORDER = {order!r}", files[init])
+    if order == sorted(order):  # the registry's default order (by name) is the paper's: no ORDER line to keep
+        files[init] = re.sub(r"\nORDER = \[[^\]]*\]", "", files[init]).replace(
+            "  Renaming a module: rename it here too, or delete this line.", "  Add ORDER = [...] to change it.")
+    else:
+        files[init] = re.sub(r"ORDER = \[[^\]]*\]", f"ORDER = {order!r}", files[init])
     pinit = f"{name}/__init__.py"
     files[pinit] = files[pinit].replace(f'file="{name}.txt"', f'file={("tex/" + draft.main)!r}').replace(
         f"# the paper's text: in {name}/paper/", f"# the paper's LaTeX: in {name}/paper/").replace(
         "\n)\n", "\n    reads_text=True,  # the step claims read the LaTeX: its checksum keys their stored results\n)\n")
     files["pyproject.toml"] = files["pyproject.toml"].replace('"spec/*", "paper/*"', '"spec/*", "paper/*", "paper/tex/**/*"')
     files[f"{name}/spec/{name}.md"] = catalogue(draft, title, prefix)
-    files["tests/test_drafted.py"] = _test_module(name)
     return files
-
-
-def _test_module(name: str) -> str:
-    return f'''"""The drafted package: every printed display builds, every claim is registered with a location."""
-import importlib
-import inspect
-import pkgutil
-
-import theoryverify as tv
-
-import {name}.printed
-
-
-def test_every_printed_display_builds():
-    for mod in pkgutil.iter_modules({name}.printed.__path__):
-        module = importlib.import_module(f"{name}.printed.{{mod.name}}")
-        # a display the author rewrote by hand (a function of Σ and w, no SOURCE entry) is the author's: only the
-        # drafted entries still recorded in SOURCE are built here
-        for entry, source in getattr(module, "SOURCE", {{}}).items():
-            assert source["location"] and source["latex"]
-            fn = getattr(module, entry, None)
-            if callable(fn) and not any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                                        for p in inspect.signature(fn).parameters.values()):
-                assert fn() is not None
-
-
-def test_every_claim_has_a_location():
-    for claim in tv.registry.claims(paper={name!r}):
-        assert claim.location and claim.statement
-'''
 
 
 def write(name: str, tex: str | Path, folder: Path | str = ".", title: str | None = None) -> tuple[Path, Draft, int]:

@@ -9,6 +9,9 @@ claim of that paper, ``-m slow`` its long sweeps, ``-m gpu`` its GPU-scale check
   papers explicitly instead, wherever they are installed.  When pytest is given explicit paths
   (``pytest tests/test_x.py``), only papers whose folder lies under one of them are collected, unless
   ``--tv-paper`` names them.
+- Package checks: one more item per paper package with a ``printed/`` folder, ``<paper>.package-checks``
+  (marked ``theorems``): every printed display builds and every claim has a location and a statement
+  (:mod:`theoryverify.package_checks`), so a paper package needs no test file of its own for them.
 - Items: one per claim, named by the claim id, under the node id ``<paper folder>::<claim id>`` (the
   folder relative to the rootdir), so ``-k <claim id>``, ``--lf``, ``--deselect`` and ``-n N`` (xdist) work
   (a node id is not a path pytest can be given: select a claim with ``-k``).  A claim tagged
@@ -305,6 +308,41 @@ class PaperClaims(pytest.Collector):
                     # profile's bigger grids are what `slow` means, and CI's `-m theorems` runs the quick one
                     yield ClaimItem.from_parent(self, name=f"{claim.id}[{profile}]", claim=claim,
                                                 profile=profile, tags=frozenset(variant.tags) or frozenset({"slow"}))
+        module = registry.paper_modules().get(self.paper)
+        if module is not None:
+            from theoryverify.package_checks import printed_modules
+
+            if printed_modules(module.__name__):
+                yield PackageItem.from_parent(self, name=f"{self.paper}.package-checks", package=module.__name__)
+
+
+class PackageItem(pytest.Item):
+    """The paper package's own checks (:mod:`theoryverify.package_checks`): every printed display builds, every
+    claim has a location and a statement — what a drafted package's tests/test_drafted.py once asserted."""
+
+    def __init__(self, *, package: str, **kw) -> None:
+        super().__init__(**kw)
+        self.package = package
+        self.add_marker("theorems")
+
+    def runtest(self) -> None:
+        from theoryverify.package_checks import problems
+
+        found = problems(self.parent.paper, self.package)
+        if found:
+            raise PackageFailed("\n".join(found))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, PackageFailed):
+            return f"the paper package {self.package}:\n  " + str(excinfo.value).replace("\n", "\n  ")
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.name} (every printed display builds, every claim has a location)"
+
+
+class PackageFailed(Exception):
+    """A paper package's own check failed (the lines say which display or claim)."""
 
 
 class ClaimFailed(Exception):

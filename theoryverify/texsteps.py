@@ -12,9 +12,15 @@ chain is checked.  The verdict is the chain's:
   chain starts at that line any more (the paper was edited: regenerate or fix the line).
 
 Every check can fail: a wrong step planted in the LaTeX is refuted (``tests/test_fromtex.py``).
+
+A chain is registered as a claim in one call, ``tv.tex_chain("steps_eq_drisk", "paper.tex:32", statement=...)``
+(:func:`tex_chain`): the claim checks the chain in the paper's own LaTeX (its ``PAPER.file``, found where the
+report finds it), so a claims module needs no path, closure or ``CLAIMS`` line of its own.
 """
 from __future__ import annotations
 
+import functools
+import sys
 import threading
 from pathlib import Path
 
@@ -94,3 +100,43 @@ def check_tex_chain(tex: str | Path, where: str, seed: int = 0) -> Verdict:
     open_ = [r for r in steps if r.status not in ("proved", "holds")]
     why = "; ".join(f"{r.file}:{r.line} {r.status}: {' '.join((r.reason or '').split())[:160]}" for r in open_[:3])
     return inconclusive(METHOD, f"{len(open_)} of {len(steps)} step(s) not decided — {why}", steps=shown)
+
+
+def chain_check(ctx, *, paper: str, where: str) -> Verdict:
+    """The check of a :func:`tex_chain` claim: :func:`check_tex_chain` on ``paper``'s LaTeX (its ``PAPER.file``,
+    looked up as the report looks up the text: in the package's ``paper/`` folder or ``$THEORYVERIFY_PAPERS_DIR``);
+    :class:`~theoryverify.claims.Unavailable` (not checkable here) when it is not found."""
+    from . import catalogue, registry
+    from .claims import Unavailable
+
+    declared = registry.papers().get(paper)
+    name = getattr(declared, "file", None)
+    tex = catalogue.find_text(name, paper) if name else None
+    if tex is None:
+        raise Unavailable(f"the LaTeX of paper {paper!r} ({name or 'no PAPER.file declared'}) is not found: in "
+                          f"its package's paper/ folder or ${catalogue.PAPERS_DIR_ENV}")
+    return check_tex_chain(tex, where, ctx.seed)
+
+
+def tex_chain(short_id: str, where: str, *, statement: str, location: str | None = None, kind=None,
+              **registration) -> None:
+    """Register the derivation chain that starts at ``where`` (``FILE:LINE`` of the paper's LaTeX, as the reader
+    prints it) as claim ``<paper>.<short_id>`` of the calling module's paper (its ``CLAIMS``, set if absent, as
+    ``tv.claim`` does), checked by :func:`check_tex_chain` on the paper's own LaTeX (:func:`chain_check`).
+    ``location`` defaults to ``where``, ``kind`` to ``tv.Kind.IDENTITY``; every other argument is
+    :meth:`~theoryverify.claims.ClaimSet.add`'s (``catalogue_id``, ``expect``/``finding``/``reason`` for a chain
+    expected refuted or inconclusive, ...).
+
+    >>> import theoryverify as tv
+    >>> tv.tex_chain("steps_eq_1", "paper.tex:3", statement="the derivation chain (a+b)^2 = a^2 + b^2",
+    ...              expect=tv.Status.REFUTED, finding=tv.Finding.TYPO, reason="planted: the cross term dropped")
+    >>> c = CLAIMS.claims[-1]; c.id, c.location, c.kind.value, c.expect.value
+    ('theoryverify.steps_eq_1', 'paper.tex:3', 'identity', 'refuted')
+    """
+    from .claims import REGISTRARS, Kind, implicit_claims
+
+    REGISTRARS.add(tex_chain.__code__)
+    claims = implicit_claims(sys._getframe(1).f_globals)
+    check = functools.partial(chain_check, paper=claims.paper, where=where)
+    claims.add(short_id, location=location or where, statement=statement, kind=kind or Kind.IDENTITY,
+               **registration)(check)
