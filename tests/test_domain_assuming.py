@@ -3,6 +3,8 @@ the relations, counterexamples in the paper's own symbols (issue 29, defect 3). 
 place of 1/L is refuted at a point that satisfies every relation."""
 from __future__ import annotations
 
+import re
+
 import pytest
 import sympy as sp
 
@@ -87,3 +89,39 @@ def test_a_proof_on_an_assuming_domain_covers_its_declared_ranges():
     assert v.status is tv.Status.INCONCLUSIVE and "cover" in v.evidence, v.evidence
     v = _run_over(dom, lambda ctx: tv.holds("by hand", "no values recorded"))
     assert v.status is tv.Status.ERROR and "records no value of them (record each:" in v.evidence, v.evidence
+
+
+def test_integer_symbols_and_relations_between_them():
+    """Issue 29, author 9, D4: ``"d: integer"`` and ``d <= n <= 10000`` were refused ("declares real symbols only",
+    "order relations are between real variables"); now d is an integer range, n an integer drawn after d inside
+    {d, …, 10000}, both typed integer ranges in ``over()``; the optimal-risk inequality is proved on it, its planted
+    twin (s² on the right) refuted at integers printed as integers ("d = 1", not "d = 1.0")."""
+    import random
+
+    d, n, r, s, sigma = sp.symbols("d n r s sigma")
+    dom = tv.Domain.assuming([d, n, r, s, sigma], ["d: integer", "n: integer", "1 <= d <= 50", "d <= n <= 10000",
+                                                   "0.1 <= r <= 10", "0.1 <= s <= 10", "0.1 <= sigma <= 10"])
+    rnd = random.Random(3)
+    for _ in range(40):
+        p = dom.rationals(rnd)
+        assert p[d].is_Integer and p[n].is_Integer and 1 <= p[d] <= p[n] <= 10000 and p[d] <= 50
+    over = {o.name: o for o in dom.over()}
+    assert (over["d"].lo, over["d"].hi, over["d"].integer) == (1, 50, True) and over["n"].integer
+    lhs = sigma**2 * d * r**2 / (n * s * r**2 + sigma**2 * d)
+    assert tv.check_inequality(lhs, "<=", sigma**2 * d / (n * s), dom, 0).status is tv.Status.PROVED
+    v = tv.check_inequality(lhs, "<=", sigma**2 * d / (n * s**2), dom, 0)
+    assert v.status is tv.Status.REFUTED and v.counterexample["n"] >= v.counterexample["d"], v.evidence
+    assert "d = 1," in v.evidence and not re.search(r"\b[dn] = \d+\.0\b", v.evidence), v.evidence
+    naturals = tv.Domain.assuming([d, n], ["d: positive integer", "n: natural", "d <= 5", "n <= 3*d"])
+    assert [(o.name, o.lo, o.hi) for o in naturals.over()] == [("d", 1, 5), ("n", 0, 15)]
+
+
+@pytest.mark.parametrize("assumptions, message", [
+    (["d: integer"], "the integer d has no range"),
+    (["d: integer", "1 <= d <= 5", "d <= x"], "the real x is bounded by the integer d"),
+])
+def test_integer_assumptions_it_cannot_draw_are_one_line_errors(assumptions, message):
+    d, x = sp.symbols("d x")
+    with pytest.raises(DomainError, match=message) as info:
+        tv.Domain.assuming([d, x], assumptions)
+    assert "\n" not in str(info.value)

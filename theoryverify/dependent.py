@@ -408,3 +408,57 @@ def _matrix_text(m: sp.MatrixBase) -> str:
                     return f"{n}ᵀ{n}" + ("" if c == 1 else f"/{1 / c}" if (1 / c).is_Integer else f"·{c}")
         return f"a {k}×{k} matrix in {names[0]}"
     return f"a {k}×{k} matrix"
+
+
+class IntegerWithin(Within):
+    """An integer symbol in ``[lo, hi]`` (both ends belong) whose ends are expressions in the domain's other
+    symbols: ``n ∈ {d, …, 10000}`` of ``tv.Domain.assuming([d, n], ["d: integer", "n: integer", "1 <= d <= 50",
+    "d <= n <= 10000"])``.  Placed like :class:`Within`, at the integer nearest the fraction's point inside the
+    integers of the interval at that point; a point whose interval holds no integer has no value (NaN).
+
+    >>> import sympy as sp, random, theoryverify as tv
+    >>> d, n = sp.symbols("d n")
+    >>> dom = tv.Domain([tv.IntegerRange(d, 1, 5), IntegerWithin(n, d, 3 * d)])
+    >>> p = dom.rationals(random.Random(1)); p[n].is_Integer and p[d] <= p[n] <= 3 * p[d]
+    True
+    """
+
+    def __init__(self, symbol, lo: Any, hi: Any, *, text: str = ""):
+        super().__init__(symbol, lo, hi, closed=(True, True), text=text)
+
+    def _integers(self, point: Mapping, exact: bool):
+        lo, hi = self.ends(point, exact)
+        if lo is None:
+            return None, None
+        a, b = (int(sp.ceiling(lo)), int(sp.floor(hi))) if exact else (math.ceil(lo - 1e-9), math.floor(hi + 1e-9))
+        return (a, b) if a <= b else (None, None)
+
+    def place(self, u, point: Mapping, exact: bool):
+        a, b = self._integers(point, exact)
+        if a is None:
+            return sp.nan if exact else math.nan
+        k = a + int(round(min(max(float(u), 0.0), 1.0) * (b - a)))
+        return sp.Integer(k) if exact else float(k)
+
+    def fraction(self, value, point: Mapping) -> float:
+        a, b = self._integers(point, False)
+        if a is None or a == b:
+            return 0.5
+        return min(max((float(value) - a) / (b - a), 0.0), 1.0)
+
+    def contains(self, point: Mapping) -> bool:
+        v = sp.sympify(point[self.symbol])
+        return bool(v.is_integer) and super().contains(point)
+
+    def at_setting(self, setting: Mapping[str, Any]) -> "Within":
+        moved = super().at_setting(setting)
+        return moved if moved is self else IntegerWithin(moved.symbol, moved.lo, moved.hi, text=moved.text)
+
+    def _interval_text(self) -> str:
+        return f"{{{sp.sstr(self.lo)}, …, {sp.sstr(self.hi)}}}"
+
+    def describe(self) -> str:
+        if self.text:
+            return self.text
+        names = sorted({str(s).split("[")[0] for s in self.depends})
+        return f"{self.symbol} ∈ {self._interval_text()}, an integer (drawn after {', '.join(names)})"

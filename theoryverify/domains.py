@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 import weakref
 from dataclasses import dataclass
 from fractions import Fraction
@@ -574,6 +575,109 @@ class VectorVar(MatrixVar):
         return self.matrix
 
 
+#: an integer declaration of the assumption language: ``d: integer`` (``natural``: ≥ 0; ``positive integer``: ≥ 1)
+INTEGER_KIND = re.compile(r"\s*(\w+)\s*:\s*(integer|int|natural|nonnegative integer|positive integer)\s*")
+
+
+def _integer_kinds(texts: list, named: Mapping) -> tuple[list, set]:
+    """The assumptions without their integer declarations of ``named`` symbols (a natural's ``>= 0`` kept as a
+    bound), and the names declared integers: :meth:`Domain.assuming` reads their bounds and relations as reals',
+    then makes each an integer variable."""
+    rest, integers = [], set()
+    for t in texts:
+        m = INTEGER_KIND.fullmatch(str(t))
+        if m and m.group(1) in named:
+            integers.add(m.group(1))
+            low = {"natural": 0, "nonnegative integer": 0, "positive integer": 1}.get(m.group(2))
+            if low is not None:
+                rest.append(f"{m.group(1)} >= {low}")
+        else:
+            rest.append(t)
+    return rest, integers
+
+
+def _split_integers(group, mine: Mapping, integers: set) -> tuple[list, list]:
+    """A group of the assumptions read as reals, split into its real symbols (a RealGroup, if any) and its integer
+    ones: an :class:`IntegerRange` for an integer with constant bounds, an
+    :class:`~theoryverify.dependent.IntegerWithin` for one bounded by other names (``d <= n <= 10000``).  A real
+    bounded by an integer is refused (one line)."""
+    from .check.variables import Member, RealGroup
+    from .dependent import IntegerWithin
+
+    syms = [mine[s] for s in group.symbols]
+    is_int = [str(s) in integers for s in group.symbols]
+    lows: dict[int, list] = {i: [] for i, b in enumerate(is_int) if b}
+    highs: dict[int, list] = {i: [] for i, b in enumerate(is_int) if b}
+    for i, m in enumerate(group.members):
+        if is_int[i]:
+            if m.lo is not None:
+                lows[i].append(sp.ceiling(m.lo) if m.lo_closed else sp.floor(m.lo) + 1)
+            if m.hi is not None:
+                highs[i].append(sp.floor(m.hi) if m.hi_closed else sp.ceiling(m.hi) - 1)
+
+    def refuse(real: int, integer: int):
+        raise DomainError(f"Domain.assuming: the real {syms[real]} is bounded by the integer {syms[integer]}: bound "
+                          f"the integer by the real instead, or give {syms[real]} a range of its own")
+    relations = []
+    pos = {i: k for k, i in enumerate(group.order)}  # the group's drawing order: a relation bounds the later name
+    for a, b, strict in group.relations:  # members[a] < members[b] (strict) or <=
+        if not (is_int[a] or is_int[b]):
+            relations.append((a, b, strict))
+        elif pos[a] < pos[b]:  # b drawn after a: a lower bound on b
+            if not is_int[b]:
+                refuse(b, a)
+            lows[b].append(sp.floor(syms[a]) + 1 if strict else syms[a])
+        else:  # a drawn after b: an upper bound on a
+            if not is_int[a]:
+                refuse(a, b)
+            highs[a].append(sp.ceiling(syms[b]) - 1 if strict else syms[b])
+    bounds = []
+    index = {s: i for i, s in enumerate(group.symbols)}
+    for i, e, closed, upper in group.bounds:
+        deps = [index[x] for x in e.free_symbols if x in index]
+        if is_int[i]:
+            e = e.xreplace(mine)
+            (highs if upper else lows)[i].append(e if closed else (sp.ceiling(e) - 1 if upper else sp.floor(e) + 1))
+        elif any(is_int[d] for d in deps):
+            refuse(i, next(d for d in deps if is_int[d]))
+        else:
+            bounds.append((i, e, closed, upper))
+    keep = [i for i, b in enumerate(is_int) if not b]
+    new = {old: k for k, old in enumerate(keep)}
+    reals = [RealGroup([Member(syms[i], group.members[i].lo, group.members[i].hi, group.members[i].lo_closed,
+                               group.members[i].hi_closed) for i in keep],
+                       [(new[a], new[b], st) for a, b, st in relations],
+                       [(new[i], e.xreplace(mine), c, u) for i, e, c, u in bounds])] \
+        if keep else []
+    ints = []
+    for i in lows:
+        if not lows[i] or not highs[i]:
+            side = "lower" if not lows[i] else "upper"
+            raise DomainError(f"Domain.assuming: the integer {syms[i]} has no {side} bound: give it one "
+                              f"(\"1 <= {syms[i]} <= 50\", or relative to another name)")
+        lo, hi = (sp.Max(*lows[i]) if len(lows[i]) > 1 else lows[i][0]), \
+            (sp.Min(*highs[i]) if len(highs[i]) > 1 else highs[i][0])
+        if lo.is_number and hi.is_number:
+            ints.append(IntegerRange(syms[i], int(lo), int(hi)))
+        else:
+            ints.append(IntegerWithin(syms[i], lo, hi))
+    return reals, ints
+
+
+def _drawing_order(dependents: list) -> list:
+    """Integer variables bounded by other names, each after the integers its bounds name."""
+    out, placed = [], set()
+    while dependents:
+        ready = [v for v in dependents if not (v.depends & {w.symbol for w in dependents if w is not v})]
+        if not ready:
+            raise DomainError(f"Domain.assuming: the integers {', '.join(str(v.symbol) for v in dependents)} bound "
+                              "each other in a cycle")
+        out += ready
+        placed |= {v.symbol for v in ready}
+        dependents = [v for v in dependents if v not in ready]
+    return out
+
+
 class Domain:
     """A product of variables; points are dicts ``{symbol: value}``."""
 
@@ -619,7 +723,9 @@ class Domain:
         """
         from .conditions import Over
 
+        from .dependent import IntegerWithin
         ranges = self._implied_ranges()
+        integers = {str(v.symbol) for v in self.variables if isinstance(v, (IntegerRange, IntegerWithin))}
         points = self.boundary_points()  # ends and ties of every relation: a monotone quantity's extremes
         for name, e in self.derived.items():
             from .numeric import compile_float
@@ -632,7 +738,8 @@ class Domain:
             name = str(key)
             if names and name not in names or not (math.isfinite(lo) and lo < hi):
                 continue
-            out.append(Over(name, lo, hi, scale="log" if lo > 0 and hi >= 100 * lo else "linear"))
+            out.append(Over(name, lo, hi, scale="log" if lo > 0 and hi >= 100 * lo else "linear",
+                            integer=name in integers))
         if names:
             missing = [n for n in names if n not in {o.name for o in out}]
             if missing:
@@ -671,8 +778,22 @@ class Domain:
                         iv[b] = (max(iv[b][0], iv[a][0]), iv[b][1])
                 for i in range(len(v.members)):
                     out[v.symbols[i]] = iv[i]
-            elif isinstance(v, Interval):
+            elif isinstance(v, (Interval, IntegerRange)):
                 out[v.symbol] = (float(v.lo), float(v.hi))
+        from .dependent import Within
+        for v in self.dependents:  # an integer n ∈ {d, …, 4d}: its ends over the ranges of what they name
+            known = {k: sp.AccumBounds(*r) for k, r in out.items() if all(map(math.isfinite, r)) and r[0] < r[1]}
+            known.update({k: r[0] for k, r in out.items() if r[0] == r[1]})
+            ends = []
+            for e, pick in ((v.lo, "min"), (v.hi, "max")):
+                try:
+                    val = sp.sympify(e).xreplace(known)
+                    val = getattr(val, pick) if isinstance(val, sp.AccumBounds) else val
+                    ends.append(float(val))
+                except (TypeError, ValueError):
+                    ends.append(-math.inf if pick == "min" else math.inf)
+            if isinstance(v, Within):
+                out[v.symbol] = tuple(ends)
         return out
 
     def __repr__(self) -> str:
@@ -689,7 +810,11 @@ class Domain:
         spelled (``L <= 1/eta`` with ``0.01 <= L <= 100``, ``eta > 0``: eta is drawn after L, in (0, 1/L]).
         ``symbols``: the paper's symbols (a list, named in the assumptions by their names, or a dict
         name → symbol, e.g. ``{"lam": lam}`` for a symbol named ``lambda``); ``variables``: other variables of the
-        domain (matrices, integers...).  A bad assumption is a one-line :class:`DomainError`.
+        domain (matrices...).  A symbol declared ``"d: integer"`` (``natural``: ≥ 0, ``positive integer``: ≥ 1) is
+        an integer: with constant bounds a :class:`IntegerRange`, bounded by other names (``"d <= n <= 10000"``) an
+        integer drawn after them inside that range (:class:`~theoryverify.dependent.IntegerWithin`); ``over()``
+        gives both as integer ranges and a counterexample prints them as integers.  A real bounded by an integer is
+        refused.  A bad assumption is a one-line :class:`DomainError`.
 
         >>> import sympy as sp, theoryverify as tv
         >>> L, eta = sp.symbols("L eta", positive=True)
@@ -711,11 +836,16 @@ class Domain:
         named = {str(k): v for k, v in symbols.items()} if isinstance(symbols, Mapping) else \
             {str(s): s for s in symbols}
         texts = [assumptions] if isinstance(assumptions, str) else list(assumptions)
+        texts, integers = _integer_kinds(texts, named)
         try:
             ctx = free_with_assumptions(texts)
         except (BadInput, DomainError) as exc:
             raise DomainError(f"Domain.assuming: {' '.join(str(exc).split())}") from None
-        out = []
+        out, counts = [], []
+        bare = sorted(set(integers) - {str(s) for g in ctx.variables for s in g.symbols})
+        if bare:
+            raise DomainError(f"Domain.assuming: the integer {', '.join(bare)} has no range: bound it "
+                              f"(\"1 <= {bare[0]} <= 50\", or relative to another name: \"d <= {bare[0]} <= 10000\")")
         for group in ctx.variables:
             if type(group) is not RealGroup:
                 raise DomainError(f"Domain.assuming declares real symbols only; give {', '.join(map(str, group.symbols))}"
@@ -728,9 +858,22 @@ class Domain:
                 raise DomainError(f"Domain.assuming: the assumptions on {', '.join(map(str, group.symbols))} leave no "
                                   f"point the engine can draw (they may contradict each other: {group.describe()})")
             mine = {s: named[str(s)] for s in group.symbols}
+            if any(str(sym) in integers for sym in group.symbols):
+                reals, ints = _split_integers(group, mine, integers)
+                out += reals
+                counts += ints
+                continue
             out.append(RealGroup([Member(mine[m.symbol], m.lo, m.hi, m.lo_closed, m.hi_closed) for m in group.members],
                                  group.relations, [(i, e.xreplace(mine), c, u) for i, e, c, u in group.bounds]))
-        return cls([*out, *variables], derived=derived)
+        fixed = [v for v in counts if isinstance(v, IntegerRange)]
+        domain = cls([*fixed, *out, *variables, *_drawing_order([v for v in counts if v not in fixed])],
+                     derived=derived)
+        if len(fixed) < len(counts):  # each integer bounded by other names knows its least value (sign analysis)
+            ranges = domain._implied_ranges()
+            for v in counts:
+                if v not in fixed:
+                    v.implied_lo = ranges.get(v.symbol, (-math.inf,))[0]
+        return domain
 
     def covers(self, expr: sp.Expr) -> set[sp.Symbol]:
         """Free symbols of ``expr`` that this domain does not declare."""

@@ -85,6 +85,9 @@ def _signed_symbol(v) -> tuple[sp.Symbol, sp.Expr] | None:
             y = sp.Symbol(name, nonnegative=True) if hi_closed else sp.Symbol(name, positive=True)
             return v.symbol, sp.Rational(hi.numerator, hi.denominator) - y
         return v.symbol, sp.Symbol(name, real=True)
+    low = getattr(v, "implied_lo", None)  # an integer bounded by other names (n ∈ {d, …}): its least value
+    if low is not None and math.isfinite(low):
+        return v.symbol, sp.Integer(math.ceil(low)) + sp.Symbol(name, integer=True, nonnegative=True)
     return None
 
 
@@ -104,15 +107,16 @@ def _proved_coverage(domain: Domain) -> dict[str, dict]:
     from ..check.variables import RealGroup
     from ..domains import Fixed, IntegerRange
     out: dict = {}
-    if any(isinstance(v, RealGroup) for v in domain.variables) or domain.derived:
+    if any(isinstance(v, RealGroup) for v in domain.variables) or domain.derived or domain.dependents:
         ranges = {o.name: o for o in domain.over()}
         names = [str(m.symbol) for v in domain.variables if isinstance(v, RealGroup) for m in v.members]
+        names += [str(v.symbol) for v in domain.dependents]  # a range depending on other names (n ∈ {d, …})
         for name in [*names, *map(str, domain.derived)]:
             o = ranges.get(name)
             finite = o is not None and math.isfinite(o.lo) and math.isfinite(o.hi)
             out[name] = {"min": float(o.lo), "max": float(o.hi), "distinct": 1000} if finite else "symbolic"
     for v in domain.variables:
-        if len(getattr(v, "symbols", ())) != 1 or not hasattr(v, "symbol"):
+        if len(getattr(v, "symbols", ())) != 1 or not hasattr(v, "symbol") or v in domain.dependents:
             continue
         if isinstance(v, Fixed):
             out[str(v.symbol)] = {"min": float(v.value), "max": float(v.value), "distinct": 1}

@@ -346,7 +346,14 @@ def shrunk(verdict, lhs, op: str, rhs, domain, *, tol: float = 0.0, rtol: float 
     used = _USED[-1]
     if used is not None:  # whole variables, as the counterexample keeps them (settings_of_the_sides)
         used = {str(s) for v in domain.variables if {str(t) for t in v.symbols} & used for s in v.symbols}
-    first = ", ".join(f"{n} = {short(ce[n])}" for n in names if used is None or n in used)
+    from ..dependent import IntegerWithin
+    from ..domains import IntegerRange
+    whole = {str(v.symbol) for v in domain.variables if isinstance(v, (IntegerRange, IntegerWithin))}
+
+    def shown(n):  # an integer variable's value as an integer (d = 3, not d = 3.0)
+        v = ce[n]
+        return int(v) if n in whole and isinstance(v, float) and v.is_integer() else short(v)
+    first = ", ".join(f"{n} = {shown(n)}" for n in names if used is None or n in used)
     # the sides may use none of the shrunk names (a constant relation, 1/3 < 1/3 at every T): then no point to name
     return replace(verdict, evidence=f"{evidence} (shrunk; first found at {first})" if first else f"{evidence} (shrunk)",
                    counterexample={**ce, **point, "lhs": sides["lhs"], "rhs": sides["rhs"]}, details=details)
