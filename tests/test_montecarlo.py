@@ -73,7 +73,7 @@ def test_vector_with_one_planted_component_is_refuted_naming_it():
 @pytest.mark.parametrize("correction", ["holm", "bonferroni"])
 def test_bonferroni_and_holm_agree_on_a_clear_error(correction):
     v = check_mc_mean(correlated, [1.0, 0.0, 1.5], seed=3, n=50_000, correction=correction)
-    assert v.status is Status.REFUTED and v.counterexample["component"] == "X[1]"
+    assert v.status is Status.REFUTED and v.counterexample["component"] == "column 1"  # default name (was X[1])
 
 
 def test_holm_adjustment_by_hand():
@@ -214,3 +214,23 @@ def test_check_mc_means_over_draws_records_and_refutes_per_setting():
                                lambda p: p["mu"], seed=0, draw=dom, resolution=0.05)
     assert v.status is tv.Status.HOLDS and len(v.details["drawn"]["d=3"]["mu"]) == 3
     assert tv.check_mc_means_over([D], oja, mean, seed=0, draw=lambda c: 3).status is tv.Status.ERROR
+
+
+def test_check_mc_means_over_takes_a_relative_or_per_setting_resolution_and_says_what_is_wrong_in_one_line():
+    """Issue 29, author 9, D5: a mean spanning decades across the ranges (E = 1/s, s ∈ [0.1, 10]) was inconclusive
+    at the default resolution ("about 201004 samples would resolve it"); ``relative=0.05`` or a function of the
+    setting (``resolution=lambda p: ...``) resolve each setting at its own scale; a function where a number is
+    expected was a raw TypeError; the default component name was "X" (a paper's design matrix)."""
+    import theoryverify as tv
+    over = [tv.Over("s", 0.1, 10, scale="log")]
+    sample = lambda p, rng, m: rng.standard_normal((m, 1)) ** 2 / p["s"]  # noqa: E731
+    true, wrong = (lambda p: 1 / p["s"]), (lambda p: 1.2 / p["s"])
+    old = tv.check_mc_means_over(over, sample, true, 0)
+    assert old.status is Status.INCONCLUSIVE and "sample mean" in old.evidence and ": X]" not in old.evidence
+    for kw in ({"relative": 0.05}, {"resolution": lambda p: 0.05 / p["s"]}):
+        assert tv.check_mc_means_over(over, sample, true, 0, **kw).status is Status.HOLDS, kw
+        assert tv.check_mc_means_over(over, sample, wrong, 0, **kw).status is Status.REFUTED, kw
+    for bad in (tv.check_mc_means([(lambda rng, m: rng.standard_normal(m), 0.0)], 0, resolution=lambda p: 0.1),
+                tv.check_mc_means_over(over, sample, 1.0, 0),
+                check_mc_mean(lambda rng, m: rng.standard_normal(m), lambda p: 0.0, seed=0)):
+        assert bad.status is Status.ERROR and "\n" not in bad.evidence and "function" in bad.evidence, bad.evidence

@@ -105,6 +105,9 @@ def _vector(value: Any, k: int, what: str) -> np.ndarray:
     """A claimed value (scalar, sequence, SymPy number) as k floats."""
     if isinstance(value, str):
         raise ValueError(f"the {what} is text ({value[:40]!r}); give a number")
+    if callable(value):
+        raise ValueError(f"the {what} must be numbers, got a function ({getattr(value, '__name__', 'a callable')}): "
+                         "call it, or give it to an _over check as a function of the setting")
     arr = np.asarray(value, dtype=object).reshape(-1)
     try:
         out = np.array([float(sp.N(v)) if isinstance(v, sp.Basic) else float(v) for v in arr], dtype=float)
@@ -119,8 +122,13 @@ def _vector(value: Any, k: int, what: str) -> np.ndarray:
     return out
 
 
-def _names(names: Sequence[str] | None, k: int, default: str = "X") -> list[str]:
+def _names(names: Sequence[str] | None, k: int, default: str | None = None) -> list[str]:
+    """The components' names: ``names``, else ``default`` (``default[i]``), else "sample mean" for one component
+    and "column i" (the sampler's column, from 0) for several — no identifier, so never one of the paper's symbols
+    (a default "X" read as the design matrix in a regression paper)."""
     if names is None:
+        if default is None:
+            return ["sample mean"] if k == 1 else [f"column {i}" for i in range(k)]
         return [default] if k == 1 else [f"{default}[{i}]" for i in range(k)]
     names = [str(s) for s in names]
     if len(names) != k:
@@ -134,9 +142,32 @@ def _confidence(confidence: float) -> float:
     return 1.0 - confidence
 
 
-def _resolution(resolution: Any, expected: np.ndarray, default_rel: float) -> np.ndarray:
+def _number_or_refuse(value: Any, what: str, hint: str) -> None:
+    """A one-line error where a function (or text) is given for a number (a raw ``float()`` TypeError before)."""
+    if callable(value) or isinstance(value, str):
+        kind = "a function" if callable(value) else "text"
+        raise ValueError(f"{what} must be a number (or one per component), got {kind}{hint}")
+
+
+def _resolution(resolution: Any, expected: np.ndarray, default_rel: float, relative: float | None = None) \
+        -> np.ndarray:
+    """Each component's resolution: ``resolution`` (absolute), else ``relative``·|expected| (a component whose
+    expected value is 0 then needs an absolute one), else ``default_rel``·max(1, |expected|)."""
+    if relative is not None:
+        _number_or_refuse(relative, "relative", "")
+        if not float(relative) > 0:
+            raise ValueError(f"relative must be positive, got {relative!r}")
+        if resolution is None:
+            if np.any(expected == 0):
+                raise ValueError("relative resolution of an expected value 0: give resolution= (absolute) too")
+            return float(relative) * np.abs(expected)
+        _number_or_refuse(resolution, "resolution", "")
+        r = np.asarray(resolution, dtype=float).reshape(-1)
+        return np.maximum(float(relative) * np.abs(expected), np.full(expected.size, r[0]) if r.size == 1 else r)
     if resolution is None:
         return default_rel * np.maximum(1.0, np.abs(expected))
+    _number_or_refuse(resolution, "resolution", " (check_mc_means_over calls a function of the setting: "
+                      "resolution=lambda p: ...; check_mc_means takes a dict setting -> value; or relative=0.05)")
     r = np.asarray(resolution, dtype=float).reshape(-1)
     r = np.full(expected.size, r[0]) if r.size == 1 else r
     if r.size != expected.size or not np.all(r > 0):
@@ -416,14 +447,17 @@ def check_mc_mean(sample_fn: Sampler, expected: Any, seed: int, *, n: int = 20_0
 def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[Sampler, Any]], seed: int, *,
                    n: int = 20_000, confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
                    names: Sequence[str] | None = None, batch: int | None = None,
-                   configurations: Sequence[Mapping[str, Any]] | None = None) -> Verdict:
+                   configurations: Sequence[Mapping[str, Any]] | None = None,
+                   relative: float | None = None) -> Verdict:
     """Decide "E[X_s] = expected_s" for several settings s of one claim (``settings``: name → (sampler,
     expected)) under ONE multiplicity correction over every component of every setting, so that the chance of
     refuting a true claim is at most 1 − confidence however many settings it tries.  Setting number i draws
     from :func:`setting_seed` (seed, i); its replication batch from :func:`replication_seed` (seed, i).  (A single
     setting keyed None draws from ``default_rng(seed)``: :func:`check_mc_mean`.)  ``resolution`` and ``names``
     apply to every setting, or, given as a dict setting name → value, one per setting (settings of different
-    sizes); choose ``n`` and ``resolution`` as :func:`check_mc_mean` says.
+    sizes); choose ``n`` and ``resolution`` as :func:`check_mc_mean` says.  ``relative``: a resolution relative to
+    each expected value (``relative=0.05``: 5 % of |E| at every setting, for means that span decades across the
+    settings); with ``resolution`` too, the larger of the two.
 
     ``configurations``: the settings as parameter → value dicts (e.g. ``tv.settings(over, seed)`` of a claim
     with ``over=``), one per entry of ``settings`` in order — then ``settings`` may be a plain list of (sampler,
@@ -446,7 +480,7 @@ def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[
         if len(configurations) != len(settings):
             return error("Monte Carlo mean", f"{len(configurations)} configurations for {len(settings)} settings")
         verdict = check_mc_means(settings, seed, n=n, confidence=confidence, resolution=resolution,
-                                 correction=correction, names=names, batch=batch)
+                                 correction=correction, names=names, batch=batch, relative=relative)
         if verdict.status.value == "error":
             return verdict
         from ..evidence_types import Configurations
@@ -475,7 +509,8 @@ def check_mc_means(settings: Mapping[Any, tuple[Sampler, Any]] | Sequence[tuple[
             res_i = resolution.get(label) if isinstance(resolution, Mapping) else resolution
             names_i = names.get(label) if isinstance(names, Mapping) else names
             blocks.append({"label": None if single else str(label), "x": x, "mu": mu,
-                           "res": _resolution(res_i, mu, 0.01), "names": _names(names_i, k), "stream": stream,
+                           "res": _resolution(res_i, mu, 0.01, relative), "names": _names(names_i, k),
+                           "stream": stream,
                            "replication_stream": rstream,
                            "redraw": (lambda fn=fn, rstream=rstream: _draw(fn, rstream, int(n), batch, "sampler"))})
     except ValueError as exc:
@@ -529,7 +564,8 @@ def _draw_parameters(draw: Any, config: Mapping[str, Any], stream: np.random.See
 def check_mc_means_over(over: Sequence[Any], sampler: Callable[..., Any], expected: Callable[[Mapping[str, Any]], Any],
                         seed: int, *, draw: Any = None, settings_n: int = 4, draws: int = 1, n: int = 20_000,
                         confidence: float = 0.99, resolution: Any = None, correction: str = "holm",
-                        names: Sequence[str] | None = None, batch: int | None = None) -> Verdict:
+                        names: Sequence[str] | None = None, batch: int | None = None,
+                        relative: float | None = None) -> Verdict:
     """Decide "E[X] = expected" at every setting of the declared ranges ``over`` in one call, under one
     multiplicity correction (:func:`check_mc_means`): the settings are ``tv.settings(over, seed, n=settings_n,
     draws=draws)``; each setting may draw further parameters (``draw``: ``draw(config, rng)`` → a mapping, e.g. a
@@ -538,7 +574,9 @@ def check_mc_means_over(over: Sequence[Any], sampler: Callable[..., Any], expect
     ``expected(params)`` the k claimed means, ``params`` being the setting and its drawn parameters together.
     The parameters each setting used are recorded whole in ``details["drawn"]`` (label → name → value) and the
     settings as typed configurations (the quantifier standard reads them); a refutation names its setting and
-    what it drew.
+    what it drew.  ``resolution``: a number, or a function of the setting's parameters (``lambda p: 0.05 *
+    risk(p)``); ``relative=0.05``: 5 % of each expected value at every setting (means spanning decades across
+    the ranges).  The components are named ``names``, else "sample mean" ("column i" for several).
 
     >>> import numpy as np, theoryverify as tv
     >>> over = [tv.Over("d", 2, 4, integer=True)]
@@ -552,18 +590,24 @@ def check_mc_means_over(over: Sequence[Any], sampler: Callable[..., Any], expect
     """
     from ..ranges import settings as settings_of
     try:
+        if not callable(expected):
+            raise ValueError("expected must be a function of the setting's parameters (lambda p: ...), got "
+                             f"{type(expected).__name__}")
         configs = settings_of(list(over), seed, n=settings_n, draws=draws)
-        pairs, drawn = [], {}
+        pairs, drawn, per_setting = [], {}, {}
         for i, config in enumerate(configs):
             params = {**config, **_draw_parameters(draw, config, drawn_seed(seed, i))}
             label = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in config.items()) \
                 or f"setting {i}"
             drawn[label] = {k: _plain(v) for k, v in params.items() if k not in config}
             pairs.append((lambda rng, m, p=params: sampler(p, rng, m), expected(params)))
+            if callable(resolution):
+                per_setting[label] = resolution(params)
     except ValueError as exc:
         return error("Monte Carlo mean", str(exc))
-    verdict = check_mc_means(pairs, seed, n=n, confidence=confidence, resolution=resolution, correction=correction,
-                             names=names, batch=batch, configurations=configs)
+    verdict = check_mc_means(pairs, seed, n=n, confidence=confidence, correction=correction, names=names,
+                             resolution=per_setting if callable(resolution) else resolution, batch=batch,
+                             configurations=configs, relative=relative)
     if verdict.status.value == "error":
         return verdict
     from dataclasses import replace
