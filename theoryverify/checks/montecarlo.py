@@ -436,7 +436,7 @@ def check_mc_mean(sample_fn: Sampler, expected: Any, seed: int, *, n: int = 20_0
     >>> tv.check_mc_mean(two, 2.0, seed=0).status.value                   # half-width 0.019 ≤ 1 % of 2
     'holds'
     >>> tv.check_mc_mean(two, 2.0, seed=0, n=2_000).evidence.split(":")[0]  # 0.058 > 0.02: says how many
-    'too few samples to resolve E[X] to ±0.02'
+    'too few samples to resolve E[sample mean] to ±0.02'
     >>> tv.check_mc_mean(two, 2.2, seed=0).status.value                   # a 10 % error is refuted
     'refuted'
     """
