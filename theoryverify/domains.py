@@ -790,7 +790,7 @@ class Domain:
                     val = sp.sympify(e).xreplace(known)
                     val = getattr(val, pick) if isinstance(val, sp.AccumBounds) else val
                     ends.append(float(val))
-                except (TypeError, ValueError):
+                except Exception:  # noqa: BLE001 - an end it cannot bound (λ_max of a matrix): unbounded here
                     ends.append(-math.inf if pick == "min" else math.inf)
             if isinstance(v, Within):
                 out[v.symbol] = tuple(ends)

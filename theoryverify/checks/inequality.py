@@ -108,7 +108,10 @@ def _proved_coverage(domain: Domain) -> dict[str, dict]:
     from ..domains import Fixed, IntegerRange
     out: dict = {}
     if any(isinstance(v, RealGroup) for v in domain.variables) or domain.derived or domain.dependents:
-        ranges = {o.name: o for o in domain.over()}
+        try:
+            ranges = {o.name: o for o in domain.over()}
+        except (ValueError, TypeError, ArithmeticError):  # no ranges to read: the proof covers the symbolic domain
+            ranges = {}
         names = [str(m.symbol) for v in domain.variables if isinstance(v, RealGroup) for m in v.members]
         names += [str(v.symbol) for v in domain.dependents]  # a range depending on other names (n ∈ {d, …})
         for name in [*names, *map(str, domain.derived)]:
