@@ -110,10 +110,12 @@ def _proved_coverage(domain: Domain) -> dict[str, dict]:
     if any(isinstance(v, RealGroup) for v in domain.variables) or domain.derived or domain.dependents:
         try:
             ranges = {o.name: o for o in domain.over()}
-        except (ValueError, TypeError, ArithmeticError):  # no ranges to read: the proof covers the symbolic domain
-            ranges = {}
+        except (ValueError, TypeError, ArithmeticError):  # no ranges to read: nothing recorded (as before)
+            ranges = None
         names = [str(m.symbol) for v in domain.variables if isinstance(v, RealGroup) for m in v.members]
         names += [str(v.symbol) for v in domain.dependents]  # a range depending on other names (n ∈ {d, …})
+        names = names if ranges is not None else []
+        ranges = ranges or {}
         for name in [*names, *map(str, domain.derived)]:
             o = ranges.get(name)
             finite = o is not None and math.isfinite(o.lo) and math.isfinite(o.hi)
