@@ -114,9 +114,8 @@ def _proved_coverage(domain: Domain) -> dict[str, dict]:
             ranges = None
         names = [str(m.symbol) for v in domain.variables if isinstance(v, RealGroup) for m in v.members]
         names += [str(v.symbol) for v in domain.dependents]  # a range depending on other names (n ∈ {d, …})
-        names = names if ranges is not None else []
-        ranges = ranges or {}
-        for name in [*names, *map(str, domain.derived)]:
+        names = [*names, *map(str, domain.derived)] if ranges is not None else []
+        for name in names:
             o = ranges.get(name)
             finite = o is not None and math.isfinite(o.lo) and math.isfinite(o.hi)
             out[name] = {"min": float(o.lo), "max": float(o.hi), "distinct": 1000} if finite else "symbolic"
