@@ -121,3 +121,12 @@ def test_a_labelled_equivalence_is_inconclusive_and_an_unlabelled_one_refuted(tm
     assert eq["(2 * u > u) <=> (u > 5)"]["status"] == "inconclusive", rows
     assert eq["(2 * u > u) <=> (u > 5)"].get("counterexample") and "cites (a)" in eq["(2 * u > u) <=> (u > 5)"]["reason"]
     assert eq["(2 * v > v) <=> (v > 5)"]["status"] == "refuted", rows
+
+
+def test_an_equality_in_distribution_is_no_identity_of_values(tmp_path, capsys):
+    # old: "u \stackrel{\mathcal{D}}{=} -u" (a symmetric law) refuted at u = 1 as an identity of values
+    # (\stackrel{d}{=} is read as a definition sign, as before: no verdict either)
+    rows = tex_rows(tmp_path, capsys, _proof(r"u &\stackrel{\mathcal{D}}{=} - u , \\", r"v &\overset{\text{law}}{=} - v , \\",
+                                              r"u + u &\stackrel{\mathcal{D}}{=} 2 u ."))
+    assert [r["status"] for r in rows] == ["inconclusive", "inconclusive", "proved"], rows
+    assert all("in distribution" in r["reason"] for r in rows[:2]), rows

@@ -2684,6 +2684,9 @@ def _cites(label: str) -> str:
     if label in ("!", "?", "!!", "??"):
         return (f"the relation is marked {label} (a condition set to hold, or a question), not claimed as an identity: "
                 "no verdict")
+    if re.fullmatch(r"d|\\mathcal\s*\{?\s*[DL]\s*\}?|(?:\\math(?:rm|cal)\s*\{\s*)?law\s*\}?|D", label):
+        return (f"the relation is labelled {label}: an equality in distribution (of laws), not of values: no verdict "
+                "on it as one of values")
     return (f"the link cites {label}, which may supply a fact the display does not state (an earlier equation, a "
             "lemma, a value set elsewhere): no verdict on a step that may rest on it")
 
