@@ -384,16 +384,18 @@ def _math_out_of_text(text: str) -> str:
 
 
 def _label_text(label: str, raw: str = "") -> str:
-    """A relation's label as shown (spaces collapsed; ``raw``, its text as written, when it is the same tokens — the
-    tokens drop the spaces between words, ``\\text{Lem. 2}``), or "" when it writes nothing (``\\stackrel{}{=}``,
+    """A relation's label as shown (spaces collapsed; ``raw``, its text as written, when known — the tokens drop the
+    spaces between words, ``\\text{Lem. 2}``), or "" when it writes nothing (``\\stackrel{}{=}``,
     ``\\overset{\\,}{=}``)."""
-    if raw and re.sub(r"\s", "", raw) == re.sub(r"\s", "", label):
-        label = raw
+    if raw:  # as written (the tokens drop spaces, ~ and font switches)
+        label = raw.replace("~", " ")
     label = " ".join(label.split())
-    words = re.fullmatch(r"\\(?:text|textrm|textnormal|mathrm|mbox|textit|scriptsize|tiny)\s*\{([^{}]*)\}", label)
-    if words:  # \text{Lem. 2}: the words
-        label = words.group(1).strip()
-    bare = re.sub(r"\\[,;:! ]|\\(?:quad|qquad)(?![A-Za-z])|[{}\s~]", "", label)
+    words = re.sub(r"\\(?:text|textrm|textnormal|textsf|textit|mathrm|mathsf|mbox|hbox|mathclap|normalfont|rm|sf|"
+                   r"sffamily|tiny|scriptsize|footnotesize|small|scriptstyle|scriptscriptstyle)(?![A-Za-z])|"
+                   r"\\makebox\s*(?:\[[^\]]*\])*|[{}]", "", label).strip()
+    if words and "\\" not in words:  # \mathclap{\normalfont\mbox{Cauchy-Schwarz}}, \text{Lem. 2}: the words
+        label = " ".join(words.split())
+    bare = re.sub(r"\\[,;:! ]|\\(?:quad|qquad)(?![A-Za-z])|[{}\s~]", "", words)
     return label if bare else ""
 
 
@@ -403,8 +405,12 @@ def tokens_of(text: str, offset: int) -> list[Token]:
 
     written = text
 
-    def raw(a: Token, b: Token) -> str:  # the text written between two tokens (a label's braces)
-        return written[a.pos - offset + 1:b.pos - offset] if offset <= a.pos < b.pos <= offset + len(written) else ""
+    def raw(a: Token, b: Token) -> str:  # the text written between a label's braces, "" if they are not where said
+        i, j = a.pos - offset, b.pos - offset
+        if not (0 <= i < j < len(written)) or written[i] != "{" or written[j] != "}":
+            return ""
+        inner = written[i + 1:j]
+        return inner if inner.count("{") == inner.count("}") else ""
     toks = _dot_products(_words(_old_fonts([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos)
                                             for t in tokenize(text) if t.kind != "end"])))
     amps = _case_columns(text)
