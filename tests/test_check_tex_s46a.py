@@ -61,6 +61,14 @@ def test_a_labelled_link_false_as_an_identity_is_inconclusive_with_its_counterex
     assert not any(r.get("first_wrong_step") for r in rows), rows
 
 
+def test_a_label_citing_a_key_that_writes_a_relation_is_no_condition(tmp_path, capsys):
+    # old: \lxeq{(\ref{eq: dim=2n+1})} was read as the condition "dim = 2n+1" (the key's "="), and the step refuted
+    body = _proof(r"d - n &\lxeq{(\ref{eq: dim=2n+1})} n + 1 , \\", r"u + u &\stackrel{(\ref{eq:u<1})}{<} u .")
+    rows = tex_rows(tmp_path, capsys, body, preamble=_STACK_MACROS)
+    assert [r["status"] for r in rows] == ["inconclusive", "inconclusive"], rows
+    assert "cites (\\ref{eq: dim=2n+1})" in rows[0]["reason"] and not rows[0]["assumptions"], rows
+
+
 def test_the_same_steps_without_a_label_are_still_refuted(tmp_path, capsys):
     # guard: the label is what withholds the verdict; the same false steps unlabelled are refuted
     rows = tex_rows(tmp_path, capsys, _proof(r"d - n &= n + 1 , \\", r"u + u &\le u ."))

@@ -383,6 +383,11 @@ def _math_out_of_text(text: str) -> str:
     return MATH_IN_TEXT.sub(lambda m: f"{m.group(1)}{m.group(2)}}}{m.group(3)} {m.group(4)} ", text)
 
 
+#: commands whose argument is a key (a label's name, a citation), never math: ``\\ref{eq: dim=2n+1}``
+CITING = frozenset({"\\ref", "\\eqref", "\\cref", "\\Cref", "\\autoref", "\\cite", "\\citep", "\\citet", "\\pageref",
+                    "\\nameref", "\\hyperref", "\\label"})
+
+
 def _label_text(label: str, raw: str = "") -> str:
     """A relation's label as shown (spaces collapsed; ``raw``, its text as written, when known — the tokens drop the
     spaces between words, ``\\text{Lem. 2}``), or "" when it writes nothing (``\\stackrel{}{=}``,
@@ -516,7 +521,9 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                 a = " ".join(ann)
                 text = ":=" if op.text == "=" and _def_annotation(a or "x") else op.text
                 # \overset{p = 1/2}{=}, \overset{\alpha \ge 3/4}{\le}: the relation holds under a condition
-                cond = text != ":=" and any(x in COUNTED and x not in ("\\to", "\\rightarrow") for x in ann)
+                # (a label that cites — \ref{eq: dim=2n+1}, \cite{…} — states no condition, whatever its key writes)
+                cond = text != ":=" and any(x in COUNTED and x not in ("\\to", "\\rightarrow") for x in ann) and \
+                    not any(x in CITING for x in ann)
                 # \stackrel{(a)}{=}, \overset{\text{Lem. 2}}{\le}: a label citing a fact, kept as the justification
                 label = "" if text == ":=" else _label_text(show_tokens(toks[i + 2:j]), raw(toks[i + 1], toks[j]))
                 out.append(Token("cmd", text, op.pos, show_tokens(toks[i + 2:j]) if cond else "", label))
