@@ -388,6 +388,16 @@ CITING = frozenset({"\\ref", "\\eqref", "\\cref", "\\Cref", "\\autoref", "\\cite
                     "\\nameref", "\\hyperref", "\\label"})
 
 
+def _group_closes_at_end(text: str) -> bool:
+    """Does the ``{`` that opens ``text`` close at its last character (``{a}{b}``: no)?"""
+    depth = 0
+    for k, c in enumerate(text):
+        depth += (c == "{") - (c == "}")
+        if depth == 0:
+            return k == len(text) - 1
+    return False
+
+
 def _label_text(label: str, raw: str = "") -> str:
     """A relation's label as shown (spaces collapsed; ``raw``, its text as written, when known — the tokens drop the
     spaces between words, ``\\text{Lem. 2}``), or "" when it writes nothing (``\\stackrel{}{=}``,
@@ -400,6 +410,8 @@ def _label_text(label: str, raw: str = "") -> str:
                    r"\\makebox\s*(?:\[[^\]]*\])*|[{}]", "", label).strip()
     if words and "\\" not in words:  # \mathclap{\normalfont\mbox{Cauchy-Schwarz}}, \text{Lem. 2}: the words
         label = " ".join(words.split())
+    while label.startswith("{") and label.endswith("}") and _group_closes_at_end(label):
+        label = label[1:-1].strip()  # {L\gamma_n}: what a dropped wrapper (\bcancel) braced
     bare = re.sub(r"\\[,;:! ]|\\(?:quad|qquad)(?![A-Za-z])|[{}\s~]", "", words)
     return label if bare else ""
 
