@@ -35,25 +35,22 @@ _STACK_MACROS = _doc(r"\newcommand*{\stk}[3][lr]{\mathrel{\smashoperator[#1]{\ma
                      r"\renewcommand*{\stackrel}[2]{\;\mkern-\thickmuskip\mathop{#2}\limits^{#1}\;\mkern-\thickmuskip}")
 
 
-def test_stacked_operator_relations_are_rewritten_as_stackrel_but_not_read_yet(tmp_path, capsys):
-    # \mathrel{\smashoperator[l]{\mathop{=}^{(a)}}} is \stackrel{(a)}{=}; the reading is switched off
-    # (READ_STACKED_OPERATORS) because the cited label is then lost and a step true by the cited fact was refuted
+def test_stacked_operator_relations_are_rewritten_as_stackrel(tmp_path, capsys):
+    # \mathrel{\smashoperator[l]{\mathop{=}^{(a)}}} is \stackrel{(a)}{=} (read since session 46: the label is kept as the
+    # link's justification and blocks a refutation, tests/test_check_tex_s46a.py)
     from theoryverify.check.tex import run
     text = r"a &\mathrel{\smashoperator[l]{\mathop{=}^{(\ref{e})}}} b \;\mkern-\thickmuskip c"
-    assert run.stacked_relations(text) == r"a &\mathrel{\smashoperator[l]{\mathop{=}^{(\ref{e})}}} b  c"
-    run.READ_STACKED_OPERATORS = True
-    try:
-        assert run.stacked_relations(text) == r"a &\stackrel{(\ref{e})}{=} b  c"
-    finally:
-        run.READ_STACKED_OPERATORS = False
+    assert run.stacked_relations(text) == r"a &\stackrel{(\ref{e})}{=} b  c"
 
 
-def test_a_stacked_relation_citing_a_fact_gets_no_verdict(tmp_path, capsys):
-    # guard (thesis gd:1776 shape): "d - n \lxeq{(\ref{e})} n + 1" holds by d = 2n + 1 stated elsewhere: never refuted
+def test_a_stacked_relation_citing_a_fact_gets_no_refutation(tmp_path, capsys):
+    # guard (thesis gd:1776 shape): "d - n \lxeq{(\ref{e})} n + 1" holds by d = 2n + 1 stated elsewhere: never refuted;
+    # a true identity with a label is proved as before (session 46: the rewrite is read)
     body = _proof(r"2 w + w &\stackrel{(\ref{eq:q})}{=} 3 w \mkern 2mu , \\",
                   r"d - n &\lxeq{(\ref{eq:q})} n + 1 .")
     rows = tex_rows(tmp_path, capsys, body, preamble=_STACK_MACROS)
-    assert not any(r["status"] in ("proved", "holds", "refuted") for r in rows), rows
+    assert [r["status"] for r in rows] == ["proved", "inconclusive"], rows
+    assert all("eq:q" in r["justification"] for r in rows), rows
 
 
 def test_smash_cancel_mathclap_and_qedhere_are_typesetting(tmp_path, capsys):

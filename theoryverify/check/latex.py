@@ -95,6 +95,9 @@ class Token:
     text: str
     pos: int
     note: str = ""  # a relation's annotation that states a condition (\\overset{p = 1/2}{=}: "p = 1/2")
+    #: the label set over (or under) a relation, as written (\\stackrel{(\\ref{e})}{=}: "(\\ref{e})"): the link's
+    #: justification, which may cite a fact the display does not state
+    label: str = ""
 
 
 def refuse_dangerous(text: str, where: str = "", hash_sign: bool = True) -> None:

@@ -66,6 +66,8 @@ class Segment:
     row: int = 0  # the row of the display it is on
     comma: bool = False  # it ended with a comma or semicolon, dropped from its text ("a = b, \\\\")
     lead: bool = False  # a quantifier that opens its row ("\\forall x \\in S, …"): it scopes what follows it
+    #: the label over the arrow that opens it (``\\stackrel{(a)}{\\implies} …``: "(a)"), a fact it may rest on
+    label: str = ""
 
 
 @dataclass
@@ -354,7 +356,13 @@ def _bracket_cmd(text: str, i: int) -> tuple[int, int] | None:
     return (1 if m.group(1) else -1), m.end() - i
 
 
-STOP_RE = re.compile(r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf|"
+#: a braced label, up to three levels deep (``{(\\ref{e})}``, ``{\\text{(\\ref{e})}}``)
+_LABEL_GROUP = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
+#: an arrow with a label set over it: ``\\stackrel{(a)}{\\implies}``, ``\\overset{\\text{Lem. 2}}{\\iff}``
+LABELLED_ARROW = re.compile(r"\\(?:stackrel|overset|underset)\s*(" + _LABEL_GROUP + r")\s*\{\s*(\\(?:iff|implies|"
+                            r"Longrightarrow|Rightarrow|Leftrightarrow|Longleftrightarrow))\s*\}")
+STOP_RE = re.compile(LABELLED_ARROW.pattern + "|"
+                     r"\\(?:text|textrm|textnormal|mbox|hbox|textit|textbf|mathrm|emph|intertext|textsf|"
                      r"condition\s*\*?\s*(?:\[[^\]{}]*\])?)\s*\{|"
                      r"\\(?:quad|qquad|forall|because|hspace\s*\{[^{}]*\}|;|,\s*\\quad)|\\(?:iff|implies|Longrightarrow|"
                      r"Rightarrow|Leftrightarrow|Longleftrightarrow)(?![A-Za-z])")
@@ -455,6 +463,7 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
     env = 0
     in_parens = _inside_parens(row)
     lead = False  # the segment being read is a quantifier that opens the row ("\\forall x \\in S, \\qquad …")
+    label = ""  # the label over the arrow that opened the segment being read
     while i < n:
         c = row[i]
         if c == "{":
@@ -481,6 +490,10 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
             continue
         tok = m.group(0)
         end = m.end()
+        arrow_label = ""
+        if m.group(2):  # \stackrel{(a)}{\implies}: the arrow, its label kept for what it opens
+            arrow_label = " ".join(m.group(1)[1:-1].split())
+            tok = m.group(2)
         if re.search(r"[_^]\s*$", row[max(0, i - 4):i]):
             # \sigma_\text{\rm min}, x^\mathrm{opt} (a macro's unbraced script): the name's label, never prose
             i = _group_end(row, end - 1) if tok.endswith("{") else end
@@ -539,7 +552,8 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
         elif tok.startswith(("\\implies", "\\Longrightarrow", "\\Rightarrow")):
             prose = "implies"
         if row[start:i].strip():
-            out.append(Segment(row[start:i], pos + start, role, word, lead=lead))
+            out.append(Segment(row[start:i], pos + start, role, word, lead=lead, label=label))
+        label = arrow_label
         w = " ".join(re.sub(r"[^A-Za-z. ]", " ", re.sub(r"\\[A-Za-z]+", " ", prose)).lower().split())  # {\it s.t.}\xspace: s.t.
         math_in_prose = re.sub(r"^[^$]*", "", prose) if "$" in prose else ""
         new_role = _role(w, role)
@@ -563,7 +577,7 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
             out.append(Segment(re.sub(r"\$", " ", prose), pos + end - len(prose) - 1, new_role, w))
         role, word, start, i = new_role, w, end, end
     if row[start:].strip():
-        out.append(Segment(row[start:], pos + start, role, word, lead=lead))
+        out.append(Segment(row[start:], pos + start, role, word, lead=lead, label=label))
     elif word and role in ("where", "constraint"):  # "…, \text{where} \\": the role carries to the next row
         out.append(Segment("", pos + start, role, word))
     return _split_commas(out)
@@ -673,7 +687,8 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
             else:
                 merged.append([off, p])
         for k, (off, p) in enumerate(merged):
-            out.append(Segment(p, s.pos + off, s.role if k == 0 else ("also" if s.role == "main" else s.role), s.word))
+            out.append(Segment(p, s.pos + off, s.role if k == 0 else ("also" if s.role == "main" else s.role), s.word,
+                               label=s.label if k == 0 else ""))
     return out
 
 

@@ -44,6 +44,9 @@ class Caveats:
     vector_products: list[str] = field(default_factory=list)  # g·d, ⟨g, d⟩ with g, d the paper's vectors
     scalar_use: list[str] = field(default_factory=list)  # b², 1/b, b ≤ 1 with b a vector of the paper's
     by_definition: bool = False  # the prose says the step holds "by definition" (of something it may not read)
+    #: the label set over the relation (\\stackrel{(\\ref{e})}{=}: "(\\ref{e})"), no condition: it may cite a fact the
+    #: display does not state (an earlier equation, "(a) by Lemma 3"), so the step is no identity to refute
+    cited_label: str = ""
     ring_identity: bool = False  # the two sides agree in every module (sums and numeric multiples of the same terms)
     lhs_names: set[str] = field(default_factory=set)
     written: tuple[frozenset, frozenset] = (frozenset(), frozenset())  # each side's names as written (unsimplified)

@@ -61,7 +61,10 @@ class Link:
     lhs: Term
     rhs: Term
     index: int  # 0 for the first relation of the chain
-    annotation: str = ""  # \\stackrel{(a)}{=}: "(a)"
+    annotation: str = ""  # a condition set over the relation (\\overset{p = 1/2}{=}: "p = 1/2"), assumed for this link
+    #: the label set over the relation, as written (\\stackrel{(a)}{=}: "(a)", \\overset{\\text{Lem. 2}}{\\le}): the
+    #: link's justification — it may cite a fact the display does not state, so it blocks a refutation
+    label: str = ""
 
     @property
     def readable(self) -> bool:
@@ -380,9 +383,51 @@ def _math_out_of_text(text: str) -> str:
     return MATH_IN_TEXT.sub(lambda m: f"{m.group(1)}{m.group(2)}}}{m.group(3)} {m.group(4)} ", text)
 
 
+#: commands whose argument is a key (a label's name, a citation), never math: ``\\ref{eq: dim=2n+1}``
+CITING = frozenset({"\\ref", "\\eqref", "\\cref", "\\Cref", "\\autoref", "\\cite", "\\citep", "\\citet", "\\pageref",
+                    "\\nameref", "\\hyperref", "\\label"})
+
+
+def _group_closes_at_end(text: str) -> bool:
+    """Does the ``{`` that opens ``text`` close at its last character (``{a}{b}``: no)?"""
+    depth = 0
+    for k, c in enumerate(text):
+        depth += (c == "{") - (c == "}")
+        if depth == 0:
+            return k == len(text) - 1
+    return False
+
+
+def _label_text(label: str, raw: str = "") -> str:
+    """A relation's label as shown (spaces collapsed; ``raw``, its text as written, when known — the tokens drop the
+    spaces between words, ``\\text{Lem. 2}``), or "" when it writes nothing (``\\stackrel{}{=}``,
+    ``\\overset{\\,}{=}``)."""
+    if raw:  # as written (the tokens drop spaces, ~ and font switches)
+        label = raw.replace("~", " ")
+    label = " ".join(label.split())
+    words = re.sub(r"\\(?:text|textrm|textnormal|textsf|textit|mathrm|mathsf|mbox|hbox|mathclap|normalfont|rm|sf|"
+                   r"sffamily|tiny|scriptsize|footnotesize|small|scriptstyle|scriptscriptstyle)(?![A-Za-z])|"
+                   r"\\makebox\s*(?:\[[^\]]*\])*|[{}]", "", label).strip()
+    if words and "\\" not in words:  # \mathclap{\normalfont\mbox{Cauchy-Schwarz}}, \text{Lem. 2}: the words
+        label = " ".join(words.split())
+    while label.startswith("{") and label.endswith("}") and _group_closes_at_end(label):
+        label = label[1:-1].strip()  # {L\gamma_n}: what a dropped wrapper (\bcancel) braced
+    bare = re.sub(r"\\[,;:! ]|\\(?:quad|qquad)(?![A-Za-z])|[{}\s~]", "", words)
+    return label if bare else ""
+
+
 def tokens_of(text: str, offset: int) -> list[Token]:
     """Tokens with document offsets; ``\\stackrel{a}{=}`` / ``\\overset{a}{\\le}`` become one relation token."""
     text = _math_out_of_text(text)
+
+    written = text
+
+    def raw(a: Token, b: Token) -> str:  # the text written between a label's braces, "" if they are not where said
+        i, j = a.pos - offset, b.pos - offset
+        if not (0 <= i < j < len(written)) or written[i] != "{" or written[j] != "}":
+            return ""
+        inner = written[i + 1:j]
+        return inner if inner.count("{") == inner.count("}") else ""
     toks = _dot_products(_words(_old_fonts([Token(t.kind, ALIASES.get(t.text, t.text), offset + t.pos)
                                             for t in tokenize(text) if t.kind != "end"])))
     amps = _case_columns(text)
@@ -448,6 +493,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                     j += 1
                 j += 1
             ann: list[str] = []
+            opened, shown = j, ""
             if j < len(toks) and toks[j].text == "{":
                 depth = 0
                 while j < len(toks):
@@ -458,9 +504,12 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                     if toks[j].text != "{" or depth > 1:
                         ann.append(toks[j].text)
                     j += 1
+                if j < len(toks):
+                    shown = _label_text(show_tokens(toks[opened + 1:j]), raw(toks[opened], toks[j]))
                 j += 1
             a = " ".join(ann)
-            out.append(Token("cmd", ":=" if a and _def_annotation(a) else "=", t.pos))
+            defines = bool(a) and _def_annotation(a)
+            out.append(Token("cmd", ":=" if defines else "=", t.pos, label="" if defines else shown))
             i = j
             continue
         if t.text in ("\\stackrel", "\\overset", "\\underset") and i + 1 < len(toks) and toks[i + 1].text == "{":
@@ -484,8 +533,12 @@ def tokens_of(text: str, offset: int) -> list[Token]:
                 a = " ".join(ann)
                 text = ":=" if op.text == "=" and _def_annotation(a or "x") else op.text
                 # \overset{p = 1/2}{=}, \overset{\alpha \ge 3/4}{\le}: the relation holds under a condition
-                cond = text != ":=" and any(x in COUNTED and x not in ("\\to", "\\rightarrow") for x in ann)
-                out.append(Token("cmd", text, op.pos, show_tokens(toks[i + 2:j]) if cond else ""))
+                # (a label that cites — \ref{eq: dim=2n+1}, \cite{…} — states no condition, whatever its key writes)
+                cond = text != ":=" and any(x in COUNTED and x not in ("\\to", "\\rightarrow") for x in ann) and \
+                    not any(x in CITING for x in ann)
+                # \stackrel{(a)}{=}, \overset{\text{Lem. 2}}{\le}: a label citing a fact, kept as the justification
+                label = "" if text == ":=" else _label_text(show_tokens(toks[i + 2:j]), raw(toks[i + 1], toks[j]))
+                out.append(Token("cmd", text, op.pos, show_tokens(toks[i + 2:j]) if cond else "", label))
                 i = k
                 continue
         if t.text == "=" and out and out[-1].text == ":" and out[-1].pos == t.pos - 1:
@@ -742,9 +795,9 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
                 a, b = Term(lt), Term(rt)
                 _parse_term(a, names, functions)
                 _parse_term(b, names, functions)
-                reading.links.append(Link(op_text, op.pos, a, b, k))
+                reading.links.append(Link(op_text, op.pos, a, b, k, label=op.label))
         else:
-            reading.links.append(Link(op_text, op.pos, terms[i], terms[i + 1], k, op.note))
+            reading.links.append(Link(op_text, op.pos, terms[i], terms[i + 1], k, op.note, op.label))
         k += 1
     return reading
 

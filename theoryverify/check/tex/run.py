@@ -348,11 +348,6 @@ _STACKABLE = re.compile(r"\s*(?:=|<|>|\\(?:le|leq|ge|geq|ne|neq|approx|equiv|imp
                         r"leqslant|geqslant|sim|propto|to|rightarrow))\s*")
 
 
-#: off: read as the relation, a stacked label citing a fact (\\lxeq{(\\ref{e})}: "d − n = n + 1" by d = 2n + 1) is lost,
-#: and the step, false as an identity, was refuted (thesis gd:1776); on again once the label blocks refutations
-READ_STACKED_OPERATORS = False
-
-
 def _braced_end(text: str, i: int) -> int:
     """The index just past the group whose ``{`` is at ``text[i]`` (spaces skipped first), or -1."""
     while i < len(text) and text[i] in " \t":
@@ -375,7 +370,7 @@ def stacked_relations(text: str) -> str:
     (``\\mathop{\\mathbb E}``, a label that is no group) is left as written."""
     if "\\mkern" in text or "\\mskip" in text:  # \;\mkern-\thickmuskip: spacing, which hid the relation after it
         text = re.sub(r"(?:\\[;,:!]\s*)?\\m(?:kern|skip)(?![A-Za-z])" + LENGTH.pattern, "", text)
-    if "\\mathop" not in text or not READ_STACKED_OPERATORS:
+    if "\\mathop" not in text:
         return text
     out, pos = [], 0
     for m in _STACKED_OP.finditer(text):
@@ -740,6 +735,10 @@ class Paper:
                 reading = ChainReading() if error else \
                     read_chain([(p.text, p.pos) for p in chain.parts], self.names,
                                self.names.defined | self.declared_functions)
+                if chain.parts and chain.parts[0].label:
+                    # "A \stackrel{(a)}{\implies} B": B is derived by (a) — a fact its links may rest on
+                    for lk in reading.links:
+                        lk.label = lk.label or chain.parts[0].label
                 self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
                 for rel in self.relations[first_of_chain:]:
                     rel.assumptions += [f"{a} (stated; not usable by the checker)" for a in refused]
@@ -1179,6 +1178,8 @@ class Paper:
         latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
         rel = Relation(f, line, _whole(latex), read_as, status, kind, reason, chain_id, list(assumptions),
                        pos=link.pos, link=link)
+        if link.label:  # \stackrel{(a)}{=}: the label the relation carries is the link's justification
+            rel.notes.append(f"labelled {link.label}")
         self.relations.append(rel)
         return rel
 
@@ -1216,7 +1217,10 @@ class Paper:
         except Exception:  # sympy's own failures (a root it cannot isolate): no verdict, never a crash
             return
         status, why = res["status"], res["evidence"]
-        if status == "refuted" and (unread or prose_unread):
+        label = right.parts[0].label if right.parts else ""  # A \stackrel{(a)}{\iff} B: the arrow cites (a)
+        if status == "refuted" and label:
+            status, why = "inconclusive", f"refuted as read, but {_cites(label)} (as read on its own: {why})"
+        elif status == "refuted" and (unread or prose_unread):
             status, why = "inconclusive", f"{why}; but a condition stated for it is not read"
         arrow = "\\iff" if kind == "equivalence" else "\\implies"
         text = f"{' '.join(left.text.split())} {arrow} {' '.join(right.text.split())}"
@@ -1225,7 +1229,9 @@ class Paper:
                             f"the {kind} itself (both sides' truth values compared): {why}", assume)
         shown = ["(" + " and ".join(f"{unparse(a)} {op} {unparse(b)}" for a, op, b in side) + ")" for side in sides]
         rel.read_as = f"{shown[0]} {'<=>' if kind == 'equivalence' else '=>'} {shown[1]}"
-        if status == "refuted" and res.get("counterexample"):
+        if label:
+            rel.notes.append(f"labelled {label}")
+        if (status == "refuted" or label) and res.get("counterexample"):
             rel.counterexample = res["counterexample"]
 
     def _add_raw(self, display, pos, text, chain_id, status, kind, reason, assumptions=()) -> Relation:
@@ -1530,7 +1536,7 @@ class Paper:
                     p.operator_apps:
                 return None
             terms.append(Term(term.tokens, node, None, p))
-        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation, link.label)
 
     def _product_link(self, link: Link, names: set[str]) -> Link | None:
         """``link`` with each application ``φ(z)`` of an ambiguous name read as the product ``φ·z`` (one argument
@@ -1571,7 +1577,7 @@ class Paper:
             terms.append(Term(term.tokens, node, None, term.parser))
         if Product.bad:
             return None
-        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+        return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation, link.label)
 
     def _both_readings(self, display, link, other, chain_id, kind, assumptions, read_as, parsers, cond_unread,
                        extra_fns=frozenset()) -> None:
@@ -1853,6 +1859,7 @@ class Paper:
                        not (_ast_names_text(a) & in_scope)]
         from .kinds import BY_DEFINITION, last_sentence
         cav.by_definition = link.index == 0 and bool(BY_DEFINITION.search(last_sentence(display.prose or "")))
+        cav.cited_label = "" if link.annotation else link.label  # a condition over it is assumed, not cited
         cav.loose_indices = sorted(loose | index_outside(lhs, rhs))
         # a name an earlier inline equation sets, written on one side only: the step substitutes its value (the
         # side that drops it rests on it), so a refutation with the name free would rest on a value of our choosing
@@ -2091,6 +2098,9 @@ class Paper:
             if res.get("sides"):
                 cav.lhs_names, cav.rhs_names = set(res["sides"][0]), set(res["sides"][1])
             ce = res.get("counterexample")
+            if cav.cited_label:  # \stackrel{(a)}{=}: true given the fact (a) cites, which the display does not state
+                return _withhold(rel, f"refuted as read, but {_cites(cav.cited_label)} (as read on its own: "
+                                      f"{evidence[:300]})", ce, limit=None)
             edge = self._edge_case(job, ce or {})
             if edge:
                 return _withhold(rel, f"fails only at {_ce(ce)}, where {edge}: outside the range the step lives in "
@@ -2386,7 +2396,7 @@ def _unbolded(link: Link, twins: list[str]) -> Link:
         def visit_Name(self, n):
             return ast.Name(id=bold[n.id], ctx=n.ctx) if n.id in bold else n
     terms = [Term(t.tokens, Plain().visit(copy.deepcopy(t.node)), None, t.parser) for t in (link.lhs, link.rhs)]
-    return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+    return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation, link.label)
 
 
 def _half_step_of(link: Link, half_steps: set[tuple[str, str]]) -> str:
@@ -2667,6 +2677,18 @@ def _value_settled(job: Job, ce) -> str:
                     f"about {unparse(a)}, or a fact stated about it), not an identity over every value of "
                     f"{unparse(a)} — a counterexample that picks another value for it refutes nothing")
     return ""
+
+
+def _cites(label: str) -> str:
+    """Why a link whose relation carries ``label`` gets no refutation: the label may supply a fact not stated."""
+    if label in ("!", "?", "!!", "??"):
+        return (f"the relation is marked {label} (a condition set to hold, or a question), not claimed as an identity: "
+                "no verdict")
+    if re.fullmatch(r"d|\\mathcal\s*\{?\s*[DL]\s*\}?|(?:\\math(?:rm|cal)\s*\{\s*)?law\s*\}?|D", label):
+        return (f"the relation is labelled {label}: an equality in distribution (of laws), not of values: no verdict "
+                "on it as one of values")
+    return (f"the link cites {label}, which may supply a fact the display does not state (an earlier equation, a "
+            "lemma, a value set elsewhere): no verdict on a step that may rest on it")
 
 
 def _withhold(rel: Relation, reason: str, counterexample, limit: int | None = 500) -> None:
