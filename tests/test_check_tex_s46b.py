@@ -54,12 +54,14 @@ def test_an_operator_applied_to_a_difference_then_evaluated_is_read(tmp_path, ca
     # old: "a tuple or interval (',' inside brackets) is not read" (𝒯^π·(Q_1 − Q_2)·(s, a))
     rows = tex_rows(tmp_path, capsys, _proof(
         r"\mathcal{T}^\pi (Q_1 - Q_2)(s,a) &= \mathcal{T}^\pi (Q_1 - Q_2)(s,a) , \\",
-        r"\mathcal{T}^\pi Q_1(s,a) - \mathcal{T}^\pi Q_2(s,a) &= \mathcal{T}^\pi (Q_1 - Q_2)(s,a) .",
+        r"\mathcal{T}^\pi Q_1(s,a) - \mathcal{T}^\pi Q_2(s,a) &= \mathcal{T}^\pi (Q_1 - Q_2)(s,a) , \\",
+        r"(\mathcal{T}^\pi Q_1)(s, a) - (\mathcal{T}^\pi Q_2)(s, a) &= \mathcal{T}^\pi(Q_1 - Q_2)(s,a) .",
         lead=r"Let $\mathcal{T}^\pi$ be the Bellman operator of $\pi$."))
     assert all(r["status"] != "unreadable" for r in rows), rows
     assert "Tcalsup_pi_applied(Q[1] - Q[2], s, a)" in rows[0]["read_as"], rows
     # never a verdict on linearity: 𝒯^π Q_1 − 𝒯^π Q_2 = 𝒯^π(Q_1 − Q_2) needs a linear operator
-    assert rows[1]["status"] not in VERDICTS, rows
+    assert rows[1]["status"] not in VERDICTS and rows[2]["status"] not in VERDICTS, rows
+    assert "(s, a)" in rows[2]["read_as"] and "Tcalsup_pi_Q_1 *" not in rows[2]["read_as"], rows
 
 
 def test_an_operator_applied_to_a_difference_is_never_a_power_of_pi(tmp_path, capsys):
