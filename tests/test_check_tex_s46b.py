@@ -91,8 +91,10 @@ def test_braced_and_unbraced_policy_labels_are_one_name(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, _proof(r"V^{\pi}(s) - V^\pi(s) &= 0 , \\",
                                              r"Q^{\pi}(s, a) - Q^\pi(s,a) &= 0 , \\",
                                              r"V^{\pi_k}(s) - V^{\pi_{k}}(s) &= 0 , \\",
+                                             r"V^{\pi^*}(s) - V^{\pi^\star}(s) &= 0 , \\",
                                              r"V^{\pi}(s) - V^\pi(s) &= 1 ."))
-    assert [r["status"] for r in rows] == ["proved", "proved", "proved", "refuted"], rows
+    assert [r["status"] for r in rows] == ["proved", "proved", "proved", "proved", "refuted"], rows
+    assert "Vsup_pistar(s)" in rows[3]["read_as"], rows  # the label V^{\pi^*} has alone (was Vsup_pivarstar)
     assert "Vsup_pi(s) - Vsup_pi(s)" in rows[0]["read_as"], rows
     assert "Vsup_pi_k(s)" in rows[2]["read_as"], rows  # old: V ** pivar[k] * s
 

@@ -3542,9 +3542,10 @@ def _linear_terms(node: ast.expr, sign: int = 1) -> list[tuple[int, ast.expr | N
 def _policy_word(label: ast.expr) -> ast.expr:
     """A superscript label as :meth:`PaperParser._policy_label` names it, however it is written: ``V^{\\pi}(s)`` and
     ``V^\\pi(s)`` label V with the one policy ``pi`` (braces change no label: π read inside braces is ``pivar``, the
-    paper's name), ``V^{\\pi_k}`` and ``V^{\\pi_{k}}`` with ``pi_k``; any other label is returned unchanged."""
-    if isinstance(label, ast.Name) and label.id == "pivar":
-        return _name("pi")
+    paper's name), ``V^{\\pi_k}`` and ``V^{\\pi_{k}}`` with ``pi_k``, ``V^{\\pi^*}(s)`` with ``pistar``; any other label is
+    returned unchanged."""
+    if isinstance(label, ast.Name) and label.id in ("pivar", "pivarstar", "pivarprime"):
+        return _name(label.id.replace("pivar", "pi"))  # V^{\pi^*}(s): pistar, as V^{\pi^*} alone is labelled
     if isinstance(label, ast.Subscript) and isinstance(label.value, ast.Name) and label.value.id in ("pi", "pivar") \
             and isinstance(label.slice, ast.Name):
         return _name(f"pi_{label.slice.id}")
