@@ -61,6 +61,7 @@ SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\
                  "\\otimes": "tensor"}
 BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
             "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
+DIRECT_SUMS = frozenset({"\\bigoplus", "\\oplus", "\\bigotimes", "\\bigsqcup"})  # direct sums and products of spaces
 STAR_MARKS = frozenset({"*", "\\star", "\\ast"})  # a star subscript, however written: u_*, u_\ast, u_{\star}
 PRIME_MARKS = {"*": "star", "\\star": "star", "\\ast": "star", "\\prime": "prime", "\\dagger": "dag", "+": "plus",
                "-": "minus", "\\circ": "circ", "\\sharp": "sharp", "\\natural": "nat", "\\flat": "flat"}
@@ -109,6 +110,7 @@ class PaperParser(LatexParser):
         self.letter_runs: dict[str, list[str]] = {}  # AR(θ): the name AR applied, or A·R·θ? (the letters of AR)
         self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
         self.operator_apps: set[str] = set()  # 𝒯^π Q(s, a): the operator 𝒯^π applied to Q, or 𝒯^π times Q(s, a)?
+        self.operator_names: set[str] = set()  # the names of those operators' values (Tcalsup_pi_Q_1)
         self.operator_reading = False  # the other reading: each such 𝒯 Q a product
 
     # --- opaque atoms --------------------------------------------------------------------------
@@ -552,6 +554,10 @@ class PaperParser(LatexParser):
             self.applied.add(name)
             return self._curried(name, args)
         self.ambiguous.add(name)
+        more = self._point_args() if _capital_head(node) else None
+        if more is not None:  # \mathcal{T}(Q_1 - Q_2)(s, a): T applied, then its value at the point (or, the other
+            self.applied.add(name + "_applied")  # reading, T times the pointwise difference): both readings, no verdict
+            return ast.Call(func=_name(name + "_applied"), args=[*args, *more], keywords=[])
         return self._entry(ast.Call(func=_name(name), args=args, keywords=[]))
 
     def _one_argument(self) -> ast.expr:
@@ -710,6 +716,9 @@ class PaperParser(LatexParser):
             return None
         if p.peek().kind != "end":
             return None
+        pointwise = self._pointwise(node, close)
+        if pointwise is not None:
+            return pointwise
         names = (ast.Name, ast.Subscript)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, names) and \
                 isinstance(node.right, names):
@@ -720,6 +729,9 @@ class PaperParser(LatexParser):
         elif isinstance(node, ast.Name) and p.opaque.get(node.id, "").startswith("\\nabla") and \
                 node.id.startswith("nabla"):
             parts = []  # (\nabla f)(x): the gradient, a function, evaluated at x (not ⟦∇f⟧ times x)
+        elif isinstance(node, (ast.Name, ast.Call)) and p.operator_apps and \
+                (node.func.id if isinstance(node, ast.Call) else node.id) in p.operator_names:
+            parts = []  # (\mathcal{T}^\pi Q_1)(s, a): the operator's value, a function, evaluated at the point
         elif _top_star(inner) and not (_is_call(node, "conv") or _is_call(node, "compose")) and \
                 any(isinstance(n, ast.Call) or isinstance(n, ast.Name) and n.id not in p.opaque and
                     not self._a_number(n) for n in ast.walk(node)):
@@ -734,6 +746,38 @@ class PaperParser(LatexParser):
         key = show_tokens(self.toks[start:close + 1])
         self.i = close + 1
         return self._application(key)
+
+    def _pointwise(self, node: ast.expr, close: int) -> ast.expr | None:
+        """``(Q_1 - Q_2)(s, a)``, ``(f + 2g)(x)`` (the cursor at the ``(`` opening the bracket, ``close`` its end, ``node``
+        what it holds): a sum of functions evaluated at a point is, by definition, the sum of their values —
+        ``Q_1(s, a) - Q_2(s, a)``.  Only where every term is a name (times a number) and the names are functions:
+        the point has several coordinates (a number times a tuple is nothing), or the paper applies every name.  None
+        (nothing read) otherwise: ``(a - b)(c)`` of numbers is a product."""
+        terms = _linear_terms(node)
+        if not terms or len(terms) < 2 or any(self._a_number(n) for _, _, n in terms):
+            return None
+        save = self.i
+        self.i = close + 1
+        try:
+            args = self._paren_args()
+        except BadInput:
+            self.i = save
+            return None
+        if len(args) < 2 and not all(self._a_function(n) for _, _, n in terms):
+            self.i = save
+            return None
+        out = None
+        for sign, coef, name in terms:
+            fname = _flat(name)
+            self.applied.add(fname)
+            value: ast.expr = ast.Call(func=_name(fname), args=list(args), keywords=[])
+            if coef is not None:
+                value = _bin(coef, ast.Mult(), value)
+            if out is None:
+                out = value if sign > 0 else ast.UnaryOp(op=ast.USub(), operand=value)
+            else:
+                out = _bin(out, ast.Add() if sign > 0 else ast.Sub(), value)
+        return out
 
     def _labelled_application(self, start: int, close: int) -> ast.expr | None:
         """``(B_n)_{\\mathbb R}(e_0, x)``: one name in brackets with a subscript, applied to several arguments — an
@@ -917,6 +961,11 @@ class PaperParser(LatexParser):
         c = t.text
         name = c[1:]
         start = self.i
+        if c in DIRECT_SUMS:  # \bigoplus_{i} V_i, u \oplus v: a direct sum (spaces or stacked vectors), no number
+            raise BadInput(f"LaTeX: a direct sum or product of spaces ({c}) is not read")
+        if c == "\\star":  # \star where a term should start (\star g): the paper's own operation, no name
+            raise BadInput("LaTeX: the operation \\star (a group operation, a convolution or another product the "
+                           "paper defines) is not read")
         if c == "\\Delta" and self.names is not None and not getattr(self.names, "increments", False) and \
                 (self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 or
                  self.peek(1).kind == "cmd" and self.peek(1).text[1:] in GREEK):
@@ -1566,7 +1615,7 @@ class PaperParser(LatexParser):
                     parts.append("pivar")
                 elif t.kind == "end":
                     raise BadInput("LaTeX: an unclosed {")
-                elif t.text in ("\\bigoplus", "\\oplus", "\\bigotimes", "\\bigsqcup"):
+                elif t.text in DIRECT_SUMS:
                     # \operatorname{\bigoplus}_{j=1}^D v_j: a direct sum (vectors stacked), no product and no number
                     raise BadInput(f"LaTeX: a direct sum or product of spaces ({t.text}) is not read")
                 else:
@@ -2407,6 +2456,7 @@ class PaperParser(LatexParser):
         F_{n,p}^B times the bracket.  None, the cursor unmoved, when no bracket follows."""
         if not isinstance(exponent, (ast.Name, ast.Subscript)):
             return None
+        exponent = _policy_word(exponent)
         save = self.i
         idx = None
         if self.at("_"):
@@ -2444,7 +2494,32 @@ class PaperParser(LatexParser):
             self.applied.add(name)  # "the distribution function F^B_{n,p}", F^B(x, y): applied
         else:
             self.ambiguous.add(name)  # applied, or the labelled name times the bracket? both readings, no verdict
+        more = self._point_args() if _capital_head(head) else None
+        if more is not None:
+            # \mathcal{T}^\pi(Q_1 - Q_2)(s, a): the labelled operator applied to its operand, then the value at the
+            # point — one unknown function of both (never T^π·(Q_1 − Q_2)·(s, a), nor T^π Q_1 − T^π Q_2: linearity
+            # is not assumed)
+            self.applied.add(name + "_applied")
+            return ast.Call(func=_name(name + "_applied"), args=[*args, *more], keywords=[])
         return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _point_args(self) -> list[ast.expr] | None:
+        """The point at which an operator's value is evaluated: a bracket written right after the bracket just closed
+        (``…)(s, a)``, ``…)(x)``, no space), with several coordinates or names only — its arguments, the cursor past
+        it; None (cursor unmoved) otherwise (``p(x)(1 - p(x))`` is a product)."""
+        if not (self.at("(") and self.i > 0 and self.toks[self.i - 1].text == ")" and
+                self.peek().pos == self.toks[self.i - 1].pos + 1):
+            return None
+        save = self.i
+        try:
+            more = self._paren_args()
+        except BadInput:
+            self.i = save
+            return None
+        if len(more) < 2 and not all(isinstance(a, (ast.Name, ast.Subscript)) for a in more):
+            self.i = save
+            return None
+        return more
 
     def _function_labelled(self, base: ast.expr, exponent: ast.expr) -> bool:
         """Is the superscript of ``base`` (a name with its subscript, a bracket next) a label of a function rather
@@ -2629,6 +2704,45 @@ class PaperParser(LatexParser):
         scalars = getattr(self.names, "declared_scalars", set())
         return any(not ev.factor.get(c) and c not in ev.number and c not in scalars for c in set(word))
 
+    def _counting_index(self, letter: str) -> bool:
+        """Is ``letter`` (a superscript at the cursor) the index of a sum this term is inside, whose summand also
+        counts with it — ``\\binom{n}{k}``, ``k!`` — as in ``\\sum_{k=0}^{n} \\binom{n}{k} r_i^k (1 - r_i)^{n-k}``?  Then
+        the letter is a number there and the superscript a power (the binomial theorem), never an iterate's label."""
+        toks = self.toks
+        stops = {"+", "-", "&", "\\\\", "=", "<", ">", "\\le", "\\ge", "\\leq", "\\geq", "\\sum", "\\prod"}
+        j, depth = self.i - 2, 0  # (the token before the base's ^)
+        while j >= 0:  # back to the sum whose summand this is: nothing at the top level ends a term in between
+            text = toks[j].text
+            depth += (text in (")", "]", "}", "\\right")) - (text in ("(", "[", "{", "\\left"))
+            if depth < 0:
+                depth = 0  # inside a bracket of the summand: the bracket's start is part of it
+            elif depth == 0 and text in stops and text not in ("\\sum", "\\prod"):
+                return False
+            if text == "\\sum" and j + 2 < len(toks) and toks[j + 1].text == "_":
+                bound = toks[j + 3] if toks[j + 2].text == "{" and j + 3 < len(toks) else toks[j + 2]
+                if not (bound.kind == "letter" and bound.text == letter):
+                    return False
+                break
+            j -= 1
+        else:
+            return False
+        end, depth = self.i, 0
+        while end < len(toks) and toks[end].kind != "end":  # the rest of the term
+            text = toks[end].text
+            depth += (text in ("(", "[", "{", "\\left")) - (text in (")", "]", "}", "\\right"))
+            if depth < 0 or depth == 0 and text in stops:
+                break
+            end += 1
+        span = toks[j:end]
+        for k, t in enumerate(span):
+            if t.text == "\\binom" and k + 1 < len(span) and span[k + 1].text == "{":
+                close = _close_of(span, k + 1)
+                if 0 < close < len(span) - 3 and [x.text for x in span[close + 1:close + 4]] == ["{", letter, "}"]:
+                    return True
+            if t.kind == "letter" and t.text == letter and k + 1 < len(span) and span[k + 1].text == "!":
+                return True
+        return False
+
     def _iteration_form(self) -> tuple[str, int, int] | None:
         """A superscript at the cursor that may be an iteration index — ``k``, ``{k}``, ``{k+1}``, ``{r-1}`` — as
         (letter, shift, tokens it takes); else None."""
@@ -2661,6 +2775,8 @@ class PaperParser(LatexParser):
         what = self.names.iteration(head.id, letter)
         if what is None:
             return None
+        if what == "either" and not shift and self._counting_index(letter):
+            return None  # \sum_k \binom{n}{k} r_i^k: k counts (a binomial's, a factorial's), r_i^k is r_i's power
         shown = show_tokens(self.toks[self.i:self.i + width])
         if what == "either" and not self.label_reading:  # (the other reading: the iterate)
             self.labels.add(f"{unparse_name(base)}^{shown}")
@@ -2969,6 +3085,7 @@ class PaperParser(LatexParser):
         self.scope_questions += [q for q in p.scope_questions if q not in self.scope_questions]
         self.increments |= p.increments
         self.operator_apps |= p.operator_apps
+        self.operator_names |= p.operator_names
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
@@ -3131,6 +3248,9 @@ class PaperParser(LatexParser):
             if applied is not None:
                 node = applied
                 continue
+            if t.text == "\\star":  # x \star z^{-1}, f \star g: the paper's own operation, never a product
+                raise BadInput("LaTeX: the operation \\star (a group operation, a convolution or another product the "
+                               "paper defines) is not read")
             longer = self._times(node)
             if longer is None:
                 return node
@@ -3164,6 +3284,7 @@ class PaperParser(LatexParser):
             return _bin(node, ast.Mult(), right)
         self.operator_apps.add(f"{unparse_name(node)} {unparse_name(operand)}")
         name = f"{_flat(node)}_{_flat(operand)}"
+        self.operator_names.add(name)
         if isinstance(right, ast.Call):
             self.applied.add(name)
             return ast.Call(func=_name(name), args=list(right.args), keywords=[])
@@ -3377,22 +3498,58 @@ def _uses_itself(node: ast.expr, args: list[ast.expr]) -> bool:
 
 
 def _capital_head(base: ast.expr) -> bool:
-    """``base`` is one capital Latin letter, perhaps indexed (``F``, ``V_\\gamma``): a function's usual name."""
+    """``base`` is one capital Latin letter, perhaps indexed (``F``, ``V_\\gamma``), calligraphic or accented
+    (``\\mathcal{T}``, ``\\hat{V}``, ``\\hat{\\mathcal{T}}``): a function's (or an operator's) usual name."""
     head = base.value if isinstance(base, ast.Subscript) else base
-    return isinstance(head, ast.Name) and len(head.id) == 1 and head.id.isupper()
+    return isinstance(head, ast.Name) and re.fullmatch(r"[A-Z](?:cal|scr|frak)?(?:hat|tilde|bar|check)?", head.id) \
+        is not None
 
 
 def _symbol_label(exponent: ast.expr) -> ast.expr | None:
     """A superscript that can label a function: a Greek or Latin letter (``β``, ``K``), a capital with an index
-    (``K_2``), a negated capital (``-B``, as ``mB``); None for a number or an expression (``2``, ``-1``, ``t+1``)."""
+    (``K_2``), a policy with an index (``π_k``: ``V^{π_k}(s)``), a negated capital (``-B``, as ``mB``); None for a
+    number or an expression (``2``, ``-1``, ``t+1``)."""
     if isinstance(exponent, ast.Name):
         return exponent
-    if isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and exponent.value.id[:1].isupper():
+    if isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and \
+            (exponent.value.id[:1].isupper() or exponent.value.id in ("pi", "pivar")):
         return exponent
     if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub) and \
             isinstance(exponent.operand, ast.Name) and exponent.operand.id[:1].isupper():
         return _name(f"m{exponent.operand.id}")
     return None
+
+
+def _linear_terms(node: ast.expr, sign: int = 1) -> list[tuple[int, ast.expr | None, ast.expr]] | None:
+    """``Q_1 - Q_2``, ``f + 2g``: the terms (sign, numeric coefficient or None, name) of a sum of names, each perhaps
+    times a number; None for anything else (a product of names, a power, a call)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        left = _linear_terms(node.left, sign)
+        right = _linear_terms(node.right, sign if isinstance(node.op, ast.Add) else -sign)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _linear_terms(node.operand, -sign)
+    if isinstance(node, (ast.Name, ast.Subscript)) and isinstance(node.value if isinstance(node, ast.Subscript) else
+                                                                   node, ast.Name):
+        return [(sign, None, node)]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, ast.Constant) and \
+            isinstance(node.right, (ast.Name, ast.Subscript)):
+        inner = _linear_terms(node.right, sign)
+        return None if inner is None else [(sign, node.left, inner[0][2])]
+    return None
+
+
+def _policy_word(label: ast.expr) -> ast.expr:
+    """A superscript label as :meth:`PaperParser._policy_label` names it, however it is written: ``V^{\\pi}(s)`` and
+    ``V^\\pi(s)`` label V with the one policy ``pi`` (braces change no label: π read inside braces is ``pivar``, the
+    paper's name), ``V^{\\pi_k}`` and ``V^{\\pi_{k}}`` with ``pi_k``, ``V^{\\pi^*}(s)`` with ``pistar``; any other label is
+    returned unchanged."""
+    if isinstance(label, ast.Name) and label.id in ("pivar", "pivarstar", "pivarprime"):
+        return _name(label.id.replace("pivar", "pi"))  # V^{\pi^*}(s): pistar, as V^{\pi^*} alone is labelled
+    if isinstance(label, ast.Subscript) and isinstance(label.value, ast.Name) and label.value.id in ("pi", "pivar") \
+            and isinstance(label.slice, ast.Name):
+        return _name(f"pi_{label.slice.id}")
+    return label
 
 
 def _flat(node: ast.expr) -> str:

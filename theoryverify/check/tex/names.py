@@ -44,8 +44,9 @@ def _opens(text: str, at: int, name_start: int) -> re.Match | None:
     """A bracket opening right after a name (an application), through a ``}`` only where the name is braced
     (``{\\bm x}(t)``): in ``\\sqrt{2\\pi}\\left(…`` the bracket follows the square root, not π."""
     o = OPEN_RE.match(text, at)
-    if o and o.group(0).lstrip().startswith("}") and not text[:name_start].rstrip().endswith("{"):
-        return None
+    if o and o.group(0).lstrip().startswith("}") and (not text[:name_start].rstrip().endswith("{") or
+                                                      re.search(r"[\^_]\s*\{\s*$", text[:name_start])):
+        return None  # V^{\pi}(s): the bracket applies V labelled π, never π itself (π(s) is not written)
     return o
 
 
@@ -470,6 +471,8 @@ def _bare_number(text: str, start: int, after: int) -> bool:
     """The name written at ``start`` (its script ending at ``after``) is used as a number: raised to a power with no
     bracket after it (``M_a^2 / s^2``, ``\\frac{M_a^2}{s}``), divided or dividing, or compared (``\\le M_a``)."""
     power = re.match(r"\s*\^\s*(?:\{[^{}]*\}|[0-9A-Za-z])", text[after:after + 20])
+    if power and "," in power.group(0):  # K_e^{dec, gauss}: a label of several words, never a power
+        return False
     if power:
         return not OPEN_RE.match(text, after + power.end()) and not re.match(r"\s*\\left\s*[\[.]|\s*\[",
                                                                           text[after + power.end():])
@@ -651,7 +654,15 @@ class Names:
     def bare_number(self, form: str) -> bool:
         """Whether the paper uses the written form ``form`` (``M_a``, ``r``) as a number (:attr:`Evidence.bare_numbers`)
         and never declares or defines it a function."""
-        return form in self.ev.bare_numbers and form not in self.declared_functions and form not in self.defined
+        return form in self.ev.bare_numbers and form not in self.declared_functions and form not in self.defined and \
+            not self.called_with_several(form)
+
+    def called_with_several(self, name: str) -> bool:
+        """Does the paper call ``name`` (or the name its evidence is kept under: ``K`` for ``K_e``) with two or more
+        arguments (``K(x, z)``), or write it as a map (``K_e: \\mathcal{X} \\to …``)?  Then it is a function (issue
+        26's rule), whatever power or comparison it is also written in: ``K_e(2δ)`` is the signature applied, never
+        ambiguous with a product because the paper also writes ``K_e^{2}`` or ``≤ K_e``."""
+        return any(k in self.ev.multi or k in self.ev.maps for k in self.evidence_keys(name))
 
     def weak_function(self, key: str) -> bool:
         """Is ``key`` a function only because the paper applies it to two or more different arguments — no
