@@ -64,3 +64,53 @@ def test_indefinite_and_region_integrals_stay_opaque(tmp_path, capsys):
     # guard: no bounds (or a region), no value: the integral stays one unknown, as before
     rows = tex_rows(tmp_path, capsys, displays(r"\int x \, dx = \frac{x^2}{3}", r"\int_A g(x) \, dx = 1"))
     assert all(r["status"] == "inconclusive" and "⟦" in r["read_as"] for r in rows), rows
+
+
+def test_a_value_stated_for_a_name_never_replaces_an_integration_variable(tmp_path, capsys):
+    # "Let x = 2": x outside the integral is 2; the x the integral binds is its own variable (it had been replaced
+    # too, and the integral lost its variable)
+    rows = tex_rows(tmp_path, capsys, "Let $x = 2$. Then\n" + displays(r"x + \int_0^1 x \, dx = \frac{5}{2}",
+                                                                        r"x + \int_0^1 x \, dx = 3"))
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+# 2. rows with ± / ∓: two relations, one for each sign choice --------------------------------------------------------
+def _proof(*rows: str) -> str:
+    return "\n".join([r"\begin{proof}", "We have", r"\begin{align*}", *rows, r"\end{align*}", r"\end{proof}"]) + "\n"
+
+
+def test_plus_minus_rows_are_checked_for_both_sign_choices(tmp_path, capsys):
+    # old: every row with ± or ∓ unreadable ("the relation is two relations")
+    rows = tex_rows(tmp_path, capsys, _proof(
+        r"(a \pm b)^2 &= a^2 \pm 2ab + b^2 , \\",
+        r"\cos(x \pm y) &= \cos x \cos y \mp \sin x \sin y , \\",
+        r"u \pm v &\le |u| + |v| ."))
+    assert [r["status"] for r in rows] == ["proved", "proved", "holds"], rows
+    assert "(a - b) ** 2 = a ** 2 - 2 * a * b + b ** 2" in rows[0]["read_as"], rows[0]
+    assert "cos(x - y) = cos(x) * cos(y) + sin(x) * sin(y)" in rows[1]["read_as"], rows[1]  # ∓ is + when ± is −
+
+
+def test_plus_minus_row_false_for_one_sign_is_inconclusive_saying_which(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, _proof(r"(a \pm b)^2 &= a^2 + 2ab + b^2 , \\",
+                                             r"(c \pm d)^2 &= c^2 - 2cd + d^2 ."))
+    assert [r["status"] for r in rows] == ["inconclusive", "inconclusive"], rows
+    assert "with the upper (± as +, ∓ as −) sign only" in rows[0]["reason"], rows[0]
+    assert "with the lower (± as −, ∓ as +) sign only" in rows[1]["reason"], rows[1]
+
+
+def test_plus_minus_row_false_for_both_signs_is_refuted(tmp_path, capsys):
+    # guard: the reading of ± cannot hide a real error — wrong for both choices, refuted
+    rows = tex_rows(tmp_path, capsys, _proof(r"(a \pm b)^2 &= a^2 \mp 2ab + b^2 , \\",
+                                             r"\sin(x \pm y) &= \sin x \cos y \mp \cos x \sin y ."))
+    assert [r["status"] for r in rows] == ["refuted", "refuted"], rows
+    assert "refuted for both sign choices" in rows[0]["reason"], rows[0]
+
+
+def test_listed_roots_with_plus_minus_stay_a_solution(tmp_path, capsys):
+    # guard: x_{1,2} = (−b ± √…)/2a, x = …, x_± = … list a name's values (the roots), never a step to refute
+    rows = tex_rows(tmp_path, capsys, "Let $a x^2 + b x + c = 0$. The roots are\n" + displays(
+        r"x_{1,2} = \frac{-b \pm \sqrt{b^2-4ac}}{2a}") + _proof(
+        r"x &= \frac{-b \pm \sqrt{b^2-4ac}}{2a} , \\",
+        r"x_{\pm} &= \frac{-b \pm \sqrt{b^2-4ac}}{2a} ."))
+    rows = [r for r in rows if "\\pm" in r["latex"]]
+    assert len(rows) == 3 and all(r["status"] == "not_a_step" and r["kind"] == "definition" for r in rows), rows

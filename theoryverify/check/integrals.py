@@ -62,8 +62,8 @@ def evaluate(whole: sp.Integral, numeric: bool = False) -> sp.Expr:
     """The closed form, else (``numeric``) the quadrature's value, recorded with its error, else ``whole``
     unevaluated."""
     exact = bounded(lambda: whole.doit(), INTEGRAL_SECONDS, cpu=True)
-    if exact is not None and not exact.has(sp.Integral) and not exact.has(sp.nan):
-        return exact
+    if exact is not None and not exact.has(sp.Integral, sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return exact  # (a divergent integral, or a branch that diverges for some value of a parameter: no value)
     if not numeric:
         return whole
     numeric = quadrature(whole)
