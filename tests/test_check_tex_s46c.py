@@ -114,3 +114,24 @@ def test_listed_roots_with_plus_minus_stay_a_solution(tmp_path, capsys):
         r"x_{\pm} &= \frac{-b \pm \sqrt{b^2-4ac}}{2a} ."))
     rows = [r for r in rows if "\\pm" in r["latex"]]
     assert len(rows) == 3 and all(r["status"] == "not_a_step" and r["kind"] == "definition" for r in rows), rows
+
+
+def test_a_definite_integral_is_drafted_without_a_lost_name(tmp_path):
+    # from-tex: the variable ∫_0^1 g(t) dt binds is no name the SymPy form lost (it had asked for a review)
+    from theoryverify import fromtex
+    f = tmp_path / "paper.tex"
+    f.write_text("\\documentclass{article}\n\\begin{document}\nLet $g$ be a function. We have\n"
+                 "\\begin{equation}\\label{eq:int}\n\\int_0^1 g(t)\\, dt + 1 = 1 + \\int_0^1 g(t)\\, dt\n"
+                 "\\end{equation}\n\\end{document}\n")
+    draft = fromtex.read(f)
+    entry = next(e for e in draft.entries if "eq:int" in e.labels)
+    assert entry.relations and not entry.review and entry.transcribed, (entry.review, entry.unread, entry.opaque)
+
+
+def test_a_differential_macro_and_a_fraction_bound_are_read(tmp_path, capsys):
+    # \du = \mathop{}\!\mathrm{d} (the empty group had been read as a name ''), ^\frac{a}{b} (both groups the bound)
+    rows = tex_rows(tmp_path, capsys, displays(r"\int_{0}^{1} y^2 \du y = \frac{1}{3}",
+                                               r"\int_{0}^\frac{1}{2} 2 y \du y = \frac{1}{4}",
+                                               r"\int_{0}^\frac{1}{2} 2 y \du y = \frac{1}{2}"),
+                    preamble="\\newcommand{\\du}{\\mathop{}\\!\\mathrm{d}}\n")
+    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows

@@ -26,6 +26,7 @@ class NoIntegral(NoClosedForm):
 
 INTEGRAL_SECONDS = 1.0  # CPU seconds for SymPy's integration (run.py's SYMBOLIC_SECONDS)
 INFINITY_NAMES = ("oo", "oovar")  # ∞ as a bound: the reading writes oo (renamed oovar where names are made plain)
+BOUND_SUFFIX = "__int"  # an integration variable's symbol: its written name and this suffix
 RELATIVE_FLOOR = 1e-9  # the error stated is never below this fraction of the value (float round-off)
 
 
@@ -48,7 +49,9 @@ def build_integral(builder, node: ast.Call, inner: bool, numeric: bool = False) 
     if not isinstance(var, ast.Name):
         raise BadInput("Integral(f, (x, a, b)): the variable x is a name")
     lo, hi = bound_value(builder, lo_node), bound_value(builder, hi_node)
-    x = sp.Dummy(var.id, real=True)
+    # one symbol per written name (never a Dummy): the same integral built twice is one expression, so
+    # ∫g + 1 = 1 + ∫g cancels; the suffix keeps it apart from any name of the step (no capture)
+    x = sp.Symbol(var.id + BOUND_SUFFIX, real=True)
     builder.scope.local.append({var.id: x})
     try:
         body = builder.build_scalar(body_node, "the integrand")
@@ -143,5 +146,6 @@ def _range(ends):
 
 def _shown(whole: sp.Integral) -> str:
     """The integral with its variables under their written names (short)."""
-    names = {d: sp.Symbol(d.name) for d in whole.atoms(sp.Dummy)}
+    names = {d: sp.Symbol(d.name[:-len(BOUND_SUFFIX)]) for d in whole.atoms(sp.Symbol)
+             if d.name.endswith(BOUND_SUFFIX)}
     return sp.sstr(whole.xreplace(names))[:80]

@@ -1866,7 +1866,15 @@ class PaperParser(LatexParser):
             toks = self.toks[self.i + 1:close]
             self.i = close + 1
             return toks
-        return [self.next()]
+        start = self.i
+        if self.next().text in ("\\frac", "\\dfrac", "\\tfrac"):  # ^\frac{θ}{σ}: the fraction, both its groups
+            for _ in range(2):
+                if not self.at("{"):
+                    raise BadInput("LaTeX: a fraction in a script without its groups")
+                self.i = _close_of(self.toks, self.i) + 1
+                if self.i <= 0:
+                    raise BadInput("LaTeX: an unclosed script")
+        return self.toks[start:self.i]
 
     def _bound(self, toks: list[Token], children: list) -> ast.expr:
         """An integral's bound: ±∞ as ``oo`` (the only place the reading writes it), else the expression."""
@@ -1987,6 +1995,10 @@ class PaperParser(LatexParser):
             variables.append(more)
         children: list = []
         body_toks = self.toks[body_start:body_end]
+        while body_toks and (body_toks[-1].text == "}" and len(body_toks) >= 2 and body_toks[-2].text == "{"):
+            body_toks = body_toks[:-2]  # \mathop{}\!\mathrm{d}x (a differential macro): the empty group is spacing
+            if body_toks and body_toks[-1].text in ("\mathop", "\mathord", "\mathrel", "\mathbin"):
+                body_toks = body_toks[:-1]
         if body_toks:
             p = self._child(body_toks)
             body = p.expr()
@@ -2002,6 +2014,8 @@ class PaperParser(LatexParser):
             if pv.peek().kind != "end" or not (isinstance(var, ast.Name) or isinstance(var, ast.Subscript) and
                                                isinstance(var.value, ast.Name)):
                 return None, []
+            if any(isinstance(n, ast.Name) and not n.id for n in ast.walk(node)):
+                return None, []  # an empty name (a typesetting group read as one): not read
             node = ast.Call(func=_name("Integral"), args=[node, ast.Tuple(elts=[var, self._bound(a, children),
                                                                                  self._bound(b, children)],
                                                                            ctx=ast.Load())], keywords=[])

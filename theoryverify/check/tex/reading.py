@@ -1031,7 +1031,7 @@ def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
 
 #: a left side written as a sum or product is an expression computed, not a name (a norm, an inner product, a
 #: derivative on the left may well be defined: ``\\langle x, y\\rangle_L = …``, ``\\frac{d}{dt}\\alpha = …``)
-COMPUTED_CALLS = frozenset({"Sum", "Product"})
+COMPUTED_CALLS = frozenset({"Sum", "Product", "Integral"})
 
 
 #: norm subscripts that name a norm equal to |x| in one dimension (p-norms, Frobenius, operator, nuclear)

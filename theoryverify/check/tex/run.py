@@ -1637,6 +1637,10 @@ class Paper:
         for job in self.jobs:
             if job.shadow_of >= 0:
                 groups.setdefault(job.shadow_of, []).append(self.shadows[job.index])
+        for main, rel in enumerate(self.relations):  # a ± row whose two sign choices were not both checked
+            if rel.sign_choices and rel.status == "ambiguous" and len(groups.get(main, ())) != 2:
+                rel.status = "inconclusive"
+                rel.reason = "two relations, one for each sign choice; not both could be checked: no verdict"
         for main, shadows in groups.items():
             rel = self.relations[main]
             if len(shadows) != 2 or rel.status != "ambiguous":
