@@ -16,8 +16,10 @@ What it adds to the one-statement reader (and how it reads it):
   (``\\|x\\|_G`` → ``norm_G(x)``);
 - ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i=1}^n``, ``\\prod``: sums over a stated range, or over an unstated one
   (an *opaque* atom: a quantity the checker keeps as an unknown, never evaluated);
-- ``\\lim``, ``\\inf``, ``\\sup``, ``\\max_{…}``, ``\\min_{…}``, ``\\arg\\min``, ``\\int``, ``\\mathbb{E}[…]``,
-  ``\\mathbb{P}(…)``, ``cases`` and matrices: opaque atoms named by their text (``⟦\\max_x f(x)⟧``), so a step that
+- a definite integral ``\\int_a^b f\\,dx`` (nested ones, ±``\\infty``, ``\\iint_{[a,b]^2}``) →
+  ``Integral(f, (x, a, b))``;
+- ``\\lim``, ``\\inf``, ``\\sup``, ``\\max_{…}``, ``\\min_{…}``, ``\\arg\\min``, ``\\int`` (without both bounds),
+  ``\\mathbb{E}[…]``, ``\\mathbb{P}(…)``, ``cases`` and matrices: opaque atoms named by their text (``⟦\\max_x f(x)⟧``), so a step that
   only moves them around is still read, and nothing is concluded about their values;
 - ``\\left. … \\right|_{x=0}`` → ``subs(…, x, 0)``; ``\\nabla f(x)`` → the derivative of f (one dimension);
   ``x^{\\alpha}`` real exponents;
@@ -1997,7 +1999,7 @@ class PaperParser(LatexParser):
         body_toks = self.toks[body_start:body_end]
         while body_toks and (body_toks[-1].text == "}" and len(body_toks) >= 2 and body_toks[-2].text == "{"):
             body_toks = body_toks[:-2]  # \mathop{}\!\mathrm{d}x (a differential macro): the empty group is spacing
-            if body_toks and body_toks[-1].text in ("\mathop", "\mathord", "\mathrel", "\mathbin"):
+            if body_toks and body_toks[-1].text in ("\\mathop", "\\mathord", "\\mathrel", "\\mathbin"):
                 body_toks = body_toks[:-1]
         if body_toks:
             p = self._child(body_toks)
