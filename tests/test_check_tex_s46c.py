@@ -135,3 +135,13 @@ def test_a_differential_macro_and_a_fraction_bound_are_read(tmp_path, capsys):
                                                r"\int_{0}^\frac{1}{2} 2 y \du y = \frac{1}{2}"),
                     preamble="\\newcommand{\\du}{\\mathop{}\\!\\mathrm{d}}\n")
     assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+
+
+def test_quadrature_over_an_infinite_range_and_an_untrusted_estimate(tmp_path, capsys):
+    # ∫_0^∞ by quadrature refutes a value far off (the ∞ shown as ∞: 'oo' in the evidence had marked a side undefined);
+    # where quadpack warns (subdivisions exhausted on an oscillating integrand) its error is not trusted: no value
+    rows = tex_rows(tmp_path, capsys, displays(r"\int_0^{\infty} \frac{e^{-x}}{2 + \cos(x)} \, dx = 5",
+                                               r"\int_0^{\infty} \frac{e^{-x}}{2 + \cos(x^2 + x)} \, dx = 5"))
+    assert [r["status"] for r in rows] == ["refuted", "inconclusive"], rows
+    assert "numerical quadrature" in rows[0]["reason"] and "∞" in rows[0]["reason"], rows[0]
+    assert "no value with an error estimate it can trust" in rows[1]["reason"], rows[1]

@@ -73,7 +73,8 @@ def evaluate(whole: sp.Integral, numeric: bool = False) -> sp.Expr:
     if numeric is None:  # no value is guessed: a search over the free symbols would evaluate it without an error bound
         raise NoIntegral(f"the integral {_shown(whole)} has no closed form the checker finds"
                          + (f" and depends on {', '.join(sorted(map(str, whole.free_symbols)))[:60]}"
-                            if whole.free_symbols else "") + ": not computed")
+                            if whole.free_symbols else ", and numerical quadrature gave no value with an error "
+                            "estimate it can trust") + ": not computed")
     value, err = numeric
     from .expectation import NUMERIC
     NUMERIC.append((f"the integral {_shown(whole)}", value, err))
@@ -129,8 +130,13 @@ def quadrature(whole: sp.Integral) -> tuple[float, float] | None:
         def integrand(*xs: float) -> float:
             with np.errstate(all="ignore"):
                 return float(g(*xs))
-        value, err = integrate.nquad(integrand, ranges, opts={"limit": 100, "epsabs": 1e-11, "epsrel": 1e-11})
-    except (ValueError, TypeError, OverflowError, ZeroDivisionError, ArithmeticError):
+        import warnings
+        with warnings.catch_warnings():
+            # quadpack's warning (subdivisions exhausted, round-off, divergence) says its error estimate cannot be
+            # trusted: then no value at all, never one whose stated error may be wrong
+            warnings.simplefilter("error", integrate.IntegrationWarning)
+            value, err = integrate.nquad(integrand, ranges, opts={"limit": 100, "epsabs": 1e-11, "epsrel": 1e-11})
+    except (ValueError, TypeError, OverflowError, ZeroDivisionError, ArithmeticError, integrate.IntegrationWarning):
         return None
     if not (math.isfinite(value) and math.isfinite(err)):
         return None
@@ -148,4 +154,5 @@ def _shown(whole: sp.Integral) -> str:
     """The integral with its variables under their written names (short)."""
     names = {d: sp.Symbol(d.name[:-len(BOUND_SUFFIX)]) for d in whole.atoms(sp.Symbol)
              if d.name.endswith(BOUND_SUFFIX)}
-    return sp.sstr(whole.xreplace(names))[:80]
+    import re
+    return re.sub(r"\boo\b", "∞", sp.sstr(whole.xreplace(names)))[:80]  # (never 'oo': an undefined side's mark)
