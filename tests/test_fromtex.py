@@ -64,7 +64,7 @@ For $t > 0$, $\frac{1}{t+2} \le \frac{1}{t}$.
 \begin{remark} A remark is not a claim. \end{remark}
 Hence we have
 \begin{equation}\label{eq:int}
-\int_0^1 g(t)\, dt + 1 = 1 + \int_0^1 g(t)\, dt
+\int_A g(t)\, dt + 1 = 1 + \int_A g(t)\, dt
 \end{equation}
 \end{document}
 """
@@ -128,7 +128,8 @@ def test_numbered_displays_become_printed_entries_equal_to_the_readers_expressio
     text = (root / NAME / "printed" / "s2_a_wrong_step.py").read_text()
     assert "# TODO eq_odd (Eq. (5), label eq:odd, paper.tex:25): not transcribed — the reader found no relation" in text
     # what the reader kept opaque is named, with its LaTeX: a partly transcribed display, never a silent symbol
-    assert "    # TODO int1 stands for \\int_0^1 g(t)d t (not read: an opaque symbol)" in text
+    # (an integral over a region A: a definite one, \int_0^1, is read and transcribed since session 46)
+    assert "    # TODO int1 stands for \\int_A g(t)d t (not read: an opaque symbol)" in text
 
 
 def test_statements_are_claim_stubs_and_the_catalogue_has_one_id_each(drafted):

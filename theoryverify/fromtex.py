@@ -503,6 +503,7 @@ def _review(paper, rel, link, built: tuple[sp.Basic, sp.Basic]) -> list[str]:
     or η times it? :meth:`~theoryverify.check.tex.names.Names.weak_function`); e as a number or a name; a
     superscript label or a power; and a name of the LaTeX that the SymPy form lost (``w^\\top \\Sigma w / w^\\top w``
     read in one dimension cancels w to ``Sigma``)."""
+    from .check.tex.reading import integral_infinities, integral_variables
     from .check.tex.run import _ambiguity, _ast_names
 
     where = f"{rel.file}:{rel.line}"
@@ -532,7 +533,8 @@ def _review(paper, rel, link, built: tuple[sp.Basic, sp.Basic]) -> list[str]:
         called = {n.func.id for n in ast.walk(side.node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         subs = [n for n in ast.walk(side.node) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)]
         in_subs = set().union(*(_ast_names(n) for n in subs))  # lam[j] is the symbol lam_j: judged by its base
-        written = _ast_names(side.node) - called - set(side.parser.opaque) - in_subs
+        written = _ast_names(side.node) - called - set(side.parser.opaque) - in_subs - \
+            integral_variables(side.node) - integral_infinities(side.node)  # ∫_0^1 g(t) dt binds t: none is lost
         kept = {str(x) for x in expr.free_symbols} | {str(getattr(x, "name", x)) for x in expr.atoms(sp.IndexedBase)}
         lost = {n for n in written if n not in kept and not hasattr(sp, n) and n not in ("e", "pi", "evar")}
         lost |= {n.value.id for n in subs if n.value.id not in called and n.value.id not in kept

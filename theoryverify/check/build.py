@@ -22,7 +22,7 @@ import sympy as sp
 
 from ..stepcontext import StepContext
 from .functions import CONSTANTS, FUNCTIONS, TABLE
-from .parser import (COMPARE_OPS, LIMIT_FUNCTIONS, MAX_DIFF_ORDER, MAX_EXPONENT, MAX_NUMBER_BITS,
+from .parser import (BINDING_FUNCTIONS, COMPARE_OPS, LIMIT_FUNCTIONS, MAX_DIFF_ORDER, MAX_EXPONENT, MAX_NUMBER_BITS,
                      MAX_TOTAL_EXPONENT, BadInput)
 
 MAX_TERMS = 2000  # terms of a Sum/Product with numeric bounds
@@ -111,8 +111,18 @@ def _bits(n: sp.Rational) -> int:
     return max(int(abs(n.p)).bit_length(), int(n.q).bit_length())
 
 
+def _undefined(value: sp.Expr) -> bool:
+    """Whether ``value`` writes ∞, zoo or nan — outside the bounds of an (unevaluated) integral, where ∞ is a bound."""
+    if not value.has(sp.Integral):
+        return value.has(sp.zoo, sp.nan, sp.oo, -sp.oo)
+    inner = list(value.atoms(sp.Integral))
+    outside = value.xreplace({i: sp.Dummy() for i in inner})
+    return outside.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or any(
+        _undefined(i.function) or any(e.has(sp.zoo, sp.nan) for lim in i.limits for e in lim[1:]) for i in inner)
+
+
 def _check_scalar(value: sp.Expr) -> sp.Expr:
-    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+    if _undefined(value):
         raise BadInput("the expression is undefined (division by zero or infinity)")
     if value.is_Rational and _bits(value) > MAX_NUMBER_BITS:
         raise BadInput("number too large")
@@ -214,6 +224,10 @@ class Builder:
         self.scope = scope
         self.latex = latex
         self._in_expectation = 0
+        self._in_integral = 0  # integrals enclosing the node built (an inner one is evaluated with its outer one)
+        #: whether an integral without a closed form may be computed by quadrature (decide's path only, which states
+        #: the error and never proves on it; elsewhere it stays unevaluated)
+        self.numeric_integrals = False
 
     def build(self, node: ast.expr):
         return _checked(self._node(node))
@@ -367,6 +381,8 @@ class Builder:
             return sp.Piecewise((1, self._condition(args[0])), (0, True))
         if name in LIMIT_FUNCTIONS:
             return self._limits(node)
+        if name == "Integral":
+            return self._integral(node)
         if name in ("binomial", "factorial"):
             vals = [self.build_scalar(a, f"{name}()") for a in args]
             for v in vals:
@@ -437,6 +453,14 @@ class Builder:
                 raise BadInput(f"{name} over more than {MAX_TERMS} terms: use a symbolic bound (n: integer)")
             return cls(body, (k, a, b)).doit()
         return cls(body, (k, a, b))
+
+    def _integral(self, node: ast.Call):
+        from .integrals import build_integral
+        self._in_integral += 1
+        try:
+            return build_integral(self, node, inner=self._in_integral > 1, numeric=self.numeric_integrals)
+        finally:
+            self._in_integral -= 1
 
     def _matrix_function(self, name: str, m):
         if not isinstance(m, sp.MatrixBase):
@@ -570,14 +594,19 @@ def limit_bounds(nodes: Iterable[ast.AST]) -> dict[str, ast.AST]:
 
 
 def bound_names(nodes: Iterable[ast.AST]) -> set[str]:
-    """Sum/Product index names (bound inside their call)."""
+    """Sum/Product index names and integration variables (bound inside their call), and ∞ written as an integral's
+    bound (``oo``, no name of the step)."""
+    from .integrals import INFINITY_NAMES
     out = set()
     for root in nodes:
         for n in ast.walk(root):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in LIMIT_FUNCTIONS \
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in BINDING_FUNCTIONS \
                     and len(n.args) == 2 and isinstance(n.args[1], ast.Tuple) and n.args[1].elts \
                     and isinstance(n.args[1].elts[0], ast.Name):
                 out.add(n.args[1].elts[0].id)
+                if n.func.id == "Integral":
+                    out |= {m.id for b in n.args[1].elts[1:] for m in ast.walk(b)
+                            if isinstance(m, ast.Name) and m.id in INFINITY_NAMES}
     return out
 
 
@@ -649,6 +678,10 @@ class DisplayBuilder(Builder):
             body, (k, a, b) = node.args[0], node.args[1].elts
             cls = sp.Sum if name == "Sum" else sp.Product
             return cls(self.build(body), (sp.Symbol(k.id), self.build(a), self.build(b)))
+        if name == "Integral":
+            from .integrals import bound_value
+            body, (x, a, b) = node.args[0], node.args[1].elts
+            return sp.Integral(self.build(body), (sp.Symbol(x.id), bound_value(self, a), bound_value(self, b)))
         if name in FUNCTIONS and name not in ("Max", "Min", "exp", "log", "sqrt", "Abs") or name not in TABLE:
             return sp.Function(name)(*[self.build(a) for a in node.args if not isinstance(a, ast.Compare)])
         return super()._call(node)

@@ -505,6 +505,7 @@ def _prepare(scope: Scope, stmt: Statement):
     scope.fixed, scope.zeroed = set(), set()
     infer_integers(scope, [stmt.lhs, stmt.rhs])
     b = Builder(scope, latex=stmt.source == "latex")
+    b.numeric_integrals = True  # an integral without a closed form by quadrature: its error is stated (NUMERIC)
     return b.build(stmt.lhs), b.build(stmt.rhs)
 
 
@@ -541,7 +542,7 @@ def _run(scope: Scope, stmt: Statement, seed: int, float_only: bool):
     try:
         lhs, rhs = _prepare(scope, stmt)
     except NoClosedForm as exc:
-        return inconclusive("expectation", str(exc)), None, None, (), ""
+        return inconclusive(getattr(exc, "method", "expectation"), str(exc)), None, None, (), ""
     numeric, sampled = list(NUMERIC), list(SAMPLED)
     if _involves(lhs, rhs, sampled) and not _has_deferred(lhs, rhs):
         verdict = _sampled_verdict(lhs, stmt.op, rhs, sampled, numeric, seed)
@@ -563,7 +564,7 @@ def _numeric_expectations(v: Verdict, lhs, op, rhs, numeric) -> Verdict:
     """A statement with an expectation computed by quadrature: never 'proved'; a difference within the stated
     quadrature error (x100) decides nothing (== agrees: holds numerically; an inequality at its edge: inconclusive)."""
     err = 100 * sum(e for _, _, e in numeric) + 1e-12
-    note = "; ".join(f"{w} ≈ {val:.12g} by numerical quadrature (scipy.integrate.quad, error ≤ {e:.1e})"
+    note = "; ".join(f"{w} ≈ {val:.12g} by numerical quadrature (scipy.integrate, error ≤ {e:.1e})"
                      for w, val, e in numeric)
     try:
         gap = float(sp.N(sp.sympify(lhs) - sp.sympify(rhs), 30)) if not _free_symbols([lhs, rhs]) else None

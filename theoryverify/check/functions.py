@@ -46,6 +46,8 @@ _TABLE = [
     Function("softmax", 1, 12, "softmax(a, b, ...)[j] (j from 1)"),
     Function("Sum", 2, 2, "Sum(f, (k, a, b)) for k = a..b (bounds may be symbolic: n)"),
     Function("Product", 2, 2, "Product(f, (k, a, b))"),
+    Function("Integral", 2, 2, "Integral(f, (x, a, b)) the definite integral over a real x from a to b (a bound may "
+             "be oo or -oo); exact where SymPy finds it, else numerical quadrature with its error stated"),
     Function("binomial", 2, 2, "binomial(n, k)"),
     Function("factorial", 1, 1, "factorial(n)"),
     Function("trace", 1, 1, "trace(W)"),

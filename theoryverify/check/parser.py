@@ -11,7 +11,7 @@ and the common slips get a message that teaches (``^`` → use ``**``, ``=`` →
 
 Allowed beyond arithmetic: calls of the functions in :mod:`.functions` (and of the session's own
 functions), ``@`` (matrix product), the attribute ``.T`` (transpose; no other attribute), indexing
-``v[i]``/``W[i, j]`` with integer literals, the limits tuple ``(k, a, b)`` of ``Sum``/``Product``, a
+``v[i]``/``W[i, j]`` with integer literals, the limits tuple ``(k, a, b)`` of ``Sum``/``Product``/``Integral``, a
 comparison inside ``indicator(...)``, and chains ``A == B <= C`` at the top level.
 """
 from __future__ import annotations
@@ -44,6 +44,8 @@ UNARY_OPS = (ast.USub, ast.UAdd)
 ALLOWED_NODES = (ast.Expression, ast.Compare, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant,
                  ast.Subscript, ast.keyword, ast.Load, ast.Attribute, ast.Tuple, *COMPARE_OPS, *BIN_OPS, *UNARY_OPS)
 LIMIT_FUNCTIONS = ("Sum", "Product")
+#: calls that bind the first name of their limits tuple: the sums and products, and the definite integral
+BINDING_FUNCTIONS = (*LIMIT_FUNCTIONS, "Integral")
 
 
 class BadInput(TheoryverifyError, ValueError):
@@ -206,14 +208,14 @@ def _check_call(node: ast.Call, extra, unknown_function) -> None:
         if kw.arg is None:
             raise BadInput("not allowed: ** argument unpacking")
         _check_name(kw.arg)
-    if name in LIMIT_FUNCTIONS:
+    if name in BINDING_FUNCTIONS:
         if len(node.args) != 2 or not isinstance(node.args[1], ast.Tuple) or len(node.args[1].elts) != 3 \
                 or not isinstance(node.args[1].elts[0], ast.Name):
             raise BadInput(f"{name}(f, (k, a, b)): a body and the limits (index, first, last)")
 
 
 def _is_limits(node: ast.Tuple, parent) -> bool:
-    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in LIMIT_FUNCTIONS
+    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in BINDING_FUNCTIONS
             and len(parent.args) == 2 and parent.args[1] is node)
 
 

@@ -16,8 +16,10 @@ What it adds to the one-statement reader (and how it reads it):
   (``\\|x\\|_G`` → ``norm_G(x)``);
 - ``\\sum_i``, ``\\sum_{i \\in S}``, ``\\sum_{i=1}^n``, ``\\prod``: sums over a stated range, or over an unstated one
   (an *opaque* atom: a quantity the checker keeps as an unknown, never evaluated);
-- ``\\lim``, ``\\inf``, ``\\sup``, ``\\max_{…}``, ``\\min_{…}``, ``\\arg\\min``, ``\\int``, ``\\mathbb{E}[…]``,
-  ``\\mathbb{P}(…)``, ``cases`` and matrices: opaque atoms named by their text (``⟦\\max_x f(x)⟧``), so a step that
+- a definite integral ``\\int_a^b f\\,dx`` (nested ones, ±``\\infty``, ``\\iint_{[a,b]^2}``) →
+  ``Integral(f, (x, a, b))``;
+- ``\\lim``, ``\\inf``, ``\\sup``, ``\\max_{…}``, ``\\min_{…}``, ``\\arg\\min``, ``\\int`` (without both bounds),
+  ``\\mathbb{E}[…]``, ``\\mathbb{P}(…)``, ``cases`` and matrices: opaque atoms named by their text (``⟦\\max_x f(x)⟧``), so a step that
   only moves them around is still read, and nothing is concluded about their values;
 - ``\\left. … \\right|_{x=0}`` → ``subs(…, x, 0)``; ``\\nabla f(x)`` → the derivative of f (one dimension);
   ``x^{\\alpha}`` real exponents;
@@ -1023,6 +1025,10 @@ class PaperParser(LatexParser):
                 self.next()
             if c in ("\\max", "\\min") and not self.at("_", "^") and self._plain_max(c):
                 return self._plain_max_node(c)
+            if c in ("\\int", "\\iint"):
+                definite = self._definite_integral(start, c)
+                if definite is not None:  # \int_0^1 \int_0^x f \,dy\,dx: a checked (nested) definite integral
+                    return definite
             scripts = self.i
             self._skip_scripts()
             if c in ("\\int", "\\iint", "\\oint"):
@@ -1881,6 +1887,191 @@ class PaperParser(LatexParser):
         if len(args) == 1:  # \min((1-η)e^{-u} + η e^{-v}): the least entry of one vector or function, never the
             return self._opaque(at, c[1:])  # argument itself (Min(x) = x would prove \min(u) = u)
         return _call("Max" if c == "\\max" else "Min", *args)
+
+    def _definite_integral(self, start: int, c: str) -> ast.expr | None:
+        """``\\int_a^b f \\,dx`` with both bounds written (an expression, or ±``\\infty``): ``Integral(f, (x, a, b))``,
+        checked.  An integral nested in the integrand is read the same way, each pairing with the differentials in
+        order (the innermost with the first: ``\\int_0^1\\int_0^x f\\,dy\\,dx``, and ``\\int\\int A\\,dx\\,B\\,dy`` with
+        B in the outer integrand only); ``\\iint_{[a,b]\\times[c,d]} f\\,dx\\,dy`` (or ``_{[a,b]^2}``) is two nested
+        ones, the first differential over the first interval.  None, the cursor unmoved, for anything else — an
+        indefinite integral, a region (``\\int_A``, ``\\iint_D``), a measure (``d\\mu(x)``), a differential inside a
+        fraction — which stays an opaque atom as before.  ``start``: the \\int's token (the cursor is after it)."""
+        save = self.i
+        try:
+            node, children = self._definite_integral_at(c)
+        except (BadInput, IndexError):
+            node, children = None, []
+        if node is None:
+            self.i = save
+            return None
+        for p in children:
+            self._absorb(p)
+        return node
+
+    def _script_tokens(self) -> list[Token]:
+        """The tokens of the script group at the cursor (after ``_`` or ``^``), consumed."""
+        if self.at("{"):
+            close = _close_of(self.toks, self.i)
+            if close < 0:
+                raise BadInput("LaTeX: an unclosed script")
+            toks = self.toks[self.i + 1:close]
+            self.i = close + 1
+            return toks
+        start = self.i
+        if self.next().text in ("\\frac", "\\dfrac", "\\tfrac"):  # ^\frac{θ}{σ}: the fraction, both its groups
+            for _ in range(2):
+                if not self.at("{"):
+                    raise BadInput("LaTeX: a fraction in a script without its groups")
+                self.i = _close_of(self.toks, self.i) + 1
+                if self.i <= 0:
+                    raise BadInput("LaTeX: an unclosed script")
+        return self.toks[start:self.i]
+
+    def _bound(self, toks: list[Token], children: list) -> ast.expr:
+        """An integral's bound: ±∞ as ``oo`` (the only place the reading writes it), else the expression."""
+        texts = [t.text for t in toks]
+        if texts in (["\\infty"], ["+", "\\infty"]):
+            return _name("oo")
+        if texts == ["-", "\\infty"]:
+            return ast.UnaryOp(op=ast.USub(), operand=_name("oo"))
+        if not toks or any(t.text == "\\infty" for t in toks):
+            raise BadInput("LaTeX: an integral's bound is not read")
+        p = self._child(toks)
+        node = p.expr()
+        if p.peek().kind != "end":
+            raise BadInput("LaTeX: an integral's bound is not read")
+        children.append(p)
+        return node
+
+    def _box(self, toks: list[Token]) -> list[tuple[list[Token], list[Token]]] | None:
+        """``[a,b]^2`` or ``[a,b]\\times[c,d]`` (a \\iint's region): the two intervals' ends, or None."""
+        def interval(k: int):
+            if k >= len(toks) or toks[k].text not in ("[", "("):
+                return None
+            depth, comma = 0, -1
+            for j in range(k, len(toks)):
+                depth += (toks[j].text in ("[", "(", "{")) - (toks[j].text in ("]", ")", "}"))
+                if depth == 1 and toks[j].text == "," and comma < 0:
+                    comma = j
+                if depth == 0:
+                    return ((toks[k + 1:comma], toks[comma + 1:j]), j + 1) if comma > k else None
+            return None
+        first = interval(0)
+        if first is None:
+            return None
+        (a, b), k = first
+        rest = [t.text for t in toks[k:]]
+        if rest in (["^", "2"], ["^", "{", "2", "}"]):
+            return [(a, b), (a, b)]
+        if rest[:1] == ["\\times"]:
+            second = interval(k + 1)
+            if second is not None and second[1] == len(toks):
+                return [(a, b), second[0]]
+        return None
+
+    def _differential_at(self, j: int) -> tuple[int, list[Token]] | None:
+        """A differential starting at token ``j`` (``dx``, ``d\\zeta_1``, ``\\mathrm{d}x``, ``\\mathrm d x``): (the index
+        after it, the variable's tokens), or None.  ``d\\mu(x)`` (a measure) is None."""
+        toks = self.toks
+        if toks[j].text == "d" and toks[j].kind == "letter":
+            k = j + 1
+        elif toks[j].text in ("\\mathrm", "\\text", "\\operatorname") and toks[j + 1].text == "{" and \
+                toks[j + 2].text == "d" and toks[j + 3].text == "}":
+            k = j + 4
+        elif toks[j].text == "\\mathrm" and toks[j + 1].text == "d":
+            k = j + 2
+        else:
+            return None
+        v = toks[k]
+        if not (v.kind == "letter" or v.kind == "cmd" and v.text[1:] in GREEK):
+            return None
+        end = k + 1
+        if toks[end].text == "_":
+            end = _close_of(toks, end + 1) + 1 if toks[end + 1].text == "{" else end + 2
+            if end <= 0:
+                return None
+        if toks[end].text in ("(", "\\left", "'", "^"):
+            return None  # d\mu(x), dF(x): a measure; dx^2: not a differential read here
+        return end, toks[k:end]
+
+    def _definite_integral_at(self, c: str) -> tuple[ast.expr | None, list]:
+        lo = hi = None
+        for _ in range(2):
+            if self.at("_", "^"):
+                which = self.next().text
+                toks = self._script_tokens()
+                if which == "_":
+                    lo = toks
+                else:
+                    hi = toks
+        if c == "\\iint":
+            ranges = self._box(lo) if lo is not None and hi is None else None
+        else:
+            ranges = [(lo, hi)] if lo is not None and hi is not None else None
+        if not ranges:
+            return None, []
+        body_start, needed, depth, j = self.i, 1, 0, self.i
+        stop = None
+        while j < len(self.toks):  # the differential that closes this integral: nested ones close theirs first
+            t = self.toks[j]
+            if t.kind == "end" or depth == 0 and (t.text in RELATIONS or t.text in STOPS or t.text in DEFINITION_OPS):
+                return None, []
+            if t.text in ("(", "[", "{", "\\left"):
+                depth += 1
+            elif t.text in (")", "]", "}", "\\right"):
+                depth -= 1
+                if depth < 0:
+                    return None, []
+            elif depth == 0 and t.text in ("\\int", "\\iint", "\\oint"):
+                needed += 2 if t.text == "\\iint" else 1
+            elif depth == 0:
+                d = self._differential_at(j)
+                if d is not None:
+                    needed -= 1
+                    if needed == 0:
+                        stop = (j, d)
+                        break
+                    j = d[0]
+                    continue
+            j += 1
+        if stop is None:
+            return None, []
+        body_end, (after, var_toks) = stop
+        variables = [var_toks]
+        if c == "\\iint":  # the second differential right after the first
+            second = self._differential_at(after)
+            if second is None or any(t.text in ("\\int", "\\iint", "\\oint") for t in self.toks[body_start:body_end]):
+                return None, []
+            after, more = second
+            variables.append(more)
+        children: list = []
+        body_toks = self.toks[body_start:body_end]
+        while body_toks and (body_toks[-1].text == "}" and len(body_toks) >= 2 and body_toks[-2].text == "{"):
+            body_toks = body_toks[:-2]  # \mathop{}\!\mathrm{d}x (a differential macro): the empty group is spacing
+            if body_toks and body_toks[-1].text in ("\\mathop", "\\mathord", "\\mathrel", "\\mathbin"):
+                body_toks = body_toks[:-1]
+        if body_toks:
+            p = self._child(body_toks)
+            body = p.expr()
+            if p.peek().kind != "end":
+                return None, []
+            children.append(p)
+        else:
+            body = _num(1)
+        node = body
+        for (a, b), v in zip(ranges, variables):
+            pv = self._child(v)
+            var = pv.expr()
+            if pv.peek().kind != "end" or not (isinstance(var, ast.Name) or isinstance(var, ast.Subscript) and
+                                               isinstance(var.value, ast.Name)):
+                return None, []
+            if any(isinstance(n, ast.Name) and not n.id for n in ast.walk(node)):
+                return None, []  # an empty name (a typesetting group read as one): not read
+            node = ast.Call(func=_name("Integral"), args=[node, ast.Tuple(elts=[var, self._bound(a, children),
+                                                                                 self._bound(b, children)],
+                                                                           ctx=ast.Load())], keywords=[])
+        self.i = after
+        return node, children
 
     def _integral_body(self, needed: int = 1) -> None:
         """Skip an integrand up to its differential (``dx``, ``\\mathrm{d}x``, ``d\\mu(x)``) — up to the outer one

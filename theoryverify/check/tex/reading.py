@@ -896,6 +896,28 @@ def bound_indices(node: ast.AST) -> set[str]:
     return out
 
 
+def integral_variables(node: ast.AST) -> set[str]:
+    """The variables a definite integral (``Integral(f, (x, a, b))``) binds: names, and an indexed variable's base
+    (``d\\zeta_1`` binds ζ_1, whose base is written ``zeta``) — bound inside the call only, never a free name of the
+    step; a name subscripted by one is a family (``x_t`` under ``dt`` varies with t)."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "Integral" and len(n.args) == 2 \
+                and isinstance(n.args[1], ast.Tuple) and n.args[1].elts:
+            v = n.args[1].elts[0]
+            if isinstance(v, ast.Name):
+                out.add(v.id)
+    return out
+
+
+def integral_infinities(node: ast.AST) -> set[str]:
+    """``oo``/``oovar`` where an integral's bound writes ∞ (no name of the step)."""
+    from ..integrals import INFINITY_NAMES
+    return {m.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+            n.func.id == "Integral" and len(n.args) == 2 and isinstance(n.args[1], ast.Tuple)
+            for b in n.args[1].elts[1:] for m in ast.walk(b) if isinstance(m, ast.Name) and m.id in INFINITY_NAMES}
+
+
 def atom_letters(opaque: dict[str, str]) -> dict[str, set[str]]:
     """The names each opaque atom's LaTeX writes (``⟦\\mathbb{E}[w_i]⟧`` → ``{E, w, i}``: letters and Greek letters),
     so that an atom can be seen to use a sum's index."""
@@ -921,8 +943,9 @@ def atoms_as_families(node: ast.AST, atoms: dict[str, set[str]], families: dict[
             self.inside: list[str] = []
 
         def visit_Call(self, n):
-            if isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and len(n.args) == 2 and \
+            if isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product", "Integral") and len(n.args) == 2 and \
                     isinstance(n.args[1], ast.Tuple) and n.args[1].elts and isinstance(n.args[1].elts[0], ast.Name):
+                # ∫_0^1 E[X_t] dt: the atom varies with t (a family), never a constant integrated
                 self.inside.append(n.args[1].elts[0].id)
                 n.args[0] = self.visit(n.args[0])
                 self.inside.pop()
@@ -932,7 +955,8 @@ def atoms_as_families(node: ast.AST, atoms: dict[str, set[str]], families: dict[
             return n
 
         def visit_Name(self, n):
-            used = [i for i in self.inside if i in atoms.get(n.id, ())]
+            letters = atoms.get(n.id, ())
+            used = [i for i in self.inside if i in letters or i.split("_")[0] in letters]
             if not used:
                 return n
             fam = _safe(f"{n.id}_")
@@ -1028,12 +1052,12 @@ def _safe(name: str) -> str:
 
 def plain(node: ast.expr, functions: set[str], families: dict[str, int]) -> ast.expr:
     import copy
-    return Plain(bound_indices(node), functions, families).visit(copy.deepcopy(node))
+    return Plain(bound_indices(node) | integral_variables(node), functions, families).visit(copy.deepcopy(node))
 
 
 def names_in(node: ast.AST, functions: set[str]) -> set[str]:
     called = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
-    bound = bound_indices(node)
+    bound = bound_indices(node) | integral_variables(node) | integral_infinities(node)
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in called and n.id not in bound
             and n.id not in ("pi", "e")}
 
@@ -1060,7 +1084,7 @@ def wrapped_only(node: ast.AST) -> tuple[set[str], bool]:
 
 #: a left side written as a sum or product is an expression computed, not a name (a norm, an inner product, a
 #: derivative on the left may well be defined: ``\\langle x, y\\rangle_L = …``, ``\\frac{d}{dt}\\alpha = …``)
-COMPUTED_CALLS = frozenset({"Sum", "Product"})
+COMPUTED_CALLS = frozenset({"Sum", "Product", "Integral"})
 
 
 #: norm subscripts that name a norm equal to |x| in one dimension (p-norms, Frobenius, operator, nuclear)

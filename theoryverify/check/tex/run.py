@@ -83,6 +83,8 @@ class Relation:
     counterexample: dict | None = None
     readings: list[str] | None = None
     first_wrong: bool = False
+    #: a row with ± / ∓ checked as its two sign choices (:func:`_combine_signs`), never in the JSON row
+    sign_choices: bool = field(default=False, repr=False, compare=False)
     #: the reader's link (its two terms as syntax trees, or why they cannot be read); kept for tools that build on
     #: the reading (``new-paper --from-tex``), never in the JSON row
     link: Link | None = field(default=None, repr=False, compare=False)
@@ -1327,6 +1329,9 @@ class Paper:
                     env_kind(name) in STATEMENT_ENVS for name, _ in display.scope)
             if kind == "definition":
                 self.definition_texts.setdefault(written, link.pos)
+            if not link.readable and kind == "step" and _plus_minus(link):
+                if self._sign_choices(display, link, chain_id, kind, assumptions, cond_unread, is_name):
+                    continue
             if not link.readable:
                 if kind != "step":
                     rel = self._add(display, link, chain_id, "not_a_step", kind, why + "; " + (link.error or ""),
@@ -1602,6 +1607,34 @@ class Paper:
             if not made:
                 return
 
+    def _sign_choices(self, display, link, chain_id, kind, assumptions, cond_unread, is_name: bool) -> bool:
+        """A step that writes ± or ∓ (refused by the reader: one relation per sign choice) read as its two relations —
+        every ± as + and every ∓ as −, then the reverse — and checked under both (:meth:`_combine`: a verdict for
+        the row only where both choices agree; one holding and one failing is inconclusive, which sign holds said).
+        ``x = … ± …`` (a lone name on the left, the signs on the right only) lists the name's values, one for each
+        sign (the roots of a quadratic): a solution, never a step.  False (nothing added) where a choice cannot be
+        read, or has a question of its own (the row then stays unreadable as before)."""
+        upper, lower = _signed_link(link, True), _signed_link(link, False)
+        if upper is None or lower is None:
+            return False
+        if link.op in ("=", ":=") and (is_name or isinstance(upper.lhs.node, (ast.Name, ast.Subscript)) or
+                                       isinstance(lower.lhs.node, (ast.Name, ast.Subscript))):
+            # x_{1,2} = (−b ± √(b² − 4ac))/2a, x_± = …: the name's values (the roots), never an identity to check
+            self._add(display, link, chain_id, "not_a_step", "definition",
+                      f"{link.lhs.latex.strip()} = … ± …: the values of {link.lhs.latex.strip()}, one for each sign "
+                      "choice (a solution or a definition), not a step", assumptions)
+            return True
+        if link.op not in ("=", "<", ">", "<=", ">="):
+            return False
+        up, down = self._read_as(upper), self._read_as(lower)
+        rel = self._add(display, link, chain_id, "ambiguous", kind, "two relations, one for each sign choice",
+                        assumptions, f"{up}  and  {down}")
+        rel.readings = [f"{up}  (± as +, ∓ as −)", f"{down}  (± as −, ∓ as +)"]
+        rel.sign_choices = True
+        self._both_readings(display, upper, lower, chain_id, kind, assumptions, up,
+                            [p for p in (upper.lhs.parser, upper.rhs.parser) if p is not None], cond_unread)
+        return True
+
     def _combine(self) -> None:
         """An ambiguous relation checked under both readings (:meth:`_both_readings`) gets a verdict only when both
         agree: proved/holds under both, or refuted under both; otherwise it stays ambiguous, each reading's outcome
@@ -1610,12 +1643,19 @@ class Paper:
         for job in self.jobs:
             if job.shadow_of >= 0:
                 groups.setdefault(job.shadow_of, []).append(self.shadows[job.index])
+        for main, rel in enumerate(self.relations):  # a ± row whose two sign choices were not both checked
+            if rel.sign_choices and rel.status == "ambiguous" and len(groups.get(main, ())) != 2:
+                rel.status = "inconclusive"
+                rel.reason = "two relations, one for each sign choice; not both could be checked: no verdict"
         for main, shadows in groups.items():
             rel = self.relations[main]
             if len(shadows) != 2 or rel.status != "ambiguous":
                 continue
             a, b = shadows
             shown = " | ".join(rel.readings or [a.read_as or "", b.read_as or ""])
+            if getattr(rel, "sign_choices", False):
+                _combine_signs(rel, a, b)
+                continue
             if a.status in ("proved", "holds") and b.status in ("proved", "holds"):
                 rel.status = "holds" if "holds" in (a.status, b.status) else "proved"
                 rel.reason = f"{rel.status} under both readings: {shown} (the paper does not say which is meant)"
@@ -2424,12 +2464,89 @@ def _power_of_name(lhs: ast.expr | None, rhs: ast.expr | None) -> bool:
     return not any(ast.dump(n) == key for n in ast.walk(rhs))
 
 
+PLUS_MINUS = {"\\pm": ("+", "-"), "\\mp": ("-", "+")}  # the sign each writes under the upper and the lower choice
+_PM_REFUSAL = "stands for two expressions"  # the reader's reason for a side with ± or ∓ (grammar.command)
+
+
+def _plus_minus(link: Link) -> bool:
+    """Whether ``link`` is unreadable only for a ± or ∓ it writes."""
+    return any(t.text in PLUS_MINUS for term in (link.lhs, link.rhs) for t in term.tokens) and \
+        all(term.node is not None or _PM_REFUSAL in (term.error or "") for term in (link.lhs, link.rhs))
+
+
+def _signed_link(link: Link, upper: bool) -> Link | None:
+    """``link`` with every ± written + and every ∓ written − (``upper``), or the reverse, read again; None where a side
+    cannot be read so, or raises a question of its own (a product or a call? a label or a power?)."""
+    from .grammar import PaperParser
+    from ..latex import Token
+    terms = []
+    for term in (link.lhs, link.rhs):
+        if not term.tokens:
+            return None
+        toks = [Token("sym", PLUS_MINUS[t.text][0 if upper else 1], t.pos) if t.text in PLUS_MINUS else t
+                for t in term.tokens]
+        names = term.parser.names if term.parser is not None else None
+        functions = term.parser.functions if term.parser is not None else frozenset()
+        p = PaperParser([*toks, Token("end", "", toks[-1].pos + 1)], names, functions)
+        try:
+            node = p.expr()
+        except (BadInput, RecursionError):
+            return None
+        except Exception:  # a defect of the reader: no reading, never a failed paper
+            return None
+        if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e or p.ambiguous_pi or \
+                p.operator_apps or p.scope_questions or p.bracket_index or p.increments:
+            return None
+        terms.append(Term(toks, node, None, p))
+    return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
+
+
+def _combine_signs(rel: Relation, a: Relation, b: Relation) -> None:
+    """The verdict of a row with ± / ∓ from its two sign choices ``a`` (± as +) and ``b`` (± as −): proved or holds
+    only if both are, refuted only if both are; one holding and the other refuted is inconclusive, saying which."""
+    good = ("proved", "holds")
+    if a.status in good and b.status in good:
+        rel.status = "holds" if "holds" in (a.status, b.status) else "proved"
+        rel.reason = (f"{rel.status} for both sign choices (± as + and as −): {a.read_as}: {a.reason}; "
+                      f"{b.read_as}: {b.reason}")[:700]
+    elif a.status == "refuted" and b.status == "refuted":
+        rel.status = "refuted"
+        rel.reason = (f"refuted for both sign choices (± as + and as −): {a.read_as}: {a.reason}; {b.read_as}: "
+                      f"{b.reason}")[:700]
+        rel.counterexample = a.counterexample
+    elif {a.status, b.status} & {"refuted"} and {a.status, b.status} & set(good):
+        ok, bad = (a, b) if a.status in good else (b, a)
+        which = "upper (± as +, ∓ as −)" if ok is a else "lower (± as −, ∓ as +)"
+        rel.status = "inconclusive"
+        rel.reason = (f"{ok.status} with the {which} sign only: {ok.read_as}; the other sign choice is refuted: "
+                      f"{bad.read_as}: {bad.reason}")[:700]
+    else:
+        rel.status = "inconclusive"
+        rel.reason = (f"± as +: {a.status} ({a.reason}); ± as −: {b.status} ({b.reason}); no verdict for the "
+                      "row")[:700]
+    rel.assumptions = list(dict.fromkeys(a.assumptions + b.assumptions))
+
+
 def _substitute(node: ast.expr, subst: dict) -> ast.expr:
     import copy
 
     class Sub(ast.NodeTransformer):
+        hidden: set[str] = set()  # integration variables bound where the walk is: never a value stated for the name
+
         def visit_Name(self, n):
-            return copy.deepcopy(subst[n.id]) if n.id in subst else n
+            return copy.deepcopy(subst[n.id]) if n.id in subst and n.id not in self.hidden else n
+
+        def visit_Call(self, n):
+            if isinstance(n.func, ast.Name) and n.func.id == "Integral" and len(n.args) == 2 and \
+                    isinstance(n.args[1], ast.Tuple) and n.args[1].elts and isinstance(n.args[1].elts[0], ast.Name):
+                var = n.args[1].elts[0].id
+                n.args[1].elts[1:] = [self.visit(e) for e in n.args[1].elts[1:]]
+                before, self.hidden = self.hidden, self.hidden | {var}
+                n.args[0] = self.visit(n.args[0])
+                self.hidden = before
+                return n
+            self.generic_visit(n)
+            return n
     return Sub().visit(copy.deepcopy(node))
 
 
