@@ -70,6 +70,8 @@ VALUE_TESTS = {"\\IfValueTF": (True, 2), "\\IfValueT": (True, 1), "\\IfNoValueTF
 #: a redefinition of \\left or \\right that ends in the primitive (``\\let\\originalright\\right``,
 #: ``\\renewcommand{\\right}{\\aftergroup\\egroup\\originalright}``: a spacing fix) is read as the primitive
 DELIMITER_PRIMITIVES = ("\\left", "\\right")
+#: bounds on definitions made through a wrapper macro (``\\newcommand{\\newmacro}[2]{\\newcommand{#1}{#2}}``)
+MAX_WRAPPER_LEVEL, MAX_WRAPPER_CALLS, MAX_WRAPPER_CHARS = 4, 5000, 20000
 KINDS = {"newcommand": "newcommand", "DeclareRobustCommand": "newcommand", "renewcommand": "renewcommand",
          "providecommand": "providecommand", "def": "def", "gdef": "def", "edef": "def", "xdef": "def"}
 
@@ -185,6 +187,9 @@ class MacroTable:
         self._paired: dict[str, tuple[str, str]] = {}  # \DeclarePairedDelimiter: name -> (left, right)
         self._primitive: set[str] = set()  # \let to a non-macro: emitted, never re-expanded
         self._compiled: dict[str, tuple[list[str], list[str] | None, list | None]] = {}
+        self._wrappers: set[str] = set()  # macros whose body defines (``\\newmacro``): their calls are collected
+        self._wrapper_re: re.Pattern | None = None
+        self._wrapper_calls = 0
         #: the style files (a pattern on the file name) whose refused macros are layout: left as written by
         #: ``expand(…, keep_refused=True)`` (algorithmic.sty's ``\\`` is still a row break in an align)
         self.layout_origins: re.Pattern | None = None
@@ -238,6 +243,19 @@ class MacroTable:
             self._paired[macro.name] = paired
         if primitive:
             self._primitive.add(macro.name)
+        self._note_wrapper(macro)
+
+    def _note_wrapper(self, macro: Macro) -> None:
+        """Record whether ``macro`` is a wrapper: a macro (not a ``\\let`` to a primitive) whose body defines — a
+        definer or another wrapper's call in it (``\\newcommand{#1}{…}``, ``\\DeclareMathOperator{#1}{…}``,
+        ``\\def\\x{…}``)."""
+        body = macro.body if macro.kind != "let" or macro.name not in self._primitive else ""
+        defines = bool(DEFINER_RE.search(body) or (self._wrapper_re is not None and self._wrapper_re.search(body)))
+        if defines == (macro.name in self._wrappers):
+            return
+        (self._wrappers.add if defines else self._wrappers.discard)(macro.name)
+        self._wrapper_re = re.compile("(?:%s)(?![A-Za-z])" % "|".join(
+            re.escape(n) for n in sorted(self._wrappers, key=len, reverse=True))) if self._wrappers else None
 
     def collect(self, text: str, origin: str = "", first_line: int = 1, locate=None) -> list[Note]:
         """Add the definitions in ``text`` in order; return Notes for what was refused or skipped.  ``locate`` maps
@@ -249,19 +267,97 @@ class MacroTable:
             s = at_letters(s, whole=origin.endswith((".sty", ".cls")))
         newlines = [m.start() for m in re.finditer("\n", s)]
         notes: list[Note] = []
+
+        def where(pos: int) -> str:
+            line = first_line + bisect_right(newlines, pos)
+            return locate(line) if locate is not None else f"{origin}:{line}"
+        self._scan(s, where, notes, 0)
+        return notes
+
+    def _scan(self, s: str, where, notes: list[Note], level: int) -> None:
+        """The definitions in ``s``, in order: a definer's (``\\newcommand``…) and a wrapper's call (a macro of the
+        paper whose body defines: ``\\newmacro{\\policy}{\\pi}``, see :meth:`_wrapper_call`); ``where(pos)`` names
+        a position's origin."""
         i = 0
+        cached: tuple = (None, None)  # (pattern, its next match): one search per wrapper set, not per definition
         while True:
             m = DEFINER_RE.search(s, i)
+            pattern, w = cached
+            if pattern is not self._wrapper_re or (w is not None and w.start() < i):
+                w = self._wrapper_re.search(s, i) if self._wrapper_re is not None else None
+                cached = (self._wrapper_re, w)
+            if w is not None and (m is None or w.start() < m.start()):
+                try:
+                    end = self._wrapper_call(w.group(), s, w.end(), where(w.start()), notes, level)
+                except (ValueError, IndexError, RecursionError) as e:  # defensive: collection never raises
+                    notes.append(Note(where(w.start()), f"{shown(w.group())} skipped ({e})"))
+                    end = None
+                i = end if end is not None else w.end()
+                continue
             if not m:
-                return notes
-            line = first_line + bisect_right(newlines, m.start())
-            where = locate(line) if locate is not None else f"{origin}:{line}"
+                return
             try:
-                end = self._definition(m.group(1), s, m.end(), where, notes)
+                end = self._definition(m.group(1), s, m.end(), where(m.start()), notes)
             except (ValueError, IndexError, RecursionError) as e:  # defensive: collection never raises
-                notes.append(Note(where, f"\\{m.group(1)} skipped ({e})"))
+                notes.append(Note(where(m.start()), f"\\{m.group(1)} skipped ({e})"))
                 end = None
             i = end if end is not None else m.end()
+
+    def _wrapper_call(self, name: str, s: str, i: int, where: str, notes: list[Note], level: int) -> int | None:
+        """A call of the wrapper ``name`` at ``s[i]`` (after its name), outside any definition's body: its arguments
+        read as TeX would (``{…}`` groups or single tokens, an optional ``[…]`` where it has a default), put into its
+        body (``##`` becoming ``#``), and the definitions in the result collected at ``where`` — text substitution
+        only, nothing run.  Bounded: :data:`MAX_WRAPPER_LEVEL` nested wrappers, :data:`MAX_WRAPPER_CALLS` calls in
+        all, :data:`MAX_WRAPPER_CHARS` characters each; past a bound, or with arguments it cannot read, a Note and
+        nothing defined.  Returns the index after the call's arguments."""
+        macro = self._macros[name]
+        if macro.unsafe:
+            notes.append(Note(where, f"{shown(name)}: definitions made through it are not read ({macro.unsafe})"))
+            return None
+        if macro.delimited is not None or macro.xparse is not None:
+            notes.append(Note(where, f"{shown(name)}: definitions made through it are not read (its parameters are "
+                                     "delimited or xparse's)"))
+            return None
+        if level >= MAX_WRAPPER_LEVEL or self._wrapper_calls >= MAX_WRAPPER_CALLS:
+            notes.append(Note(where, f"{shown(name)}: definitions made through it are not read (more than "
+                                     f"{MAX_WRAPPER_LEVEL} nested wrappers or {MAX_WRAPPER_CALLS} calls)"))
+            return None
+        self._wrapper_calls += 1
+        args: list[str] = []
+        j = i
+        if macro.default is not None:
+            k = skip_ws(s, j)
+            g = read_group(s, k, bracket=True)
+            args.append(g[0] if g is not None else macro.default)
+            j = g[1] if g is not None else j
+        while len(args) < macro.nparams:
+            k = skip_ws(s, j)
+            g = read_group(s, k)
+            if g is not None:
+                args.append(g[0])
+                j = g[1]
+                continue
+            t = TOKEN_RE.match(s, k)
+            if t is None or t.group() in "{}#" or t.group().startswith("#"):
+                notes.append(Note(where, f"{shown(name)}: a call without its {macro.nparams} argument(s) skipped"))
+                return None
+            args.append(t.group())
+            j = t.end()
+        out: list[str] = []
+        for t in tokens(macro.body):
+            if t == "##":
+                out.append("#")
+            elif len(t) == 2 and t[0] == "#":
+                out.append(args[int(t[1]) - 1])
+            else:
+                out.append(t)
+        text = flatten("".join(out))
+        if len(text) > MAX_WRAPPER_CHARS:
+            notes.append(Note(where, f"{shown(name)}: a call longer than {MAX_WRAPPER_CHARS} characters once its "
+                                     "arguments are in: not read"))
+            return j
+        self._scan(text, lambda pos: where, notes, level + 1)
+        return j
 
     def _definition(self, cmd: str, s: str, i: int, where: str, notes: list[Note]) -> int | None:
         """Parse one definition starting after ``\\cmd``; the index after it, or None (Note added)."""
