@@ -78,3 +78,69 @@ def test_a_recursive_wrapper_is_bounded():
     notes = t.collect(r"\def\a{\def\a{\a\a\a\a}\a\a}" + "\n" + r"\a\a\a" + "\n" + r"\newmacro", "p.tex")
     assert time.process_time() - start < 1.0
     assert any("not read" in n.message for n in notes)
+
+
+# 2. \shortintertext / \intertext: a break between rows with text ------------------------------------------------
+_CLAIMS = _doc(r"\begin{proof}", "Hence, for x close to p,", r"\begin{alignat}{2}",
+               r"\langle v(x), x - p\rangle &\leq - c \, \|x - p\|^{2} &\qquad &\text{for all $x$ close to $p$}.",
+               r"\shortintertext{If $p$ is strict, there exists some $c>0$ such that}",
+               r"\langle v(x), x - p\rangle &\leq - c \, \|x - p\| &\qquad &\text{for all $x$ close to $p$}.",
+               r"\end{alignat}", r"\end{proof}")
+
+
+def test_shortintertext_separates_two_claims(tmp_path, capsys):
+    # old: one chain glued across the text: a spurious step -c‖x−p‖² ≤ -c‖x−p‖ (checked in a proof), and a row whose
+    # left side held ". \shortintertext{…} ⟨v(x), x − p⟩"
+    rows = tex_rows(tmp_path, capsys, _CLAIMS)
+    assert [r["latex"].split(r"\le")[0].strip() for r in rows] == [r"\langle v(x), x - p\rangle"] * 2, rows
+    assert not any("intertext" in r["latex"] for r in rows), rows
+
+
+def test_intertext_keeps_a_chain_and_gives_a_where_row_its_role(tmp_path, capsys):
+    # guard: a chain that continues after the text ("&= …") is still checked — a false link refuted — and
+    # \intertext{where} makes the next row a definition
+    rows = tex_rows(tmp_path, capsys, _doc(r"\begin{proof}", "Hence", r"\begin{align}", r"a + a &= 2 a \\",
+                                           r"\intertext{and hence, by the same argument applied twice,}",
+                                           r"&= a + a + a \\", r"\intertext{where}", r"b &= 3 a", r"\end{align}",
+                                           r"\end{proof}"))
+    assert [(r["status"], r["kind"]) for r in rows] == [("proved", "step"), ("refuted", "step"),
+                                                        ("not_a_step", "definition")], rows
+
+
+# 3. the trace written as letters: Tr[AB] -------------------------------------------------------------------------
+def test_trace_written_as_letters_is_the_trace_never_a_product(tmp_path, capsys):
+    # old: exp(N*Tr*(A*B)) = exp(N*Tr*(B*A)) proved — the matrices commuted as numbers
+    body = "For square matrices $A$ and $B$,\n" + _proof(r"e^{N Tr[A B]} &= e^{N Tr[B A]} , \\",
+                                                       r"e^{N \mathrm{Tr}[A B]} &= e^{N \mathrm{Tr}[B A]} , \\",
+                                                       r"tr\left(A B\right) &= tr\left(B A\right) , \\",
+                                                       r"Tr[A B] &= Tr[A]\, B .")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert all(r["status"] not in ("proved", "holds", "refuted") for r in rows), rows
+    assert all("trace(A * B)" in r["read_as"] for r in rows), rows
+
+
+def test_a_false_step_with_a_trace_is_still_refuted(tmp_path, capsys):
+    # guard: the trace is an unknown of its own; a wrong constant beside it is caught, a sum of the same terms proved
+    body = "For square matrices $A$ and $B$,\n" + _proof(r"Tr[A B] + 2 &= Tr[A B] + 3 , \\",
+                                                       r"Tr[A B] + Tr[A B] &= 2\, Tr[A B] , \\",
+                                                       r"T r + T r &= 3 T r .")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["refuted", "proved", "refuted"], rows
+
+
+# 4. \ln(x)^{p}: the power of the logarithm, or the logarithm of the power -------------------------------------
+def test_log_of_a_bracket_to_a_power_is_ambiguous(tmp_path, capsys):
+    # old: -1/n ln(1 + 2βR)^{-n/2} = ½ ln(1 + 2βR) refuted on the reading (ln x)^{-n/2}; ln(x^{-n/2}) makes it true
+    body = "We have\n" + _proof(r"-\frac{1}{n}\ln \left(1 + 2\beta R\right)^{-n/2} &= \frac{1}{2}\ln(1 + 2\beta R) , \\",
+                                r"\ln(1 + x)^{2} &= 2 \ln(1 + x) .")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["ambiguous", "ambiguous"], rows
+    assert "log((1 + 2 * beta * R) ** (-(n / 2)))" in rows[0]["readings"][1], rows
+
+
+def test_a_log_power_false_under_both_readings_is_refuted(tmp_path, capsys):
+    # guard: a step false whichever way the power is read is still refuted
+    body = "We have\n" + _proof(r"-\frac{1}{n}\ln(1 + 2\beta R)^{-n/2} &= \frac{1}{3}\ln(1 + 2\beta R) , \\",
+                                r"\log(1 + x)^{2} + 1 &= \log(1 + x)^{2} + 2 .")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["status"] for r in rows] == ["refuted", "refuted"], rows

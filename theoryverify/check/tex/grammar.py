@@ -110,6 +110,9 @@ class PaperParser(LatexParser):
         self.index_brackets = False  # the other reading: A[j] as the indexed name A_j
         self.operator_apps: set[str] = set()  # 𝒯^π Q(s, a): the operator 𝒯^π applied to Q, or 𝒯^π times Q(s, a)?
         self.operator_reading = False  # the other reading: each such 𝒯 Q a product
+        #: \ln(x)^{p} read as (ln x)^p (shown): the power of the logarithm, or the logarithm of the power ln(x^p)?
+        self.log_powers: set[str] = set()
+        self.log_power_inside = False  # the other reading: each such \ln(x)^{p} as ln(x^p)
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -2206,6 +2209,15 @@ class PaperParser(LatexParser):
         return _call("tensorpow", base, exponent)
 
     def _power(self, base: ast.expr) -> ast.expr:
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "log" and \
+                len(base.args) in (1, 2) and not self.at("\\top", "\\intercal", "\\dagger", "*", "\\ast"):
+            # \ln(1 + x)^{-n/2}, \log(n)^2: the power of the logarithm, or the logarithm of the power? Both are
+            # written this way; read as (ln x)^p, recorded (the step is ambiguous, the other reading ln(x^p))
+            exponent = self.group_or_token()
+            if self.log_power_inside:
+                return _call("log", _bin(base.args[0], ast.Pow(), exponent), *base.args[1:])
+            self.log_powers.add(f"log({ast.unparse(base.args[0])})^{ast.unparse(exponent)}")
+            return _bin(base, ast.Pow(), exponent)
         tensor = self._tensor_power(base)
         if tensor is not None:
             return tensor
@@ -2952,6 +2964,7 @@ class PaperParser(LatexParser):
         p.index_brackets = self.index_brackets
         p.increment_reading = self.increment_reading
         p.operator_reading = self.operator_reading
+        p.log_power_inside = self.log_power_inside
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -2973,6 +2986,7 @@ class PaperParser(LatexParser):
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
         self.bracket_index |= p.bracket_index
+        self.log_powers |= p.log_powers
         self.letter_runs.update(p.letter_runs)
         self.elided += [n for n in p.elided if n not in self.elided]
 

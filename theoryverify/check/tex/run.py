@@ -1343,6 +1343,9 @@ class Paper:
                 rows_here = {part.row for part in chain.parts}
                 conditional = any(c.row in rows_here and re.match(r"(?:if|when|otherwise|unless)\b", c.word)
                                   for c in display.conditions)  # "u_k = u^-(x_k) if k ≤ l": one case only
+                guessed = any(getattr(p, "log_powers", None) for p in (link.lhs.parser, link.rhs.parser) if p)
+                if guessed:  # := … \ln(x)^{p}: its value rests on a guessed reading; the name stays undefined
+                    continue
                 if kind in ("definition", "update") and link.op in ("=", ":=") and not conditional:
                     self._define(link, scope)
                 elif kind == "definition" and link.op == "=:":
@@ -1389,6 +1392,15 @@ class Paper:
                           "same way: the relation is reflexive", assumptions, read_as)
                 continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
+            log_powers = set().union(*(getattr(p, "log_powers", set()) for p in parsers))
+            if log_powers:  # \ln(1 + x)^{-n/2}: (ln x)^p (read) or ln(x^p)? checked under both, a verdict where they agree
+                self._reread_question(
+                    display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                    f"{', '.join(sorted(log_powers))}: the power of the logarithm, or the logarithm of the power "
+                    "(ln(x^p) = p·ln x)? The bracket before the power allows both", "each logarithm of the power "
+                    "ln(x^p) (not built: the row has another question too)",
+                    lambda: self._reread(link, log_power_inside=True))
+                continue
             divisions = [d for p in parsers for d in p.divisions]
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             labels = set().union(*(p.labels for p in parsers))
@@ -1527,7 +1539,7 @@ class Paper:
             except Exception:  # a defect of the reader: no other reading, never a failed paper
                 return None
             if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e or p.ambiguous_pi or \
-                    p.operator_apps:
+                    p.operator_apps or p.log_powers:
                 return None
             terms.append(Term(term.tokens, node, None, p))
         return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation)
