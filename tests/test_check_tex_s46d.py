@@ -187,3 +187,10 @@ def test_an_operator_whose_name_is_decorated_is_not_read_as_its_letters():
                       "p.tex")
     assert t.get(r"\preg") is None and t.get(r"\dc") is None and t.expand(r"\tc") == r"\operatorname{TC}"
     assert sum("decorated" in n.message for n in notes) == 2, notes
+
+
+def test_a_bracket_around_a_log_to_a_power_is_the_power_of_the_log(tmp_path, capsys):
+    # guard: (\log K)^2 is written unambiguously — the power of the bracket — and \log_2(x)^2 is still asked
+    rows = tex_rows(tmp_path, capsys, _proof(r"K^{4} (\log K)^{2} &= (K^{2} \log K)^{2} , \\",
+                                              r"\log_2(1 + x)^{2} &= 2 \log_2(1 + x) ."))
+    assert [r["status"] for r in rows] == ["proved", "ambiguous"], rows

@@ -2208,9 +2208,46 @@ class PaperParser(LatexParser):
         self.vector_ops.add("tensor product")
         return _call("tensorpow", base, exponent)
 
+    def _log_bracket_before(self) -> bool:
+        """Is the ``^`` just read (the cursor after it) written right after the bracket of ``\\ln(…)`` /
+        ``\\log_b\\left[…\\right]`` — the bracket that holds the logarithm's argument (``(\\log K)^2`` is no such
+        bracket: the power of the whole bracket, read as written)?"""
+        k = self.i - 2
+        if k < 0 or self.toks[k].text not in (")", "]"):
+            return False
+        close = self.toks[k].text
+        opener, depth = {")": "(", "]": "["}[close], 0
+        while k >= 0:
+            t = self.toks[k].text
+            depth += (t == close) - (t == opener)
+            if depth == 0:
+                break
+            k -= 1
+        if k <= 0:
+            return False
+        k -= 1
+        if self.toks[k].text in ("\\left", "\\bigl", "\\Bigl", "\\biggl", "\\Biggl", "\\big", "\\Big",
+                                 "\\bigg", "\\Bigg"):
+            k -= 1
+        if k >= 0 and self.toks[k].text == "}":  # \log_{10}(x)^2: the base's group
+            level = 0
+            while k >= 0:
+                level += (self.toks[k].text == "}") - (self.toks[k].text == "{")
+                if level == 0:
+                    break
+                k -= 1
+            k -= 1
+            if k < 1 or self.toks[k].text != "_":
+                return False
+            k -= 1
+        elif k >= 2 and self.toks[k - 1].text == "_":  # \log_2(x)^2
+            k -= 2
+        return k >= 0 and self.toks[k].text in ("\\ln", "\\log")
+
     def _power(self, base: ast.expr) -> ast.expr:
         if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "log" and \
-                len(base.args) in (1, 2) and not self.at("\\top", "\\intercal", "\\dagger", "*", "\\ast"):
+                len(base.args) in (1, 2) and not self.at("\\top", "\\intercal", "\\dagger", "*", "\\ast") and \
+                self._log_bracket_before():
             # \ln(1 + x)^{-n/2}, \log(n)^2: the power of the logarithm, or the logarithm of the power? Both are
             # written this way; read as (ln x)^p, recorded (the step is ambiguous, the other reading ln(x^p))
             exponent = self.group_or_token()
