@@ -194,3 +194,24 @@ def test_a_bracket_around_a_log_to_a_power_is_the_power_of_the_log(tmp_path, cap
     rows = tex_rows(tmp_path, capsys, _proof(r"K^{4} (\log K)^{2} &= (K^{2} \log K)^{2} , \\",
                                               r"\log_2(1 + x)^{2} &= 2 \log_2(1 + x) ."))
     assert [r["status"] for r in rows] == ["proved", "ambiguous"], rows
+
+
+# 5. (found in the games paper once it was read) "since ‖u‖ = 1" is that norm's value, not a definition of the norm
+def _since(row: str, prose: str) -> str:
+    return _doc(r"\begin{proof}", "Then", r"\begin{align}", row, r"\end{align}", prose, r"\end{proof}")
+
+
+def test_a_norm_stated_after_the_display_is_no_definition_of_the_norm(tmp_path, capsys):
+    # old: ‖w‖₂‖x‖∞ ≤ ‖x‖∞ PROVED from "since ‖u‖₂ = 1" (norm(u) = 1 taken as norm(·) ≡ 1 for every argument)
+    rows = tex_rows(tmp_path, capsys, _since(r"\sqrt{a}\,\|w\|_2 \, \|x\|_\infty &\le \sqrt{a}\, \|x\|_\infty",
+                                             r"since $\|u\|_2 = 1$."))
+    assert rows[0]["status"] not in ("proved", "holds"), rows
+
+
+def test_a_norm_stated_after_the_display_still_serves_its_own_step(tmp_path, capsys):
+    # guard: the stated value of that very norm is used (proved), and a paper's own function stated after the display
+    # is still a definition for every argument
+    rows = tex_rows(tmp_path, capsys, _since(r"\sqrt{a}\,\|u\|_2 \, \|x\|_\infty &\le \sqrt{a}\, \|x\|_\infty",
+                                             r"since $\|u\|_2 = 1$.") +
+                    _since(r"S(a) + S(a) &= 3 a^2", r"where $S(x) = x^2$."))
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows

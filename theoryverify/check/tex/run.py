@@ -1027,6 +1027,12 @@ class Paper:
                 self._pre[ast.dump(node)] = (node, None, link.rhs.node)  # A_{t-1} = exp(u)
                 continue
             if link.op == "=" and clean and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    _builtin_call(node.func.id):
+                # "since ‖u‖ = 1": the value of this norm of u — never a definition of the norm (‖w‖ had become 1 too:
+                # ‖w‖‖x‖ ≤ ‖x‖ proved for any w)
+                self._pre[ast.dump(node)] = (node, None, link.rhs.node)
+                continue
+            if link.op == "=" and clean and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                     node.args and all(isinstance(a, ast.Name) for a in node.args) and \
                     len({a.id for a in node.args}) == len(node.args):
                 self._pre["call:" + node.func.id] = (node, [a.id for a in node.args], link.rhs.node)  # S(x) = …
@@ -2446,6 +2452,9 @@ def _substitute_pre(node: ast.expr, pre: dict) -> ast.expr:
             return copy.deepcopy(hit[2]) if hit else self.generic_visit(n)
 
         def visit_Call(self, n):
+            hit = pre.get(ast.dump(n))  # ‖u‖ = 1: this call, as written
+            if hit and hit[1] is None:
+                return copy.deepcopy(hit[2])
             self.generic_visit(n)
             hit = pre.get("call:" + n.func.id) if isinstance(n.func, ast.Name) else None
             if not hit or len(hit[1]) != len(n.args):
@@ -2459,9 +2468,18 @@ def _substitute_pre(node: ast.expr, pre: dict) -> ast.expr:
     return Sub().visit(copy.deepcopy(node))
 
 
+def _builtin_call(name: str) -> bool:
+    """Is ``name`` a function the reader itself writes (a norm, the trace, ln, E …), not one a paper defines — so
+    that "‖u‖ = 1" gives that one value, never a definition of the function for every argument?"""
+    from ..functions import FUNCTIONS
+    return name in FUNCTIONS or name.startswith("norm") or name in ("inner", "transpose", "pinv", "adjoint", "P",
+                                                                      "tensorpow", "conv", "compose", "intersect")
+
+
 def _uses(link, node: ast.expr) -> bool:
-    """Does the link mention the indexed name or the function ``node`` stated after its display?"""
-    want = ast.dump(node) if isinstance(node, ast.Subscript) else node.func.id
+    """Does the link mention the indexed name or the function ``node`` stated after its display (a function the
+    reader writes: that call as written)?"""
+    want = ast.dump(node) if isinstance(node, ast.Subscript) or _builtin_call(node.func.id) else node.func.id
     for side in (link.lhs.node, link.rhs.node):
         for n in ast.walk(side) if side is not None else ():
             if ast.dump(n) == want or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == want):
