@@ -1,7 +1,8 @@
 """A paper's own macros, collected from its source and expanded in its displays: bounded and safe.
 
 :class:`MacroTable` reads definitions as text (``\\newcommand``, ``\\renewcommand``, ``\\providecommand``,
-``\\def`` and friends, ``\\let``, ``\\DeclareMathOperator``, ``\\DeclarePairedDelimiter``, xparse's
+``\\def`` and friends, ``\\let``, ``\\DeclareMathOperator``, ``\\DeclarePairedDelimiter`` (and mathtools' ``X`` and
+``XPP`` forms, whose body may define a name for its own use: ``\\renewcommand\\given{\\vert}``), xparse's
 ``\\NewDocumentCommand`` and kin with ``m``/``o`` signatures) and expands them
 the way TeX would for the simple macros papers define: arguments are ``{…}`` groups or single tokens,
 an optional first argument ``[…]`` when the macro has a default, simple delimited parameter text for
@@ -15,7 +16,7 @@ between ``\\makeatletter`` and ``\\makeatother`` and in a ``.sty``; ``\\ifthenel
 ``\\equal{…}{…}`` or ``\\isempty{…}`` (possibly under ``\\NOT``) on arguments without macros.
 
 Not supported: other TeX conditionals and ``\\csname`` tricks (such macros are refused on use), ``\\edef``'s
-expansion at definition time (treated as ``\\def``), ``#{`` parameter text, ``\\DeclarePairedDelimiterX``,
+expansion at definition time (treated as ``\\def``), ``#{`` parameter text,
 ``\\newenvironment``, catcode changes, scoping (every definition is global), and LaTeX's own built-ins
 (``\\providecommand`` of a name LaTeX already defines still defines it here).
 """
@@ -35,7 +36,7 @@ COMMENT_RE = re.compile(r"((?:^|[^\\])(?:\\\\)*)%[^\n]*", re.M)
 LINE_END_RE = re.compile("(?<!\x01)\n")  # a line end not eaten by a comment
 DOCUMENT_RE = re.compile(r"\\begin\s*\{document\}")
 DEFINER_RE = re.compile(r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|def|gdef|edef|xdef|let|"
-                        r"DeclareMathOperator|DeclarePairedDelimiter|DeclarePairedDelimiterX|input|include|"
+                        r"DeclareMathOperator|DeclarePairedDelimiterXPP|DeclarePairedDelimiterX|DeclarePairedDelimiter|input|include|"
                         r"catcode|DeclareDocumentCommand|NewDocumentCommand|RenewDocumentCommand|"
                         r"ProvideDocumentCommand)(?![A-Za-z])")
 UNSAFE_RE = re.compile(
@@ -58,7 +59,7 @@ DROPPED = frozenset({"\\xspace", "\\@", "\\relax"})
 #: ``\transpose``: ``^{\mathpalette\raiseT{\intercal}}`` with ``\raiseT[2]{\raisebox{…}{$#1#2$}}``)
 BOXES = frozenset({"\\ensuremath", "\\raisebox", "\\mathpalette"})
 IGNORED = {"input": "not read: macros defined in other files are unknown", "include": "not read: macros "
-           "defined in other files are unknown", "catcode": "ignored", "DeclarePairedDelimiterX": "not supported"}
+           "defined in other files are unknown", "catcode": "ignored"}
 #: xparse's definers (``\\NewDocumentCommand\\E{o m o}{…}``): signatures of ``m`` (an argument) and ``o`` (an optional
 #: ``[…]``) are read; ``\\IfValueTF``/``\\IfValueT``/``\\IfNoValueTF``/``\\IfNoValueT`` in the body choose by whether an
 #: optional argument was given
@@ -70,6 +71,13 @@ VALUE_TESTS = {"\\IfValueTF": (True, 2), "\\IfValueT": (True, 1), "\\IfNoValueTF
 #: a redefinition of \\left or \\right that ends in the primitive (``\\let\\originalright\\right``,
 #: ``\\renewcommand{\\right}{\\aftergroup\\egroup\\originalright}``: a spacing fix) is read as the primitive
 DELIMITER_PRIMITIVES = ("\\left", "\\right")
+#: an operator's name with an accent or a script (``\\overline{Reg}``, ``TC^{\\ast}``): its letters are not its name
+DECORATED = re.compile(r"[_^]|\\(?:overline|underline|bar|hat|tilde|widehat|widetilde|check|breve|vec|dot|ddot|"
+                       r"overrightarrow|overleftarrow|prime)(?![A-Za-z])")
+#: definers a macro's body may use for the rest of its own body (``\\renewcommand\\given{\\vert}``)
+LOCAL_DEFINERS = frozenset({"\\renewcommand", "\\newcommand", "\\providecommand", "\\def", "\\gdef"})
+#: bounds on definitions made through a wrapper macro (``\\newcommand{\\newmacro}[2]{\\newcommand{#1}{#2}}``)
+MAX_WRAPPER_LEVEL, MAX_WRAPPER_CALLS, MAX_WRAPPER_CHARS = 4, 5000, 20000
 KINDS = {"newcommand": "newcommand", "DeclareRobustCommand": "newcommand", "renewcommand": "renewcommand",
          "providecommand": "providecommand", "def": "def", "gdef": "def", "edef": "def", "xdef": "def"}
 
@@ -182,9 +190,13 @@ class MacroTable:
     def __init__(self, max_steps: int = 20000, max_chars: int = 200_000, max_depth: int = 64):
         self.max_steps, self.max_chars, self.max_depth = max_steps, max_chars, max_depth
         self._macros: dict[str, Macro] = {}
-        self._paired: dict[str, tuple[str, str]] = {}  # \DeclarePairedDelimiter: name -> (left, right)
+        #: \DeclarePairedDelimiter: name -> (left, right); its X and XPP forms: (before, left, right, after, body)
+        self._paired: dict[str, tuple[str, ...]] = {}
         self._primitive: set[str] = set()  # \let to a non-macro: emitted, never re-expanded
         self._compiled: dict[str, tuple[list[str], list[str] | None, list | None]] = {}
+        self._wrappers: set[str] = set()  # macros whose body defines (``\\newmacro``): their calls are collected
+        self._wrapper_re: re.Pattern | None = None
+        self._wrapper_calls = 0
         #: the style files (a pattern on the file name) whose refused macros are layout: left as written by
         #: ``expand(…, keep_refused=True)`` (algorithmic.sty's ``\\`` is still a row break in an align)
         self.layout_origins: re.Pattern | None = None
@@ -203,7 +215,7 @@ class MacroTable:
 
     # ---------------------------------------------------------------- collecting
 
-    def _add(self, macro: Macro, notes: list[Note], paired: tuple[str, str] | None = None,
+    def _add(self, macro: Macro, notes: list[Note], paired: tuple[str, ...] | None = None,
              primitive: bool = False) -> None:
         old = self._macros.get(macro.name)
         if macro.kind == "providecommand" and old is not None:
@@ -238,6 +250,19 @@ class MacroTable:
             self._paired[macro.name] = paired
         if primitive:
             self._primitive.add(macro.name)
+        self._note_wrapper(macro)
+
+    def _note_wrapper(self, macro: Macro) -> None:
+        """Record whether ``macro`` is a wrapper: a macro (not a ``\\let`` to a primitive) whose body defines — a
+        definer or another wrapper's call in it (``\\newcommand{#1}{…}``, ``\\DeclareMathOperator{#1}{…}``,
+        ``\\def\\x{…}``)."""
+        body = macro.body if macro.kind != "let" or macro.name not in self._primitive else ""
+        defines = bool(DEFINER_RE.search(body) or (self._wrapper_re is not None and self._wrapper_re.search(body)))
+        if defines == (macro.name in self._wrappers):
+            return
+        (self._wrappers.add if defines else self._wrappers.discard)(macro.name)
+        self._wrapper_re = re.compile("(?:%s)(?![A-Za-z])" % "|".join(
+            re.escape(n) for n in sorted(self._wrappers, key=len, reverse=True))) if self._wrappers else None
 
     def collect(self, text: str, origin: str = "", first_line: int = 1, locate=None) -> list[Note]:
         """Add the definitions in ``text`` in order; return Notes for what was refused or skipped.  ``locate`` maps
@@ -249,19 +274,97 @@ class MacroTable:
             s = at_letters(s, whole=origin.endswith((".sty", ".cls")))
         newlines = [m.start() for m in re.finditer("\n", s)]
         notes: list[Note] = []
+
+        def where(pos: int) -> str:
+            line = first_line + bisect_right(newlines, pos)
+            return locate(line) if locate is not None else f"{origin}:{line}"
+        self._scan(s, where, notes, 0)
+        return notes
+
+    def _scan(self, s: str, where, notes: list[Note], level: int) -> None:
+        """The definitions in ``s``, in order: a definer's (``\\newcommand``…) and a wrapper's call (a macro of the
+        paper whose body defines: ``\\newmacro{\\policy}{\\pi}``, see :meth:`_wrapper_call`); ``where(pos)`` names
+        a position's origin."""
         i = 0
+        cached: tuple = (None, None)  # (pattern, its next match): one search per wrapper set, not per definition
         while True:
             m = DEFINER_RE.search(s, i)
+            pattern, w = cached
+            if pattern is not self._wrapper_re or (w is not None and w.start() < i):
+                w = self._wrapper_re.search(s, i) if self._wrapper_re is not None else None
+                cached = (self._wrapper_re, w)
+            if w is not None and (m is None or w.start() < m.start()):
+                try:
+                    end = self._wrapper_call(w.group(), s, w.end(), where(w.start()), notes, level)
+                except (ValueError, IndexError, RecursionError) as e:  # defensive: collection never raises
+                    notes.append(Note(where(w.start()), f"{shown(w.group())} skipped ({e})"))
+                    end = None
+                i = end if end is not None else w.end()
+                continue
             if not m:
-                return notes
-            line = first_line + bisect_right(newlines, m.start())
-            where = locate(line) if locate is not None else f"{origin}:{line}"
+                return
             try:
-                end = self._definition(m.group(1), s, m.end(), where, notes)
+                end = self._definition(m.group(1), s, m.end(), where(m.start()), notes)
             except (ValueError, IndexError, RecursionError) as e:  # defensive: collection never raises
-                notes.append(Note(where, f"\\{m.group(1)} skipped ({e})"))
+                notes.append(Note(where(m.start()), f"\\{m.group(1)} skipped ({e})"))
                 end = None
             i = end if end is not None else m.end()
+
+    def _wrapper_call(self, name: str, s: str, i: int, where: str, notes: list[Note], level: int) -> int | None:
+        """A call of the wrapper ``name`` at ``s[i]`` (after its name), outside any definition's body: its arguments
+        read as TeX would (``{…}`` groups or single tokens, an optional ``[…]`` where it has a default), put into its
+        body (``##`` becoming ``#``), and the definitions in the result collected at ``where`` — text substitution
+        only, nothing run.  Bounded: :data:`MAX_WRAPPER_LEVEL` nested wrappers, :data:`MAX_WRAPPER_CALLS` calls in
+        all, :data:`MAX_WRAPPER_CHARS` characters each; past a bound, or with arguments it cannot read, a Note and
+        nothing defined.  Returns the index after the call's arguments."""
+        macro = self._macros[name]
+        if macro.unsafe:
+            notes.append(Note(where, f"{shown(name)}: definitions made through it are not read ({macro.unsafe})"))
+            return None
+        if macro.delimited is not None or macro.xparse is not None:
+            notes.append(Note(where, f"{shown(name)}: definitions made through it are not read (its parameters are "
+                                     "delimited or xparse's)"))
+            return None
+        if level >= MAX_WRAPPER_LEVEL or self._wrapper_calls >= MAX_WRAPPER_CALLS:
+            notes.append(Note(where, f"{shown(name)}: definitions made through it are not read (more than "
+                                     f"{MAX_WRAPPER_LEVEL} nested wrappers or {MAX_WRAPPER_CALLS} calls)"))
+            return None
+        self._wrapper_calls += 1
+        args: list[str] = []
+        j = i
+        if macro.default is not None:
+            k = skip_ws(s, j)
+            g = read_group(s, k, bracket=True)
+            args.append(g[0] if g is not None else macro.default)
+            j = g[1] if g is not None else j
+        while len(args) < macro.nparams:
+            k = skip_ws(s, j)
+            g = read_group(s, k)
+            if g is not None:
+                args.append(g[0])
+                j = g[1]
+                continue
+            t = TOKEN_RE.match(s, k)
+            if t is None or t.group() in "{}#" or t.group().startswith("#"):
+                notes.append(Note(where, f"{shown(name)}: a call without its {macro.nparams} argument(s) skipped"))
+                return None
+            args.append(t.group())
+            j = t.end()
+        out: list[str] = []
+        for t in tokens(macro.body):
+            if t == "##":
+                out.append("#")
+            elif len(t) == 2 and t[0] == "#":
+                out.append(args[int(t[1]) - 1])
+            else:
+                out.append(t)
+        text = flatten("".join(out))
+        if len(text) > MAX_WRAPPER_CHARS:
+            notes.append(Note(where, f"{shown(name)}: a call longer than {MAX_WRAPPER_CHARS} characters once its "
+                                     "arguments are in: not read"))
+            return j
+        self._scan(text, lambda pos: where, notes, level + 1)
+        return j
 
     def _definition(self, cmd: str, s: str, i: int, where: str, notes: list[Note]) -> int | None:
         """Parse one definition starting after ``\\cmd``; the index after it, or None (Note added)."""
@@ -348,16 +451,48 @@ class MacroTable:
             else:
                 self._add(Macro(name_, 0, None, target, "let", where), notes, primitive=True)
             return end
+        if cmd in ("DeclarePairedDelimiterX", "DeclarePairedDelimiterXPP"):
+            # \DeclarePairedDelimiterX{\inner}[2]{\langle}{\rangle}{#1, #2}; XPP adds what comes before and after:
+            # \DeclarePairedDelimiterXPP{\exof}[1]{\ex}{[}{]}{}{#1}
+            nparams, k = 0, skip_ws(s, i)
+            b = read_group(s, k, bracket=True)
+            if b is not None:
+                if not b[0].strip().isdigit() or not 0 <= int(b[0]) <= 9:
+                    return skip(f"bad number of arguments [{b[0]}]")
+                nparams, k = int(b[0]), b[1]
+            parts = []
+            for _ in range(5 if cmd.endswith("XPP") else 3):
+                part = read_group(s, skip_ws(s, k))
+                if part is None:
+                    return skip("missing or unbalanced argument")
+                parts.append(flatten(part[0]).strip())
+                k = part[1]
+            pre, left, right, post, inner = parts if len(parts) == 5 else ("", *parts[:2], "", parts[2])
+            body = f"{pre}\\left{left} {inner}\\right{right}{post}"
+            self._add(Macro(name_, nparams, None, body, "paireddelimiter", where), notes,
+                      paired=(pre, left, right, post, inner))
+            return k
         # \DeclareMathOperator(*) and \DeclarePairedDelimiter
         j = skip_ws(s, i)
         g = read_group(s, j)
         if g is None:
             return skip("missing or unbalanced argument")
         if cmd == "DeclareMathOperator":
-            letters = re.sub(r"[^A-Za-z0-9]", "", CS_RE.sub("", g[0]))
+            text = g[0]
+            if set(CS_RE.findall(text)) & self._macros.keys():  # \newop{\ex}{\debug{\mathbb{E}}}: the paper's own
+                try:  # macros in the name (an identity \debug, another operator) as they would be typeset
+                    text = self.expand(text)
+                except ExpansionError:
+                    pass
+            if DECORATED.search(text):  # \overline{Reg}, \mathrm{TC}^{\ast}: its letters alone would be another operator
+                notes.append(Note(where, f"{shown(name_)} not expanded: its operator's name {text.strip()} is "
+                                         "decorated (an accent, a script), not read"))
+                return g[1]
+            letters = re.sub(r"[^A-Za-z0-9]", "", CS_RE.sub("", text))
             if not letters:  # \DeclareMathOperator{\pdf}{\phi}: the operator is the symbol itself
-                symbols = re.findall(r"\\[A-Za-z]+", g[0])
-                symbols = [c for c in symbols if c not in ("\\mathrm", "\\text", "\\textrm", "\\mathsf")]
+                symbols = re.findall(r"\\[A-Za-z]+", text)
+                symbols = [c for c in symbols if c not in ("\\mathrm", "\\text", "\\textrm", "\\mathsf", "\\operatorname",
+                                                          "\\mathop")]
                 if len(symbols) != 1:
                     return skip("no letters in the operator's name")
                 letters = symbols[0]
@@ -542,7 +677,17 @@ class MacroTable:
                 continue
             body, default, spec = self._compile(macro)
             args: list[list[str]] = []
-            if t in self._paired:
+            if t in self._paired and len(self._paired[t]) == 5:  # \inner{x}{y}, \exof*{X \given Y}, \exof[\big]{X}
+                pre, left, right, post, inner = self._paired[t]
+                star = peek_nonspace("*") and pop() is not None
+                size = until(t, "]") if not star and peek_nonspace("[") and pop() else None
+                sz = "".join(size or ()).strip()
+                opening, closing = (f"{sz}l{left} ", f"{sz}r{right}") if sz else (f"\\left{left} ", f"\\right{right}")
+                # \delimsize: the pair's size (\big) or, between \left and \right, nothing (\delimsize\vert is |)
+                middle = [x for b in tokens(inner) for x in ((tokens(sz) if sz else []) if b == "\\delimsize" else [b])]
+                body = tokens(pre) + tokens(opening) + middle + tokens(closing) + tokens(post)
+                args.extend(argument(t) for _ in range(macro.nparams))
+            elif t in self._paired:
                 left, right = self._paired[t]  # \norm*{x} and \norm{x}: \left … \right
                 star = peek_nonspace("*") and pop() is not None
                 size = until(t, "]") if not star and peek_nonspace("[") and pop() else None
@@ -579,6 +724,8 @@ class MacroTable:
                     new.extend(args[int(b[1]) - 1] if b[1] != "#" else ["#"])
                 else:
                     new.append(b)
+            if any(b in LOCAL_DEFINERS for b in new):
+                new = self._local_definitions(new, t)
             stack.append(END)
             stack.extend(reversed(new))
             depth, work = depth + 1, work + len(new)
@@ -589,6 +736,53 @@ class MacroTable:
             if len(stack) + len(out) > self.max_chars:
                 raise over(f"{self.max_chars} characters", t)
         return join(out, self.max_chars)
+
+
+    def _local_definitions(self, toks: list[str], name: str) -> list[str]:
+        """``toks`` (a macro's body, arguments in) with each definition in it made for the rest of it:
+        ``\\renewcommand\\given{\\vert} X \\given Y`` is ``X \\vert Y`` (mathtools' ``\\exof`` idiom; the body is
+        a group, so the definition ends with it).  Only a definition without parameters is read (``\\providecommand``
+        of a name already defined does nothing); any other is left as written (no reader knows ``\\def``: the row is
+        unreadable, never read with a guessed meaning)."""
+        out, k = [], 0
+        while k < len(toks):
+            t = toks[k]
+            if t not in LOCAL_DEFINERS:
+                out.append(t)
+                k += 1
+                continue
+
+            def next_real(j: int) -> int:
+                while j < len(toks) and toks[j].isspace():
+                    j += 1
+                return j
+            j = next_real(k + 1)
+            if t != "\\def" and j < len(toks) and toks[j] == "*":
+                j = next_real(j + 1)
+            if j < len(toks) and toks[j] == "{" and j + 2 < len(toks) and toks[j + 2] == "}":
+                target, j = toks[j + 1], j + 3
+            else:
+                target, j = (toks[j] if j < len(toks) else ""), j + 1
+            j = next_real(j)
+            level, e = 0, j
+            for e in range(j, len(toks) if CS_RE.fullmatch(target) and j < len(toks) and toks[j] == "{" else j):
+                level += (toks[e] == "{") - (toks[e] == "}")
+                if level == 0:
+                    break
+            if e == j or level:  # with parameters (\def\x#1{…}), without a body: left as written (never read)
+                out.append(t)
+                k += 1
+                continue
+            value = toks[j + 1:e]
+            rest = toks[e + 1:]
+            if t == "\\providecommand" and target in self._macros:
+                toks = out + rest
+            else:
+                toks = out + [x for r in rest for x in (value if r == target else [r])]
+            if len(toks) > self.max_chars:
+                raise ExpansionError(f"macro expansion exceeds {self.max_chars} characters")
+            k = len(out)
+        return out
 
 
 def if_test(test: list[str], expandable=lambda token: True) -> bool:

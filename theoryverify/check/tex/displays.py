@@ -236,9 +236,43 @@ def _top_level_split(body: str, sep: str) -> list[tuple[int, str]]:
     return out
 
 
+INTERTEXT = re.compile(r"\\(?:short)?intertext\s*\{")
+
+
+def _intertext_breaks(body: str) -> str:
+    """``\\intertext{…}`` / ``\\shortintertext{…}`` (at the top level): a break between rows with text, never part
+    of a formula (``a \\le b \\shortintertext{If $p$ is strict,} c \\le d`` had glued b ≤ c across the text, and
+    amsmath does not need a ``\\\\`` before it) — a row break, the text blanked; a short connective or role word
+    (``where``, ``and hence``, ``subject to``) kept as ``\\text{…}`` at the next row's start, so that it gives that
+    row its role as it does in a row.  Offsets kept."""
+    out, last, depth, i = [], 0, 0, 0
+    while True:
+        m = INTERTEXT.search(body, i)
+        if m is None:
+            break
+        depth += body.count("{", i, m.start()) - body.count("\\{", i, m.start()) - \
+            (body.count("}", i, m.start()) - body.count("\\}", i, m.start()))
+        end = _group_end(body, m.end() - 1)
+        if depth != 0:
+            i = end
+            continue
+        inner = body[m.end():end - 1]
+        words = " ".join(re.sub(r"[^A-Za-z. ]", " ", re.sub(r"\\[A-Za-z]+", " ", inner)).lower().split())
+        keep = "$" not in inner and (words in CONNECTIVES or words in WHERE_WORDS or words in CONSTRAINT_WORDS)
+        head = m.end() - m.start()  # \\ at the start, \text{ right before the kept text (its offset unchanged)
+        piece = ("\\\\" + " " * (head - 8) + "\\text{" + inner + "}") if keep else \
+            ("\\\\" + re.sub(r"[^\n]", " ", body[m.start() + 2:end]))
+        out += [body[last:m.start()], piece]
+        last = i = end
+    out.append(body[last:])
+    return "".join(out)
+
+
 def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
     body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), unwrap_hiderel(display.body))
+    if "intertext" in body:
+        body = _intertext_breaks(body)
     body = re.sub(r"\\(?:nonumber|notag)\b|\\label\s*\{[^{}]*\}", lambda m: " " * len(m.group(0)), body)  # (a \label line
     # between rows — "\label{eq:b} &\le …" — is no part of the row's mathematics: the relation continues the chain)
     # "\left( … \right.\right. \\ & \left.\left. … \right)": one expression broken over two rows (LaTeX's

@@ -114,6 +114,9 @@ class PaperParser(LatexParser):
         self.operator_apps: set[str] = set()  # 𝒯^π Q(s, a): the operator 𝒯^π applied to Q, or 𝒯^π times Q(s, a)?
         self.operator_names: set[str] = set()  # the names of those operators' values (Tcalsup_pi_Q_1)
         self.operator_reading = False  # the other reading: each such 𝒯 Q a product
+        #: \ln(x)^{p} read as (ln x)^p (shown): the power of the logarithm, or the logarithm of the power ln(x^p)?
+        self.log_powers: set[str] = set()
+        self.log_power_inside = False  # the other reading: each such \ln(x)^{p} as ln(x^p)
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -2445,7 +2448,53 @@ class PaperParser(LatexParser):
         self.vector_ops.add("tensor product")
         return _call("tensorpow", base, exponent)
 
+    def _log_bracket_before(self) -> bool:
+        """Is the ``^`` just read (the cursor after it) written right after the bracket of ``\\ln(…)`` /
+        ``\\log_b\\left[…\\right]`` — the bracket that holds the logarithm's argument (``(\\log K)^2`` is no such
+        bracket: the power of the whole bracket, read as written)?"""
+        k = self.i - 2
+        if k < 0 or self.toks[k].text not in (")", "]"):
+            return False
+        close = self.toks[k].text
+        opener, depth = {")": "(", "]": "["}[close], 0
+        while k >= 0:
+            t = self.toks[k].text
+            depth += (t == close) - (t == opener)
+            if depth == 0:
+                break
+            k -= 1
+        if k <= 0:
+            return False
+        k -= 1
+        if self.toks[k].text in ("\\left", "\\bigl", "\\Bigl", "\\biggl", "\\Biggl", "\\big", "\\Big",
+                                 "\\bigg", "\\Bigg"):
+            k -= 1
+        if k >= 0 and self.toks[k].text == "}":  # \log_{10}(x)^2: the base's group
+            level = 0
+            while k >= 0:
+                level += (self.toks[k].text == "}") - (self.toks[k].text == "{")
+                if level == 0:
+                    break
+                k -= 1
+            k -= 1
+            if k < 1 or self.toks[k].text != "_":
+                return False
+            k -= 1
+        elif k >= 2 and self.toks[k - 1].text == "_":  # \log_2(x)^2
+            k -= 2
+        return k >= 0 and self.toks[k].text in ("\\ln", "\\log")
+
     def _power(self, base: ast.expr) -> ast.expr:
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "log" and \
+                len(base.args) in (1, 2) and not self.at("\\top", "\\intercal", "\\dagger", "*", "\\ast") and \
+                self._log_bracket_before():
+            # \ln(1 + x)^{-n/2}, \log(n)^2: the power of the logarithm, or the logarithm of the power? Both are
+            # written this way; read as (ln x)^p, recorded (the step is ambiguous, the other reading ln(x^p))
+            exponent = self.group_or_token()
+            if self.log_power_inside:
+                return _call("log", _bin(base.args[0], ast.Pow(), exponent), *base.args[1:])
+            self.log_powers.add(f"log({ast.unparse(base.args[0])})^{ast.unparse(exponent)}")
+            return _bin(base, ast.Pow(), exponent)
         tensor = self._tensor_power(base)
         if tensor is not None:
             return tensor
@@ -3259,6 +3308,7 @@ class PaperParser(LatexParser):
         p.index_brackets = self.index_brackets
         p.increment_reading = self.increment_reading
         p.operator_reading = self.operator_reading
+        p.log_power_inside = self.log_power_inside
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -3281,6 +3331,7 @@ class PaperParser(LatexParser):
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
         self.bracket_index |= p.bracket_index
+        self.log_powers |= p.log_powers
         self.letter_runs.update(p.letter_runs)
         self.elided += [n for n in p.elided if n not in self.elided]
 

@@ -90,6 +90,9 @@ ALIASES = {"\\Vert": "\\|", "\\parallel": "\\|", "\\lbrace": "\\{", "\\rbrace": 
            "\\operatornamewithlimits": "\\operatorname",  # the pre-amsmath \argmin macro: \operatorname*
            # amsmath's capital accents (for nesting) are the accents: \Ddot x is \ddot x
            **{f"\\{a.capitalize()}": f"\\{a}" for a in ("hat", "tilde", "bar", "dot", "ddot", "check", "breve", "vec")}}
+#: the trace typed as letters, ``Tr[AB]``, ``tr(AB)``: read as ``\\operatorname{Tr}`` when a bracket follows
+TRACE_WORDS = frozenset({"Tr", "tr", "Trace", "trace"})
+BRACKET_SIZES = frozenset({"\\left", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\Bigl", "\\biggl", "\\Biggl"})
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
 #: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
 TEXT_OPERATORS = {"max", "min", "sup", "inf", "argmax", "argmin"}
@@ -137,6 +140,13 @@ def _words(toks: list[Token]) -> list[Token]:
                 continue
             if j > i and word in TEXT_OPERATORS and j + 1 < len(toks) and toks[j + 1].text == "_":
                 out.append(Token("cmd", "\\" + word, t.pos))
+                i = j + 1
+                continue
+            if j > i and word in TRACE_WORDS and j + 1 < len(toks) and \
+                    (toks[j + 1].text in ("(", "[") or toks[j + 1].text in BRACKET_SIZES):
+                # Tr[AB], tr(AB) typed as letters: the trace (as \operatorname{Tr} is), never the product Tr·(AB)
+                out += [Token("cmd", "\\operatorname", t.pos), Token("sym", "{", t.pos), Token("letter", word, t.pos),
+                        Token("sym", "}", toks[j].pos)]
                 i = j + 1
                 continue
             if j > i and (word in WORDS or WORD_RE.match(word) or _labelled_capitals(toks, i, j)):

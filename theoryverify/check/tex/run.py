@@ -1028,6 +1028,12 @@ class Paper:
                 self._pre[ast.dump(node)] = (node, None, link.rhs.node)  # A_{t-1} = exp(u)
                 continue
             if link.op == "=" and clean and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    _builtin_call(node.func.id):
+                # "since ‖u‖ = 1": the value of this norm of u — never a definition of the norm (‖w‖ had become 1 too:
+                # ‖w‖‖x‖ ≤ ‖x‖ proved for any w)
+                self._pre[ast.dump(node)] = (node, None, link.rhs.node)
+                continue
+            if link.op == "=" and clean and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                     node.args and all(isinstance(a, ast.Name) for a in node.args) and \
                     len({a.id for a in node.args}) == len(node.args):
                 self._pre["call:" + node.func.id] = (node, [a.id for a in node.args], link.rhs.node)  # S(x) = …
@@ -1354,6 +1360,9 @@ class Paper:
                 rows_here = {part.row for part in chain.parts}
                 conditional = any(c.row in rows_here and re.match(r"(?:if|when|otherwise|unless)\b", c.word)
                                   for c in display.conditions)  # "u_k = u^-(x_k) if k ≤ l": one case only
+                guessed = any(getattr(p, "log_powers", None) for p in (link.lhs.parser, link.rhs.parser) if p)
+                if guessed:  # := … \ln(x)^{p}: its value rests on a guessed reading; the name stays undefined
+                    continue
                 if kind in ("definition", "update") and link.op in ("=", ":=") and not conditional:
                     self._define(link, scope)
                 elif kind == "definition" and link.op == "=:":
@@ -1400,6 +1409,15 @@ class Paper:
                           "same way: the relation is reflexive", assumptions, read_as)
                 continue
             parsers = [p for p in (link.lhs.parser, link.rhs.parser) if p is not None]
+            log_powers = set().union(*(getattr(p, "log_powers", set()) for p in parsers))
+            if log_powers:  # \ln(1 + x)^{-n/2}: (ln x)^p (read) or ln(x^p)? checked under both, a verdict where they agree
+                self._reread_question(
+                    display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                    f"{', '.join(sorted(log_powers))}: the power of the logarithm, or the logarithm of the power "
+                    "(ln(x^p) = p·ln x)? The bracket before the power allows both", "each logarithm of the power "
+                    "ln(x^p) (not built: the row has another question too)",
+                    lambda: self._reread(link, log_power_inside=True))
+                continue
             divisions = [d for p in parsers for d in p.divisions]
             ambiguous = set().union(*(p.ambiguous for p in parsers))
             labels = set().union(*(p.labels for p in parsers))
@@ -1538,7 +1556,7 @@ class Paper:
             except Exception:  # a defect of the reader: no other reading, never a failed paper
                 return None
             if p.peek().kind != "end" or p.ambiguous or p.labels or p.divisions or p.ambiguous_e or p.ambiguous_pi or \
-                    p.operator_apps:
+                    p.operator_apps or p.log_powers:
                 return None
             terms.append(Term(term.tokens, node, None, p))
         return Link(link.op, link.pos, terms[0], terms[1], link.index, link.annotation, link.label)
@@ -2561,6 +2579,9 @@ def _substitute_pre(node: ast.expr, pre: dict) -> ast.expr:
             return copy.deepcopy(hit[2]) if hit else self.generic_visit(n)
 
         def visit_Call(self, n):
+            hit = pre.get(ast.dump(n))  # ‖u‖ = 1: this call, as written
+            if hit and hit[1] is None:
+                return copy.deepcopy(hit[2])
             self.generic_visit(n)
             hit = pre.get("call:" + n.func.id) if isinstance(n.func, ast.Name) else None
             if not hit or len(hit[1]) != len(n.args):
@@ -2574,9 +2595,18 @@ def _substitute_pre(node: ast.expr, pre: dict) -> ast.expr:
     return Sub().visit(copy.deepcopy(node))
 
 
+def _builtin_call(name: str) -> bool:
+    """Is ``name`` a function the reader itself writes (a norm, the trace, ln, E …), not one a paper defines — so
+    that "‖u‖ = 1" gives that one value, never a definition of the function for every argument?"""
+    from ..functions import FUNCTIONS
+    return name in FUNCTIONS or name.startswith("norm") or name in ("inner", "transpose", "pinv", "adjoint", "P",
+                                                                      "tensorpow", "conv", "compose", "intersect")
+
+
 def _uses(link, node: ast.expr) -> bool:
-    """Does the link mention the indexed name or the function ``node`` stated after its display?"""
-    want = ast.dump(node) if isinstance(node, ast.Subscript) else node.func.id
+    """Does the link mention the indexed name or the function ``node`` stated after its display (a function the
+    reader writes: that call as written)?"""
+    want = ast.dump(node) if isinstance(node, ast.Subscript) or _builtin_call(node.func.id) else node.func.id
     for side in (link.lhs.node, link.rhs.node):
         for n in ast.walk(side) if side is not None else ():
             if ast.dump(n) == want or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == want):
