@@ -21,6 +21,29 @@ from .result import StepVerdict, bad_input
 
 RESERVED = set(FUNCTIONS) | set(CONSTANTS) | {"simplex", "oo"}
 
+# Function definitions whose body is integer arithmetic (+ − × ÷) of their own parameters alone — the tex reader's
+# ``inner(a, b) := a*b`` and ``transpose(x) := x``, given to every session it opens — build to the same Lambda in
+# any scope (each name is a parameter, resolved before any scope name; no power, call or float whose reading a
+# setting could change): the first is built as any definition (forked, under the hard limit), then reused by
+# this process's later sessions.  Each forked build cost ~20 ms of CPU (the fork and the page copies of a ~300 MB
+# process, for a Lambda of one product), and a paper checked with ``--tex`` opens a session per assumption set.
+_PARAMETER_ARITHMETIC: dict[str, sp.Lambda] = {}
+_ARITHMETIC_NODES = (ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.UAdd, ast.Load)
+
+
+def _parameter_arithmetic_key(params: Sequence[str], expr: ast.AST) -> str | None:
+    """A key for a function body that is integer arithmetic of the parameters alone; None for any other body."""
+    for n in ast.walk(expr):
+        if isinstance(n, ast.Name):
+            if n.id not in params:
+                return None
+        elif isinstance(n, ast.Constant):
+            if type(n.value) is not int:
+                return None
+        elif not isinstance(n, _ARITHMETIC_NODES):
+            return None
+    return repr((tuple(params), ast.dump(expr)))
+
 
 def load_context(name: "str | stepcontext.StepContext", assume: Sequence[str] = ()) -> stepcontext.StepContext:
     if isinstance(name, stepcontext.StepContext):  # a context object (a test, a notebook): used as it is
@@ -141,7 +164,12 @@ class Session:
             clash = [p for p in d.params if p in RESERVED]
             if clash:
                 raise BadInput(f"parameter {clash[0]!r} is a function or constant name")
-            fn = build_function(self.scope, d.params, d.expr, self.timeout, self.isolate)
+            key = _parameter_arithmetic_key(d.params, d.expr)
+            fn = _PARAMETER_ARITHMETIC.get(key) if key else None
+            if fn is None:
+                fn = build_function(self.scope, d.params, d.expr, self.timeout, self.isolate)
+                if key:
+                    _PARAMETER_ARITHMETIC[key] = fn
             self.scope.user.pop(d.name, None)
             self.scope.user_functions[d.name] = fn
             return fn
