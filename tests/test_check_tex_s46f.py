@@ -231,3 +231,13 @@ def test_guard_what_suffices_is_still_a_goal(tmp_path, capsys):
                 r"\|u\|^2 + u = 1 + u .", r"\end{equation}", r"\end{proof}")
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["kind"] == "goal", rows
+
+
+def test_where_given_by_names_a_term_whose_macro_is_not_read(tmp_path, capsys):
+    # old: goal (the left side unread: an unknown command); the statement's where-clause names it
+    body = _doc(r"\newtheorem{lemma}{Lemma}", r"\begin{lemma}", r"For all $n$, we have", r"\begin{equation}",
+                r"E_{n+1} \leq E_n + \gamma_n b_n,", r"\end{equation}",
+                r"where the error term $b_n$ is given by", r"\begin{equation}",
+                r"\sbias_{n} = \poldiam B_n .", r"\end{equation}", r"\end{lemma}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["kind"] for r in rows] == ["goal", "definition"], rows

@@ -782,6 +782,11 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             (POWER_DEF_CUE.search(sentence) or WHERE_GIVEN_BY.search(sentence)):
         # "I set ŝ² = â² − b̂²", "define σ̂_v^2 = …": the power of a name is defined (the right side does not write it)
         return "definition", "the prose before it defines the left side (a power of a name, which the right side does not write)"
+    if first_in_chain and op == "=" and statement_defines and not derived and WHERE_GIVEN_BY.search(sentence) and \
+            NAME_LIKE.match(lhs_text):
+        # "…, where the error terms ξ_n, b_n and ψ_n are given by ξ_n = …, b_n = …, ψ_n² = …": the statement's
+        # where-clause names them (a name or its power, read or not)
+        return "definition", "a 'where … are given by' clause of the statement: it names the left side"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"

@@ -84,8 +84,9 @@ ORDER = re.compile(r"[<>]|\\(?:[lg]eq?|[lg]eqslant|neq?|in|subset|subseteq|notin
 
 def standing_settings(paragraph: str) -> tuple[list[str], list[str]]:
     """(values, scalings): the inline equations (their LaTeX) by which the sentences of ``paragraph`` (the prose of
-    a display's paragraph before it, earlier displays blanked) set a value for what follows ("If we let
-    $\\sigma^2 = 1/M$"), and the scalings they set ("let $\\sigma^2 \\sim 1/M$"), in order.  A value set this way holds
+    a display's paragraph before it, earlier displays marked ⟨display⟩) set a value for what follows ("If we let
+    $\\sigma^2 = 1/M$"), and the scalings they set ("let $\\sigma^2 \\sim 1/M$"), in order: a sentence that
+    ends in prose, or the one that leads into the display (not one that led into an earlier display).  A value set this way holds
     for every display after it in the paragraph; a scaling is no value the checker can use, but a step may hold only
     under it."""
     spans = [(m.start(), m.end(), m.group(1) if m.group(1) is not None else m.group(2)) for m in MATH.finditer(paragraph)]
@@ -94,13 +95,17 @@ def standing_settings(paragraph: str) -> tuple[list[str], list[str]]:
         for i in range(a, b):
             inside[i] = True
     ends = [m.end() for m in SENTENCE_END.finditer(paragraph) if not inside[m.start()]]
-    ends += [m.end() for m in re.finditer("⟨display⟩", paragraph)]  # a display ends what its sentence set up
+    shown = [m.start() for m in re.finditer("⟨display⟩", paragraph)]
+    ends += [at + len("⟨display⟩") for at in shown]
     values: list[str] = []
     scalings: list[str] = []
     for a, b, text in spans:
         start = max((e for e in ends if e <= a), default=0)
         if not STANDING.match(paragraph[start:a]):
             continue
+        stop = min([e for e in ends if e > b] + [len(paragraph) + 1])
+        if any(b <= at < stop for at in shown):
+            continue  # "Setting $p = …$, we have ⟨display⟩": the sentence set it for that display only
         if SCALING.search(text) and not ORDER.search(text):
             scalings.append(text)
         elif "=" in text and not ORDER.search(text) and not SCALING.search(text):

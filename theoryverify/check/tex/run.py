@@ -2472,6 +2472,11 @@ def _substitute(node: ast.expr, subst: dict) -> ast.expr:
     class Sub(ast.NodeTransformer):
         def visit_Name(self, n):
             return copy.deepcopy(subst[n.id]) if n.id in subst else n
+
+        def visit_Call(self, n):  # e(t) after "Let $e = x̄ − x̲$": the function applied keeps its name
+            n.args = [self.visit(a) for a in n.args]
+            n.keywords = [self.visit(k) for k in n.keywords]
+            return n
     return Sub().visit(copy.deepcopy(node))
 
 
