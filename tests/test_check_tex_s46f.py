@@ -187,6 +187,16 @@ def test_a_transition_kernel_in_a_proof_step_is_no_probability_statement(tmp_pat
     assert rows[0]["kind"] == "step", rows
 
 
+def test_a_kernel_of_states_written_as_commands_is_no_probability_statement(tmp_path, capsys):
+    # old: probabilistic; the paper's states are macros (\rstate, unread here): P(\rstate'|\rstate, \pure) is still
+    # a kernel, the row a step (unreadable for its unknown commands, but no probability statement)
+    body = _doc(r"\begin{proof}", r"Then", r"\begin{align}",
+                r"\sum_{\rstate'} 2 P(\rstate'|\rstate, \pure) x_{\rstate'} \le \sum_{\rstate'} 3 P(\rstate'|\rstate, \pure) "
+                r"x_{\rstate'} .", r"\end{align}", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "step", rows
+
+
 def test_guard_a_probability_of_an_event_is_still_probabilistic(tmp_path, capsys):
     # guard: P(|X| > t) (an event, its bars absolute values) and a side that is a probability stay probabilistic
     body = _doc(r"\begin{proof}", r"Then", r"\begin{align}", r"2 P(|X| > t) \le 3 P(|X| > t) , \qquad P(s'|s,a) \le 1 .",

@@ -526,7 +526,8 @@ def without_brace_labels(text: str) -> str:
 
 
 #: the argument of a kernel P(s'|s, a): names (primed, indexed) on both sides of one bar, no relation, no event
-KERNEL_ARGS = re.compile(r"\s*[A-Za-z][\w'{}^\\ ]*\s*(?:\\mid|\||\\vert)\s*[A-Za-z][\w'{}^\\ ]*(?:\s*,\s*[A-Za-z][\w'{}^\\ ]*)*\s*")
+KERNEL_ARGS = re.compile(r"\s*\\?[A-Za-z][\w'{}^\\ ]*\s*(?:\\mid|\||\\vert)\s*\\?[A-Za-z][\w'{}^\\ ]*"
+                         r"(?:\s*,\s*\\?[A-Za-z][\w'{}^\\ ]*)*\s*")  # P(s'|s, a), P(\rstate'|\rstate, \pure)
 #: a side that is a probability itself (P(E) ≤ δ, ℙ(A | B) = …): a probability statement, whatever its factors
 PROB_SIDE = re.compile(r"^\s*(?:-\s*)?(?:\\left\s*|\\[bB]igg?l?\s*)?[(\[]?\s*(?:P\b|P\s*[_^(\[]|\\Pr\b|\\mathbb\s*\{?\s*P|"
                        r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\b|\\PP\b|\\Prob\b)")
