@@ -205,6 +205,14 @@ def test_guard_a_probability_of_an_event_is_still_probabilistic(tmp_path, capsys
     assert [r["kind"] for r in rows] == ["probabilistic", "probabilistic"], rows
 
 
+def test_guard_a_side_that_is_the_papers_own_probability_stays_probabilistic(tmp_path, capsys):
+    # guard (games App-MARL:122 shape): \prob^{π}(s_1 = s' | s_0) = π(a'|s') P(s'|s, a): the left side is a probability
+    body = _doc(r"\begin{proof}", r"Then", r"\begin{align}", r"\prob^{\pi}(s_1 = s' | s_0) = \pi(a'|s') P(s'|s,a) .",
+                r"\end{align}", r"\end{proof}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "probabilistic", rows
+
+
 def test_where_the_error_terms_are_given_by_defines_their_powers(tmp_path, capsys):
     # old: ψ_n² = ½‖V_n‖² the lemma's conclusion (goal)
     body = _doc(r"\newtheorem{lemma}{Lemma}", r"\begin{lemma}", r"For all $n$, we have", r"\begin{equation}",

@@ -530,7 +530,7 @@ KERNEL_ARGS = re.compile(r"\s*\\?[A-Za-z][\w'{}^\\ ]*\s*(?:\\mid|\||\\vert)\s*\\
                          r"(?:\s*,\s*\\?[A-Za-z][\w'{}^\\ ]*)*\s*")  # P(s'|s, a), P(\rstate'|\rstate, \pure)
 #: a side that is a probability itself (P(E) ≤ δ, ℙ(A | B) = …): a probability statement, whatever its factors
 PROB_SIDE = re.compile(r"^\s*(?:-\s*)?(?:\\left\s*|\\[bB]igg?l?\s*)?[(\[]?\s*(?:P\b|P\s*[_^(\[]|\\Pr\b|\\mathbb\s*\{?\s*P|"
-                       r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\b|\\PP\b|\\Prob\b)")
+                       r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\b|\\(?:PP|Prob|prob|pr|PR|probability)\b)")  # \prob: a paper's own P
 
 
 def _kernel_factor(text: str, m: re.Match, lhs_text: str, rhs_text: str) -> bool:
