@@ -153,6 +153,8 @@ RESTATED = re.compile(r"(?:from (?:our|the) assumption|by assumption|we assume|a
 #: a name with a superscript, and perhaps a subscript (``\\Delta_v^{k}``, ``S_t^\\ell``): the left side of "we define:"
 SCRIPTED_NAME = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*\^\s*(?:\{[^{}]*\}|"
                            r"\\?[A-Za-z0-9]+)(?:\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?\s*$")
+#: "…, and consider λ-perturbed policies": the display gives the objects considered
+CONSIDER = re.compile(r"\b(?:and\s+)?(?:we\s+|let\s+us\s+)?consider\b", re.I)
 STRONG_DEF = re.compile(r"\b(?:define[sd]?|let|denote[sd]?|denoting|we write|notation)\b", re.I)
 CHOICE = re.compile(r"^(?:we )?choose$", re.I)
 # "our goal is to solve the following bi-level problem:": the display sets up a problem (a definition)
@@ -194,6 +196,14 @@ EQUATION_TO_SOLVE = re.compile(r"\b(?:the\s+)?values?\s+of\s+[^.]{1,60}?\b(?:tha
 ROOT_OF = re.compile(r"(?:\b(?:is|are|be|being)\s+(?:a\s+|the\s+|one\s+of\s+the\s+)?(?:roots?|zeros?|solutions?)\s+of|"
                      r"\bcharacteristic\s+(?:polynomial|equation)|\bsolv(?:e|es|ing)\b|\bsatisf(?:y|ies|ying)\b)"
                      r"[^.;:,]{0,80}?\W*$", re.I)
+#: "at the saddle point we have stationarity", "setting the derivative to zero", "the first-order condition gives":
+#: a display's "… = 0" is the condition the point satisfies (an equation to solve), not an identity
+STATIONARY = re.compile(r"\b(?:stationar(?:y|ity)\b|saddle[- ]?points?\b|first[- ]order\s+(?:optimality\s+)?conditions?\b|"
+                        r"optimality\s+conditions?\b|critical\s+points?\b|extrem(?:um|a|ali[sz]\w*)\b|"
+                        r"(?:setting|set|equating|equate)\s+(?:the|its|their|this|each|both)?\s*(?:[\w-]+\s+){0,3}"
+                        r"(?:derivatives?|gradients?|variations?)\b[^.;]{0,60}\b(?:to\s+)?(?:zero|0)\b|"
+                        r"(?:derivatives?|gradients?)\b[^.;]{0,60}\b(?:vanish(?:es)?|to\s+zero|equals?\s+zero|(?:is|are)\s+zero)\b)"
+                        r"[^.]{0,120}$", re.I)
 #: "… which we solve numerically", "which can be solved by bisection": the display was an equation to solve
 SOLVED_AFTER = re.compile(r"^\W*(?:which|that)\s+(?:we|one|is|can\s+be|must\s+be|has\s+to\s+be)\s+"
                           r"(?:\w+ly\s+|then\s+|now\s+)?solv", re.I)
@@ -221,6 +231,8 @@ REASON_BEFORE = re.compile(r"\b(?:using|use|by|from|recall(?:ing)?|note)\s+(?:th
 #: follows" is computed)
 POWER_DEF_CUE = re.compile(r"\b(?:define[sd]?|defining|let|denote[sd]?|denoting|we write|notation|set|setting)\b[^.]{0,200}$",
                            re.I)
+#: "…, where the error terms $ξ_n$ and $ψ_n$ are given by": a where-clause that gives the names (their powers too)
+WHERE_GIVEN_BY = re.compile(r"\bwhere\b[^.]{0,160}\b(?:is|are)\s+(?:given|defined)\s+(?:by|as)\W*$", re.I)
 #: "The map T obeys \[ |T(x) − T(y)| ≤ L|x − y| \], where L is its Lipschitz constant": a property stated of an
 #: object (with the constant it names), not a derivation step
 PROPERTY_OBEYED = re.compile(r"\bobeys\W*$", re.I)
@@ -280,8 +292,9 @@ def _last(pattern: re.Pattern, text: str) -> int:
     return ends[-1] if ends else -1
 
 
-CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:\s*[_^]\s*\{?[A-Za-z0-9]+\}?){0,2}\s*\(\s*(?:\\[A-Za-z]+|[A-Za-z])"
-                          r"(?:\s*,\s*(?:\\[A-Za-z]+|[A-Za-z]))*\s*\)\s*$")  # v(q), d^2_R(X, A)
+CALL_WRITTEN = re.compile(r"^\s*(?:\\[A-Za-z]+|[A-Za-z])(?:\s*[_^]\s*\{?\\?[A-Za-z0-9]+\}?){0,2}\s*\(\s*(?:\\[A-Za-z]+|[A-Za-z])"
+                          r"(?:\s*(?:,|\||\\mid|\\vert)\s*(?:\\[A-Za-z]+|[A-Za-z]))*\s*\)\s*$")
+# v(q), d^2_R(X, A), π_λ^a(b | s) (a policy's law of b given s)
 # "Now we can define the cumulative distribution functions." + display: the sentence that ends before it defines
 DEF_SENTENCE = re.compile(r"\b(?:define|denote)\b[^.]{0,200}\.\s*$", re.I)
 INDEX_RANGE = re.compile(r"[^,]{1,20},\s*(?:[^,]{1,20},\s*){0,4}\\(?:l|c)?dots\b")
@@ -512,6 +525,30 @@ def without_brace_labels(text: str) -> str:
     return "".join(out)
 
 
+#: the argument of a kernel P(s'|s, a): names (primed, indexed) on both sides of one bar, no relation, no event
+KERNEL_ARGS = re.compile(r"\s*\\?[A-Za-z][\w'{}^\\ ]*\s*(?:\\mid|\||\\vert)\s*\\?[A-Za-z][\w'{}^\\ ]*"
+                         r"(?:\s*,\s*\\?[A-Za-z][\w'{}^\\ ]*)*\s*")  # P(s'|s, a), P(\rstate'|\rstate, \pure)
+#: a side that is a probability itself (P(E) ≤ δ, ℙ(A | B) = …): a probability statement, whatever its factors
+PROB_SIDE = re.compile(r"^\s*(?:-\s*)?(?:\\left\s*|\\[bB]igg?l?\s*)?[(\[]?\s*(?:P\b|P\s*[_^(\[]|\\Pr\b|\\mathbb\s*\{?\s*P|"
+                       r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\b|\\(?:PP|Prob|prob|pr|PR|probability)\b)")  # \prob: a paper's own P
+
+
+def _kernel_factor(text: str, m: re.Match, lhs_text: str, rhs_text: str) -> bool:
+    """A bare ``P(s'|s,a)`` (a transition kernel, a conditional law of named states) written as a factor of a side
+    that is not itself a probability: a number in an identity or a bound (∑_{s'} w(s') P(s'|s,a) x_{s'}), not a
+    statement that holds with some probability."""
+    if not m.group(0).startswith("P") or PROB_SIDE.match(lhs_text) or PROB_SIDE.match(rhs_text):
+        return False
+    depth, i = 1, m.end()
+    while i < len(text) and depth:
+        depth += (text[i] in "([") - (text[i] in ")]")
+        i += 1
+    if depth:
+        return False
+    inner = text[m.end():i - 1]
+    return bool(KERNEL_ARGS.fullmatch(inner)) and not re.search(r"[<>=]|\\(?:[lg]eq?|in|neq)(?![A-Za-z])", inner)
+
+
 def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
     """:func:`_classify`, except that a link to an ellipsis (``ν_2 ≥ ⋯`` and ``⋯ ≥ ν_n`` in ``ν_1 ≥ ν_2 ≥ ⋯ ≥ ν_n``)
     stands for terms that are not written: ``elided``, never checked — or a hypothesis where the prose makes the
@@ -584,6 +621,12 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             ROOT_OF.search(sentence):
         # "r is a root of its characteristic polynomial det(rI − B) = r² − rs + c = 0": the equation r solves
         return "definition", "the prose presents an equation its unknown solves (a root, a characteristic equation): not a step"
+    if op == "=" and "0" in (lhs_text.strip().rstrip(".,;").strip(), rhs_text.strip().rstrip(".,;").strip()) and \
+            STATIONARY.search(sentence) and re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", lhs_text + rhs_text)):
+        # "at the saddle point we have stationarity, ∂I/∂a = −b + 1/(2a) = 0": the condition that fixes the point
+        # (the link that computes the derivative stays a step)
+        return "constraint", ("the stationarity (saddle-point, first-order) condition the prose states: an equation "
+                              "the point solves, not an identity")
     if op in ("\\leftarrow", "\\gets"):
         return "update", "an assignment (\\leftarrow)"
     if op in APPROX_OPS:
@@ -610,7 +653,8 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "hypothesis", "a side condition of the display"
     if ASYMP_RE.search(link_text) or _landau_omega(link_text):
         return "asymptotic", "O(·)/Θ/Ω/o or a limit"
-    if any(not (p_not_probability and m.group(0).startswith("P")) for m in PROB_RE.finditer(link_text)):
+    if any(not (p_not_probability and m.group(0).startswith("P")) and not _kernel_factor(link_text, m, lhs_text, rhs_text)
+           for m in PROB_RE.finditer(link_text)):
         return "probabilistic", "a probability (P(…))"
     if op == "=" and LAW_VALUE.search(link_text) and not re.search(r"\\mid|;", link_text):
         return "probabilistic", "a law used as a value (N(…)): an identity in distribution"
@@ -704,7 +748,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             not derived:
         return "definition", "an optimisation problem the paper sets up"
     head = LHS_HEAD.match(lhs_text)
-    own = bool(head and re.search(re.escape(head.group(1)) + r"(?![A-Za-z])", rhs_text))  # phi(z) = z phi(1)
+    # phi(z) = z phi(1); a command's own letters are no use of a letter name (the m of \\mathrm d in m_k = ∫ … \\mathrm d λ)
+    own = bool(head and re.search((r"(?<![A-Za-z\\])" if head.group(1)[0] != "\\" else "") + re.escape(head.group(1)) +
+                                  r"(?![A-Za-z])", rhs_text if head.group(1)[0] == "\\" else
+                                  re.sub(r"\\[A-Za-z]+", " ", rhs_text)))
     if first_in_chain and op == "=" and lhs_is_name and AFTER_DESCRIBES.match(after):
         return "definition", "the display names an object the prose then describes"
     lhs_is_name = lhs_is_name or bool(CALL_WRITTEN.match(lhs_text))  # "Define v(q) = …": v applied, whatever v is
@@ -729,10 +776,18 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         # "We define: Δ_v^k = …": the name with its superscript is what is defined (an index or label, not a power of
         # a name defined elsewhere, which would leave the display a step with Δ free)
         return "definition", "the prose defines the left side (its superscript an index or label, not a power)"
-    if first_in_chain and op == "=" and lhs_power and not derived and inner not in STATEMENT_ENVS and \
-            POWER_DEF_CUE.search(sentence):
+    statement_defines = inner in STATEMENT_ENVS and defines_at >= 0 and \
+        _last(re.compile(r"\bthen\b", re.I), sentence) <= defines_at  # "…, where the error terms are given by"
+    if first_in_chain and op == "=" and lhs_power and not derived and \
+            (inner not in STATEMENT_ENVS or statement_defines) and \
+            (POWER_DEF_CUE.search(sentence) or WHERE_GIVEN_BY.search(sentence)):
         # "I set ŝ² = â² − b̂²", "define σ̂_v^2 = …": the power of a name is defined (the right side does not write it)
         return "definition", "the prose before it defines the left side (a power of a name, which the right side does not write)"
+    if first_in_chain and op == "=" and statement_defines and not derived and WHERE_GIVEN_BY.search(sentence) and \
+            NAME_LIKE.match(lhs_text):
+        # "…, where the error terms ξ_n, b_n and ψ_n are given by ξ_n = …, b_n = …, ψ_n² = …": the statement's
+        # where-clause names them (a name or its power, read or not)
+        return "definition", "a 'where … are given by' clause of the statement: it names the left side"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
@@ -770,7 +825,8 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if need and _last(DERIVED_PROSE, RESTATES.sub("", sentence[need.end(1):])) < 0:
         return "goal", "a requirement the prose imposes ('we need … to go to zero'), not a consequence"
     if GOAL_PROSE.search(sentence) and not max(derived_at, _last(COMPUTE_CUE, sentence)) > goal_at and \
-            not _last(STRONG_DEF, sentence) > goal_at:  # "we set b such that …, that is"; "…, such that …, and let"
+            not max(_last(STRONG_DEF, sentence), _last(CONSIDER, sentence)) > goal_at:
+        # "we set b such that …, that is"; "…, such that …, and let"; "…, such that ‖u‖ = 1, and consider"
         return "goal", "the prose states it as what is to be shown or chosen"
     if inner in STATEMENT_ENVS:
         if re.search(r"\b(then|we have|holds?|it follows|satisf(?:y|ies)\b.*:)\W*$", sentence, re.I):

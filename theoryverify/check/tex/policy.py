@@ -34,6 +34,9 @@ class Caveats:
     families: list[str] = field(default_factory=list)  # x_(i) families
     vector: list[str] = field(default_factory=list)  # why it is read in one dimension
     unread_conditions: list[str] = field(default_factory=list)
+    #: scalings the paragraph's prose sets for a name the step writes ("let σ² ∼ 1/M"): no value, but the step may
+    #: hold only under one
+    prose_scalings: list[str] = field(default_factory=list)
     loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
     set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
@@ -98,6 +101,9 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
                "in ways the checker does not know"
     if caveats.unread_conditions:
         return f"the display's side condition could not be read ({caveats.unread_conditions[0]})"
+    if caveats.prose_scalings:
+        return (f"the prose sets a scaling ({'; '.join(caveats.prose_scalings[:2])}) that the checker cannot use as a "
+                "value: the step may hold only under it")
     if caveats.vector_products and op != "=":
         # an inequality between products of vectors rests on their angle (g·d = ‖g‖‖d‖cos θ), which one dimension
         # fixes at 0 or π and the paper constrains by hypotheses the checker does not read; an identity's

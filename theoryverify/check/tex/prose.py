@@ -67,3 +67,47 @@ def _set_in(prose: str, spans, start: int, end: int) -> list[str]:
             prev_set = False
         prev_end = b
     return out
+
+
+#: the words that open a sentence setting a value for the rest of its paragraph: "Let $σ^2 = 1/M$", "If we let …",
+#: "Setting …", "We fix …" — the sentence opens with the cue (not "If $n$ is even, let $k = n/2$": a case)
+STANDING = re.compile(r"^\W*(?:(?:now|here|henceforth|throughout|first|finally)\s*,?\s*)?"
+                      r"(?:if\s+we\s+|we\s+|let\s+us\s+|we\s+will\s+)?"
+                      r"(?:let|letting|set|setting|choose|choosing|fix|fixing|take|taking|assume|assuming|suppose)\b"
+                      r"(?:\s+(?:the|a|value|values|of|now|again|here|that)\b)*[^.;$]{0,30}"
+                      r"(?:\$[^$]{1,120}\$\s*,?\s*(?:and\s+)?)*$", re.I)
+#: a scaling, not a value: σ² ∼ 1/M, n ≍ d, η ∝ 1/L (a law, X ∼ N(0, 1), is not one)
+SCALING = re.compile(r"\\(?:sim|approx|simeq|asymp|propto)(?![A-Za-z])(?!\s*(?:\\mathcal|\\mathrm|\\text|\\operatorname|"
+                     r"\\mathsf|\\mathbb|N\b|U\b|Unif|Ber|Bin|Poi|Exp))")
+ORDER = re.compile(r"[<>]|\\(?:[lg]eq?|[lg]eqslant|neq?|in|subset|subseteq|notin)(?![A-Za-z])")
+
+
+def standing_settings(paragraph: str) -> tuple[list[str], list[str]]:
+    """(values, scalings): the inline equations (their LaTeX) by which the sentences of ``paragraph`` (the prose of
+    a display's paragraph before it, earlier displays marked ⟨display⟩) set a value for what follows ("If we let
+    $\\sigma^2 = 1/M$"), and the scalings they set ("let $\\sigma^2 \\sim 1/M$"), in order: a sentence that
+    ends in prose, or the one that leads into the display (not one that led into an earlier display).  A value set this way holds
+    for every display after it in the paragraph; a scaling is no value the checker can use, but a step may hold only
+    under it."""
+    spans = [(m.start(), m.end(), m.group(1) if m.group(1) is not None else m.group(2)) for m in MATH.finditer(paragraph)]
+    inside = [False] * len(paragraph)
+    for a, b, _ in spans:
+        for i in range(a, b):
+            inside[i] = True
+    ends = [m.end() for m in SENTENCE_END.finditer(paragraph) if not inside[m.start()]]
+    shown = [m.start() for m in re.finditer("⟨display⟩", paragraph)]
+    ends += [at + len("⟨display⟩") for at in shown]
+    values: list[str] = []
+    scalings: list[str] = []
+    for a, b, text in spans:
+        start = max((e for e in ends if e <= a), default=0)
+        if not STANDING.match(paragraph[start:a]):
+            continue
+        stop = min([e for e in ends if e > b] + [len(paragraph) + 1])
+        if any(b <= at < stop for at in shown):
+            continue  # "Setting $p = …$, we have ⟨display⟩": the sentence set it for that display only
+        if SCALING.search(text) and not ORDER.search(text):
+            scalings.append(text)
+        elif "=" in text and not ORDER.search(text) and not SCALING.search(text):
+            values.append(text)
+    return values, scalings

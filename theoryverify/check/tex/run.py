@@ -707,8 +707,10 @@ class Paper:
             self._prose_assumed, self._prose_unread = set(prose_assume), list(prose_unread)
             first_rel = len(self.relations)
             subst, after_assume = self._after(display)
+            self._para_values, self._prose_scalings = self._paragraph_settings(display)
             subst = self._before(display, subst)
             self._subst = subst
+            self._defined_args = {}  # the arguments of the functions this display defines (ρ(λ) = …) → the chain
             chain_rows = {p.row for c in display.chains for p in c.parts}
             logic_sides = {id(c) for pair in display.logic for c in pair[:2]}
             read_sides: dict[int, tuple] = {}  # a side of a ⟺ / ⟹: its reading and assumptions
@@ -813,6 +815,26 @@ class Paper:
                 if before:
                     regions.append((before[-1][1], before[-1][2]))
         return regions
+
+    def _paragraph_settings(self, display: D.Display) -> tuple[list[str], list[str]]:
+        """(values, scalings) the sentences of the display's paragraph before it set for what follows ("If we let
+        $\\sigma^2 = 1/M$, …", "let $\\sigma^2 \\sim 1/M$"; see :func:`.prose.standing_settings`).  The paragraph
+        runs back over earlier displays to the last empty line (a comment line, blanked, is none: TeX reads no break
+        there), within the statement or proof the display stands in."""
+        from .prose import standing_settings
+        text = self.doc.text
+        start = display.start
+        floor = max([self.doc.body_start, start - 4000] + [s for _, s in display.scope])
+        for name, s, e in self.spans:  # a statement or proof that ended before the display: its prose is its own
+            if floor <= e <= start:
+                floor = e
+        region = re.sub(r"(?<!\\)\$\$.*?(?<!\\)\$\$", " ⟨display⟩ ", text[floor:start], flags=re.S)
+        region = re.sub(r"\\begin\{(equation|align|gather|multline|eqnarray|displaymath|flalign|alignat)(\*?)\}.*?"
+                        r"\\end\{\1\2\}|\\\[.*?\\\]", " ⟨display⟩ ", region, flags=re.S)
+        cut = max((m.end() for m in D.PARAGRAPH.finditer(region)), default=0)
+        cut = max([cut] + [m.end() for m in re.finditer(r"\\(?:sub)*section\*?\s*\{[^{}]*\}|\\paragraph\*?\s*\{[^{}]*\}",
+                                                         region)])
+        return standing_settings(" ".join(region[cut:].split()))
 
     def _prose_assumptions(self, display: D.Display) -> tuple[list[str], list[str]]:
         """"Let $k \\ge 2$", "for all $t \\ge 1$", "where $0 < \\eta \\le 1/L$" in the prose before a display (its
@@ -1090,7 +1112,11 @@ class Paper:
         the name itself is not used; values that name each other (``n = \\ell``, ``\\ell = …``) are resolved."""
         from .prose import values_before
         self._prose_set = {}
-        texts = values_before(display.prose)
+        self._prose_powers = []
+        near = values_before(display.prose)
+        # the values the paragraph's sentences set for what follows ("If we let $σ^2 = 1/M$"), then those of the
+        # sentence leading into the display (the nearer wins)
+        texts = [t for t in getattr(self, "_para_values", []) if t not in near] + near
         if not texts:
             return subst
         plain_vals, pre_vals = {}, {}
@@ -1115,6 +1141,16 @@ class Paper:
             try:
                 lhs, rhs = plain(node, set(), fam), plain(link.rhs.node, set(), fam)
             except BadInput:
+                continue
+            if not fam and isinstance(lhs, ast.BinOp) and isinstance(lhs.op, ast.Pow) and \
+                    isinstance(lhs.left, ast.Name) and isinstance(lhs.right, ast.Constant) and \
+                    type(lhs.right.value) is int and lhs.right.value >= 2 and lhs.left.id not in subst and \
+                    lhs.left.id not in names_in(rhs, set()):
+                # "let $σ^2 = 1/M$": the power's value (σ² → 1/M, σ⁴ → its square); a lone σ is left free and
+                # blocks a refutation (its sign is not given), as for a power a display defines
+                self._prose_powers = [p for p in self._prose_powers if p[0] != lhs.left.id] + \
+                    [(lhs.left.id, lhs.right.value, rhs, None, "")]
+                self._prose_set[lhs.left.id] = " ".join(text.split())
                 continue
             if fam or not isinstance(lhs, ast.Name) or lhs.id in subst or lhs.id in names_in(rhs, set()):
                 continue
@@ -1302,6 +1338,15 @@ class Paper:
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
                                  p_not_probability=self._p_not_probability,
                                  lhs_power=link.index == 0 and _power_of_name(link.lhs.node, link.rhs.node))
+            if kind == "step" and link.op in ("<", ">", "<=", ">=") and any(
+                    isinstance(side, ast.Name) and self._defined_args.get(side.id, id(chain)) != id(chain)
+                    for side in (link.lhs.node, link.rhs.node)):
+                # "ρ(λ) = (α−1)λ_0^{α−1}λ^{−α}, \qquad λ ≥ λ_0": the range of the argument of the function the
+                # display has just defined, a side condition of that definition
+                kind, why = "hypothesis", ("a side condition of the definition before it in the display (the range "
+                                           "of its argument), not a step")
+            if kind == "definition" and link.index == 0 and isinstance(link.lhs.node, ast.Call):
+                self._defined_args.update({a.id: id(chain) for a in link.lhs.node.args if isinstance(a, ast.Name)})
             half = _half_step_of(link, self.names.ev.half_steps)
             if half and link.index == 0 and link.op == "=" and kind in ("step", "definition", "goal"):
                 kind, why = "update", (f"{half}: a half-step of the update block (the display then updates the name at "
@@ -1820,9 +1865,10 @@ class Paper:
         import copy
         here = set(display.scope)
         defs: dict[str, tuple[int, ast.expr, str]] = {}
-        for name, k, value, scope, where in [*getattr(self, "power_defs", ()), *getattr(self, "_after_powers", ())]:
+        for name, k, value, scope, where in [*getattr(self, "power_defs", ()), *getattr(self, "_after_powers", ()),
+                                             *getattr(self, "_prose_powers", ())]:
             if (scope is None or scope in here) and where != "{}:{}".format(*self.doc.where(display.start)):
-                defs[name] = (k, value, where)
+                defs[name] = (k, value, where)  # (where "": set in the prose before the display, named there)
         if not defs:
             return lhs, rhs, [], []
         used: dict[str, str] = {}
@@ -1834,7 +1880,8 @@ class Paper:
                         isinstance(n.right, ast.Constant) and type(n.right.value) is int:
                     k, value, where = defs[n.left.id]
                     if n.right.value % k == 0:
-                        used[f"{n.left.id} ** {k} = {unparse(value)}"] = where
+                        if where:
+                            used[f"{n.left.id} ** {k} = {unparse(value)}"] = where
                         m = n.right.value // k
                         v = copy.deepcopy(value)
                         return v if m == 1 else ast.BinOp(left=v, op=ast.Pow(), right=ast.Constant(m))
@@ -1845,7 +1892,8 @@ class Paper:
             if (ast.dump(lhs), ast.dump(rhs)) == before:
                 break
         left = sorted({n.id for side in (lhs, rhs) for n in ast.walk(side) if isinstance(n, ast.Name) and n.id in defs})
-        return lhs, rhs, list(used.items()), [f"{n} (its power defined at {defs[n][2]})" for n in left]
+        return lhs, rhs, list(used.items()), [f"{n} (its power defined at {defs[n][2]})" if defs[n][2] else
+                                              f"{n} (its power set in the prose before the display)" for n in left]
 
     def _in_scope(self, display) -> tuple[int, ...]:
         """The definitions a display may use: global ones and those of its own environments, minus those a later
@@ -1911,6 +1959,10 @@ class Paper:
         step_names = {re.sub(r"(?:prime|star|hat|tilde|bar|dot|bf|sup|cal|bb|frak|scr|sf|tt|vec|check|breve|ring|ul)+$", "", n.split("_")[0])
                       for n in names_in(lhs, fns) | names_in(rhs, fns)}
         cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _bearing_names(u) & step_names]
+        # "let σ² ∼ 1/M" in the paragraph: a scaling of the names on its left, which the step may rest on
+        cav.prose_scalings = [s for s in getattr(self, "_prose_scalings", ())
+                              if _bearing_names(re.split(r"\\(?:sim|approx|simeq|asymp|propto)(?![A-Za-z])", s)[0])
+                              & step_names]
         # a name the step's definitions in scope set is no longer free: a prose bound on it (γ > 0 in the lemma,
         # then "Setting γ = 1/L") would keep the checker from using its definition
         assumptions = [a for a in assumptions if a not in getattr(self, "_prose_assumed", ()) or
@@ -2563,7 +2615,9 @@ def _substitute(node: ast.expr, subst: dict) -> ast.expr:
                 n.args[0] = self.visit(n.args[0])
                 self.hidden = before
                 return n
-            self.generic_visit(n)
+            # e(t) after "Let $e = x̄ − x̲$": the function applied keeps its name
+            n.args = [self.visit(a) for a in n.args]
+            n.keywords = [self.visit(k) for k in n.keywords]
             return n
     return Sub().visit(copy.deepcopy(node))
 
