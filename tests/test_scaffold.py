@@ -158,8 +158,10 @@ def test_new_paper_installs_and_every_front_end_sees_it(tmp_path):
     assert f"package: {NAME} 0.1.0" in page and "Catalogue coverage: unknown" in page
     assert ran["check"].returncode == 0 and ran["check"].stdout.startswith("proved"), _show(ran["check"])
     assert ran["check-wrong"].returncode == 1 and "counterexample" in ran["check-wrong"].stdout
-    assert ran["pytest"].returncode == 0 and "3 passed" in ran["pytest"].stdout, _show(ran["pytest"])
+    # the paper's own test, its two claims and the plugin's package checks (printed displays build, claims located)
+    assert ran["pytest"].returncode == 0 and "4 passed" in ran["pytest"].stdout, _show(ran["pytest"])
     assert f"{NAME}::{NAME}.eq1 PASSED" in ran["pytest"].stdout, _show(ran["pytest"])
+    assert f"{NAME}::{NAME}.package-checks PASSED" in ran["pytest"].stdout, _show(ran["pytest"])
     assert "test_planted.py::test_wrong_coefficient_in_eq1_is_refuted PASSED" in ran["pytest"].stdout
 
     # every scaffolded check can fail.  In the installed package: a wrong coefficient in the printed display
