@@ -400,7 +400,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             ev.first.setdefault(key, off + m.start())  # rho_{\min} is first written here, whatever rho was before
             index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top, C_n(X): an index
             sh = SHORTHAND_DEF.match(text, after)
-            if sh and not index and SIDE_START.search(text[:m.start()]):
+            if sh and not index and _side_starts(text, m.start()):
                 # Γ_1 := Γ_1(A), a whole side each: the bare name is the value at A — applied, it is applied
                 written = text[m.start():after].strip()
                 o = OPEN_RE.match(text, sh.end() + len(written)) if text.startswith(written, sh.end()) else None
@@ -467,7 +467,17 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
 
 
 #: a definition sign after a name, then (for a shorthand) the same name applied: ``\\Gamma_1 := \\Gamma_1(A)``
-SIDE_START = re.compile(r"(?:^|&|\\\\|:=|=|\\coloneqq|\\quad|,)\s*$")  # a side begins here (\\ a row break)
+#: what may stand right before a whole side (a row break, an alignment, a relation, a comma)
+SIDE_OPENERS = ("&", "\\\\", ":=", "=", "\\coloneqq", "\\quad", ",")
+
+
+def _side_starts(text: str, at: int) -> bool:
+    """Does a side of a relation begin at offset ``at`` of ``text`` (only spaces, or a row break, an alignment,
+    a relation or a comma before it)?  Looks back a few characters only."""
+    before = text[max(0, at - 12):at].rstrip()
+    return not before or before.endswith(SIDE_OPENERS)
+
+
 SIDE_END = re.compile(r"\s*(?:$|&|\\\\|=|:=|\\coloneqq|,|\.|\\quad|\\label|\\nonumber|\\notag)")
 SHORTHAND_DEF = re.compile(r"\s*&?\s*(?::=|=:|\\coloneqq|\\triangleq|\\defeq|\\equiv|=)\s*&?\s*")
 #: a measure's differential: ``d\\mu(S)``, ``\\mathrm{d}\\nu_0(x)`` (a Greek letter applied right after d)
