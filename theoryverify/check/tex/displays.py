@@ -669,6 +669,16 @@ def _role(word: str, current: str) -> str:
     return "also" if current == "main" else current
 
 
+#: a differential anywhere (``dz``, ``d\\mu``, ``\\mathrm{d}x``), not the d inside a word or command
+_ANY_DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\])(?:d|\\mathrm\s*\{\s*d\s*\})\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
+
+
+def _open_integral(text: str) -> bool:
+    """Does ``text`` end inside an integral whose differential is still to come (``\\int_a^b \\frac{κ}{z}``)?"""
+    last = text.rfind("\\int")
+    return last >= 0 and not _ANY_DIFFERENTIAL.search(text, last + 4)
+
+
 def _split_commas(segs: list[Segment]) -> list[Segment]:
     """``a = b, \\; c = d`` / ``x_1 = 1, x_2 = 2``: a top-level comma between two relations separates them."""
     out = []
@@ -689,6 +699,8 @@ def _split_commas(segs: list[Segment]) -> list[Segment]:
             elif c in "})]":
                 depth -= 1
             elif c in ",;" and depth == 0 and env <= 0 and (i == 0 or t[i - 1] != "\\") and not inside[i]:
+                if c == "," and _open_integral(t[start:i]) and DIFFERENTIAL.match(t, i + 1):
+                    continue  # "\int_a^b \frac{κ}{z} , dz": a comma slipped in for \, before the differential — no cut
                 pieces.append((start, t[start:i]))
                 start = i + 1
         pieces.append((start, t[start:]))

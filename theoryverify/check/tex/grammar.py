@@ -107,6 +107,11 @@ class PaperParser(LatexParser):
         self.increment_reading = False  # the other reading: each such ΔX one name
         self.label_reading = False  # the other reading: a superscript recorded in labels read as a label/iterate
         self.iterated_maps: set[str] = set()  # T^k(x) read as a power of T(x): T applied k times is the other
+        #: the variables the display's integrals run over, beyond this side's (:func:`integration_variables` of the
+        #: whole chain): which variable an evaluation bracket [F]_a^b on the other side runs over
+        self.integrated: set[str] = set()
+        #: \ln a \int …: a log whose bare argument is followed by an integral — log(a)·∫ as read, or log(a·∫)?
+        self.log_scope: set[str] = set()
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
         self.bracket_index: set[str] = set()  # A[j]: A times j, or row/entry j of A?
         self.letter_runs: dict[str, list[str]] = {}  # AR(θ): the name AR applied, or A·R·θ? (the letters of AR)
@@ -117,6 +122,7 @@ class PaperParser(LatexParser):
         #: \ln(x)^{p} read as (ln x)^p (shown): the power of the logarithm, or the logarithm of the power ln(x^p)?
         self.log_powers: set[str] = set()
         self.log_power_inside = False  # the other reading: each such \ln(x)^{p} as ln(x^p)
+        self.log_reading = False  # the other reading of \ln a \int …: the log of the whole product
 
     # --- opaque atoms --------------------------------------------------------------------------
     def _opaque(self, start: int, kind: str) -> ast.expr:
@@ -814,8 +820,12 @@ class PaperParser(LatexParser):
         value — entry ℓ of A(s), one unknown function of the arguments and the index (``A_entry(s, ell)``), never the
         product A(s)·ℓ.  Only a letter, ``\\ell``, a Greek letter or a number (± a number) in the brackets
         (``p(x)[1 - p(x)]`` stays a product)."""
-        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or not self.at("[") or \
-                self.peek().pos != self.toks[self.i - 1].pos + 1:
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or not self.at("["):
+            return call
+        labelled = self._bracket_label(call)
+        if labelled is not None:
+            return labelled
+        if self.peek().pos != self.toks[self.i - 1].pos + 1:
             return call
         close = self._matching(self.i)
         inner = [t.text for t in self.toks[self.i + 1:close]] if close > 0 else []
@@ -834,6 +844,27 @@ class PaperParser(LatexParser):
         name = call.func.id + "_entry"
         self.applied.add(name)
         return ast.Call(func=_name(name), args=[*call.args, idx], keywords=[])
+
+    def _bracket_label(self, call: ast.Call) -> ast.expr | None:
+        """``R(z)[IMP]``, ``R(z)\\,[\\mathrm{MP}]`` (the cursor at ``[``): a word of two or more capitals in square
+        brackets after a function's value names the model or variant it is of — the labelled function applied
+        (``R_IMP(z)``), never the product R(z)·I·M·P.  None (cursor unmoved) for anything else."""
+        close = self._matching(self.i)
+        if close < 0 or self.toks[close].text != "]" or self._evaluated_after(close):
+            return None
+        inner = [t for t in self.toks[self.i + 1:close] if t.text not in ("\\mathrm", "\\text", "\\textrm",
+                                                                          "\\mathsf", "{", "}")]
+        word = "".join(t.text for t in inner)
+        if len(inner) < 2 and len(word) < 2 or not all(t.kind == "letter" and t.text.isupper() for t in inner) or \
+                any(inner[j + 1].pos != inner[j].pos + len(inner[j].text) for j in range(len(inner) - 1)):
+            return None
+        self.i = close + 1
+        name = f"{call.func.id}_{word}"
+        if call.func.id in self.ambiguous:
+            self.ambiguous.add(name)  # R(z): applied or a product is still open; [IMP] only labels it
+        else:
+            self.applied.add(name)
+        return ast.Call(func=_name(name), args=call.args, keywords=[])
 
     def _curried(self, name: str, args: list[ast.expr]) -> ast.expr:
         """``f(t)(x)``, ``\\hat f(w, ψ)(x)``: a function whose value is a function, applied at once to a name —
@@ -930,6 +961,10 @@ class PaperParser(LatexParser):
                     self.i = k
                     self._operand_of("Ex")
                     return self._opaque(start, "Ex")
+            if t.text == "d":
+                measure = self._measure_applied()
+                if measure is not None:
+                    return measure
             node = self._letter_name(t.text)
             if isinstance(node, ast.Name) and node.id == "e":
                 return node
@@ -2079,7 +2114,11 @@ class PaperParser(LatexParser):
     def _integral_body(self, needed: int = 1) -> None:
         """Skip an integrand up to its differential (``dx``, ``\\mathrm{d}x``, ``d\\mu(x)``) — up to the outer one
         when integrals are nested (``\\int\\int x \\,dx\\, y \\,dy``: the inner integral's differential does not
-        end the outer integrand, so y is inside it, never a factor outside) and to the second of ``\\iint``."""
+        end the outer integrand, so y is inside it, never a factor outside) and to the second of ``\\iint``.
+        Written measure first (``\\int d\\mu(x)\\, f(x)``, ``\\int dx\\, f``, ``\\int \\mathcal{D}\\xi\\, P``: the
+        physicists' order) the integrand is the rest of the term after the differentials (:meth:`_measure_first`)."""
+        if self._measure_first():
+            return
         depth = 0
         for _ in range(4000):
             t = self.peek()
@@ -2104,6 +2143,101 @@ class PaperParser(LatexParser):
                     if needed == 0:
                         return
         raise BadInput("LaTeX: an integral without its differential")
+
+    def _differential_end(self, k: int, first: bool = False) -> int:
+        """The index just past a differential starting at token ``k`` — ``dx``, ``d^n x``, ``d\\mu(S)``,
+        ``d\\mu_0(x)``, ``\\mathrm{d}x``, ``d\\mathbf{x}`` and (``first``: only where nothing precedes it inside the
+        integral) the path-integral measure ``\\mathcal{D}\\xi`` — or -1 when none starts there."""
+        toks = self.toks
+
+        def text(j: int) -> str:
+            return toks[j].text if j < len(toks) else ""
+
+        if text(k) == "d":
+            k += 1
+        elif text(k) == "\\mathrm" and text(k + 1) == "d":
+            k += 2
+        elif text(k) == "\\mathrm" and text(k + 1) == "{" and text(k + 2) == "d" and text(k + 3) == "}":
+            k += 4
+        elif first and text(k) == "\\mathcal" and text(k + 1) == "D":
+            k += 2
+        elif first and text(k) == "\\mathcal" and text(k + 1) == "{" and text(k + 2) == "D" and text(k + 3) == "}":
+            k += 4
+        else:
+            return -1
+        if text(k) == "^":  # d^n x, d^{N}\xi: a differential in several dimensions
+            k = (_close_of(toks, k + 1) if text(k + 1) == "{" else k + 1) + 1
+            if k <= 0:
+                return -1
+        t = toks[k] if k < len(toks) else None
+        if t is None:
+            return -1
+        if t.kind == "letter" or t.kind == "cmd" and t.text[1:] in GREEK:
+            k += 1
+        elif t.kind == "cmd" and t.text[1:] in BOLD | {"mathcal", "mathrm", "vec", "hat", "bar", "tilde"} and \
+                text(k + 1) == "{":
+            close = _close_of(toks, k + 1)
+            inner = toks[k + 2:close] if close > 0 else []
+            if len(inner) != 1 or not (inner[0].kind == "letter" or inner[0].kind == "cmd" and
+                                       inner[0].text[1:] in GREEK):
+                return -1
+            k = close + 1
+        else:
+            return -1
+        if text(k) == "_":  # d\mu_0(x), dx_1
+            k = (_close_of(toks, k + 1) if text(k + 1) == "{" else k + 1) + 1
+            if k <= 0:
+                return -1
+        if text(k) == "(":  # d\mu(S): the measure at its variable
+            depth = 0
+            for j in range(k, len(toks)):
+                depth += (toks[j].text == "(") - (toks[j].text == ")")
+                if depth == 0:
+                    return j + 1
+                if toks[j].kind == "end":
+                    return -1
+            return -1
+        return k
+
+    def _measure_first(self) -> bool:
+        """``\\int d\\mu(x)\\, f(x)``, ``\\int_0^1 dx\\, f(x)``, ``\\int\\int d\\mu(S)\\,d\\mu(A)\\, g``,
+        ``\\int \\mathcal{D}\\xi\\, P(\\xi)`` (the cursor after the integral sign and its limits): an integral written
+        differential first — the integrand is the rest of the term, up to the next top-level ``+``/``-``, relation or
+        text (``\\ln \\int d\\mu\\, e^{-x} e^{y}`` is the log of the integral of the product), never the integral of
+        nothing times the factors after it.  True with the cursor past the integrand; False (cursor unmoved) when the
+        integral does not start with its differential."""
+        k = self.i
+        while k < len(self.toks) and self.toks[k].text in ("\\int", "\\iint", "\\oint"):  # \int\int dμ(S) dμ(A) f
+            k += 1
+            while k < len(self.toks) and self.toks[k].text in ("_", "^"):
+                k = (_close_of(self.toks, k + 1) if k + 1 < len(self.toks) and self.toks[k + 1].text == "{"
+                     else k + 1) + 1
+                if k <= 0:
+                    return False
+        end = self._differential_end(k, first=True)
+        if end < 0:
+            return False
+        while end >= 0:
+            k = end
+            end = self._differential_end(k)
+        self.i = k
+        depth = 0
+        for _ in range(4000):
+            t = self.peek()
+            if t.kind == "end":
+                return True
+            if depth == 0 and (t.text in RELATIONS or t.text in STOPS or t.text in DEFINITION_OPS or
+                               t.text in REFUSED_RELATIONS or t.text in ("+", "-", "\\pm", "\\mp", ",", ";", "&",
+                                                                          "\\\\", "\\right")):
+                return True
+            if t.text in ("(", "[", "{", "\\left", "\\{", "\\langle"):
+                depth += 1
+            elif t.text in (")", "]", "}", "\\right", "\\}", "\\rangle"):
+                if depth == 0:
+                    return True  # the bracket around the integral closes: the integrand ends with it
+                depth -= 1
+            self.next()
+        raise BadInput("LaTeX: an integral written measure first whose integrand does not end")
 
     def _environment(self, start: int) -> ast.expr:
         self.next()  # \begin
@@ -2418,7 +2552,18 @@ class PaperParser(LatexParser):
     def _function(self, fname: str) -> ast.expr:
         """``\\det(X)`` in a paper: the determinant of a matrix whose size the paper does not give, so an unspecified
         function (a proof must hold for every function) and a matrix statement (no proof stands as a number's)."""
+        bare = not (self.at("(", "[", "{", "\\{", "\\left", "_", "^"))
+        save = self.i
         node = super()._function(fname)
+        if fname == "log" and bare and self.at("\\int", "\\iint", "\\oint"):
+            # \ln e^{-x} \int dμ e^{y}: the log of the product (ln ab = ln a + ln b is then the next step), or the
+            # log of e^{-x} times the integral? Read as written (the bare argument), the other reading (the log of the
+            # rest of the term, :attr:`log_reading`) beside it: ambiguous, a verdict only where both agree
+            if not self.log_reading:
+                self.log_scope.add("\\ln a \\int …")
+            else:
+                self.i = save
+                return _call("log", self.term())
         if fname == "det":
             self.applied.add("det")
             self.vector_ops.add("determinant")
@@ -2555,6 +2700,9 @@ class PaperParser(LatexParser):
                 self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i):  # ^{(T-i)_+}: an exponent
             raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
         if isinstance(base, (ast.Name, ast.Subscript)):
+            applied_word = self._applied_word_label(base)
+            if applied_word is not None:  # h^{an}(R): the labelled function applied (or ambiguous), no power
+                return applied_word
             word = self._superscript_label(base) or self._label_letter(base) or self._policy_label(base)
             if word:  # Regret^{OCO}, R_U^{e}, V_r^\pi: a label of the name, no power
                 sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
@@ -2567,6 +2715,18 @@ class PaperParser(LatexParser):
             iterate = self._iteration_sup(base)
             if iterate is not None:
                 return iterate
+            word = self._index_sup(base)
+            if word:  # ξ^μ inside Σ_μ, ξ^n beside it: an index label of the vector, no power
+                head = _flat(base.value if isinstance(base, ast.Subscript) else base)
+                # ξ_i^μ, the i-th entry of the vector ξ^μ: a family of its own (ξ^μ has one index, its entries two)
+                sup = _name(f"{head}sup_entry" if isinstance(base, ast.Subscript) and head.endswith("bf") else
+                            f"{head}sup")
+                elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
+                if self.at("_"):
+                    self.next()
+                    elts.insert(0, self._index_expr())
+                idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+                return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         applied_label = self._applied_label(base)
         if applied_label:  # θ^{H(θ̌)}, W^{Co(θ̌)}: θ to a power, or θ labelled H(θ̌)? (never settled: no other reading)
             self.labels.add(f"{unparse_name(base)}^{applied_label}")
@@ -2895,6 +3055,122 @@ class PaperParser(LatexParser):
         if self.at("e") and isinstance(base, ast.Subscript) and self.peek(1).text not in ("(", "{", "^", "_"):
             self.next()
             return "e"
+        return None
+
+    def _measure_applied(self) -> ast.expr | None:
+        """``d\\mu(\\mathbf{S})``, ``d\\mu(\\mathbf{s}_\\mu)`` outside an integral (the cursor after ``d``): where the paper
+        integrates against μ (``\\int d\\mu(S)\\, f``), the measure of the set or point — an unspecified function
+        ``dmu(S)``, never d·μ(S) (whose μ a product over μ would then also bind).  Unreadable (and saying so) for
+        ``d\\mu(…)``/``d\\nu(…)`` in a paper that never integrates against it; None otherwise."""
+        t = self.peek()
+        if t.kind != "cmd" or t.text[1:] not in GREEK:
+            return None
+        k = 1
+        if self.peek(k).text == "_":
+            k = (_close_of(self.toks, self.i + k + 1) - self.i if self.peek(k + 1).text == "{" else k + 1) + 1
+            if k <= 0:
+                return None
+        if self.peek(k).text != "(":
+            return None
+        greek = GREEK[t.text[1:]]
+        ev = getattr(self.names, "ev", None)
+        if ev is None or greek not in getattr(ev, "measures", ()):
+            if greek in ("mu", "nu"):
+                raise BadInput(f"LaTeX: d\\{t.text[1:]}(…): a measure (d{greek}) or d times {greek}(…)? The paper never "
+                               "integrates against it, so which is not settled")
+            return None
+        self.next()  # the Greek letter
+        name = "d" + greek
+        if self.at("_"):
+            self.next()
+            name += "_" + _flat(self._index_expr()).replace(" ", "")
+        args = self._paren_args()
+        self.applied.add(name)
+        return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def _applied_word_label(self, base: ast.expr) -> ast.expr | None:
+        """``h^{an}(R)``, ``f^{ab}(x)`` (the cursor after ``^``): two or more lowercase letters written together as a
+        braced superscript, a bracket right after — the name labelled by the word (annealed, …) applied to the
+        bracket (:meth:`_labelled_applied`: applied where the paper says so, else ambiguous with the labelled name
+        times the bracket), never h to the power a·n times R.  None (cursor unmoved) when the bracket uses the name
+        itself (``\\gamma^{nk}(1 - \\gamma)``: a power times a bracket) or for anything else."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not self.at("{") or not isinstance(head, ast.Name) or head.id == "e":
+            return None
+        k = 1
+        while self.peek(k).kind == "letter" and len(self.peek(k).text) == 1 and self.peek(k).text.islower():
+            k += 1
+        if k < 3 or self.peek(k).text != "}" or \
+                any(self.peek(j + 1).pos != self.peek(j).pos + 1 for j in range(1, k - 1)):
+            return None
+        word = "".join(self.peek(j).text for j in range(1, k))
+        save = self.i
+        self.i += k + 1
+        label_end = self.i
+        if self.at("_"):  # H^{an}_{hT}(R): the subscript, then the bracket
+            self.i = (_close_of(self.toks, self.i + 1) if self.peek(1).text == "{" else self.i + 1) + 1
+        if self.i <= 0 or not self._called_next():
+            self.i = save
+            return None
+        open_at = self.i + (1 if self.at("\\left") else 0)
+        close = self._matching(open_at)
+        inside = {GREEK.get(t.text[1:], t.text) if t.kind == "cmd" else t.text for t in self.toks[open_at:close]} \
+            if close > 0 else set()
+        if _flat(head) in inside or head.id in inside:
+            self.i = save
+            return None
+        self.i = label_end
+        node = self._labelled_applied(base, _name(word))
+        if node is None:
+            self.i = save
+        return node
+
+    def _summed_here(self) -> set[str]:
+        """The indices the display's sums and products bind (``\\sum_{\\mu=1}^n``, ``\\prod_i``): their names."""
+        out = set()
+        for k, t in enumerate(self.toks[:-2]):
+            if t.text in ("\\sum", "\\prod") and self.toks[k + 1].text == "_":
+                j = k + 3 if self.toks[k + 2].text == "{" else k + 2
+                x = self.toks[j] if j < len(self.toks) else None
+                if x is not None and (x.kind == "letter" or x.kind == "cmd" and x.text[1:] in GREEK):
+                    out.add(x.text if x.kind == "letter" else GREEK[x.text[1:]])
+        return out
+
+    def _index_sup(self, base: ast.expr) -> str | None:
+        """A one-letter superscript (the cursor after ``^``) that is an index, not a power: ``\\boldsymbol{\\xi}^\\mu``
+        inside ``\\sum_\\mu`` (the μ-th pattern), ``\\xi_i^\\mu``, and any letter on a name the paper indexes that way
+        (``\\boldsymbol{\\xi}^n``, the n-th sample, where it also sums over ξ^μ) — the label, with the cursor moved
+        past it.  A Greek index counts on any name, a latin one on a bold name only (``\\sum_k x^k`` is a power
+        series).  A bold lowercase name with a letter superscript and no such evidence (a vector to a power, or the
+        vector's n-th member?) is recorded in :attr:`labels` (both readings, no verdict unless they agree); None."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not isinstance(head, ast.Name) or head.id == "e" or self.names is None:
+            return None
+        braced = self.at("{")
+        t = self.peek(1 if braced else 0)
+        if braced and self.peek(2).text != "}":
+            return None
+        if not braced and self.peek(1).text in ("'", "\\prime"):
+            return None
+        if t.kind == "letter" and len(t.text) == 1 and t.text.islower():
+            letter, greek = t.text, False
+        elif t.kind == "cmd" and t.text[1:] in GREEK and t.text != "\\pi":
+            letter, greek = GREEK[t.text[1:]], True
+        else:
+            return None
+        key = _flat(head)
+        bold = key.endswith("bf") and key[:1].islower()
+        ev = getattr(self.names, "ev", None)
+        indexed = ev is not None and key in getattr(ev, "index_sups", ())
+        if (greek or bold) and (indexed or letter in self._summed_here()):
+            self.i += 3 if braced else 1
+            return letter
+        if bold and not greek and not self.label_reading:
+            self.labels.add(f"{unparse_name(base)}^{letter}")  # x^n: a power of the vector x, or its n-th member?
+            return None
+        if bold and not greek:
+            self.i += 3 if braced else 1
+            return letter
         return None
 
     def _star_label(self) -> str | None:
@@ -3309,6 +3585,8 @@ class PaperParser(LatexParser):
         p.increment_reading = self.increment_reading
         p.operator_reading = self.operator_reading
         p.log_power_inside = self.log_power_inside
+        p.log_reading = self.log_reading
+        p.integrated = self.integrated
         return p
 
     def _absorb(self, p: "PaperParser") -> None:
@@ -3330,6 +3608,7 @@ class PaperParser(LatexParser):
         self.iterated_maps |= p.iterated_maps
         self.divisions += [d for d in p.divisions if d not in self.divisions]
         self.product_scope |= p.product_scope
+        self.log_scope |= p.log_scope
         self.bracket_index |= p.bracket_index
         self.log_powers |= p.log_powers
         self.letter_runs.update(p.letter_runs)
@@ -3378,9 +3657,99 @@ class PaperParser(LatexParser):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
                 isinstance(node.left.func, ast.Name) and node.left.func.id == "norm":
             return ast.BinOp(left=self._norm_label(node.left), op=ast.Pow(), right=node.right)  # \|x\|^2_G
+        evaluated = self._evaluation_bracket(node, start)
+        if evaluated is not None:
+            return evaluated
         self.next()
         self._skip_group_tokens()
         return self._opaque(start, "comp")
+
+    def _bracket_close(self, start: int) -> int:
+        """The index just past the square bracket opening at ``start`` (``[`` or ``\\left[``), or -1."""
+        toks = self.toks
+        if toks[start].text == "[":
+            close = self._matching(start)
+            return close + 1 if close > 0 and toks[close].text == "]" else -1
+        if toks[start].text == "\\left" and start + 1 < len(toks) and toks[start + 1].text == "[":
+            depth = 0
+            for j in range(start, len(toks) - 1):
+                depth += (toks[j].text == "\\left") - (toks[j].text == "\\right")
+                if depth == 0:
+                    return j + 2 if toks[j + 1].text == "]" else -1
+        return -1
+
+    def _evaluation_bracket(self, node: ast.expr, start: int) -> ast.expr | None:
+        """``[\\ln z]_a^{\\lambda}``, ``\\Big[ F(x) \\Big]_{x=0}^{1}``, ``[F]^b_a`` (the cursor at ``_``): the
+        evaluation F(b) − F(a), read ``subs(F, x, b) - subs(F, x, a)`` — never the bracket to the power b.  The
+        variable is the one the subscript names (``x=0``), else the bracket's only name, else the one the display
+        integrates over (``\\int … dz``); when none of these settles it the row is unreadable (and says so).  None
+        (cursor unmoved) for anything else; ``[Ax]_i^2`` (an entry squared) is left as it was."""
+        end = self._bracket_close(start)
+        if end < 0:
+            return None
+        toks = self.toks
+        upper = None
+        inner = node
+        if self.i == end:  # [F]_a^b
+            pass
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and end < len(toks) and \
+                toks[end].text == "^":  # [F]^b_a: the upper limit was read first
+            inner, upper = node.left, node.right
+        else:
+            return None
+        save = self.i
+        self.next()  # _
+        if self.at("{"):
+            close = _close_of(toks, self.i)
+            lower_toks = toks[self.i + 1:close]
+            after = close + 1
+        else:
+            lower_toks = toks[self.i:self.i + 1]
+            after = self.i + 1
+        if upper is None and not (after < len(toks) and toks[after].text == "^"):
+            self.i = save
+            return None
+        if not lower_toks or any(t.text == "," for t in lower_toks):
+            self.i = save
+            return None
+        var = None
+        eq = [k for k, t in enumerate(lower_toks) if t.text == "="]
+        try:
+            if eq:
+                var = self._sub(lower_toks[:eq[0]])
+                lower = self._sub(lower_toks[eq[0] + 1:])
+            else:
+                lower = self._sub(lower_toks)
+            self.i = after
+            if upper is None:
+                self.next()  # ^
+                if self.at("{"):
+                    close = _close_of(toks, self.i)
+                    upper = self._sub(toks[self.i + 1:close])
+                    self.i = close + 1
+                else:
+                    upper = self._sub([self.next()])
+        except BadInput:
+            self.i = save
+            return None
+        if var is None and isinstance(lower, ast.Name) and isinstance(upper, ast.Constant) and \
+                isinstance(upper.value, int) and lower.id.isalpha() and len(lower.id) == 1 and lower.id in "ijklmn":
+            self.i = save  # [Ax]_i^2: the i-th entry squared
+            return None
+        if var is None:
+            called = {n.func.id for n in ast.walk(inner) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            free = sorted({n.id for n in ast.walk(inner) if isinstance(n, ast.Name)} - called - {"pi", "E", "I"})
+            if len(free) == 1:
+                var = _name(free[0])
+            else:
+                candidates = sorted((integration_variables(toks) | self.integrated) & set(free))
+                if len(candidates) != 1:
+                    raise BadInput("LaTeX: an evaluation bracket [F]_a^b whose variable is not settled (F has "
+                                   f"{', '.join(free) or 'no names'}; which one runs from a to b?)")
+                var = _name(candidates[0])
+        if not isinstance(var, ast.Name):
+            raise BadInput("LaTeX: an evaluation bracket [F]_{x=a}^b: x is a name")
+        return _bin(_call("subs", inner, var, upper), ast.Sub(), _call("subs", inner, var, lower))
 
     def _positive_part_end(self, k: int) -> int:
         """Where ``(…)_+`` (or ``[…]_{+}``, ``\\left(…\\right)_+``) whose bracket opens at token ``k`` ends (the
@@ -3652,6 +4021,20 @@ def _labelled_sup(node: ast.expr, labels: list[ast.expr]) -> ast.expr:
     elts = ([node.slice] if isinstance(node, ast.Subscript) else []) + labels
     return ast.Subscript(value=sup, slice=elts[0] if len(elts) == 1 else ast.Tuple(elts=elts, ctx=ast.Load()),
                          ctx=ast.Load())
+
+
+def integration_variables(toks: list[Token]) -> set[str]:
+    """The variables the integrals among ``toks`` run over (``\\int … dz``, ``\\int d\\mu …``): the letters after a
+    ``d`` — none where no integral sign is written."""
+    if not any(t.text in ("\\int", "\\iint", "\\oint") for t in toks):
+        return set()
+    out = set()
+    for k in range(len(toks) - 1):
+        if toks[k].text == "d" and (toks[k + 1].kind == "letter" or toks[k + 1].kind == "cmd" and
+                                    toks[k + 1].text[1:] in GREEK):
+            x = toks[k + 1]
+            out.add(x.text if x.kind == "letter" else GREEK[x.text[1:]])
+    return out
 
 
 def _close_of(toks: list[Token], i: int) -> int:

@@ -549,6 +549,17 @@ def _kernel_factor(text: str, m: re.Match, lhs_text: str, rhs_text: str) -> bool
     return bool(KERNEL_ARGS.fullmatch(inner)) and not re.search(r"[<>=]|\\(?:[lg]eq?|in|neq)(?![A-Za-z])", inner)
 
 
+def _shorthand(lhs_text: str, rhs_text: str) -> bool:
+    """``\\Gamma_1 = \\Gamma_1(\\hat A)`` (either way round): one side a name, the other that name applied to a
+    bracket and nothing more."""
+    left, right = (t.strip().rstrip(".,;").strip() for t in (lhs_text, rhs_text))
+    for name, applied in ((left, right), (right, left)):
+        if name and NAME_LIKE.fullmatch(name) and applied.startswith(name) and \
+                re.fullmatch(r"\s*(?:\\left\s*)?\((?:[^()]|\([^()]*\))*(?:\\right\s*)?\)", applied[len(name):]):
+            return True
+    return False
+
+
 def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
     """:func:`_classify`, except that a link to an ellipsis (``ν_2 ≥ ⋯`` and ``⋯ ≥ ν_n`` in ``ν_1 ≥ ν_2 ≥ ⋯ ≥ ν_n``)
     stands for terms that are not written: ``elided``, never checked — or a hypothesis where the prose makes the
@@ -599,6 +610,9 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "implication", "a side of a chain of implications (⟹): the chain is one statement, not a step"
     if op == "=:":
         return "definition", "'=:' defines the right side"
+    if op == "=" and _shorthand(lhs_text, rhs_text):
+        # Γ_1 = Γ_1(Â): the paper writes a name as its value at a point (the variable it now depends on) — notation
+        return "definition", "the name is written as its value at a point (X = X(a)): notation, not a step"
     if op in DEFINITION_OPS and OPERATOR_LHS.match(lhs_text) and not NAME_LIKE.match(rhs_text) and \
             _last(STRONG_DEF, sentence) < 0:
         # "this gradient is unbiased: E[g] := a a^T E[Q(x)] + a b = … = g": the expectation of a name the paper

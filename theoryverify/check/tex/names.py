@@ -124,6 +124,13 @@ class Evidence:
     arith_powers: set[str] = field(default_factory=set)
     bounded: set[str] = field(default_factory=set)  # 0 < δ < 1, σ > 0: a name compared with a number (no power of it
     # is an iterate)
+    # the Greek letters the paper integrates against as a measure (∫ dμ(S) f, ∫ f(x) dν(x)): dμ(…) is a measure
+    measures: set[str] = field(default_factory=set)
+    # names the paper writes as shorthand for their value at a point (Γ_1 := Γ_1(A)): applied, they are applied
+    shorthand: set[str] = field(default_factory=set)
+    # names whose superscript is an index (ξ^μ inside Σ_μ, ξ_i^μ): the key (xibf) — its other letter superscripts
+    # (ξ^n, the n-th sample) are index labels too, never powers of a vector
+    index_sups: set[str] = field(default_factory=set)
 
 
 def key_of(m: re.Match) -> str:
@@ -329,6 +336,7 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
     terms: set[str] = set()  # names written as a whole term inside a norm or an inner product
     for off, text in texts:
         _iteration(ev, text)
+        _measures_and_index_sups(ev, text)
         set_call = SUP_CALL_SET.match(text)
         for m in [*SUP_DEFINED.finditer(text), *SUP_FAMILY.finditer(text), *([set_call] if set_call else [])]:
             letter, base = m.group("sup") or m.group("sup2"), NAME_RE.match(m.group("name"))
@@ -392,6 +400,14 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
             ev.first.setdefault(key, off + m.start())  # rho_{\min} is first written here, whatever rho was before
             index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top, C_n(X): an index
+            sh = SHORTHAND_DEF.match(text, after)
+            if sh and not index and _side_starts(text, m.start()):
+                # Γ_1 := Γ_1(A), a whole side each: the bare name is the value at A — applied, it is applied
+                written = text[m.start():after].strip()
+                o = OPEN_RE.match(text, sh.end() + len(written)) if text.startswith(written, sh.end()) else None
+                close = _balanced(text, o.end() - 1) if o else -1
+                if close > 0 and SIDE_END.match(text, close + 1):
+                    ev.shorthand.add(key)
             o = None if index else _opens(text, after, m.start())
             if o:
                 close = _balanced(text, o.end() - 1)
@@ -449,6 +465,54 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
     # sign is weaker than the name right after the bar, a transpose or ℝ^d
     ev.vector |= terms - ev.number
     return ev
+
+
+#: a definition sign after a name, then (for a shorthand) the same name applied: ``\\Gamma_1 := \\Gamma_1(A)``
+#: what may stand right before a whole side (a row break, an alignment, a relation, a comma)
+SIDE_OPENERS = ("&", "\\\\", ":=", "=", "\\coloneqq", "\\quad", ",")
+
+
+def _side_starts(text: str, at: int) -> bool:
+    """Does a side of a relation begin at offset ``at`` of ``text`` (only spaces, or a row break, an alignment,
+    a relation or a comma before it)?  Looks back a few characters only."""
+    before = text[max(0, at - 12):at].rstrip()
+    return not before or before.endswith(SIDE_OPENERS)
+
+
+SIDE_END = re.compile(r"\s*(?:$|&|\\\\|=|:=|\\coloneqq|,|\.|\\quad|\\label|\\nonumber|\\notag)")
+SHORTHAND_DEF = re.compile(r"\s*&?\s*(?::=|=:|\\coloneqq|\\triangleq|\\defeq|\\equiv|=)\s*&?\s*")
+#: a measure's differential: ``d\\mu(S)``, ``\\mathrm{d}\\nu_0(x)`` (a Greek letter applied right after d)
+MEASURE_RE = re.compile(r"(?<![A-Za-z\\])(?:d|\\mathrm\s*\{\s*d\s*\}|\\mathrm\s+d)\s*\\([A-Za-z]+)\s*"
+                        r"(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?\(")
+#: the index of a sum or product: ``\\sum_{\\mu=1}^n``, ``\\sum_\\mu``, ``\\prod_{i}``
+SUMMED_RE = re.compile(r"\\(?:sum|prod)\s*(?:\\limits\s*)?_\s*\{?\s*(\\[A-Za-z]+|[A-Za-z])(?![A-Za-z])")
+#: a name with a one-letter superscript (``\\boldsymbol{\\xi}^{\\mu}``, ``\\xi_i^\\mu``, ``x^{n}``)
+LETTER_SUP = re.compile(r"\s*(?:_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])\s*)?\^\s*(?:\{\s*(\\[A-Za-z]+|[A-Za-z])\s*\}|"
+                        r"(\\[A-Za-z]+|[A-Za-z]))")
+
+
+def _measures_and_index_sups(ev: Evidence, text: str) -> None:
+    """Measures (``\\int d\\mu(S)\\, f``: μ is a measure) and names whose superscript is a summed index
+    (``\\sum_\\mu (\\boldsymbol{\\xi}^\\mu)^\\top \\boldsymbol{\\xi}^\\mu``: ξ's superscript names a pattern, not a power) in
+    one math text.  A latin index counts on a bold name only (``\\sum_k x^k`` is a power series); a Greek one on any
+    name the paper does not otherwise raise to a power."""
+    if "\\int" in text:
+        for m in MEASURE_RE.finditer(text):
+            if m.group(1) in GREEK and not re.search(r"\\frac\s*\{\s*$", text[max(0, m.start() - 10):m.start()]):
+                ev.measures.add(GREEK[m.group(1)])
+    summed = {m.group(1) for m in SUMMED_RE.finditer(text)}
+    if not summed:
+        return
+    for m in NAME_RE.finditer(text):
+        sup = LETTER_SUP.match(text, m.end())
+        if not sup:
+            continue
+        letter = sup.group(1) or sup.group(2)
+        if letter not in summed or letter.startswith("\\") and letter[1:] not in GREEK:
+            continue
+        bold = bool(m.group("cmd") and re.match(r"\\(mathbf|boldsymbol|bm)", m.group(0)) or m.group("nested"))
+        if bold or letter.startswith("\\"):
+            ev.index_sups.add(key_of(m))
 
 
 #: a power right after a name, then a bracket: ``\nabla \mathcal{L}^2(v_n)`` (the Hessian written sloppily as a square,
@@ -626,6 +690,8 @@ class Names:
             return "function"
         if key in self.declared_scalars:
             return "scalar"
+        if key in self.ev.shorthand:  # Γ_1 := Γ_1(A): the paper's shorthand for a value at a point — its bare uses
+            return "function"  # (× Γ_1) are that value, Γ_1(A) is applied, never Γ_1 times A
         if SPECTRAL.fullmatch(key):
             # λ_max(A), σ_min(X): the largest eigenvalue (smallest singular value) of a matrix, a function of it —
             # never a number times the bracket because the paper also writes 2λ_max(A) (read so, the false

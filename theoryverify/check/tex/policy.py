@@ -39,6 +39,7 @@ class Caveats:
     prose_scalings: list[str] = field(default_factory=list)
     loose_indices: list[str] = field(default_factory=list)  # a sum's index also written outside it
     product_scope: list[str] = field(default_factory=list)  # ∏_i (…) X: does X belong to the product?
+    log_scope: list[str] = field(default_factory=list)  # \ln a \int …: is the integral inside the log?
     set_in_prose: list[str] = field(default_factory=list)  # names an earlier inline equation sets ("x_s (f.tex:80)")
     #: names whose power a definition gives (ŝ² := …) still written otherwise in the step (ŝ, ŝ³): their sign is open
     power_defined: list[str] = field(default_factory=list)
@@ -71,12 +72,19 @@ def _scope(caveats: Caveats) -> str:
             "product (∏_i (a_i) X as (∏_i a_i)·X); inside it they would be raised to the number of terms")
 
 
+def _log_scope(caveats: Caveats) -> str:
+    return ("a log's unbracketed argument is followed by an integral (\\ln a \\int …): read as log(a)·∫, though the "
+            "paper may mean log(a·∫) — the log's scope is not settled")
+
+
 def positive(status: str, method: str, caveats: Caveats) -> tuple[str, str]:
     """(status, reason) of a proved/holds verdict."""
     if caveats.loose_indices:
         return "inconclusive", f"{status} as read, but " + _loose(caveats)
     if caveats.product_scope:
         return "inconclusive", f"{status} as read, but " + _scope(caveats)
+    if caveats.log_scope:
+        return "inconclusive", f"{status} as read, but " + _log_scope(caveats)
     if caveats.functions and status != "proved":
         return "inconclusive", (f"holds on test functions only: {', '.join(caveats.functions)} "
                                 "unspecified in the paper (no proof for every function)")
@@ -118,6 +126,8 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
         return _loose(caveats)
     if caveats.product_scope:
         return _scope(caveats)
+    if caveats.log_scope:
+        return _log_scope(caveats)
     if caveats.by_definition:
         return ("the prose says it holds by definition: it unfolds a definition, which may not be the one read "
                 "(a definitional identity, not refuted on its own)")

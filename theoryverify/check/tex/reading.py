@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..latex import DEFINITION_OPS as LATEX_DEF_OPS
 from ..latex import GREEK, RELATIONS, Token, tokenize
 from ..parser import BadInput, NAME_RE, unparse
-from .grammar import PaperParser, _close_of, show_tokens
+from .grammar import PaperParser, _close_of, integration_variables, show_tokens
 
 COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\leqq": "<=",
            "\\ge": ">=", "\\geq": ">=", "\\geqslant": ">=", "\\geqq": ">=", "\\lt": "<", "\\gt": ">",
@@ -784,8 +784,9 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
         toks.pop(0)
     term_toks, ops = split_terms(toks)
     terms = [Term(tt) for tt in term_toks]
+    integrated = integration_variables(toks)
     for term in terms:
-        _parse_term(term, names, functions)
+        _parse_term(term, names, functions, integrated)
     for k in range(1, len(terms) - 1):  # x \le y \wedge y \le z: "and" between two relations, not min(y, y)
         w = next((t.text for t in _top_level(terms[k].tokens) if t.text in ("\\wedge", "\\vee")), None)
         if w and terms[k].node is not None:
@@ -825,7 +826,7 @@ def _top_level(toks: list[Token]) -> list[Token]:
     return out
 
 
-def _parse_term(term: Term, names, functions) -> None:
+def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset()) -> None:
     """Read ``term``'s tokens into its node (or its error), in place."""
     if not term.tokens:
         term.error = "an empty side"
@@ -835,6 +836,7 @@ def _parse_term(term: Term, names, functions) -> None:
         term.error = f"character {bad.text!r} is not allowed here"
         return
     p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
+    p.integrated = set(integrated)  # the chain's integration variables (an evaluation bracket's, on another side)
     term.parser = p
     try:
         node = p.expr()

@@ -1512,6 +1512,14 @@ class Paper:
                     "a product?", f"{', '.join(sorted(operators))} read as products",
                     lambda: self._reread(link, operator_reading=True))
                 continue
+            log_scope = set().union(*(getattr(p, "log_scope", set()) for p in parsers))
+            if log_scope and not labels:
+                self._reread_question(
+                    display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
+                    "\\ln a \\int …: a log whose unbracketed argument is followed by an integral — the log of a times "
+                    "the integral, or the log of their product?", "the log read over the whole product",
+                    lambda: self._reread(link, log_reading=True))
+                continue
             # before e: a label's letters (x^{ie}) are no Euler's number either
             if labels:
                 self._reread_question(
@@ -1592,6 +1600,7 @@ class Paper:
                 return None
             p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], term.parser.names,
                             term.parser.functions)
+            p.integrated = term.parser.integrated
             for k, v in flags.items():
                 setattr(p, k, v)
             try:
@@ -1740,6 +1749,7 @@ class Paper:
         for term in (link.lhs, link.rhs):
             p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], term.parser.names,
                             term.parser.functions)
+            p.integrated = term.parser.integrated
             p.bind_divisor = True
             try:
                 node = p.expr()
@@ -2003,6 +2013,7 @@ class Paper:
                 cav.inline_values.append((*sub, where))
         cav.power_defined = powers_left
         cav.product_scope = sorted(set().union(*(p.product_scope for p in parsers)))
+        cav.log_scope = sorted(set().union(*(getattr(p, "log_scope", set()) for p in parsers)))
         cav.lhs_names = names_in(lhs, fns) - set(p for p in fam)
         cav.rhs_names = names_in(rhs, fns) - set(p for p in fam)
         cav.written = (frozenset(cav.lhs_names), frozenset(cav.rhs_names))
