@@ -42,9 +42,19 @@ def test_measure_first_forms_dx_and_path_measure(tmp_path, capsys):
 
 
 def test_integrand_first_integral_is_read_as_before(tmp_path, capsys):
-    # guard: \int_0^1 x^2 dx + 1 — the differential ends the integrand, the 1 stays outside
+    # guard: \int_0^1 x^2 dx + 1 — the differential ends the integrand, the 1 stays outside (a definite integral
+    # with both bounds is read exactly since s46-readc: Integral(x**2, (x, 0, 1)) + 1)
     rows = tex_rows(tmp_path, capsys, _align(r"\int_0^1 x^2 \, dx + 1 = w"))
-    assert rows[0]["read_as"].startswith("⟦\\int_0^1 x^2 d x⟧ + 1"), rows
+    assert rows[0]["read_as"].startswith("Integral(x ** 2, (x, 0, 1)) + 1"), rows
+
+
+def test_a_definite_integral_written_measure_first_is_never_the_integral_of_one(tmp_path, capsys):
+    # merge of s46-readc and s46-reade: \int_0^1 dx\, x^2 was read Integral(1, (x, 0, 1))·x² — so a false step
+    # 1·x² + 1 = x² + 1 was "proved"; the integrand is the rest of the term, nested integrals too
+    rows = tex_rows(tmp_path, capsys, _align(r"\int_0^1 dx\, x^2 + 1 = x^2 + 1 , \\",
+                                             r"\int_0^1 \int_0^1 dx\, dy\, x y = x y"))
+    assert not any("Integral(1," in (r["read_as"] or "") for r in rows), rows
+    assert not any(r["status"] in ("proved", "holds") for r in rows), rows
 
 
 def test_a_log_of_a_factor_then_an_integral_is_ambiguous_with_both_readings(tmp_path, capsys):

@@ -2048,6 +2048,8 @@ class PaperParser(LatexParser):
             ranges = [(lo, hi)] if lo is not None and hi is not None else None
         if not ranges:
             return None, []
+        if self._differential_first(self.i):
+            return None, []  # \int_0^1 dx\, x^2: written measure first, the integrand is the rest of the term
         body_start, needed, depth, j = self.i, 1, 0, self.i
         stop = None
         while j < len(self.toks):  # the differential that closes this integral: nested ones close theirs first
@@ -2199,6 +2201,25 @@ class PaperParser(LatexParser):
             return -1
         return k
 
+    def _past_integral_signs(self, k: int) -> int:
+        """The token index past any integral signs and their limits starting at ``k`` (``\\int\\int_0^1 …``), or -1
+        when a limit's group does not close."""
+        while k < len(self.toks) and self.toks[k].text in ("\\int", "\\iint", "\\oint"):
+            k += 1
+            while k < len(self.toks) and self.toks[k].text in ("_", "^"):
+                k = (_close_of(self.toks, k + 1) if k + 1 < len(self.toks) and self.toks[k + 1].text == "{"
+                     else k + 1) + 1
+                if k <= 0:
+                    return -1
+        return k
+
+    def _differential_first(self, k: int) -> bool:
+        """Whether the integrand at token ``k`` (after an integral sign and its limits) starts with a differential,
+        past any further integral signs (``\\int_0^1 dx\\, f``, ``\\int_0^1\\int_0^1 dx\\, dy\\, f``): the
+        measure-first order, read by :meth:`_measure_first`, never as an integral of 1 times what follows."""
+        k = self._past_integral_signs(k)
+        return k >= 0 and self._differential_end(k, first=True) >= 0
+
     def _measure_first(self) -> bool:
         """``\\int d\\mu(x)\\, f(x)``, ``\\int_0^1 dx\\, f(x)``, ``\\int\\int d\\mu(S)\\,d\\mu(A)\\, g``,
         ``\\int \\mathcal{D}\\xi\\, P(\\xi)`` (the cursor after the integral sign and its limits): an integral written
@@ -2206,14 +2227,9 @@ class PaperParser(LatexParser):
         text (``\\ln \\int d\\mu\\, e^{-x} e^{y}`` is the log of the integral of the product), never the integral of
         nothing times the factors after it.  True with the cursor past the integrand; False (cursor unmoved) when the
         integral does not start with its differential."""
-        k = self.i
-        while k < len(self.toks) and self.toks[k].text in ("\\int", "\\iint", "\\oint"):  # \int\int dμ(S) dμ(A) f
-            k += 1
-            while k < len(self.toks) and self.toks[k].text in ("_", "^"):
-                k = (_close_of(self.toks, k + 1) if k + 1 < len(self.toks) and self.toks[k + 1].text == "{"
-                     else k + 1) + 1
-                if k <= 0:
-                    return False
+        k = self._past_integral_signs(self.i)  # \int\int dμ(S) dμ(A) f
+        if k < 0:
+            return False
         end = self._differential_end(k, first=True)
         if end < 0:
             return False
