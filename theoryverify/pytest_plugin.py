@@ -184,26 +184,33 @@ def no_paper_hint(config: pytest.Config) -> str | None:
             "PYTHONPATH=FOLDER_ABOVE_THE_PACKAGE")
 
 
-def _header_papers(config: pytest.Config) -> list[str]:
-    """The papers a session collects, found as :func:`_find_papers` finds them but before collection (for the
-    header): those named, else those whose package folder lies under the rootdir."""
-    from theoryverify import registry
+def _named(config: pytest.Config) -> list[str]:
+    """The papers named by ``--tv-paper``, else by the ini option (empty: the papers are found by folder)."""
+    return list(config.getoption("tv_paper", None) or []) or list(config.getini(INI_PAPERS))
 
-    given = list(config.getoption("tv_paper", None) or [])
-    named = given or list(config.getini(INI_PAPERS))
-    explicit = _explicit_paths(config)
-    modules = registry.paper_modules()
+
+def _selected_papers(config: pytest.Config, modules: dict) -> list[tuple[str, Path | None]]:
+    """The papers a session collects, with their package folders: those named (``--tv-paper``, or the ini option
+    within the paths given), else those whose package folder lies under the rootdir (and the paths given)."""
+    named, explicit = _named(config), _explicit_paths(config)
     if named:
-        return [pid for pid in dict.fromkeys(named) if given or explicit is None or
-                (pid in modules and (f := _package_dir(modules[pid].__name__)) and _under(f, explicit))]
+        out = []
+        for pid in dict.fromkeys(named):
+            folder = _package_dir(modules[pid].__name__) if pid in modules else None
+            if config.getoption("tv_paper", None) or explicit is None or (folder and _under(folder, explicit)):
+                out.append((pid, folder))
+        return out
     root = config.rootpath.resolve()
     roots = explicit if explicit is not None else [root]
-    out = []
-    for pid, mod in modules.items():
-        folder = _package_dir(mod.__name__)
-        if folder is not None and _under(folder, [root]) and _under(folder, roots):
-            out.append(pid)
-    return out
+    return [(pid, folder) for pid, mod in modules.items()
+            if (folder := _package_dir(mod.__name__)) is not None and _under(folder, [root]) and _under(folder, roots)]
+
+
+def _header_papers(config: pytest.Config) -> list[str]:
+    """The papers a session collects (:func:`_selected_papers`), known before collection (for the header)."""
+    from theoryverify import registry
+
+    return [pid for pid, _ in _selected_papers(config, registry.paper_modules())]
 
 
 def store_for(config: pytest.Config, paper: str) -> str | None:
@@ -247,26 +254,17 @@ def _find_papers(session: pytest.Session) -> Iterator["PaperClaims"]:
     from theoryverify import registry
 
     config = session.config
-    named = list(config.getoption("tv_paper")) or list(config.getini(INI_PAPERS))
-    explicit = _explicit_paths(config)
-    modules = registry.paper_modules()
-    broken = registry.broken_papers()
     root = config.rootpath.resolve()
-    if named:
-        for pid in dict.fromkeys(named):
-            folder = _package_dir(modules[pid].__name__) if pid in modules else None
-            if config.getoption("tv_paper") or explicit is None or (folder and _under(folder, explicit)):
-                yield PaperClaims.for_paper(session, pid, folder, root)
+    for pid, folder in _selected_papers(config, registry.paper_modules()):
+        yield PaperClaims.for_paper(session, pid, folder, root)
+    if _named(config):
         return
+    explicit = _explicit_paths(config)
     roots = explicit if explicit is not None else [root]
-    for pid, mod in modules.items():
-        folder = _package_dir(mod.__name__)
-        if folder is not None and _under(folder, [root]) and _under(folder, roots):
-            yield PaperClaims.for_paper(session, pid, folder, root)
-    for name in broken:  # a broken paper of this repository is an error here, not silently absent
+    for name, why in registry.broken_papers().items():  # a broken paper of this repository is an error here
         folder = _package_dir(name)
         if folder is not None and _under(folder, [root]) and _under(folder, roots):
-            yield PaperClaims.for_paper(session, name.split(".")[-1], folder, root, broken=broken[name])
+            yield PaperClaims.for_paper(session, name.split(".")[-1], folder, root, broken=why)
 
 
 # --- collector and items ------------------------------------------------------------------------
