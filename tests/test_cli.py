@@ -96,6 +96,27 @@ def test_a_claim_id_typo_gets_the_closest_ids_and_the_wrong_paper_is_named(argv,
     assert err.count("\n") == 1 and err.startswith("theoryverify: error: " + expected), err
 
 
+def test_within_a_named_paper_a_claim_id_may_leave_out_the_paper(capsys):
+    """``--paper icrecall --claim table2`` selects icrecall.table2 (verify and report); without --paper, or with
+    another paper, the short id stays an error with the closest ids."""
+    from theoryverify import registry
+
+    assert [c.id for c in registry.claims(paper="icrecall", claim="table2")] == ["icrecall.table2"]
+    assert registry.qualified("table2", ["knowledge", "icrecall"]) == "icrecall.table2"
+    assert registry.qualified("table2", ["knowledge"]) == "table2"
+    assert cli.main(["verify", "--paper", "icrecall", "--claim", "table2"]) == 0
+    assert "icrecall.table2" in capsys.readouterr().out
+    assert cli.main(["verify", "--paper", "knowledge", "--claim", "table2"]) == 2
+    assert "closest: icrecall.table2" in capsys.readouterr().err
+
+
+def test_the_report_takes_a_short_claim_id_within_its_paper(capsys, tmp_path):
+    from theoryverify.report.__main__ import main as report
+
+    assert report(["--paper", "icrecall", "--claim", "table2", "--out", str(tmp_path)]) == 0, capsys.readouterr().err
+    assert "icrecall.table2" in (tmp_path / "icrecall.json").read_text(encoding="utf-8")
+
+
 def test_the_report_names_the_paper_a_claim_belongs_to(capsys):
     from theoryverify.report.__main__ import main as report
 

@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="run registered claims and print their verdicts")
     verify.add_argument("--paper", help="paper id (e.g. icrecall)")
     verify.add_argument("--claim", action="append", default=[],
-                        help="claim id (e.g. icrecall.table2) or catalogue id; repeatable (each one runs)")
+                        help="claim id (e.g. icrecall.table2; with --paper the prefix may be left out: table2) or catalogue id; repeatable (each one runs)")
     verify.add_argument("--json", action="store_true", help="print a JSON list of results")
     verify.add_argument("--wide", "--full-evidence", dest="wide", action="store_true",
                         help="print every column of the table whole (the evidence is cut at 70 characters otherwise)")

@@ -22,6 +22,7 @@ import importlib
 import os
 import sys
 import pkgutil
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -227,7 +228,8 @@ def _how_to_see(paper: str, folder: Path | None = None) -> str:
 
 
 def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
-    """Registered claims, optionally of one paper or one claim id (``UnknownName`` if absent)."""
+    """Registered claims, optionally of one paper or one claim id (``UnknownName`` if absent).  With ``paper``
+    given, ``claim`` may leave out the paper's prefix (``paper="p", claim="x"`` selects ``p.x``)."""
     known = papers()
     if paper is not None and paper not in known:
         broken = [why for name, why in broken_papers().items() if name.split(".")[-1] == paper]
@@ -240,10 +242,23 @@ def claims(paper: str | None = None, claim: str | None = None) -> list[Claim]:
     else:
         selected = [c for p in ([paper] if paper else sorted(known)) for c in _paper_claims(p)]
     if claim is not None:
-        selected = [c for c in selected if c.id == claim or claim in c.catalogue_ids]
+        # within a named paper its own prefix may be left out: --paper P --claim x selects P.x
+        short = f"{paper}.{claim}" if paper is not None else None
+        selected = [c for c in selected if c.id in (claim, short) or claim in c.catalogue_ids]
         if not selected:
             raise UnknownName(_unknown_claim(claim, paper))
     return selected
+
+
+def qualified(claim: str, paper_ids: Sequence[str] = ()) -> str:
+    """``claim`` with its paper's prefix when it names a claim of one of ``paper_ids`` without it (``--paper p
+    --claim x`` means ``p.x``); otherwise ``claim`` unchanged (a full id, a catalogue id, or an unknown name that
+    :func:`claims` then reports)."""
+    known = papers()
+    for p in paper_ids:
+        if p in known and any(c.id == f"{p}.{claim}" for c in _paper_claims(p)):
+            return f"{p}.{claim}"
+    return claim
 
 
 def _all_claims() -> list[Claim]:

@@ -57,7 +57,7 @@ def _main(argv=None) -> int:
     p = _Parser(prog="python -m theoryverify.report", description=__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--paper", action="append", default=None, help="paper id (repeatable; default: all)")
-    p.add_argument("--claim", action="append", default=[], help="restrict to these claim ids (repeatable)")
+    p.add_argument("--claim", action="append", default=[], help="restrict to these claim ids (repeatable; with --paper the prefix may be left out)")
     p.add_argument("--profile", choices=["quick", "full"], default="quick")
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
@@ -82,6 +82,7 @@ def _main(argv=None) -> int:
         return 2
     try:
         device = resolve_device(args.device)
+        args.claim = [registry.qualified(cid, papers) for cid in args.claim]  # --paper p --claim x: p.x
         for cid in args.claim:
             owner = registry.claims(claim=cid)[0].paper
             if args.paper and owner not in papers:
