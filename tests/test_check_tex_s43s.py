@@ -8,11 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from texrows import tex_rows  # noqa: E402
-
-
-def _doc(*parts: str) -> str:
-    return "\n".join(parts) + "\n"
+from texrows import tex_rows, doc as _doc  # noqa: E402
 
 
 # 1. a definition of a power of a name ----------------------------------------------------------------------------

@@ -8,15 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from texrows import displays, tex_rows  # noqa: E402
-
-
-def _doc(*parts: str) -> str:
-    return "\n".join(parts) + "\n"
-
-
-def _proof(*rows: str) -> str:
-    return _doc(r"\begin{proof}", "We have", r"\begin{align*}", *rows, r"\end{align*}", r"\end{proof}")
+from texrows import displays, tex_rows, doc as _doc, proof_align as _proof  # noqa: E402
 
 
 # 1. \tfrac12: an unbraced argument is one token, a digit one token ------------------------------------------------

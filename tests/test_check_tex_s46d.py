@@ -9,17 +9,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from texrows import tex_rows  # noqa: E402
+from texrows import tex_rows, doc as _doc, proof_align as _proof  # noqa: E402
 
 from theoryverify.check.macros import MacroTable  # noqa: E402
-
-
-def _doc(*parts: str) -> str:
-    return "\n".join(parts) + "\n"
-
-
-def _proof(*rows: str) -> str:
-    return _doc(r"\begin{proof}", "We have", r"\begin{align*}", *rows, r"\end{align*}", r"\end{proof}")
 
 
 # 1. macros defined through a wrapper macro ------------------------------------------------------------------------

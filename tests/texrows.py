@@ -19,3 +19,14 @@ def tex_rows(tmp_path, capsys, body: str, *, name: str = "p.tex", preamble: str 
 def displays(*bodies: str) -> str:
     """A document body with each of ``bodies`` as an equation led in by "We have"."""
     return "\n".join(f"We have\n\\begin{{equation}}\n{d}\n\\end{{equation}}\n" for d in bodies)
+
+
+def doc(*parts: str) -> str:
+    """The lines ``parts`` joined into one LaTeX text (each on its own line, a newline at the end)."""
+    return "\n".join(parts) + "\n"
+
+
+def proof_align(*rows: str) -> str:
+    """A proof whose one display is an ``align*`` of ``rows`` (each row with its own ``\\\\`` where it needs one),
+    led in by "We have"."""
+    return doc(r"\begin{proof}", "We have", r"\begin{align*}", *rows, r"\end{align*}", r"\end{proof}")
