@@ -99,3 +99,29 @@ def test_a_statement_stub_covers_the_displays_it_states(tmp_path, monkeypatch):
     rows = [{"catalogue_id": claim.catalogue_id, "covers": list(claim.covers)}]  # the row verify records
     cov = catalogue.coverage("ridge.md", catalogue.row_ids(rows))
     assert cov.covered == ("RIDGE-eq-grad", "RIDGE-lem-grad") and cov.missing == ("RIDGE-eq-loss",), cov
+
+
+def test_package_checks_build_a_shaped_display_with_its_shapes(tmp_path, monkeypatch):
+    """The plugin's package-checks skipped a display that takes arguments; a drafted shaped display (its module has
+    SHAPES) is built now with MatrixSymbols of its shapes, so a hand edit that breaks it is named there."""
+    import sys
+
+    from theoryverify import package_checks
+
+    pkg = tmp_path / "shapedpkg" / "printed"
+    pkg.mkdir(parents=True)
+    (tmp_path / "shapedpkg" / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    _draft, text, _ns = _module(tmp_path, RIDGE)
+    broken = text.replace("X.T*(-y + X*w)/n", "X*(-y + X*w)/n")  # X for Xᵀ: n×d times n×1 does not conform
+    (pkg / "s1_setting.py").write_text(broken, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        found = package_checks.problems("shapedpkg", "shapedpkg")
+        assert len(found) == 1 and "eq_grad" in found[0] and "ShapeError" in found[0], found
+        (pkg / "s1_setting.py").write_text(text, encoding="utf-8")
+        sys.modules.pop("shapedpkg.printed.s1_setting", None)
+        assert package_checks.problems("shapedpkg", "shapedpkg") == []
+    finally:
+        for name in [m for m in sys.modules if m.startswith("shapedpkg")]:
+            sys.modules.pop(name)
