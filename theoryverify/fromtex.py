@@ -7,10 +7,13 @@ of the uniform layout of :mod:`theoryverify.scaffold`:
   relation: ``Eq``/``Le``/… unevaluated; a chain: the tuple of its relations), with its label, equation number,
   ``FILE:LINE`` and LaTeX source in its docstring (:func:`display_doc`); a display the reader cannot read is a
   commented ``TODO`` with the
-  reason.  One module per ``\\section``.  The code is printed from SymPy objects (never ``eval``-ed text): names
+  reason.  A matrix display whose matrices all have shapes the paper states (or a product with a stated one
+  implies) is a function of them, with the module's ``SHAPES`` (:mod:`theoryverify.fromtex_shapes`), ready for
+  ``tv.printed(display, SHAPES)``.  One module per ``\\section``.  The code is printed from SymPy objects (never ``eval``-ed text): names
   are the reader's, numbers exact (``S(1)/2``).
 - ``claims/statements.py`` — every theorem, lemma, proposition and corollary as a claim stub with its statement
-  quoted and its location set, expected ``inconclusive`` (``not yet checked``) until its check is written;
+  quoted and its location set, expected ``inconclusive`` (``not yet checked``) until its check is written; its
+  ``catalogue_id`` names the statement and the displays inside it (the check covers both);
 - ``claims/steps.py`` — every derivation chain with a step the reader can check, as a claim registered in one
   call, :func:`theoryverify.texsteps.tex_chain` (so ``verify`` checks the paper's derivations from the first run);
   a display the reader classes as no derivation step (a definition, a parameter choice, a hypothesis …: the kinds

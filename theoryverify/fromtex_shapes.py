@@ -165,27 +165,26 @@ def shaped(relations: list[tuple[str, sp.Basic, sp.Basic]], shapes: dict[str, tu
     concrete = dict(zip(sizes, (2, 3, 5, 7, 11, 13, 17, 19)))
     if len(concrete) < len(sizes):
         raise NotShaped("more than eight sizes")
+    test = {n: sp.MatrixSymbol(n, *[concrete.get(d, d) for d in shapes[n]]) for n in names}
+    symbolic = {n: sp.MatrixSymbol(n, *shapes[n]) for n in names}
     out = []
     for op, lhs, rhs in relations:
-        sides = []
-        for k, side in enumerate((lhs, rhs)):
-            try:  # consistent at distinct whole sizes (a product or sum that does not conform is no reading)
-                test = {n: sp.MatrixSymbol(n, *[concrete.get(d, d) for d in shapes[n]]) for n in names}
-                value = _convert(side, test, top=(k == 0 and op in ("=", ":=")))
-                _ = getattr(value, "shape", None)
-            except NotShaped:
-                raise
-            except Exception as exc:  # noqa: BLE001 - ShapeError, NonSquareMatrixError, TypeError (matrix + number)
-                raise NotShaped(f"its shapes do not conform ({type(exc).__name__}: {' '.join(str(exc).split())[:80]})")
-            symbolic = {n: sp.MatrixSymbol(n, *shapes[n]) for n in names}
-            sides.append(_convert(side, symbolic, top=(k == 0 and op in ("=", ":="))))
-        if op not in ("=", ":=") and any(isinstance(s, sp.MatrixExpr) for s in sides):
+        top = op in ("=", ":=")  # an equation's left side may be the object it gives, an unknown function: L(w)
+        try:  # consistent at distinct whole sizes (a product or sum that does not conform is no reading)
+            values = [_convert(side, test, top=(k == 0 and top)) for k, side in enumerate((lhs, rhs))]
+        except NotShaped:
+            raise
+        except Exception as exc:  # noqa: BLE001 - ShapeError, NonSquareMatrixError, TypeError (matrix + number)
+            raise NotShaped(f"its shapes do not conform ({type(exc).__name__}: {' '.join(str(exc).split())[:80]})")
+        if not top and any(isinstance(v, sp.MatrixExpr) for v in values):
             raise NotShaped("an inequality between matrices")
-        lhs_s, rhs_s = sides
-        if isinstance(lhs_s, sp.core.function.AppliedUndef) and "\\nabla" in latex:
-            name = type(lhs_s).__name__
-            base = name[:-5] if name.endswith("prime") else name
-            lhs_s = sp.Function(f"grad_{base}")(*lhs_s.args)  # ∇L(w): the gradient of L, not a derivative L'
+        if all(isinstance(v, sp.MatrixExpr) for v in values) and values[0].shape != values[1].shape:
+            raise NotShaped(f"its two sides differ in shape ({values[0].shape} and {values[1].shape})")
+        lhs_s, rhs_s = (_convert(side, symbolic, top=(k == 0 and top)) for k, side in enumerate((lhs, rhs)))
+        name = type(lhs_s).__name__ if isinstance(lhs_s, sp.core.function.AppliedUndef) else ""
+        if name.endswith("prime") and re.search(r"\\nabla\s*(?:_\{?\s*\w+\s*\}?\s*)?" + re.escape(name[:-5]) + r"\b",
+                                                latex):
+            lhs_s = sp.Function(f"grad_{name[:-5]}")(*lhs_s.args)  # ∇L(w): the gradient of L, not a derivative L'
         out.append((op, lhs_s, rhs_s))
     return out, names
 
