@@ -59,8 +59,18 @@ def _drafted(tmp_path):
 
 
 def _difference(namespace, name):
-    rel = namespace[name]()
+    rel = _call(namespace, name)
     return sp.simplify(sp.expand(rel.lhs - rel.rhs))
+
+
+def _call(namespace, name):
+    """The display; a shaped one (a function of its matrices, sized by SHAPES) with MatrixSymbols of its shapes."""
+    import inspect
+
+    shapes = namespace.get("SHAPES", {})
+    args = {p: sp.MatrixSymbol(p, *(sp.Symbol(d) for d in (shapes[p] + (("1",) if len(shapes[p]) == 1 else ()))))
+            for p in inspect.signature(namespace[name]).parameters if p in shapes}
+    return namespace[name](**args)
 
 
 def test_planted_false_matrix_identities_are_not_drafted_as_passing_scalar_identities(tmp_path):
@@ -69,10 +79,10 @@ def test_planted_false_matrix_identities_are_not_drafted_as_passing_scalar_ident
     assert _difference(ns, "eq_comm") != 0
     assert _difference(ns, "eq_inv") != 0
     assert "X = Symbol('X', commutative=False)  # TODO a matrix or vector" in text
-    assert "A = Symbol('A', commutative=False)" in text and "W = Symbol('W', commutative=False)" in text
+    assert "def eq_inv(A, B):" in text and "W = Symbol('W', commutative=False)" in text  # A, B: stated shapes
     by = {e.name: e for e in draft.entries}
     assert "X transposed" in by["eq_comm"].caveats[0] and "TODO their shapes" in by["eq_comm"].caveats[0]
-    assert "A in a space of vectors or matrices" in by["eq_inv"].caveats[0]
+    assert "A ('d', 'd') (stated)" in by["eq_inv"].caveats[0] and "SHAPES" in by["eq_inv"].caveats[0]
     # the order of the paper's products is kept: X^T X W_t, not a sorted product
     gd = ns["eq_gd"]()
     X, W_t = sp.Symbol("X", commutative=False), sp.Symbol("W_t", commutative=False)
@@ -89,9 +99,14 @@ def test_the_numbers_of_a_matrix_display_still_commute_and_scalar_displays_are_u
     assert not by["eq_square"].caveats and by["eq_square"].transcribed
     # what the printed module builds is what the reader drafted (non-commutative symbols included)
     for e in draft.entries:
-        if e.relations and e.name != "eq_bold":
+        if e.relations and e.name != "eq_bold" and not e.shaped:
             rel = ns[e.name]()
             assert (rel.lhs, rel.rhs) == e.relations[0][1:], e.name
+    # A, B \in \mathbb{R}^{d \times d}: (AB)^{-1} = A^{-1}B^{-1} is drafted with A, B as d×d arguments (SHAPES)
+    assert ns["SHAPES"] == {"A": ("d", "d"), "B": ("d", "d")} and "def eq_inv(A, B):" in text, text
+    A, B = sp.Matrix([[2, 1], [0, 1]]), sp.Matrix([[1, 0], [3, 1]])
+    inv = ns["eq_inv"](A=A, B=B)
+    assert inv.rhs == A.inv() * B.inv() and inv.lhs == (A * B).inv() and inv.lhs != inv.rhs  # the planted slip
 
 
 def test_bold_names_alone_are_no_matrix_but_their_products_need_review(tmp_path):

@@ -70,3 +70,22 @@ def test_a_wrong_step_is_still_expected_to_pass_so_verify_shows_it(tmp_path):
     assert "expect=" not in steps.split("tv.tex_chain('steps_eq_one'")[1]
     rc, rows = _verify(root)
     assert rc == 1 and rows["steps_eq_one"]["status"] == "refuted" and not rows["steps_eq_one"]["as_expected"]
+
+
+def test_a_slip_planted_in_the_latex_is_marked_planted_and_is_no_finding(tmp_path):
+    """Author 9's D8: a demo .tex with a deliberate slip made the slip "Top finding F1" — no documented way to mark a
+    step claim planted as ``tv.Planted`` marks a twin.  ``tv.tex_chain(..., planted="why")``: expected refuted
+    (typo), recorded as planted (its row's ``planted_of``), listed apart, and verify exits 0."""
+    root = _draft(tmp_path, TEX.replace(r"= a(a u - b) .", r"= 2a(a u - b) ."))
+    path = root / NAME / "claims" / "steps.py"
+    steps = path.read_text(encoding="utf-8")
+    cat = "catalogue_id='TVUNDECIDED-eq-one'"
+    assert cat in steps
+    path.write_text(steps.replace(cat, cat + ", planted='a factor 2 planted for the demo'"), encoding="utf-8")
+    rc, rows = _verify(root)
+    one = rows["steps_eq_one"]
+    assert rc == 0 and one["status"] == "refuted" and one["as_expected"], rows
+    assert one["planted_of"] == one["id"] and one["finding"] == "typo"
+    assert one["reason"] == "planted: a factor 2 planted for the demo"
+    from theoryverify.report.cards import cards, is_planted
+    assert is_planted(one) and not any(c.is_finding for c in cards(list(rows.values())) if c.id == one["id"])

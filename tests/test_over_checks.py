@@ -135,3 +135,29 @@ def test_rate_over_refuses_a_parameter_both_swept_and_fixed():
         tv.check_rate_over(tv.Over("k", 1, 10), lambda c: 1.0, 0.0, 0.1, 0, fixed={"k": 2})
     with pytest.raises(TypeError, match="tv.Over"):
         tv.check_rate_over([tv.Over("k", 1, 10)], lambda c: 1.0, 0.0, 0.1, 0)
+
+
+def test_a_passing_over_check_says_how_many_settings_once():
+    """Author 9's D8: lem_grad's method read "each of 17 settings of the declared ranges 17 parts"."""
+    v = tv.check_agreement_over(SHAPES, printed(gradient), numpy_gradient, domain, seed=0, n=8)
+    count = len(v.details["configurations"])
+    assert v.status is tv.Status.HOLDS and v.method == f"each of {count} settings of the declared ranges", v.method
+
+
+def test_inequality_over_with_every_name_a_setting_needs_no_domain():
+    """Author 9 (D2's aside): ``check_inequality_over`` with settings covering every name and ``domain=None`` was
+    refused at every setting ("the domain must be a tv.Domain …, got NoneType").  Now the sides are compared at each
+    setting (as check_agreement_over does with domain=None); a name no setting gives is that setting's error."""
+    d, n, r, s, sigma = sp.symbols("d n r s sigma", positive=True)
+    over = [tv.Over("d", 1, 50, integer=True), tv.Over("n", lo="d", hi="100*d", integer=True),
+            tv.Over("s", 0.1, 10, scale="log"), tv.Over("r", 0.01, 10, scale="log"), tv.Over("sigma", 0.01, 10)]
+    P = tv.printed(lambda d, n, r, s, sigma: (sigma**2 * d * r**2 / (n * s * r**2 + sigma**2 * d), sigma**2 * d / (n * s)))
+    v = tv.check_inequality_over(over, P.lhs, "<=", P.rhs, None, 0)
+    assert v.status is tv.Status.HOLDS, v.evidence
+    assert len(v.details["configurations"]) >= 2 ** 5  # every corner of the box at least
+    planted = tv.printed(lambda d, n, r, s, sigma: (sigma**2 * d * r**2 / (n * s * r**2 + sigma**2 * d),
+                                                  sigma**2 * d / (n * s**2)))  # s² on the right
+    v = tv.check_inequality_over(over, planted.lhs, "<=", planted.rhs, None, 0)
+    assert v.status is tv.Status.REFUTED and v.counterexample["lhs"] > v.counterexample["rhs"]
+    v = tv.check_inequality_over(over[:1], lambda c: c["d"] * sp.Symbol("eta"), "<=", 1, None, 0)
+    assert v.status is tv.Status.ERROR and "needs a domain" in v.evidence and "eta" in v.evidence, v.evidence

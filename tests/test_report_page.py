@@ -164,3 +164,25 @@ def test_a_readings_cost_must_name_a_reading():
     assert "costs" not in Readings("per step", {"window mean": "holds"}).to_json()  # older rows stay byte-identical
     with pytest.raises(RegistrationError, match="names no reading"):
         Readings("per step", {"window mean": "holds"}, costs={"window average": "weaker"})
+
+
+def test_a_pass_located_by_file_and_line_is_filed_under_the_tex_section_not_elsewhere(tmp_path, monkeypatch):
+    """Author 9's D7: a drafted package's locations are ``Lemma lem:grad, paper.tex:15`` and ``paper.tex:32`` — no
+    numbered Section — and every pass went under "Elsewhere".  The section of the paper's LaTeX holding the line
+    names the group now; a line before any section, or a file the paper does not have, stays "Elsewhere"."""
+    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\section{Setting}\nA\n"
+                                        "B\n\\section{The optimal penalty}\nC\n\\appendix\n\\section{Proofs}\nD\n",
+                                        encoding="utf-8")
+    monkeypatch.setenv("THEORYVERIFY_PAPERS_DIR", str(tmp_path))
+    rows = [row("g", status="holds", location="Lemma lem:grad, paper.tex:4"),
+            row("d", status="proved", location="paper.tex:7"),
+            row("p", status="proved", location="paper.tex:10"),
+            row("x", status="proved", location="paper.tex:1"),
+            row("y", status="proved", location="other.tex:7")]
+    text = page.paper_page(dict(PAPER, file="paper.tex"), RUN, rows, {})
+    passes = text[text.index("## Passes by section"):text.index("## Glossary")]
+    heads = [line for line in passes.splitlines() if line.startswith("### ")]
+    assert heads == ["### Section 1 (Setting) (1)", "### Section 2 (The optimal penalty) (1)",
+                     "### Elsewhere (2)", "### Appendix A (Proofs) (1)"], heads  # Elsewhere before appendices
+    # the old page (no LaTeX read) filed all five under "Elsewhere"
+    assert page.section_of("paper.tex:7") == "Elsewhere"

@@ -292,7 +292,8 @@ class Claim:
     #: tool's sentence).  None: the report looks for words in quotation marks in the statement or location
     quote: str | None = None
     #: a planted twin (:class:`Planted`): the id of the claim it plants an error in.  Not a finding of the paper:
-    #: the report counts it apart ("planted errors: N of N caught"), the proof that the claim's check can fail
+    #: the report counts it apart ("planted errors: N of N caught"), the proof that the claim's check can fail;
+    #: the claim's own id for a slip planted in the paper's LaTeX (``tv.tex_chain(..., planted="why")``)
     planted_of: str | None = None
     #: further catalogue ids the claim decides (a claim checking a lemma and its displays): counted in coverage
     #: like ``catalogue_id``; ``catalogue_id=("A", "B")`` is read as ``catalogue_id="A", covers=("B",)``

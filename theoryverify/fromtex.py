@@ -7,10 +7,13 @@ of the uniform layout of :mod:`theoryverify.scaffold`:
   relation: ``Eq``/``Le``/… unevaluated; a chain: the tuple of its relations), with its label, equation number,
   ``FILE:LINE`` and LaTeX source in its docstring (:func:`display_doc`); a display the reader cannot read is a
   commented ``TODO`` with the
-  reason.  One module per ``\\section``.  The code is printed from SymPy objects (never ``eval``-ed text): names
+  reason.  A matrix display whose matrices all have shapes the paper states (or a product with a stated one
+  implies) is a function of them, with the module's ``SHAPES`` (:mod:`theoryverify.fromtex_shapes`), ready for
+  ``tv.printed(display, SHAPES)``.  One module per ``\\section``.  The code is printed from SymPy objects (never ``eval``-ed text): names
   are the reader's, numbers exact (``S(1)/2``).
 - ``claims/statements.py`` — every theorem, lemma, proposition and corollary as a claim stub with its statement
-  quoted and its location set, expected ``inconclusive`` (``not yet checked``) until its check is written;
+  quoted and its location set, expected ``inconclusive`` (``not yet checked``) until its check is written; its
+  ``catalogue_id`` names the statement and the displays inside it (the check covers both);
 - ``claims/steps.py`` — every derivation chain with a step the reader can check, as a claim registered in one
   call, :func:`theoryverify.texsteps.tex_chain` (so ``verify`` checks the paper's derivations from the first run);
   a display the reader classes as no derivation step (a definition, a parameter choice, a hypothesis …: the kinds
@@ -40,6 +43,7 @@ import sympy as sp
 from sympy.printing.str import StrPrinter
 
 from .errors import TheoryverifyError
+from .fromtex_shapes import Inference, NotShaped, dims_code, shaped, stated_dims
 
 THEOREMS = ("theorem", "lemma", "proposition", "corollary")
 NUMBERED_ONE = {"equation", "multline", "dmath"}
@@ -76,6 +80,12 @@ class Entry:
     #: why the reading needs the author's review: read ambiguously (both readings named) or lossily (a name of the
     #: LaTeX gone from the SymPy form); such a display is not counted transcribed
     review: list[str] = field(default_factory=list)
+    noncommuting: set[str] = field(default_factory=set)  # the names drafted as matrices (a matrix display)
+    pos: int = -1  # where the display starts in the paper's text (which statement holds it)
+    #: the relations with the matrices as MatrixSymbols of their shapes (:mod:`theoryverify.fromtex_shapes`): the
+    #: display is drafted as a function of them, for ``tv.printed(display, SHAPES)``; empty when not all are sized
+    shaped: list[tuple[str, sp.Basic, sp.Basic]] = field(default_factory=list)
+    shapes: dict[str, tuple] = field(default_factory=dict)  # of each matrix of ``shaped``: name -> (rows, cols)
 
     @property
     def transcribed(self) -> bool:
@@ -91,6 +101,9 @@ class Statement:
     label: str | None
     where: str
     text: str  # its LaTeX source, as written
+    #: the printed entries (display names) inside the statement: its stub's ``catalogue_id`` lists their ids too, so
+    #: the check written for the statement covers the displays it states (catalogue coverage)
+    displays: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -166,7 +179,7 @@ def _unique(name: str, taken: set[str]) -> str:
     return out
 
 
-RESERVED_NAMES = {"SOURCE", "sp", "S", "Symbol", "Function", "Eq", "Le", "Lt", "Ge", "Gt", "Ne"}
+RESERVED_NAMES = {"SOURCE", "SHAPES", "sp", "S", "Symbol", "Function", "Eq", "Le", "Lt", "Ge", "Gt", "Ne"}
 
 
 def _numbers(env: str, body: str, counter: list[int], per_section: bool) -> list[str]:
@@ -232,7 +245,7 @@ def read(tex: str | Path) -> Draft:
                                      display_of_chain)
     finally:
         build.REAL_POWERS = old_powers
-    statements = _statements(paper, taken)
+    statements = _statements(paper, taken, entries)
     chains = _chains(paper, first_of_chain, display_of_chain, taken)
     checked = {paper.relations[j.index].chain for j in paper.jobs}
     skipped = [Skipped(f"{r.file}:{r.line}", r.kind, " ".join((r.reason or "").split()), " ".join(r.latex.split()))
@@ -296,6 +309,7 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
         base = _ident(labels[0]) if labels else (f"eq{nums[0].strip('()')}" if nums and nums[0] else f"eq_l{line}")
         entry = Entry(_unique(_ident(base), taken), labels, [n for n in nums if n], f"{f}:{line}",
                       " ".join(LABEL_RE.sub("", d.body).split()), section_of(d.start))
+        entry.pos = d.start
         rels = rels_by_display.get(k, [])
         if not rels:
             entry.unread.append("the reader found no relation in it (an expression or a construct it does not know)")
@@ -344,6 +358,7 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
                         note = f"{what} read in one dimension (vector and matrix products commute in this SymPy form)"
                     if note not in entry.caveats:
                         entry.caveats.append(note)
+        entry.noncommuting = set(noncommuting)
         if noncommuting and entry.relations:
             entry.caveats.insert(0, f"matrices: {', '.join(sorted(noncommuting))} are non-commutative symbols "
                                     f"({why_matrix}) — TODO their shapes (a MatrixSymbol each); a number among them: "
@@ -351,7 +366,29 @@ def _entries(paper, rels_by_display, counter, taken, per_section, section_of, di
         for rel in rels:
             display_of_chain.setdefault(rel.chain, entry.name)
         entries.append(entry)
+    _shape(entries, shapes)
     return entries, numbered
+
+
+def _shape(entries: list[Entry], shapes: "_Shapes") -> None:
+    """Give each matrix display whose matrices all have a shape — stated by the paper or read from a product with
+    one (:mod:`theoryverify.fromtex_shapes`, paper-wide) — its shaped relations, in place of the TODO."""
+    matrix = [e for e in entries if e.noncommuting and e.relations and not e.unread and not e.review]
+    stated = {n: shapes.stated_shape(n) for e in matrix for n in e.noncommuting}
+    stated = {n: d for n, d in stated.items() if d}
+    known = Inference(stated).infer([side for e in matrix for _, lhs, rhs in e.relations for side in (lhs, rhs)])
+    for e in matrix:
+        try:
+            e.shaped, names = shaped(e.relations, known, e.latex)
+        except NotShaped:
+            continue
+        e.shapes = {n: known[n] for n in names}
+        how = [f"{n} {dims_code(known[n])}" + (" (stated)" if n in stated else " (read from a product or sum with a "
+                                                                              "stated shape)") for n in names]
+        e.caveats = [c for c in e.caveats if "(shapes not given)" not in c and not c.startswith("matrices:")]
+        e.caveats.insert(0, f"matrices: {', '.join(how)} — arguments sized by SHAPES (the paper's shapes): "
+                            f"tv.printed({e.name}, SHAPES) is a side of an _over check"
+                            + (" (a transpose is .T)" if "transpose" in str(e.relations) else ""))
 
 
 #: the reader's calls only a matrix (or vector) takes: ``X^\\top``, ``\\operatorname{tr}``, ``\\det``, ``X^\\dagger``
@@ -378,6 +415,11 @@ class _Shapes:
     matrices: dict[str, str]  # evidence key -> why it is a matrix
     scalars: set[str]  # evidence keys shown to be numbers
     declared: set[str]
+    #: evidence key -> the shape the paper states for it, ``("n", "d")`` (:mod:`theoryverify.fromtex_shapes`)
+    stated: dict[str, tuple] = field(default_factory=dict)
+
+    def stated_shape(self, name: str) -> tuple | None:
+        return next((self.stated[k] for k in self._keys(name) if k in self.stated), None)
 
     @classmethod
     def of(cls, paper, plains) -> "_Shapes":
@@ -396,6 +438,7 @@ class _Shapes:
                         factors.setdefault(name, f"{name} a factor {what}")
         scalars = set(paper.names.ev.bounded)
         text = paper.doc.text
+        stated: dict[str, set] = {}  # evidence key -> the shapes the paper states (X \in \mathbb{R}^{n \times d})
         for m in N.NAME_RE.finditer(text):
             s = N.SCRIPT_RE.match(text, m.end())
             after = s.end() if s else m.end()
@@ -409,9 +452,11 @@ class _Shapes:
                 after = s.end() if s else nxt.end()
             if N.MEMBER_RE.match(text, after):
                 matrices.setdefault(key, f"{key} in a space of vectors or matrices")
+                stated.setdefault(key, set()).add(stated_dims(text, after))
             elif N.NUMBER_MEMBER.match(text, after):
                 scalars.add(key)
-        out = cls(matrices, scalars, set(paper.declared_scalars))
+        out = cls(matrices, scalars, set(paper.declared_scalars),
+                  {k: next(iter(v)) for k, v in stated.items() if len(v) == 1 and None not in v})
         for name, why in factors.items():
             if not out.number(name):
                 out.matrices.setdefault(name, why)
@@ -557,7 +602,7 @@ def _theorem_kinds(text: str) -> dict[str, str]:
     return out
 
 
-def _statements(paper, taken: set[str]) -> list[Statement]:
+def _statements(paper, taken: set[str], entries: list[Entry] = ()) -> list[Statement]:
     doc = paper.doc
     kinds = _theorem_kinds(doc.text)
     out, counts = [], {}
@@ -573,7 +618,7 @@ def _statements(paper, taken: set[str]) -> list[Statement]:
         label = LABEL_RE.search(doc.text[start:end])
         base = _ident(label.group(1), kind) if label else f"{kind}_{counts[kind]}"
         out.append(Statement(_unique(base, taken), kind, label.group(1) if label else None, f"{f}:{line}",
-                             body.strip()))
+                             body.strip(), [e.name for e in entries if start <= e.pos < end]))
     return out
 
 
@@ -628,6 +673,17 @@ class _Printer(StrPrinter):
 
     def _print_Float(self, expr) -> str:  # a decimal as printed, exactly (Float is SymPy's)
         return f"Float({str(expr)!r})"
+
+    def _print_MatMul(self, expr) -> str:  # X.T*(X*w - y)/n, never 1/n*X.T*…: 1/n of a whole n is no float
+        from sympy.printing.precedence import PRECEDENCE
+
+        c, mats = expr.as_coeff_matrices()
+        num, den = sp.fraction(c)
+        parts = [self.parenthesize(m, PRECEDENCE["Mul"], strict=False) for m in mats]
+        if num not in (1, -1):
+            parts.insert(0, self.parenthesize(num, PRECEDENCE["Mul"], strict=False))
+        text = ("-" if num == -1 else "") + "*".join(parts)
+        return text if den == 1 else f"{text}/{self.parenthesize(den, PRECEDENCE['Mul'], strict=True)}"
 
     def _print_lambda_max(self, expr) -> str:
         return f"tv.lambda_max({self._print(expr.args[0])})"
@@ -703,6 +759,25 @@ class _Code:
         spectral = re.compile(r"(?<![\w.])(lambda_(?:max|min))\(")
         if spectral.search(text):
             text, self.tv = spectral.sub(r"tv.\1(", text), True
+        return text
+
+    def shaped(self, e: sp.Basic, arguments: set[str]) -> str | None:
+        """Python source of a shaped display's side (its matrices MatrixSymbols, its names the function's
+        ``arguments``), or None when the printed text would need anything else."""
+        text = _Printer().doprint(e)
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            return None
+        functions = {type(f).__name__ for f in e.atoms(sp.core.function.AppliedUndef)}
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        imports = names - arguments - functions
+        if any(not hasattr(sp, n) for n in imports) or (functions & (arguments | imports | RESERVED_NAMES)) or \
+                any(keyword_like(n) for n in functions | arguments) or (functions & self.symbols) or \
+                any(isinstance(n, ast.Constant) and isinstance(n.value, float) for n in ast.walk(tree)):
+            return None
+        self.functions |= functions
+        self.imports |= imports
         return text
 
     def definitions(self, defined: Mapping[str, "Defined"]) -> list[str]:
@@ -786,15 +861,20 @@ def printed_module(draft: Draft, section: int) -> str | None:
         return None
     code = _Code()
     body: list[str] = []
+    shapes: dict[str, tuple] = {}  # of the shaped displays' matrices: the module's SHAPES
     for e in entries:
         where = ", ".join(filter(None, [f"Eq. {', '.join(e.numbers)}" if e.numbers else "",
                                         f"label {', '.join(e.labels)}" if e.labels else "", e.where]))
         if not e.relations:
             body += ["", "", f"# TODO {e.name} ({where}): not transcribed — {e.unread[0]}", *_comment(e.latex)]
             continue
-        rels = [_relation(code, op, lhs, rhs) for op, lhs, rhs in e.relations]
+        args, rels = _shaped_relations(code, e)
+        if rels is None:
+            args, rels = "", [_relation(code, op, lhs, rhs) for op, lhs, rhs in e.relations]
+        else:
+            shapes.update(e.shapes)
         ret = rels[0] if len(rels) == 1 else "(\n        " + ",\n        ".join(rels) + ",\n    )"
-        body += ["", "", f"def {e.name}():", f"    {_string(display_doc(where, e.latex))}"]
+        body += ["", "", f"def {e.name}({args}):", f"    {_string(display_doc(where, e.latex))}"]
         for why in e.unread:
             body.append(f"    # TODO not transcribed here: {' '.join(why.split())[:200]}")
         for atom, latex in e.opaque.items():
@@ -813,7 +893,32 @@ def printed_module(draft: Draft, section: int) -> str | None:
             "(drafted by new-paper --from-tex; check each against the PDF, then build what it should equal in model/).",
             "Each display's docstring gives its equation number, label, FILE:LINE and LaTeX source.",
             '"""', *code.header(code.definitions(draft.functions))]
+    if shapes:
+        head += ["", "#: the paper's shapes of the matrices and vectors (stated, or read from a product with a stated one): "
+                 "tv.printed(display, SHAPES)",
+                 "SHAPES = {" + ", ".join(f"{n!r}: {dims_code(d)}" for n, d in shapes.items()) + "}"]
     return "\n".join(head + body) + "\n"
+
+
+def _shaped_relations(code: _Code, e: Entry) -> tuple[str, list[str] | None]:
+    """The argument list and relations of a shaped display (its matrices, then its numbers, as arguments), or
+    ("", None) when it is not shaped or its code would need a name it does not take."""
+    if not e.shaped:
+        return "", None
+    matrices = list(e.shapes)
+    numbers = sorted({s.name for _, lhs, rhs in e.relations for side in (lhs, rhs) for s in side.atoms(sp.Symbol)
+                      if s.is_commutative} - set(matrices))
+    if any(keyword_like(n) or n in RESERVED_NAMES for n in matrices + numbers):
+        return "", None
+    out = []
+    for op, lhs, rhs in e.shaped:
+        left, right = code.shaped(lhs, set(matrices + numbers)), code.shaped(rhs, set(matrices + numbers))
+        cls = RELATIONS.get(op)
+        if left is None or right is None or cls is None:
+            return "", None
+        code.imports.add(cls)
+        out.append(f"{cls}({left}, {right}, evaluate=False)")
+    return ", ".join(matrices + numbers), out
 
 
 #: the line that ends a drafted display's docstring's first paragraph; the LaTeX source follows it
@@ -857,11 +962,21 @@ def _catalogue_id(prefix: str, name: str) -> str:
     return f"{prefix}-{name.replace('_', '-')}"
 
 
+def _stub_ids(prefix: str, s: Statement) -> str:
+    """A stub's ``catalogue_id``: the statement's id, and the ids of the displays it states — ``("P-lem-grad",
+    "P-eq-grad")``: the check written for the statement decides its display too, and the report's catalogue coverage
+    counts both (keep the tuple when writing the check)."""
+    ids = [_catalogue_id(prefix, s.name)] + [_catalogue_id(prefix, d) for d in s.displays]
+    return repr(ids[0]) if len(ids) == 1 else "(" + ", ".join(repr(i) for i in ids) + ")"
+
+
 def statements_module(draft: Draft, paper: str, prefix: str) -> str:
     lines = ['"""The paper\'s theorems, lemmas, propositions and corollaries, each a claim stub with its statement',
              "quoted (drafted by new-paper --from-tex).  Each is expected inconclusive — not yet checked — until its",
              "check is written: then drop ``expect``/``reason``, return the check's verdict, say in ``statement`` what",
-             'it decides, and keep ``quote`` (the paper\'s words, as the referee report quotes them)."""',
+             "it decides, and keep ``quote`` (the paper's words, as the referee report quotes them) and ``catalogue_id``",
+             "(the statement's id and those of the displays it states: the check covers them all in the report's",
+             'catalogue coverage)."""',
              "import theoryverify as tv", "", f"CLAIMS = tv.ClaimSet({paper!r})",
              "NOT_YET = tv.inconclusive(\"not yet checked\", \"no check written for this statement yet\")"]
     for s in draft.statements:
@@ -871,7 +986,7 @@ def statements_module(draft: Draft, paper: str, prefix: str) -> str:
         lines += ["", "", f"# kind {kind}: {why}" if kind else "# TODO kind: the statement names no rate, no "
                   "inequality and no identity the draft can tell; IDENTITY is a placeholder — set the claim's kind",
                   f"@CLAIMS.add({s.name!r}, location={location!r}, kind=tv.Kind.{kind or 'IDENTITY'},",
-                  f"            catalogue_id={_catalogue_id(prefix, s.name)!r}, expect=tv.Status.INCONCLUSIVE,",
+                  f"            catalogue_id={_stub_ids(prefix, s)}, expect=tv.Status.INCONCLUSIVE,",
                   "            reason=\"not yet checked\",",
                   f"            statement={stub!r},",
                   "            # the paper's own words, which the referee report quotes: keep quote= when you write "
@@ -984,7 +1099,8 @@ def catalogue(draft: Draft, title: str, prefix: str) -> str:
     out += ["", "## Statements", ""]
     for s in draft.statements:
         lab = f" `{s.label}`" if s.label else ""
-        out.append(f"- **{_catalogue_id(prefix, s.name)}** {s.kind}{lab} ({s.where})")
+        states = f"; states {', '.join(_catalogue_id(prefix, d) for d in s.displays)}" if s.displays else ""
+        out.append(f"- **{_catalogue_id(prefix, s.name)}** {s.kind}{lab} ({s.where}{states})")
     if draft.skipped:
         out += ["", "## Not derivation steps (no step claim)", "",
                 "Displayed relations the LaTeX reader classes as no derivation step, with its kind and why "

@@ -5,8 +5,11 @@ The pytest plugin (:mod:`theoryverify.pytest_plugin`) runs :func:`problems` as o
 ``<paper>.package-checks`` (marked ``theorems``), beside the claims' items; ``new-paper`` therefore writes no test
 file.  A display is a function a module of the package's ``printed/`` folder defines (not one it imports) that
 takes no required argument: it must return something (a relation, a pair, an expression) without raising.  A
-display written as a function of its matrices (``eq_grad(X, y, w, n, lam)``, for ``tv.printed(display, shapes)``)
-is built by the claims that use it, not here.
+display written as a function of its matrices (``eq_grad(X, w, y, lam, n)``, for ``tv.printed(display, shapes)``)
+in a module with a ``SHAPES`` dict naming each matrix argument (as ``new-paper --from-tex`` drafts it) is built
+here with a ``MatrixSymbol`` of its shape for each matrix (each size a distinct whole number, so a product that
+does not conform raises) and a symbol for each other argument; one in a module
+without ``SHAPES`` is built by the claims that use it, not here.
 """
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ from types import ModuleType
 
 
 def _displays(module: ModuleType):
+    """(name, a function of no argument building the display) for each display of ``module`` that can be built."""
+    shapes = getattr(module, "SHAPES", None)
     for name, fn in vars(module).items():
         if name.startswith("_") or not inspect.isfunction(fn) or fn.__module__ != module.__name__:
             continue
@@ -24,9 +29,37 @@ def _displays(module: ModuleType):
             params = inspect.signature(fn).parameters.values()
         except (TypeError, ValueError):
             continue
-        if not any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-                   for p in params):
+        required = [p.name for p in params
+                    if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        if not required:
             yield name, fn
+        elif isinstance(shapes, dict) and any(r in shapes for r in required):
+            yield name, (lambda fn=fn, required=tuple(required): fn(**_symbolic(required, shapes)))
+
+
+def _symbolic(names, shapes: dict) -> dict:
+    """A MatrixSymbol of its shape for each name of ``shapes`` (a vector ``("d",)`` is d × 1), each size named by a
+    parameter given a distinct whole number (2, 3, 5, …: a product that does not conform raises, which it need not
+    with symbolic sizes), a symbol for the others."""
+    import sympy as sp
+
+    named = sorted({str(d) for v in shapes.values() for d in (v if isinstance(v, (tuple, list)) else (v,))
+                    if not (isinstance(d, int) or str(d).isdigit())})
+    primes = dict(zip(named, (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)))
+
+    def size(d):
+        return sp.Integer(int(d)) if isinstance(d, int) or str(d).isdigit() else \
+            sp.Integer(primes[str(d)]) if str(d) in primes else sp.Symbol(str(d))
+
+    out = {}
+    for n in names:
+        dims = shapes.get(n)
+        if dims is None:
+            out[n] = sp.Symbol(n)
+        else:
+            dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+            out[n] = sp.MatrixSymbol(n, *[size(d) for d in dims], *([sp.Integer(1)] if len(dims) == 1 else []))
+    return out
 
 
 def printed_modules(package: str) -> list[str]:

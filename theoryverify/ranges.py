@@ -22,6 +22,7 @@ setting's refutation is the verdict.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -306,6 +307,8 @@ def check_over(over: Sequence[Over], check: Callable[[dict[str, Any]], Verdict],
     else:
         method = f"each of {len(points)} settings of the declared ranges"
     verdict = combine(parts, method=method)
+    if verdict.status in (Status.HOLDS, Status.PROVED):  # "each of 17 settings …", not "… settings … 17 parts"
+        verdict = dataclasses.replace(verdict, method=method)
     details = dict(verdict.details)
     details["configurations"] = ran
     if len(ran) < len(points):

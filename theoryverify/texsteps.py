@@ -119,7 +119,7 @@ def chain_check(ctx, *, paper: str, where: str) -> Verdict:
 
 
 def tex_chain(short_id: str, where: str, *, statement: str, location: str | None = None, kind=None,
-              **registration) -> None:
+              planted: str | None = None, **registration) -> None:
     """Register the derivation chain that starts at ``where`` (``FILE:LINE`` of the paper's LaTeX, as the reader
     prints it) as claim ``<paper>.<short_id>`` of the calling module's paper (its ``CLAIMS``, set if absent, as
     ``tv.claim`` does), checked by :func:`check_tex_chain` on the paper's own LaTeX (:func:`chain_check`).
@@ -127,16 +127,35 @@ def tex_chain(short_id: str, where: str, *, statement: str, location: str | None
     :meth:`~theoryverify.claims.ClaimSet.add`'s (``catalogue_id``, ``expect``/``finding``/``reason`` for a chain
     expected refuted or inconclusive, ...).
 
+    ``planted="why"`` marks a slip planted on purpose in the LaTeX (a demo paper showing that the step checker
+    catches one) as :class:`~theoryverify.Planted` marks a twin: expected refuted (``finding`` ``typo`` unless
+    given; ``reason`` ``"planted: why"``), listed with the planted errors ("planted errors: N of N caught") and
+    never counted as a finding of the paper.  A wrong step of the paper itself is no planted one: register it with
+    ``expect``, ``finding`` and ``reason``.
+
     >>> import theoryverify as tv
     >>> tv.tex_chain("steps_eq_1", "paper.tex:3", statement="the derivation chain (a+b)^2 = a^2 + b^2",
     ...              expect=tv.Status.REFUTED, finding=tv.Finding.TYPO, reason="planted: the cross term dropped")
     >>> c = CLAIMS.claims[-1]; c.id, c.location, c.kind.value, c.expect.value
     ('theoryverify.steps_eq_1', 'paper.tex:3', 'identity', 'refuted')
+    >>> tv.tex_chain("steps_eq_2", "paper.tex:9", statement="the chain (a-b)^2 = a^2 - b^2", planted="no cross term")
+    >>> c = CLAIMS.claims[-1]; c.planted_of == c.id, c.expect.value, c.finding.value, c.reason
+    (True, 'refuted', 'typo', 'planted: no cross term')
     """
+    import dataclasses
+
     from .claims import REGISTRARS, Kind, implicit_claims
+    from .findings import Finding
+    from .verdicts import Status
 
     REGISTRARS.add(tex_chain.__code__)
     claims = implicit_claims(sys._getframe(1).f_globals)
     check = functools.partial(chain_check, paper=claims.paper, where=where)
+    if planted is not None:
+        registration.setdefault("expect", Status.REFUTED)
+        registration.setdefault("finding", Finding.TYPO)
+        registration.setdefault("reason", f"planted: {planted}")
     claims.add(short_id, location=location or where, statement=statement, kind=kind or Kind.IDENTITY,
                **registration)(check)
+    if planted is not None:  # planted in the paper's LaTeX itself: its own id (no claim of the paper it is a twin of)
+        claims.claims[-1] = dataclasses.replace(claims.claims[-1], planted_of=claims.claims[-1].id)

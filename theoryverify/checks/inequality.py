@@ -334,7 +334,10 @@ def check_inequality_over(over, lhs, op: str, rhs, domain, seed: int, *, setting
     recorded as a configuration for the quantifier and span rules).  Each of ``lhs``, ``rhs`` and ``domain`` is
     the value :func:`check_inequality` takes, or a function of the setting returning it (the printed display in
     this setting's ``tv.MatrixVar`` shapes; the Domain of its variables; a name both in the setting and in its
-    domain is an error).  Further keywords (``tol``, ``n_float``, ``prove``, …) go to :func:`check_inequality`.
+    domain is an error).  ``domain=None`` where the settings give every name (and no side is a shaped
+    ``tv.printed``): the two sides are compared at each setting (``tol`` as :func:`check_inequality`'s; a name
+    the setting does not give is that setting's error).  Further keywords (``tol``, ``n_float``, ``prove``, …) go
+    to :func:`check_inequality`.
 
     >>> import sympy as sp, theoryverify as tv
     >>> over = [tv.Over("d", 1, 3, integer=True)]
@@ -346,6 +349,9 @@ def check_inequality_over(over, lhs, op: str, rhs, domain, seed: int, *, setting
     >>> v = tv.check_inequality_over(over, sq, "<=", lambda c: c["d"] - 1, lambda c: tv.Domain([w(c)]), 0)
     >>> v.status.value, v.counterexample["part"]
     ('refuted', 'd=1')
+    >>> ab = [tv.Over("a", 0.1, 10), tv.Over("b", 0.1, 10)]                  # every name a declared range
+    >>> tv.check_inequality_over(ab, lambda c: c["a"] / (c["a"] + c["b"]), "<=", 1, None, 0).status.value
+    'holds'
     """
     from ..conditions import Over
     from ..ranges import check_over
@@ -353,10 +359,34 @@ def check_inequality_over(over, lhs, op: str, rhs, domain, seed: int, *, setting
 
     from ..displays import at_setting, domain_with
 
+    def once(config: dict) -> Verdict:
+        """``domain=None`` and no shapes: every name is a parameter of the setting — the two sides compared there."""
+        from ..numeric import evaluate
+
+        values = []
+        for name, side in (("lhs", lhs), ("rhs", rhs)):
+            got = at_setting(side, config, None)
+            try:
+                values.append(evaluate(got, config) if isinstance(got, sp.Basic) else float(got))
+            except Exception as exc:  # noqa: BLE001 - a name the setting does not give: this setting's error
+                return error("inequality at the setting", f"check_inequality_over with domain=None: the {name} at "
+                             f"the setting is no number ({' '.join(str(exc).split())[:160]}); a name that is no "
+                             f"parameter of the setting needs a domain")
+        left, right = values
+        slack = right - left if op in ("<=", "<") else left - right
+        if not slack == slack or (slack <= 0 if op in ("<", ">") else slack < -options.get("tol", 1e-12)):
+            return refuted("the two sides at the setting", f"{left:.6g} {op} {right:.6g} fails",
+                           {**config, "lhs": left, "rhs": right})
+        return holds("the two sides at the setting", f"{left:.6g} {op} {right:.6g}")
+
     def at(config: dict, seed: int) -> Verdict:
+        if op not in OPS:
+            return error("inequality", f"unknown operator {op!r}")
         try:
-            dom = _domain_at(domain_with(lambda c: _per_setting(domain, c), config, (lhs, rhs),
-                                         "check_inequality_over"), config, "check_inequality_over")
+            dom = domain_with(lambda c: _per_setting(domain, c), config, (lhs, rhs), "check_inequality_over")
+            if dom is None:
+                return once(config)
+            dom = _domain_at(dom, config, "check_inequality_over")
         except ValueError as exc:
             return error("inequality over declared ranges", str(exc))
         return check_inequality(at_setting(lhs, config, dom), op, at_setting(rhs, config, dom), dom, seed, **options)

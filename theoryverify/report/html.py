@@ -132,7 +132,9 @@ def planted_html(results: Sequence[Mapping[str, Any]]) -> list[str]:
     planted = planted_errors(results)
     if not planted:
         return []
-    items = "".join(f"<li><code>{e(p.id)}</code> ({e(p.location)}; planted in <code>{e(p.planted_of)}</code>): "
+    items = "".join(f"<li><code>{e(p.id)}</code> ({e(p.location)}; "
+                    + ("planted in the paper's LaTeX" if p.planted_of == p.id else
+                       f"planted in <code>{e(p.planted_of)}</code>") + "): "
                     f"{e(p.reason or p.statement)} — <b>{'caught' if p.caught else 'NOT caught'}</b> ({e(p.status)}): "
                     f"{e(p.evidence)}</li>" for p in planted)
     return [f"<h2>Planted errors ({e(planted_line(planted).split(': ', 1)[1])})</h2>",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..evidence import supporting, sweeps
 from ..findings import Finding
@@ -30,6 +30,7 @@ from ..locations import location_refs, ref_key
 from ..standards import STANDARDS
 from .cards import (ASIDE, CLASSES, NO_FINDING, Card, PlantedError, brief, cards, clauses, decisive, finding_counts,
                     full_value, is_planted, planted_errors, planted_line, root_causes, status_counts)
+from . import texsections
 from .markdown import FINDINGS, RULE_HEADINGS, STATUSES, anchor, header, table
 
 #: inline text longer than this (characters) goes into a collapsible block, whole
@@ -381,12 +382,14 @@ def planted_section(planted: Sequence[PlantedError], gallery: Mapping[str, Seque
         return []
     lines = [f"## Planted errors ({planted_line(planted).split(': ', 1)[1]}) <a id=\"planted-errors\"></a>", "",
              "Each line: a twin of a claim with an error planted on purpose (`tv.Planted`), which the claim's own "
-             "check must refute; not a finding of the paper, and counted nowhere above.", ""]
+             "check must refute, or a slip planted in the paper's LaTeX (`tv.tex_chain(..., planted=...)`); not a "
+             "finding of the paper, and counted nowhere above.", ""]
     for p in planted:
         verdict = f"**caught** ({p.status})" if p.caught else f"**NOT caught** ({p.status})"
-        lines.append(f"- {oneline(p.location)} <a id=\"{anchor(p.id)}\"></a> `{p.id}` (planted in "
-                     f"[`{p.planted_of}`](#{anchor(p.planted_of)})): {oneline(p.reason) or oneline(p.statement)} — "
-                     f"{verdict}: {oneline(p.evidence)}")
+        where = "planted in the paper's LaTeX" if p.planted_of == p.id else \
+            f"planted in [`{p.planted_of}`](#{anchor(p.planted_of)})"
+        lines.append(f"- {oneline(p.location)} <a id=\"{anchor(p.id)}\"></a> `{p.id}` ({where}): "
+                     f"{oneline(p.reason) or oneline(p.statement)} — {verdict}: {oneline(p.evidence)}")
     figures = [(p.id, f) for p in planted for f in gallery.get(p.id, ())]
     if figures:
         lines.append("")
@@ -473,23 +476,27 @@ def coverage(c: Card) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def section_of(location: str) -> str:
+def section_of(location: str, tex: Callable[[str], str | None] | None = None) -> str:
     """The paper section a location belongs to: its first Section or Appendix named (top level: "Section 5",
-    "Appendix D"), else its first numbered location ("Theorem 1"), else "Elsewhere"."""
+    "Appendix D"), else the ``\\section`` of the paper's LaTeX that holds its ``FILE:LINE`` (``tex``, from
+    :func:`theoryverify.report.texsections.resolver`: "Section 2 (The optimal penalty)"), else its first numbered
+    location ("Theorem 1"), else "Elsewhere"."""
     refs = location_refs(location)
     for ref in refs:
         kind, _, num = ref.partition(" ")
         if kind in ("Section", "Appendix"):
             return f"{kind} {num.split('.')[0]}"
-    return refs[0] if refs else "Elsewhere"
+    found = tex(location) if tex is not None else None
+    return found or (refs[0] if refs else "Elsewhere")
 
 
 def _section_key(name: str) -> tuple:
     kind = name.split(" ")[0]
-    return ({"Section": 0, "Appendix": 2}.get(kind, 1), ref_key(name) if name != "Elsewhere" else (99,))
+    return ({"Section": 0, "Appendix": 2}.get(kind, 1),
+            ref_key(name.split(" (")[0]) if name != "Elsewhere" else (99,), name)
 
 
-def passes_section(made: Sequence[Card]) -> list[str]:
+def passes_section(made: Sequence[Card], tex: Callable[[str], str | None] | None = None) -> list[str]:
     passed = [c for c in made if c.status in ("proved", "holds")]
     lines = [f"## Passes by section ({len(passed)})", ""]
     if not passed:
@@ -498,7 +505,7 @@ def passes_section(made: Sequence[Card]) -> list[str]:
               "parameters). The evidence is in the JSON row.", ""]
     groups: dict[str, list[Card]] = {}
     for c in passed:
-        groups.setdefault(section_of(c.location), []).append(c)
+        groups.setdefault(section_of(c.location, tex), []).append(c)
     for name in sorted(groups, key=_section_key):
         lines += [f"### {name} ({len(groups[name])})", ""]
         lines += [_line(c, f"**{c.status}**: {coverage(c)}") for c in groups[name]] + [""]
@@ -545,8 +552,8 @@ def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
     glossary.collect_settings(c.wrong for c in made if c.is_finding)
     files = (f"- Every row, whole: [`{paper['id']}.json`]({paper['id']}.json) (as `verify --json` prints it); "
              f"the same cards with filters: `{paper['id']}.html`")
-    body = findings_section(made, numbers, glossary, gallery) + others_section(made) + passes_section(made) \
-        + planted_section(planted_errors(results), gallery)
+    body = findings_section(made, numbers, glossary, gallery) + others_section(made) \
+        + passes_section(made, texsections.resolver(paper)) + planted_section(planted_errors(results), gallery)
     lines = header(paper, run)[:-1] + [files, ""] + _summary(results, made, numbers, glossary) + body + glossary.section() \
         + details_section(made, gallery) + locations_section(made)
     return "\n".join(lines).rstrip() + "\n"
