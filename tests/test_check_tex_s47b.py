@@ -94,6 +94,14 @@ def test_guard_a_chain_naming_a_constant_and_a_false_step_beside_a_where_clause(
     assert by["v + v = 3 * v"]["status"] == "refuted", rows
 
 
+def test_guard_a_where_clause_defining_another_name_leaves_the_new_constant_named(tmp_path, capsys):
+    # guard: the prose after the display defines ε, not the new C_2: the chain still names C_2
+    rows = tex_rows(tmp_path, capsys, _doc(r"\begin{proof}", "We have", r"\begin{equation}",
+                                           r"b + b \le 2 b + 1 = \epsilon C_2 ,", r"\end{equation}",
+                                           r"where we set $\epsilon = 1$.", r"\end{proof}"))
+    assert _by_read(rows)["2 * b + 1 = epsilon * C[2]"]["kind"] == "definition", rows
+
+
 # 3. equal in distribution ---------------------------------------------------------------------------------------------
 def test_an_equality_in_distribution_is_probabilistic(tmp_path, capsys):
     # old: "\stackrel{d}{=}" and "\overset{d}{=}" read as ':=' (definitions); "\overset{\mathcal{D}}{=}" a step

@@ -1214,17 +1214,23 @@ class Paper:
     DEFINED_AFTER = re.compile(r"^\W{0,3}(?:where|with|here|and)\b[^.$]{0,60}?\$\s*([^$=]{1,60}?)\s*"
                                r"(?:=|:=|\\coloneqq|\\triangleq|\\eqqcolon|\\defeq|\\equiv)(?!:)[^$]{1,200}\$")
 
-    def _defined_after(self, display, link: Link) -> str:
-        """The LaTeX of a name the right side of ``link`` writes that the prose right after the display defines
-        ("…, where we have set $\\tilde E_n = \\frac{E_n}{\\delta}$"), or "": the link uses that name, it does
-        not define it (nor its own left side)."""
+    def _defined_after(self, display, link: Link, new: str) -> str:
+        """The LaTeX of the name ``new`` (a name the right side of ``link`` writes for the first time, keyed as
+        :meth:`_introduced` keys it) when the prose right after the display defines it ("…, where we have set
+        $\\tilde E_n = \\frac{E_n}{\\delta}$"), or "": the link uses that name, it does not define it (nor its own left
+        side).  The prose's left side must be that name, read as the display's names are."""
         m = self.DEFINED_AFTER.match(display.after or "")
         if not m:
             return ""
         name = "".join(m.group(1).split())
-        right = "".join(link.rhs.latex.split())
-        left = "".join(link.lhs.latex.split())
-        return m.group(1).strip() if name and name in right and name not in left else ""
+        if not name or name not in "".join(link.rhs.latex.split()) or name in "".join(link.lhs.latex.split()):
+            return ""
+        reading = read_chain([(m.group(1) + " = 0", display.start)], self.names, self.names.defined)
+        if reading.error or len(reading.links) != 1 or reading.links[0].lhs.node is None:
+            return ""
+        node = reading.links[0].lhs.node
+        keys = {_key(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Subscript))}
+        return m.group(1).strip() if new in keys else ""
 
     def _angle_question(self, link: Link) -> str:
         """The text of an ``x < a, b > y`` (see :func:`ascii_angles`) that this link's tokens reach into, else ''."""
@@ -1390,7 +1396,7 @@ class Paper:
                 kind, why = "definition", f"restates the definition at {f}:{line} word for word"
             if kind == "step" and link.op == "=" and link.index > 0:
                 new = self._introduced(link)
-                later = self._defined_after(display, link) if new else ""
+                later = self._defined_after(display, link, new) if new else ""
                 if later:
                     # "… = −log(1 − Ẽ_n), where we have set Ẽ_n = E_n/δ": the prose after the display defines the
                     # new name; the link substitutes it (a step), it does not define the left side by it
