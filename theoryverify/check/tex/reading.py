@@ -36,7 +36,7 @@ SEPARATORS = {"\\in", "\\notin", "\\subset", "\\subseteq", "\\supset", "\\supset
 CHECKED_OPS = {"=": "==", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 OPENERS = {"{", "(", "[", "\\{", "\\langle", "\\lfloor", "\\lceil"}
 CLOSERS = {"}", ")", "]", "\\}", "\\rangle", "\\rfloor", "\\rceil"}
-DEF_ANNOTATION = re.compile(r"^(?:def|\\triangle|\\Delta|\\text\{def\}|\\mathrm\{def\}|:|\\rm def|d|\\scriptscriptstyle"
+DEF_ANNOTATION = re.compile(r"^(?:def|\\triangle|\\Delta|\\text\{def\}|\\mathrm\{def\}|:|\\rm def|\\scriptscriptstyle"
                             r"\s*\\triangle|\\scriptscriptstyle \\Delta|\\tiny\s*\\triangle|\\scriptscriptstyle def)$")
 
 
@@ -1118,6 +1118,10 @@ def one_norm(lhs: ast.expr, rhs: ast.expr) -> tuple[ast.expr, ast.expr]:
     return lhs, rhs
 
 
+#: an applied family's name with its index folded in (:func:`index_label`) at a letter plus one: f_tp1, u_i_kp1
+PLUS_ONE_FAMILY = re.compile(r"\w+?_(?:\w+_)?[A-Za-z]p1")
+
+
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     """(is a name / indexed name / call of a name, has t+1 in its index, the base name)."""
     if node is None:
@@ -1130,7 +1134,8 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in COMPUTED_CALLS:
         return False, False, None  # Σ_{j<i} |u_j^T y|^2 = …: a sum computed, never a name being defined
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return True, False, node.func.id
+        # f_{t+1}(·) (the family's name f_tp1, its index folded in): t+1 in the index, an update as f_{t+1} is
+        return True, bool(PLUS_ONE_FAMILY.fullmatch(node.func.id)), node.func.id
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Subscript):
         # θ^{i}_{n+1} read as (θ_{n+1})^i: whatever the superscript is (a coordinate or a power), t+1 in the
         # index makes the display an update of θ, never a step
