@@ -497,6 +497,23 @@ class PaperParser(LatexParser):
         self.i = k + 1
         return self._opaque_key(key, "cond")
 
+    def _real_or_imaginary_part(self) -> ast.expr:
+        """``\\Re z``, ``\\Re(z)``, ``\\Im\\langle x, y\\rangle`` (the cursor at the command): the real or imaginary part,
+        read as ``\\operatorname{Re}(z)`` is — an unspecified function ``Re`` / ``Im`` of its argument (nothing is
+        assumed of it: no verdict rests on z being real or complex).  Without an argument (``x \\in \\Re``, ``\\Re^n``:
+        the reals in an old notation, or a part of nothing) it is refused, saying so."""
+        c = self.next().text
+        nxt = self.peek()
+        if nxt.kind in ("letter", "num") and not nxt.text.isdigit() or nxt.text in ("(", "[", "{", "\\left", "\\{") or \
+                nxt.kind == "cmd" and (nxt.text[1:] in GREEK or nxt.text in ("\\langle", "\\mathbf", "\\bm",
+                                                                        "\\boldsymbol", "\\hat", "\\tilde", "\\bar")):
+            word = c[1:]
+            self.applied.add(word)
+            return _call(word, *self._argument())
+        part = "real" if c == "\\Re" else "imaginary"
+        raise BadInput(f"LaTeX: {c} with no argument — the {part} part of what? (or {c} for a set of numbers, an old "
+                       "notation): not read")
+
     def _maybe_call(self, node) -> ast.expr:
         if isinstance(node, str):
             node = _name(node)
@@ -1030,6 +1047,8 @@ class PaperParser(LatexParser):
             return node
         if c in ("\\underbrace", "\\overbrace") and self.peek(1).text == "{":
             return self._braced_label(c)
+        if c in ("\\Re", "\\Im"):
+            return self._real_or_imaginary_part()
         inverse = self._inverse_trig()
         if inverse:  # \cos^{-1} x, \arccos x: the inverse function, unspecified (never (cos x)^{-1})
             self.applied.add(inverse)
@@ -3454,12 +3473,16 @@ class PaperParser(LatexParser):
                     texts in ([m] for m in ("\\star", "\\ast")):
                 tail = "star"
             elif texts[0] == "_" and len(rest) >= 2 and all(x.kind in ("letter", "num") or x.text in ("{", "}") or
-                                                            x.kind == "cmd" and x.text[1:] in GREEK
+                                                            x.kind == "cmd" and x.text[1:] in GREEK or
+                                                            x.text in ("+", "-") and texts[1] == "{"
                                                             for x in rest[1:]):
+                # V^{\pi_k}, V^{\pi_{k+1}}, Q^{\pi_{t-1}}: the policy of an iteration, named as index_label names
+                # the index (pi_kp1, pi_tm1) — never V to the power π_{k+1}
                 inner = [x.text.lstrip("\\") for x in rest[1:] if x.text not in ("{", "}")]
-                if not inner or (texts[1] != "{" and len(rest) != 2):
+                if not inner or (texts[1] != "{" and len(rest) != 2) or inner[0] in ("+", "-") or \
+                        inner[-1] in ("+", "-"):
                     return None
-                tail = "_" + "".join(GREEK.get(x, x) for x in inner)
+                tail = "_" + "".join({"+": "p", "-": "m"}.get(x, GREEK.get(x, x)) for x in inner)
             else:
                 return None
             end = close + 1
@@ -4190,6 +4213,10 @@ def _policy_word(label: ast.expr) -> ast.expr:
     if isinstance(label, ast.Subscript) and isinstance(label.value, ast.Name) and label.value.id in ("pi", "pivar") \
             and isinstance(label.slice, ast.Name):
         return _name(f"pi_{label.slice.id}")
+    if isinstance(label, ast.Subscript) and isinstance(label.value, ast.Name) and label.value.id in ("pi", "pivar") \
+            and isinstance(label.slice, ast.BinOp) and isinstance(label.slice.op, (ast.Add, ast.Sub)):
+        from .reading import index_label
+        return _name(f"pi_{index_label(label.slice)}")  # V^{\pi_{k+1}}(s): pi_kp1, as V^{\pi_{k+1}} alone is labelled
     return label
 
 
