@@ -85,3 +85,42 @@ def test_guard_a_false_step_on_a_real_part_is_refuted_and_nothing_is_assumed_of_
     # guard: Im(w) = Im(w) + 1 is false whatever Im means; Re(z) = z is no refutation (z may be complex) nor proof
     rows = tex_rows(tmp_path, capsys, _align(r"\Im(w) &= \Im(w) + 1 , \\", r"\Re(z) &= z ."))
     assert [r["status"] for r in rows] == ["refuted", "inconclusive"], rows
+
+
+# 4. a paper's paired delimiters and one-argument macros (JMLR-ORFF-style preamble) ---------------------------------
+_PAIRED = _doc(r"\usepackage{mathtools}",
+               r"\DeclarePairedDelimiter\norm{\lVert}{\rVert}",
+               r"\DeclarePairedDelimiter\inner{\langle}{\rangle}",
+               r"\newcommand\conj[1]{\overline{#1}}",
+               r"\makeatletter",
+               r"\let\oldnorm\norm",
+               r"\def\norm{\@ifstar{\oldnorm}{\oldnorm*}}",
+               r"\renewcommand\paragraph{\@startsection{paragraph}{4}{0pt}{1ex}{-1em}{\bfseries}}",
+               r"\newcommand\mysection{\@startsection{section}{1}{0pt}{1ex}{1ex}{\bfseries}}",
+               r"\makeatother")
+
+
+def test_a_macro_argument_across_a_line_break_expands_beside_a_refused_macro(tmp_path, capsys):
+    # old: the paragraph held a refused macro (a class's \paragraph, a \mysection), so it was expanded line by line,
+    # and \inner{x, y -  / z} (its argument across a line break) failed on both lines: "macro expansion failed:
+    # \inner: unbalanced braces or brackets in its argument"
+    body = _doc(r"\paragraph{Bounds} We have", r"\begin{equation}", r"a = \inner{x, y -", r"  z} + \norm{x +",
+                r"  y}_{\mathcal{H}} .", r"\end{equation}", "",
+                r"\mysection Then", r"\begin{equation}", r"b = \inner{x,", r"  y}_{\mathcal{H}} + 1 .", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body, preamble=_PAIRED)
+    assert [r["read_as"] for r in rows] == ["a = inner(x, y - z) + norm_H(x + y)", "b = inner(x, y) + 1"], rows
+
+
+def test_a_sized_inner_product_with_its_space_is_the_inner_product(tmp_path, capsys):
+    # old: \inner{x, y}_{\mathcal{Y}} expands to \left\langle x, y\right\rangle_{\mathcal{Y}}, read as one unknown
+    # (the unsized \langle x, y\rangle_{\mathcal{Y}} was the inner product)
+    rows = tex_rows(tmp_path, capsys, _align(r"\inner{x, y}_{\mathcal{Y}} + \inner{x, y}_{\mathcal{Y}} &= "
+                                             r"2 \left\langle x, y\right\rangle_{\mathcal{Y}} ."), preamble=_PAIRED)
+    assert rows[0]["read_as"] == "inner(x, y) + inner(x, y) = 2 * inner(x, y)", rows
+
+
+def test_guard_a_false_inner_product_step_is_refuted_and_a_conjugate_of_a_sum_says_why(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, _align(r"\inner{x, y}_{\mathcal{Y}} &= \inner{x, y}_{\mathcal{Y}} + 1 , \\",
+                                             r"\conj{a + b} &= \conj{a} + \conj{b} ."), preamble=_PAIRED)
+    assert rows[0]["status"] == "refuted", rows
+    assert rows[1]["status"] == "unreadable" and "accent over an expression" in rows[1]["reason"], rows

@@ -1165,12 +1165,7 @@ class PaperParser(LatexParser):
             else:
                 raise BadInput("LaTeX: \\langle a, b \\rangle needs two arguments")
             self.expect("\\rangle")
-            self.vector_ops.add("inner product")
-            at_point = self._metric_point()
-            if at_point:  # ⟨A, B⟩_X with X a variable of the display: the metric at X, another function than ⟨A, B⟩
-                return _call(f"inner_{at_point}", a, b)
-            label = self._inner_label()
-            return _call(f"inner_{label}" if label else "inner", a, b)
+            return self._inner_product(a, b)
         if c == "\\left" and self.peek(1).text == "\\langle":
             self.i += 2
             a = self.expr()
@@ -1180,8 +1175,9 @@ class PaperParser(LatexParser):
             b = self.expr()
             self.expect("\\right")
             self.expect("\\rangle")
-            self.vector_ops.add("inner product")
-            return _call("inner", a, b)
+            # \left\langle x, y\right\rangle_{\mathcal{Y}} (a paper's \inner{x, y}_{\mathcal{Y}}, mathtools' paired
+            # delimiter): its subscript read as the unsized bracket's is (it had made the whole product one unknown)
+            return self._inner_product(a, b)
         if c == "\\left" and self.peek(1).text == "\\{" and self.peek(2).text == "\\begin" and \
                 self.peek(3).text == "{" and "".join(self.peek(k).text for k in range(4, 9)) == "array":
             cases = self._array_cases(start)
@@ -1681,8 +1677,9 @@ class PaperParser(LatexParser):
                 elif t.text in DIRECT_SUMS:
                     # \operatorname{\bigoplus}_{j=1}^D v_j: a direct sum (vectors stacked), no product and no number
                     raise BadInput(f"LaTeX: a direct sum or product of spaces ({t.text}) is not read")
-                else:
-                    raise BadInput(f"LaTeX: expected a name in braces, got {t.text!r}")
+                else:  # \overline{a + b}, \overline{\left(x, ω\right)}: an accent over an expression, no name
+                    raise BadInput(f"LaTeX: an accent over an expression ({t.text!r} under it), not over a name — a "
+                                   "conjugate, a mean, a closure or a complement of it? not read")
             self.next()
             word = "".join(parts)
             if not word or not word[0].isalpha():
@@ -1768,6 +1765,16 @@ class PaperParser(LatexParser):
             word += self.peek(j).text
             j += 1
         return self.peek(j).text == "}" and word in OPERATORS and word not in ("sigma", "E")
+
+    def _inner_product(self, a: ast.expr, b: ast.expr) -> ast.expr:
+        """⟨a, b⟩ with its subscript, if any (the cursor after the closing bracket): the inner product, or one at a
+        point or of another named metric (:meth:`_metric_point`, :meth:`_inner_label`)."""
+        self.vector_ops.add("inner product")
+        at_point = self._metric_point()
+        if at_point:  # ⟨A, B⟩_X with X a variable of the display: the metric at X, another function than ⟨A, B⟩
+            return _call(f"inner_{at_point}", a, b)
+        label = self._inner_label()
+        return _call(f"inner_{label}" if label else "inner", a, b)
 
     def _metric_point(self) -> str | None:
         """The subscript of ``⟨A, B⟩_X`` (consumed) when it is one letter other than F: an inner product at a point
