@@ -124,3 +124,23 @@ def test_guard_a_false_inner_product_step_is_refuted_and_a_conjugate_of_a_sum_sa
                                              r"\conj{a + b} &= \conj{a} + \conj{b} ."), preamble=_PAIRED)
     assert rows[0]["status"] == "refuted", rows
     assert rows[1]["status"] == "unreadable" and "accent over an expression" in rows[1]["reason"], rows
+
+
+def test_a_policy_superscript_on_a_lowercase_or_word_name_applied_is_the_policy_function(tmp_path, capsys):
+    # old: d_\rho^\pi(s) read as d_ρ to the power of the constant π times s; \mathrm{adv}_i^\pi(s, \alpha) as
+    # adv_i(s, α) ** π (the f^2(x) convention with π for the 2)
+    rows = tex_rows(tmp_path, capsys, _align(r"\mathrm{adv}_{i}^{\pi}(s, \alpha) &= Q_{i}^{\pi}(s, \alpha) - V_{i}(s) , \\",
+                                             r"\tilde{d}_{\rho}^{\pi}\left(s\right) + 1 &= \tilde{d}_{\rho}^{\pi}(s) ."))
+    assert rows[0]["read_as"] == "advsup_i_pi(s, alpha) = Qsup_i_pi(s, alpha) - V_i(s)", rows
+    assert "dtildesup_rho_pi(s)" in rows[1]["read_as"] and "**" not in rows[1]["read_as"], rows
+    assert rows[1]["status"] in ("refuted", "ambiguous"), rows  # false under both readings: never proved
+
+
+def test_a_blackboard_or_calligraphic_superscript_labels_the_name(tmp_path, capsys):
+    # old: V(\pi_\lambda^{\mathbb{A}}) read V(pivar[lam] ** Abb) — a policy to the power of a set
+    rows = tex_rows(tmp_path, capsys, _align(r"V(\pi_{\lambda}^{\mathbb{A}}) - V(\pi_{\lambda}^{\mathbb{B}}) &= 0 , \\",
+                                             r"a^{\mathbb{A}}_i + 1 &= a_i^{\mathbb{A}} , \\",
+                                             r"y^{2} + y^{\mathcal{S}} &= y \cdot y + y^\mathcal{S} ."))
+    assert rows[0]["read_as"] == "V(pivarsup[lam, Abb]) - V(pivarsup[lam, Bbb]) = 0", rows
+    assert rows[1]["read_as"] == "asup[i, Abb] + 1 = asup[i, Abb]" and rows[1]["status"] == "refuted", rows
+    assert rows[2]["read_as"] == "y ** 2 + ysup[Scal] = y * y + ysup[Scal]" and rows[2]["status"] == "proved", rows

@@ -2772,6 +2772,17 @@ class PaperParser(LatexParser):
         applied_label = self._applied_label(base)
         if applied_label:  # θ^{H(θ̌)}, W^{Co(θ̌)}: θ to a power, or θ labelled H(θ̌)? (never settled: no other reading)
             self.labels.add(f"{unparse_name(base)}^{applied_label}")
+        if isinstance(base, (ast.Name, ast.Subscript)) and self._alphabet_label_ahead():
+            # π^{\mathbb{A}}, π_λ^{\mathbb{B}}, x^{\mathcal{S}}: a blackboard or calligraphic capital labels the name (a
+            # number to the power of a set is no number) — never pivar ** Abb
+            word = _flat(self.group_or_token())
+            sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
+            elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
+            if self.at("_"):
+                self.next()
+                elts.insert(0, self._index_expr())
+            idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+            return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
         if self.peek().kind == "letter" and len(self.peek().text) == 1 and self.peek(1).text == "_":
@@ -2780,7 +2791,8 @@ class PaperParser(LatexParser):
             exponent = self.group_or_token()
         if isinstance(base, ast.Name) and base.id == "e":
             return _call("exp", exponent)
-        if _capital_head(base) and self._called_after_index() and _symbol_label(exponent) is not None and \
+        if (_capital_head(base) or _policy_exponent(base, exponent)) and self._called_after_index() and \
+                _symbol_label(exponent) is not None and \
                 not (label is not None and label.kind == "letter" and label.text.isupper()):
             # F^\beta_{a,b}(λ), G^{\beta}(u), V^{K_2}_\gamma(y, λ), F^{-B}_{n,p}(u): a capital name with a symbol
             # for a superscript, applied — the labelled function (or, undecided, the labelled name times the bracket),
@@ -3562,6 +3574,28 @@ class PaperParser(LatexParser):
                 return True
             k += 1
 
+    def _alphabet_label_ahead(self) -> bool:
+        """The superscript ahead (the cursor after ``^``) is one blackboard, calligraphic, script or fraktur capital,
+        and nothing else: ``^{\\mathbb{A}}``, ``^\\mathcal{S}``, ``^{\\mathbb A}``."""
+        k = self.i
+        texts = [t.text for t in self.toks[k:k + 6]]
+        braced = texts[:1] == ["{"]
+        j = 1 if braced else 0
+        if j >= len(texts) or texts[j] not in ("\\mathbb", "\\mathcal", "\\mathscr", "\\mathfrak", "\\mathds",
+                                               "\\mathbbm"):
+            return False
+        j += 1
+        inner_braced = j < len(texts) and texts[j] == "{"
+        j += 1 if inner_braced else 0
+        if j >= len(texts) or not (len(texts[j]) == 1 and texts[j].isupper()):
+            return False
+        j += 1
+        if inner_braced:
+            if j >= len(texts) or texts[j] != "}":
+                return False
+            j += 1
+        return not braced or (j < len(texts) and texts[j] == "}")
+
     def _called_next(self) -> bool:
         return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")
 
@@ -4208,6 +4242,19 @@ def _linear_terms(node: ast.expr, sign: int = 1) -> list[tuple[int, ast.expr | N
         inner = _linear_terms(node.right, sign)
         return None if inner is None else [(sign, node.left, inner[0][2])]
     return None
+
+
+def _policy_exponent(base: ast.expr, exponent: ast.expr) -> bool:
+    """A name (``d_\\rho``, ``\\tilde{d}_\\rho``) with the policy π for a superscript (``π``, ``π_k``, ``π^*``): applied
+    to a bracket it is the policy's function (``d_\\rho^\\pi(s)``, a state distribution), whatever its letter's case —
+    never d_ρ to the power 3.14… times s."""
+    head = base.value if isinstance(base, ast.Subscript) else base
+    if not isinstance(head, ast.Name):
+        return False
+    if isinstance(exponent, ast.Name):
+        return exponent.id in ("pi", "pivar", "pivarstar", "pivarprime")
+    return isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and \
+        exponent.value.id in ("pi", "pivar")
 
 
 def _policy_word(label: ast.expr) -> ast.expr:
