@@ -144,3 +144,11 @@ def test_a_blackboard_or_calligraphic_superscript_labels_the_name(tmp_path, caps
     assert rows[0]["read_as"] == "V(pivarsup[lam, Abb]) - V(pivarsup[lam, Bbb]) = 0", rows
     assert rows[1]["read_as"] == "asup[i, Abb] + 1 = asup[i, Abb]" and rows[1]["status"] == "refuted", rows
     assert rows[2]["read_as"] == "y ** 2 + ysup[Scal] = y * y + ysup[Scal]" and rows[2]["status"] == "proved", rows
+
+
+def test_a_decorated_policy_superscript_on_a_name_applied_is_the_policy_function(tmp_path, capsys):
+    # old: \tilde{d}_\rho^{\pi^{\mathbb{A}}}(s) read dtilde[rho] ** pivar ** Abb * s
+    rows = tex_rows(tmp_path, capsys, _align(r"\tilde{d}_{\rho}^{\pi^{\mathbb{A}}}(s) + 1 &= "
+                                             r"\tilde{d}_{\rho}^{\pi^{\mathbb{A}}}(s) ."))
+    assert rows[0]["read_as"] == "dtildesup_rho_pisupAbb(s) + 1 = dtildesup_rho_pisupAbb(s)", rows
+    assert rows[0]["status"] == "refuted", rows

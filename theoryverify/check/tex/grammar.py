@@ -4217,8 +4217,8 @@ def _symbol_label(exponent: ast.expr) -> ast.expr | None:
     if isinstance(exponent, ast.Name):
         return exponent
     if isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and \
-            (exponent.value.id[:1].isupper() or exponent.value.id in ("pi", "pivar")):
-        return exponent
+            (exponent.value.id[:1].isupper() or exponent.value.id in ("pi", "pivar", "pisup", "pivarsup")):
+        return exponent  # (π^{\mathbb{A}}, π_λ^{\mathbb{A}}: a policy's label, read as pisup[Abb])
     if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub) and \
             isinstance(exponent.operand, ast.Name) and exponent.operand.id[:1].isupper():
         return _name(f"m{exponent.operand.id}")
@@ -4254,7 +4254,7 @@ def _policy_exponent(base: ast.expr, exponent: ast.expr) -> bool:
     if isinstance(exponent, ast.Name):
         return exponent.id in ("pi", "pivar", "pivarstar", "pivarprime")
     return isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and \
-        exponent.value.id in ("pi", "pivar")
+        exponent.value.id in ("pi", "pivar", "pisup", "pivarsup")  # π_k, π^{\mathbb{A}}, π_λ^{\mathbb{A}}
 
 
 def _policy_word(label: ast.expr) -> ast.expr:
