@@ -311,18 +311,10 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
             try:
                 expanded = table.expand(block)
             except BadInput:
-                lines, off = [], pos
-                for line in block.split("\n"):  # one bad line does not take its paragraph with it
-                    try:
-                        lines.append(table.expand(line) if "\\" in line else line)
-                    except BadInput as exc:
-                        try:  # a refused macro left as written; the others in the line still expanded
-                            lines.append(table.expand(line, keep_refused=True))
-                        except BadInput:
-                            errors.append((off, off + len(line), " ".join(str(exc).split())))
-                            lines.append(line)
-                    off += len(line) + 1
-                expanded = "\n".join(lines)
+                try:  # a refused macro (a class's \subsection) left as written; the rest of the paragraph expanded
+                    expanded = table.expand(block, keep_refused=True)
+                except BadInput:
+                    expanded = _expand_by_lines(block, table, pos, errors)
             expanded = _same_lines(stacked_relations(expanded), block.count("\n"))
             if braket:
                 expanded = braket_sets(expanded)
@@ -341,6 +333,38 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
     # display at the same line of another file
     errs = [(doc.where(a), doc.where(b), e) for a, b, e in errors]
     return new, errs
+
+
+def _expand_by_lines(block: str, table: MacroTable, pos: int, errors: list) -> str:
+    """``block`` expanded line by line, so that one bad line does not take its paragraph with it; a line that opens a
+    group it does not close goes with the lines up to the one that closes it (``\\inner{\\omega, x -`` / ``z}``: a
+    macro's argument across a line break — expanded alone, each line had failed as "unbalanced braces")."""
+    lines, off = [], pos
+    parts = block.split("\n")
+    k = 0
+    while k < len(parts):
+        j, depth = k, _brace_depth(parts[k])
+        while depth > 0 and j + 1 < len(parts):
+            j += 1
+            depth += _brace_depth(parts[j])
+        chunk = "\n".join(parts[k:j + 1])
+        try:
+            lines.append(table.expand(chunk) if "\\" in chunk else chunk)
+        except BadInput as exc:
+            try:  # a refused macro left as written; the others in the chunk still expanded
+                lines.append(table.expand(chunk, keep_refused=True))
+            except BadInput:
+                errors.append((off, off + len(chunk), " ".join(str(exc).split())))
+                lines.append(chunk)
+        off += len(chunk) + 1
+        k = j + 1
+    return "\n".join(lines)
+
+
+def _brace_depth(line: str) -> int:
+    """The groups ``line`` opens and leaves open (``\\{`` and ``\\}`` are no groups; a comment is blanked already)."""
+    plain = re.sub(r"\\[{}]", "", line.replace("\\\\", ""))
+    return plain.count("{") - plain.count("}")
 
 
 #: a relation set as an operator with a label above it, as a paper's own ``\\stackrel`` may expand:
