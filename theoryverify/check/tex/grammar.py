@@ -1083,6 +1083,10 @@ class PaperParser(LatexParser):
                 self.expr()  # \argmin_w L(w) + λR(w): the whole objective, up to the relation
             else:  # lim_{q→1}(q − q²)^{1−4δ}: the power stays inside the limit
                 self._operand_of("Ex" if c in ("\\lim", "\\limsup", "\\liminf") else "")
+                if c in ("\\lim", "\\limsup", "\\liminf") and self._runs_on(scripts):
+                    # lim_k f(x^{k+1}) − f(x^k): a later term that writes the limit's variable is inside the limit
+                    # (k is bound there only); lim_n a_n − b still ends at the −
+                    self.expr()
             return self._opaque(start, name.replace("arg", "arg").lower()[:6])
         width = self._blackboard_letter()
         if width:
@@ -2728,6 +2732,9 @@ class PaperParser(LatexParser):
                     elts.insert(0, self._index_expr())
                 idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
                 return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
+            pair = self._index_pair_sup(base)
+            if pair is not None:  # d^{i(k),j(k)}, d^{i^\star,j^\star}: an index pair of the name, as d_{i,j}
+                return pair
             iterate = self._iteration_sup(base)
             if iterate is not None:
                 return iterate
@@ -3323,6 +3330,41 @@ class PaperParser(LatexParser):
             elts.insert(0, self._index_expr())
         idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
         return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=idx, ctx=ast.Load()))
+
+    def _index_pair_sup(self, base: ast.expr) -> ast.expr | None:
+        """``d^{i(k),j(k)}``, ``d^{i^\\star,j^\\star}``, ``d^{i,j+1}``: a braced superscript with a comma at its top level
+        lists indices of the name (nobody raises to a list) — the indexed name ``dsup[i(k), j(k)]``, read as the
+        subscript ``d_{i,j}`` is, with the cursor past it; else None (the cursor unmoved).  A list of plain letters
+        (``T^{\\psi, U}``) is a label, read before this."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not self.at("{") or not isinstance(head, ast.Name):
+            return None
+        close = _close_of(self.toks, self.i)
+        if close <= self.i:
+            return None
+        depth = 0
+        for t in self.toks[self.i + 1:close]:
+            depth += t.text in ("(", "[", "{", "\\{")
+            depth -= t.text in (")", "]", "}", "\\}")
+            if t.text == "," and depth == 0:
+                break
+        else:
+            return None
+        save = self.i
+        try:
+            idx = self._index_expr()
+        except BadInput:
+            self.i = save
+            return None
+        if self.i != close + 1 or not isinstance(idx, ast.Tuple):
+            self.i = save
+            return None
+        elts = [base.slice, *idx.elts] if isinstance(base, ast.Subscript) else list(idx.elts)
+        if self.at("_"):  # d^{i,j}_t: the subscript after the superscript is the name's index too
+            self.next()
+            elts.insert(0, self._index_expr())
+        return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=ast.Tuple(elts=elts, ctx=ast.Load()),
+                                              ctx=ast.Load()))
 
     def _numbered_iterate(self, base: ast.expr, head: ast.Name) -> ast.expr | None:
         """``x^0``, ``x^{1}`` where the paper shows x to be an iterate (``x^{t+1} = …``): the power (x^0 = 1), or the
