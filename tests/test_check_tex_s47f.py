@@ -106,3 +106,16 @@ def test_a_superscript_index_pair_is_part_of_the_name(tmp_path, capsys):
     assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
     assert "dsup[istar, jstar]" in rows[0]["read_as"], rows[0]
 
+
+
+def test_a_subsequence_superscript_of_an_iterate_is_an_index(tmp_path, capsys):
+    # old: x^{k_i} read as x ** k[i] though x is updated in k (riskparity's limit-point arguments); guard: c^{n_i} with
+    # no update of c stays a power, and a false step between subsequence iterates is refuted
+    body = _doc(r"Let $x \in \mathbb{R}^n$ and the iterates be", r"\begin{equation}",
+                r"x^{k+1} = x^k - \alpha \nabla f(x^k)", r"\end{equation}",
+                _proof(r"\|x^{k_i + 1} - x^{k_{i}}\| &\le \|x^{k_i+1}\| + \|x^{k_i}\| , \\",
+                       r"2 f(x^{k_i}) &= f(x^{k_i}) + f(x^{k_i}) + 1 , \\", r"c^{n_i} c &= c^{n_i + 1} ."))
+    rows = tex_rows(tmp_path, capsys, body)
+    assert "xsup[k[i] + 1]" in rows[1]["read_as"] and "xsup[k[i]]" in rows[1]["read_as"], rows[1]
+    assert rows[2]["status"] == "refuted" and "xsup[k[i]]" in rows[2]["read_as"], rows[2]
+    assert rows[3]["status"] == "proved" and "c ** n[i]" in rows[3]["read_as"], rows[3]

@@ -3298,6 +3298,29 @@ class PaperParser(LatexParser):
             return self.peek(1).text, shift if self.peek(2).text == "+" else -shift, 5
         return None
 
+    def _subsequence_form(self) -> tuple[str, int, int, str] | None:
+        """A superscript at the cursor that may be an iteration index of a subsequence — ``{k_i}``, ``{k_{i}}``,
+        ``{k_i+1}`` — as (letter, shift, tokens it takes, the subscript letter); else None."""
+        if not self.at("{") or self.peek(1).kind != "letter" or not re.fullmatch(r"[a-z]", self.peek(1).text) or \
+                self.peek(2).text != "_":
+            return None
+        k = 3
+        if self.peek(k).kind == "letter" and re.fullmatch(r"[a-z]", self.peek(k).text):
+            sub, k = self.peek(k).text, k + 1
+        elif self.peek(k).text == "{" and self.peek(k + 1).kind == "letter" and \
+                re.fullmatch(r"[a-z]", self.peek(k + 1).text) and self.peek(k + 2).text == "}":
+            sub, k = self.peek(k + 1).text, k + 3
+        else:
+            return None
+        shift = 0
+        if self.peek(k).text in ("+", "-") and self.peek(k + 1).kind == "num" and \
+                re.fullmatch(r"[1-9]", self.peek(k + 1).text):
+            shift = int(self.peek(k + 1).text) * (1 if self.peek(k).text == "+" else -1)
+            k += 2
+        if self.peek(k).text != "}":
+            return None
+        return self.peek(1).text, shift, k + 1, sub
+
     def _iteration_sup(self, base: ast.expr) -> ast.expr | None:
         """``x^{k+1}``, ``g^r``, ``w_p^r`` where the paper shows x to be an iterate in k (see
         :meth:`.names.Names.iteration`): the indexed name ``xsup[k+1]``, with the cursor past the superscript (it had
@@ -3308,8 +3331,12 @@ class PaperParser(LatexParser):
         if not isinstance(head, ast.Name) or not hasattr(self.names, "iteration"):
             return None
         form = self._iteration_form()
+        sub = None
         if form is None:
-            return self._numbered_iterate(base, head)
+            sub = self._subsequence_form()
+            if sub is None:
+                return self._numbered_iterate(base, head)
+            form, sub = sub[:3], sub[3]
         letter, shift, width = form
         what = self.names.iteration(head.id, letter)
         if what is None:
@@ -3322,6 +3349,8 @@ class PaperParser(LatexParser):
             return None
         self.i += width
         idx: ast.expr = _name(letter)
+        if sub is not None:  # x^{k_i}: the iterate at the i-th index of a subsequence, k[i]
+            idx = ast.Subscript(value=idx, slice=_name(sub), ctx=ast.Load())
         if shift:
             idx = _bin(idx, ast.Add() if shift > 0 else ast.Sub(), _num(abs(shift)))
         elts = [base.slice, idx] if isinstance(base, ast.Subscript) else [idx]
