@@ -1102,6 +1102,10 @@ class PaperParser(LatexParser):
                 self.expr()  # \argmin_w L(w) + λR(w): the whole objective, up to the relation
             else:  # lim_{q→1}(q − q²)^{1−4δ}: the power stays inside the limit
                 self._operand_of("Ex" if c in ("\\lim", "\\limsup", "\\liminf") else "")
+                if c in ("\\lim", "\\limsup", "\\liminf") and self._runs_on(scripts):
+                    # lim_k f(x^{k+1}) − f(x^k): a later term that writes the limit's variable is inside the limit
+                    # (k is bound there only); lim_n a_n − b still ends at the −
+                    self.expr()
             return self._opaque(start, name.replace("arg", "arg").lower()[:6])
         width = self._blackboard_letter()
         if width:
@@ -2754,6 +2758,9 @@ class PaperParser(LatexParser):
                     elts.insert(0, self._index_expr())
                 idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
                 return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
+            pair = self._index_pair_sup(base)
+            if pair is not None:  # d^{i(k),j(k)}, d^{i^\star,j^\star}: an index pair of the name, as d_{i,j}
+                return pair
             iterate = self._iteration_sup(base)
             if iterate is not None:
                 return iterate
@@ -3329,6 +3336,29 @@ class PaperParser(LatexParser):
             return self.peek(1).text, shift if self.peek(2).text == "+" else -shift, 5
         return None
 
+    def _subsequence_form(self) -> tuple[str, int, int, str] | None:
+        """A superscript at the cursor that may be an iteration index of a subsequence — ``{k_i}``, ``{k_{i}}``,
+        ``{k_i+1}`` — as (letter, shift, tokens it takes, the subscript letter); else None."""
+        if not self.at("{") or self.peek(1).kind != "letter" or not re.fullmatch(r"[a-z]", self.peek(1).text) or \
+                self.peek(2).text != "_":
+            return None
+        k = 3
+        if self.peek(k).kind == "letter" and re.fullmatch(r"[a-z]", self.peek(k).text):
+            sub, k = self.peek(k).text, k + 1
+        elif self.peek(k).text == "{" and self.peek(k + 1).kind == "letter" and \
+                re.fullmatch(r"[a-z]", self.peek(k + 1).text) and self.peek(k + 2).text == "}":
+            sub, k = self.peek(k + 1).text, k + 3
+        else:
+            return None
+        shift = 0
+        if self.peek(k).text in ("+", "-") and self.peek(k + 1).kind == "num" and \
+                re.fullmatch(r"[1-9]", self.peek(k + 1).text):
+            shift = int(self.peek(k + 1).text) * (1 if self.peek(k).text == "+" else -1)
+            k += 2
+        if self.peek(k).text != "}":
+            return None
+        return self.peek(1).text, shift, k + 1, sub
+
     def _iteration_sup(self, base: ast.expr) -> ast.expr | None:
         """``x^{k+1}``, ``g^r``, ``w_p^r`` where the paper shows x to be an iterate in k (see
         :meth:`.names.Names.iteration`): the indexed name ``xsup[k+1]``, with the cursor past the superscript (it had
@@ -3339,8 +3369,12 @@ class PaperParser(LatexParser):
         if not isinstance(head, ast.Name) or not hasattr(self.names, "iteration"):
             return None
         form = self._iteration_form()
+        sub = None
         if form is None:
-            return self._numbered_iterate(base, head)
+            sub = self._subsequence_form()
+            if sub is None:
+                return self._numbered_iterate(base, head)
+            form, sub = sub[:3], sub[3]
         letter, shift, width = form
         what = self.names.iteration(head.id, letter)
         if what is None:
@@ -3353,6 +3387,8 @@ class PaperParser(LatexParser):
             return None
         self.i += width
         idx: ast.expr = _name(letter)
+        if sub is not None:  # x^{k_i}: the iterate at the i-th index of a subsequence, k[i]
+            idx = ast.Subscript(value=idx, slice=_name(sub), ctx=ast.Load())
         if shift:
             idx = _bin(idx, ast.Add() if shift > 0 else ast.Sub(), _num(abs(shift)))
         elts = [base.slice, idx] if isinstance(base, ast.Subscript) else [idx]
@@ -3361,6 +3397,41 @@ class PaperParser(LatexParser):
             elts.insert(0, self._index_expr())
         idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
         return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=idx, ctx=ast.Load()))
+
+    def _index_pair_sup(self, base: ast.expr) -> ast.expr | None:
+        """``d^{i(k),j(k)}``, ``d^{i^\\star,j^\\star}``, ``d^{i,j+1}``: a braced superscript with a comma at its top level
+        lists indices of the name (nobody raises to a list) — the indexed name ``dsup[i(k), j(k)]``, read as the
+        subscript ``d_{i,j}`` is, with the cursor past it; else None (the cursor unmoved).  A list of plain letters
+        (``T^{\\psi, U}``) is a label, read before this."""
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if not self.at("{") or not isinstance(head, ast.Name):
+            return None
+        close = _close_of(self.toks, self.i)
+        if close <= self.i:
+            return None
+        depth = 0
+        for t in self.toks[self.i + 1:close]:
+            depth += t.text in ("(", "[", "{", "\\{")
+            depth -= t.text in (")", "]", "}", "\\}")
+            if t.text == "," and depth == 0:
+                break
+        else:
+            return None
+        save = self.i
+        try:
+            idx = self._index_expr()
+        except BadInput:
+            self.i = save
+            return None
+        if self.i != close + 1 or not isinstance(idx, ast.Tuple):
+            self.i = save
+            return None
+        elts = [base.slice, *idx.elts] if isinstance(base, ast.Subscript) else list(idx.elts)
+        if self.at("_"):  # d^{i,j}_t: the subscript after the superscript is the name's index too
+            self.next()
+            elts.insert(0, self._index_expr())
+        return self._maybe_call(ast.Subscript(value=_name(f"{head.id}sup"), slice=ast.Tuple(elts=elts, ctx=ast.Load()),
+                                              ctx=ast.Load()))
 
     def _numbered_iterate(self, base: ast.expr, head: ast.Name) -> ast.expr | None:
         """``x^0``, ``x^{1}`` where the paper shows x to be an iterate (``x^{t+1} = …``): the power (x^0 = 1), or the
