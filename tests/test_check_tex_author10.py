@@ -1,0 +1,49 @@
+"""Held-out author 10's ``--tex`` defects (issue 29, /work/notes/author10.md): D5 — one ``% theoryverify: assume
+eta > 0, h > 0`` line aborted the whole run (exit 2, no rows); D4 — a prose side condition with a product ("If
+$0 < \\eta h < 2$, then") was not read while ``--assume "0 < eta*h < 2"`` is; D8 — a refuted step's evidence gave
+the residual's value as if it were the residual ("lhs − rhs = -2 ≠ 0 exactly" for −2η²h²)."""
+from __future__ import annotations
+
+import json
+
+from texrows import displays, tex_rows
+
+from theoryverify.check import cli
+
+TRUE = r"(1 + \eta h)^2 = 1 + 2 \eta h + \eta^2 h^2 ."
+FALSE = r"(1 + \eta h)^2 = 1 + 2 \eta h + 2 \eta^2 h^2 ."
+
+
+def _run(tmp_path, capsys, body: str, preamble: str = "") -> tuple[int, dict]:
+    f = tmp_path / "p.tex"
+    f.write_text("\\documentclass{article}\n" + preamble + "\\begin{document}\n" + body + "\\end{document}\n")
+    code = cli.main(["--tex", str(f), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_d5_an_assumption_line_listing_two_assumptions_is_read(tmp_path, capsys):
+    """``assume eta > 0, h > 0`` was "not allowed: tuple" and exit 2 with no rows; it is two assumptions."""
+    code, out = _run(tmp_path, capsys, displays(TRUE), "% theoryverify: assume eta > 0, h > 0\n")
+    assert code == 0
+    (row,) = out["relations"]
+    assert row["status"] == "proved"
+    assert {"eta > 0", "h > 0"} <= set(row["assumptions"]), row["assumptions"]
+    assert not out["notes"]
+
+
+def test_d5_an_unreadable_assumption_is_a_note_and_the_rest_is_checked(tmp_path, capsys):
+    """A part that cannot be read is a note; the file's displays are still checked, and a refutation of a display
+    that names the part's symbol is inconclusive (it may rest on leaving the assumption out)."""
+    code, out = _run(tmp_path, capsys, displays(TRUE, FALSE), "% theoryverify: assume eta > 0, h >> 0\n")
+    assert code == 0
+    first, second = out["relations"]
+    assert first["status"] == "proved"
+    assert second["status"] == "inconclusive" and "h >> 0" in second["reason"], second["reason"]
+    assert any("'h >> 0' not read" in n["message"] for n in out["notes"]), out["notes"]
+
+
+def test_d5_an_unreadable_assumption_on_other_names_leaves_a_false_step_refuted(tmp_path, capsys):
+    """The guard: a part not read about a name the step does not write does not hide the step's error."""
+    code, out = _run(tmp_path, capsys, displays(FALSE), "% theoryverify: assume eta > 0, q >> 0\n")
+    assert code == 1  # a refutation
+    assert out["relations"][0]["status"] == "refuted"
