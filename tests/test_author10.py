@@ -49,3 +49,31 @@ def test_d1_coverage_just_under_the_threshold_is_not_printed_as_the_threshold():
     """0.4987 of the range was printed "cover 50% … (< 50%)": the share shown is rounded down."""
     why = _covers({"min": 0.0, "max": 4.987, "distinct": 40}, Over("eta", 0, 10), Standards())
     assert why is not None and "cover 49% of the admissible range (< 50%)" in why
+
+
+def _eq_rate():
+    """v ~ σ²η/(2h), as ``new-paper --from-tex`` drafts a ``\\sim`` display (author 10's printed eq_rate)."""
+    return (sp.Symbol("v"), "\\sim", eta * sp.Symbol("sigma")**2 / (2 * h))
+
+
+def test_d6_the_right_side_of_a_drafted_sim_display_is_the_law_a_rate_claim_tests():
+    """``tv.printed(eq_rate).rhs`` raised "ValueError: … neither a relation nor a pair (lhs, rhs): tuple" inside
+    check_rate_over; it is the asymptotic display's right side."""
+    law = tv.printed(_eq_rate).rhs
+    over = tv.Over("eta", 5e-4, 5e-2, scale="log")
+    measure = lambda c: c["eta"] * c["sigma"] ** 2 / (2 * c["h"])  # noqa: E731 - the law itself, measured exactly
+    v = tv.check_rate_over(over, measure, "printed", 0.1, 0, law, fixed={"sigma": 1.0, "h": 2.0},
+                           constant="printed")
+    assert v.status is tv.Status.HOLDS, v.evidence
+    assert tv.printed(_eq_rate).lhs() == sp.Symbol("v")
+
+
+def test_d6_sides_of_a_display_without_sides_are_a_one_line_theoryverify_error():
+    """The guard: a display returning one expression has no ``.rhs``: a TheoryverifyError naming the display."""
+    import pytest
+
+    def eq_one(eta):
+        return eta / 2
+    with pytest.raises(tv.TheoryverifyError) as info:
+        tv.printed(eq_one).rhs({"eta": 1})
+    assert "eq_one" in str(info.value) and "\n" not in str(info.value)
