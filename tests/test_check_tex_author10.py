@@ -47,3 +47,18 @@ def test_d5_an_unreadable_assumption_on_other_names_leaves_a_false_step_refuted(
     code, out = _run(tmp_path, capsys, displays(FALSE), "% theoryverify: assume eta > 0, q >> 0\n")
     assert code == 1  # a refutation
     assert out["relations"][0]["status"] == "refuted"
+
+
+def test_d8_a_refuted_steps_evidence_gives_the_residual_and_the_point(tmp_path, capsys):
+    """``1 − (1 − ηh)² = ηh(2 + ηh)`` was refuted with "lhs − rhs = -2 ≠ 0 exactly" — the value at η = h = 1 shown as
+    if it were the residual, which is −2η²h²."""
+    (row,) = tex_rows(tmp_path, capsys, displays(r"1 - (1 - \eta h)^2 = \eta h (2 + \eta h) ."))
+    assert row["status"] == "refuted"
+    assert "lhs − rhs = -2*eta**2*h**2 (= -2 ≠ 0 exactly at eta = 1, h = 1)" in row["reason"], row["reason"]
+
+
+def test_d8_a_constant_residual_is_still_said_as_a_constant(tmp_path, capsys):
+    """The guard: a residual that is a number (a dropped constant) is given as that number."""
+    (row,) = tex_rows(tmp_path, capsys, displays(r"(1 + \eta)^2 = \eta^2 + 2 \eta ."))
+    assert row["status"] == "refuted"
+    assert "lhs − rhs = 1 ≠ 0 exactly" in row["reason"], row["reason"]
