@@ -77,3 +77,14 @@ def test_d6_sides_of_a_display_without_sides_are_a_one_line_theoryverify_error()
     with pytest.raises(tv.TheoryverifyError) as info:
         tv.printed(eq_one).rhs({"eta": 1})
     assert "eq_one" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_d2_the_referee_reports_id_scrub_keeps_the_papers_file_names():
+    """``review --paper sgdvar`` printed "another check:31" for the location ``sgdvar.tex:31`` (the scrub took
+    ``sgdvar.tex`` for a claim id of paper sgdvar); a real id is still scrubbed (the guard)."""
+    from theoryverify.report.review import without_ids
+
+    text = "sgdvar.tex:31: 1 - (1 - \\eta h)^2 = \\eta h(2 + \\eta h) — as sgdvar.lem-sandwich shows; see sgdvar.tex"
+    out = without_ids(text, "sgdvar", frozenset({"lem-sandwich"}))
+    assert out.startswith("sgdvar.tex:31: 1 - ") and out.endswith("see sgdvar.tex"), out
+    assert "lem-sandwich" not in out and "as another check shows" in out
