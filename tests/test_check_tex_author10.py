@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from texrows import displays, tex_rows
+from texrows import displays, doc, tex_rows
 
 from theoryverify.check import cli
 
@@ -62,3 +62,34 @@ def test_d8_a_constant_residual_is_still_said_as_a_constant(tmp_path, capsys):
     (row,) = tex_rows(tmp_path, capsys, displays(r"(1 + \eta)^2 = \eta^2 + 2 \eta ."))
     assert row["status"] == "refuted"
     assert "lhs − rhs = 1 ≠ 0 exactly" in row["reason"], row["reason"]
+
+
+SIDE = doc(r"\begin{lemma}", r"If $0 < \eta h < 2$, then $v = \eta / (h (2 - \eta h))$.", r"\end{lemma}",
+           r"\begin{proof}", "We have", r"\begin{equation}",
+           r"v = \frac{\eta^2}{1 - (1 - \eta h)^2} = \frac{\eta}{h(2 - \eta h)} .", r"\end{equation}", r"\end{proof}")
+LEMMA = "\\newtheorem{lemma}{Lemma}\n"
+
+
+def test_d4_a_prose_side_condition_with_a_product_says_why_it_is_not_read(tmp_path, capsys):
+    """author 10's repro/side.tex: "If $0 < \\eta h < 2$" was "not read" with no reason, although ``--assume "0 <
+    eta*h < 2" --assume "h > 0"`` reads it: the reason is the missing sign, and the row says the line that reads it."""
+    rows = tex_rows(tmp_path, capsys, SIDE, preamble=LEMMA)
+    assert [r["status"] for r in rows] == ["inconclusive", "proved"]
+    assert "0 < eta * h < 2: no sign of eta or h is stated" in rows[0]["reason"], rows[0]["reason"]
+    assert "assume h > 0" in rows[0]["reason"]
+
+
+def test_d4_with_the_sign_stated_the_prose_side_condition_is_read_as_assume_reads_it(tmp_path, capsys):
+    """With h > 0 stated (as --assume needs it too) the prose condition is read: an assumption of the rows."""
+    rows = tex_rows(tmp_path, capsys, SIDE, preamble=LEMMA + "% theoryverify: assume h > 0\n")
+    assert "0 < eta * h < 2 (stated in the prose)" in rows[1]["assumptions"], rows[1]["assumptions"]
+    assert rows[1]["status"] == "proved"
+
+
+def test_d4_a_false_step_under_the_read_side_condition_is_refuted(tmp_path, capsys):
+    """The guard: reading the condition does not hide a wrong step inside it."""
+    body = doc(r"\begin{lemma}", r"If $0 < \eta h < 2$, then the following holds.", r"\end{lemma}",
+               r"\begin{proof}", "We have", r"\begin{equation}", r"(1 - \eta h)^2 = 1 - \eta h + \eta^2 h^2 .",
+               r"\end{equation}", r"\end{proof}")
+    (row,) = tex_rows(tmp_path, capsys, body, preamble=LEMMA + "% theoryverify: assume h > 0\n")
+    assert row["status"] == "refuted", row

@@ -914,8 +914,8 @@ class Paper:
                 try:
                     free_with_assumptions([*base, *keep, a])
                     keep.append(a)
-                except Exception:  # BadInput, or a defect of the assumption reader: not used, listed
-                    refused.append(a)
+                except Exception as exc:  # BadInput, or a defect of the assumption reader: not used, listed
+                    refused.append(_why_unusable(a, exc))
             cache[key] = (keep, refused)
         return cache[key]
 
@@ -2860,6 +2860,24 @@ def _ambiguity(names: set[str], oracle: Names) -> str:
 #: ``\\delta(\\varepsilon) > 0``: a bound on a function's value, whose argument it does not constrain
 VALUE_BOUND = re.compile(r"^\s*(\\?[A-Za-z]+)\s*(?:\\left)?\(([^()]*)(?:\\right)?\)\s*((?:<|>|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z])).*)$",
                          re.S)
+
+
+def _why_unusable(assumption: str, exc: Exception) -> str:
+    """An assumption the checker cannot draw inside, with the reason where it is a missing sign: ``0 < eta * h < 2``
+    with neither sign stated cannot be solved for a name (η ∈ (0, 2/h) needs h > 0), and saying so tells the author
+    the one line that makes it usable (``--assume "0 < eta*h < 2" --assume "h > 0"`` reads it too).
+
+    >>> from theoryverify.check.parser import BadInput
+    >>> _why_unusable("0 < eta * h < 2", BadInput("… linearly with a coefficient of known sign …"))
+    "0 < eta * h < 2: no sign of eta or h is stated (with '% theoryverify: assume h > 0' it reads)"
+    """
+    if "known sign" not in str(exc):
+        return assumption
+    names = sorted(_ast_names_text(assumption))
+    if not names:
+        return assumption
+    return (f"{assumption}: no sign of {' or '.join(names)} is stated (with '% theoryverify: assume {names[-1]} > 0' "
+            f"it reads)")
 
 
 def _bearing_names(text: str) -> set[str]:
