@@ -88,3 +88,32 @@ def test_d2_the_referee_reports_id_scrub_keeps_the_papers_file_names():
     out = without_ids(text, "sgdvar", frozenset({"lem-sandwich"}))
     assert out.startswith("sgdvar.tex:31: 1 - ") and out.endswith("see sgdvar.tex"), out
     assert "lem-sandwich" not in out and "as another check shows" in out
+
+
+STABLE = ["0.1 <= h <= 10", "0.1 <= sigma <= 10", "0 < eta <= 1/h"]
+
+
+def test_d11_two_minus_eta_h_at_least_one_under_eta_h_at_most_one_is_proved():
+    """Link 2 of the sandwich, ησ²/(h(2 − ηh)) ≤ ησ²/h for 0 < η ≤ 1/h, held only (sampled): it needs η > 0 and
+    ηh ≤ 1 at once, which the rewriting η = (1/h)/(1 + s) gives."""
+    D = tv.Domain.assuming([eta, h, s], STABLE)
+    v = tv.check_inequality(eta * s**2 / (h * (2 - eta * h)), "<=", eta * s**2 / h, D, 0)
+    assert v.status is tv.Status.PROVED, v.evidence
+
+
+def test_d11_the_planted_sandwich_link_is_still_refuted():
+    """The guard: the author's planted twin, v ≤ 3ησ²/(4h), is refuted (no sign analysis proves a false link)."""
+    D = tv.Domain.assuming([eta, h, s], STABLE)
+    v = tv.check_inequality(eta * s**2 / (h * (2 - eta * h)), "<=", 3 * eta * s**2 / (4 * h), D, 0)
+    assert v.status is tv.Status.REFUTED, v.evidence
+
+
+def test_d11_domain_descriptions_name_every_symbol_and_interval():
+    """"eta drawn after , within the bound" (a bound naming no other symbol) and "own bounds eta ∈ (log-uniformly …"
+    (the interval cut at its own parenthesis) are whole again."""
+    from theoryverify.check.assume import free_with_assumptions
+
+    text = "; ".join(v.describe() for v in free_with_assumptions(["0 < eta*h < 2", "h > 0"]).variables)
+    assert "drawn after ," not in text and "eta > 0 (eta drawn within the bound" in text, text
+    text = tv.Domain.assuming([eta, h, s], STABLE).describe()
+    assert "own bounds eta ∈ (0, ∞)" in text, text
