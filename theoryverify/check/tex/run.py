@@ -1981,7 +1981,8 @@ class Paper:
         cav.unread_conditions += [n for p in parsers for n in getattr(p, "elided", ())]
         step_names = {re.sub(r"(?:prime|star|hat|tilde|bar|dot|bf|sup|cal|bb|frak|scr|sf|tt|vec|check|breve|ring|ul)+$", "", n.split("_")[0])
                       for n in names_in(lhs, fns) | names_in(rhs, fns)}
-        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _bearing_names(u) & step_names]
+        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ())
+                                  if _bearing_names(u.split(WHY_SEP)[0]) & step_names]
         cav.unread_conditions += [f"{u}: an assumption line not read" for u in self.unread_assumptions_for(display)
                                   if not _bearing_names(u) or _bearing_names(u) & step_names]
         # "let σ² ∼ 1/M" in the paragraph: a scaling of the names on its left, which the step may rest on
@@ -2862,6 +2863,10 @@ VALUE_BOUND = re.compile(r"^\s*(\\?[A-Za-z]+)\s*(?:\\left)?\(([^()]*)(?:\\right)
                          re.S)
 
 
+#: what separates an unusable assumption from the reason it is not used (the names it bears on are before it)
+WHY_SEP = ": no sign of "
+
+
 def _why_unusable(assumption: str, exc: Exception) -> str:
     """An assumption the checker cannot draw inside, with the reason where it is a missing sign: ``0 < eta * h < 2``
     with neither sign stated cannot be solved for a name (η ∈ (0, 2/h) needs h > 0), and saying so tells the author
@@ -2871,12 +2876,12 @@ def _why_unusable(assumption: str, exc: Exception) -> str:
     >>> _why_unusable("0 < eta * h < 2", BadInput("… linearly with a coefficient of known sign …"))
     "0 < eta * h < 2: no sign of eta or h is stated (with '% theoryverify: assume h > 0' it reads)"
     """
-    if "known sign" not in str(exc):
+    if "known sign" not in str(exc) or "(" in assumption:  # a function's value (norm(d) > 0): no name to sign
         return assumption
     names = sorted(_ast_names_text(assumption))
     if not names:
         return assumption
-    return (f"{assumption}: no sign of {' or '.join(names)} is stated (with '% theoryverify: assume {names[-1]} > 0' "
+    return (f"{assumption}{WHY_SEP}{' or '.join(names)} is stated (with '% theoryverify: assume {names[-1]} > 0' "
             f"it reads)")
 
 
