@@ -161,9 +161,9 @@ def test_missing_file_and_bad_directive(tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
     f = tmp_path / "a.tex"
     f.write_text("\\begin{equation} x = x \\end{equation}\n% theoryverify: assume X ~ Nrmal(0, 1)\n")
-    assert cli.main(["--tex", str(f)]) == 2
-    err = capsys.readouterr().err
-    assert "a.tex:2: assumption" in err and "Normal" in err and len(err.strip().splitlines()) == 1
+    code, out = run(capsys, f)  # a bad assumption line is a note naming it, the rest is checked (author 10's D5)
+    assert code == 0 and out["relations"]
+    assert any(n["where"].endswith("a.tex:2") and "Normal" in n["message"] for n in out["notes"]), out["notes"]
     f.write_text("% theoryverify: asume x > 0\n\\begin{equation} x = x \\end{equation}\n")
     code, out = run(capsys, f)
     assert code == 0 and any("unknown directive" in n["message"] for n in out["notes"])

@@ -17,7 +17,10 @@ The ``_over`` checks (:func:`theoryverify.check_agreement_over`, :func:`theoryve
 :func:`theoryverify.check_rate_over`, :func:`theoryverify.check_count_over`) take a :class:`Printed` wherever they
 take a side, and add its matrices and vectors to the setting's domain (those the domain does not already name), so
 the domain lists only the other variables.  ``.lhs`` / ``.rhs`` are the sides of a display that returns a relation
-(``Eq``, ``Le``…) or a pair ``(lhs, rhs)``.
+(``Eq``, ``Le``…), a pair ``(lhs, rhs)`` or a triple ``(lhs, op, rhs)`` with ``op`` the LaTeX of a relation SymPy has
+no class for (``new-paper --from-tex`` drafts ``v \\sim \\frac{\\sigma^2}{2h} \\eta`` as ``(v, '\\\\sim', eta*sigma**2/(2*h))``,
+whose ``.rhs`` is the law a rate claim tests); asked of any other display they are a one-line
+:class:`DisplayError`.
 """
 from __future__ import annotations
 
@@ -27,6 +30,17 @@ from typing import Any, Callable, Mapping
 import sympy as sp
 
 from .domains import MatrixVar, VectorVar
+from .errors import TheoryverifyError
+
+
+class DisplayError(TheoryverifyError, ValueError):
+    """A display's side asked of a display that has none (``.rhs`` of a display returning one expression)."""
+
+
+def _shown(value: Any) -> str:
+    text = " ".join(str(value).split())
+    kind = type(value).__name__
+    return f"a {kind} ({text[:60]}{'…' if len(text) > 60 else ''})"
 
 
 class Printed:
@@ -107,8 +121,12 @@ class Printed:
             return (value.lhs, value.rhs)[self.part]
         if isinstance(value, (tuple, list)) and len(value) == 2:
             return value[self.part]
-        raise ValueError(f"tv.printed: {'lhs' if self.part == 0 else 'rhs'} of a display that is neither a relation "
-                         f"nor a pair (lhs, rhs): {type(value).__name__}")
+        if isinstance(value, (tuple, list)) and len(value) == 3 and isinstance(value[1], str):
+            return (value[0], value[2])[self.part]  # (v, '\\sim', σ²η/(2h)): a relation SymPy has no class for
+        side = "lhs" if self.part == 0 else "rhs"
+        raise DisplayError(f"tv.printed: {getattr(self.display, '__name__', 'the display')}(...).{side}: the display "
+                           f"returns {_shown(value)}, which has no sides: return a relation (Eq, Le, …), a pair "
+                           f"(lhs, rhs) or a triple (lhs, '\\sim', rhs)")
 
     @property
     def lhs(self) -> "Printed":

@@ -398,7 +398,7 @@ def _covers(values: Mapping[str, Any], over: Over, std: Standards) -> str | None
         else:
             covered = (hi - lo) / (over.hi - over.lo)
         if covered < std.min_cover - 1e-12:
-            return (f"{over.name} values [{lo:g}, {hi:g}] cover {covered:.0%} of the admissible range "
+            return (f"{over.name} values [{lo:g}, {hi:g}] cover {math.floor(covered * 100)}% of the admissible range "
                     f"(< {std.min_cover:.0%})")
         return None
     if over.scale == "log":

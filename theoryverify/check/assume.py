@@ -149,6 +149,48 @@ def parse_assumptions(texts: Iterable[str], decl: Declarations | None = None) ->
     return decl
 
 
+def listed(text: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """A directive's assumption text read as a comma-separated list when it is not one assumption: ``(readable,
+    unreadable)``, the assumptions read and the ``(text, reason)`` of each part that is not one.  The parts (split
+    at the commas outside brackets) are joined left to right until they read, so ``x, y > 0`` stays one
+    assumption and ``eta > 0, h > 0`` is two.
+
+    >>> listed("eta > 0, h > 0")
+    (['eta > 0', 'h > 0'], [])
+    >>> listed("x, y > 0, 0 < p < 1")
+    (['x, y > 0', '0 < p < 1'], [])
+    >>> listed("eta > 0, h >")[1][0][0]
+    'h >'"""
+    def reason(part: str) -> str | None:
+        try:
+            parse_assumptions([part])
+        except BadInput as exc:
+            return str(exc)
+        return None
+
+    first = reason(text)
+    if first is None:
+        return [text.strip()], []
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += (c in "([{") - (c in ")]}")
+        if c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    if len(parts) == 1:
+        return [], [(text.strip(), first)]
+    readable, pending = [], ""
+    for part in parts:
+        pending = f"{pending},{part}" if pending else part
+        if pending.strip() and reason(pending) is None:
+            readable.append(pending.strip())
+            pending = ""
+    if not readable:
+        return [], [(text.strip(), first)]
+    return readable, ([(pending.strip(), reason(pending) or "")] if pending.strip() else [])
+
+
 def _kind(decl: Declarations, names: list[str], kind: str, args: str | None) -> None:
     def dims(n: int) -> list[int]:
         try:

@@ -143,7 +143,9 @@ class RealGroup:
         expression bound, or a numeric bound — the other constraints are dropped, so the image covers the group's
         region (a superset), and a sign SymPy reads off the rewritten expression holds on the whole group.  Three
         rewritings (duplicates dropped): anchors below preferred, anchors above preferred, and relations on either
-        side before numeric bounds (``eta <= 1/L`` with ``L >= 1/100`` needs ``L = 1/100 + t``, ``eta = 1/L − s``)."""
+        side before numeric bounds (``eta <= 1/L`` with ``L >= 1/100`` needs ``L = 1/100 + t``, ``eta = 1/L − s``);
+        a fourth keeps both ends of a member between an open numeric lower end and an expression bound (``0 < eta <=
+        1/h``: ``eta = (1/h)/(1 + s)``, so ``2 − eta·h ≥ 1`` is read off)."""
         k = len(self.members)
         lower_rel = {j: [] for j in range(k)}  # j -> [(i, strict)]: x_i < x_j
         upper_rel = {i: [] for i in range(k)}  # i -> [(j, strict)]
@@ -151,7 +153,7 @@ class RealGroup:
             lower_rel[j].append((i, strict))
             upper_rel[i].append((j, strict))
         out = []
-        for mode in ("below", "above", "relations"):
+        for mode in ("below", "above", "relations", "between"):
             below_first = mode != "above"
             done: dict[int, sp.Expr] = {}
 
@@ -164,6 +166,23 @@ class RealGroup:
                 if n in visiting:
                     return None
                 inner = visiting | {n}
+                (lo, lo_closed) = self.lo[n]
+                if mode == "between" and lo is not None and not lo_closed:
+                    # a < x ≤ e (0 < eta <= 1/h): x = a + (e − a)/(1 + s), s ≥ 0, reaches every point of (a, e] —
+                    # both ends at once, so 1 − eta·h ≥ 0 and eta > 0 are both read off (the other modes keep one)
+                    for (i, e, closed, upper) in self.bounds:
+                        if i != n or not upper:
+                            continue
+                        subs = {}
+                        for x in e.free_symbols:
+                            r = resolve(self.symbols.index(x), inner) if x in self.symbols else None
+                            if r is None:
+                                break
+                            subs[x] = r
+                        else:
+                            a = sp.Rational(Fraction(lo))
+                            done[n] = a + (e.xreplace(subs) - a) / (1 + slack(n, closed))
+                            return done[n]
                 options, numbers = [], []
                 for side in ((True, False) if below_first else (False, True)):
                     sign = 1 if side else -1
@@ -482,7 +501,8 @@ class RealGroup:
         for i, e, closed, upper in self.bounds:
             deps = ", ".join(str(self.symbols[d]) for d in self._bound_deps[self.bounds.index((i, e, closed, upper))])
             sign = ("≤" if closed else "<") if upper else ("≥" if closed else ">")
-            rel.append(f"{self.symbols[i]} {sign} {sp.sstr(e)} ({self.symbols[i]} drawn after {deps}, within "
+            after = f"drawn after {deps}, " if deps else "drawn "  # a bound naming no other symbol (eta > 0/h)
+            rel.append(f"{self.symbols[i]} {sign} {sp.sstr(e)} ({self.symbols[i]} {after}within "
                        "the bound: every point satisfies it)")
         return "; ".join(rel + parts)
 
@@ -497,7 +517,7 @@ def _log_spread(L, H) -> bool:
 
 def _describe_member(sym, m: Member, tied: str = "") -> str:
     if tied:  # its interval comes from the other symbols (mu <= L <= 10000*mu): not "L ∈ ℝ"
-        own = "" if m.lo is None and m.hi is None else f"; own bounds {_describe_member(sym, m).split(' (')[0]}"
+        own = "" if m.lo is None and m.hi is None else f"; own bounds {_describe_member(sym, m).split(' (searched')[0]}"
         return (f"{sym} drawn after {tied}, inside the interval the relations give{own} (log-uniformly when it is "
                 f"positive and spans >= {LOG_SPREAD:g}×, e.g. [μ, 1e4·μ]; uniformly otherwise; its ends and ties "
                 f"are boundary points)")

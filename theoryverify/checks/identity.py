@@ -71,6 +71,33 @@ def _scale(lhs: sp.Expr, rhs: sp.Expr, point) -> sp.Float:
     return out
 
 
+def _residual(diff: sp.Expr, point, value) -> str:
+    """The refuting residual as evidence: the difference ``lhs − rhs`` as an expression where it has a short form,
+    with its value at the point named — never the value alone as if it were the residual (author 10: "lhs − rhs =
+    -2 ≠ 0 exactly" for −2η²h², which is −2 at η = h = 1).
+
+    >>> import sympy as sp
+    >>> eta, h = sp.symbols("eta h")
+    >>> _residual(1 - (1 - eta*h)**2 - eta*h*(2 + eta*h), {eta: 1, h: 1}, -2)
+    'lhs − rhs = -2*eta**2*h**2 (= -2 ≠ 0 exactly at eta = 1, h = 1)'
+    >>> _residual(sp.Integer(1) / 4, {eta: 1}, sp.Rational(1, 4))
+    'lhs − rhs = 1/4 ≠ 0 exactly'"""
+    names = {str(s) for s in getattr(diff, "free_symbols", ())}
+    at = [f"{k} = {v}" for k, v in _point(point).items() if k in names]
+    where = f" at {', '.join(at[:6])}{', …' if len(at) > 6 else ''}" if at else ""
+
+    def short():
+        return sp.factor(sp.cancel(diff))
+    try:
+        shown = bounded(short, 0.5, cpu=True) if names else None
+    except Exception:  # a form SymPy cannot factor (matrix entries, unknown functions): the value alone
+        shown = None
+    text = " ".join(str(shown).split()) if shown is not None else ""
+    if not text or not getattr(shown, "free_symbols", None) or len(text) > 80:
+        return f"lhs − rhs = {value} ≠ 0 exactly{where}"
+    return f"lhs − rhs = {text} (= {value} ≠ 0 exactly{where})"
+
+
 def exact_points(diff: sp.Expr, domain: Domain, seed: int, n: int,
                  lhs: sp.Expr, rhs: sp.Expr, label: str | None = None) -> tuple[int, Verdict | None]:
     """Evaluate ``diff`` at ``n`` exact rational points; a refutation if any is provably nonzero.
@@ -87,7 +114,7 @@ def exact_points(diff: sp.Expr, domain: Domain, seed: int, n: int,
             exact += 1
             if value != 0:
                 return exact, refuted(
-                    "exact rational point", f"lhs − rhs = {value} ≠ 0 exactly",
+                    "exact rational point", _residual(diff, point, value),
                     {**_entry_key(label), **_point(point), "lhs": exact_value(lhs, point),
                      "rhs": exact_value(rhs, point)}, difference=value)
             continue

@@ -197,14 +197,26 @@ def known_ids(paper: str, results: Sequence[Mapping[str, Any]]) -> frozenset[str
     return frozenset(i for i in ids if len(i) > 1)
 
 
+#: the endings of a paper's files, which a claim id of paper ``p`` never is (``p.tex``, ``p.tex:31`` are locations)
+FILE_EXTENSIONS = "tex|bib|bbl|sty|cls|pdf|py|md|json|html|txt|csv|ipynb"
+
+
 def without_ids(text: str, paper: str, known: frozenset[str] = frozenset()) -> str:
     """``text`` without the paper's internal claim ids: "holds: icrecall.x" -> "holds"; "(see icrecall.x)" and
-    "(l6-limit)" (a short id the paper has) left out; a bare id -> "another check"."""
+    "(l6-limit)" (a short id the paper has) left out; a bare id -> "another check".  A file name of the paper is
+    no id: "sgdvar.tex:31" stays "sgdvar.tex:31" in paper sgdvar's report.
+
+    >>> without_ids("sgdvar.tex:31: 1 - (1 - eta h)^2 refuted (see sgdvar.lem-x); sgdvar.tex", "sgdvar")
+    'sgdvar.tex:31: 1 - (1 - eta h)^2 refuted; sgdvar.tex'
+    >>> without_ids("as sgdvar.thm-rate shows", "sgdvar")
+    'as another check shows'"""
     if known:
         short = "|".join(re.escape(i) for i in sorted(known, key=len, reverse=True))
         text = re.sub(rf"\s*\((?:see\s+|cf\.\s+)?(?:{short})(?:\s*,\s*(?:{short}))*\)", "", text)
         text = re.sub(rf"(?<![\w.-])(?:{short})(?![\w-])", "another check", text)
-    ident = rf"\b{re.escape(paper)}\.[\w-]+(?:\.[\w-]+)*"
+    # a file of the paper (sgdvar.tex, sgdvar.tex:31 of paper sgdvar) is no claim id: it stays as written
+    ident = (rf"(?<![\w/.-]){re.escape(paper)}\.(?![\w.-]*:\d)(?!(?:{FILE_EXTENSIONS})(?![\w-]))"
+             rf"[\w-]+(?:\.[\w-]+)*")
     text = re.sub(rf"\s*\((?:see\s+)?{ident}(?:\s*,\s*{ident})*\)", "", text)
     text = re.sub(rf"\s*:\s*{ident}(?:\s*,\s*{ident})*", "", text)
     return re.sub(ident, "another check", text)

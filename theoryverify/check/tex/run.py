@@ -549,6 +549,7 @@ class Paper:
     def _directives(self) -> None:
         self.global_assume: list[str] = []
         self.scoped_assume: dict[tuple[str, int], list[str]] = {}
+        self.unread_assume: dict[tuple[str, int] | None, list[str]] = {}  # block refutations where they apply
         self.declared_functions: set[str] = set()
         self.declared_scalars: set[str] = set()
         self.declared_scalar_at: dict[str, int] = {}  # each declared scalar's first directive, for the conflict note
@@ -556,9 +557,15 @@ class Paper:
         self.skips: set[int] = set()
         displays = sorted(self.displays, key=lambda d: d.start)
         for d in self.doc.directives:
-            if d.word == "assume":
+            if d.word == "assume":  # a list (eta > 0, h > 0) is read part by part; a part not read is a note
+                from ..assume import listed
+                readable, unreadable = listed(d.arg)
                 scope = self._scope_of(d.pos)
-                (self.scoped_assume.setdefault(scope, []) if scope else self.global_assume).append(d.arg)
+                (self.scoped_assume.setdefault(scope, []) if scope else self.global_assume).extend(readable)
+                for text, why in unreadable:
+                    self.unread_assume.setdefault(scope, []).append(text)
+                    self.notes.append(Note(self.doc.label(d.pos), f"assumption {text!r} not read ({why}): the "
+                                           f"displays are checked without it"))
             elif d.word in ("function", "scalar"):
                 names = {n.strip() for n in re.split(r"[,\s]+", d.arg) if n.strip()}
                 names = {n.lstrip("\\") for n in names}
@@ -575,25 +582,19 @@ class Paper:
                     nxt.skip = True
 
     def _check_assumptions(self) -> None:
-        """Every assumption (command line and directives) is parsed once: a bad one is bad input, with its line."""
+        """Every assumption is parsed once: a bad ``--assume`` is bad input; a directive's parts that do not read
+        were left out with a note by :meth:`_directives`, so one bad line never stops the file."""
         from ..assume import parse_assumptions
         for a in self.assume:
             try:
                 parse_assumptions([a])
             except BadInput as exc:
                 raise BadInput(f"--assume {a!r}: {exc}") from None
-        self.random = False
-        for d in self.doc.directives:
-            if d.word == "assume":
-                try:
-                    decl = parse_assumptions([d.arg])
-                except BadInput as exc:
-                    raise BadInput(f"{self.doc.label(d.pos)}: assumption {d.arg!r}: {exc}") from None
-                self.random |= bool(decl.random)
+        directives = [*self.global_assume, *(a for group in self.scoped_assume.values() for a in group)]
+        self.random = any(bool(parse_assumptions([a]).random) for a in directives)  # each read by _directives
         self.random |= any("~" in a for a in self.assume)
 
-    def assumptions_for(self, display: D.Display) -> list[str]:
-        out = [*self.assume, *self.global_assume]
+    def _scope_keys(self, display: D.Display) -> set:
         keys = set(display.scope)
         for name, start in display.scope:
             if name.lower() == "proof":  # a lemma's hypotheses hold in the proof that follows it
@@ -601,8 +602,20 @@ class Paper:
                           ("theorem", "lemma", "proposition", "corollary", "claim")]
                 if before:
                     keys.add(before[-1])
-        for k in keys:
+        return keys
+
+    def assumptions_for(self, display: D.Display) -> list[str]:
+        out = [*self.assume, *self.global_assume]
+        for k in self._scope_keys(display):
             out += self.scoped_assume.get(k, [])
+        return out
+
+    def unread_assumptions_for(self, display: D.Display) -> list[str]:
+        """The directive assumptions in force at ``display`` that could not be read: a refutation there may rest
+        on leaving one out, so each blocks it (the row says which)."""
+        out = list(self.unread_assume.get(None, []))
+        for k in self._scope_keys(display):
+            out += self.unread_assume.get(k, [])
         return out
 
     # names ------------------------------------------------------------------------------------------
@@ -929,8 +942,8 @@ class Paper:
                 try:
                     free_with_assumptions([*base, *keep, a])
                     keep.append(a)
-                except Exception:  # BadInput, or a defect of the assumption reader: not used, listed
-                    refused.append(a)
+                except Exception as exc:  # BadInput, or a defect of the assumption reader: not used, listed
+                    refused.append(_why_unusable(a, exc))
             cache[key] = (keep, refused)
         return cache[key]
 
@@ -2035,7 +2048,10 @@ class Paper:
         cav.unread_conditions += [n for p in parsers for n in getattr(p, "elided", ())]
         step_names = {re.sub(r"(?:prime|star|hat|tilde|bar|dot|bf|sup|cal|bb|frak|scr|sf|tt|vec|check|breve|ring|ul)+$", "", n.split("_")[0])
                       for n in names_in(lhs, fns) | names_in(rhs, fns)}
-        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ()) if _bearing_names(u) & step_names]
+        cav.unread_conditions += [u for u in getattr(self, "_prose_unread", ())
+                                  if _bearing_names(u.split(WHY_SEP)[0]) & step_names]
+        cav.unread_conditions += [f"{u}: an assumption line not read" for u in self.unread_assumptions_for(display)
+                                  if not _bearing_names(u) or _bearing_names(u) & step_names]
         # "let σ² ∼ 1/M" in the paragraph: a scaling of the names on its left, which the step may rest on
         cav.prose_scalings = [s for s in getattr(self, "_prose_scalings", ())
                               if _bearing_names(re.split(r"\\(?:sim|approx|simeq|asymp|propto)(?![A-Za-z])", s)[0])
@@ -2971,6 +2987,28 @@ def _ambiguity(names: set[str], oracle: Names) -> str:
 #: ``\\delta(\\varepsilon) > 0``: a bound on a function's value, whose argument it does not constrain
 VALUE_BOUND = re.compile(r"^\s*(\\?[A-Za-z]+)\s*(?:\\left)?\(([^()]*)(?:\\right)?\)\s*((?:<|>|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z])).*)$",
                          re.S)
+
+
+#: what separates an unusable assumption from the reason it is not used (the names it bears on are before it)
+WHY_SEP = ": no sign of "
+
+
+def _why_unusable(assumption: str, exc: Exception) -> str:
+    """An assumption the checker cannot draw inside, with the reason where it is a missing sign: ``0 < eta * h < 2``
+    with neither sign stated cannot be solved for a name (η ∈ (0, 2/h) needs h > 0), and saying so tells the author
+    the one line that makes it usable (``--assume "0 < eta*h < 2" --assume "h > 0"`` reads it too).
+
+    >>> from theoryverify.check.parser import BadInput
+    >>> _why_unusable("0 < eta * h < 2", BadInput("… linearly with a coefficient of known sign …"))
+    "0 < eta * h < 2: no sign of eta or h is stated (with '% theoryverify: assume h > 0' it reads)"
+    """
+    if "known sign" not in str(exc) or "(" in assumption:  # a function's value (norm(d) > 0): no name to sign
+        return assumption
+    names = sorted(_ast_names_text(assumption))
+    if not names:
+        return assumption
+    return (f"{assumption}{WHY_SEP}{' or '.join(names)} is stated (with '% theoryverify: assume {names[-1]} > 0' "
+            f"it reads)")
 
 
 def _bearing_names(text: str) -> set[str]:
