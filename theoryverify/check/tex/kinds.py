@@ -17,7 +17,9 @@ reported with their kind (a definition still defines its left side for the steps
   following two events", "only if … holds", "… \\] is satisfied");
 - ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion (its
   "Then … is given by" after a "Let"), a requirement ("we need the bracket to vanish");
-- ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
+- ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely" (before the display, or right
+  after it: "… \\] with probability \\[ \\ge 1 - δ \\]"); the links of a chain that bounds the probability's value
+  ("fails with probability \\[ \\le A \\le B \\]") after its first are steps between numbers;
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
 - ``set``: a relation between sets written in braces — events (``\\{τ < n\\} = \\{S_n > 0\\}``,
@@ -28,7 +30,10 @@ reported with their kind (a definition still defines its left side for the steps
 
 A left side that is computed rather than named (an integral, an expectation, ``Var β̂``, "the derivative of B … is
 given by Ḃ = …") is a step even after "is given by"/"as follows"; "there exists u … such that" introduces the
-witness's property (a step, or a hypothesis after "suppose"); "it is easy to show that" and "we proved" state facts;
+witness's property (a step, or a hypothesis after "suppose"; in a statement its conclusion, a goal, unless the
+prose supposes the witness — an if-clause its comma closed supposes nothing); an event the prose writes in inline
+math ("over the event $\\Omega_n$") is not the display, which stays a step (on the event, the event an unread
+condition); "it is easy to show that" and "we proved" state facts;
 "our goal is to minimise the function F(x) = …" defines F; ``E[g] := …`` computes an expectation (a step);
 a law used as a value (``(Qθ)^2 = N(0, σ^2)^2``) is an identity in distribution (``probabilistic``).
 """
@@ -306,13 +311,14 @@ EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,30
 EXISTS_CONCLUSION = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\b(?:such that|satisfying|"
                                r"satisf(?:y|ies)|with|for which|so that)\W*$", re.I)
 SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided|let|given|whenever)\b", re.I)
-#: the conditional cues whose clause a comma closes ("if $n \ge n_0$, there exists": the main clause follows)
-CONDITIONAL = ("if", "provided", "whenever")
+#: the conditional cues whose clause a comma closes ("if $n \ge n_0$, there exists", "given $\epsilon > 0$, there
+#: is": the main clause follows)
+CONDITIONAL = ("if", "provided", "whenever", "given")
 #: a comma-separated piece that only quantifies ("for every $Q$") or runs on ("… convex and"): no clause closed
 QUANTIFIER_PIECE = re.compile(r"\s*(?:for\s+(?:all|every|any|each|some)\b.*|(?:.*\b(?:and|or|that|then))?\s*)$", re.I | re.S)
 
 
-def supposes_witness(before: str) -> bool:
+def _supposes_witness(before: str) -> bool:
     """Whether the words ``before`` a statement's "there exists" suppose the witness ("Suppose that there exists",
     "if there exists", "If, for every $Q$, there is") rather than state it as the conclusion after a closed condition
     ("For every $Q$, if $n \\ge n_0$, there exists": the if-clause ends at its comma, "there exists" is the main
@@ -323,7 +329,7 @@ def supposes_witness(before: str) -> bool:
         return False
     cue = cues[-1]
     if cue.group(0).lower() not in CONDITIONAL:
-        return True  # "suppose", "assume", "let", "given": the rest of the sentence is supposed
+        return True  # "suppose", "assume", "let": the rest of the sentence is supposed
     pieces = masked[cue.end():].split(",")
     return not any(piece.strip() and not QUANTIFIER_PIECE.fullmatch(piece) for piece in pieces[:-1])
 # "We want both terms below ε/2. For the second term, this yields  n ≥ …": the display is the condition the aim
@@ -712,7 +718,7 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             re.search(r"\b(?:such that|if|assum\w*|suppose|provided)\b", sentence[:prob[-1].start()], re.I):
         prob = []  # "π selects each element with probability at most p, …; then E f ≥ …": the hypothesis says it
     if prob and not PROB_PROSE.search(display_text) and PROB_VALUE_BEFORE.search(sentence) and \
-            lhs_text.strip() and rhs_text.strip():
+            inner not in STATEMENT_ENVS and lhs_text.strip() and rhs_text.strip():
         # "(1) fails with probability \[ \le \binom{N}{k} p \le (eN/k)^k p \]": the first link (its left side the
         # prose's probability) bounds the probability; a link between the numbers that follow is a step
         return "step", PROB_VALUE_WHY
@@ -781,7 +787,7 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     # "We then split the expectation over the event $\Omega_n$, and use …:": the prose writes the event itself (its
     # name in inline math), so the display that follows is not that event — a derivation, checked as any other
     if named_event and _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) and \
-            ON_EVENT.search(sentence[:events[-1].end()]):
+            inner not in STATEMENT_ENVS and ON_EVENT.search(sentence[:events[-1].end()]):
         # "On the event $\Omega_n$: \[ … \]": a step that holds there — a counterexample off the event refutes nothing
         return "step", NAMED_EVENT_WHY
     if _last(EVENT_PROSE, sentence) > derived_at and not named_event and not DERIVATION_START.match(sentence) or \
@@ -795,7 +801,7 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         # "If there exists … such that \[ … \], then")
         before = sentence[:exists.start()]
         then_at = _last(CONCLUSION_CUE, before)
-        if supposes_witness(before[max(then_at, 0):]) or then_at < 0 and SUPPOSED.search(prose):
+        if _supposes_witness(before[max(then_at, 0):]) or then_at < 0 and SUPPOSED.search(prose):
             return "hypothesis", "the property of a witness that the supposition provides ('∃ … such that')"
         return "goal", (f"the existential conclusion of a {inner} ('there exists … such that'): its proof is checked, "
                         "not the statement")
