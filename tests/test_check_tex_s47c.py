@@ -35,6 +35,14 @@ def test_a_display_that_holds_with_high_probability_after_it_is_probabilistic(tm
     assert _kinds(rows) == [("not_a_step", "probabilistic")], rows
 
 
+def test_guard_an_assumption_that_holds_almost_surely_stays_a_hypothesis(tmp_path, capsys):
+    # guard: "\begin{assumption} \[ ‖g‖ ≤ G \] almost surely." — the assumption's kind wins over the prose after it
+    body = _doc(r"\begin{assumption}", "The gradients are bounded:", r"\begin{equation}", r"\|g\| \leq G",
+                r"\end{equation}", "almost surely.", r"\end{assumption}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert _kinds(rows) == [("not_a_step", "hypothesis")], rows
+
+
 def test_guard_a_false_step_followed_by_other_prose_is_refuted(tmp_path, capsys):
     # guard: prose after the display that states no probability ("with the constant c of Lemma 2") leaves it a step
     body = _doc(r"\begin{proof}", "We have", r"\begin{equation}", r"x + x = 3 x", r"\end{equation}",

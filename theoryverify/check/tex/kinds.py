@@ -735,12 +735,12 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "update", "an update rule the prose names (the probability it mentions is about its convergence)"
     if prob or PROB_PROSE.search(display_text):
         return "probabilistic", "stated with probability (w.p.)"
-    if AFTER_PROB.match(after or ""):
-        # "\[ (1-δ)‖q‖² ≤ ‖Φq‖² ≤ (1+δ)‖q‖² \] with probability \[ ≥ 1 - … \]": the prose after the display says
-        # with what probability it holds
-        return "probabilistic", "stated with probability (the prose right after it: 'with probability …')"
     if inner in HYPOTHESIS_ENVS:
         return "hypothesis", f"inside an {inner} environment"
+    if AFTER_PROB.match(after or ""):
+        # "\[ (1-δ)‖q‖² ≤ ‖Φq‖² ≤ (1+δ)‖q‖² \] with probability \[ ≥ 1 - … \]": the prose after the display says
+        # with what probability it holds (an assumption's "\[ ‖g‖ ≤ G \] almost surely" stays its hypothesis)
+        return "probabilistic", "stated with probability (the prose right after it: 'with probability …')"
     if HEADED_ASSUMPTION.search(prose) and \
             _last(DERIVED_PROSE, re.sub(r"i[.·]e[.·]|namely|that is", " ", sentence, flags=re.I)) < 0:  # "i.e." restates
         return "hypothesis", "under an 'Assumption' heading"
