@@ -314,16 +314,19 @@ SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided|let|
 #: the conditional cues whose clause a comma closes ("if $n \ge n_0$, there exists", "given $\epsilon > 0$, there
 #: is": the main clause follows)
 CONDITIONAL = ("if", "provided", "whenever", "given")
-#: a comma-separated piece that only quantifies ("for every $Q$") or runs on ("… convex and"): no clause closed
-QUANTIFIER_PIECE = re.compile(r"\s*(?:for\s+(?:all|every|any|each|some)\b.*|(?:.*\b(?:and|or|that|then))?\s*)$", re.I | re.S)
+#: a comma-separated piece that only quantifies ("for every $Q$"), or nothing
+QUANTIFIER_PIECE = re.compile(r"\s*(?:for\s+(?:all|every|any|each|some)\b.*)?\s*", re.I | re.S)
+#: a piece that runs on past its comma ("… convex and", "… such that"): no clause closed there
+RUN_ON_PIECE = re.compile(r".*\b(?:and|or|that|then)\s*", re.I | re.S)
 
 
 def _supposes_witness(before: str) -> bool:
     """Whether the words ``before`` a statement's "there exists" suppose the witness ("Suppose that there exists",
-    "if there exists", "If, for every $Q$, there is") rather than state it as the conclusion after a closed condition
-    ("For every $Q$, if $n \\ge n_0$, there exists": the if-clause ends at its comma, "there exists" is the main
-    clause).  Commas inside inline math are no clause break."""
-    masked = re.sub(r"\$[^$]*\$", "M", before)
+    "if there exists", "If, for every $Q$, there is", "if $F$, $G$ satisfy that there are") rather than state it as
+    the conclusion after a closed condition ("For every $Q$, if $n \\ge n_0$, there exists": the if-clause ends at
+    its comma, and "there exists" opens the main clause).  Commas inside inline math, or between two of them (a list
+    "$F$, $G$"), are no clause break."""
+    masked = re.sub(r"⟨m⟩(?:\s*,\s*(?:and\s+)?⟨m⟩)+", "⟨m⟩", re.sub(r"\$[^$]*\$", "⟨m⟩", before))
     cues = list(SUPPOSING.finditer(masked))
     if not cues:
         return False
@@ -331,7 +334,10 @@ def _supposes_witness(before: str) -> bool:
     if cue.group(0).lower() not in CONDITIONAL:
         return True  # "suppose", "assume", "let": the rest of the sentence is supposed
     pieces = masked[cue.end():].split(",")
-    return not any(piece.strip() and not QUANTIFIER_PIECE.fullmatch(piece) for piece in pieces[:-1])
+    opens_main = len(pieces) > 1 and QUANTIFIER_PIECE.fullmatch(pieces[-1])  # ", there exists", ", for all Q there"
+    closed = any(piece.strip() and not QUANTIFIER_PIECE.fullmatch(piece) and not RUN_ON_PIECE.fullmatch(piece)
+                 for piece in pieces[:-1])
+    return not (opens_main and closed)
 # "We want both terms below ε/2. For the second term, this yields  n ≥ …": the display is the condition the aim
 # puts on a name (a requirement), not a consequence
 AIM = re.compile(r"\b(?:we|one)\s+(?:can\s+|may\s+|will\s+|would\s+)?(?:want|seek|wish|need|require|aim)\b[^.]{0,200}"
