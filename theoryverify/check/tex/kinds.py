@@ -18,8 +18,11 @@ reported with their kind (a definition still defines its left side for the steps
   following two events", "only if … holds", "… \\] is satisfied");
 - ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion (its
   "Then … is given by" after a "Let"), a requirement ("we need the bracket to vanish");
-- ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely"; a relation labelled as one between
-  laws (``X \\stackrel{d}{=} -X``, ``\\overset{\\mathcal{D}}{=}``: equal in distribution, :func:`in_distribution`);
+- ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely" (before the display, or right
+  after it: "… \\] with probability \\[ \\ge 1 - δ \\]"); the links of a chain that bounds the probability's value
+  ("fails with probability \\[ \\le A \\le B \\]") after its first are steps between numbers; a relation labelled as
+  one between laws (``X \\stackrel{d}{=} -X``, ``\\overset{\\mathcal{D}}{=}``: equal in distribution,
+  :func:`in_distribution`);
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
 - ``set``: a relation between sets written in braces — events (``\\{τ < n\\} = \\{S_n > 0\\}``,
@@ -30,7 +33,10 @@ reported with their kind (a definition still defines its left side for the steps
 
 A left side that is computed rather than named (an integral, an expectation, ``Var β̂``, "the derivative of B … is
 given by Ḃ = …") is a step even after "is given by"/"as follows"; "there exists u … such that" introduces the
-witness's property (a step, or a hypothesis after "suppose"); "it is easy to show that" and "we proved" state facts;
+witness's property (a step, or a hypothesis after "suppose"; in a statement its conclusion, a goal, unless the
+prose supposes the witness — an if-clause its comma closed supposes nothing); an event the prose writes in inline
+math ("over the event $\\Omega_n$") is not the display, which stays a step (on the event, the event an unread
+condition); "it is easy to show that" and "we proved" state facts;
 "our goal is to minimise the function F(x) = …" defines F; ``E[g] := …`` computes an expectation (a step);
 a law used as a value (``(Qθ)^2 = N(0, σ^2)^2``) is an identity in distribution (``probabilistic``).
 """
@@ -327,6 +333,33 @@ EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,30
 EXISTS_CONCLUSION = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\b(?:such that|satisfying|"
                                r"satisf(?:y|ies)|with|for which|so that)\W*$", re.I)
 SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided|let|given|whenever)\b", re.I)
+#: the conditional cues whose clause a comma closes ("if $n \ge n_0$, there exists", "given $\epsilon > 0$, there
+#: is": the main clause follows)
+CONDITIONAL = ("if", "provided", "whenever", "given")
+#: a comma-separated piece that only quantifies ("for every $Q$"), or nothing
+QUANTIFIER_PIECE = re.compile(r"\s*(?:for\s+(?:all|every|any|each|some)\b.*)?\s*", re.I | re.S)
+#: a piece that runs on past its comma ("… convex and", "… such that"): no clause closed there
+RUN_ON_PIECE = re.compile(r".*\b(?:and|or|that|then)\s*", re.I | re.S)
+
+
+def _supposes_witness(before: str) -> bool:
+    """Whether the words ``before`` a statement's "there exists" suppose the witness ("Suppose that there exists",
+    "if there exists", "If, for every $Q$, there is", "if $F$, $G$ satisfy that there are") rather than state it as
+    the conclusion after a closed condition ("For every $Q$, if $n \\ge n_0$, there exists": the if-clause ends at
+    its comma, and "there exists" opens the main clause).  Commas inside inline math, or between two of them (a list
+    "$F$, $G$"), are no clause break."""
+    masked = re.sub(r"⟨m⟩(?:\s*,\s*(?:and\s+)?⟨m⟩)+", "⟨m⟩", re.sub(r"\$[^$]*\$", "⟨m⟩", before))
+    cues = list(SUPPOSING.finditer(masked))
+    if not cues:
+        return False
+    cue = cues[-1]
+    if cue.group(0).lower() not in CONDITIONAL:
+        return True  # "suppose", "assume", "let": the rest of the sentence is supposed
+    pieces = masked[cue.end():].split(",")
+    opens_main = len(pieces) > 1 and QUANTIFIER_PIECE.fullmatch(pieces[-1])  # ", there exists", ", for all Q there"
+    closed = any(piece.strip() and not QUANTIFIER_PIECE.fullmatch(piece) and not RUN_ON_PIECE.fullmatch(piece)
+                 for piece in pieces[:-1])
+    return not (opens_main and closed)
 # "We want both terms below ε/2. For the second term, this yields  n ≥ …": the display is the condition the aim
 # puts on a name (a requirement), not a consequence
 AIM = re.compile(r"\b(?:we|one)\s+(?:can\s+|may\s+|will\s+|would\s+)?(?:want|seek|wish|need|require|aim)\b[^.]{0,200}"
@@ -390,6 +423,21 @@ EVENT_FIXED = re.compile(r"(?:^|[,;:]\s*|\b(?:then|thus|hence|so|now|therefore)\
                          r"(?: at least)?(?:\s*\$[^$]{1,40}\$)?|w\.\s?h\.\s?p\.?|whp)\s*[,:]?\s*(?:we (?:have|get|obtain)"
                          r"(?: that)?)?\s*[,:]?\s*$", re.I)
 EVENT_WHY = "on the event the prose fixes ('with probability …'): a step there"
+#: "On the event $\Omega_n$, \[ … \]": the display is a step on the event the prose names (in inline math)
+ON_EVENT = re.compile(r"\b(?:on|under|in|within|restricted\s+to|condition(?:ed|ally)\s+on)\s+(?:the\s+|this\s+)?events?$",
+                      re.I)
+NAMED_EVENT_WHY = "on the event the prose names ('on the event $…$'): a step there"
+#: "… fails with probability \[ \le \binom{N}{k} p \le (eN/k)^k p \]": the sentence runs into the display as the
+#: probability's value (no math between the words and the display), so the display's chain bounds that number
+PROB_VALUE_BEFORE = re.compile(r"\b(?:with|of)\s+(?:a\s+)?probability(?:\s+(?:of|at\s+(?:least|most)|bounded\s+by|"
+                               r"no\s+(?:more|less)\s+than|(?:greater|larger|smaller|less)\s+than))?\s*:?\s*$", re.I)
+PROB_VALUE_WHY = ("a link between numbers in the chain that bounds the probability the prose names ('fails with "
+                  "probability \\le A \\le B'): a step")
+#: "\] with probability \[ \ge 1 - δ \]", "\] holds with high probability", "\], which holds almost surely": the
+#: prose right after the display states it with probability (the display is an event, not a derivation step)
+AFTER_PROB = re.compile(r"^\W{0,3}(?:(?:which|that|and\s+this|this)\s+)?(?:(?:holds?|is\s+true|are\s+true|is\s+satisfied|"
+                        r"are\s+satisfied|occurs?)\s+)?(?:simultaneously\s+)?(?:with\s+(?:high\s+|overwhelming\s+)?"
+                        r"probab|w\.\s?p\.|w\.\s?h\.\s?p|whp\b|almost\s+surely|a\.\s?s\.)", re.I)
 
 
 # "we need the quantity in the brackets to go to zero, this gives: [...] = 0": the display is the requirement
@@ -697,6 +745,11 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if prob and inner in STATEMENT_ENVS and CONCLUSION_AS_FOLLOWS.search(sentence[prob[-1].end():]) and \
             re.search(r"\b(?:such that|if|assum\w*|suppose|provided)\b", sentence[:prob[-1].start()], re.I):
         prob = []  # "π selects each element with probability at most p, …; then E f ≥ …": the hypothesis says it
+    if prob and not PROB_PROSE.search(display_text) and PROB_VALUE_BEFORE.search(sentence) and \
+            inner not in STATEMENT_ENVS and lhs_text.strip() and rhs_text.strip():
+        # "(1) fails with probability \[ \le \binom{N}{k} p \le (eN/k)^k p \]": the first link (its left side the
+        # prose's probability) bounds the probability; a link between the numbers that follow is a step
+        return "step", PROB_VALUE_WHY
     if prob and not PROB_PROSE.search(display_text) and inner not in STATEMENT_ENVS and \
             any(e.startswith("proof") for e in envs) and EVENT_FIXED.search(sentence):
         # "With probability 1 − δ, \[ cos∠ = … ≥ … \]" in a proof: each row is a derivation on that event —
@@ -712,6 +765,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "probabilistic", "stated with probability (w.p.)"
     if inner in HYPOTHESIS_ENVS:
         return "hypothesis", f"inside an {inner} environment"
+    if AFTER_PROB.match(after or ""):
+        # "\[ (1-δ)‖q‖² ≤ ‖Φq‖² ≤ (1+δ)‖q‖² \] with probability \[ ≥ 1 - … \]": the prose after the display says
+        # with what probability it holds (an assumption's "\[ ‖g‖ ≤ G \] almost surely" stays its hypothesis)
+        return "probabilistic", "stated with probability (the prose right after it: 'with probability …')"
     if HEADED_ASSUMPTION.search(prose) and \
             _last(DERIVED_PROSE, re.sub(r"i[.·]e[.·]|namely|that is", " ", sentence, flags=re.I)) < 0:  # "i.e." restates
         return "hypothesis", "under an 'Assumption' heading"
@@ -752,11 +809,30 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if first_in_chain and op == "=" and lhs_is_name and _self_update(lhs_text, rhs_text) and \
             UPDATE_PROSE.search(sentence):
         return "update", "an assignment x = x ± … after the prose names an iteration or update (not an identity)"
-    if _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) or \
+    events = list(EVENT_PROSE.finditer(sentence))
+    named_event = bool(events) and events[-1].group(0).lower().startswith("event") and \
+        bool(re.match(r"\s*(?:\$|\\\()", sentence[events[-1].end():]))
+    # "We then split the expectation over the event $\Omega_n$, and use …:": the prose writes the event itself (its
+    # name in inline math), so the display that follows is not that event — a derivation, checked as any other
+    if named_event and _last(EVENT_PROSE, sentence) > derived_at and not DERIVATION_START.match(sentence) and \
+            inner not in STATEMENT_ENVS and ON_EVENT.search(sentence[:events[-1].end()]):
+        # "On the event $\Omega_n$: \[ … \]": a step that holds there — a counterexample off the event refutes nothing
+        return "step", NAMED_EVENT_WHY
+    if _last(EVENT_PROSE, sentence) > derived_at and not named_event and not DERIVATION_START.match(sentence) or \
             AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and \
             (derived_at < 0 or re.search(r"\bequivalently\b", sentence, re.I)):  # a condition restated
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
     exists = EXISTS_SUCH_THAT.search(sentence)
+    if exists and inner in STATEMENT_ENVS:
+        # "For every Q, if n ≥ n_0, there exists f such that \[ … \]": in a statement, what the witness satisfies
+        # is the statement's (existential) conclusion — unless the prose supposes the witness ("Suppose there exists",
+        # "If there exists … such that \[ … \], then")
+        before = sentence[:exists.start()]
+        then_at = _last(CONCLUSION_CUE, before)
+        if _supposes_witness(before[max(then_at, 0):]) or then_at < 0 and SUPPOSED.search(prose):
+            return "hypothesis", "the property of a witness that the supposition provides ('∃ … such that')"
+        return "goal", (f"the existential conclusion of a {inner} ('there exists … such that'): its proof is checked, "
+                        "not the statement")
     if exists:  # "there exists u … such that |â − a| = …": not a goal
         # "Suppose …. In particular, ∃ M such that …", "if F satisfies that there is L such that": supposed
         if SUPPOSED.search(prose) or re.search(r"\b(?:if|assume|assuming|suppose|provided)\b",

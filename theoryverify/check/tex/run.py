@@ -30,7 +30,7 @@ from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
 from .source import USEPACKAGE_RE, Document, Note, load
-from .kinds import EVENT_WHY
+from .kinds import EVENT_WHY, NAMED_EVENT_WHY
 from .reading import bare_and_applied
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -1422,8 +1422,9 @@ class Paper:
             if half and link.index == 0 and link.op == "=" and kind in ("step", "definition", "goal"):
                 kind, why = "update", (f"{half}: a half-step of the update block (the display then updates the name at "
                                        "t+1 from it)")
-            event = "the event 'with probability …' the prose fixes, which is not read"
-            if kind == "step" and why == EVENT_WHY and event not in cond_unread:
+            event = "the event 'with probability …' the prose fixes, which is not read" if why == EVENT_WHY else \
+                "the event the prose names ('on the event $…$'), which is not read"
+            if kind == "step" and why in (EVENT_WHY, NAMED_EVENT_WHY) and event not in cond_unread:
                 # a counterexample off the event the prose fixes refutes nothing (read as an unread condition)
                 cond_unread = [*cond_unread, event]
             written = " ".join(f"{link.lhs.latex} {link.op} {link.rhs.latex}".split())
