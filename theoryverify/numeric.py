@@ -79,8 +79,18 @@ def _fresh_name(i: int, taken: set[str]) -> str:
 
 
 def exact_value(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
-    """``expr`` at an exact point (rationals stay rationals)."""
-    return sp.sympify(expr).xreplace({s: sp.sympify(v) for s, v in point.items()})
+    """``expr`` at an exact point (rationals stay rationals); ``nan`` where SymPy cannot even form the value — a
+    function whose argument is undefined there, e.g. ``Max(log(2), zoo)`` at a pole of one argument ("not
+    comparable") — so that callers skip the point as outside the expression's natural domain.
+
+    >>> x = sp.Symbol("x")
+    >>> exact_value(sp.Max(sp.log(1 + x), -sp.log(1 - x)), {x: sp.Integer(1)})
+    nan
+    """
+    try:
+        return sp.sympify(expr).xreplace({s: sp.sympify(v) for s, v in point.items()})
+    except (ValueError, TypeError):
+        return sp.nan
 
 
 def high_precision(expr: sp.Expr, point: Mapping[sp.Symbol, float], digits: int = 50) -> mpmath.mpf:

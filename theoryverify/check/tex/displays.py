@@ -825,8 +825,9 @@ BOXED_RELATION = re.compile(r"\\(?:mathop|mathrel|ensuremath)\s*\{(?=\s*\\(?:ove
 
 def _top_relation_ends(text: str):
     """The end offset of each relation outside every bracket, left to right (``\\left``/``\\right`` and ``\\{``
-    ``\\}`` counted as brackets)."""
-    depth = 0
+    ``\\}`` counted as brackets; TeX groups ``{…}`` counted apart, so a stray ``)`` before ``\\mathbb{E}_{Y \\sim β}``
+    never makes that ``\\sim`` a relation of the row)."""
+    depth = braces = 0
     i, n = 0, len(text)
     while i < n:
         c = text[i]
@@ -837,17 +838,21 @@ def _top_relation_ends(text: str):
             depth += 1 if text[i + 1] == "{" else -1
             i += 2
             continue
-        boxed = BOXED_RELATION.match(text, i) if c == "\\" and depth <= 0 else None
+        boxed = BOXED_RELATION.match(text, i) if c == "\\" and depth <= 0 and braces <= 0 else None
         if boxed:  # \mathop{\overset{def}{…=…}} (a paper's \eqdef): a relation, though written in braces
             end = _group_end(text, boxed.end() - 1)
             yield end
             i = end
             continue
-        if c in "([{":
+        if c == "{":
+            braces += 1
+        elif c == "}":
+            braces = max(0, braces - 1)
+        elif c in "([":
             depth += 1
-        elif c in ")]}":
+        elif c in ")]":
             depth -= 1
-        elif depth <= 0:
+        elif depth <= 0 and braces <= 0:
             m = RELATION_HINT.match(text, i)
             if m and (c != "\\" or m.start() == i):
                 yield m.end()

@@ -497,6 +497,23 @@ class PaperParser(LatexParser):
         self.i = k + 1
         return self._opaque_key(key, "cond")
 
+    def _real_or_imaginary_part(self) -> ast.expr:
+        """``\\Re z``, ``\\Re(z)``, ``\\Im\\langle x, y\\rangle`` (the cursor at the command): the real or imaginary part,
+        read as ``\\operatorname{Re}(z)`` is — an unspecified function ``Re`` / ``Im`` of its argument (nothing is
+        assumed of it: no verdict rests on z being real or complex).  Without an argument (``x \\in \\Re``, ``\\Re^n``:
+        the reals in an old notation, or a part of nothing) it is refused, saying so."""
+        c = self.next().text
+        nxt = self.peek()
+        if nxt.kind in ("letter", "num") and not nxt.text.isdigit() or nxt.text in ("(", "[", "{", "\\left", "\\{") or \
+                nxt.kind == "cmd" and (nxt.text[1:] in GREEK or nxt.text in ("\\langle", "\\mathbf", "\\bm",
+                                                                        "\\boldsymbol", "\\hat", "\\tilde", "\\bar")):
+            word = c[1:]
+            self.applied.add(word)
+            return _call(word, *self._argument())
+        part = "real" if c == "\\Re" else "imaginary"
+        raise BadInput(f"LaTeX: {c} with no argument — the {part} part of what? (or {c} for a set of numbers, an old "
+                       "notation): not read")
+
     def _maybe_call(self, node) -> ast.expr:
         if isinstance(node, str):
             node = _name(node)
@@ -1030,6 +1047,8 @@ class PaperParser(LatexParser):
             return node
         if c in ("\\underbrace", "\\overbrace") and self.peek(1).text == "{":
             return self._braced_label(c)
+        if c in ("\\Re", "\\Im"):
+            return self._real_or_imaginary_part()
         inverse = self._inverse_trig()
         if inverse:  # \cos^{-1} x, \arccos x: the inverse function, unspecified (never (cos x)^{-1})
             self.applied.add(inverse)
@@ -1146,12 +1165,7 @@ class PaperParser(LatexParser):
             else:
                 raise BadInput("LaTeX: \\langle a, b \\rangle needs two arguments")
             self.expect("\\rangle")
-            self.vector_ops.add("inner product")
-            at_point = self._metric_point()
-            if at_point:  # ⟨A, B⟩_X with X a variable of the display: the metric at X, another function than ⟨A, B⟩
-                return _call(f"inner_{at_point}", a, b)
-            label = self._inner_label()
-            return _call(f"inner_{label}" if label else "inner", a, b)
+            return self._inner_product(a, b)
         if c == "\\left" and self.peek(1).text == "\\langle":
             self.i += 2
             a = self.expr()
@@ -1161,8 +1175,9 @@ class PaperParser(LatexParser):
             b = self.expr()
             self.expect("\\right")
             self.expect("\\rangle")
-            self.vector_ops.add("inner product")
-            return _call("inner", a, b)
+            # \left\langle x, y\right\rangle_{\mathcal{Y}} (a paper's \inner{x, y}_{\mathcal{Y}}, mathtools' paired
+            # delimiter): its subscript read as the unsized bracket's is (it had made the whole product one unknown)
+            return self._inner_product(a, b)
         if c == "\\left" and self.peek(1).text == "\\{" and self.peek(2).text == "\\begin" and \
                 self.peek(3).text == "{" and "".join(self.peek(k).text for k in range(4, 9)) == "array":
             cases = self._array_cases(start)
@@ -1662,8 +1677,9 @@ class PaperParser(LatexParser):
                 elif t.text in DIRECT_SUMS:
                     # \operatorname{\bigoplus}_{j=1}^D v_j: a direct sum (vectors stacked), no product and no number
                     raise BadInput(f"LaTeX: a direct sum or product of spaces ({t.text}) is not read")
-                else:
-                    raise BadInput(f"LaTeX: expected a name in braces, got {t.text!r}")
+                else:  # \overline{a + b}, \overline{\left(x, ω\right)}: an accent over an expression, no name
+                    raise BadInput(f"LaTeX: an accent over an expression ({t.text!r} under it), not over a name — a "
+                                   "conjugate, a mean, a closure or a complement of it? not read")
             self.next()
             word = "".join(parts)
             if not word or not word[0].isalpha():
@@ -1749,6 +1765,16 @@ class PaperParser(LatexParser):
             word += self.peek(j).text
             j += 1
         return self.peek(j).text == "}" and word in OPERATORS and word not in ("sigma", "E")
+
+    def _inner_product(self, a: ast.expr, b: ast.expr) -> ast.expr:
+        """⟨a, b⟩ with its subscript, if any (the cursor after the closing bracket): the inner product, or one at a
+        point or of another named metric (:meth:`_metric_point`, :meth:`_inner_label`)."""
+        self.vector_ops.add("inner product")
+        at_point = self._metric_point()
+        if at_point:  # ⟨A, B⟩_X with X a variable of the display: the metric at X, another function than ⟨A, B⟩
+            return _call(f"inner_{at_point}", a, b)
+        label = self._inner_label()
+        return _call(f"inner_{label}" if label else "inner", a, b)
 
     def _metric_point(self) -> str | None:
         """The subscript of ``⟨A, B⟩_X`` (consumed) when it is one letter other than F: an inner product at a point
@@ -2746,6 +2772,17 @@ class PaperParser(LatexParser):
         applied_label = self._applied_label(base)
         if applied_label:  # θ^{H(θ̌)}, W^{Co(θ̌)}: θ to a power, or θ labelled H(θ̌)? (never settled: no other reading)
             self.labels.add(f"{unparse_name(base)}^{applied_label}")
+        if isinstance(base, (ast.Name, ast.Subscript)) and self._alphabet_label_ahead():
+            # π^{\mathbb{A}}, π_λ^{\mathbb{B}}, x^{\mathcal{S}}: a blackboard or calligraphic capital labels the name (a
+            # number to the power of a set is no number) — never pivar ** Abb
+            word = _flat(self.group_or_token())
+            sup = _name(f"{_flat(base.value if isinstance(base, ast.Subscript) else base)}sup")
+            elts = [base.slice, _name(word)] if isinstance(base, ast.Subscript) else [_name(word)]
+            if self.at("_"):
+                self.next()
+                elts.insert(0, self._index_expr())
+            idx = ast.Tuple(elts=elts, ctx=ast.Load()) if len(elts) > 1 else elts[0]
+            return self._maybe_call(ast.Subscript(value=sup, slice=idx, ctx=ast.Load()))
         label = self.peek() if self.peek().kind == "letter" else self.peek(1) if self.at("{") and \
             self.peek(2).text == "}" else None
         if self.peek().kind == "letter" and len(self.peek().text) == 1 and self.peek(1).text == "_":
@@ -2754,7 +2791,8 @@ class PaperParser(LatexParser):
             exponent = self.group_or_token()
         if isinstance(base, ast.Name) and base.id == "e":
             return _call("exp", exponent)
-        if _capital_head(base) and self._called_after_index() and _symbol_label(exponent) is not None and \
+        if (_capital_head(base) or _policy_exponent(base, exponent)) and self._called_after_index() and \
+                _symbol_label(exponent) is not None and \
                 not (label is not None and label.kind == "letter" and label.text.isupper()):
             # F^\beta_{a,b}(λ), G^{\beta}(u), V^{K_2}_\gamma(y, λ), F^{-B}_{n,p}(u): a capital name with a symbol
             # for a superscript, applied — the labelled function (or, undecided, the labelled name times the bracket),
@@ -3454,12 +3492,16 @@ class PaperParser(LatexParser):
                     texts in ([m] for m in ("\\star", "\\ast")):
                 tail = "star"
             elif texts[0] == "_" and len(rest) >= 2 and all(x.kind in ("letter", "num") or x.text in ("{", "}") or
-                                                            x.kind == "cmd" and x.text[1:] in GREEK
+                                                            x.kind == "cmd" and x.text[1:] in GREEK or
+                                                            x.text in ("+", "-") and texts[1] == "{"
                                                             for x in rest[1:]):
+                # V^{\pi_k}, V^{\pi_{k+1}}, Q^{\pi_{t-1}}: the policy of an iteration, named as index_label names
+                # the index (pi_kp1, pi_tm1) — never V to the power π_{k+1}
                 inner = [x.text.lstrip("\\") for x in rest[1:] if x.text not in ("{", "}")]
-                if not inner or (texts[1] != "{" and len(rest) != 2):
+                if not inner or (texts[1] != "{" and len(rest) != 2) or inner[0] in ("+", "-") or \
+                        inner[-1] in ("+", "-"):
                     return None
-                tail = "_" + "".join(GREEK.get(x, x) for x in inner)
+                tail = "_" + "".join({"+": "p", "-": "m"}.get(x, GREEK.get(x, x)) for x in inner)
             else:
                 return None
             end = close + 1
@@ -3531,6 +3573,28 @@ class PaperParser(LatexParser):
             elif t.kind == "cmd" and (t.text[1:] in GREEK or t.text in ("\\frac", "\\dfrac", "\\tfrac", "\\sqrt")):
                 return True
             k += 1
+
+    def _alphabet_label_ahead(self) -> bool:
+        """The superscript ahead (the cursor after ``^``) is one blackboard, calligraphic, script or fraktur capital,
+        and nothing else: ``^{\\mathbb{A}}``, ``^\\mathcal{S}``, ``^{\\mathbb A}``."""
+        k = self.i
+        texts = [t.text for t in self.toks[k:k + 6]]
+        braced = texts[:1] == ["{"]
+        j = 1 if braced else 0
+        if j >= len(texts) or texts[j] not in ("\\mathbb", "\\mathcal", "\\mathscr", "\\mathfrak", "\\mathds",
+                                               "\\mathbbm"):
+            return False
+        j += 1
+        inner_braced = j < len(texts) and texts[j] == "{"
+        j += 1 if inner_braced else 0
+        if j >= len(texts) or not (len(texts[j]) == 1 and texts[j].isupper()):
+            return False
+        j += 1
+        if inner_braced:
+            if j >= len(texts) or texts[j] != "}":
+                return False
+            j += 1
+        return not braced or (j < len(texts) and texts[j] == "}")
 
     def _called_next(self) -> bool:
         return self.at("(") or (self.at("\\left") and self.peek(1).text == "(")
@@ -4153,8 +4217,8 @@ def _symbol_label(exponent: ast.expr) -> ast.expr | None:
     if isinstance(exponent, ast.Name):
         return exponent
     if isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and \
-            (exponent.value.id[:1].isupper() or exponent.value.id in ("pi", "pivar")):
-        return exponent
+            (exponent.value.id[:1].isupper() or exponent.value.id in ("pi", "pivar", "pisup", "pivarsup")):
+        return exponent  # (π^{\mathbb{A}}, π_λ^{\mathbb{A}}: a policy's label, read as pisup[Abb])
     if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub) and \
             isinstance(exponent.operand, ast.Name) and exponent.operand.id[:1].isupper():
         return _name(f"m{exponent.operand.id}")
@@ -4180,6 +4244,19 @@ def _linear_terms(node: ast.expr, sign: int = 1) -> list[tuple[int, ast.expr | N
     return None
 
 
+def _policy_exponent(base: ast.expr, exponent: ast.expr) -> bool:
+    """A name (``d_\\rho``, ``\\tilde{d}_\\rho``) with the policy π for a superscript (``π``, ``π_k``, ``π^*``): applied
+    to a bracket it is the policy's function (``d_\\rho^\\pi(s)``, a state distribution), whatever its letter's case —
+    never d_ρ to the power 3.14… times s."""
+    head = base.value if isinstance(base, ast.Subscript) else base
+    if not isinstance(head, ast.Name):
+        return False
+    if isinstance(exponent, ast.Name):
+        return exponent.id in ("pi", "pivar", "pivarstar", "pivarprime")
+    return isinstance(exponent, ast.Subscript) and isinstance(exponent.value, ast.Name) and \
+        exponent.value.id in ("pi", "pivar", "pisup", "pivarsup")  # π_k, π^{\mathbb{A}}, π_λ^{\mathbb{A}}
+
+
 def _policy_word(label: ast.expr) -> ast.expr:
     """A superscript label as :meth:`PaperParser._policy_label` names it, however it is written: ``V^{\\pi}(s)`` and
     ``V^\\pi(s)`` label V with the one policy ``pi`` (braces change no label: π read inside braces is ``pivar``, the
@@ -4190,6 +4267,10 @@ def _policy_word(label: ast.expr) -> ast.expr:
     if isinstance(label, ast.Subscript) and isinstance(label.value, ast.Name) and label.value.id in ("pi", "pivar") \
             and isinstance(label.slice, ast.Name):
         return _name(f"pi_{label.slice.id}")
+    if isinstance(label, ast.Subscript) and isinstance(label.value, ast.Name) and label.value.id in ("pi", "pivar") \
+            and isinstance(label.slice, ast.BinOp) and isinstance(label.slice.op, (ast.Add, ast.Sub)):
+        from .reading import index_label
+        return _name(f"pi_{index_label(label.slice)}")  # V^{\pi_{k+1}}(s): pi_kp1, as V^{\pi_{k+1}} alone is labelled
     return label
 
 

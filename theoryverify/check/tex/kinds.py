@@ -9,7 +9,8 @@ reported with their kind (a definition still defines its left side for the steps
   then describes ("… \\] is g-convex"), or that stands under a heading with no sentence; a ``where``-clause; a
   ``definition`` environment — but never after "we have", "we obtain", "this gives" (a derived result, checked as a
   step);
-- ``update``: ``t+1`` (or ``k+1``) in the index on the left, ``\\leftarrow``, a recursion ``x_t = … x_{t-1} …``,
+- ``update``: ``t+1`` (or ``k+1``) in the index on the left (``f_{t+1}(\\cdot) = T(g_t)`` too), ``\\leftarrow``, a
+  recursion ``x_t = … x_{t-1} …`` (``x_{t+2} = A(x_t)``: the same name at an earlier index on the right),
   ``x = x - γ g`` after prose that names an iteration or update;
 - ``constraint``: rows of an optimisation problem (``\\min … \\text{s.t.} …``, or the rows under a
   ``\\min_{x}`` row without "s.t."; the objective's own row, ``f(x) = …``, defines the objective);
@@ -18,7 +19,8 @@ reported with their kind (a definition still defines its left side for the steps
   following two events", "only if … holds", "… \\] is satisfied");
 - ``goal``: what is to be shown ("it suffices", "we want", "we set b such that"), a theorem's conclusion (its
   "Then … is given by" after a "Let"), a requirement ("we need the bracket to vanish");
-- ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely";
+- ``probabilistic``: ``\\mathbb{P}(…)``, "with probability", "w.p.", "almost surely"; a relation labelled as one between
+  laws (``X \\stackrel{d}{=} -X``, ``\\overset{\\mathcal{D}}{=}``: equal in distribution, :func:`in_distribution`);
 - ``asymptotic``: ``\\lesssim``, ``\\gtrsim``, ``\\asymp``, ``\\ll``, ``O(·)``, ``\\Theta``, ``\\Omega``, ``o(·)``, ``\\lim``;
 - ``approximation``: ``\\approx``, ``\\simeq``, ``\\propto``.
 - ``set``: a relation between sets written in braces — events (``\\{τ < n\\} = \\{S_n > 0\\}``,
@@ -80,6 +82,25 @@ def _landau_omega(text: str) -> bool:
                 re.search(r"(?:=|<|>|\\[lg]eq?|\\[lg]eqslant|\\in|\\subseteq)$", before):
             return True
     return False
+
+
+#: the label over a relation between laws: ``\\stackrel{d}{=}``, ``\\overset{\\mathcal{D}}{=}``, ``\\overset{\\text{law}}{=}``
+#: (equal in distribution), ``\\overset{d}{\\le}`` (a stochastic order) — as :func:`.reading.tokens_of` shows it (the
+#: ``\\text``/``\\mathrm`` wrapper dropped); a parenthesised ``(d)`` is a citation label, never this
+DISTRIBUTION_LABEL = re.compile(r"[dD]|law|\\(?:math(?:cal|scr|rm|sf)|text(?:rm)?|rm)\s*\{?\s*(?:[dDL]|law)\s*\}?")
+
+
+def in_distribution(label: str) -> bool:
+    """Does the label over a relation say it is one between laws (``d``, ``\\mathcal{D}``, ``law``)?"""
+    return bool(label) and bool(DISTRIBUTION_LABEL.fullmatch(label.strip()))
+
+
+def distribution_why(op: str, label: str) -> str:
+    """The reason a relation labelled ``label`` (:func:`in_distribution`) is no step."""
+    what = "equal in distribution" if op == "=" else "convergence in distribution" if op in (
+        "\\to", "\\rightarrow", "\\longrightarrow", "\\xrightarrow") else "a relation between laws (a stochastic order)"
+    return (f"'{op}' labelled {label}: {what} — a statement about the laws of random variables, not about their "
+            "values: not a step (never checked pointwise)")
 
 
 PROB_RE = re.compile(r"\\operatorname\s*\{\s*(?:P|Pr|Prob)\s*\}\s*(?:\\left|\\[bB]igg?l?)?\s*[\(\[]|"

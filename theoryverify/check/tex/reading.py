@@ -36,7 +36,7 @@ SEPARATORS = {"\\in", "\\notin", "\\subset", "\\subseteq", "\\supset", "\\supset
 CHECKED_OPS = {"=": "==", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 OPENERS = {"{", "(", "[", "\\{", "\\langle", "\\lfloor", "\\lceil"}
 CLOSERS = {"}", ")", "]", "\\}", "\\rangle", "\\rfloor", "\\rceil"}
-DEF_ANNOTATION = re.compile(r"^(?:def|\\triangle|\\Delta|\\text\{def\}|\\mathrm\{def\}|:|\\rm def|d|\\scriptscriptstyle"
+DEF_ANNOTATION = re.compile(r"^(?:def|\\triangle|\\Delta|\\text\{def\}|\\mathrm\{def\}|:|\\rm def|\\scriptscriptstyle"
                             r"\s*\\triangle|\\scriptscriptstyle \\Delta|\\tiny\s*\\triangle|\\scriptscriptstyle def)$")
 
 
@@ -752,13 +752,18 @@ def split_terms(toks: list[Token]) -> tuple[list[list[Token]], list[Token]]:
     ops: list[Token] = []
     depth = sized = 0  # sized: open \left … \right pairs, which hold their relations even when a bracket inside
     # them is unbalanced (a paper's stray ')' had split "E[… | τ > K]" at its '>')
+    braces = 0  # open TeX groups {…}, counted apart: TeX's own braces always balance, so a relation inside one (a
+    # subscript "\mathbb{E}_{Y \sim β}", a \frac's argument) never splits the row, even after a stray ')' had left
+    # the bracket count at -1 (the '{' had brought it back to 0 and the row was cut at that \sim)
     for t in toks:
         sized += (t.text == "\\left") - (t.text == "\\right")
+        braces = max(0, braces + (t.text == "{") - (t.text == "}"))
         if t.text in OPENERS or t.text == "\\left" or t.text == "\\begin":
             depth += 1 if t.text != "\\left" else 0
         if t.text in CLOSERS or t.text == "\\end":
             depth -= 1
-        if depth <= 0 and sized <= 0 and (t.text in COUNTED or t.text in SEPARATORS or t.text == "=:"):
+        if depth <= 0 and sized <= 0 and braces <= 0 and (t.text in COUNTED or t.text in SEPARATORS or
+                                                          t.text == "=:"):
             ops.append(t)
             terms.append([])
             depth = 0
@@ -844,11 +849,22 @@ def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset()
             raise BadInput(f"cannot read {p.peek().text!r} here")
         term.node = node
     except BadInput as exc:
-        term.error = " ".join(str(exc).replace("LaTeX: ", "").split())
+        term.error = _unbalanced(term.tokens) + " ".join(str(exc).replace("LaTeX: ", "").split())
     except RecursionError:
         term.error = "nested too deeply"
     except Exception as exc:  # a defect of the reader: this side is unreadable, never the whole paper
         term.error = f"not read (the reader failed: {type(exc).__name__})"
+
+
+def _unbalanced(toks: list[Token]) -> str:
+    """The true cause in front of a side's parse error, where the side opens fewer brackets than it closes (or more):
+    ``f(Y_1)) - …`` says "unbalanced brackets (1 '(' or '[' against 2 ')' or ']')" before the parser's own words.
+    Round and square brackets are counted together, so a half-open interval ``[0, 1)`` is balanced."""
+    opened = sum(t.text in ("(", "[") for t in toks)
+    closed = sum(t.text in (")", "]") for t in toks)
+    if opened == closed:
+        return ""
+    return f"unbalanced brackets ({opened} '(' or '[' against {closed} ')' or ']'): "
 
 
 def tuple_parts(toks: list[Token]) -> list[list[Token]] | None:
@@ -1118,6 +1134,10 @@ def one_norm(lhs: ast.expr, rhs: ast.expr) -> tuple[ast.expr, ast.expr]:
     return lhs, rhs
 
 
+#: an applied family's name with its index folded in (:func:`index_label`) at a letter plus one: f_tp1, u_i_kp1
+PLUS_ONE_FAMILY = re.compile(r"\w+?_(?:\w+_)?[A-Za-z]p1")
+
+
 def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     """(is a name / indexed name / call of a name, has t+1 in its index, the base name)."""
     if node is None:
@@ -1130,7 +1150,8 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in COMPUTED_CALLS:
         return False, False, None  # Σ_{j<i} |u_j^T y|^2 = …: a sum computed, never a name being defined
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return True, False, node.func.id
+        # f_{t+1}(·) (the family's name f_tp1, its index folded in): t+1 in the index, an update as f_{t+1} is
+        return True, bool(PLUS_ONE_FAMILY.fullmatch(node.func.id)), node.func.id
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Subscript):
         # θ^{i}_{n+1} read as (θ_{n+1})^i: whatever the superscript is (a coordinate or a power), t+1 in the
         # index makes the display an update of θ, never a step

@@ -22,7 +22,8 @@ from ..macros import ExpansionError, MacroTable
 from ..parser import BadInput, Definition, parse_assumption, unparse
 from ..latex import GREEK
 from . import displays as D
-from .kinds import DEFINITION_OPS, STATEMENT_ENVS, classify, env_kind, p_is_not_probability
+from .kinds import (DEFINITION_OPS, STATEMENT_ENVS, classify, distribution_why, env_kind, in_distribution,
+                    p_is_not_probability)
 from .grammar import _key
 from .names import Names, gather, prose_iterates, prose_numbers
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
@@ -310,18 +311,10 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
             try:
                 expanded = table.expand(block)
             except BadInput:
-                lines, off = [], pos
-                for line in block.split("\n"):  # one bad line does not take its paragraph with it
-                    try:
-                        lines.append(table.expand(line) if "\\" in line else line)
-                    except BadInput as exc:
-                        try:  # a refused macro left as written; the others in the line still expanded
-                            lines.append(table.expand(line, keep_refused=True))
-                        except BadInput:
-                            errors.append((off, off + len(line), " ".join(str(exc).split())))
-                            lines.append(line)
-                    off += len(line) + 1
-                expanded = "\n".join(lines)
+                try:  # a refused macro (a class's \subsection) left as written; the rest of the paragraph expanded
+                    expanded = table.expand(block, keep_refused=True)
+                except BadInput:
+                    expanded = _expand_by_lines(block, table, pos, errors)
             expanded = _same_lines(stacked_relations(expanded), block.count("\n"))
             if braket:
                 expanded = braket_sets(expanded)
@@ -340,6 +333,38 @@ def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tu
     # display at the same line of another file
     errs = [(doc.where(a), doc.where(b), e) for a, b, e in errors]
     return new, errs
+
+
+def _expand_by_lines(block: str, table: MacroTable, pos: int, errors: list) -> str:
+    """``block`` expanded line by line, so that one bad line does not take its paragraph with it; a line that opens a
+    group it does not close goes with the lines up to the one that closes it (``\\inner{\\omega, x -`` / ``z}``: a
+    macro's argument across a line break — expanded alone, each line had failed as "unbalanced braces")."""
+    lines, off = [], pos
+    parts = block.split("\n")
+    k = 0
+    while k < len(parts):
+        j, depth = k, _brace_depth(parts[k])
+        while depth > 0 and j + 1 < len(parts):
+            j += 1
+            depth += _brace_depth(parts[j])
+        chunk = "\n".join(parts[k:j + 1])
+        try:
+            lines.append(table.expand(chunk) if "\\" in chunk else chunk)
+        except BadInput as exc:
+            try:  # a refused macro left as written; the others in the chunk still expanded
+                lines.append(table.expand(chunk, keep_refused=True))
+            except BadInput:
+                errors.append((off, off + len(chunk), " ".join(str(exc).split())))
+                lines.append(chunk)
+        off += len(chunk) + 1
+        k = j + 1
+    return "\n".join(lines)
+
+
+def _brace_depth(line: str) -> int:
+    """The groups ``line`` opens and leaves open (``\\{`` and ``\\}`` are no groups; a comment is blanked already)."""
+    plain = re.sub(r"\\[{}]", "", line.replace("\\\\", ""))
+    return plain.count("{") - plain.count("}")
 
 
 #: a relation set as an operator with a label above it, as a paper's own ``\\stackrel`` may expand:
@@ -685,11 +710,14 @@ class Paper:
             self.applied_functions: set[str] = set()
             self.families: dict[str, int] = {}
             self.definition_texts: dict[str, int] = {}  # a definition's text → where it was first written
+            #: id(link) → the note of a name it writes that the prose after its display defines (:meth:`_defined_after`)
+            self._defined_after_notes: dict[int, str] = {}
             self._read_all()
             defined_fns = {d.name for d in self.definitions if d.params}
             if defined_fns <= self.names.defined:
                 break
             self.names.defined |= defined_fns
+        _one_name_per_family(self.relations)
 
     def _read_all(self) -> None:
         chain_id = 0
@@ -1205,6 +1233,29 @@ class Paper:
                 return key
         return None
 
+    #: the prose after a display that gives a name's value: "where we have set $\tilde E_n = E_n/\delta$", "with
+    #: $C = …$", "here we write $C := …$" — the math's left side and its sign
+    DEFINED_AFTER = re.compile(r"^\W{0,3}(?:where|with|here|and)\b[^.$]{0,60}?\$\s*([^$=]{1,60}?)\s*"
+                               r"(?:=|:=|\\coloneqq|\\triangleq|\\eqqcolon|\\defeq|\\equiv)(?!:)[^$]{1,200}\$")
+
+    def _defined_after(self, display, link: Link, new: str) -> str:
+        """The LaTeX of the name ``new`` (a name the right side of ``link`` writes for the first time, keyed as
+        :meth:`_introduced` keys it) when the prose right after the display defines it ("…, where we have set
+        $\\tilde E_n = \\frac{E_n}{\\delta}$"), or "": the link uses that name, it does not define it (nor its own left
+        side).  The prose's left side must be that name, read as the display's names are."""
+        m = self.DEFINED_AFTER.match(display.after or "")
+        if not m:
+            return ""
+        name = "".join(m.group(1).split())
+        if not name or name not in "".join(link.rhs.latex.split()) or name in "".join(link.lhs.latex.split()):
+            return ""
+        reading = read_chain([(m.group(1) + " = 0", display.start)], self.names, self.names.defined)
+        if reading.error or len(reading.links) != 1 or reading.links[0].lhs.node is None:
+            return ""
+        node = reading.links[0].lhs.node
+        keys = {_key(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Subscript))}
+        return m.group(1).strip() if new in keys else ""
+
     def _angle_question(self, link: Link) -> str:
         """The text of an ``x < a, b > y`` (see :func:`ascii_angles`) that this link's tokens reach into, else ''."""
         spans = getattr(self.doc, "angle_questions", None)
@@ -1222,8 +1273,11 @@ class Paper:
         latex = f"{link.lhs.latex} {_op_text(link)} {link.rhs.latex}"
         rel = Relation(f, line, _whole(latex), read_as, status, kind, reason, chain_id, list(assumptions),
                        pos=link.pos, link=link)
-        if link.label:  # \stackrel{(a)}{=}: the label the relation carries is the link's justification
+        if link.label and not in_distribution(link.label):  # \stackrel{(a)}{=}: the label is the link's justification
             rel.notes.append(f"labelled {link.label}")
+        later = getattr(self, "_defined_after_notes", {}).get(id(link))
+        if later:  # "…, where we have set Ẽ_n = …": the name the link rests on
+            rel.notes.append(later)
         self.relations.append(rel)
         return rel
 
@@ -1338,6 +1392,10 @@ class Paper:
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
                                  p_not_probability=self._p_not_probability,
                                  lhs_power=link.index == 0 and _power_of_name(link.lhs.node, link.rhs.node))
+            if in_distribution(link.label):
+                # X \stackrel{d}{=} -X: equal in distribution, a statement about laws (d is no citation label, no
+                # definition sign)
+                kind, why = "probabilistic", distribution_why(link.op, link.label)
             if kind == "step" and link.op in ("<", ">", "<=", ">=") and any(
                     isinstance(side, ast.Name) and self._defined_args.get(side.id, id(chain)) != id(chain)
                     for side in (link.lhs.node, link.rhs.node)):
@@ -1362,7 +1420,15 @@ class Paper:
                 kind, why = "definition", f"restates the definition at {f}:{line} word for word"
             if kind == "step" and link.op == "=" and link.index > 0:
                 new = self._introduced(link)
-                if new:  # "… ≤ … = ε C_2 (> 0)": the chain names a constant it writes for the first time
+                later = self._defined_after(display, link, new) if new else ""
+                if later:
+                    # "… = −log(1 − Ẽ_n), where we have set Ẽ_n = E_n/δ": the prose after the display defines the
+                    # new name; the link substitutes it (a step), it does not define the left side by it
+                    item = f"{later}, which the prose after the display defines (not read)"
+                    cond_unread, noted = [*cond_unread, item], [*noted, item]
+                    self._defined_after_notes[id(link)] = (f"uses {later}, defined in the prose after the display "
+                                                           "(no definition of the left side)")
+                elif new:  # "… ≤ … = ε C_2 (> 0)": the chain names a constant it writes for the first time
                     kind, why = "definition", f"names {new} (its first appearance): defines it, not a step"
                 elif later_first_use and is_name and not any(
                         isinstance(n, ast.Name) and n.id == base for n in ast.walk(link.rhs.node or ast.Pass())):
@@ -1577,7 +1643,8 @@ class Paper:
         return text
 
     def _read_as(self, link: Link) -> str:
-        return f"{self._show(link.lhs.node, link.lhs.parser)} {link.op} {self._show(link.rhs.node, link.rhs.parser)}"
+        op = f"{link.op}_d" if in_distribution(link.label) else link.op  # X =_d -X: equal in distribution
+        return f"{self._show(link.lhs.node, link.lhs.parser)} {op} {self._show(link.rhs.node, link.rhs.parser)}"
 
     def _reread_question(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
                          question: str, unbuilt: str, reread) -> None:
@@ -2687,7 +2754,10 @@ def _ce(ce) -> str:
 
 
 def _op_text(link: Link) -> str:
-    return {"<=": "\\le", ">=": "\\ge", "=": "="}.get(link.op, link.op)
+    op = {"<=": "\\le", ">=": "\\ge", "=": "="}.get(link.op, link.op)
+    if in_distribution(link.label):  # X \stackrel{d}{=} -X: the label is what the relation means, kept in the text
+        return f"\\stackrel{{{link.label}}}{{{op}}}"
+    return op
 
 
 def _whole(text: str) -> str:
@@ -2762,19 +2832,75 @@ def _same_text(a: str, b: str) -> bool:
     return "".join(a.split()) == "".join(b.split()) != ""
 
 
+#: an index at a letter plus or minus a whole number, as written (``t + 2``, ``k-1``) or folded into a family's
+#: name (``tp2``, ``km1``, :func:`.reading.index_label`)
+SHIFTED_INDEX = re.compile(r"([A-Za-z][A-Za-z0-9]*?)(?:([-+pm])(\d+))?")
+
+
+def _shift(index: str) -> tuple[str, int] | None:
+    """``t+2`` → (t, 2), ``km1`` → (k, -1), ``t`` → (t, 0); None for any other index."""
+    m = SHIFTED_INDEX.fullmatch(index.replace(" ", ""))
+    if not m:
+        return None
+    step = int(m.group(3)) if m.group(3) else 0
+    return m.group(1), -step if m.group(2) in ("-", "m") else step
+
+
 def _recursion(lhs: ast.expr, rhs: ast.expr) -> bool:
-    """``x_t = … x_{t-1} …`` (or ``g_k(θ) = … g_{k-1}(θ) …``): the same name with an index one below."""
+    """``x_t = … x_{t-1} …``, ``x_{t+2} = A(x_t)`` (or ``g_k(θ) = … g_{k-1}(θ) …``): the same name on the right at
+    an earlier index (the same letter, a smaller shift)."""
     if isinstance(lhs, ast.Call) and isinstance(lhs.func, ast.Name):
         m = re.fullmatch(r"(\w+?)_([A-Za-z]\w*)", lhs.func.id)  # a family applied: g_k(theta)
-        return bool(m) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
-                               n.func.id == f"{m.group(1)}_{m.group(2)}m1" for n in ast.walk(rhs))
+        at = _shift(m.group(2)) if m else None
+        if at is None:
+            return False
+        for n in ast.walk(rhs):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id.startswith(m.group(1) + "_"):
+                there = _shift(n.func.id[len(m.group(1)) + 1:])
+                if there is not None and there[0] == at[0] and there[1] < at[1]:
+                    return True
+        return False
     base = lhs.value.id if isinstance(lhs.value, ast.Name) else None
-    idx = unparse(lhs.slice).replace(" ", "")
+    at = _shift(unparse(lhs.slice))
+    if at is None:
+        return False
     for n in ast.walk(rhs):
         if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == base:
-            if unparse(n.slice).replace(" ", "") in (f"{idx}-1", f"{idx}-1"):
+            there = _shift(unparse(n.slice))
+            if there is not None and there[0] == at[0] and there[1] < at[1]:
                 return True
     return False
+
+
+def _one_name_per_family(relations: list[Relation]) -> None:
+    """An indexed name the paper applies somewhere (``f_{t+1}(\\cdot) = …``: ``f_tp1``) and hands bare elsewhere
+    (``T_\\alpha(f_{t+1})``) is shown by that one name in every row's reading (``T_alpha(f_tp1)``, not
+    ``T_alpha(f[t + 1])``): the checker names it so (an index folded into the name) — the same object, one name.  An
+    index a sum or product binds is a family's argument there, left as written."""
+    from .reading import bound_indices, index_label
+    applied = {n.func.id for rel in relations if rel.link is not None
+               for side in (rel.link.lhs.node, rel.link.rhs.node) if side is not None
+               for n in ast.walk(side) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and "_" in n.func.id}
+    if not applied:
+        return
+    for rel in relations:
+        if rel.link is None or not rel.read_as:
+            continue
+        for side in (rel.link.lhs.node, rel.link.rhs.node):
+            if side is None:
+                continue
+            bound = bound_indices(side)
+            for n in ast.walk(side):
+                if not (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)) or \
+                        {m.id for m in ast.walk(n.slice) if isinstance(m, ast.Name)} & bound:
+                    continue
+                flat = f"{n.value.id}_{index_label(n.slice)}"
+                if flat not in applied:
+                    continue
+                shown = re.compile(r"(?<![\w\]])" + re.escape(unparse(n)) + r"(?![\w\[])")
+                rel.read_as = shown.sub(flat, rel.read_as)
+                if rel.readings:
+                    rel.readings = [shown.sub(flat, r) for r in rel.readings]
 
 
 def _mult_chain(node: ast.expr) -> list[ast.expr]:
@@ -2897,7 +3023,7 @@ def _cites(label: str) -> str:
     if label in ("!", "?", "!!", "??"):
         return (f"the relation is marked {label} (a condition set to hold, or a question), not claimed as an identity: "
                 "no verdict")
-    if re.fullmatch(r"d|\\mathcal\s*\{?\s*[DL]\s*\}?|(?:\\math(?:rm|cal)\s*\{\s*)?law\s*\}?|D", label):
+    if in_distribution(label):
         return (f"the relation is labelled {label}: an equality in distribution (of laws), not of values: no verdict "
                 "on it as one of values")
     return (f"the link cites {label}, which may supply a fact the display does not state (an earlier equation, a "
