@@ -268,6 +268,60 @@ def _intertext_breaks(body: str) -> str:
     return "".join(out)
 
 
+SET_OPEN = re.compile(r"\\\{|\\lbrace(?![A-Za-z])")
+SET_CLOSE = re.compile(r"\\\}|\\rbrace(?![A-Za-z])")
+
+
+def _join_broken_sets(body: str) -> str:
+    """``C^* := \\{C \\subseteq V \\mid |C| > 1, \\\\ & g(C) = g^* \\}``: a set-builder broken across rows — the
+    ``\\\\`` (with its ``[2pt]``) and the ``&`` inside a closed ``\\{…\\}`` (or ``\\lbrace…\\rbrace``) pair become
+    spaces, so that the set stays one expression (its condition had become a relation, and a row, of its own).  Only
+    those at the pair's own level: a nested array or cases keeps its rows; an unclosed ``\\left\\{ … \\right.`` joins
+    nothing.  Offsets kept."""
+    if "\\\\" not in body or not SET_OPEN.search(body):
+        return body
+    stack: list[tuple[int, int]] = []
+    pairs: list[tuple[int, int, int]] = []
+    env, i = 0, 0
+    while i < len(body):
+        if body.startswith("\\begin", i):
+            env += 1
+        elif body.startswith("\\end", i):
+            env -= 1
+        m = SET_OPEN.match(body, i) or SET_CLOSE.match(body, i)
+        if m:
+            if m.re is SET_OPEN:
+                stack.append((m.end(), env))
+            elif stack:
+                start, level = stack.pop()
+                pairs.append((start, m.start(), level))
+            i = m.end()
+            continue
+        i += 2 if body[i] == "\\" else 1
+    if not pairs:
+        return body
+    chars = list(body)
+    for start, end, level in pairs:
+        inner = body[start:end]
+        if "\\\\" not in inner:
+            continue
+        depth, k = level, start
+        while k < end:
+            if body.startswith("\\begin", k):
+                depth += 1
+            elif body.startswith("\\end", k):
+                depth -= 1
+            if depth == level and body.startswith("\\\\", k):
+                r = re.compile(r"\\\\\s*(?:\[[^\]\n]{0,20}\])?\*?").match(body, k)
+                chars[k:r.end()] = " " * (r.end() - k)
+                k = r.end()
+                continue
+            if depth == level and body[k] == "&" and body[k - 1] != "\\":
+                chars[k] = " "
+            k += 2 if body[k] == "\\" else 1
+    return "".join(chars)
+
+
 def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
     body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), unwrap_hiderel(display.body))
@@ -279,6 +333,7 @@ def rows(display: Display) -> list[tuple[int, str]]:
     # placeholder delimiters): the rows are joined, the placeholders and the break become spaces (offsets kept)
     body = MULTILINE_DELIMS.sub(lambda m: " " * len(m.group(0)), body)
     body = _join_sized_close(body)
+    body = _join_broken_sets(body)
     paired = display.env.rstrip("*") in PAIRED or re.search(r"\\begin\s*\{(aligned|split|alignedat)", display.body)
     out = []
     for off, row in _top_level_split(body, "\\\\"):

@@ -12,7 +12,8 @@ reported with their kind (a definition still defines its left side for the steps
 - ``update``: ``t+1`` (or ``k+1``) in the index on the left (``f_{t+1}(\\cdot) = T(g_t)`` too), ``\\leftarrow``, a
   recursion ``x_t = … x_{t-1} …`` (``x_{t+2} = A(x_t)``: the same name at an earlier index on the right),
   ``x = x - γ g`` after prose that names an iteration or update;
-- ``constraint``: rows of an optimisation problem (``\\min … \\text{s.t.} …``);
+- ``constraint``: rows of an optimisation problem (``\\min … \\text{s.t.} …``, or the rows under a
+  ``\\min_{x}`` row without "s.t."; the objective's own row, ``f(x) = …``, defines the objective);
 - ``hypothesis``: a side condition (``\\text{for } x \\le b``, ``\\forall``), an ``assumption`` environment, a
   theorem's "if/assume/suppose" display, ``X \\sim \\mathcal{N}(…)``; an event or condition the prose names ("the
   following two events", "only if … holds", "… \\] is satisfied");
@@ -33,10 +34,12 @@ reported with their kind (a definition still defines its left side for the steps
 
 A left side that is computed rather than named (an integral, an expectation, ``Var β̂``, "the derivative of B … is
 given by Ḃ = …") is a step even after "is given by"/"as follows"; "there exists u … such that" introduces the
-witness's property (a step, or a hypothesis after "suppose"; in a statement its conclusion, a goal, unless the
-prose supposes the witness — an if-clause its comma closed supposes nothing); an event the prose writes in inline
-math ("over the event $\\Omega_n$") is not the display, which stays a step (on the event, the event an unread
-condition); "it is easy to show that" and "we proved" state facts;
+witness's property (a step, or a hypothesis after "suppose" or in a proof; in a statement its conclusion, a goal,
+unless the prose supposes the witness — an if-clause its comma closed supposes nothing); "define K₁ such that
+∀k_i ∈ K₁ we have" gives the defining property of what it defines (a definition that gives no name a value); an
+event the prose writes in inline math ("over the event $\\Omega_n$") is not the display, which stays a step (on the
+event, the event an unread condition); "we must have" after a rule states a consequence (a step), "we must show" a
+goal; "it is easy to show that" and "we proved" state facts;
 "our goal is to minimise the function F(x) = …" defines F; ``E[g] := …`` computes an expectation (a step);
 a law used as a value (``(Qθ)^2 = N(0, σ^2)^2``) is an identity in distribution (``probabilistic``).
 """
@@ -135,10 +138,11 @@ DEF_PROSE = re.compile(r"(?:\bdefine[sd]?\b|\bdefining\b|\blet\b|\bdenote[sd]?\b
                        MODEL_OUTPUTS + "|" +
                        OPTIMISE_THE +
                        r")[^.]{0,200}$", re.I)
+# ("we must have" is no goal cue: "Then, again from the selection rule, we must have" derives a consequence)
 GOAL_CUE = re.compile(r"(?:suffices?|we want|we need|(?:have|need|want) to solve|to be solved|solve the following|need to show|(?<!easy )(?<!simple )(?<!hard )to show|"
                       r"(?<!can )(?<!easy to )(?<!simple to )(?<!hard to )show that|we will (?:show|prove)|"
                       r"we prove(?!d)|our goal|we aim|it remains|we require|we choose|choose|such that|in order for|"
-                      r"we must|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to|"
+                      r"we must(?!\s+have\b)|must (?:satisfy|hold)|we claim|claim that|we seek|we would like|want to|"
                       r"equivalent to (?:prove|proving|show|showing))", re.I)
 GOAL_PROSE = re.compile(GOAL_CUE.pattern + r"[^.]{0,200}$", re.I)
 #: "We want to show …, and to that end we evaluate the constant:": after the aim, the sentence turns to a computation
@@ -332,6 +336,20 @@ EXISTS_SUCH_THAT = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,30
 # satisfies is the statement's (existential) conclusion, unless the sentence supposes it
 EXISTS_CONCLUSION = re.compile(r"(?:\\exists|there (?:exists?|is|are)\b)[^.]{0,300}\b(?:such that|satisfying|"
                                r"satisf(?:y|ies)|with|for which|so that)\W*$", re.I)
+#: "We can define a subset $K_1$ such that $\forall k_i \in K_1$ we have": the display is the defining property of the
+#: objects the sentence defines (chosen, not derived) — only quantifiers, inline math and "we have" after "such that"
+DEFINE_SUCH_THAT = re.compile(r"\b(?:define[sd]?|defining|construct|extract)\b[^.]{0,200}?\bsuch that\b"
+                              r"(?P<rest>[^.]{0,200})$", re.I)
+DEFINE_SUCH_THAT_REST = re.compile(r"(?:\s|[,:;]|\bfor (?:all|every|each|any)\b|\bwe have\b|\bit holds\b|\bholds?\b|"
+                                   r"\band\b|\bor\b|\bas well as\b|⟨display⟩|\$[^$]*\$)*", re.I)
+#: the reason of a defining property: its "=" names no value of its left side (``i(k_i) = \hat i`` for the chosen
+#: k_i is no definition of the function i; run.py defines nothing from it)
+DEFINING_PROPERTY_WHY = "the defining property of the objects the prose defines ('define … such that'), not a step"
+#: "\min_{x_i, x_j} h(x_i, x_j) = f(…) + …": the row names the objective h; its left side (the minimum) gets no value
+OBJECTIVE_UNDER_MIN_WHY = ("the objective row of an optimisation problem: it names the objective (the minimum on its "
+                           "left is not its value)")
+#: reasons of a definition whose "=" gives its left side no value (run.py defines nothing from it)
+NO_VALUE_WHYS = (DEFINING_PROPERTY_WHY, OBJECTIVE_UNDER_MIN_WHY)
 SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided|let|given|whenever)\b", re.I)
 #: the conditional cues whose clause a comma closes ("if $n \ge n_0$, there exists", "given $\epsilon > 0$, there
 #: is": the main clause follows)
@@ -629,6 +647,65 @@ def _shorthand(lhs_text: str, rhs_text: str) -> bool:
     return False
 
 
+#: a problem's first row: ``\min_{x,θ}``, ``\max_{…}``, ``\operatorname*{minimize}_{…}`` (with its variables), after
+#: alignment and spacing
+PROBLEM_HEAD = re.compile(r"^(?:\s|&|\\(?:quad|qquad|[,;:! ]))*(?:\\(?:min|max|argmin|argmax|minimize|maximize)|"
+                          r"\\(?:operatorname\*?|mathop|text|mathrm)\s*\{\s*(?:\\rm\s*)?(?:arg\s*)?(?:min|max)\w*\s*\})"
+                          r"(?![A-Za-z])\s*(?:\\limits\s*)?_\s*(\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z])")
+ROW_LEADING_RELATION = re.compile(r"^(?:\s|&|\\(?:quad|qquad|[,;:! ]))*(?:=|<|>|\\(?:le|ge|leq|geq|leqslant|geqslant|"
+                                  r"ne|neq|approx|sim)(?![A-Za-z]))")
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\s+|\\(?:left|right|[bB]igg?[lr]?)(?![A-Za-z])|\\[,;:! ]|\\q?quad\b", "", text)
+
+
+def _top_rows(body: str) -> list[str]:
+    """The rows of a display body, split at ``\\\\`` outside braces and nested environments."""
+    out, depth, env, start, i = [], 0, 0, 0, 0
+    while i < len(body):
+        if body.startswith("\\begin", i):
+            env += 1
+        elif body.startswith("\\end", i):
+            env -= 1
+        if body.startswith("\\\\", i) and depth == 0 and env <= 0:
+            out.append(body[start:i])
+            i += 2
+            start = i
+            continue
+        if body[i] == "\\":
+            i += 2
+            continue
+        depth += (body[i] == "{") - (body[i] == "}")
+        i += 1
+    out.append(body[start:])
+    return [r for r in out if r.strip()]
+
+
+def problem_row(display_text: str, lhs_text: str, rhs_text: str) -> str:
+    r"""Where a link lies in an optimisation problem written row by row (``\min_{x_i, x_j} h(x_i, x_j) = … \\
+    x_i + x_j = c \\ l \le x_i``): "objective" in the first row (it starts with ``\min_{vars}`` / ``\max_{vars}``),
+    "row" in a later row that writes one of the problem's variables and starts no relation of its own (a row that
+    opens with a relation continues a derivation, ``\min_x f &= … \\ &= …``; a row that opens with another min/max
+    is another statement); "" when the display is no such problem or the link is in neither."""
+    rows = _top_rows(display_text)
+    head = PROBLEM_HEAD.match(rows[0]) if len(rows) > 1 else None
+    if head is None:
+        return ""
+    if any(ROW_LEADING_RELATION.match(r) or PROBLEM_HEAD.match(r) for r in rows[1:]):
+        return ""
+    lhs, rhs = _squeeze(lhs_text), _squeeze(rhs_text)
+    first = _squeeze(rows[0])
+    if lhs and lhs in first and rhs in first:
+        return "objective"
+    variables = {v for v in re.findall(r"\\[A-Za-z]+|[A-Za-z]", head.group(1)) if v not in ("\\in", "\\mathbb")}
+    for r in rows[1:]:
+        if lhs in _squeeze(r) and rhs in _squeeze(r) and any(
+                re.search(re.escape(v) + r"(?![A-Za-z])", r) for v in variables):
+            return "row"
+    return ""
+
+
 def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
     """:func:`_classify`, except that a link to an ellipsis (``ν_2 ≥ ⋯`` and ``⋯ ≥ ν_n`` in ``ν_1 ≥ ν_2 ≥ ⋯ ≥ ν_n``)
     stands for terms that are not written: ``elided``, never checked — or a hypothesis where the prose makes the
@@ -728,8 +805,20 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "definition", "a name set equal to a set-builder {… : …} defines the set"
     if role != "constraint" and first_in_chain and op == "=" and lhs_is_name and OPTIMUM.match(rhs_text.lstrip()):
         return "definition", "the left side is defined as the value of an optimisation problem (min/max … s.t. …)"
+    where_in_problem = problem_row(display_text, lhs_text, rhs_text)
+    if where_in_problem == "objective" and first_in_chain and op == "=" and \
+            (lhs_is_name or CALL_WRITTEN.match(lhs_text) or PROBLEM_HEAD.match(lhs_text)):
+        # "\min_{x,θ} f(x, θ) = Σ(x_i(Qx)_i − θ)² \\ s.t. …": the objective's row names the objective (it had been
+        # called a constraint, or checked as a step)
+        if PROBLEM_HEAD.match(lhs_text):  # \min_{x} h(x) = …: it names h, the min is no value of the right side
+            return "definition", OBJECTIVE_UNDER_MIN_WHY
+        return "definition", "the objective row of an optimisation problem: it names (defines) the objective"
     if role == "constraint" or CONSTRAINT_RE.search(display_text):
         return "constraint", "a row of an optimisation problem (s.t.)"
+    if where_in_problem == "row":
+        # "\min_{x_i, x_j} h(x_i, x_j) \\ x_i + x_j = c^k \\ l ≤ x_i": the rows under the min are its constraints,
+        # written without "s.t."
+        return "constraint", "a row of an optimisation problem (under its min/max row, without 's.t.')"
     if role == "where":
         return "definition", "a 'where' clause defines its left side"
     if role == "condition":
@@ -822,6 +911,9 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             AFTER_CONDITION.match(after) or CONDITION_SUBJECT.match(sentence) and \
             (derived_at < 0 or re.search(r"\bequivalently\b", sentence, re.I)):  # a condition restated
         return "hypothesis", "an event or a condition the prose names, not a derivation step"
+    defines = DEFINE_SUCH_THAT.search(sentence)
+    if defines and inner not in STATEMENT_ENVS and DEFINE_SUCH_THAT_REST.fullmatch(defines.group("rest")):
+        return "definition", DEFINING_PROPERTY_WHY
     exists = EXISTS_SUCH_THAT.search(sentence)
     if exists and inner in STATEMENT_ENVS:
         # "For every Q, if n ≥ n_0, there exists f such that \[ … \]": in a statement, what the witness satisfies
@@ -838,6 +930,11 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         if SUPPOSED.search(prose) or re.search(r"\b(?:if|assume|assuming|suppose|provided)\b",
                                                sentence[:exists.start()], re.I):
             return "hypothesis", "the property of a witness that the supposition provides ('∃ … such that')"
+        if inner not in STATEMENT_ENVS and any(e.startswith("proof") for e in envs):
+            # "We can say that there exist î and l(k), m(k) such that: k ≤ l(k) < m(k) ≤ 2n" in a proof: what the
+            # witnesses the proof obtains satisfy (it had been checked as a step, and its "=" links proved from a
+            # misread fact); the steps after it may use it
+            return "hypothesis", "the property of the witnesses the proof obtains ('there exist … such that'), not a step"
         if inner not in STATEMENT_ENVS:
             return "step", "the property of a witness a cited result provides ('there exists … such that')"
     witness = EXISTS_CONCLUSION.search(sentence) if inner in STATEMENT_ENVS else None

@@ -30,7 +30,7 @@ from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
 from .source import USEPACKAGE_RE, Document, Note, load
-from .kinds import EVENT_WHY, NAMED_EVENT_WHY
+from .kinds import EVENT_WHY, NAMED_EVENT_WHY, NO_VALUE_WHYS
 from .reading import bare_and_applied
 
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
@@ -1488,7 +1488,8 @@ class Paper:
                 guessed = any(getattr(p, "log_powers", None) for p in (link.lhs.parser, link.rhs.parser) if p)
                 if guessed:  # := … \ln(x)^{p}: its value rests on a guessed reading; the name stays undefined
                     continue
-                if kind in ("definition", "update") and link.op in ("=", ":=") and not conditional:
+                if kind in ("definition", "update") and link.op in ("=", ":=") and not conditional and \
+                        why not in NO_VALUE_WHYS:  # "define K₁ such that i(k_i) = î": no value of i
                     self._define(link, scope)
                 elif kind == "definition" and link.op == "=:":
                     self._define(Link(":=", link.pos, link.rhs, link.lhs, link.index), scope)
