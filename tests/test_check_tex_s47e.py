@@ -59,3 +59,60 @@ def test_guard_genuine_derivatives_still_checked(tmp_path, capsys):
                                               r"\frac{\partial f(x)}{\partial x_2} = 1 .",
                                               r"\frac{\partial f(x)}{\partial x_1} = 3 x_1 .")))
     assert [r["status"] for r in rows] == ["not_a_step", "proved", "refuted", "proved", "refuted"], rows
+
+
+# 2. a macro holds after its definition, inside its group ----------------------------------------------------------
+def test_a_group_local_redefinition_of_left_does_not_leak_to_the_paper(tmp_path, capsys):
+    # old: l*e*f*t*(a + b*r*i*g*h*t)**2 = … refuted (the figure's {\def\left{left} …} applied to every display,
+    # the one before it too)
+    rows = tex_rows(tmp_path, capsys, doc("Expanding the square,", r"\begin{equation}",
+                                          r"\left(a+b\right)^2 = a^2 + 2ab + b^2 .", r"\end{equation}",
+                                          r"\begin{figure}", r"{\def\left{left}\def\right{right} (tikz options) }",
+                                          r"\end{figure}", "and after it", r"\begin{equation}",
+                                          r"\left(a-b\right)^2 = a^2 - 2ab + b^2 .", r"\end{equation}",
+                                          "but", r"\begin{equation}", r"\left(a-b\right)^2 = a^2 - 3ab + b^2 .",
+                                          r"\end{equation}"))
+    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+    assert "l * e * f * t" not in rows[2]["read_as"], rows
+
+
+def test_a_definition_holds_after_it_and_inside_its_group_only(tmp_path, capsys):
+    # \g defined inside the proof (a group): read there; before the proof and after it, \g is not the proof's
+    rows = tex_rows(tmp_path, capsys, doc(_eq(r"\g + 1 = 3 ."), r"\begin{proof}", r"\def\g{2}",
+                                          _eq(r"\g + \g = 4 .", r"\g + \g = 5 ."), r"\end{proof}",
+                                          _eq(r"\g + 1 = 3 ."), r"{\gdef\h{3}}", _eq(r"\h + 1 = 4 .")))
+    st = [(r["status"], r.get("read_as")) for r in rows]
+    assert st[1:3] == [("proved", "2 + 2 = 4"), ("refuted", "2 + 2 = 5")], st
+    assert rows[0]["status"] == rows[3]["status"] == "unreadable" and "\\g" in rows[0]["reason"], st
+    assert st[4] == ("proved", "3 + 1 = 4"), st  # \gdef: global, from its position on
+
+
+def test_guard_a_preamble_macro_holds_everywhere_and_a_false_step_is_refuted(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, doc(_eq(r"\sq{a} + \sq{b} = a^2 + b^2 .", r"\sq{a} = a^3 ."),
+                                          r"\begin{figure}{\def\x{y}}\end{figure}",
+                                          _eq(r"\sq{(a+1)} = a^2 + 2a + 1 .", r"\sq{(a+1)} = a^2 + 1 ."),
+                                          "Let", r"\begin{equation}", r"f(x) := x^2 .", r"\end{equation}",
+                                          _eq("f(3) = 10 .")),
+                    preamble="\\newcommand{\\sq}[1]{#1^2}\n")
+    assert [r["status"] for r in rows] == ["proved", "refuted", "proved", "refuted", "not_a_step", "refuted"], rows
+
+
+# 3. a display restricted by a quantifier is no definition for every argument ---------------------------------------
+def test_a_quantified_display_is_a_fact_on_its_set_not_a_definition(tmp_path, capsys):
+    # old: line 6 "definition i(k) = istar" (the ∀k ∈ K_1 lost), and i(k) = i(l(k)), i(l(k)) = i(m(k)) "proved"
+    rows = tex_rows(tmp_path, capsys, doc(r"\begin{proof}", r"We can extract a subset $K_1$ such that", "$$",
+                                          r"i(k)=i^\star \quad\quad \forall k\in K_1.", "$$",
+                                          r"Later there exist $\hat i$ and indices $l(k)$, $m(k)$ such that",
+                                          r"\begin{equation}", r"i(k) = i(l(k))=i(m(k))=\hat i.", r"\end{equation}",
+                                          "and also", r"$$ g(k) = 1 \quad \text{for all } k \in K_2 , $$",
+                                          r"\begin{equation}", r"g(l(k)) = 1 .", r"\end{equation}", r"\end{proof}"))
+    assert (rows[0]["status"], rows[0]["kind"]) == ("not_a_step", "hypothesis"), rows
+    assert all(r["status"] not in ("proved", "holds", "refuted") for r in rows), rows
+    assert rows[-2]["kind"] != "definition", rows
+
+
+def test_guard_a_function_defined_on_the_reals_still_substitutes(tmp_path, capsys):
+    rows = tex_rows(tmp_path, capsys, doc("Define", "$$ f(x) = x^2 \\quad \\forall x \\in \\mathbb{R} . $$",
+                                          "Let", r"\begin{equation}", r"h(x) := x^2 + 1 .", r"\end{equation}",
+                                          _eq("f(3) = 9 .", "f(3) = 10 .", "h(2) = 6 .")))
+    assert [r["status"] for r in rows] == ["not_a_step", "not_a_step", "proved", "refuted", "refuted"], rows
