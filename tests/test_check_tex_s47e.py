@@ -51,6 +51,14 @@ def test_derivative_at_a_point_of_a_defined_function_is_computed(tmp_path, capsy
     assert [r["status"] for r in rows] == ["not_a_step", "proved", "refuted", "proved"], rows
 
 
+def test_derivative_at_an_indexed_point_is_the_derivative_there(tmp_path, capsys):
+    # ∂f(θ_t)/∂θ is f'(θ_t) (θ_t another symbol than θ); old: diff(f(theta[t]), theta) = 0 "proved"
+    rows = tex_rows(tmp_path, capsys, doc("Let", r"\begin{equation}", r"f(x) := x^3 .", r"\end{equation}",
+                                          _eq(r"\frac{\partial f(\theta_t)}{\partial \theta} = 0 .",
+                                              r"\frac{d f(x_t)}{d x} = 3 x_t^2 .")))
+    assert [r["status"] for r in rows] == ["not_a_step", "refuted", "proved"], rows
+
+
 def test_guard_genuine_derivatives_still_checked(tmp_path, capsys):
     # guard: a derivative of a written expression, or of a defined function in its own variable, is computed as before
     rows = tex_rows(tmp_path, capsys, doc("Let", r"\begin{equation}", r"f(x) := x_1^2 + x_2 .", r"\end{equation}",

@@ -3607,15 +3607,16 @@ class PaperParser(LatexParser):
             return None  # sin(x̄), exp(…): the reader's own functions are left as read
         written: set[str] = set()
         bases: set[str] = set()
+        indexed = set()  # the names that are only an indexed name's base (θ of θ_t: another symbol than θ)
         for a in operand.args:
             for n in ast.walk(a):
-                if isinstance(n, ast.Name):
-                    written.add(n.id)
-                elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+                if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+                    indexed.add(id(n.value))
                     try:
                         written.add(_flat(n))  # x_2 written as x[2]
                     except BadInput:
                         pass
+            written |= {n.id for n in ast.walk(a) if isinstance(n, ast.Name) and id(n) not in indexed}
             if isinstance(a, ast.Name):
                 bases.add(a.id)
         missing = [v.id for v in variables if v.id not in written]
