@@ -59,6 +59,13 @@ def test_derivative_at_an_indexed_point_is_the_derivative_there(tmp_path, capsys
     assert [r["status"] for r in rows] == ["not_a_step", "refuted", "proved"], rows
 
 
+def test_guard_a_total_derivative_through_names_is_read_as_before(tmp_path, capsys):
+    # guard (benchmark rnn-extrapolation): d/dt V(x), d/dt ‖A‖_F — t is no component of the point: the chain rule
+    # through names that depend on t, diff(…, t) as before (not f's derivative at a point)
+    rows = tex_rows(tmp_path, capsys, _eq(r"\frac{d}{dt} V(x) = 0 .", r"\frac{d}{d t}(\|A\|_F) = 0 ."))
+    assert "diff(V(x), t)" in rows[0]["read_as"] and "diff(norm_F(A), t)" in rows[1]["read_as"], rows
+
+
 def test_guard_genuine_derivatives_still_checked(tmp_path, capsys):
     # guard: a derivative of a written expression, or of a defined function in its own variable, is computed as before
     rows = tex_rows(tmp_path, capsys, doc("Let", r"\begin{equation}", r"f(x) := x_1^2 + x_2 .", r"\end{equation}",

@@ -3620,8 +3620,15 @@ class PaperParser(LatexParser):
             if isinstance(a, ast.Name):
                 bases.add(a.id)
         missing = [v.id for v in variables if v.id not in written]
-        if not missing:
+        if not missing or fn.startswith("norm"):
             return None
+
+        def base(name: str) -> str:
+            return re.sub(r"(?:bar|hat|tilde|star|sup|prime|dot|check|breve|bf|vec|ul)+$", "", name.split("_")[0]) \
+                or name
+        point = {base(n.id) for a in operand.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+        if not all(base(v) in point for v in missing):
+            return None  # d/dt V(x), d/dt ‖A‖_F: the chain rule through names that depend on t, read as before
         if self.names is not None and fn in self.names.defined and all("_" in v and v.split("_")[0] in bases for v in missing):
             return None  # ∂f(x)/∂x_2 with f(x) := x_1^2 + x_2: the formula's component, computed
         if len(variables) == 1 and len(operand.args) == 1 and "_" not in variables[0].id:
