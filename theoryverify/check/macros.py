@@ -17,7 +17,8 @@ between ``\\makeatletter`` and ``\\makeatother`` and in a ``.sty``; ``\\ifthenel
 
 Not supported: other TeX conditionals and ``\\csname`` tricks (such macros are refused on use), ``\\edef``'s
 expansion at definition time (treated as ``\\def``), ``#{`` parameter text,
-``\\newenvironment``, catcode changes, scoping (every definition is global), and LaTeX's own built-ins
+``\\newenvironment``, catcode changes, scoping (every definition here is global; the tex reader gives a definition
+in a paper's body its place and group, :mod:`.tex.scopes`), and LaTeX's own built-ins
 (``\\providecommand`` of a name LaTeX already defines still defines it here).
 """
 from __future__ import annotations
@@ -200,6 +201,17 @@ class MacroTable:
         #: the style files (a pattern on the file name) whose refused macros are layout: left as written by
         #: ``expand(…, keep_refused=True)`` (algorithmic.sty's ``\\`` is still a row break in an align)
         self.layout_origins: re.Pattern | None = None
+        #: where :meth:`collect` records each top-level definition it reads, when a list: (start, end, text) in the
+        #: collected text (comments stripped; line structure kept), for definitions that hold from a position on
+        self.spans: list[tuple[int, int, str]] | None = None
+
+    def copy(self) -> "MacroTable":
+        """A table with the same definitions, which later collections do not share (a definition's scope)."""
+        t = MacroTable(self.max_steps, self.max_chars, self.max_depth)
+        t._macros, t._paired, t._primitive = dict(self._macros), dict(self._paired), set(self._primitive)
+        t._compiled, t._wrappers, t._wrapper_re = dict(self._compiled), set(self._wrappers), self._wrapper_re
+        t.layout_origins = self.layout_origins
+        return t
 
     def __contains__(self, name: str) -> bool:
         return name in self._macros
@@ -272,6 +284,8 @@ class MacroTable:
         s = strip_comments(text, EATEN)
         if "@" in s:
             s = at_letters(s, whole=origin.endswith((".sty", ".cls")))
+        if self.spans is not None:
+            self.spans_text = s  # what the recorded spans are offsets of
         newlines = [m.start() for m in re.finditer("\n", s)]
         notes: list[Note] = []
 
@@ -300,6 +314,8 @@ class MacroTable:
                     notes.append(Note(where(w.start()), f"{shown(w.group())} skipped ({e})"))
                     end = None
                 i = end if end is not None else w.end()
+                if self.spans is not None and level == 0:
+                    self.spans.append((w.start(), i, s[w.start():i]))
                 continue
             if not m:
                 return
@@ -309,6 +325,8 @@ class MacroTable:
                 notes.append(Note(where(m.start()), f"\\{m.group(1)} skipped ({e})"))
                 end = None
             i = end if end is not None else m.end()
+            if self.spans is not None and level == 0 and end is not None:
+                self.spans.append((m.start(), i, s[m.start():i]))
 
     def _wrapper_call(self, name: str, s: str, i: int, where: str, notes: list[Note], level: int) -> int | None:
         """A call of the wrapper ``name`` at ``s[i]`` (after its name), outside any definition's body: its arguments

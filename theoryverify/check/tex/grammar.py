@@ -1194,7 +1194,9 @@ class PaperParser(LatexParser):
             w = self._index_expr()
             if not isinstance(w, ast.Name):
                 raise BadInput("LaTeX: \\partial_{x} with x a name")
-            return _call("diff", self.factor(), w)
+            operand = self.factor()
+            at_point = self._derivative_at_point(operand, [w])
+            return at_point if at_point is not None else _call("diff", operand, w)
         if c == "\\nabla":
             self.next()
             if self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(":
@@ -3706,6 +3708,9 @@ class PaperParser(LatexParser):
                     self.i = close + 1  # d/dw (u+v)(2w): the derivative of a function at a point, not (u+v)·2w
                     return self._application(show_tokens(self.toks[start:self.i]))
             operand = self._sub(expr_tokens) if expr_tokens else self.term()
+            at_point = self._derivative_at_point(operand, variables)
+            if at_point is not None:
+                return at_point
             if num and num[0].text == "d":
                 for v in variables:
                     self.total_derivatives.append((v.id, operand))
@@ -3718,6 +3723,58 @@ class PaperParser(LatexParser):
                 self._operand_span()  # \frac{\partial}{\partial (a^T x)} l(a^T x)
             return self._opaque(start, "D")
         return _bin(self._sub(num), ast.Div(), self._sub(den))
+
+    def _derivative_at_point(self, operand: ast.expr, variables: list[ast.expr]) -> ast.expr | None:
+        """``∂f(x̄)/∂x_i``, ``\\frac{d f(\\bar x)}{dx}``, ``\\partial_{x_i} f(\\bar x)``: the derivative of the
+        function f in (a component of) its argument, evaluated at the point written — never d/dx_i of the number
+        f(x̄), which does not contain x_i (it had been 0, and "proved" 0 − 0 ≥ 0 or refuted ∂f(x̄)/∂x_2 = 1).  None
+        where the operand is no function applied, or every variable is written in its arguments (``∂f(x)/∂x``,
+        ``∂f(x, y)/∂y``: the derivative as read); for a component of an argument (``∂f(x)/∂x_2``) of a function the
+        paper defines, too (its formula gives the component).  Otherwise: one variable, one argument, a plain
+        variable name (``∂f(x̄)/∂x``) is ``subs(diff(f(x), x), x, x̄)`` (computed where the paper defines f, an
+        unknown where it does not); else one unknown function (f's partial in that variable) applied to the point."""
+        if not (isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name)) or not variables or \
+                not all(isinstance(v, ast.Name) for v in variables):
+            return None
+        from ..functions import FUNCTIONS
+        fn = operand.func.id
+        if fn in FUNCTIONS:
+            return None  # sin(x̄), exp(…): the reader's own functions are left as read
+        written: set[str] = set()
+        bases: set[str] = set()
+        indexed = set()  # the names that are only an indexed name's base (θ of θ_t: another symbol than θ)
+        for a in operand.args:
+            for n in ast.walk(a):
+                if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+                    indexed.add(id(n.value))
+                    try:
+                        written.add(_flat(n))  # x_2 written as x[2]
+                    except BadInput:
+                        pass
+            written |= {n.id for n in ast.walk(a) if isinstance(n, ast.Name) and id(n) not in indexed}
+            if isinstance(a, ast.Name):
+                bases.add(a.id)
+        missing = [v.id for v in variables if v.id not in written]
+        if not missing or fn.startswith("norm"):
+            return None
+
+        def base(name: str) -> str:
+            return re.sub(r"(?:bar|hat|tilde|star|sup|prime|dot|check|breve|bf|vec|ul)+$", "", name.split("_")[0]) \
+                or name
+        point = {base(n.id) for a in operand.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+        if not all(base(v) in point for v in missing):
+            return None  # d/dt V(x), d/dt ‖A‖_F: the chain rule through names that depend on t, read as before
+        if self.names is not None and fn in self.names.defined and all("_" in v and v.split("_")[0] in bases for v in missing):
+            return None  # ∂f(x)/∂x_2 with f(x) := x_1^2 + x_2: the formula's component, computed
+        if len(variables) == 1 and len(operand.args) == 1 and "_" not in variables[0].id:
+            v = variables[0]
+            return _call("subs", _call("diff", ast.Call(func=_name(fn), args=[_name(v.id)], keywords=[]), v),
+                         _name(v.id), operand.args[0])
+        key = "\\partial " + fn + "/" + "".join(f"\\partial {v.id}" for v in variables)
+        name = self.names.atom(key, "app") if self.names is not None else f"app{abs(hash(key)) % 10**6:06d}"
+        self.applied.add(name)
+        self.applications[name] = key
+        return ast.Call(func=_name(name), args=list(operand.args), keywords=[])
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = self._child(tokens)

@@ -495,6 +495,12 @@ def _outside_braces(text: str) -> str:
 IF_FOLLOWING = re.compile(r"\b(?:if|provided(?: that)?|whenever|when)\s+the following (?:condition )?holds?\W*$", re.I)
 # "Q = … \in G": the display names Q and says where it lies
 NAMED_MEMBER = re.compile(r"\\in\s*(?:\\mathcal|\\mathbb|\\mathrm|[A-Z])[^=<>]{0,40}$")
+#: ``i(k) = i^\\star \\quad \\forall k \\in K_1``, ``… \\text{for all } k \\in K``: the display holds on a set its
+#: quantifier names (the ``\\in`` is the quantifier's, not the left side's)
+QUANTIFIED_MEMBER = re.compile(r"(?:\\forall|\\text\s*\{\s*(?:for|as)\s+(?:all|every|any|each)\b[^{}]*\}|"
+                               r"\\quad\s*(?:\\text\s*\{\s*)?(?:for\s+)?(?:all|every|any|each)\b)"
+                               r"[^=<>]{0,40}?\\in(?!\s*(?:\\mathbb|\\R(?![A-Za-z])|\\N(?![A-Za-z])))\s*[^=<>]{1,40}$")
+#: (a whole number line — ``f(x) = x^2 \\quad \\forall x \\in \\mathbb{R}`` — is the function's domain: defined there)
 # "…, assuming X, the update improves the objective by:": the display is the statement's conclusion
 CONCLUSION_AFTER_CLAUSE = re.compile(r",\s*(?:the|this|our|then|we|it|each|every)\b[^,]{10,200}(?::|\bby|\bas follows|"
                                      r"\bis|\bare|\bsatisf(?:y|ies))\s*:?\s*$|"
@@ -963,6 +969,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if first_in_chain and op == "=" and lhs_is_name and AFTER_DESCRIBES.match(after):
         return "definition", "the display names an object the prose then describes"
     lhs_is_name = lhs_is_name or bool(CALL_WRITTEN.match(lhs_text))  # "Define v(q) = …": v applied, whatever v is
+    if first_in_chain and op == "=" and lhs_is_name and QUANTIFIED_MEMBER.search(display_text.strip().rstrip(".,; ")):
+        # "We extract K_1 such that i(k) = i^⋆ ∀k ∈ K_1": a fact on K_1, never a definition of i for every argument
+        # (it had been, and i(l(k)) = i(m(k)) was then "proved" with l(k), m(k) nowhere said to lie in K_1)
+        return "hypothesis", "a property of the left side on the set its quantifier names (∀k ∈ K): not a definition"
     if first_in_chain and op == "=" and lhs_is_name and \
             NAMED_MEMBER.search(_outside_braces(display_text).strip().rstrip(".,; ")):
         return "definition", "the display names its left side and says where it lies (Q = … \\in G)"

@@ -9,6 +9,7 @@ a file cannot be opened or read as text.  ``--json`` prints one object (see :fun
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import json
 import os
@@ -297,15 +298,33 @@ def braket_sets(text: str) -> str:
         i = end
 
 
-def expand_document(doc: Document, table: MacroTable) -> tuple[Document, list[tuple[tuple, tuple, str]]]:
+def _pieces(body: str, start: int, cuts: list[int]) -> list[str]:
+    """``body`` (at offset ``start`` of the paper) split into blocks (text between blank lines, the blank lines
+    their own pieces) and, within a block, at each of ``cuts`` (where the macros in force change)."""
+    out, pos = [], start
+    for block in re.split(r"(\n[ \t]*\n)", body):
+        inner = [c - pos for c in cuts if pos < c < pos + len(block)]
+        for a, b in zip([0, *inner], [*inner, len(block)]):
+            out.append(block[a:b])
+        pos += len(block)
+    return out
+
+
+def expand_document(doc: Document, table: MacroTable, scoped: list[tuple[int, int, MacroTable]] | None = None
+                    ) -> tuple[Document, list[tuple[tuple, tuple, str]]]:
     """The body with the paper's macros expanded block by block (a block: text between blank lines), the line
-    structure kept; and ((file, line), (file, line), error) of the blocks that could not be expanded."""
+    structure kept; and ((file, line), (file, line), error) of the blocks that could not be expanded.  ``scoped``
+    (:func:`.scopes.scoped_tables`): the table in force in each segment of the body, where the body defines macros
+    (a block is cut where the segments change); else ``table`` everywhere."""
     text = _discarded(doc.text, table, doc.body_start)
     head, body = text[:doc.body_start], text[doc.body_start:]
     out, errors, pos = [head], [], doc.body_start
     # \usepackage{braket}: its \Set{x | P(x)} and \set{…} are set-builder braces (the first | the separator)
     braket = any("braket" in [n.strip() for n in m.group(1).split(",")] for m in USEPACKAGE_RE.finditer(head))
-    for block in re.split(r"(\n[ \t]*\n)", body):
+    starts = [a for a, _, _ in scoped or ()]
+    for block in _pieces(body, doc.body_start, starts[1:]):
+        if scoped:
+            table = scoped[max(bisect.bisect_right(starts, pos) - 1, 0)][2]
         expanded = block
         if "\\" in block and not block.isspace():
             try:
@@ -491,6 +510,7 @@ class Paper:
         table = MacroTable()
         for origin, text in raw.macro_texts:
             self.notes += _package_notes(origin, [Note(n.origin, n.message) for n in table.collect(text, origin)])
+        table.spans = []  # where the paper's own definitions are (the body's hold from there, in their group)
         lines = raw.lines()  # (file, line) of each line of the flattened text: notes name the inlined file's own line
         self.notes += [Note(n.origin, n.message) for n in
                        table.collect(raw.text, raw.main, locate=lambda k: "%s:%d" % lines[min(k, len(lines)) - 1])]
@@ -498,7 +518,7 @@ class Paper:
         for m in HOSTILE_ANYWHERE.finditer(raw.text):  # outside the displays too: reported, never run
             self.notes.append(Note(raw.label(m.start()), f"\\{m.group(1)} skipped (never executed)"))
         table.layout_origins = WELL_KNOWN_PACKAGE
-        self.doc, self.expansion_errors = expand_document(raw, table)
+        self.doc, self.expansion_errors = expand_document(raw, table, self._scoped_tables(raw, table))
         self.assume = list(assume)
         self.seed, self.timeout = seed, timeout
         # \newtheorem{prop}{Proposition} in the paper or in a local .sty it loads
@@ -537,6 +557,23 @@ class Paper:
         #: letters written side by side on the left of a definition (``SM_n := …``): a name of several letters,
         #: or the product? kept over both reading passes, so a use before the definition is seen too
         self.joined_names: dict[tuple[str, ...], str] = {}
+
+    @staticmethod
+    def _scoped_tables(raw: Document, table: MacroTable) -> list[tuple[int, int, MacroTable]] | None:
+        """The macro table in force in each segment of the body, where the body defines macros (a definition holds
+        after its position, inside its group: :mod:`.scopes`); None where it defines none (``table`` holds
+        everywhere)."""
+        from .scopes import body_definitions, scoped_tables
+        defs = body_definitions(table, getattr(table, "spans_text", ""), raw.text, raw.body_start) \
+            if raw.body_start else []
+        if not defs:
+            return None
+        base = MacroTable()
+        for origin, text in raw.macro_texts:
+            base.collect(text, origin)
+        base.collect(raw.text[:raw.body_start], raw.main)
+        base.layout_origins = WELL_KNOWN_PACKAGE
+        return scoped_tables(base, defs, raw.body_start, len(raw.text))
 
     # directives -------------------------------------------------------------------------------------
     def _scope_of(self, pos: int) -> tuple[str, int] | None:
