@@ -119,3 +119,21 @@ def test_a_subsequence_superscript_of_an_iterate_is_an_index(tmp_path, capsys):
     assert "xsup[k[i] + 1]" in rows[1]["read_as"] and "xsup[k[i]]" in rows[1]["read_as"], rows[1]
     assert rows[2]["status"] == "refuted" and "xsup[k[i]]" in rows[2]["read_as"], rows[2]
     assert rows[3]["status"] == "proved" and "c ** n[i]" in rows[3]["read_as"], rows[3]
+
+
+def test_a_hatted_or_starred_index_of_a_derivative_variable_is_read(tmp_path, capsys):
+    # old: "a subscript that is part of a name takes letters and digits, got '\hat'" (and '^' for x_{i^*})
+    rows = tex_rows(tmp_path, capsys, _proof(
+        r"\frac{\partial (x_{\hat i}^2 + x_j)}{\partial x_{\hat i}} &= 2 x_{\hat i} , \\",
+        r"\frac{\partial (x_{i^*}^2 + x_j)}{\partial x_{i^*}} &= 2 x_{i^*} , \\",
+        r"\frac{\partial (x_{\hat i}^2 + x_j)}{\partial x_{\hat i}} &= x_{\hat i} ."))
+    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
+
+
+def test_guard_a_hatted_partial_derivative_of_an_unknown_function_is_never_proved(tmp_path, capsys):
+    # guard (riskparity decomposition:249 shape): ∂f(x^k)/∂x_î is f's partial derivative at a point, not d/dx_î of a
+    # constant — never "proved" as 0 ≤ 0 (needs the session-47 derivative reading, s47-reade b01af47)
+    rows = tex_rows(tmp_path, capsys, _proof(
+        r"\frac{\partial f(x^{k}, y^{k})}{\partial x_{\hat i}} &\le \frac{\partial f(x^{k}, y^{k})}{\partial x_{h}} , \\",
+        r"\frac{\partial f(\bar x)}{d x_{i^*}} - \frac{\partial f(\bar x)}{d x_{j}} &\ge 0 ."))
+    assert all(r["status"] not in ("proved", "holds", "refuted") for r in rows), rows

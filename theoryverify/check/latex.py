@@ -489,6 +489,12 @@ class LatexParser:
                     parts.append(GREEK[t.text[1:]])
                 elif t.text == ",":
                     parts.append("_")
+                elif t.kind == "cmd" and t.text[1:] in ACCENTS and self._accented_index_letter():
+                    parts.append(self._accented_index_letter() + ACCENTS[t.text[1:]])  # x_{\hat i}: x_ihat
+                    self.i += 1 if self.peek().kind == "letter" else 3
+                elif t.text == "^" and parts and self._star_after_caret():
+                    parts.append("star")  # x_{i^*}, x_{i^\star}: x_istar
+                    self.i += 1 if self.peek().text != "{" else 3
                 elif t.kind == "end":
                     raise BadInput("LaTeX: an unclosed subscript")
                 else:
@@ -509,6 +515,21 @@ class LatexParser:
         if not text:
             raise BadInput("LaTeX: an empty subscript")
         return text
+
+    def _accented_index_letter(self) -> str:
+        """The letter an accent inside a name's subscript puts its mark on (``\\hat i``, ``\\hat{i}``), the cursor
+        after the accent; '' where no single letter follows."""
+        if self.peek().kind == "letter" and len(self.peek().text) == 1:
+            return self.peek().text
+        if self.at("{") and self.peek(1).kind == "letter" and len(self.peek(1).text) == 1 and self.peek(2).text == "}":
+            return self.peek(1).text
+        return ""
+
+    def _star_after_caret(self) -> bool:
+        """Is the token at the cursor (after a ``^`` inside a name's subscript) a star — ``*``, ``\\star``,
+        ``\\ast``, or one of them braced?"""
+        stars = ("*", "\\star", "\\ast")
+        return self.at(*stars) or self.at("{") and self.peek(1).text in stars and self.peek(2).text == "}"
 
     def _letter_name(self, base: str) -> ast.expr:
         name = base
