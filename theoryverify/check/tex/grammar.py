@@ -543,6 +543,8 @@ class PaperParser(LatexParser):
         inner = self.peek(k).text
         if inner in ("\\bigcup", "\\bigcap", "\\cup", "\\cap", "\\emptyset", "\\varnothing"):
             verdict = "function"  # E(⋃_τ X(τ)), μ(A ∪ B): a set function applied to a set, not a product
+        if verdict == "scalar" and self._placeholder_args(k):
+            verdict = "function"  # ε_β̂(·), K(·, ·): a map shown with its argument slots — nothing multiplies a slot
         if verdict == "scalar":
             return node
         name = _flat(node)
@@ -3571,6 +3573,16 @@ class PaperParser(LatexParser):
                     self.i = close + 1  # d/dw (u+v)(2w): the derivative of a function at a point, not (u+v)·2w
                     return self._application(show_tokens(self.toks[start:self.i]))
             operand = self._sub(expr_tokens) if expr_tokens else self.term()
+            if self._bare_name_derivative(operand, variables):
+                # dx/dt, ∂ℓ/∂w, dα/dμ (a Radon–Nikodym derivative), d/dt F: the derivative of a bare name the paper
+                # writes because it varies (or is a measure) — one unknown, never d(constant)/dt = 0 (v = dx/dt had
+                # been refuted, ∂ℓ/∂w = 0 proved) nor the quotient (d·α)/(d·μ) of \textrm{d}α over \textrm{d}μ
+                if self.at("("):
+                    close = self._matching(self.i)
+                    if close > 0 and self.toks[close].text == ")" and self._evaluated_after(self.i - 1):
+                        # dμ/dν(x): the density, a function, at a point — never dμ/dν times x
+                        return self._application(show_tokens(self.toks[start:self.i]))
+                return self._opaque(start, "D")
             if num and num[0].text == "d":
                 for v in variables:
                     self.total_derivatives.append((v.id, operand))
@@ -3583,6 +3595,28 @@ class PaperParser(LatexParser):
                 self._operand_span()  # \frac{\partial}{\partial (a^T x)} l(a^T x)
             return self._opaque(start, "D")
         return _bin(self._sub(num), ast.Div(), self._sub(den))
+
+    def _placeholder_args(self, k: int) -> bool:
+        """Does the bracket whose contents start ``k`` tokens after the cursor hold only argument slots (``(\\cdot)``,
+        ``(\\cdot, \\cdot)``, ``(\\bullet)``) and then close?"""
+        slots = 0
+        while self.peek(k).text in ("\\cdot", "\\bullet", ","):
+            slots += self.peek(k).text != ","
+            k += 1
+        return slots > 0 and self.peek(k).text in (")", "\\right")
+
+    def _bare_name_derivative(self, operand: ast.expr, variables: list[ast.expr]) -> bool:
+        """Is ``operand`` (what a Leibniz derivative differentiates) a bare name — ``x`` in dx/dt, ``ℓ`` in ∂ℓ/∂w,
+        ``α`` in dα/dμ, ``F`` in d/dt F — other than a variable it is taken in and not declared a scalar?  Such a
+        name is written because it depends on the variable (or is a measure, dα/dμ): read as one unknown."""
+        if not isinstance(operand, ast.Name) and not (isinstance(operand, ast.Subscript) and
+                                                      isinstance(operand.value, ast.Name)):
+            return False
+        key = _key(operand)
+        if any(isinstance(v, ast.Name) and v.id in (key, getattr(operand, "id", None)) for v in variables):
+            return False  # d/dx x: the variable itself
+        scalars = getattr(self.names, "declared_scalars", set()) if self.names is not None else set()
+        return key not in scalars
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = self._child(tokens)
