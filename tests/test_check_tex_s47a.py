@@ -80,3 +80,25 @@ def test_a_scalar_times_a_bracket_stays_a_product(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, displays(r"C = \eta^2", r"\eta (x + 1) = \eta x + \eta",
                                                r"\eta (x + 1) = \eta x + 2 \eta"))
     assert [r["status"] for r in rows[1:]] == ["proved", "refuted"], rows
+
+
+# 4. a thick space inside an integral is no cut -------------------------------------------------------------------
+def test_a_thick_space_inside_an_integral_does_not_split_the_row(tmp_path, capsys):
+    # old: "\int_0^1 dx \; x^2 = 1/3" cut at \; — the row's relation became "x^2 = 1/3" (refuted); "\int_0^1 x \; y
+    # \, dx = y/2" became "y·d·x = y/2" (refuted); "\int d\lambda\;[f]\;\rho(\lambda) = b" became "\rho(\lambda) = b"
+    rows = tex_rows(tmp_path, capsys, displays(r"\int_0^1 dx \; x^2 = \frac{1}{3}",
+                                               r"\int_0^1 x \; y \, dx = \frac{y}{2}",
+                                               r"\int d\lambda\;[f(\lambda)]\; \rho(\lambda) = b"))
+    assert len(rows) == 3, rows
+    assert rows[0]["read_as"].endswith("= 1 / 3") and "\\int" in rows[0]["read_as"], rows
+    assert rows[0]["status"] != "refuted", rows
+    assert rows[1]["read_as"] == "Integral(x * y, (x, 0, 1)) = y / 2" and rows[1]["status"] == "proved", rows
+    assert rows[2]["read_as"].startswith("⟦\\int d\\lambda"), rows
+
+
+def test_a_thick_space_between_two_relations_still_separates_them(tmp_path, capsys):
+    # guard: after a closed integral the \; still cuts (b = 2 is its own row), and a false integral is refuted
+    rows = tex_rows(tmp_path, capsys, displays(r"a = \int_0^1 x\,dx \; b = 2", r"\int_0^1 x \; y \, dx = y"))
+    assert [r["read_as"] for r in rows] == ["a = Integral(x, (x, 0, 1))", "b = 2",
+                                            "Integral(x * y, (x, 0, 1)) = y"], rows
+    assert rows[2]["status"] == "refuted", rows
