@@ -3608,13 +3608,20 @@ class PaperParser(LatexParser):
     def _bare_name_derivative(self, operand: ast.expr, variables: list[ast.expr]) -> bool:
         """Is ``operand`` (what a Leibniz derivative differentiates) a bare name — ``x`` in dx/dt, ``ℓ`` in ∂ℓ/∂w,
         ``α`` in dα/dμ, ``F`` in d/dt F — other than a variable it is taken in and not declared a scalar?  Such a
-        name is written because it depends on the variable (or is a measure, dα/dμ): read as one unknown."""
+        name is written because it depends on the variable (or is a measure, dα/dμ): read as one unknown — except
+        in a step context (``--context``), whose definitions give the name's expression."""
         if not isinstance(operand, ast.Name) and not (isinstance(operand, ast.Subscript) and
                                                       isinstance(operand.value, ast.Name)):
             return False
+        if getattr(self.names, "in_context", False):
+            return False  # --context icrecall.n3: the context defines L_1 in v_1, so ∂L_1/∂v_1 is computed
         key = _key(operand)
-        if any(isinstance(v, ast.Name) and v.id in (key, getattr(operand, "id", None)) for v in variables):
-            return False  # d/dx x: the variable itself
+        try:
+            flat = _flat(operand)
+        except BadInput:
+            flat = key
+        if any(isinstance(v, ast.Name) and v.id in (key, flat) for v in variables):
+            return False  # d/dx x, ∂x_i/∂x_i: the variable itself
         scalars = getattr(self.names, "declared_scalars", set()) if self.names is not None else set()
         return key not in scalars
 

@@ -631,6 +631,7 @@ class Names:
         self.atoms: dict[str, str] = {}
         self._atom_names: dict[str, str] = {}
         self.labels: dict[str, str] = {}  # a norm's label (norm_Gt1) -> the LaTeX of its subscript: one name per text
+        self.in_context = False  # read for a step context (--context): its definitions say what each name is
 
     @property
     def euler_e(self) -> bool:

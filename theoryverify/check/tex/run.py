@@ -593,7 +593,9 @@ class Paper:
         evidence = gather(texts)
         prose_iterates(evidence, body)
         prose_numbers(evidence, body)
-        return Names(evidence, self.declared_functions, self.declared_scalars)
+        names = Names(evidence, self.declared_functions, self.declared_scalars)
+        names.in_context = self.context != "free"  # a step context defines the paper's names (∂L_1/∂v_1 is computed)
+        return names
 
     def _values_set_inline(self) -> list[tuple[int, str, str, frozenset[str] | None]]:
         """(offset, key, where, the names its value writes or None: :meth:`_value_names`) of each name an inline equation of the prose sets to a value ("with $x_s = \\frac{…}{…}$",
