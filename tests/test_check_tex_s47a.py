@@ -104,3 +104,14 @@ def test_a_thick_space_between_two_relations_still_separates_them(tmp_path, caps
     assert [r["read_as"] for r in rows] == ["a = Integral(x, (x, 0, 1))", "b = 2",
                                             "Integral(x * y, (x, 0, 1)) = y"], rows
     assert rows[2]["status"] == "refuted", rows
+
+
+def test_a_change_of_variables_keeps_its_derivative(tmp_path, capsys):
+    # guard (rnn-extrapolation's shape): ∫ g(z) (dz/dt) dt = ∫_{z(0)}^{z(t_1)} g(z) dz — dz/dt under ∫ … dt stays
+    # a derivative (the row was inconclusive before, and must not become unreadable); ∫ dx/dt dt is never that of a
+    # constant (it had been refuted: a = 0)
+    rows = tex_rows(tmp_path, capsys, displays(
+        r"\int_0^{t_1}\frac{1}{2 w z - M}\frac{d z}{d t}d t = \int_{z(0)}^{z(t_1)}\frac{1}{2 w z - M}d z",
+        r"a = \int_0^1 \frac{dx}{dt} dt"))
+    assert "diff(z, t)" in rows[0]["read_as"] and rows[0]["status"] in ("ambiguous", "inconclusive"), rows
+    assert rows[1]["status"] in ("ambiguous", "inconclusive"), rows

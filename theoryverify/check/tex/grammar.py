@@ -3573,7 +3573,14 @@ class PaperParser(LatexParser):
                     self.i = close + 1  # d/dw (u+v)(2w): the derivative of a function at a point, not (u+v)·2w
                     return self._application(show_tokens(self.toks[start:self.i]))
             operand = self._sub(expr_tokens) if expr_tokens else self.term()
-            if self._bare_name_derivative(operand, variables):
+            bare = self._bare_name_derivative(operand, variables)
+            if bare == "integrated":
+                # ∫ g(z) (dz/dt) dt: a change of variables — z varies with t, which the display integrates over; the
+                # derivative is kept (and never that of a constant: the row asks, or says z depends on t)
+                for v in variables:
+                    self.total_derivatives.append((v.id, operand))
+                return _call("diff", operand, *variables)
+            if bare:
                 # dx/dt, ∂ℓ/∂w, dα/dμ (a Radon–Nikodym derivative), d/dt F: the derivative of a bare name the paper
                 # writes because it varies (or is a measure) — one unknown, never d(constant)/dt = 0 (v = dx/dt had
                 # been refuted, ∂ℓ/∂w = 0 proved) nor the quotient (d·α)/(d·μ) of \textrm{d}α over \textrm{d}μ
@@ -3605,25 +3612,32 @@ class PaperParser(LatexParser):
             k += 1
         return slots > 0 and self.peek(k).text in (")", "\\right")
 
-    def _bare_name_derivative(self, operand: ast.expr, variables: list[ast.expr]) -> bool:
+    def _bare_name_derivative(self, operand: ast.expr, variables: list[ast.expr]) -> str:
         """Is ``operand`` (what a Leibniz derivative differentiates) a bare name — ``x`` in dx/dt, ``ℓ`` in ∂ℓ/∂w,
         ``α`` in dα/dμ, ``F`` in d/dt F — other than a variable it is taken in and not declared a scalar?  Such a
         name is written because it depends on the variable (or is a measure, dα/dμ): read as one unknown — except
-        in a step context (``--context``), whose definitions give the name's expression."""
+        in a step context (``--context``), whose definitions give the name's expression.  "opaque" for one unknown,
+        "integrated" where the display integrates over the variable (a change of variables, kept a derivative), else
+        ""."""
         if not isinstance(operand, ast.Name) and not (isinstance(operand, ast.Subscript) and
                                                       isinstance(operand.value, ast.Name)):
-            return False
+            return ""
         if getattr(self.names, "in_context", False):
-            return False  # --context icrecall.n3: the context defines L_1 in v_1, so ∂L_1/∂v_1 is computed
+            return ""  # --context icrecall.n3: the context defines L_1 in v_1, so ∂L_1/∂v_1 is computed
         key = _key(operand)
         try:
             flat = _flat(operand)
         except BadInput:
             flat = key
         if any(isinstance(v, ast.Name) and v.id in (key, flat) for v in variables):
-            return False  # d/dx x, ∂x_i/∂x_i: the variable itself
+            return ""  # d/dx x, ∂x_i/∂x_i: the variable itself
         scalars = getattr(self.names, "declared_scalars", set()) if self.names is not None else set()
-        return key not in scalars
+        if key in scalars:
+            return ""
+        integrated = integration_variables(self.toks) | self.integrated
+        if any(isinstance(v, ast.Name) and v.id in integrated for v in variables):
+            return "integrated"  # ∫ g(z) (dz/dt) dt: a change of variables — z a function of t the display integrates
+        return "opaque"
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = self._child(tokens)

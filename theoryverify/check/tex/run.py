@@ -1798,7 +1798,9 @@ class Paper:
                 except BadInput:
                     continue
                 others -= set(p.opaque)
-                others = {n for n in others if n not in self.defined_names and self.names.may_vary(n)}
+                leibniz = isinstance(operand, ast.Name) or isinstance(operand, ast.Subscript) and \
+                    isinstance(operand.value, ast.Name)  # dz/dt: the name written over d varies with t
+                others = {n for n in others if n not in self.defined_names and (leibniz or self.names.may_vary(n))}
                 if others:
                     shown = ", ".join(sorted(others)[:4])
                     if all(self._dotted(n) for n in others):  # Ȧ written: A is a function of t, settled
