@@ -499,7 +499,9 @@ _RELATIONS = (r"(?:=|<|>|\\(?:le|leq|ge|geq|neq|ne|approx|sim|simeq|equiv|lesssi
 RELATION_AFTER = re.compile(r"\s*(?:&\s*)?" + _RELATIONS)
 RELATION_BEFORE = re.compile(_RELATIONS + r"\s*(?:&\s*)?$")
 #: an integral's differential after spacing: ``d\tau``, ``d~\tau``, ``\mathrm{d}x``, ``dx`` (then no letter)
-DIFFERENTIAL = re.compile(r"\s*(?:d|\\mathrm\s*\{\s*d\s*\})\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
+#: the upright d of a differential: ``\\mathrm{d}``, ``\\textrm{d}``, ``\\text{d}`` (a paper's ``\\d``)
+UPRIGHT_D = r"\\(?:mathrm|textrm|text|textnormal|textup|operatorname|mbox)\s*\{\s*d\s*\}"
+DIFFERENTIAL = re.compile(r"\s*(?:d|" + UPRIGHT_D + r")\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
 
 
 def _inside_parens(row: str) -> list[bool]:
@@ -593,6 +595,13 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
             continue
         if tok in ("\\;", "\\quad") and DIFFERENTIAL.match(row, end):
             i = end  # "\int_0^t f \; d~\tau": the space before an integral's differential is no cut
+            continue
+        if tok == "\\;" and (_open_integral(row[start:i]) and _differential_ahead(row, end) or
+                              _inside_measure_first(row[start:i])):
+            # "\int_0^1 dx \; x^2 = 1/3", "\int d\lambda\;[f]\;\rho(\lambda)", "\int_0^1 x \; y \, dx": a thick space
+            # inside an integral (before its integrand, or between the integrand's factors) is no cut — cutting had
+            # left "x^2 = 1/3" a relation of its own (refuted)
+            i = end
             continue
         if tok == "\\;" and row[start:i].strip() and (RELATION_AFTER.match(row, end) or
                                                     RELATION_BEFORE.search(row[max(0, i - 40):i])):
@@ -725,13 +734,61 @@ def _role(word: str, current: str) -> str:
 
 
 #: a differential anywhere (``dz``, ``d\\mu``, ``\\mathrm{d}x``), not the d inside a word or command
-_ANY_DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\])(?:d|\\mathrm\s*\{\s*d\s*\})\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
+_ANY_DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\])(?:d|" + UPRIGHT_D + r")\s*~?\s*(?:\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
 
 
 def _open_integral(text: str) -> bool:
     """Does ``text`` end inside an integral whose differential is still to come (``\\int_a^b \\frac{κ}{z}``)?"""
     last = text.rfind("\\int")
     return last >= 0 and not _ANY_DIFFERENTIAL.search(text, last + 4)
+
+
+#: an integral sign with its limits (``\\int_0^1``, ``\\iint_{D}``, ``\\int\\limits_{a}^{b}``), then spacing
+_INTEGRAL_SIGNS = re.compile(r"(?:\\[io]?int(?![A-Za-z])\s*(?:\\limits\s*|\\nolimits\s*)?"
+                             r"(?:[_^]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[^\s{}\\])\s*)*"
+                             r"(?:\\[,;:!]\s*|~\s*)*)+")
+#: a differential written first (``d\\mu(A)``, ``dx``, ``\\mathrm{d}x``, ``\\mathcal{D}\\xi``) with the spacing after it
+_LEADING_DIFFERENTIAL = re.compile(r"(?:(?:d|" + UPRIGHT_D + r"|\\mathcal\s*\{?\s*D\s*\}?)\s*~?\s*"
+                                   r"(?:\\[A-Za-z]+\s*(?:\{[^{}]*\})?|[A-Za-z](?![A-Za-z]))\s*"
+                                   r"(?:\^\s*(?:\{[^{}]*\}|\S)\s*)?(?:_\s*(?:\{[^{}]*\}|\S)\s*)?"
+                                   r"(?:\((?:[^()]|\([^()]*\))*\))?\s*(?:\\[,;:!]\s*|~\s*)*)+")
+
+
+def _inside_measure_first(text: str) -> bool:
+    """Does ``text`` end inside the integrand of an integral written measure first (``\\int d\\lambda\\;[f]``,
+    ``\\int_0^1 dx``): the last integral sign's limits are followed by differentials, and nothing after them ends
+    the integrand (a top-level relation, ``+`` or ``-``)?"""
+    last = text.rfind("\\int")
+    if last < 0:
+        last = max(text.rfind("\\iint"), text.rfind("\\oint"))
+    if last < 0:
+        return False
+    signs = _INTEGRAL_SIGNS.match(text, last)
+    if not signs:
+        return False
+    measure = _LEADING_DIFFERENTIAL.match(text, signs.end())
+    if not measure:
+        return False
+    rest, depth = text[measure.end():], 0
+    for k, c in enumerate(rest):
+        depth += c in "{([" and (k == 0 or rest[k - 1] != "\\")
+        depth -= c in "})]" and (k == 0 or rest[k - 1] != "\\")
+        if depth == 0 and (c in "+-=<>" or RELATION_AFTER.match(rest, k) and rest[k] == "\\"):
+            return False
+    return True
+
+
+def _differential_ahead(row: str, k: int) -> bool:
+    """Is a differential written in ``row`` after offset ``k`` before the next top-level relation (the one that
+    closes an integral left open before ``k``)?"""
+    depth = 0
+    for j in range(k, len(row)):
+        c = row[j]
+        depth += c in "{([" and row[j - 1] != "\\"
+        depth -= c in "})]" and row[j - 1] != "\\"
+        if depth < 0 or depth == 0 and (c in "=<>" or c == "\\" and RELATION_AFTER.match(row, j)):
+            return bool(_ANY_DIFFERENTIAL.search(row, k, j))
+    return bool(_ANY_DIFFERENTIAL.search(row, k))
 
 
 def _split_commas(segs: list[Segment]) -> list[Segment]:

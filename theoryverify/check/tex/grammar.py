@@ -560,6 +560,8 @@ class PaperParser(LatexParser):
         inner = self.peek(k).text
         if inner in ("\\bigcup", "\\bigcap", "\\cup", "\\cap", "\\emptyset", "\\varnothing"):
             verdict = "function"  # E(⋃_τ X(τ)), μ(A ∪ B): a set function applied to a set, not a product
+        if verdict == "scalar" and self._placeholder_args(k):
+            verdict = "function"  # ε_β̂(·), K(·, ·): a map shown with its argument slots — nothing multiplies a slot
         if verdict == "scalar":
             return node
         name = _flat(node)
@@ -3711,6 +3713,23 @@ class PaperParser(LatexParser):
             at_point = self._derivative_at_point(operand, variables)
             if at_point is not None:
                 return at_point
+            bare = self._bare_name_derivative(operand, variables)
+            if bare == "integrated":
+                # ∫ g(z) (dz/dt) dt: a change of variables — z varies with t, which the display integrates over; the
+                # derivative is kept (and never that of a constant: the row asks, or says z depends on t)
+                for v in variables:
+                    self.total_derivatives.append((v.id, operand))
+                return _call("diff", operand, *variables)
+            if bare:
+                # dx/dt, ∂ℓ/∂w, dα/dμ (a Radon–Nikodym derivative), d/dt F: the derivative of a bare name the paper
+                # writes because it varies (or is a measure) — one unknown, never d(constant)/dt = 0 (v = dx/dt had
+                # been refuted, ∂ℓ/∂w = 0 proved) nor the quotient (d·α)/(d·μ) of \textrm{d}α over \textrm{d}μ
+                if self.at("("):
+                    close = self._matching(self.i)
+                    if close > 0 and self.toks[close].text == ")" and self._evaluated_after(self.i - 1):
+                        # dμ/dν(x): the density, a function, at a point — never dμ/dν times x
+                        return self._application(show_tokens(self.toks[start:self.i]))
+                return self._opaque(start, "D")
             if num and num[0].text == "d":
                 for v in variables:
                     self.total_derivatives.append((v.id, operand))
@@ -3775,6 +3794,42 @@ class PaperParser(LatexParser):
         self.applied.add(name)
         self.applications[name] = key
         return ast.Call(func=_name(name), args=list(operand.args), keywords=[])
+
+    def _placeholder_args(self, k: int) -> bool:
+        """Does the bracket whose contents start ``k`` tokens after the cursor hold only argument slots (``(\\cdot)``,
+        ``(\\cdot, \\cdot)``, ``(\\bullet)``) and then close?"""
+        slots = 0
+        while self.peek(k).text in ("\\cdot", "\\bullet", ","):
+            slots += self.peek(k).text != ","
+            k += 1
+        return slots > 0 and self.peek(k).text in (")", "\\right")
+
+    def _bare_name_derivative(self, operand: ast.expr, variables: list[ast.expr]) -> str:
+        """Is ``operand`` (what a Leibniz derivative differentiates) a bare name — ``x`` in dx/dt, ``ℓ`` in ∂ℓ/∂w,
+        ``α`` in dα/dμ, ``F`` in d/dt F — other than a variable it is taken in and not declared a scalar?  Such a
+        name is written because it depends on the variable (or is a measure, dα/dμ): read as one unknown — except
+        in a step context (``--context``), whose definitions give the name's expression.  "opaque" for one unknown,
+        "integrated" where the display integrates over the variable (a change of variables, kept a derivative), else
+        ""."""
+        if not isinstance(operand, ast.Name) and not (isinstance(operand, ast.Subscript) and
+                                                      isinstance(operand.value, ast.Name)):
+            return ""
+        if getattr(self.names, "in_context", False):
+            return ""  # --context icrecall.n3: the context defines L_1 in v_1, so ∂L_1/∂v_1 is computed
+        key = _key(operand)
+        try:
+            flat = _flat(operand)
+        except BadInput:
+            flat = key
+        if any(isinstance(v, ast.Name) and v.id in (key, flat) for v in variables):
+            return ""  # d/dx x, ∂x_i/∂x_i: the variable itself
+        scalars = getattr(self.names, "declared_scalars", set()) if self.names is not None else set()
+        if key in scalars:
+            return ""
+        integrated = integration_variables(self.toks) | self.integrated
+        if any(isinstance(v, ast.Name) and v.id in integrated for v in variables):
+            return "integrated"  # ∫ g(z) (dz/dt) dt: a change of variables — z a function of t the display integrates
+        return "opaque"
 
     def _sub(self, tokens: list[Token]) -> ast.expr:
         p = self._child(tokens)

@@ -426,7 +426,13 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 key = key + "_" + re.sub(r"\D", "", s.group(0))
             elif s and re.search(r"\\(max|min|text|mathrm|rm)|[A-Za-z]{2,}", s.group(0)) and \
                     not GREEK_SCRIPT.fullmatch(s.group(0)):  # S_lambda is S indexed, as the grammar keys it
-                key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
+                inner = re.sub(r"^\s*_\s*(?:\{(.*)\}|(.*))\s*$", lambda g: g.group(1) or g.group(2) or "", s.group(0),
+                               flags=re.S).strip()
+                one = NAME_RE.fullmatch(inner)
+                if one and one.group("cmd"):  # ε_{\hat β}: the label β-hat, as the grammar keys it (epsilon_betahat)
+                    key = key + "_" + key_of(one)
+                else:
+                    key = key + "_" + re.sub(r"[^A-Za-z0-9]", "", s.group(0).replace("\\text", "").replace("\\mathrm", ""))
             ev.first.setdefault(key, off + m.start())  # rho_{\min} is first written here, whatever rho was before
             index = any(a <= m.start() < b for a, b in scripts)  # C_{\epsilon}^\top, C_n(X): an index
             sh = SHORTHAND_DEF.match(text, after)
@@ -656,6 +662,7 @@ class Names:
         self.atoms: dict[str, str] = {}
         self._atom_names: dict[str, str] = {}
         self.labels: dict[str, str] = {}  # a norm's label (norm_Gt1) -> the LaTeX of its subscript: one name per text
+        self.in_context = False  # read for a step context (--context): its definitions say what each name is
 
     @property
     def euler_e(self) -> bool:

@@ -243,6 +243,9 @@ OLD_FONTS = {"\\rm": "\\mathrm", "\\cal": "\\mathcal", "\\bf": "\\mathbf", "\\it
 
 #: commands whose group is text (a font switch inside one is left to the text path)
 TEXT_GROUPS = {"\\text", "\\textrm", "\\textnormal", "\\mbox", "\\hbox", "\\mathrm", "\\operatorname", "\\textup"}
+#: upright-text wrappers around a lone ``d`` that typeset the differential (``\\textrm{d}x``): read as ``\\mathrm{d}``
+UPRIGHT_D = frozenset({"\\text", "\\textrm", "\\textnormal", "\\textup", "\\mbox", "\\operatorname", "\\rm",
+                       "\\mathup", "\\mathrm"})
 
 
 def _old_fonts(toks: list[Token]) -> list[Token]:
@@ -448,6 +451,12 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.text in UPRIGHT_D and [x.text for x in toks[i + 1:i + 4]] == ["{", "d", "}"]:
+            # \textrm{d}\alpha(x), \text{d}x (a paper's \d): the upright differential d, as \mathrm{d} is read — never
+            # a letter d multiplying what follows (∫ f \textrm{d}\alpha(x) had been ⟦∫ f⟧·d·α(x))
+            out.append(Token("cmd", "\\mathrm", t.pos))
+            i += 1
+            continue
         if t.text in ("\\mbox", "\\hbox", "\\text", "\\textrm", "\\mathrm", "\\textnormal") and \
                 i + 1 < len(toks) and toks[i + 1].text == "{":
             word, j = _braced_letters(toks, i + 1)

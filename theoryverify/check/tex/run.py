@@ -668,7 +668,9 @@ class Paper:
         evidence = gather(texts)
         prose_iterates(evidence, body)
         prose_numbers(evidence, body)
-        return Names(evidence, self.declared_functions, self.declared_scalars)
+        names = Names(evidence, self.declared_functions, self.declared_scalars)
+        names.in_context = self.context != "free"  # a step context defines the paper's names (∂L_1/∂v_1 is computed)
+        return names
 
     def _values_set_inline(self) -> list[tuple[int, str, str, frozenset[str] | None]]:
         """(offset, key, where, the names its value writes or None: :meth:`_value_names`) of each name an inline equation of the prose sets to a value ("with $x_s = \\frac{…}{…}$",
@@ -1915,7 +1917,9 @@ class Paper:
                 except BadInput:
                     continue
                 others -= set(p.opaque)
-                others = {n for n in others if n not in self.defined_names and self.names.may_vary(n)}
+                leibniz = isinstance(operand, ast.Name) or isinstance(operand, ast.Subscript) and \
+                    isinstance(operand.value, ast.Name)  # dz/dt: the name written over d varies with t
+                others = {n for n in others if n not in self.defined_names and (leibniz or self.names.may_vary(n))}
                 if others:
                     shown = ", ".join(sorted(others)[:4])
                     if all(self._dotted(n) for n in others):  # Ȧ written: A is a function of t, settled
