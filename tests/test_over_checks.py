@@ -161,3 +161,13 @@ def test_inequality_over_with_every_name_a_setting_needs_no_domain():
     assert v.status is tv.Status.REFUTED and v.counterexample["lhs"] > v.counterexample["rhs"]
     v = tv.check_inequality_over(over[:1], lambda c: c["d"] * sp.Symbol("eta"), "<=", 1, None, 0)
     assert v.status is tv.Status.ERROR and "needs a domain" in v.evidence and "eta" in v.evidence, v.evidence
+
+
+def test_inequality_over_without_a_domain_never_refutes_on_an_undefined_side():
+    """A side that is nan at a setting (undefined there) leaves that setting undecided — before this mend
+    ``domain=None`` read nan as a failed comparison and refuted."""
+    import math
+
+    over = [tv.Over("a", 0.1, 10)]
+    assert tv.check_inequality_over(over, lambda c: math.nan, "<=", 1, None, 0).status is not tv.Status.REFUTED
+    assert tv.check_inequality_over(over, lambda c: c["a"], "<=", 1, None, 0).status is tv.Status.REFUTED  # guard

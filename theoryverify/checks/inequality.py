@@ -378,7 +378,10 @@ def check_inequality_over(over, lhs, op: str, rhs, domain, seed: int, *, setting
                              f"parameter of the setting needs a domain")
         left, right = values
         slack = right - left if op in ("<=", "<") else left - right
-        if not slack == slack or (slack <= 0 if op in ("<", ">") else slack < -options.get("tol", 1e-12)):
+        if not slack == slack:  # a side undefined (nan) at the setting: not decided there, never a refutation
+            return inconclusive("the two sides at the setting", f"{left:.6g} {op} {right:.6g}: a side is undefined "
+                                "at the setting")
+        if slack <= 0 if op in ("<", ">") else slack < -options.get("tol", 1e-12):
             return refuted("the two sides at the setting", f"{left:.6g} {op} {right:.6g} fails",
                            {**config, "lhs": left, "rhs": right})
         return holds("the two sides at the setting", f"{left:.6g} {op} {right:.6g}")
