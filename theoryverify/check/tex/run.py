@@ -334,7 +334,7 @@ def expand_document(doc: Document, table: MacroTable, scoped: list[tuple[int, in
                     expanded = table.expand(block, keep_refused=True)
                 except BadInput:
                     expanded = _expand_by_lines(block, table, pos, errors)
-            expanded = _same_lines(stacked_relations(expanded), block.count("\n"))
+            expanded = _same_lines(stacked_relations(colon_equals(expanded)), block.count("\n"))
             if braket:
                 expanded = braket_sets(expanded)
         out.append(expanded)
@@ -407,6 +407,24 @@ def _braced_end(text: str, i: int) -> int:
         if depth == 0:
             return j + 1
     return -1
+
+
+#: the colon of ``:=`` set as a relation by hand, as papers without mathtools define ``\\coloneqq``:
+#: ``\\mathrel{\\mathop:}``, ``\\mathrel{\\mathop{:}}``, ``\\mathrel{:}``
+_REL_COLON = r"\\mathrel\s*\{\s*(?:\\mathop\s*(?::|\{\s*:\s*\})|:)\s*\}"
+_REL_EQUALS = r"(?:=|\\mathrel\s*\{\s*=\s*\})"
+_COLON_EQUALS = re.compile(r"(?P<ce>" + _REL_COLON + r"\s*" + _REL_EQUALS + r"|\\mathrel\s*\{\s*(?:\\mathop\s*)?:\s*=\s*\})"
+                           r"|(?P<ec>" + _REL_EQUALS + r"\s*" + _REL_COLON + r")")
+
+
+def colon_equals(text: str) -> str:
+    """``:=`` and ``=:`` built from math-class boxes (``\\providecommand{\\coloneqq}{\\mathrel{\\mathop:}=}``,
+    ``\\mathrel{:}=``, ``\\mathrel{\\mathop:}\\mathrel{=}``, ``=\\mathrel{\\mathop:}``) are written ``\\coloneqq`` /
+    ``\\eqqcolon``, the signs the reader knows; the line breaks inside the match are kept."""
+    if "\\mathrel" not in text:
+        return text
+    return _COLON_EQUALS.sub(lambda m: ("\\coloneqq " if m.group("ce") else "\\eqqcolon ") + "\n" * m.group(0).count("\n"),
+                             text)
 
 
 def stacked_relations(text: str) -> str:
