@@ -96,3 +96,25 @@ def test_a_bracket_raised_to_n_stays_a_power(tmp_path, capsys):
     assert [r["status"] for r in rows] == ["proved", "refuted"], rows
     rows = tex_rows(tmp_path, capsys, displays(r"(a+b)^n (a+b) = (a+b)^{n+1}"))
     assert "(a + b) ** n" in rows[0]["read_as"], rows
+
+
+# 4. a definition through a transpose brings matrices into a step that writes none ------------------------------------
+def test_a_norm_of_a_name_defined_through_a_transpose_is_not_proved_as_numbers(tmp_path, capsys):
+    # old: R := ΔΣΔᵀ, then ‖R‖ = ‖Σ‖‖Δ‖² "proved" (Δ, Σ substituted as numbers) — false for matrices. Seen once the
+    # thesis's \mathrel{\mathop:}= definitions were read (its ‖R_{2,l}‖ ≤ ‖Σ‖‖Δ_l‖² was "proved: the slack is 0")
+    rows = tex_rows(tmp_path, capsys, _doc(r"Let $\Delta$ and $\Sigma$ be matrices and set", r"\begin{equation}",
+                                           r"R := \Delta \Sigma \Delta^\top .", r"\end{equation}", "Then",
+                                           r"\begin{equation}", r"\lVert R \rVert = \lVert \Sigma \rVert \lVert \Delta \rVert^2 ,",
+                                           r"\end{equation}", "and", r"\begin{equation}",
+                                           r"\lVert R \rVert \le \lVert \Sigma \rVert \lVert \Delta \rVert^2 .",
+                                           r"\end{equation}"))
+    assert [r["status"] for r in rows] == ["not_a_step", "inconclusive", "inconclusive"], rows
+
+
+def test_a_scalar_definition_is_still_used_and_a_false_step_refuted(tmp_path, capsys):
+    # guard: with no transpose in the definition the step is about numbers: a true one proved, a false one refuted
+    rows = tex_rows(tmp_path, capsys, _doc("Set", r"\begin{equation}", r"r := a b^2 .", r"\end{equation}",
+                                           r"\begin{proof}", "We have", r"\begin{align*}",
+                                           r"r + a &= a (b^2 + 1) , \\", r"r - a &= a (b^2 + 1) .", r"\end{align*}",
+                                           r"\end{proof}"))
+    assert [r["status"] for r in rows] == ["not_a_step", "proved", "refuted"], rows

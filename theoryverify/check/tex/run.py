@@ -2174,6 +2174,10 @@ class Paper:
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
             cav.scalar_use = _scalar_uses(lhs, rhs, {n for n in nonscalar if n[:1].islower()}, link.op)
+        through = self._matrix_definitions(display, lhs, rhs, assumptions)
+        if through:  # ‖R‖ with R := ΔΣΔᵀ: substituted, R's factors are matrices, not numbers (‖ΔΣΔᵀ‖ ≠ ‖Σ‖‖Δ‖²)
+            cav.vector.append(f"vectors/matrices ({', '.join(through[:3])}, defined through a transpose, an inner "
+                              "product, a trace or a determinant)")
         cav.vector_products = _vector_products(lhs, rhs, self.names)
         norm_signs: tuple[str, ...] = ()
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
@@ -2220,6 +2224,19 @@ class Paper:
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
                              getattr(display, "over_reals", False), prose_values, cited))
+
+    def _matrix_definitions(self, display, lhs, rhs, assumptions) -> list[str]:
+        """The names defined in scope that the step uses (perhaps through other definitions) whose definition holds a
+        transpose, an inner product, a trace, a determinant, an inverse or an adjoint: substituted, they bring vectors
+        or matrices into a step that writes none (``R := \\Delta\\Sigma\\Delta^\\top`` then ``\\|R\\| \\le …``)."""
+        ops = ("transpose", "inner", "trace", "det", "inv", "pinv", "adjoint", "tensor")
+        out = []
+        for i in self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions):
+            d = self.definitions[i]
+            if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ops
+                   for n in ast.walk(d.expr)) and d.name not in out:
+                out.append(d.name)
+        return out
 
     def _norms_as_atoms(self, lhs, rhs, fns):
         """(lhs, rhs, the norms' texts) with every norm ``norm(X)`` an unknown number (one per distinct X), when that
