@@ -3924,7 +3924,14 @@ class PaperParser(LatexParser):
         if evaluated is not None:
             return evaluated
         self.next()
+        sub = self.i
         self._skip_group_tokens()
+        if self.at("^") and any(t.text == "=" for t in self.toks[sub:self.i]):
+            # (K(x_i, x_j))_{i,j=1}^n, (a_i)_{i=1}^{n}: a family indexed from 1 to n (a vector, a matrix), one unknown
+            # with its range — never the n-th power of its component
+            self.next()
+            self._skip_group_tokens()
+            return self._opaque(start, "fam")
         return self._opaque(start, "comp")
 
     def _bracket_close(self, start: int) -> int:

@@ -334,7 +334,7 @@ def expand_document(doc: Document, table: MacroTable, scoped: list[tuple[int, in
                     expanded = table.expand(block, keep_refused=True)
                 except BadInput:
                     expanded = _expand_by_lines(block, table, pos, errors)
-            expanded = _same_lines(stacked_relations(expanded), block.count("\n"))
+            expanded = _same_lines(stacked_relations(colon_equals(expanded)), block.count("\n"))
             if braket:
                 expanded = braket_sets(expanded)
         out.append(expanded)
@@ -407,6 +407,24 @@ def _braced_end(text: str, i: int) -> int:
         if depth == 0:
             return j + 1
     return -1
+
+
+#: the colon of ``:=`` set as a relation by hand, as papers without mathtools define ``\\coloneqq``:
+#: ``\\mathrel{\\mathop:}``, ``\\mathrel{\\mathop{:}}``, ``\\mathrel{:}``
+_REL_COLON = r"\\mathrel\s*\{\s*(?:\\mathop\s*(?::|\{\s*:\s*\})|:)\s*\}"
+_REL_EQUALS = r"(?:=|\\mathrel\s*\{\s*=\s*\})"
+_COLON_EQUALS = re.compile(r"(?P<ce>" + _REL_COLON + r"\s*" + _REL_EQUALS + r"|\\mathrel\s*\{\s*(?:\\mathop\s*)?:\s*=\s*\})"
+                           r"|(?P<ec>" + _REL_EQUALS + r"\s*" + _REL_COLON + r")")
+
+
+def colon_equals(text: str) -> str:
+    """``:=`` and ``=:`` built from math-class boxes (``\\providecommand{\\coloneqq}{\\mathrel{\\mathop:}=}``,
+    ``\\mathrel{:}=``, ``\\mathrel{\\mathop:}\\mathrel{=}``, ``=\\mathrel{\\mathop:}``) are written ``\\coloneqq`` /
+    ``\\eqqcolon``, the signs the reader knows; the line breaks inside the match are kept."""
+    if "\\mathrel" not in text:
+        return text
+    return _COLON_EQUALS.sub(lambda m: ("\\coloneqq " if m.group("ce") else "\\eqqcolon ") + "\n" * m.group(0).count("\n"),
+                             text)
 
 
 def stacked_relations(text: str) -> str:
@@ -2156,6 +2174,10 @@ class Paper:
         if nonscalar:
             cav.vector.append(f"vectors/matrices ({', '.join(nonscalar[:3])})")
             cav.scalar_use = _scalar_uses(lhs, rhs, {n for n in nonscalar if n[:1].islower()}, link.op)
+        through = self._matrix_definitions(display, lhs, rhs, assumptions)
+        if through:  # ‖R‖ with R := ΔΣΔᵀ: substituted, R's factors are matrices, not numbers (‖ΔΣΔᵀ‖ ≠ ‖Σ‖‖Δ‖²)
+            cav.vector.append(f"vectors/matrices ({', '.join(through[:3])}, defined through a transpose, an inner "
+                              "product, a trace or a determinant)")
         cav.vector_products = _vector_products(lhs, rhs, self.names)
         norm_signs: tuple[str, ...] = ()
         if cav.vector and all(set(p.vector_ops) <= {"norm", "bold symbol"} for p in parsers) and \
@@ -2202,6 +2224,19 @@ class Paper:
                              len(self.definitions), cav, uses_defined, tuple(sorted(applied)),
                              self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions),
                              getattr(display, "over_reals", False), prose_values, cited))
+
+    def _matrix_definitions(self, display, lhs, rhs, assumptions) -> list[str]:
+        """The names defined in scope that the step uses (perhaps through other definitions) whose definition holds a
+        transpose, an inner product, a trace, a determinant, an inverse or an adjoint: substituted, they bring vectors
+        or matrices into a step that writes none (``R := \\Delta\\Sigma\\Delta^\\top`` then ``\\|R\\| \\le …``)."""
+        ops = ("transpose", "inner", "trace", "det", "inv", "pinv", "adjoint", "tensor")
+        out = []
+        for i in self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions):
+            d = self.definitions[i]
+            if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ops
+                   for n in ast.walk(d.expr)) and d.name not in out:
+                out.append(d.name)
+        return out
 
     def _norms_as_atoms(self, lhs, rhs, fns):
         """(lhs, rhs, the norms' texts) with every norm ``norm(X)`` an unknown number (one per distinct X), when that

@@ -268,7 +268,11 @@ class _Loader:
             t = self.resolve(name, d, where)
         else:
             name = m.group(2) if m.group(2) is not None else m.group(4)
-            t = self.resolve(name or "", base, where)
+            # LaTeX resolves \input from the compile directory (the main file's folder), whichever file holds it;
+            # many papers instead write names relative to the including file, so that folder is tried second.
+            t = self.resolve(name or "", self.root, where)
+            if t is None and base.resolve() != self.root:
+                t = self.resolve(name or "", base, where)
         if t is None:
             self.notes.append(Note(where, f"not followed: \\{kind} {m.group(0)[len(kind) + 1:].strip()[:60]} "
                                           "(no such file in the paper's folder)"))
