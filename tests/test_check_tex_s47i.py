@@ -42,3 +42,50 @@ def test_guard_a_spaced_row_with_its_own_left_side_still_starts_anew(tmp_path, c
     # guard: "\qquad y + 1 \le 3" after spacing (no leading operator) is a relation of its own, refuted alone
     rows = tex_rows(tmp_path, capsys, _proof(r"x &\le x + 1 , \\", r"&\qquad y^2 + 4 \le 3 ."))
     assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+# 2. f(\bx) of a function f; the left side of ":=" with an argument list is a function being defined ---------------
+def test_a_function_of_a_bold_point_is_applied_when_the_prose_says_space_of_functions(tmp_path, capsys):
+    # old: "Abs(f * xbf - g(xbf))": \forall f and \lVert f counted as f written as a factor (f·x)
+    rows = tex_rows(tmp_path, capsys, _doc(r"Suppose that $f$ belongs to a space of functions on $\Omega$ and $g$ is "
+                                           r"another such function. Then", r"\begin{equation}",
+                                           r"\lvert f(\bx) - g(\bx) \rvert \le \lVert f - g \rVert \qquad \forall f.",
+                                           r"\end{equation}"), preamble=r"\newcommand{\bx}{{\boldsymbol{x}}}" + "\n")
+    assert rows[0]["read_as"] == "Abs(f(xbf) - g(xbf)) <= norm(f - g)", rows
+
+
+def test_the_left_side_of_a_definition_with_an_argument_list_is_a_function(tmp_path, capsys):
+    # old: "A[t] * Xsf := …" (A is written as a factor, A B_0) and "B * Xsf := …" where B_{t0} is also written
+    rows = tex_rows(tmp_path, capsys, _doc(
+        r"One measure is", r"\begin{equation}", r"B(\mX) := \frac{e(\mX)}{c} + B_{t0} .", r"\end{equation}",
+        r"For the trend part,", r"\begin{equation}", r"A_t(\mX) := \frac{A B_{0}}{B_{0} - B_{t}(\mX)} .",
+        r"\end{equation}", r"and the target", r"\begin{equation}",
+        r"T^{RR}_{n}(u) := u^\top \mathcal{T}_n , \qquad \Xi(u) := T^{RR}_{n}(u) / 2 + T^{RR}_n .", r"\end{equation}"),
+        preamble=r"\newcommand{\mX}{\mathsf{X}}" + "\n")
+    read = [r["read_as"] for r in rows]
+    assert read[0].startswith("B(Xsf) := "), rows
+    assert read[1].startswith("A_t(Xsf) := A * B[0] / (B[0] - "), rows
+    assert read[2].startswith("Tsup_n_RR(u) := "), rows
+    assert all(r["kind"] == "definition" for r in rows), rows
+
+
+def test_the_right_side_of_an_eqqcolon_with_an_argument_list_is_a_function(tmp_path, capsys):
+    # old: "W[t] * (alpha + 1)" and "V * (alpha + 1)" on the right of =: where W_t and V are also written as factors
+    rows = tex_rows(tmp_path, capsys, _proof(r"a(\alpha) + b(\alpha) &=: W_t(\alpha + 1) , \\",
+                                              r"2 W_t &\le 3 W_t + W_t^2 , \\",
+                                              r"a(\alpha) + 2 b(\alpha) &=: V(\alpha + 1) , \\", r"2 V &\le 3 V + V^2 ."))
+    assert [r["read_as"] for r in rows if r["kind"] == "definition"] == [
+        "a(alpha) + b(alpha) =: W_t(alpha + 1)", "a(alpha) + 2 * b(alpha) =: V(alpha + 1)"], rows
+
+
+def test_guard_a_declared_scalar_before_a_bracket_stays_a_product(tmp_path, capsys):
+    # guard: c(a + b) = ca + cb with c a declared scalar is a product (proved); the false c(a + b) = ca + 2cb refuted
+    rows = tex_rows(tmp_path, capsys, "% theoryverify: scalar c\n" +
+                    _proof(r"c(a + b) &= c a + c b , \\", r"c(a + b) &= c a + 2 c b ."))
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows
+
+
+def test_guard_a_definition_whose_left_side_is_no_lone_call_is_left_alone(tmp_path, capsys):
+    # guard: "u(v + w) + 1 := …" is no name applied to its whole side: read as before (u·(v + w) + 1, or refused)
+    rows = tex_rows(tmp_path, capsys, _proof(r"2 u &\le 3 u , \\", r"u (v + w) + 1 &:= q ."))
+    assert "u(" not in (rows[-1]["read_as"] or "").replace(" ", ""), rows
