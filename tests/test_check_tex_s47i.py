@@ -89,3 +89,15 @@ def test_guard_a_definition_whose_left_side_is_no_lone_call_is_left_alone(tmp_pa
     # guard: "u(v + w) + 1 := …" is no name applied to its whole side: read as before (u·(v + w) + 1, or refused)
     rows = tex_rows(tmp_path, capsys, _proof(r"2 u &\le 3 u , \\", r"u (v + w) + 1 &:= q ."))
     assert "u(" not in (rows[-1]["read_as"] or "").replace(" ", ""), rows
+
+
+def test_a_defined_labelled_function_is_applied_where_it_is_used(tmp_path, capsys):
+    # T_{n}^{RR}(u) := … defines a function; its later use T_{n}^{RR}(u) = … is that function applied (it had been read
+    # as the product Tsup_n_RR·u, silently, once the definition was read), though T_n^{RR} is also written bare
+    rows = tex_rows(tmp_path, capsys, _doc(
+        r"Let", r"\begin{equation}", r"T_{n}^{\mathrm{RR}}(u) := u^{\mathsf{T}} \mathcal{T}_{n}^{\mathrm{RR}} .",
+        r"\end{equation}", r"Then", r"\begin{equation}",
+        r"T_{n}^{\mathrm{RR}}(u) = \sqrt{m} u^\top x , \qquad 2 T_{n}^{\mathrm{RR}} \le 3 .", r"\end{equation}"))
+    assert rows[0]["read_as"].startswith("Tsup_n_RR(u) := "), rows
+    assert rows[1]["read_as"].startswith("Tsup_n_RR(u) = "), rows
+    assert "Tsup_n_RR * u" not in str([r["read_as"] for r in rows]), rows

@@ -554,7 +554,8 @@ class PaperParser(LatexParser):
         if not called or self._value_next:
             return node
         key = _key(node)
-        if key in self.functions:
+        if key in self.functions or (isinstance(node, ast.Subscript) and _flat(node) in self.functions):
+            # T_{n}^{RR}(u) where the paper defines T_{n}^{RR}(u) := …: that function applied, never T·u
             return self._curried(_flat(node), self._paren_args())
         verdict = self.names.kind(key) if self.names is not None else None
         k = 0
@@ -2960,6 +2961,7 @@ class PaperParser(LatexParser):
         ev = getattr(self.names, "ev", None)
         called = ev is not None and _flat(head) in getattr(ev, "prose_scripted_maps", ())
         verdict = self.names.kind(_key(node)) if self.names is not None else None
+        known = known or name in self.functions  # T^{RR}_n(u) where the paper defines T^{RR}_n(u) := …
         if self._defined_call(_key(node), at):
             verdict, known = "function", True  # T^{RR}_n(u) := … (the whole side): a function being defined
         if known or called or verdict == "function" and not self.names.ev.factor.get(_flat(head)) or len(args) >= 2:
