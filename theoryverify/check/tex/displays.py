@@ -1020,20 +1020,22 @@ def chains(display: Display) -> None:
                 current = Chain([seg], "implied", before)
                 display.chains.append(current)
                 continue
-            # "lhs \\ &\qquad= rhs": a relation after spacing continues the row before (its left side)
-            if seg.role in ("where", "constraint") or (seg.role == "implied" and has_rel) or \
-                    (seg.role == "also" and has_rel and not (starts_rel and current is not None)):
-                current = Chain([seg], seg.role if seg.role not in ("also",) else "main")
-                display.chains.append(current)
-                continue
             starts_op = bool(LEADING_OPERATOR.match(seg.text))
-            # "… < \infty, \\ & \lim …": a row after one that ended with a comma starts a new expression
-            ended = current is not None and (current.parts[-1].comma or
-                                             re.search(r"[,;]\s*$", _bare(current.parts[-1].text)))
             # "a &= b + c \\ &- d \le e": an operator in the relation column (the row's left cell empty) continues the
             # right side above, even when the row goes on to a relation of its own ("- x^2 &\le 1" starts anew)
             column_op = starts_op and has_rel and seg is first_seg and \
                 bool(COLUMN_OPERATOR.match(display.body, pos - display.body_start))
+            # "lhs \\ &\qquad= rhs": a relation after spacing continues the row before (its left side); so does
+            # "… \le A s \\ \nonumber &\qquad + B t =: E": the operator after the spacing continues the right side
+            # above (read alone, the bound had lost its second term and the definition its first)
+            if seg.role in ("where", "constraint") or (seg.role == "implied" and has_rel) or \
+                    (seg.role == "also" and has_rel and not ((starts_rel or column_op) and current is not None)):
+                current = Chain([seg], seg.role if seg.role not in ("also",) else "main")
+                display.chains.append(current)
+                continue
+            # "… < \infty, \\ & \lim …": a row after one that ended with a comma starts a new expression
+            ended = current is not None and (current.parts[-1].comma or
+                                             re.search(r"[,;]\s*$", _bare(current.parts[-1].text)))
             if starts_rel and ended and seg.word and current is not None and current.parts[-1].row == k:
                 # "A = u + v, \quad \mbox{…} = u + 2v" with the words cut: a relation after a comma and prose on the
                 # same row has lost its left side — never the right side above continued (u + v = u + 2v)

@@ -88,6 +88,9 @@ class PaperParser(LatexParser):
             self.elided = []
         super().__init__(tokens, functions)
         self.names = names
+        #: the index of the bracket of ``B(X)`` / ``A_t(X)`` when this side is the name being defined (the left of
+        #: ``:=``, the right of ``=:``) and is that name applied to an argument list, whole (see :meth:`define_side`)
+        self.defining_open: int | None = None
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
         self._value_next = False  # read the next name as a value even before "(" (see the \nabla branch)
         self.ambiguous_e = False  # a bare e in a paper that writes e^{…} and uses e as a name
@@ -551,7 +554,8 @@ class PaperParser(LatexParser):
         if not called or self._value_next:
             return node
         key = _key(node)
-        if key in self.functions:
+        if key in self.functions or (isinstance(node, ast.Subscript) and _flat(node) in self.functions):
+            # T_{n}^{RR}(u) where the paper defines T_{n}^{RR}(u) := …: that function applied, never T·u
             return self._curried(_flat(node), self._paren_args())
         verdict = self.names.kind(key) if self.names is not None else None
         k = 0
@@ -562,6 +566,8 @@ class PaperParser(LatexParser):
             verdict = "function"  # E(⋃_τ X(τ)), μ(A ∪ B): a set function applied to a set, not a product
         if verdict == "scalar" and self._placeholder_args(k):
             verdict = "function"  # ε_β̂(·), K(·, ·): a map shown with its argument slots — nothing multiplies a slot
+        if verdict != "function" and self._defined_call(key):
+            verdict = "function"  # B(X) := …, A_t(X) := … (the whole side): a function being defined, never B·X
         if verdict == "scalar":
             return node
         name = _flat(node)
@@ -2955,6 +2961,9 @@ class PaperParser(LatexParser):
         ev = getattr(self.names, "ev", None)
         called = ev is not None and _flat(head) in getattr(ev, "prose_scripted_maps", ())
         verdict = self.names.kind(_key(node)) if self.names is not None else None
+        known = known or name in self.functions  # T^{RR}_n(u) where the paper defines T^{RR}_n(u) := …
+        if self._defined_call(_key(node), at):
+            verdict, known = "function", True  # T^{RR}_n(u) := … (the whole side): a function being defined
         if known or called or verdict == "function" and not self.names.ev.factor.get(_flat(head)) or len(args) >= 2:
             self.applied.add(name)  # "the distribution function F^B_{n,p}", F^B(x, y): applied
         else:
@@ -2967,6 +2976,39 @@ class PaperParser(LatexParser):
             self.applied.add(name + "_applied")
             return ast.Call(func=_name(name + "_applied"), args=[*args, *more], keywords=[])
         return ast.Call(func=_name(name), args=args, keywords=[])
+
+    def define_side(self) -> None:
+        """Mark this side as the one a definition defines (the left of ``:=``, the right of ``=:``): when it is a name
+        (with its scripts) applied to one bracket that closes the side — ``B(X)``, ``A_t(X)``, ``T^{RR}_n(u)`` —
+        that bracket is the argument list of the function being defined, whatever else the paper writes of the
+        letter (``A B_0``, ``B_{t0}``: a factor, a family).  Nobody defines a product."""
+        toks = self.toks
+        j = next((k for k, t in enumerate(toks) if t.text == "(" or (t.text == "\\left" and k + 1 < len(toks) and
+                                                                      toks[k + 1].text == "(")), None)
+        if not j:
+            return
+        depth, letter = 0, False
+        for k, t in enumerate(toks[:j]):
+            depth += (t.text == "{") - (t.text == "}")
+            if depth < 0 or t.text in ("(", ")", "[", "]", "\\{", "\\}", "\\left", "\\right"):
+                return
+            if depth == 0 and not (t.kind in ("letter", "cmd") or t.text in ("_", "^", "'", "{", "}") or
+                                   t.kind == "num" and k and toks[k - 1].text in ("_", "^")):
+                return
+            if depth == 0 and t.kind in ("letter", "cmd"):
+                letter = letter or t.kind == "letter" or t.text.lstrip("\\") in GREEK
+        if not letter:
+            return
+        close = self._matching(j + (1 if toks[j].text == "\\left" else 0))
+        if close > 0 and close + 1 < len(toks) and toks[close + 1].kind == "end":
+            self.defining_open = j
+
+    def _defined_call(self, key: str, at: int | None = None) -> bool:
+        """The bracket at the cursor (or at ``at``) is the argument list of the function this side defines (see
+        :meth:`define_side`) — unless the paper declares the name a number (``% theoryverify: scalar c``)."""
+        declared = getattr(self.names, "declared_scalars", ()) if self.names is not None else ()
+        return self.defining_open is not None and (self.i if at is None else at) == self.defining_open and \
+            key not in declared and key.split("_")[0] not in declared
 
     def _point_args(self) -> list[ast.expr] | None:
         """The point at which an operator's value is evaluated: a bracket written right after the bracket just closed

@@ -278,7 +278,7 @@ def prose_numbers(ev: Evidence, prose: str) -> None:
     for m in INTEGER_WORDS.finditer(prose):
         ev.number.add(m.group(1))
     for m in MAP_WORDS.finditer(prose):
-        name = NAME_RE.fullmatch((m.group(1) or m.group(2)).strip())
+        name = NAME_RE.fullmatch((m.group(1) or m.group(2) or m.group(3)).strip())
         if name:
             ev.prose_maps.add(key_of(name))
     for m in SCRIPTED_MAP_WORDS.finditer(prose):  # (kept apart: F^B_{n,p} called a function says nothing of F)
@@ -290,8 +290,12 @@ def prose_numbers(ev: Evidence, prose: str) -> None:
 _MAP_NOUN = r"(?:function|map|mapping)"
 #: "the function $g$", "an activation function $\sigma$", "$g$ is a function", "$h$ be a map": a name called a map
 MAP_WORDS = re.compile(r"\b(?:the|a|an)\s+(?:[A-Za-z-]+\s+){0,2}?" + _MAP_NOUN + r"\s+\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$|"
-                       r"\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$\s+(?:is|be|denotes?)\s+(?:a|an|the)\s+(?:[A-Za-z-]+\s+){0,3}?"
-                       + _MAP_NOUN + r"\b")
+                       r"\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$\s+(?:is|be|denotes?)\s+(?:a|an|the|another)\s+(?:[A-Za-z-]+\s+){0,3}?"
+                       + _MAP_NOUN + r"\b|"
+                       # "$f$ belongs to a space of functions", "$f$ lies in the class of smooth functions"
+                       r"\$\s*([A-Za-z]|\\[A-Za-z]+)\s*\$\s+(?:belongs\s+to|lies\s+in|is\s+in|is\s+an?\s+element\s+of)\s+"
+                       r"(?:a|an|the|some)\s+(?:[A-Za-z-]+\s+){0,2}?(?:space|class|set|family|cone)\s+of\s+"
+                       r"(?:[A-Za-z-]+\s+){0,2}?functions\b")
 _SCRIPTS = r"(?:\s*[_^]\s*(?:\{[^{}$]*\}|\\[A-Za-z]+|[A-Za-z0-9]))+"
 #: "the distribution function $F^B_{n,p}$", "$F^B_{n,p}$ be the … function": a scripted name called a map
 SCRIPTED_MAP_WORDS = re.compile(r"\b(?:the|a|an)\s+(?:[A-Za-z-]+\s+){0,2}?" + _MAP_NOUN + r"\s+\$\s*([A-Za-z]|\\[A-Za-z]+)"
@@ -493,7 +497,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
                 ev.gradient.add(key)
             after_relation = RELATION_BEFORE.search(text[max(0, m.start() - 16):m.start()])
             if FACTOR_NEXT.match(text, after) or not graded and not after_relation and \
-                    re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$", before):
+                    re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$", before) and \
+                    not _command_before(text, m.start()):
                 ev.factor[key] += 1
                 if key == "e" and not s:
                     ev.e_bare_factor = True
@@ -507,6 +512,18 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
 #: a definition sign after a name, then (for a shorthand) the same name applied: ``\\Gamma_1 := \\Gamma_1(A)``
 #: what may stand right before a whole side (a row break, an alignment, a relation, a comma)
 SIDE_OPENERS = ("&", "\\\\", ":=", "=", "\\coloneqq", "\\quad", ",")
+
+
+#: a control word right before a name (spacing between): ``\\forall f``, ``\\lVert f``, ``\\alpha f``
+_COMMAND_BEFORE = re.compile(r"\\([A-Za-z]+)\s*(?:\\[,;:! ]\s*)*$")
+
+
+def _command_before(text: str, at: int) -> bool:
+    """A command that is no name right before ``at`` (``\\forall f``, ``\\lVert f - g \\rVert``): its letters are
+    no factor, so the name after it is no number for that (f(x) had been read f·x); a Greek name (``\\alpha f``) and
+    ``\\cdot`` / ``\\times`` are."""
+    m = _COMMAND_BEFORE.search(text[max(0, at - 40):at])
+    return bool(m) and m.group(1) not in GREEK and m.group(1) not in ("ell", "pi", "hbar", "imath", "jmath", "cdot", "times")
 
 
 def _side_starts(text: str, at: int) -> bool:

@@ -799,8 +799,10 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
     term_toks, ops = split_terms(toks)
     terms = [Term(tt) for tt in term_toks]
     integrated = integration_variables(toks)
-    for term in terms:
-        _parse_term(term, names, functions, integrated)
+    defined = {0} if ops and COUNTED.get(ops[0].text) == ":=" else set()  # B(X) := …: the function being defined
+    defined |= {i + 1 for i, op in enumerate(ops) if COUNTED.get(op.text) == "=:" and i + 1 == len(ops)}  # … =: E(x)
+    for k, term in enumerate(terms):
+        _parse_term(term, names, functions, integrated, k in defined)
     for k in range(1, len(terms) - 1):  # x \le y \wedge y \le z: "and" between two relations, not min(y, y)
         w = next((t.text for t in _top_level(terms[k].tokens) if t.text in ("\\wedge", "\\vee")), None)
         if w and terms[k].node is not None:
@@ -840,8 +842,9 @@ def _top_level(toks: list[Token]) -> list[Token]:
     return out
 
 
-def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset()) -> None:
-    """Read ``term``'s tokens into its node (or its error), in place."""
+def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset(), defined: bool = False) -> None:
+    """Read ``term``'s tokens into its node (or its error), in place; ``defined``: the side a definition defines
+    (its name applied to an argument list is a function, see :meth:`PaperParser.define_side`)."""
     if not term.tokens:
         term.error = "an empty side"
         return
@@ -851,6 +854,8 @@ def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset()
         return
     p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
     p.integrated = set(integrated)  # the chain's integration variables (an evaluation bracket's, on another side)
+    if defined:
+        p.define_side()
     term.parser = p
     try:
         node = p.expr()
