@@ -211,6 +211,47 @@ def test_sigint_to_a_running_verify_is_one_line_and_exit_130(tmp_path):
     assert len(list((work / ".theoryverify-cache" / "report" / "tinyrun.a").glob("*.json"))) == 1  # a is kept
 
 
+
+def test_sigint_to_a_run_on_worker_processes_stops_them_at_once(tmp_path):
+    """The same Ctrl-C with ``--jobs 2`` while claim b runs on a worker: exit 130 with the one line and no
+    traceback, at once — before, loky's manager thread died on the cancelled futures (an ``InvalidStateError``
+    traceback), the workers went on computing and the process hung until their claims ended (here b's 60 s)."""
+    site, work = tmp_path / "site", tmp_path / "work"
+    _write_tiny(site)
+    slow = "\n".join(f"""
+@CLAIMS.add("w{i}", location="Eq. {4 + i}", statement="slow {i}", kind=tv.Kind.IDENTITY)
+def w{i}(ctx):
+    if os.environ.get("TINYRUN_B") == "wait":
+        open("b-started", "w").close()
+        time.sleep(60)
+    return holds("tiny", "w holds")
+""" for i in range(6))  # six claims that wait: two running on the workers, four pending when Ctrl-C comes
+    claims = site / "tinyrun" / "claims" / "s1_main.py"
+    claims.write_text(claims.read_text(encoding="utf-8") + slow, encoding="utf-8")
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TINYRUN_", "THEORYVERIFY_PAPERS"))}
+    env.update(PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]), THEORYVERIFY_PAPERS="tinyrun", TINYRUN_B="wait")
+    proc = subprocess.Popen([sys.executable, "-m", "theoryverify", "verify", "--paper", "tinyrun", "--jobs", "2"],
+                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_from_a_shell)
+    try:
+        deadline = time.monotonic() + 90
+        while not (work / "b-started").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1]
+            time.sleep(0.05)
+        time.sleep(0.5)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=40)
+        took = time.monotonic() - start
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and out == "", err
+    assert "interrupted" in _lines(err)[-1], err
+    assert took < 30, f"the interrupted run took {took:.0f} s to stop (b's worker was left running)"
+
 # --- a store that cannot be written, entries that cannot be trusted ---------------------------------------------
 
 def test_an_unwritable_store_is_one_warning_and_the_run_goes_on(tiny, capsys):

@@ -170,13 +170,39 @@ class Dispatcher:
                 f.cancel()
 
     def close(self, kill: bool = False) -> None:
-        """Stop the workers (``kill``: at once, e.g. after an interrupt, rather than after their claims)."""
+        """Stop the workers (``kill``: at once, e.g. after an interrupt, rather than after their claims).  Killing
+        terminates the worker processes first: loky's own ``kill_workers`` races with futures already cancelled —
+        its manager thread died with ``InvalidStateError`` (a traceback after Ctrl-C), left the workers computing
+        their claims, and the interpreter's exit then waited for them (a ``report --jobs 2`` interrupted mid-run
+        hung until its running claims finished)."""
         if self._executor is not None:
+            if kill:
+                _quiet_manager_thread()
+                for process in list(getattr(self._executor, "_processes", {}).values()):
+                    process.terminate()
             self._executor.shutdown(wait=True, kill_workers=kill)
             self._executor = None
         if self._client is not None:
             self._client.close()
             self._client = None
+
+
+def _quiet_manager_thread() -> None:
+    """After an interrupt, loky's executor manager thread may die on futures already cancelled or workers already
+    gone (``InvalidStateError``, ``KeyError``): the run is being stopped on purpose, so its traceback is not shown
+    (other threads' exceptions still are)."""
+    import threading
+
+    previous = threading.excepthook
+    if getattr(previous, "_theoryverify_quiet", False):
+        return
+
+    def hook(args) -> None:
+        if args.thread is not None and args.thread.name == "ExecutorManagerThread":
+            return
+        previous(args)
+    hook._theoryverify_quiet = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
 
 
 _active = Dispatcher()
