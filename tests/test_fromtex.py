@@ -262,3 +262,14 @@ def test_a_file_with_nothing_to_draft_says_so(tmp_path, capsys):
     tex.write_text("\\documentclass{article}\n\\begin{document}\nWe have\n\\[ a + a = 2 a \\]\n\\end{document}\n")
     assert cli.main(["new-paper", "tvfull", "--from-tex", str(tex), "--out", str(tmp_path / "p")]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_a_section_module_name_is_cut_at_a_word_end():
+    """Author 11's D5: "A two-layer scalar linear network" was drafted as ``printed/s1_a_two_layer_scalar_linea.py``."""
+    from theoryverify import fromtex
+
+    class Draft:
+        sections = ["A two-layer scalar linear network", "The optimal penalty", "Supercalifragilisticexpialidociousness"]
+
+    assert [fromtex.section_module(Draft, i) for i in (1, 2, 3, 4)] == [
+        "s1_a_two_layer_scalar", "s2_the_optimal_penalty", "s3_supercalifragilisticexpi", "s4_front"]

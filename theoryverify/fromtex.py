@@ -951,8 +951,14 @@ def _doc_title(title: str) -> str:
 
 
 def section_module(draft: Draft, section: int) -> str:
+    """The ``printed/`` module of a section: ``s<N>_<title>``, the title cut to 24 characters at a word's end
+    ("A two-layer scalar linear network" → ``s1_a_two_layer_scalar``, never ``…_linea``)."""
     title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
-    slug = _ident(title, "s")[:24].rstrip("_") if title else "front"
+    full = _ident(title, "s") if title else "front"
+    slug = full[:24]
+    if len(full) > 24 and full[24] != "_" and "_" in slug.strip("_"):
+        slug = slug[:slug.rindex("_")]  # a word cut in the middle is left out whole
+    slug = slug.rstrip("_") or full[:24]
     return f"s{section}_{slug}" if not slug.startswith("s_") else f"s{section}{slug[1:]}"
 
 
