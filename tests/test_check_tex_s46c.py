@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from texrows import displays, tex_rows  # noqa: E402
+from texrows import displays, tex_rows, proof_align as _proof  # noqa: E402
 
 
 def _by_line(rows):
@@ -75,10 +75,6 @@ def test_a_value_stated_for_a_name_never_replaces_an_integration_variable(tmp_pa
 
 
 # 2. rows with ± / ∓: two relations, one for each sign choice --------------------------------------------------------
-def _proof(*rows: str) -> str:
-    return "\n".join([r"\begin{proof}", "We have", r"\begin{align*}", *rows, r"\end{align*}", r"\end{proof}"]) + "\n"
-
-
 def test_plus_minus_rows_are_checked_for_both_sign_choices(tmp_path, capsys):
     # old: every row with ± or ∓ unreadable ("the relation is two relations")
     rows = tex_rows(tmp_path, capsys, _proof(

@@ -12,15 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from texrows import tex_rows  # noqa: E402
-
-
-def _doc(*parts: str) -> str:
-    return "\n".join(parts) + "\n"
-
-
-def _proof(*rows: str) -> str:
-    return _doc(r"\begin{proof}", "We have", r"\begin{align*}", *rows, r"\end{align*}", r"\end{proof}")
+from texrows import tex_rows, doc as _doc, proof_align as _proof  # noqa: E402
 
 
 def _by_read(rows: list[dict]) -> dict[str, dict]:

@@ -9,11 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from texrows import tex_rows  # noqa: E402
-
-
-def _doc(*parts: str) -> str:
-    return "\n".join(parts) + "\n"
+from texrows import tex_rows, doc as _doc  # noqa: E402
 
 
 def _align(*rows: str) -> str:
