@@ -63,7 +63,7 @@ def test_d6_the_right_side_of_a_drafted_sim_display_is_the_law_a_rate_claim_test
     over = tv.Over("eta", 5e-4, 5e-2, scale="log")
     measure = lambda c: c["eta"] * c["sigma"] ** 2 / (2 * c["h"])  # noqa: E731 - the law itself, measured exactly
     v = tv.check_rate_over(over, measure, "printed", 0.1, 0, law, fixed={"sigma": 1.0, "h": 2.0},
-                           constant="printed")
+                           held=["sigma", "h"], constant="printed")
     assert v.status is tv.Status.HOLDS, v.evidence
     assert tv.printed(_eq_rate).lhs() == sp.Symbol("v")
 

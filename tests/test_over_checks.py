@@ -115,7 +115,8 @@ def test_rate_over_builds_the_grid_and_the_printed_values_from_the_range():
     forget()
     CALLS.clear()
     v = tv.check_rate_over(K, steps, "printed", 0.1, 0, kappa / 2 * sp.log(1 / epsilon), n=6,
-                           fixed={"epsilon": 1e-6}, constant="printed", what="steps", shared="test-over-steps")
+                           fixed={"epsilon": 1e-6}, held=["epsilon"], constant="printed", what="steps",
+                           shared="test-over-steps")
     assert v.status is tv.Status.HOLDS, v.evidence
     sweep = v.details["sweep"]
     assert sweep["x"] == tv.grid(K, 6) and sweep["fixed"] == {"epsilon": 1e-6} and sweep["param"] == "kappa"

@@ -86,7 +86,7 @@ def test_rate_over_takes_a_printed_side():
     steps = lambda c: 0.5 * c["kappa"] * np.log(1 / c["epsilon"])
     good = tv.printed(lambda: sp.Eq(k, kappa / 2 * sp.log(1 / epsilon))).rhs
     bad = tv.printed(lambda: sp.Eq(k, sp.sqrt(kappa) * sp.log(1 / epsilon))).rhs
-    assert tv.check_rate_over(K, steps, "printed", 0.1, 0, good, fixed={"epsilon": 1e-6},
+    assert tv.check_rate_over(K, steps, "printed", 0.1, 0, good, fixed={"epsilon": 1e-6}, held=["epsilon"],
                               constant="printed").status is tv.Status.HOLDS
     assert tv.check_rate_over(K, steps, "printed", 0.1, 0, bad, fixed={"epsilon": 1e-6},
                               constant="printed").status is tv.Status.REFUTED

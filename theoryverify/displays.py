@@ -129,6 +129,11 @@ class Printed:
                            f"(lhs, rhs) or a triple (lhs, '\\sim', rhs)")
 
     @property
+    def arguments(self) -> tuple[str, ...]:
+        """The names of the display's arguments (the parameters it reads from a setting, its shapes)."""
+        return tuple(p.name for p in self._params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+    @property
     def lhs(self) -> "Printed":
         """The display's left side (of a relation or a pair)."""
         return Printed(self.display, self.shapes, 0)

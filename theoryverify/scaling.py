@@ -966,7 +966,7 @@ def _up_to_offset(x, y, predicted_exponent, margin, seed, predicted, *, offset, 
 
 def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], predicted_exponent: "float | str",
                     margin: float, seed: int, predicted: Any = None, *, n: int = 6, fixed: Mapping | None = None,
-                    shared: str | None = None, **options) -> Verdict:
+                    held: Sequence[str] = (), shared: str | None = None, **options) -> Verdict:
     """:func:`check_rate` on a sweep built from the declared range ``over`` (one :class:`~theoryverify.Over`, the
     swept parameter): the grid is ``tv.grid(over, n)`` (ends included, spanning the declared decades on a log
     scale), each point is ``{over.name: x, **fixed}``, ``measure(point)`` is its measured value (or its values
@@ -978,15 +978,24 @@ def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], pred
     ``fixed`` is recorded as check_rate's ``fixed`` (the statement's hypotheses read it); every other keyword
     (``what``, ``constant``, ``law``, ``log_power``, ``bound``, …) goes to :func:`check_rate`, whose rules
     (exponent, constant, span) decide.
+    ``held``: the names in ``fixed`` that the statement itself holds at that value (its setting prints it, or the
+    claim is about the swept parameter alone at that value).  A printed law that reads a fixed name *not* in
+    ``held`` is tested at one value of it only — a law 1/(2y) and a planted 1/(2y²) agree at y = 1 — so a pass
+    is *inconclusive* and says which names to sweep or to name in ``held`` (a refutation stands: it is a
+    counterexample at that value); the untested names are recorded as ``details["untested"]``.
 
     >>> import sympy as sp, theoryverify as tv
     >>> kappa, epsilon = sp.symbols("kappa epsilon", positive=True)
     >>> steps = lambda c: 0.5 * c["kappa"] * sp.log(1 / c["epsilon"])           # a simulated count (here exact)
     >>> K = tv.Over("kappa", 10, 1000, scale="log")
     >>> v = tv.check_rate_over(K, steps, "printed", 0.1, 0, kappa / 2 * sp.log(1 / epsilon), fixed={"epsilon": 1e-6},
-    ...                        constant="printed", what="steps")
+    ...                        held=["epsilon"], constant="printed", what="steps")
     >>> v.status.value, v.details["sweep"]["fixed"], [round(x) for x in v.details["sweep"]["x"]]
     ('holds', {'epsilon': 1e-06}, [10, 25, 63, 158, 398, 1000])
+    >>> v = tv.check_rate_over(K, steps, "printed", 0.1, 0, kappa / 2 * sp.log(1 / epsilon), fixed={"epsilon": 1e-6},
+    ...                        constant="printed")                                       # ε's law never varied
+    >>> v.status.value, v.details["untested"]
+    ('inconclusive', {'epsilon': 1e-06})
     >>> tv.check_rate_over(K, steps, "printed", 0.1, 0, sp.sqrt(kappa) * sp.log(1 / epsilon),   # √κ: refuted
     ...                    fixed={"epsilon": 1e-6}, constant="printed").status.value
     'refuted'
@@ -1018,8 +1027,49 @@ def check_rate_over(over: Any, measure: Callable[[Mapping[str, Any]], Any], pred
     else:
         claimed = [float(predicted(dict(p))) for p in points]
     options.setdefault("param", over.name)
-    return check_rate([p[over.name] for p in points], np.asarray(values, dtype=float), predicted_exponent, margin,
-                      seed, claimed, fixed=fixed or None, **options)
+    stray = sorted(set(held) - set(fixed))
+    if stray:
+        raise ValueError(f"check_rate_over: held names {', '.join(stray)}, which are not in fixed")
+    verdict = check_rate([p[over.name] for p in points], np.asarray(values, dtype=float), predicted_exponent, margin,
+                         seed, claimed, fixed=fixed or None, **options)
+    untested = {k: fixed[k] for k in sorted(_law_names(predicted, points[0]) & set(fixed)) if k not in held}
+    return _one_value_law(verdict, untested) if untested else verdict
+
+
+def _law_names(predicted: Any, point: Mapping[str, Any]) -> set[str]:
+    """The names a printed law reads: a SymPy expression's free symbols; for a ``tv.printed`` side, the display's
+    arguments and the symbols it builds itself; nothing for a plain function of the point (what it reads is not
+    visible)."""
+    import sympy as sp
+
+    from .displays import Printed
+    if isinstance(predicted, Printed):
+        names = set(predicted.arguments)
+        try:
+            built = predicted(dict(point))
+        except Exception:  # the check itself reports a display that cannot be built
+            return names
+        return names | {str(s) for s in getattr(built, "free_symbols", ())}
+    if isinstance(predicted, sp.Basic):
+        return {str(s) for s in predicted.free_symbols}
+    return set()
+
+
+def _one_value_law(verdict: Verdict, untested: Mapping[str, Any]) -> Verdict:
+    """A rate verdict whose printed law reads parameters held at one value (author 11's D2): a pass says so and
+    is inconclusive; a refutation stands (a counterexample at that value) with the same note."""
+    shown = ", ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) else f"{k} = {v}" for k, v in untested.items())
+    names = ", ".join(untested)
+    note = (f"the printed law depends on {names}, tested at {shown} only (sweep {'it' if len(untested) == 1 else 'them'}"
+            f", or name {'it' if len(untested) == 1 else 'them'} in held= where the statement fixes "
+            f"{'it' if len(untested) == 1 else 'them'})")
+    details = {**dict(verdict.details), "untested": dict(untested)}
+    if verdict.status not in (Status.HOLDS, Status.PROVED):
+        return replace(verdict, evidence=f"{verdict.evidence}; {note}", details=details)
+    was = {"status": verdict.status.value, "evidence": verdict.evidence}
+    return Verdict(Status.INCONCLUSIVE, verdict.method, f"inconclusive: {note} (the check alone: "
+                   f"{verdict.status.value}, {verdict.evidence})", details={**details, "one_value": was},
+                   seed=verdict.seed, runtime_s=verdict.runtime_s)
 
 
 @dataclass(frozen=True)
