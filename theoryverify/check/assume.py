@@ -31,7 +31,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable
+from typing import Callable, Iterable
 
 import sympy as sp
 
@@ -89,7 +89,9 @@ class Declarations:
 
 
 def _node_names(node: ast.expr) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in CONSTANTS}
+    """The variables an assumption's side names (a called function, ``Abs`` in ``Abs(r) <= 1``, is not one)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in CONSTANTS and id(n) not in called}
 
 
 def _constant(node: ast.expr) -> sp.Expr:
@@ -632,36 +634,74 @@ def _expression_bounds(decl: Declarations, symbols: dict[str, sp.Symbol]) -> lis
         except BadInput as exc:
             raise BadInput(f"cannot use assumption {text[:60]!r}: {exc}") from None
         d = sp.expand(lhs - rhs)  # d OP 0
+        pieces = _without_abs(d, op, text)
+        if pieces is not None:  # |u| <= B: the two linear bounds u <= B and -u <= B, each solved as below
+            for piece in pieces:
+                _solve_general(piece, "<=" if op in ("<=", ">=") else "<", names, [], symbols, decl, out, reaches,
+                               deps, text)
+            continue
         bare = [t.id for t in (a_node, b_node) if isinstance(t, ast.Name) and t.id not in CONSTANTS]
-        order = bare + sorted(n for n in names if n in {x for x, *_ in out} and n not in bare) + \
-            sorted(names - set(bare), reverse=True)
-        # the dependent name is one without a finite range of its own: L <= 1/eta with 0.01 <= L <= 100 and
-        # eta > 0 bounds eta (eta <= 1/L, drawn after L), not L (drawn after an eta from (0, inf), whose draws
-        # above 100 leave L no value, and which reaches L near 100 only when eta is below 1/100)
-        boxed = {n for n in names if n in decl.lo and n in decl.hi}
-        order = [n for n in dict.fromkeys(order) if n not in boxed] + [n for n in dict.fromkeys(order) if n in boxed]
-        done, looped = False, []
-        for name in order:
-            x = symbols[name]
-            solved = _solved_for(d, x)
-            if solved is None:
-                continue
-            bound, flip = solved
-            others = {str(s) for s in d.free_symbols} - {name}
-            if any(reaches(name, o) for o in others):
-                looped.append(name)
-                continue
-            upper = (op in ("<", "<=")) != flip
-            out.append((name, bound, op in ("<=", ">="), upper))
-            deps.setdefault(name, set()).update(others)
-            done = True
-            break
-        if not done and looped:
-            raise BadInput(f"cannot use assumption {text[:60]!r}: solved for {' or '.join(looped)} it would have to "
-                           f"be drawn after a name that the other assumptions draw after it (the order relations and "
-                           f"bounds form a cycle); write it solved for another name")
-        if not done:
-            raise BadInput(f"cannot use assumption {text[:60]!r}: it must be solvable for one of its names, linearly "
-                           "with a coefficient of known sign (write it as name <= expression, and declare the signs "
-                           "it needs, e.g. L > 0)")
+        _solve_general(d, op, names, bare, symbols, decl, out, reaches, deps, text)
     return out
+
+
+def _without_abs(d: sp.Expr, op: str, text: str) -> list[sp.Expr] | None:
+    """``d OP 0`` holding one ``|u|`` as an upper bound on it (``eta*|r|*x <= 1`` with eta, x > 0: |r| ≤ 1/(eta·x))
+    → ``[u - B, -u - B]`` (each ``<= 0``, or ``< 0`` for a strict OP); None when ``d`` holds no ``Abs``.  A lower
+    bound on |u| (two disjoint ranges) or more than one ``|·|`` is a one-line refusal saying how to write it."""
+    found = sorted(d.atoms(sp.Abs), key=sp.default_sort_key)
+    if not found:
+        return None
+    if len(found) > 1:
+        raise BadInput(f"cannot use assumption {text[:60]!r}: it holds more than one |·|; bound each one on its own "
+                       f"(Abs(a) <= 1, Abs(b) <= 2)")
+    t = sp.Dummy("abs", positive=True)
+    solved = _solved_for(d.xreplace({found[0]: t}), t)
+    if solved is None:
+        raise BadInput(f"cannot use assumption {text[:60]!r}: |{found[0].args[0]}| must be bounded linearly, with a "
+                       f"coefficient of known sign (declare the signs it needs, e.g. eta > 0)")
+    bound, flip = solved
+    if (op in ("<", "<=")) == flip:  # |u| >= B: u <= -B or u >= B, two ranges the engine does not draw from
+        raise BadInput(f"cannot use assumption {text[:60]!r}: a lower bound on |{found[0].args[0]}| allows two "
+                       f"disjoint ranges; state the sign you mean (e.g. {found[0].args[0]} >= ...)")
+    u = found[0].args[0]
+    return [sp.expand(u - bound), sp.expand(-u - bound)]
+
+
+def _solve_general(d: sp.Expr, op: str, names: set[str], bare: list[str], symbols: dict[str, sp.Symbol],
+                   decl: Declarations, out: list, reaches: Callable[[str, str], bool], deps: dict[str, set[str]],
+                   text: str) -> None:
+    """``d OP 0`` solved for one of ``names`` (the bare side names first), appended to ``out`` as
+    ``(name, bound, closed, upper)``; the one-line refusals of :func:`_expression_bounds`."""
+    names = names & {str(s) for s in d.free_symbols} or names
+    order = bare + sorted(n for n in names if n in {x for x, *_ in out} and n not in bare) + \
+        sorted(names - set(bare), reverse=True)
+    # the dependent name is one without a finite range of its own: L <= 1/eta with 0.01 <= L <= 100 and
+    # eta > 0 bounds eta (eta <= 1/L, drawn after L), not L (drawn after an eta from (0, inf), whose draws
+    # above 100 leave L no value, and which reaches L near 100 only when eta is below 1/100)
+    boxed = {n for n in names if n in decl.lo and n in decl.hi}
+    order = [n for n in dict.fromkeys(order) if n not in boxed] + [n for n in dict.fromkeys(order) if n in boxed]
+    done, looped = False, []
+    for name in order:
+        x = symbols[name]
+        solved = _solved_for(d, x)
+        if solved is None:
+            continue
+        bound, flip = solved
+        others = {str(s) for s in d.free_symbols} - {name}
+        if any(reaches(name, o) for o in others):
+            looped.append(name)
+            continue
+        upper = (op in ("<", "<=")) != flip
+        out.append((name, bound, op in ("<=", ">="), upper))
+        deps.setdefault(name, set()).update(others)
+        done = True
+        break
+    if not done and looped:
+        raise BadInput(f"cannot use assumption {text[:60]!r}: solved for {' or '.join(looped)} it would have to "
+                       f"be drawn after a name that the other assumptions draw after it (the order relations and "
+                       f"bounds form a cycle); write it solved for another name")
+    if not done:
+        raise BadInput(f"cannot use assumption {text[:60]!r}: it must be solvable for one of its names, linearly "
+                       "with a coefficient of known sign (write it as name <= expression, and declare the signs "
+                       "it needs, e.g. L > 0)")
