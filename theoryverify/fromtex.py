@@ -152,6 +152,9 @@ class Draft:
     skipped: list[Skipped] = field(default_factory=list)
     #: functions the paper defines (``% theoryverify: define f(x) := …``): name -> its definition, drafted with it
     functions: dict[str, "Defined"] = field(default_factory=dict)
+    #: names the prose defines in inline maths (``with residual $r = a b x - y$``): name -> (LaTeX, FILE:LINE), noted
+    #: beside every drafted display that keeps the name a free symbol (author 11's D4)
+    prose_definitions: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         return {"numbered_or_labelled": self.numbered, "transcribed": sum(e.transcribed for e in self.entries),
@@ -251,7 +254,35 @@ def read(tex: str | Path) -> Draft:
     skipped = [Skipped(f"{r.file}:{r.line}", r.kind, " ".join((r.reason or "").split()), " ".join(r.latex.split()))
                for r in paper.relations if r.kind != "step" and r.chain not in checked]
     return Draft(doc.main, doc.root, list(doc.files), [t for _, t in sections], entries, statements, chains, numbered,
-                 skipped, _defined_functions(paper))
+                 skipped, _defined_functions(paper), _prose_definitions(doc, paper.displays))
+
+
+#: inline maths that is a whole definition of one name: ``$r = a b x - y$``, ``$L := \lambda_{\max}(X)$``
+INLINE_DEF_RE = re.compile(r"(?<![\\$])\$\s*(\\[A-Za-z]+|[A-Za-z])\s*(?::=|\\coloneqq|\\triangleq|=)\s*([^$=<>]{1,120}?)\s*\$(?!\$)")
+
+
+def _prose_definitions(doc, displays) -> dict[str, tuple[str, str]]:
+    """The names the prose (outside every display) defines by a whole inline relation ``$NAME = expr$`` whose right
+    side names something (``$r = a b x - y$``, not ``$x = 0$``): name as the reader names it -> (the inline LaTeX,
+    FILE:LINE of its first such definition).  Only noted in the draft, never used as a value: a sentence may also
+    write ``$x = y$`` as a condition."""
+    from .check.latex import GREEK
+
+    text = doc.text
+    spans = [(d.start, d.end_pos or d.body_start + len(d.body)) for d in displays]
+    out: dict[str, tuple[str, str]] = {}
+    for m in INLINE_DEF_RE.finditer(text, doc.body_start):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        name, rhs = m.group(1), m.group(2)
+        if name.startswith("\\") and name[1:] not in GREEK:
+            continue
+        key = GREEK[name[1:]] if name.startswith("\\") else name
+        if not re.search(r"[A-Za-z]", re.sub(r"\\(?:frac|sqrt|left|right|cdot|log|exp)\b", "", rhs)):
+            continue  # a value ($x = 0$, $n = 10$): a setting or a condition, not a definition by an expression
+        f, line = doc.where(m.start())
+        out.setdefault(key, (" ".join(m.group(0).split()), f"{f}:{line}"))
+    return out
 
 
 def _defined_functions(paper) -> dict[str, Defined]:
@@ -887,6 +918,11 @@ def printed_module(draft: Draft, section: int) -> str | None:
             body.append(f"    # NOTE {note}")
         for kind, why in dict.fromkeys(e.kinds):
             body.append(f"    # NOTE not a derivation step: a {kind} ({why[:160]})")
+        free = {str(x) for _, lhs, rhs in e.relations for x in (lhs.free_symbols | rhs.free_symbols)}
+        for name in sorted(free & set(draft.prose_definitions)):
+            latex, at = draft.prose_definitions[name]
+            body.append(f"    # NOTE the prose defines {name}: {latex} ({at}); this display keeps {name} a free "
+                        f"symbol — a claim true only with that value needs it (model/)")
         body.append(f"    return {ret}")
     title = draft.sections[section - 1] if 0 < section <= len(draft.sections) else ""
     head = [f'"""{_doc_title(title) if title else "The text before the first section"} as printed: each numbered or labelled display, as the LaTeX reader reads it',
