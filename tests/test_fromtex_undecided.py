@@ -87,5 +87,6 @@ def test_a_slip_planted_in_the_latex_is_marked_planted_and_is_no_finding(tmp_pat
     assert rc == 0 and one["status"] == "refuted" and one["as_expected"], rows
     assert one["planted_of"] == one["id"] and one["finding"] == "typo"
     assert one["reason"] == "planted: a factor 2 planted for the demo"
+    assert one["location"].endswith(", PLANTED"), one["location"]  # author 11's D3: marked as every twin is
     from theoryverify.report.cards import cards, is_planted
     assert is_planted(one) and not any(c.is_finding for c in cards(list(rows.values())) if c.id == one["id"])

@@ -123,7 +123,7 @@ def tex_chain(short_id: str, where: str, *, statement: str, location: str | None
     """Register the derivation chain that starts at ``where`` (``FILE:LINE`` of the paper's LaTeX, as the reader
     prints it) as claim ``<paper>.<short_id>`` of the calling module's paper (its ``CLAIMS``, set if absent, as
     ``tv.claim`` does), checked by :func:`check_tex_chain` on the paper's own LaTeX (:func:`chain_check`).
-    ``location`` defaults to ``where``, ``kind`` to ``tv.Kind.IDENTITY``; every other argument is
+    ``location`` defaults to ``where`` (``"<where>, PLANTED"`` for a planted one), ``kind`` to ``tv.Kind.IDENTITY``; every other argument is
     :meth:`~theoryverify.claims.ClaimSet.add`'s (``catalogue_id``, ``expect``/``finding``/``reason`` for a chain
     expected refuted or inconclusive, ...).
 
@@ -139,8 +139,8 @@ def tex_chain(short_id: str, where: str, *, statement: str, location: str | None
     >>> c = CLAIMS.claims[-1]; c.id, c.location, c.kind.value, c.expect.value
     ('theoryverify.steps_eq_1', 'paper.tex:3', 'identity', 'refuted')
     >>> tv.tex_chain("steps_eq_2", "paper.tex:9", statement="the chain (a-b)^2 = a^2 - b^2", planted="no cross term")
-    >>> c = CLAIMS.claims[-1]; c.planted_of == c.id, c.expect.value, c.finding.value, c.reason
-    (True, 'refuted', 'typo', 'planted: no cross term')
+    >>> c = CLAIMS.claims[-1]; c.planted_of == c.id, c.expect.value, c.finding.value, c.reason, c.location
+    (True, 'refuted', 'typo', 'planted: no cross term', 'paper.tex:9, PLANTED')
     """
     import dataclasses
 
@@ -155,7 +155,9 @@ def tex_chain(short_id: str, where: str, *, statement: str, location: str | None
         registration.setdefault("expect", Status.REFUTED)
         registration.setdefault("finding", Finding.TYPO)
         registration.setdefault("reason", f"planted: {planted}")
-    claims.add(short_id, location=location or where, statement=statement, kind=kind or Kind.IDENTITY,
+    if location is None:  # a planted chain's location says so, as every tv.Planted twin's does ("…, PLANTED")
+        location = f"{where}, PLANTED" if planted is not None else where
+    claims.add(short_id, location=location, statement=statement, kind=kind or Kind.IDENTITY,
                **registration)(check)
     if planted is not None:  # planted in the paper's LaTeX itself: its own id (no claim of the paper it is a twin of)
         claims.claims[-1] = dataclasses.replace(claims.claims[-1], planted_of=claims.claims[-1].id)
