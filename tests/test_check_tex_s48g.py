@@ -1,0 +1,31 @@
+"""Referee items of session 48 (helper s48-readg), from two unseen statistics papers (a conclique-based Gibbs
+sampler's ergodicity proofs; robust sparse regression).  Every snippet is a small reproducer made from the shape of
+the paper's lines; each test failed on the code before its fix unless it says it is a guard."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import tex_rows, doc as _doc  # noqa: E402
+
+
+# 1. "for $k = 1$ and $v = 1$ and with any constants $j,u > 0$ such that $ju < 1$" after a display ------------------
+def _after_display(row: str) -> str:
+    return _doc(r"\begin{proof}", "It then holds that", "$$", row, "$$",
+                r"for $k = 1$ and $v = 1$ and with any constants $j,u > 0$ such that $ju < 1$. This verifies the claim.",
+                r"\end{proof}")
+
+
+def test_listed_bound_and_such_that_after_a_display_are_its_conditions(tmp_path, capsys):
+    # old: "1 ≤ u + 1" inconclusive ("false for some values (e.g. u = -1)"): the prose after the display gives
+    # j, u > 0 (each name) and ju < 1, and none of them was read
+    rows = tex_rows(tmp_path, capsys, _after_display(r"1 \le u + 1 = u + v \quad \text{and} \quad j u \le 1"))
+    assert [r["status"] for r in rows] == ["proved", "proved", "proved"], rows
+    assert any("u > 0" in a for a in rows[0]["assumptions"]), rows
+
+
+def test_guard_a_false_step_under_the_listed_bound_is_still_refuted(tmp_path, capsys):
+    # guard: with j, u > 0 and v = 1, "u + 1 ≤ 1" is false for every u > 0: refuted, never hidden by the new conditions
+    rows = tex_rows(tmp_path, capsys, _after_display(r"u + 1 \le v"))
+    assert rows[0]["status"] == "refuted", rows
