@@ -79,6 +79,8 @@ ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\thet
 #: on it (``\\Pi_a(\\overline{s}) := …``, LHS_CALL), as plain s is (not NAME_ARG: ``H(\\bar e_t)`` beside αH stays H·ē_t)
 ACCENTED = r"\\(?:bar|hat|tilde|overline|widehat|widetilde|check|breve|vec|dot|ddot)\s*(?:\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\}|" \
            r"\s(?:[A-Za-z])|\\[A-Za-z]+)"
+#: an integral sign and its lower limit's opening, right before a name: ``\int_A``, ``\iint_{\Omega``
+INTEGRAL_DOMAIN = re.compile(r"\\(?:int|iint|iiint|oint)\s*(?:\\(?:no)?limits\s*)?_\s*\{?\s*$")
 NAME_ARG = re.compile(r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                       r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|\{\s*\\star\s*\}|'|"
                       r"\{\s*\(\s*[^{}()]{1,12}\)\s*\}))?\s*$")  # X^{(k)}: a name with an upper label
@@ -496,6 +498,8 @@ def gather(texts: list[tuple[int, str]]) -> Evidence:
             if graded:  # \nabla f = A x: f is a map (its gradient is taken), never a factor of the \nabla before it
                 ev.gradient.add(key)
             after_relation = RELATION_BEFORE.search(text[max(0, m.start() - 16):m.start()])
+            if index and INTEGRAL_DOMAIN.search(text[max(0, m.start() - 24):m.start()]):
+                continue  # \int_A f(x) dμ(x): A is the domain of integration, never a factor of f (s48)
             if FACTOR_NEXT.match(text, after) or not graded and not after_relation and \
                     re.search(r"([0-9A-Za-z}]|\\cdot|\\times)\s*(\\[,;:! ]\s*)*$", before) and \
                     not _command_before(text, m.start()):

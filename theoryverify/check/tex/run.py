@@ -1099,7 +1099,12 @@ class Paper:
                           r"(?:by\s+)?using(?:\s+the\s+fact)?\s+that|using|given\s+that|noting\s+that|"
                           r"recalling\s+that)\s+"
                           r"(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
-    AFTER_MORE = re.compile(r"\s*(?:,\s*and|,|and)\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
+    #: "…, and $b = 2$", and (s48) "… and with any constants $j,u > 0$ such that $ju < 1$": the next value or
+    #: condition of the prose after a display, a connective and an optional quantifier and kind of names before it
+    AFTER_MORE = re.compile(r"\s*(?:(?:,\s*and|,|and)(?:\s+(?:with|for))?|,?\s*such\s+that|,?\s*with)"
+                            r"(?:\s+(?:any|all|some|every|each))?(?:\s+(?:positive|real|fixed))*"
+                            r"(?:\s+(?:constants?|numbers?|parameters?|scalars?|reals?))?"
+                            r"\s+(?:\$([^$]{1,200})\$|\\\((.{1,200}?)\\\))")
 
     def _after(self, display: D.Display) -> tuple[dict, list[str]]:
         """"… = x, for $\\delta = 1/(6n)^{α/2}$", "…, where $A_{t-1} = \\exp(u)$ and $S(x) = 1/(1+e^{-x})$": the
@@ -1122,6 +1127,12 @@ class Paper:
             m = more
         subst, assume = {}, []
         for text in texts:
+            if LISTED_BOUND.fullmatch(text):  # "with any constants $j,u > 0$": a condition on each name (s48)
+                listed = self._assumption_text(text, display.start)
+                if listed is None:
+                    break
+                assume += [t for t in listed if t not in assume]
+                continue
             reading = read_chain([(text, display.start)], self.names, self.names.defined)
             if not reading.error and len(reading.links) > 1 and \
                     all(lk.op in ("<", ">", "<=", ">=") for lk in reading.links):
@@ -1219,6 +1230,12 @@ class Paper:
             return subst
         plain_vals, pre_vals = {}, {}
         for text in texts:
+            if LISTED_BOUND.fullmatch(text):  # "with any constants $j,u > 0$": a condition on each name (s48)
+                listed = self._assumption_text(text, display.start)
+                if listed is None:
+                    break
+                assume += [t for t in listed if t not in assume]
+                continue
             reading = read_chain([(text, display.start)], self.names, self.names.defined)
             if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
                 continue
