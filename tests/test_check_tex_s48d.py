@@ -44,7 +44,7 @@ def test_the_package_table_is_its_own_not_a_guess(tmp_path, capsys):
 def test_a_backquote_in_prose_stays_a_quote(tmp_path, capsys):
     from theoryverify.check.tex.qsymbols import qsymbol_table, replacements
     table = qsymbol_table([QSYM])
-    text = r"\begin{document} the ``good'' case $x \text{ as ``a'' } `a$ \end{document}"
+    text = r"\begin{document} the ``good'' case $x \text{ as ``a'' } `a \label{eq:S_`l}$ \end{document}"
     found = replacements(text, 0, table)
     assert [(text[a:b], new.strip()) for a, b, new in found] == [("`a", r"\alpha")]
 

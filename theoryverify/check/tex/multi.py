@@ -101,8 +101,8 @@ def loop_definitions(texts: list[str]) -> tuple[str, list[str]]:
                     out.append(f"\\newcommand{{{new}}}{{{body.replace('#1', letter)}}}")
                     made += 1
         if made:
-            notes.append(f"{name}: {made} macros made by its letter loops (\\expandafter/\\csname) read as plain "
-                         "definitions")
+            notes.append(f"{name}: its letter-loop shape is recognised: the {made} macros its loops make are read as "
+                         "plain definitions (its \\expandafter/\\csname code itself is never run)")
     # (a family's body may use LaTeX's @-names, \\operator@font: read as such, refused on use)
     return ("\\makeatletter\n" + "\n".join(out) + "\n\\makeatother" if out else ""), notes
 

@@ -10,7 +10,8 @@ run: a definition is text put in place of the pair.
 
 Not read (left as written: the row is unreadable and says why, :mod:`..latex`): a pair that neither the package
 nor the paper defines, the package's composite ones (`` `(+) ``, `` `[] ``, `` `<> ``), a ``\\newqsymbol`` whose
-key is a braced group or whose body is not a ``{…}`` group.
+key is a braced group or whose body is not a ``{…}`` group, a shorthand written inside a macro's body (only the
+paper's own maths is rewritten, before its macros are expanded).
 """
 from __future__ import annotations
 
@@ -38,9 +39,12 @@ NEWQ_RE = re.compile(r"\\newqsymbol\s*\{\s*`\s*(\\[A-Za-z]+|\\.|[^\s{}\\])\s*\}\
 TOKEN_RE = re.compile(r"\\begin\s*\{([^{}]{1,40})\}|\\end\s*\{([^{}]{1,40})\}|\\[A-Za-z]+|\\.|\$\$|[${}`]", re.S)
 MATH_ENV = re.compile(r"(?:equation|align|gather|multline|eqnarray|flalign|alignat|xalignat|xxalignat|displaymath|"
                       r"dmath|dseries|darray|IEEEeqnarray|math)\*?")
-#: commands whose ``{…}`` argument is prose inside maths
+#: commands whose ``{…}`` argument is prose inside maths, or a key that is never typeset (``\\label{eq:S_`l}``: the
+#: backquote there is a character of the key, as in the ``\\eqref`` that cites it)
 TEXT_CMDS = frozenset({"\\text", "\\textrm", "\\textnormal", "\\textit", "\\textbf", "\\textsf", "\\texttt", "\\mbox",
-                       "\\hbox", "\\emph", "\\intertext", "\\shortintertext", "\\textup", "\\textsc"})
+                       "\\hbox", "\\emph", "\\intertext", "\\shortintertext", "\\textup", "\\textsc", "\\tag",
+                       "\\label", "\\ref", "\\eqref", "\\cref", "\\Cref", "\\autoref", "\\pageref", "\\cite",
+                       "\\hyperref"})
 KEY_RE = re.compile(r"\s*(\\[A-Za-z]+|\\.|[^\s])", re.S)
 
 
