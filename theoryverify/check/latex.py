@@ -205,6 +205,10 @@ def tokenize(text: str) -> list[Token]:
                 out.append(Token("sym", SIMPLE[c].strip(), i))
                 i += 1
                 continue
+        if c == "`":  # qsymbols' shorthand (`g for \\gamma) that neither the package nor the paper defines
+            key = text[i + 1:i + 2].strip() or "?"
+            raise BadInput(f"LaTeX: the backquote shorthand `{key} is not read (no \\newqsymbol of the paper and no "
+                           "qsymbols table defines it)")
         raise BadInput(f"LaTeX: character {c!r} is not allowed here")
     out.append(Token("end", "", n))
     return out

@@ -850,7 +850,9 @@ def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset()
         return
     bad = next((t for t in term.tokens if t.kind == "bad"), None)
     if bad is not None:  # only the sides that hold the character are unreadable, not the whole chain
-        term.error = f"character {bad.text!r} is not allowed here"
+        term.error = f"character {bad.text!r} is not allowed here" if bad.text != "`" else \
+            "a backquote shorthand (qsymbols' `g for \\gamma) is not read: no \\newqsymbol of the paper and no qsymbols " \
+            "table defines it"
         return
     p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
     p.integrated = set(integrated)  # the chain's integration variables (an evaluation bracket's, on another side)

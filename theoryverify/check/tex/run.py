@@ -31,6 +31,7 @@ from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
 from .source import USEPACKAGE_RE, Document, Note, load
+from .qsymbols import apply as apply_qsymbols, qsymbol_table, replacements as qsymbol_replacements
 from .kinds import EVENT_WHY, NAMED_EVENT_WHY, NO_VALUE_WHYS
 from .reading import bare_and_applied
 
@@ -322,9 +323,14 @@ def expand_document(doc: Document, table: MacroTable, scoped: list[tuple[int, in
     # \usepackage{braket}: its \Set{x | P(x)} and \set{…} are set-builder braces (the first | the separator)
     braket = any("braket" in [n.strip() for n in m.group(1).split(",")] for m in USEPACKAGE_RE.finditer(head))
     starts = [a for a, _, _ in scoped or ()]
+    shorthands = qsymbol_table([t for _, t in doc.macro_texts] + [head])  # \usepackage{qsymbols}: `g is \gamma
+    found = qsymbol_replacements(text, doc.body_start, shorthands) if shorthands else []
     for block in _pieces(body, doc.body_start, starts[1:]):
         if scoped:
             table = scoped[max(bisect.bisect_right(starts, pos) - 1, 0)][2]
+        size = len(block)
+        if found:
+            block = apply_qsymbols(block, found, pos)
         expanded = block
         if "\\" in block and not block.isspace():
             try:
@@ -338,7 +344,7 @@ def expand_document(doc: Document, table: MacroTable, scoped: list[tuple[int, in
             if braket:
                 expanded = braket_sets(expanded)
         out.append(expanded)
-        pos += len(block)
+        pos += size
     text2, angle_spans = angle_brackets("".join(out))
     starts = [0] + [m.end() for m in re.finditer("\n", text2)]
     directives = []
@@ -495,6 +501,12 @@ def _discarded(text: str, table: MacroTable, start: int) -> str:
     return text
 
 
+def _letter_loops(raw: Document) -> tuple[str, list[str]]:
+    """The definitions a paper's letter-loop helper makes (:mod:`.multi`), as plain LaTeX, and notes."""
+    from .multi import loop_definitions
+    return loop_definitions([t for _, t in raw.macro_texts] + [raw.text[:raw.body_start]])
+
+
 def _same_lines(text: str, n: int) -> str:
     have = text.count("\n")
     if have > n:
@@ -528,6 +540,10 @@ class Paper:
         table = MacroTable()
         for origin, text in raw.macro_texts:
             self.notes += _package_notes(origin, [Note(n.origin, n.message) for n in table.collect(text, origin)])
+        loops, loop_notes = _letter_loops(raw)  # \multi*{mc}{\mathcal{#1}} \multimc AB.: \mcA, \mcB
+        if loops:
+            table.collect(loops, raw.main + " (letter loops)")
+            self.notes += [Note(raw.main, n) for n in loop_notes]
         table.spans = []  # where the paper's own definitions are (the body's hold from there, in their group)
         lines = raw.lines()  # (file, line) of each line of the flattened text: notes name the inlined file's own line
         self.notes += [Note(n.origin, n.message) for n in
@@ -589,6 +605,9 @@ class Paper:
         base = MacroTable()
         for origin, text in raw.macro_texts:
             base.collect(text, origin)
+        loops = _letter_loops(raw)[0]
+        if loops:
+            base.collect(loops, raw.main + " (letter loops)")
         base.collect(raw.text[:raw.body_start], raw.main)
         base.layout_origins = WELL_KNOWN_PACKAGE
         return scoped_tables(base, defs, raw.body_start, len(raw.text))

@@ -1,6 +1,7 @@
 """Where a macro defined in a paper's body holds: from its position on, to the end of the group it is made in.
 
-TeX applies a definition only after it, and one made inside a group (``{…}``, an environment) only until that group
+TeX applies a definition only after it, and one made inside a group (``{…}``, ``\\bgroup … \\egroup``, ``\\begingroup
+… \\endgroup``, an environment) only until that group
 closes (``\\gdef``, ``\\xdef`` and ``\\global`` ones to the end).  A paper that writes ``{\\def\\left{left} …}`` inside
 a figure's code has not redefined ``\\left`` for its displays (it had been, for every display of the paper, before
 the figure too, and ``\\left(a+b\\right)^2 = a^2+2ab+b^2`` was refuted).  Definitions in the preamble (and in local
@@ -18,8 +19,13 @@ from dataclasses import dataclass
 
 from ..macros import MacroTable
 
-#: what opens or closes a group in the body: an (unescaped) brace, ``\\begin{…}``, ``\\end{…}``
-GROUP_RE = re.compile(r"\\begin\s*\{[^{}]*\}|\\end\s*\{[^{}]*\}|\\.|[{}]", re.S)
+#: what opens or closes a group in the body: an (unescaped) brace, ``\\begin{…}``, ``\\end{…}``, ``\\bgroup`` …
+#: ``\\egroup``, ``\\begingroup`` … ``\\endgroup``
+GROUP_RE = re.compile(r"\\begin\s*\{[^{}]*\}|\\end\s*\{[^{}]*\}|\\[A-Za-z]+|\\.|[{}]", re.S)
+#: the control words that open and close a group as braces do: each closed by its own partner (a ``}`` that meets
+#: an open ``\\bgroup`` closes the brace group around it, as an unclosed group inside is closed with it)
+GROUP_WORDS = {"\\bgroup": "\\bgroup", "\\begingroup": "\\begingroup"}
+GROUP_ENDS = {"\\egroup": "\\bgroup", "\\endgroup": "\\begingroup"}
 #: a definer that is global whatever group it is made in
 GLOBAL_RE = re.compile(r"\\(?:gdef|xdef)(?![A-Za-z])|\\global(?![A-Za-z])")
 #: a ``\\global`` prefix right before a definition
@@ -64,12 +70,12 @@ def group_ends(text: str, start: int, positions: list[int]) -> dict[int, int]:
             (stack[-1][1] if stack else top).append(pending[k])
             k += 1
         tok = m.group()
-        if tok == "{":
-            stack.append(("{", []))
-        elif tok.startswith("\\begin"):
+        if tok == "{" or tok in GROUP_WORDS:
+            stack.append((GROUP_WORDS.get(tok, "{"), []))
+        elif tok.startswith("\\begin") and "{" in tok:
             stack.append((re.sub(r"\s", "", tok[6:]), []))
-        elif tok == "}" or tok.startswith("\\end"):
-            want = "{" if tok == "}" else re.sub(r"\s", "", tok[4:])
+        elif tok == "}" or tok in GROUP_ENDS or (tok.startswith("\\end") and "{" in tok):
+            want = "{" if tok == "}" else GROUP_ENDS.get(tok) or re.sub(r"\s", "", tok[4:])
             if not stack or stack[-1][0] != want:
                 if any(opened == want for opened, _ in stack):  # an unclosed group inside: closed with this one
                     while stack[-1][0] != want:
