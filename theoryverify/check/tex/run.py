@@ -34,6 +34,7 @@ from .source import USEPACKAGE_RE, Document, Note, load
 from .kinds import EVENT_WHY, NAMED_EVENT_WHY, NO_VALUE_WHYS
 from .reading import bare_and_applied
 
+
 def _plain_indices(node: ast.AST) -> list[ast.Name]:
     """The plain names that index a subscript in ``node`` (the l of ``M_l``, the i and j of ``A_{i,j}``)."""
     out = []
@@ -56,6 +57,7 @@ def _range_side(node: ast.AST) -> bool:
 
 #: the checker's refusal of one function letter applied to two numbers of arguments (build.py's arity check)
 ARITY_CLASH = re.compile(r"^(\w+) was used with (\d+) argument\(s\) before; a function has one arity$")
+
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
 SPECIAL_DEFINES = ("inner(a, b) := a*b", "transpose(x) := x")
 SPECIAL_NAMES = ("inner", "transpose")
