@@ -170,6 +170,13 @@ NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
 HYP_PROSE = re.compile(r"(?:\bassum|\bsuppose|\bif\b|\bgiven\b(?!\s+by\b)|\bsatisf|\bunder\b|\bprovided\b|\bwhenever\b|"
                        r"\bcondition|\bfor all\b|\bfor any\b|\bfor every\b|\blet\b)[^.]{0,200}$", re.I)
+# a statement's sentence that is only a prepositional condition ("Under stationarity and for $w \le w_0$,"): the display
+# after it is the main clause, what holds under the condition; not when a verb of supposing or a clause of its own is
+# in it ("Under …, assume that", "…, if", "… such that", "the following", "where")
+UNDER_PREAMBLE = re.compile(r"^\W*(?:\\(?:begin|label)\s*\{[^{}]*\}(?:\s*\[[^\]]*\])?\W*)*under\b[^.]{0,250}[,:]\s*$",
+                            re.I)  # the statement's "\begin{lemma}[Title] \label{…}" before it
+UNDER_NOT_ALONE = re.compile(r"\bassum|\bsuppose|\bif\b|\bgiven\b|\bsatisf|\bprovided\b|\bwhenever\b|\blet\b|"
+                             r"\bsuch that\b|\bthe following\b|\bwhere\b|\bthat\W*$", re.I)
 # a statement's sentence that only quantifies ("For all $w$,", "for every $t \ge 0$:"): no hypothesis cue besides it
 QUANTIFIER_ONLY = re.compile(r"\s*for (?:all|any|every)\b", re.I)
 OTHER_HYP_CUE = re.compile(r"\bassum|\bsuppose|\bif\b|\bgiven\b(?!\s+by\b)|\bsatisf|\bunder\b|\bprovided\b|"
@@ -1054,6 +1061,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             # "Let L = … and η ≤ 1/L. For all w, f(w − η∇f) ≤ …": a universal quantifier that introduces the
             # display quantifies the conclusion; the hypotheses were stated before it
             return "goal", f"the conclusion of a {inner}, quantified ('{hyp.group(0).strip().rstrip(',:')}')"
+        if hyp and UNDER_PREAMBLE.match(sentence) and not UNDER_NOT_ALONE.search(sentence):
+            # "Under stationarity of the chain and for $w \le w_0$, \[ E[J] = wΔ + R(w) \]": the prose states the
+            # conditions, the display what holds under them (not "Assume … satisfy \[ … \]")
+            return "goal", f"the conclusion of a {inner}, stated under the conditions the prose names ('under …,')"
         if hyp:
             return "hypothesis", f"a hypothesis of the {inner}"
         return "goal", f"the conclusion of a {inner} (its proof is checked, not the statement)"

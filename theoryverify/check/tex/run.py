@@ -35,6 +35,30 @@ from .qsymbols import apply as apply_qsymbols, qsymbol_table, replacements as qs
 from .kinds import EVENT_WHY, NAMED_EVENT_WHY, NO_VALUE_WHYS
 from .reading import bare_and_applied
 
+
+def _plain_indices(node: ast.AST) -> list[ast.Name]:
+    """The plain names that index a subscript in ``node`` (the l of ``M_l``, the i and j of ``A_{i,j}``)."""
+    out = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript):
+            parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+            out += [p for p in parts if isinstance(p, ast.Name)]
+    return out
+
+
+def _range_side(node: ast.AST) -> bool:
+    """A side of a range: a name, a number, or sums and differences of them (``n - 1``)."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _range_side(node.operand)
+    return isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) and \
+        _range_side(node.left) and _range_side(node.right)
+
+
+#: the checker's refusal of one function letter applied to two numbers of arguments (build.py's arity check)
+ARITY_CLASH = re.compile(r"^(\w+) was used with (\d+) argument\(s\) before; a function has one arity$")
+
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "ambiguous", "not_a_step", "unreadable")
 SPECIAL_DEFINES = ("inner(a, b) := a*b", "transpose(x) := x")
 SPECIAL_NAMES = ("inner", "transpose")
@@ -828,6 +852,7 @@ class Paper:
             subst = self._before(display, subst)
             self._subst = subst
             self._defined_args = {}  # the arguments of the functions this display defines (ρ(λ) = …) → the chain
+            self._defined_indices = {}  # the plain-name indices of what it defines (M_l := …) → the chain
             chain_rows = {p.row for c in display.chains for p in c.parts}
             logic_sides = {id(c) for pair in display.logic for c in pair[:2]}
             read_sides: dict[int, tuple] = {}  # a side of a ⟺ / ⟹: its reading and assumptions
@@ -1344,23 +1369,77 @@ class Paper:
     DEFINED_AFTER = re.compile(r"^\W{0,3}(?:where|with|here|and)\b[^.$]{0,60}?\$\s*([^$=]{1,60}?)\s*"
                                r"(?:=|:=|\\coloneqq|\\triangleq|\\eqqcolon|\\defeq|\\equiv)(?!:)[^$]{1,200}\$")
 
+    #: a further definition in the same clause of the prose after a display ("… and $K = …$")
+    DEFINED_MORE = re.compile(r"\$\s*([^$=]{1,60}?)\s*(?:=|:=|\\coloneqq|\\triangleq|\\eqqcolon|\\defeq|\\equiv)"
+                              r"(?!:)[^$]{1,200}\$")
+
     def _defined_after(self, display, link: Link, new: str) -> str:
         """The LaTeX of the name ``new`` (a name the right side of ``link`` writes for the first time, keyed as
         :meth:`_introduced` keys it) when the prose right after the display defines it ("…, where we have set
         $\\tilde E_n = \\frac{E_n}{\\delta}$"), or "": the link uses that name, it does not define it (nor its own left
         side).  The prose's left side must be that name, read as the display's names are."""
-        m = self.DEFINED_AFTER.match(display.after or "")
+        after = display.after or ""
+        m = self.DEFINED_AFTER.match(after)
         if not m:
             return ""
-        name = "".join(m.group(1).split())
-        if not name or name not in "".join(link.rhs.latex.split()) or name in "".join(link.lhs.latex.split()):
-            return ""
-        reading = read_chain([(m.group(1) + " = 0", display.start)], self.names, self.names.defined)
-        if reading.error or len(reading.links) != 1 or reading.links[0].lhs.node is None:
-            return ""
-        node = reading.links[0].lhs.node
-        keys = {_key(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Subscript))}
-        return m.group(1).strip() if new in keys else ""
+        # "where $c = K^{-1} y$ and $K = (k(x_i, x_j))$": each definition of the clause (up to its full stop)
+        rest = re.split(r"\.(?:\s|$)", after[m.end():], maxsplit=1)[0]
+        lefts = [m.group(1), *(d.group(1) for d in self.DEFINED_MORE.finditer(rest))]
+        for left in lefts:
+            name = "".join(left.split())
+            if not name or name not in "".join(link.rhs.latex.split()) or name in "".join(link.lhs.latex.split()):
+                continue
+            reading = read_chain([(left + " = 0", display.start)], self.names, self.names.defined)
+            if reading.error or len(reading.links) != 1 or reading.links[0].lhs.node is None:
+                continue
+            node = reading.links[0].lhs.node
+            if new in {_key(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Subscript))}:
+                return left.strip()
+        return ""
+
+    def _index_range(self, chain, reading: ChainReading) -> bool:
+        """True when ``reading`` (of ``chain``) is only a range ``2 ≤ l ≤ n − 1`` of a plain name that is an index or
+        an argument of what an earlier chain of the same display defines: every link an inequality, every side a
+        name, a number or a sum of them, and a side that name."""
+        defined = {**getattr(self, "_defined_args", {}), **getattr(self, "_defined_indices", {})}
+        if not reading.links or not defined:
+            return False
+        sides = []
+        for lk in reading.links:
+            if lk.op not in ("<", ">", "<=", ">=") or lk.lhs.node is None or lk.rhs.node is None:
+                return False
+            sides += [lk.lhs.node, lk.rhs.node]
+        if not all(_range_side(n) for n in sides):
+            return False
+        bare = {n.id for n in sides if isinstance(n, ast.Name) and defined.get(n.id, id(chain)) != id(chain)}
+        # the name alone on its side, nowhere else (not l + l ≤ l − 5, a fact about l)
+        return bool(bare) and not any(isinstance(x, ast.Name) and x.id in bare for n in sides
+                                      if not isinstance(n, ast.Name) for x in ast.walk(n))
+
+    #: the left side of a where clause's row and its definition sign: "c = K^{-1} y", "\\mathsf{K} := …"
+    WHERE_LEFT = re.compile(r"^\s*([^=<>]{1,60}?)\s*(?:=|:=|\\coloneqq|\\triangleq|\\defeq|\\equiv)(?![=:])")
+
+    def _defined_in_where(self, display, chain, link: Link, new: str) -> str:
+        """The LaTeX of the name ``new`` (keyed as :meth:`_introduced` keys it) when a 'where' clause of the same
+        display, after ``chain``, defines it (a row ``\\text{where } c = K^{-1} y, \\quad K = …``), or "": the link
+        uses that name, it does not define it.  The clause's left side must be that name, read as the display's
+        names are."""
+        for other in display.chains:
+            if other is chain or other.role != "where" or not other.parts or other.parts[0].pos <= link.pos:
+                continue
+            m = self.WHERE_LEFT.match(other.parts[0].text)
+            if not m:
+                continue
+            name = "".join(m.group(1).split())
+            if not name or name not in "".join(link.rhs.latex.split()) or name in "".join(link.lhs.latex.split()):
+                continue
+            reading = read_chain([(m.group(1) + " = 0", other.parts[0].pos)], self.names, self.names.defined)
+            if reading.error or len(reading.links) != 1 or reading.links[0].lhs.node is None:
+                continue
+            node = reading.links[0].lhs.node
+            if new in {_key(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Subscript))}:
+                return m.group(1).strip()
+        return ""
 
     def _angle_question(self, link: Link) -> str:
         """The text of an ``x < a, b > y`` (see :func:`ascii_angles`) that this link's tokens reach into, else ''."""
@@ -1509,8 +1588,19 @@ class Paper:
                 # display has just defined, a side condition of that definition
                 kind, why = "hypothesis", ("a side condition of the definition before it in the display (the range "
                                            "of its argument), not a step")
+            if kind in ("step", "goal", "hypothesis") and link.op in ("<", ">", "<=", ">=") and \
+                    self._index_range(chain, reading):
+                # "ΔM_l := Q_l(…), \quad 2 ≤ l ≤ n − 1" (in a lemma too): the range of the index (or argument) of
+                # what the display has just defined — one side condition of that definition, not a hypothesis and a
+                # conclusion, nor a step
+                kind, why = "hypothesis", ("a side condition of the definition before it in the display (the range "
+                                           "of its index or argument), not a step nor a conclusion")
             if kind == "definition" and link.index == 0 and isinstance(link.lhs.node, ast.Call):
                 self._defined_args.update({a.id: id(chain) for a in link.lhs.node.args if isinstance(a, ast.Name)})
+            if kind == "definition" and link.index == 0 and (link.op in DEFINITION_OPS or link.op == "=") and \
+                    link.op not in ("=:", "\\eqqcolon", "\\eqdef") and \
+                    link.lhs.node is not None:
+                self._defined_indices.update({n.id: id(chain) for n in _plain_indices(link.lhs.node)})
             half = _half_step_of(link, self.names.ev.half_steps)
             if half and link.index == 0 and link.op == "=" and kind in ("step", "definition", "goal"):
                 kind, why = "update", (f"{half}: a half-step of the update block (the display then updates the name at "
@@ -1528,7 +1618,15 @@ class Paper:
             if kind == "step" and link.op == "=" and link.index > 0:
                 new = self._introduced(link)
                 later = self._defined_after(display, link, new) if new else ""
-                if later:
+                where = "" if later or not new else self._defined_in_where(display, chain, link, new)
+                if where:
+                    # "a(x) = c^T k(x) = k(x)^T K^{-1} y, \\ where c = K^{-1} y, K = (k(x_i, x_j))": the display's own
+                    # where clause defines the new name; the link uses it (a step), it does not define it
+                    item = f"{where}, which the display's 'where' clause defines after this link (not read)"
+                    cond_unread, noted = [*cond_unread, item], [*noted, item]
+                    self._defined_after_notes[id(link)] = (f"uses {where}, defined by the display's 'where' clause "
+                                                           "(no definition of the left side)")
+                elif later:
                     # "… = −log(1 − Ẽ_n), where we have set Ẽ_n = E_n/δ": the prose after the display defines the
                     # new name; the link substitutes it (a step), it does not define the left side by it
                     item = f"{later}, which the prose after the display defines (not read)"
@@ -2389,6 +2487,17 @@ class Paper:
         cav = job.caveats
         if status == "error":
             rel.status, rel.reason = "unreadable", res.get("evidence", "")
+            arity = ARITY_CLASH.match(rel.reason)
+            if arity:
+                # Σ c_i k(x_i, x) = c^T k(x): the paper writes one letter with two numbers of arguments (a kernel
+                # and the vector of its values) — two objects, which one each use is is not read: never checked
+                name, known = arity.group(1), arity.group(2)
+                rel.status = "ambiguous"
+                rel.reason = (f"{name} is written with {known} argument(s) and with another number of them: one "
+                              f"letter for two objects (a function of {known}, and another, e.g. the vector of its "
+                              "values), which the reader cannot tell apart; not checked")
+                rel.readings = [rel.read_as or "", f"{name} with another number of arguments a different object "
+                                                   "(not read)"]
             return
         if status == "refuted_unknown":
             rel.status = "inconclusive"
