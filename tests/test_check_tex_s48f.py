@@ -109,3 +109,13 @@ def test_a_bound_that_is_no_integer_is_named_in_the_reason():
     text = str(v)
     assert "the last bound -l + n is not one (l, n not declared an integer)" in text, text
     assert '--assume "l: integer"' in text, text
+
+
+def test_move_eq_left_opens_a_new_chain_after_a_definition_row(tmp_path, capsys):
+    # "… =: E \qquad \forall x, \\ \MoveEqLeft \|f\| \\ & \le …": the \MoveEqLeft row is the next chain's left side;
+    # old (once \MoveEqLeft was dropped): it continued the row above, defining E·‖f‖
+    body = _proof(r"\MoveEqLeft |f(x)| \\", r"& \le a + b =: E \qquad \forall x, \\",
+                  r"\MoveEqLeft \|f\| \\", r"& \le a + 2 b .")
+    rows = tex_rows(tmp_path, capsys, body)
+    read = [r["read_as"] for r in rows]
+    assert "a + b =: E" in read and "norm(f) <= a + 2 * b" in read, rows

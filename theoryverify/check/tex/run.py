@@ -2642,9 +2642,15 @@ def _lower_bound_names(lhs: ast.expr, rhs: ast.expr) -> set[str]:
                 k, a, b = n.args[1].elts
                 if isinstance(k, ast.Name):
                     indices.add(k.id)
-                first |= {m.id for m in ast.walk(a) if isinstance(m, ast.Name)}
-                last |= {m.id for m in ast.walk(b) if isinstance(m, ast.Name)}
+                first |= _plain_names(a)
+                last |= _plain_names(b)
     return first - last - indices - {"oo", "pi", "e", "E"}
+
+
+def _plain_names(node: ast.expr) -> set[str]:
+    """The names ``node`` writes, not the functions it applies (``n_0``, ``l`` in ``Max(n_0, l)``, never ``Max``)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    return {m.id for m in ast.walk(node) if isinstance(m, ast.Name) and id(m) not in called}
 
 
 def _power_after_bracket(tokens) -> bool:
