@@ -4187,7 +4187,7 @@ class PaperParser(LatexParser):
                 continue
             if self.at("(") and (_is_call(node, "conv") or _is_call(node, "compose")) and \
                     self.toks[self.i - 1].text in (")", "\\right"):
-                if _is_call(node, "compose") and all(isinstance(a, ast.Name) for a in node.args):
+                if _is_call(node, "compose") and all(isinstance(a, ast.Name) and self._a_function(a) for a in node.args):
                     node = self._composed_at(node.args)  # (f ∘ g)(x): f(g(x)), by the definition of ∘
                     continue
                 name = node.func.id + "at"  # (σ * φ)(t), (ρ ∘ g)(x): the function applied at a point
@@ -4207,8 +4207,9 @@ class PaperParser(LatexParser):
             node = longer
 
     def _composed_at(self, maps: list[ast.expr]) -> ast.expr:
-        """``(f \\circ g \\circ h)(x)`` (the cursor at the ``(``), the maps each a plain name: ``f(g(h(x)))`` — what the
-        composition applied at a point is by definition (an opaque ``composeat`` kept ``(f ∘ g)(x) = f(g(x))``
+        """``(f \\circ g \\circ h)(x)`` (the cursor at the ``(``), the maps each a plain name the paper uses as a
+        function (declared, or known so; otherwise each would be asked "function or product?"): ``f(g(h(x)))`` —
+        what the composition applied at a point is by definition (an opaque ``composeat`` kept ``(f ∘ g)(x) = f(g(x))``
         from being read as the identity it is).  A map written otherwise (``\\operatorname{Exp}_x^{-1} \\circ f``)
         stays ``composeat``."""
         args = self._paren_args()
