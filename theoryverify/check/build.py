@@ -436,11 +436,14 @@ class Builder:
         k_node, a_node, b_node = lim.elts
         a = self.build_scalar(a_node, f"a {name} bound")
         b = self.build_scalar(b_node, f"a {name} bound")
-        for bound in (a, b):
+        for which, bound in (("first", a), ("last", b)):
             if not (bound.is_integer or (bound.free_symbols and all(s.is_integer for s in bound.free_symbols)
                                          and bound.is_integer is not False)):
-                raise BadInput(f"{name} bounds must be integers: declare the bound, e.g. --assume \"n: integer\" "
-                               f"--assume \"n >= 1\"")
+                real = sorted(str(s) for s in bound.free_symbols if not s.is_integer)
+                x = real[0] if real else "n"
+                raise BadInput(f"{name} bounds must be integers: the {which} bound {sp.sstr(bound)} is not one"
+                               + (f" ({', '.join(real)} not declared an integer)" if real else "")
+                               + f"; declare it, e.g. --assume \"{x}: integer\" --assume \"{x} >= 1\"")
         k = sp.Dummy(k_node.id, integer=True)
         self.scope.local.append({k_node.id: k})
         try:

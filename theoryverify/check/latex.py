@@ -43,7 +43,8 @@ GREEK = {n: n for n in (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa mu nu xi rho sigma tau upsilon phi chi psi "
     "omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega").split()}
 GREEK.update({"lambda": "lam", "varepsilon": "epsilon", "vartheta": "theta", "varphi": "phi", "varrho": "rho",
-              "varsigma": "sigma", "ell": "ell", "omicron": "omicron"})
+              "varsigma": "sigma", "ell": "ell", "omicron": "omicron",
+              "varkappa": "varkappa"})  # ϰ: a letter of its own (a paper may write κ and ϰ for two things)
 FUNCS = {"exp": "exp", "log": "log", "ln": "log", "sin": "sin", "cos": "cos", "tanh": "tanh", "sinh": "sinh",
          "cosh": "cosh", "det": "det", "max": "Max", "min": "Min"}
 OPERATORS = {"tr": "trace", "Tr": "trace", "trace": "trace", "sigmoid": "sigmoid", "softplus": "softplus",
@@ -142,6 +143,11 @@ def tokenize(text: str) -> list[Token]:
                 if m is None:
                     raise BadInput(f"LaTeX: {name} without a length it can read")
                 i = m.end()
+                continue
+            if name == "\\MoveEqLeft":  # mathtools: a chain's first row set out to the left ([n]: by n quads)
+                m = re.match(r"\s*\[\s*\d*\.?\d*\s*\]", text[i:])  # layout only: dropped with its [n]
+                if m:
+                    i += m.end()
                 continue
             if name in WRAPPERS_IGNORED:
                 m = re.match(r"\s*\[[a-z]*\]", text[i:])
@@ -801,7 +807,12 @@ class LatexParser:
             return _call("log", arg, base)
         if self.at("^"):  # \\cos^2 x is (\\cos x)^2; \\sin^{-1} x (the inverse) is not read
             self.next()
+            first = self.peek(1).text if self.at("{") else self.peek().text
+            if fname == "log" and first in _ITERATED_LOG:
+                raise BadInput(f"LaTeX: \\log^{first}… is an iterated logarithm (or an inverse), not read")
             power = self.group_or_token()
+            if fname == "log" and _log_power(power):  # \log^{3/4} n, \log^{a} n: (\log n)^{3/4}, (\log n)^a
+                return _bin(_call(fname, *self._argument()), ast.Pow(), power)
             if not (isinstance(power, ast.Constant) and isinstance(power.value, int) and power.value >= 1):
                 raise BadInput(f"LaTeX: \\{fname}^{{…}} is read only with a positive whole power (\\{fname}^2 x = "
                                f"(\\{fname} x)^2); write (\\{fname} x)^{{…}} or the inverse function by name")
@@ -933,6 +944,21 @@ class LatexParser:
                 if depth == 0:
                     return out
             out.append(t)
+
+
+#: the first token of a logarithm's superscript that makes it no power of the logarithm: ``\\log^{(k)} n``, ``\\log^* n``,
+#: ``\\log^{\\circ k}`` (iterated), ``\\log^{-1}`` (the inverse, exp, or 1/log?)
+_ITERATED_LOG = frozenset({"(", "-", "*", "\\ast", "\\star", "\\circ", "\\left", "\\prime", "'"})
+
+
+def _log_power(power: ast.expr) -> bool:
+    """Is ``power`` in ``\\log^{power} x`` read as a power of the logarithm, (log x)^power: a positive whole or
+    broken number or an expression of names without a minus sign in front (``\\log^{3/4} n``, ``\\log^{a} n``,
+    ``\\log^{1+\\epsilon} n``)?  :data:`_ITERATED_LOG` is refused before."""
+    if isinstance(power, ast.Constant):
+        return isinstance(power.value, (int, float)) and power.value > 0
+    return isinstance(power, (ast.Name, ast.Subscript, ast.BinOp)) and \
+        not any(isinstance(n, ast.UnaryOp) for n in ast.walk(power))
 
 
 def _skip_tokens(p: LatexParser) -> None:

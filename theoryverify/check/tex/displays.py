@@ -932,6 +932,10 @@ MEMBERSHIP = re.compile(r"^\s*(?:(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)
                         r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*\\in(?![A-Za-z])")
 
 
+#: a row opened by mathtools' ``\MoveEqLeft`` (its ``[n]`` optional): the left side of a new chain
+MOVE_EQ_LEFT = re.compile(r"\s*\\MoveEqLeft(?![A-Za-z])")
+
+
 def chains(display: Display) -> None:
     """Fill ``display.chains`` and ``display.conditions`` from its rows (each condition remembers its row)."""
     current: Chain | None = None
@@ -1039,6 +1043,12 @@ def chains(display: Display) -> None:
             if starts_rel and ended and seg.word and current is not None and current.parts[-1].row == k:
                 # "A = u + v, \quad \mbox{…} = u + 2v" with the words cut: a relation after a comma and prose on the
                 # same row has lost its left side — never the right side above continued (u + v = u + 2v)
+                current = Chain([seg], "main")
+                display.chains.append(current)
+                continue
+            if MOVE_EQ_LEFT.match(seg.text):
+                # "\MoveEqLeft a \\ &= b": mathtools opens a new chain's left side; never the right side above
+                # continued (read so, "… =: E(x) \\ \MoveEqLeft \|f\|" had defined E(x)·‖f‖)
                 current = Chain([seg], "main")
                 display.chains.append(current)
                 continue

@@ -60,7 +60,7 @@ OPT_WORDS = {w: w[:6] for w in ("argmin", "argmax", "arginf", "argsup", "min", "
                                 "minimize", "maximize", "minimise", "maximise", "Argmin", "Argmax", "prox", "proj",
                                 "Proj", "dist", "supp", "span", "rank", "diag", "Diag", "vec", "sign", "sgn")}
 SET_OPERATORS = {"\\circ": "compose", "\\cap": "intersect", "\\cup": "union", "\\setminus": "setminus",
-                 "\\otimes": "tensor"}
+                 "\\otimes": "tensor", "\\odot": "hadamard"}  # a ⊙ b: the elementwise product, kept whole (unknown)
 BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "\\langle": "\\rangle", "\\lvert": "\\rvert", "\\lVert": "\\rVert",
             "\\lfloor": "\\rfloor", "\\lceil": "\\rceil", "{": "}"}
 DIRECT_SUMS = frozenset({"\\bigoplus", "\\oplus", "\\bigotimes", "\\bigsqcup"})  # direct sums and products of spaces
@@ -2649,6 +2649,25 @@ class PaperParser(LatexParser):
         self.vector_ops.add("tensor product")
         return _call("tensorpow", base, exponent)
 
+    def _hadamard_power(self, base: ast.expr) -> ast.expr | None:
+        """``[u + v]^{\\circ 2}``, ``A^{\\odot k}`` (the cursor after ``^``): the elementwise (Hadamard) power of a vector
+        or matrix, an unspecified function ``hadamardpow(base, k)`` — never the power of a number (in one dimension
+        it would be, and a verdict would speak of numbers).  None when the superscript is no such power (``x^\\circ``
+        alone is a mark, read as before)."""
+        if not (self.at("{") and self.peek(1).text in ("\\circ", "\\odot")):
+            return None
+        close = _close_of(self.toks, self.i)
+        if close < 0:
+            raise BadInput("LaTeX: an unclosed {")
+        inner = self.toks[self.i + 2:close]
+        if not inner:
+            return None
+        exponent = self._sub(inner)
+        self.i = close + 1
+        self.applied.add("hadamardpow")
+        self.vector_ops.add("elementwise power")
+        return _call("hadamardpow", base, exponent)
+
     def _log_bracket_before(self) -> bool:
         """Is the ``^`` just read (the cursor after it) written right after the bracket of ``\\ln(…)`` /
         ``\\log_b\\left[…\\right]`` — the bracket that holds the logarithm's argument (``(\\log K)^2`` is no such
@@ -2699,6 +2718,9 @@ class PaperParser(LatexParser):
         tensor = self._tensor_power(base)
         if tensor is not None:
             return tensor
+        hadamard = self._hadamard_power(base)
+        if hadamard is not None:
+            return hadamard
         if self.at("\\dagger") or (self.at("{") and self.peek(1).text == "\\dagger" and self.peek(2).text == "}"):
             self.i += 1 if self.at("\\dagger") else 3  # (A^T A)^† : the pseudo-inverse, kept unknown
             self.applied.add("pinv")
@@ -4158,11 +4180,16 @@ class PaperParser(LatexParser):
                 self.applied.add(op)
                 if op == "tensor":  # a ⊗ b: an unspecified (non-commutative) product of two tensors
                     self.vector_ops.add("tensor product")
+                if op == "hadamard":  # a ⊙ b: elementwise, of vectors or matrices; never read as a number's product
+                    self.vector_ops.add("elementwise product")
                 node = ast.Call(func=_name(op), args=[*node.args, right], keywords=[]) if op == "compose" and \
                     _is_call(node, "compose") else _call(op, node, right)  # ρ ∘ g ∘ φ: one composition
                 continue
             if self.at("(") and (_is_call(node, "conv") or _is_call(node, "compose")) and \
                     self.toks[self.i - 1].text in (")", "\\right"):
+                if _is_call(node, "compose") and all(isinstance(a, ast.Name) and self._a_function(a) for a in node.args):
+                    node = self._composed_at(node.args)  # (f ∘ g)(x): f(g(x)), by the definition of ∘
+                    continue
                 name = node.func.id + "at"  # (σ * φ)(t), (ρ ∘ g)(x): the function applied at a point
                 self.applied.add(name)
                 node = ast.Call(func=_name(name), args=[*node.args, *self._paren_args()], keywords=[])
@@ -4178,6 +4205,20 @@ class PaperParser(LatexParser):
             if longer is None:
                 return node
             node = longer
+
+    def _composed_at(self, maps: list[ast.expr]) -> ast.expr:
+        """``(f \\circ g \\circ h)(x)`` (the cursor at the ``(``), the maps each a plain name the paper uses as a
+        function (declared, or known so; otherwise each would be asked "function or product?"): ``f(g(h(x)))`` —
+        what the composition applied at a point is by definition (an opaque ``composeat`` kept ``(f ∘ g)(x) = f(g(x))``
+        from being read as the identity it is).  A map written otherwise (``\\operatorname{Exp}_x^{-1} \\circ f``)
+        stays ``composeat``."""
+        args = self._paren_args()
+        node: ast.expr | None = None
+        for m in reversed(maps):
+            self.applied.add(m.id)
+            node = ast.Call(func=_name(m.id), args=list(args) if node is None else [node], keywords=[])
+        self.applied.discard("compose")
+        return node
 
     def _operator_applied(self, node: ast.expr) -> ast.expr | None:
         """``\\mathcal{T}^\\pi Q(s, a)``, ``\\mathcal{T} Q^*``, ``\\hat{\\mathcal{T}} Q`` (the cursor after the calligraphic

@@ -2763,12 +2763,39 @@ def _whole_numbers(lhs: ast.expr, rhs: ast.expr, assumptions) -> tuple[str, ...]
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and \
                     len(n.args) == 2 and isinstance(n.args[1], ast.Tuple) and len(n.args[1].elts) == 3:
                 bounds |= {m.id for b in n.args[1].elts[1:] for m in ast.walk(b) if isinstance(m, ast.Name)}
+    lower = _lower_bound_names(lhs, rhs)
     for n in sorted(bounds - set(names)):
         mentioned = re.search(rf"(?<![A-Za-z0-9_.]){re.escape(n)}(?![A-Za-z0-9_(])", said)
-        if mentioned and not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*:", said) and \
+        if (mentioned or n in lower) and not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*:", said) and \
                 not re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}\s*(?:==|in\b)", said):
             out.append(f"{n}: integer")
     return tuple(out)
+
+
+def _lower_bound_names(lhs: ast.expr, rhs: ast.expr) -> set[str]:
+    """The names a sum's or product's first bound writes and no last bound does (``n_0`` in
+    ``\\sum_{k=n_0}^{n-1}``, ``m`` in ``\\sum_{l=-m+1}^{0}``, ``T`` in ``\\sum_{l=T+1}^{k}``), none of them a sum's own
+    index: whole numbers, as the last bound's names are (those the engine takes as integers ≥ the first bound by
+    itself; a first bound's name it left real, and refused the row, "Sum bounds must be integers")."""
+    first: set[str] = set()
+    last: set[str] = set()
+    indices: set[str] = set()
+    for side in (lhs, rhs):
+        for n in ast.walk(side):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("Sum", "Product") and \
+                    len(n.args) == 2 and isinstance(n.args[1], ast.Tuple) and len(n.args[1].elts) == 3:
+                k, a, b = n.args[1].elts
+                if isinstance(k, ast.Name):
+                    indices.add(k.id)
+                first |= _plain_names(a)
+                last |= _plain_names(b)
+    return first - last - indices - {"oo", "pi", "e", "E"}
+
+
+def _plain_names(node: ast.expr) -> set[str]:
+    """The names ``node`` writes, not the functions it applies (``n_0``, ``l`` in ``Max(n_0, l)``, never ``Max``)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    return {m.id for m in ast.walk(node) if isinstance(m, ast.Name) and id(m) not in called}
 
 
 def _power_after_bracket(tokens) -> bool:
