@@ -50,9 +50,16 @@ LABEL_WORDS = frozenset({"int", "init", "opt", "max", "min", "avg", "tot", "eff"
                          "val", "pred", "true", "err", "gen", "reg", "low", "high", "up", "src", "tgt", "out",
                          "inner", "outer", "last", "first", "rel", "abs", "best", "worst", "mean", "var", "std",
                          "full"})
+#: functions with no LaTeX command of their own, typed ``\operatorname{sech}``, ``\text{coth}``: applied (after a
+#: power or not) to the bracket that follows — an unspecified function of it, never a name times the bracket
+TEXT_FUNCTION_WORDS = frozenset({"sech", "csch", "coth", "arcsinh", "arccosh", "arctanh", "arsinh", "arcosh", "artanh",
+                                 "sinc", "logit"})
 #: three-letter superscripts in math italic that are labels (``\\theta^{ref}``, ``L^{adv}``), never a product's power
 SUPERSCRIPT_WORDS = frozenset({"ref", "adv", "aug", "sup", "inf", "ind", "loc", "app", "alg", "dev", "raw", "mle",
-                               "erm", "sgd", "ood", "iid", "gap", "pop", "unl", "lab", "pub", "src", "tgt"})
+                               "erm", "sgd", "ood", "iid", "gap", "pop", "unl", "lab", "pub", "src", "tgt",
+                               # optimistic / pessimistic values of bandit and level-set algorithms (h^{opt} - h^{pes},
+                               # μ^{ucb} - μ^{lcb}; session 48: h^{pes} beside h^{opt} had been a power of p·e·s)
+                               "pes", "ucb", "lcb"})
 #: relations that make a subscript an event (``I_{x > 0}``); ``=`` is left out (``x_{i=1}`` is rare but an index)
 EVENT_RELATIONS = frozenset({">", "<", "\\ge", "\\geq", "\\le", "\\leq", "\\neq", "\\ne", "\\geqslant",
                              "\\leqslant"})
@@ -1312,6 +1319,14 @@ class PaperParser(LatexParser):
                     return self._opaque(start, "map")
                 self._operand_of(EXPECT_WORDS[word])
                 return self._opaque(start, EXPECT_WORDS[word])
+            if word in TEXT_FUNCTION_WORDS and name in ("operatorname", "mathrm", "text", "textrm") and \
+                    self.peek(1).text == "{":
+                # \operatorname{sech}^2(x/2): the function squared at x/2 (session 48: 0.99·\text{sech}^2(x/2) had
+                # been the number 0.99 times a name "sech" squared times the bracket)
+                self.next()
+                self._skip_group_tokens()
+                self.applied.add(word)
+                return self._function(word)
             if word and word.lower() in UPRIGHT_OPERATORS and name != "mathbb":
                 # \text{diam} S, \mathrm{dist}(x, K): an operator applied to one operand, one unknown (diam·S had been
                 # a product of a name "diam" with S, and a deleted \text{diam} left S alone)

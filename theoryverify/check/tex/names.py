@@ -70,7 +70,10 @@ FACTOR_NEXT = re.compile(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z0-9]|\\(?:cdot|times|fr
 # one number, or one name that is a time, a point or a matrix (z(0), z(t_1), e(t), phi(x), f(\theta^*), f_1(A)): a
 # function applied;
 # rho(\alpha) is left to the other evidence (a coefficient times a bracket is written that way too)
-ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\theta|\\vartheta|\\xi|\\omega)"
+# one bold letter, \bm{x}_t, \mathbf x (a point in R^d, session 48: \sigma_{t-1}(\bm{x}_t) beside the noise level
+# \sigma^2 had been read as σ times the point): a function applied, as the plain letter is
+ATOMIC_ARG = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|(?:[tsknxyzuvwA-Z]|\\tau|\\theta|\\vartheta|\\xi|\\omega|"
+                        r"\\(?:bm|mathbf|boldsymbol|pmb)\s*(?:\{\s*[A-Za-z]\s*\}|\s[A-Za-z]))"
                         r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?"
                         r"(?:\s*\^\s*(?:\*|\{\s*\*\s*\}|\\star|'))?|\\cdot|\\,?\\cdot\\,?)\s*$")
 #: one name as an argument, any letter (``S(g^\\star)``, ``T(\\theta_i)``): beside a single use as a factor, evidence

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..latex import DEFINITION_OPS as LATEX_DEF_OPS
 from ..latex import GREEK, RELATIONS, Token, tokenize
 from ..parser import BadInput, NAME_RE, unparse
-from .grammar import PaperParser, _close_of, integration_variables, show_tokens
+from .grammar import TEXT_FUNCTION_WORDS, PaperParser, _close_of, integration_variables, show_tokens
 
 COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\leqq": "<=",
            "\\ge": ">=", "\\geq": ">=", "\\geqslant": ">=", "\\geqq": ">=", "\\lt": "<", "\\gt": ">",
@@ -94,6 +94,7 @@ ALIASES = {"\\Vert": "\\|", "\\parallel": "\\|", "\\lbrace": "\\{", "\\rbrace": 
 TRACE_WORDS = frozenset({"Tr", "tr", "Trace", "trace"})
 BRACKET_SIZES = frozenset({"\\left", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\Bigl", "\\biggl", "\\Biggl"})
 TEXT_FUNCTIONS = {"exp", "log", "ln", "sin", "cos", "tanh", "sinh", "cosh"}
+
 #: ``max_{i \in A: Δ_i ≤ b}`` typed without a backslash: the operator when a subscript follows, never m·a·x
 TEXT_OPERATORS = {"max", "min", "sup", "inf", "argmax", "argmin"}
 WORD_RE = re.compile(r"^[A-Z][a-z]{2,}$")
@@ -290,6 +291,21 @@ def _old_fonts(toks: list[Token]) -> list[Token]:
     return out
 
 
+def _applied_after_scripts(toks: list[Token], j: int) -> bool:
+    """Does a bracket follow at ``toks[j]``, after any ``^``/``_`` scripts (``\\text{sech}^2\\left(``)?"""
+    while j + 1 < len(toks) and toks[j].text in ("^", "_"):
+        if toks[j + 1].text == "{":
+            depth, j = 0, j + 1
+            while j < len(toks):
+                depth += (toks[j].text == "{") - (toks[j].text == "}")
+                j += 1
+                if depth == 0:
+                    break
+        else:
+            j += 2
+    return j < len(toks) and (toks[j].text == "(" or toks[j].text in BRACKET_SIZES)
+
+
 def _braced_letters(toks: list[Token], k: int) -> tuple[str | None, int]:
     """(the letters of the group ``{…}`` at ``toks[k]`` when it holds letters only, the index after it)."""
     j = k + 1
@@ -462,6 +478,12 @@ def tokens_of(text: str, offset: int) -> list[Token]:
             word, j = _braced_letters(toks, i + 1)
             if word in OPERATOR_WORDS and j < len(toks) and (toks[j].text == "(" or toks[j].text == "\\left"):
                 # \mbox{det}(X), \text{Pr}(A): an operator's name, not prose
+                out += [Token("cmd", "\\operatorname", t.pos), *toks[i + 1:j]]
+                i = j
+                continue
+            if word in TEXT_FUNCTION_WORDS and _applied_after_scripts(toks, j):
+                # \text{sech}^2\left(…\right), \mathrm{coth}(x): a function's name (session 48: 0.99·\text{sech}^2(x/2)
+                # had been 0.99·sech²·(x/2), a name squared times the bracket)
                 out += [Token("cmd", "\\operatorname", t.pos), *toks[i + 1:j]]
                 i = j
                 continue

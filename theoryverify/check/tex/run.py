@@ -2834,11 +2834,23 @@ def _coordinate_twins(link: Link) -> list[tuple[str, str]]:
                 base = n.value.id[:-3]
                 if not base or base not in bare:
                     continue
-                m = re.search(r"(?<![A-Za-z])\\?" + re.escape(base) + r"\s*(?:_\s*(?:\{[^{}]*\}|\w)\s*)?\^\s*\{\s*\(([^(){}]*)\)",
-                              latex)
-                if m and (base, m.group(1).strip()) not in out:
-                    out.append((base, m.group(1).strip()))
+                for m in re.finditer(r"(?<![A-Za-z])\\?" + re.escape(base) +
+                                     r"\s*(?:_\s*(\{[^{}]*\}|\w)\s*)?\^\s*\{\s*\(([^(){}]*)\)", latex):
+                    if m.group(1) and _label_script(m.group(1)):
+                        continue  # L_{PH}^{(1)} beside the Lipschitz L: a constant of its own, never L's coordinate
+                    if (base, m.group(2).strip()) not in out:
+                        out.append((base, m.group(2).strip()))
+                    break
     return out
+
+
+def _label_script(script: str) -> bool:
+    """Is the lower script ``{PH}``, ``{\\mathrm{tr}}``, ``{\\text{max}}`` a label (a capital letter or a word in a text
+    command) — the name it marks is a name of its own, not the bare letter indexed (session 48: ``L_{PH}^{(1)}``
+    beside the Lipschitz constant ``L`` had been held "a coordinate of L" in 31 rows of one paper)."""
+    inner = script.strip().strip("{}").strip()
+    return bool(re.search(r"\\(?:text|mathrm|operatorname|mathsf|textrm)\b", inner) or
+                re.fullmatch(r"[A-Za-z ]*[A-Z][A-Za-z ]*", inner) and len(inner.replace(" ", "")) >= 2)
 
 
 def _unbolded(link: Link, twins: list[str]) -> Link:
