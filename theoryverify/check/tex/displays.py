@@ -97,6 +97,9 @@ class Display:
     scope: tuple[tuple[str, int], ...]  # enclosing theorem-like environments (name, start), outermost first
     prose: str = ""  # up to 300 characters of text before the display
     after: str = ""  # up to 120 characters of text after it
+    #: up to 1200 characters of text before the display (its paragraph's), for the cues that check the prose against
+    #: the display's own text ("let $vEll(θ, X, y)$ denote …" a long description before it: announce.py)
+    lead: str = ""
     end_pos: int = 0  # offset just after its closing delimiter
     chains: list[Chain] = field(default_factory=list)
     conditions: list[Segment] = field(default_factory=list)
@@ -169,6 +172,7 @@ def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[
             out.append(Display(env, start, body_start, body, headed + tuple(stack), prose,
                                _after(text[m.end():m.end() + 160])))
             out[-1].end_pos = m.end()
+            out[-1].lead = _prose(text[max(doc.body_start, start - 4000, last_end):start], 1200)
             open_env = None
             last_end = m.end()
     return out
@@ -182,8 +186,8 @@ FOOTNOTE = re.compile(r"\\footnote\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}")
 PARAGRAPH = re.compile(r"\n[\t\r]*\n")
 
 
-def _prose(text: str) -> str:
-    """The prose's last 300 characters since its last paragraph break (a sentence never runs across one, even when
+def _prose(text: str, limit: int = 300) -> str:
+    """The prose's last 300 characters (``limit``) since its last paragraph break (a sentence never runs across one, even when
     the paragraph before it ends without a full stop), footnotes left out (a footnote is not the sentence the display
     ends)."""
     text = FOOTNOTE.sub(" ", text)
@@ -191,7 +195,7 @@ def _prose(text: str) -> str:
         if text[m.end():].strip():
             text = text[m.end():]
             break
-    return " ".join(text.split())[-300:]
+    return " ".join(text.split())[-limit:]
 
 
 def _after(text: str) -> str:

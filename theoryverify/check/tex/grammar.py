@@ -2877,7 +2877,8 @@ class PaperParser(LatexParser):
                     self.names.nonscalar(sup.split("_")[0]):  # X^{theta}, b^A with theta, A not numbers: a label
                 return ast.Subscript(value=_name(f"{_flat(base)}sup"), slice=exponent, ctx=ast.Load())
             key = _key(base)
-            if self._called_next() and (key in self.functions or self.names.kind(key) == "function"):
+            if self._called_next() and (key in self.functions or self.names.kind(key) == "function" or
+                                        self._defined_call(key)):  # σ^2(u) := …: the function being defined
                 name = _flat(base)
                 args = self._paren_args()
                 if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub) and \

@@ -48,6 +48,7 @@ from __future__ import annotations
 import re
 
 from ..latex import GREEK
+from .announce import SPECIFICATION_WHY, announced_definition, specification
 
 #: the prose ends naming the rule the display then gives: "… of the recursion", "the iteration:", "the update rule"
 NAMED_RULE_BEFORE = re.compile(r"\b(?:the|this|a|its)\s+(?:\w+\s+)?(?:recursion|iteration|update(?:\s+rule)?|"
@@ -197,7 +198,9 @@ STRONG_DEF = re.compile(r"\b(?:define[sd]?|let|denote[sd]?|denoting|we write|not
 CHOICE = re.compile(r"^(?:we )?choose$", re.I)
 # "our goal is to solve the following bi-level problem:": the display sets up a problem (a definition)
 PROBLEM_PROSE = re.compile(r"\b(?:problems?|program|optimi[sz]ation)\b", re.I)
-OPTIMUM = re.compile(r"\\(?:min|max|argmin|argmax|arg\s*\\?(?:min|max)|inf|sup|mathrm\s*\{\s*arg)(?![A-Za-z])")
+OPTIMUM = re.compile(r"\\(?:min|max|argmin|argmax|arg\s*\\?(?:min|max)|inf|sup|mathrm\s*\{\s*arg)(?![A-Za-z])|"
+                     # \argmin declared by \DeclareMathOperator*{\argmin}{arg\,min}, expanded by the reader
+                     r"\\operatorname\s*\*?\s*\{\s*arg\s*(?:\\[,;:! ]\s*)?(?:min|max)\s*\}")
 #: "convex and L-smooth, meaning that its gradient is Lipschitz continuous:": the display spells out a property
 PROPERTY_MEANS = re.compile(r"\b(?:[\w-]*smooth(?:ness)?|lipschitz|[\w-]*convex(?:ity)?|concave|bounded|monotone|"
                             r"continuous|(?:sub)?gaussian|coercive)\b[^.]{0,80}\b(?:meaning that|which means that|"
@@ -746,11 +749,12 @@ def classify(op: str, lhs_text: str, rhs_text: str, **how) -> tuple[str, str]:
 def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, role: str, display_text: str,
               prose: str, scope: tuple, lhs_index_plus_one: bool, recursion: bool, lhs_is_name: bool,
               lhs_first_use: bool, after: str = "", lhs_opaque: bool = False,
-              lone_name: bool = False, p_not_probability: bool = False, lhs_power: bool = False
+              lone_name: bool = False, p_not_probability: bool = False, lhs_power: bool = False, lead: str = ""
               ) -> tuple[str, str]:
     """(kind, why) for one link ``lhs op rhs`` (``after``: the prose right after the display; ``lhs_opaque``: the
     left side is an integral, a sum, an expectation, a gradient … kept as written, not a name; ``lone_name``: the
     link is its chain's only relation and its left side a plain or indexed name, ``n`` or ``n_0``, not ``f(x)``;
+    ``lead``: the longer prose before the display, for the cues checked against the display's own text;
     ``p_not_probability``: the paper calls its P a polynomial or a function, so a bare ``P(…)`` is no probability)."""
     link_text = without_brace_labels(f"{lhs_text} {rhs_text}")
     sentence = last_sentence(prose)
@@ -1013,6 +1017,12 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         # "…, where the error terms ξ_n, b_n and ψ_n are given by ξ_n = …, b_n = …, ψ_n² = …": the statement's
         # where-clause names them (a name or its power, read or not)
         return "definition", "a 'where … are given by' clause of the statement: it names the left side"
+    long_sentence = last_sentence(lead or prose)
+    if first_in_chain and op == "=" and \
+            announced_definition(long_sentence, lhs_text, _last(DERIVED_PROSE, long_sentence)):
+        # "let $vEll(θ, X, y)$ denote the volume of the ellipsoidal solid … (a long description):": the display's
+        # left side is the name the sentence announces, word for word
+        return "definition", "the prose before it announces the left side ('let $…$ denote …')"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
@@ -1046,6 +1056,8 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             return "goal", conclusion
         if re.search(r"\bsatisf(?:y|ies)\W*$", sentence, re.I):
             return "goal", conclusion
+    if specification(sentence, envs) and derived_at < 0:
+        return "goal", SPECIFICATION_WHY
     need = REQUIREMENT.search(sentence)
     if need and _last(DERIVED_PROSE, RESTATES.sub("", sentence[need.end(1):])) < 0:
         return "goal", "a requirement the prose imposes ('we need … to go to zero'), not a consequence"

@@ -823,6 +823,8 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
     integrated = integration_variables(toks)
     defined = {0} if ops and COUNTED.get(ops[0].text) == ":=" else set()  # B(X) := …: the function being defined
     defined |= {i + 1 for i, op in enumerate(ops) if COUNTED.get(op.text) == "=:" and i + 1 == len(ops)}  # … =: E(x)
+    if ops and ops[0].text == "=" and introduced_power_call(term_toks[0], names):
+        defined.add(0)  # σ^2(u) = u^⊤Σu, σ written here first: the square of the function σ being introduced
     for k, term in enumerate(terms):
         _parse_term(term, names, functions, integrated, k in defined)
     for k in range(1, len(terms) - 1):  # x \le y \wedge y \le z: "and" between two relations, not min(y, y)
@@ -849,6 +851,38 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
             reading.links.append(Link(op_text, op.pos, terms[i], terms[i + 1], k, op.note, op.label))
         k += 1
     return reading
+
+
+def introduced_power_call(toks: list[Token], names) -> bool:
+    """Whether ``toks`` (a chain's first side, before "=") is a name with a whole-number power applied to a bracket of
+    names — ``σ^2(u)``, ``f^{2}(x, y)`` — and the paper writes the name here for the first time: the side introduces
+    the function (its square), as a definition's ``σ^2(u) :=`` does (:meth:`PaperParser.define_side`), never the
+    product σ²·u of a σ nobody has introduced.  A name written before keeps its reading (a product, or both readings
+    where nothing decides)."""
+    if names is None or len(toks) < 6 or toks[0].kind not in ("letter", "cmd"):
+        return False
+    head = toks[0].text.lstrip("\\")
+    if toks[0].kind == "cmd" and head not in GREEK or toks[0].kind == "letter" and len(head) != 1:
+        return False
+    i = 2 if toks[1].text == "^" else 0
+    if not i:
+        return False
+    if toks[i].kind == "num":
+        i += 1
+    elif toks[i].text == "{" and toks[i + 1].kind == "num" and toks[i + 2].text == "}":
+        i += 3
+    else:
+        return False
+    if not re.fullmatch(r"[2-9]", "".join(t.text for t in toks[2:i] if t.kind == "num")):
+        return False
+    inner = toks[i + 1:-1]
+    if toks[i].text != "(" or toks[-1].text != ")" or not inner or len(inner) % 2 == 0 or \
+            any(t.text != "," for t in inner[1::2]) or \
+            any(t.kind not in ("letter", "cmd") or t.kind == "cmd" and t.text.lstrip("\\") not in GREEK
+                for t in inner[0::2]):
+        return False
+    first = names.first_at(GREEK.get(head, head) if toks[0].kind == "cmd" else head)
+    return first is not None and first >= toks[0].pos - 2 - len(toks[0].text)
 
 
 def _top_level(toks: list[Token]) -> list[Token]:
@@ -1195,6 +1229,10 @@ def lhs_shape(node: ast.expr | None) -> tuple[bool, bool, str | None]:
         # index makes the display an update of θ, never a step
         _, plus_one, base = lhs_shape(node.left)
         return False, plus_one, base
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Call) and \
+            isinstance(node.left.func, ast.Name) and node.left.func.id not in COMPUTED_CALLS and \
+            isinstance(node.right, ast.Constant):
+        return False, False, node.left.func.id  # σ(u)^2 (written σ^2(u)): the base σ, for its first use
     return False, False, None
 
 

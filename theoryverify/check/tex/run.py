@@ -1572,6 +1572,7 @@ class Paper:
                                  role=chain.role, display_text=display_text, prose=display.prose,
                                  scope=display.scope, lhs_index_plus_one=plus_one, recursion=recursion,
                                  lhs_is_name=is_name, lhs_first_use=first_use, after=display.after,
+                                 lead=display.lead,
                                  lhs_opaque=bool(is_name and base in self.names.atoms),
                                  lone_name=len(reading.links) == 1 and
                                  isinstance(link.lhs.node, (ast.Name, ast.Subscript)),
