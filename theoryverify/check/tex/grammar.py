@@ -91,6 +91,7 @@ class PaperParser(LatexParser):
         #: the index of the bracket of ``B(X)`` / ``A_t(X)`` when this side is the name being defined (the left of
         #: ``:=``, the right of ``=:``) and is that name applied to an argument list, whole (see :meth:`define_side`)
         self.defining_open: int | None = None
+        self.defining = False  # this side is the one a definition defines (see define_side)
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
         self._value_next = False  # read the next name as a value even before "(" (see the \nabla branch)
         self.ambiguous_e = False  # a bare e in a paper that writes e^{…} and uses e as a name
@@ -1038,7 +1039,8 @@ class PaperParser(LatexParser):
             # say so (the run reports both readings); the other reading joins them
             nxt = self.peek(1)
             joined = "Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)
-            if self.increment_reading:
+            if self.increment_reading or self.defining and start == 0:
+                # (ΔM_l := …, the side a definition defines: nobody defines a product — the increment is named)
                 self.i += 2
                 return self._maybe_call(self._index(joined))
             self.increments.add(f"Δ{nxt.text.lstrip(chr(92))}")
@@ -1302,7 +1304,7 @@ class PaperParser(LatexParser):
             return self._maybe_call(self._index(word))
         if name in ("operatorname", "mathrm", "text", "textrm", "mathop", "mathsf", "mathbb", "mathbf", "textnormal"):
             word = self._braced_word_after()
-            if word in EXPECT_WORDS:
+            if word in EXPECT_WORDS and not self._styled_matrix(name, word):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
@@ -1602,9 +1604,9 @@ class PaperParser(LatexParser):
             return 0
         if self.at("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm") and self.peek(1).text == "{" and \
                 self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
-            return 4
+            return 0 if self._styled_matrix(self.peek().text[1:], self.peek(2).text) else 4
         if self.at(*fonts) and self.peek(1).text == "{" and self.peek(2).text == "E" and self.peek(3).text == "}":
-            return 4  # \bm{E}[…]; a bold P is often a matrix, so only the blackboard P is a probability
+            return 0 if self._styled_matrix(self.peek().text[1:], "E") else 4  # \bm{E}[…]; a bold P is often a matrix, so only the blackboard P is a probability
         if self.at("\\mathbb", "\\mathds", "\\mathbbm") and self.peek(1).text in ("E", "P") or \
                 self.at(*fonts) and self.peek(1).text == "E":
             return 2
@@ -1762,6 +1764,41 @@ class PaperParser(LatexParser):
             inner = inner[1:-1]
         return bool(inner) and all(x.isalpha() for x in inner) and "".join(inner) in EXPECT_WORDS and \
             "".join(inner) not in ("E", "P")  # the one-letter signs: _blackboard_letter's
+
+    def _styled_matrix(self, font: str, word: str) -> bool:
+        """At ``\\mathsf{P}`` (a styled letter of :data:`EXPECT_WORDS`): is it a matrix, not the probability (the
+        expectation)?  Yes where it is transposed right here (``\\mathsf{P}^T``) or anywhere in the paper, or its
+        bracket holds the letter itself or matrix algebra (``\\mathsf{P}(\\mathsf{P}^T \\mathsf{K}^{-1} \\mathsf{P})^{-1}``:
+        a probability is never transposed, nor taken of an expression in itself) — then it is a name of its own."""
+        if len(word) != 1 or font not in ("mathsf", "mathbf", "mathbb"):
+            return False
+        j = self.i + 4  # after \mathsf { P }
+        if self.peek(1).text != "{" or self.peek(3).text != "}":
+            return False
+        if self.names is not None and self.names.nonscalar(word + {"mathsf": "sf", "mathbf": "bf",
+                                                                    "mathbb": "bb"}[font]):
+            return True  # the paper writes 𝖯ᵀ (or 𝖯 in a norm): a matrix or vector
+        toks = self.toks
+        if j < len(toks) and toks[j].text == "^" and j + 1 < len(toks) and \
+                (toks[j + 1].text in ("T", "\\top", "\\intercal") or toks[j + 1].text == "{" and j + 2 < len(toks) and
+                 toks[j + 2].text in ("T", "\\top", "\\intercal", "-")):
+            return True  # 𝖯ᵀ, 𝖯^{-1}: transposed or inverted here
+        if j < len(toks) and toks[j].text in ("(", "["):
+            depth, inner = 0, []
+            for t in toks[j:]:
+                depth += (t.text in ("(", "[")) - (t.text in (")", "]"))
+                if depth == 0:
+                    break
+                inner.append(t)
+            for k in range(1, len(inner) - 2):
+                if inner[k].text == "\\" + font and inner[k + 1].text == "{" and inner[k + 2].text == word:
+                    return True  # 𝖯(𝖯ᵀ…𝖯): the bracket holds the letter itself
+            for k in range(1, len(inner) - 1):
+                if inner[k].text == "^" and (inner[k + 1].text in ("T", "\\top", "\\intercal") or
+                                             inner[k + 1].text == "{" and k + 2 < len(inner) and
+                                             inner[k + 2].text in ("T", "\\top", "\\intercal")):
+                    return True  # 𝖯(Aᵀ B A): a transpose in the bracket — matrix algebra, no event
+        return False
 
     def _braced_word_after(self) -> str | None:
         self.i += 1
@@ -2982,6 +3019,7 @@ class PaperParser(LatexParser):
         (with its scripts) applied to one bracket that closes the side — ``B(X)``, ``A_t(X)``, ``T^{RR}_n(u)`` —
         that bracket is the argument list of the function being defined, whatever else the paper writes of the
         letter (``A B_0``, ``B_{t0}``: a factor, a family).  Nobody defines a product."""
+        self.defining = True
         toks = self.toks
         j = next((k for k, t in enumerate(toks) if t.text == "(" or (t.text == "\\left" and k + 1 < len(toks) and
                                                                       toks[k + 1].text == "(")), None)
@@ -3953,6 +3991,18 @@ class PaperParser(LatexParser):
         if isinstance(node, ast.Name) and self.toks[start].text == "{":
             self.next()
             return ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
+        if _is_call(node, "transpose") and len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Subscript)) \
+                and isinstance(node.args[0].value if isinstance(node.args[0], ast.Subscript) else node.args[0],
+                               ast.Name) and self.toks[start].text not in "({[" and \
+                self.toks[start].text not in ("\\left", "\\bigl", "\\Bigl", "\\big", "\\Big"):
+            # 𝖵^T_{a}, V^\top_i: the transpose written before the subscript — the transpose of 𝖵_a, as 𝖵_a^T is read
+            self.next()
+            idx = self._index_expr()
+            base = node.args[0]
+            base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
+                ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
+                              ctx=ast.Load())
+            return _call("transpose", base)
         if self._positive_part_end(start) == self.i + (2 if self.peek(1).text == "+" else 4):
             # (x)_+, [x]_{+}: the positive part max(x, 0)
             self.i += 2 if self.peek(1).text == "+" else 4
