@@ -107,3 +107,18 @@ def test_guard_a_false_increment_step_is_refuted(tmp_path, capsys):
     # guard: ΔX one name, a wrong step on it is refuted
     rows = tex_rows(tmp_path, capsys, proof_align(r"\Delta x + \Delta x &= 3 \Delta x ."))
     assert rows[0]["status"] == "refuted" and "Deltax" in rows[0]["read_as"], rows
+
+
+# 4. (1 − αa)^{(i−1)/2}: a bracket inside the exponent's arithmetic is a power ---------------------------------------
+def test_a_bracket_in_the_exponents_arithmetic_is_a_power(tmp_path, capsys):
+    # old: unreadable "a parenthesised superscript on an expression is not read"
+    rows = tex_rows(tmp_path, capsys, proof_align(r"(1 - a)^{(i - 1)/2} (1 - a)^{(i + 1)/2} &= (1 - a)^{i} , \\",
+                                                  r"(1 - a)^{(i - 1)/2} (1 - a)^{(i + 1)/2} &= (1 - a)^{i + 1} ."))
+    assert [r["status"] for r in rows] == ["proved", "refuted"], rows  # (the second: a planted false step)
+    assert "(1 - a) ** ((i - 1) / 2)" in rows[0]["read_as"], rows
+
+
+def test_guard_a_bracketed_label_on_an_expression_stays_unreadable(tmp_path, capsys):
+    # guard: (1 − a)^{(k)} — a power k or a label k? Unreadable, and the reason says why
+    rows = tex_rows(tmp_path, capsys, proof_align(r"(1 - a)^{(k)} &= b ."))
+    assert rows[0]["status"] == "unreadable" and "a power k, or a label" in rows[0]["reason"], rows

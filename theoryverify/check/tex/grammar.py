@@ -2790,8 +2790,10 @@ class PaperParser(LatexParser):
                                      slice=ast.Tuple(elts=[base.slice, _name(word)], ctx=ast.Load()), ctx=ast.Load())
             return ast.Subscript(value=_name(f"{base.id}sup"), slice=_name(word), ctx=ast.Load())
         if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1) and \
-                self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i):  # ^{(T-i)_+}: an exponent
-            raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
+                self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i) and \
+                not self._paren_arithmetic(self.i + 1):  # ^{(T-i)_+}, ^{(i-1)/2}: an exponent
+            raise BadInput("LaTeX: a parenthesised superscript on an expression ((…)^{(k)}) is not read: a power "
+                           "k, or a label (the k-th iterate, the k-th derivative)? The brackets allow both")
         if isinstance(base, (ast.Name, ast.Subscript)):
             applied_word = self._applied_word_label(base)
             if applied_word is not None:  # h^{an}(R): the labelled function applied (or ambiguous), no power
@@ -3708,6 +3710,19 @@ class PaperParser(LatexParser):
                 return None
         self.i += 3 if k else 1
         return letter
+
+    def _paren_arithmetic(self, at: int) -> bool:
+        """The ``(`` at ``at`` opens a superscript group and its bracket is an operand of arithmetic inside the
+        group — ``(1 - αa)^{(i-1)/2}``, ``^{(n-k) + 1}``: an exponent, never a label ``^{(k)}`` (the bracket alone)."""
+        depth, j = 0, at
+        while j < len(self.toks):
+            t = self.toks[j].text
+            depth += (t == "(") - (t == ")")
+            if depth == 0:
+                break
+            j += 1
+        group_close = _close_of(self.toks, at - 1)
+        return j + 1 < group_close and self.toks[j + 1].text in ("/", "+", "-", "*", "\\cdot")
 
     def _paren_power(self, k: int) -> bool:
         """``n^{(1-\\alpha)}``: a bracketed superscript holding a Greek parameter or a fraction is an exponent; an index
