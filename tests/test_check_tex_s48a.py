@@ -122,3 +122,12 @@ def test_guard_a_bracketed_label_on_an_expression_stays_unreadable(tmp_path, cap
     # guard: (1 − a)^{(k)} — a power k or a label k? Unreadable, and the reason says why
     rows = tex_rows(tmp_path, capsys, proof_align(r"(1 - a)^{(k)} &= b ."))
     assert rows[0]["status"] == "unreadable" and "a power k, or a label" in rows[0]["reason"], rows
+
+
+def test_guard_a_row_whose_left_side_is_an_opaque_sup_stays_a_step(tmp_path, capsys):
+    # guard (rkhsadapt 611 shape): "sup … = K(x, x), \\ sup … = …" — the second row's left side is no name (an opaque
+    # supremum): a step, never "first written here"
+    body = doc("We have", r"\begin{gather}", r"\sup_{g \le 1} \lvert g(x) \rvert^2 = K(x,x), \\",
+               r"\sup_{g \le 1} \lvert g(t) - g(x) \rvert^2 = K(t,t) + K(x,x) - 2 K(t,x).", r"\end{gather}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["kind"] for r in rows] == ["step", "step"], rows

@@ -1512,7 +1512,7 @@ class Paper:
                     kind, why = "definition", (f"{link.lhs.latex.strip()} appears here for the first time: this link "
                                                "gives its value (defines it), not a step")
             if kind == "step" and link.op == "=" and link.index == 0 and is_name and chain is not display.chains[0] \
-                    and link.lhs.tokens and not any(isinstance(n, ast.Name) and n.id == base
+                    and base not in self.names.atoms and link.lhs.tokens and not any(isinstance(n, ast.Name) and n.id == base
                                                     for n in ast.walk(link.rhs.node or ast.Pass())) and \
                     after_comma(self.doc.text[display.body_start:chain.pos]) and \
                     first_written_here(self.doc.text, self.doc.body_start, display.start, link.lhs.latex):
