@@ -25,11 +25,19 @@ def test_sans_serif_p_transposed_in_the_paper_is_a_matrix(tmp_path, capsys):
     assert "⟦" not in rows[0]["read_as"], rows
 
 
-def test_a_bold_e_applied_to_an_expression_in_itself_is_a_matrix(tmp_path, capsys):
-    # 𝐄(𝐄ᵀx): the bracket holds 𝐄 itself — no expectation of an expression in the operator
-    rows = tex_rows(tmp_path, capsys, doc("We have", r"\begin{equation}", r"a = \mathbf{E}(\mathbf{E}^T x)",
+def test_a_bold_p_transposed_in_its_own_bracket_is_a_matrix(tmp_path, capsys):
+    # 𝐏(𝐏ᵀx): the bracket holds 𝐏 transposed — no probability of an expression in the measure itself
+    rows = tex_rows(tmp_path, capsys, doc("We have", r"\begin{equation}", r"a = \mathbf{P}(\mathbf{P}^T x)",
                                           r"\end{equation}"))
-    assert rows[0]["read_as"].startswith("a = Ebf * (transpose(Ebf) * x)"), rows
+    assert rows[0]["read_as"].startswith("a = Pbf * (transpose(Pbf) * x)"), rows
+
+
+def test_guard_expectations_of_transposes_and_of_expectations_stay_expectations(tmp_path, capsys):
+    # guard (rrthesis shapes): 𝔼[ε εᵀ], 𝔼[𝔼[X | G]] — a covariance and a tower, never a matrix 𝔼 times a bracket
+    rows = tex_rows(tmp_path, capsys, doc("We have", r"\begin{equation}",
+                                          r"a = \mathbb{E}[\varepsilon \varepsilon^\top] + \mathbb{E}[\mathbb{E}[X | G]]"
+                                          r" + \mathbf{E}[x x^T]", r"\end{equation}"))
+    assert rows[0]["read_as"].count("⟦") == 3 and "Ebb *" not in rows[0]["read_as"], rows
 
 
 def test_guard_a_probability_and_an_expectation_stay_opaque(tmp_path, capsys):

@@ -1606,7 +1606,7 @@ class PaperParser(LatexParser):
                 self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
             return 0 if self._styled_matrix(self.peek().text[1:], self.peek(2).text) else 4
         if self.at(*fonts) and self.peek(1).text == "{" and self.peek(2).text == "E" and self.peek(3).text == "}":
-            return 0 if self._styled_matrix(self.peek().text[1:], "E") else 4  # \bm{E}[…]; a bold P is often a matrix, so only the blackboard P is a probability
+            return 4  # \bm{E}[…]; a bold P is often a matrix, so only the blackboard P is a probability
         if self.at("\\mathbb", "\\mathds", "\\mathbbm") and self.peek(1).text in ("E", "P") or \
                 self.at(*fonts) and self.peek(1).text == "E":
             return 2
@@ -1766,11 +1766,12 @@ class PaperParser(LatexParser):
             "".join(inner) not in ("E", "P")  # the one-letter signs: _blackboard_letter's
 
     def _styled_matrix(self, font: str, word: str) -> bool:
-        """At ``\\mathsf{P}`` (a styled letter of :data:`EXPECT_WORDS`): is it a matrix, not the probability (the
-        expectation)?  Yes where it is transposed right here (``\\mathsf{P}^T``) or anywhere in the paper, or its
-        bracket holds the letter itself or matrix algebra (``\\mathsf{P}(\\mathsf{P}^T \\mathsf{K}^{-1} \\mathsf{P})^{-1}``:
-        a probability is never transposed, nor taken of an expression in itself) — then it is a name of its own."""
-        if len(word) != 1 or font not in ("mathsf", "mathbf", "mathbb"):
+        """At ``\\mathsf{P}`` (a styled P that :data:`EXPECT_WORDS` reads as the probability): is it a matrix?  Yes
+        where the paper transposes it (``\\mathsf{P}^T`` here or anywhere: its evidence makes it a vector or matrix),
+        or its bracket holds the letter itself (``\\mathsf{P}(\\mathsf{P}^T \\mathsf{K}^{-1} \\mathsf{P})^{-1}``) —
+        a probability is never transposed — then it is a name of its own.  Never for E: 𝔼[X Xᵀ] and 𝔼[𝔼[X | G]]
+        are expectations."""
+        if word != "P" or font not in ("mathsf", "mathbf", "mathbb"):
             return False
         j = self.i + 4  # after \mathsf { P }
         if self.peek(1).text != "{" or self.peek(3).text != "}":
@@ -1779,7 +1780,7 @@ class PaperParser(LatexParser):
                                                                     "mathbb": "bb"}[font]):
             return True  # the paper writes 𝖯ᵀ (or 𝖯 in a norm): a matrix or vector
         toks = self.toks
-        if j < len(toks) and toks[j].text == "^" and j + 1 < len(toks) and \
+        if j + 1 < len(toks) and toks[j].text == "^" and \
                 (toks[j + 1].text in ("T", "\\top", "\\intercal") or toks[j + 1].text == "{" and j + 2 < len(toks) and
                  toks[j + 2].text in ("T", "\\top", "\\intercal", "-")):
             return True  # 𝖯ᵀ, 𝖯^{-1}: transposed or inverted here
@@ -1790,14 +1791,9 @@ class PaperParser(LatexParser):
                 if depth == 0:
                     break
                 inner.append(t)
-            for k in range(1, len(inner) - 2):
-                if inner[k].text == "\\" + font and inner[k + 1].text == "{" and inner[k + 2].text == word:
-                    return True  # 𝖯(𝖯ᵀ…𝖯): the bracket holds the letter itself
-            for k in range(1, len(inner) - 1):
-                if inner[k].text == "^" and (inner[k + 1].text in ("T", "\\top", "\\intercal") or
-                                             inner[k + 1].text == "{" and k + 2 < len(inner) and
-                                             inner[k + 2].text in ("T", "\\top", "\\intercal")):
-                    return True  # 𝖯(Aᵀ B A): a transpose in the bracket — matrix algebra, no event
+            return any(inner[k].text == "\\" + font and inner[k + 1].text == "{" and inner[k + 2].text == word and
+                       inner[k + 3].text == "}" and k + 5 < len(inner) and inner[k + 4].text == "^"
+                       for k in range(1, len(inner) - 3))  # 𝖯(𝖯ᵀ…𝖯): the letter itself, raised, in the bracket
         return False
 
     def _braced_word_after(self) -> str | None:
