@@ -21,6 +21,8 @@ def first_written_here(doc_text: str, body_start: int, display_start: int, lhs_l
     ``display_start``?  Compared without spaces and braces; any earlier occurrence, even inside a longer name,
     answers no (the safe side: the link stays a step)."""
     name = _plain(lhs_latex)
+    if name.endswith(")") and "(" in name:  # u^-(x): the function's name u^- (written earlier as u^-(1): known)
+        name = name[:name.index("(")]
     if len(name) < 1:
         return False
     return name not in _plain(doc_text[body_start:display_start])
