@@ -30,5 +30,5 @@ def first_written_here(doc_text: str, body_start: int, display_start: int, lhs_l
 
 def after_comma(before: str) -> bool:
     """Does the display's text ``before`` a chain end with a comma (``…, \\qquad X = …``): a side clause?"""
-    rest = re.sub(r"\\(?:q?quad|[,;:! ]|hspace\s*\{[^{}]*\})|\s|&|\\\\", "", before)
+    rest = re.sub(r"\\(?:q?quad|[,;:! ]|hspace\s*\{[^{}]*\})|\s|&", "", before)  # (a new row "\\\\": no clause)
     return rest.endswith(",")
