@@ -98,6 +98,7 @@ class PaperParser(LatexParser):
         #: the index of the bracket of ``B(X)`` / ``A_t(X)`` when this side is the name being defined (the left of
         #: ``:=``, the right of ``=:``) and is that name applied to an argument list, whole (see :meth:`define_side`)
         self.defining_open: int | None = None
+        self.defining = False  # this side is the one a definition defines (see define_side)
         self.ambiguous: set[str] = set()  # names applied to arguments with no evidence either way
         self._value_next = False  # read the next name as a value even before "(" (see the \nabla branch)
         self.ambiguous_e = False  # a bare e in a paper that writes e^{…} and uses e as a name
@@ -1045,7 +1046,8 @@ class PaperParser(LatexParser):
             # say so (the run reports both readings); the other reading joins them
             nxt = self.peek(1)
             joined = "Delta" + (GREEK[nxt.text[1:]] if nxt.kind == "cmd" else nxt.text)
-            if self.increment_reading:
+            if self.increment_reading or self.defining and start == 0:
+                # (ΔM_l := …, the side a definition defines: nobody defines a product — the increment is named)
                 self.i += 2
                 return self._maybe_call(self._index(joined))
             self.increments.add(f"Δ{nxt.text.lstrip(chr(92))}")
@@ -1309,7 +1311,7 @@ class PaperParser(LatexParser):
             return self._maybe_call(self._index(word))
         if name in ("operatorname", "mathrm", "text", "textrm", "mathop", "mathsf", "mathbb", "mathbf", "textnormal"):
             word = self._braced_word_after()
-            if word in EXPECT_WORDS:
+            if word in EXPECT_WORDS and not self._styled_matrix(name, word):
                 self.next()
                 self._skip_group_tokens()
                 self._skip_scripts()
@@ -1617,7 +1619,7 @@ class PaperParser(LatexParser):
             return 0
         if self.at("\\mathbb", "\\mathbf", "\\mathds", "\\mathbbm") and self.peek(1).text == "{" and \
                 self.peek(2).text in ("E", "P") and self.peek(3).text == "}":
-            return 4
+            return 0 if self._styled_matrix(self.peek().text[1:], self.peek(2).text) else 4
         if self.at(*fonts) and self.peek(1).text == "{" and self.peek(2).text == "E" and self.peek(3).text == "}":
             return 4  # \bm{E}[…]; a bold P is often a matrix, so only the blackboard P is a probability
         if self.at("\\mathbb", "\\mathds", "\\mathbbm") and self.peek(1).text in ("E", "P") or \
@@ -1777,6 +1779,37 @@ class PaperParser(LatexParser):
             inner = inner[1:-1]
         return bool(inner) and all(x.isalpha() for x in inner) and "".join(inner) in EXPECT_WORDS and \
             "".join(inner) not in ("E", "P")  # the one-letter signs: _blackboard_letter's
+
+    def _styled_matrix(self, font: str, word: str) -> bool:
+        """At ``\\mathsf{P}`` (a styled P that :data:`EXPECT_WORDS` reads as the probability): is it a matrix?  Yes
+        where the paper transposes it (``\\mathsf{P}^T`` here or anywhere: its evidence makes it a vector or matrix),
+        or its bracket holds the letter itself (``\\mathsf{P}(\\mathsf{P}^T \\mathsf{K}^{-1} \\mathsf{P})^{-1}``) —
+        a probability is never transposed — then it is a name of its own.  Never for E: 𝔼[X Xᵀ] and 𝔼[𝔼[X | G]]
+        are expectations."""
+        if word != "P" or font not in ("mathsf", "mathbf", "mathbb"):
+            return False
+        j = self.i + 4  # after \mathsf { P }
+        if self.peek(1).text != "{" or self.peek(3).text != "}":
+            return False
+        if self.names is not None and self.names.nonscalar(word + {"mathsf": "sf", "mathbf": "bf",
+                                                                    "mathbb": "bb"}[font]):
+            return True  # the paper writes 𝖯ᵀ (or 𝖯 in a norm): a matrix or vector
+        toks = self.toks
+        if j + 1 < len(toks) and toks[j].text == "^" and \
+                (toks[j + 1].text in ("T", "\\top", "\\intercal") or toks[j + 1].text == "{" and j + 2 < len(toks) and
+                 toks[j + 2].text in ("T", "\\top", "\\intercal", "-")):
+            return True  # 𝖯ᵀ, 𝖯^{-1}: transposed or inverted here
+        if j < len(toks) and toks[j].text in ("(", "["):
+            depth, inner = 0, []
+            for t in toks[j:]:
+                depth += (t.text in ("(", "[")) - (t.text in (")", "]"))
+                if depth == 0:
+                    break
+                inner.append(t)
+            return any(inner[k].text == "\\" + font and inner[k + 1].text == "{" and inner[k + 2].text == word and
+                       inner[k + 3].text == "}" and k + 5 < len(inner) and inner[k + 4].text == "^"
+                       for k in range(1, len(inner) - 3))  # 𝖯(𝖯ᵀ…𝖯): the letter itself, raised, in the bracket
+        return False
 
     def _braced_word_after(self) -> str | None:
         self.i += 1
@@ -2790,8 +2823,10 @@ class PaperParser(LatexParser):
                                      slice=ast.Tuple(elts=[base.slice, _name(word)], ctx=ast.Load()), ctx=ast.Load())
             return ast.Subscript(value=_name(f"{base.id}sup"), slice=_name(word), ctx=ast.Load())
         if self.at("{") and self.peek(1).text == "(" and not self._paren_power(1) and \
-                self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i):  # ^{(T-i)_+}: an exponent
-            raise BadInput("LaTeX: a parenthesised superscript on an expression is not read")
+                self._positive_part_end(self.i + 1) != _close_of(self.toks, self.i) and \
+                not self._paren_arithmetic(self.i + 1):  # ^{(T-i)_+}, ^{(i-1)/2}: an exponent
+            raise BadInput("LaTeX: a parenthesised superscript on an expression ((…)^{(k)}) is not read: a power "
+                           "k, or a label (the k-th iterate, the k-th derivative)? The brackets allow both")
         if isinstance(base, (ast.Name, ast.Subscript)):
             applied_word = self._applied_word_label(base)
             if applied_word is not None:  # h^{an}(R): the labelled function applied (or ambiguous), no power
@@ -3020,6 +3055,7 @@ class PaperParser(LatexParser):
         (with its scripts) applied to one bracket that closes the side — ``B(X)``, ``A_t(X)``, ``T^{RR}_n(u)`` —
         that bracket is the argument list of the function being defined, whatever else the paper writes of the
         letter (``A B_0``, ``B_{t0}``: a factor, a family).  Nobody defines a product."""
+        self.defining = True
         toks = self.toks
         j = next((k for k, t in enumerate(toks) if t.text == "(" or (t.text == "\\left" and k + 1 < len(toks) and
                                                                       toks[k + 1].text == "(")), None)
@@ -3709,6 +3745,19 @@ class PaperParser(LatexParser):
         self.i += 3 if k else 1
         return letter
 
+    def _paren_arithmetic(self, at: int) -> bool:
+        """The ``(`` at ``at`` opens a superscript group and its bracket is an operand of arithmetic inside the
+        group — ``(1 - αa)^{(i-1)/2}``, ``^{(n-k) + 1}``: an exponent, never a label ``^{(k)}`` (the bracket alone)."""
+        depth, j = 0, at
+        while j < len(self.toks):
+            t = self.toks[j].text
+            depth += (t == "(") - (t == ")")
+            if depth == 0:
+                break
+            j += 1
+        group_close = _close_of(self.toks, at - 1)
+        return j + 1 < group_close and self.toks[j + 1].text in ("/", "+", "-", "*", "\\cdot")
+
     def _paren_power(self, k: int) -> bool:
         """``n^{(1-\\alpha)}``: a bracketed superscript holding a Greek parameter or a fraction is an exponent; an index
         label (``θ^{(t)}``, ``x^{(k+1)}``, ``W^{(2)}``) holds latin indices and integers only."""
@@ -3991,6 +4040,18 @@ class PaperParser(LatexParser):
         if isinstance(node, ast.Name) and self.toks[start].text == "{":
             self.next()
             return ast.Subscript(value=node, slice=self._index_expr(), ctx=ast.Load())
+        if _is_call(node, "transpose") and len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Subscript)) \
+                and isinstance(node.args[0].value if isinstance(node.args[0], ast.Subscript) else node.args[0],
+                               ast.Name) and self.toks[start].text not in "({[" and \
+                self.toks[start].text not in ("\\left", "\\bigl", "\\Bigl", "\\big", "\\Big"):
+            # 𝖵^T_{a}, V^\top_i: the transpose written before the subscript — the transpose of 𝖵_a, as 𝖵_a^T is read
+            self.next()
+            idx = self._index_expr()
+            base = node.args[0]
+            base = ast.Subscript(value=base, slice=idx, ctx=ast.Load()) if isinstance(base, ast.Name) else \
+                ast.Subscript(value=base.value, slice=ast.Tuple(elts=[base.slice, idx], ctx=ast.Load()),
+                              ctx=ast.Load())
+            return _call("transpose", base)
         if self._positive_part_end(start) == self.i + (2 if self.peek(1).text == "+" else 4):
             # (x)_+, [x]_{+}: the positive part max(x, 0)
             self.i += 2 if self.peek(1).text == "+" else 4

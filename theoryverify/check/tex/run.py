@@ -30,6 +30,7 @@ from .names import Names, gather, prose_iterates, prose_numbers
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
+from .sideclauses import after_comma, first_written_here
 from .source import USEPACKAGE_RE, Document, Note, load
 from .qsymbols import apply as apply_qsymbols, qsymbol_table, replacements as qsymbol_replacements
 from .kinds import EVENT_WHY, NAMED_EVENT_WHY, NO_VALUE_WHYS
@@ -157,6 +158,7 @@ class Job:
 
 INCREMENT = re.compile(r"\\Delta\s*(?:[A-Za-z](?![A-Za-z])|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
 LONE_DELTA = re.compile(r"\\Delta(?![A-Za-z])\s*+(?!_|[A-Za-z]|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))")
+INDEXED_DELTA = re.compile(r"\\Delta\s*[_^]")  # Δ_i, Δ^2: Δ written as a quantity of its own
 BOLD_NAME = re.compile(r"bf(?:hat|bar|tilde|dot|ddot|check|breve|vec|ring|star|prime)*$")  # Abf, Cbfhat
 
 
@@ -606,7 +608,10 @@ class Paper:
         # Δt, Δw, ΔA as increments: the paper writes Δ before a name several times and never powers Δ or writes it
         # alone (Δ^2, Δ > 0, Δ(t)); a subscripted Δ_ω is a name of its own and does not count
         body = self.doc.text[self.doc.body_start:]
-        self.names.increments = len(INCREMENT.findall(body)) >= 2 and not LONE_DELTA.search(body)
+        # (one ΔX is enough where the paper never writes Δ on its own, indexed either: "Set ΔM_l := …" names an
+        # increment; Δ_i t beside one Δt keeps Δ·t open)
+        self.names.increments = not LONE_DELTA.search(body) and (
+            len(INCREMENT.findall(body)) >= 2 or len(INCREMENT.findall(body)) == 1 and not INDEXED_DELTA.search(body))
         self.relations: list[Relation] = []
         self.jobs: list[Job] = []
         self.shadows: list[Relation] = []  # each reading of an ambiguous relation, checked on its own
@@ -1641,6 +1646,15 @@ class Paper:
                     # "r(s) ≤ r_row(s) = 1 + min(…)": the chain writes r_row for the first time and gives its value
                     kind, why = "definition", (f"{link.lhs.latex.strip()} appears here for the first time: this link "
                                                "gives its value (defines it), not a step")
+            if kind == "step" and link.op == "=" and link.index == 0 and is_name and chain is not display.chains[0] \
+                    and base not in self.names.atoms and link.lhs.tokens and not any(isinstance(n, ast.Name) and n.id == base
+                                                    for n in ast.walk(link.rhs.node or ast.Pass())) and \
+                    after_comma(self.doc.text[display.body_start:chain.pos]) and \
+                    first_written_here(self.doc.text, self.doc.body_start, display.start, link.lhs.latex):
+                # "𝖪 = … = 𝖪_a + 𝖪_b, \qquad 𝖪_a = 𝖵_a𝚲_a𝖵_aᵀ": a side clause giving the value of a name this
+                # display writes for the first time (see .sideclauses)
+                kind, why = "definition", (f"{link.lhs.latex.strip()} is first written in this display: the clause "
+                                           "after the comma gives its value (defines it), not a step")
             if defined_before and link.op == "=" and is_name and kind in ("step", "goal"):
                 kind, why = "definition", "a := b = …: gives the value of the name the previous link defines"
             if link.index > 0 and link.op == "=" and kind in ("hypothesis", "goal") and chain_defines:
