@@ -138,27 +138,3 @@ def test_a_name_inside_its_own_bracket_is_still_a_product(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, _proof(r"\alpha(1 - \alpha) = \alpha - \alpha^2 .",
                                              r"p_i(1 - p_i) = p_i - p_i^2 ."))
     assert [r["status"] for r in rows] == ["proved", "proved"], rows
-
-
-# 3. a function the prose defines inline -------------------------------------------------------------------------
-def test_a_function_defined_inline_is_used_as_a_displayed_definition(tmp_path, capsys):
-    # old: "For $f(x) = x^3$ …" unused — ∂f(x̄)/∂x = 3x̄² and f(2) = 8 inconclusive (f unknown); now proved, and the
-    # false f(2) = 9 refuted (guard: the definition cannot hide an error)
-    body = _doc(r"\begin{proof}", r"For $f(x) = x^3$ and any point $\bar x$ we have", r"\begin{equation}",
-                r"\frac{\partial f(\bar x)}{\partial x} = 3 \bar x^2 .", r"\end{equation}",
-                "Then", r"\begin{equation}", r"f(2) = 8 .", r"\end{equation}",
-                "Then", r"\begin{equation}", r"f(2) = 9 .", r"\end{equation}", r"\end{proof}")
-    rows = tex_rows(tmp_path, capsys, body)
-    assert [r["status"] for r in rows] == ["proved", "proved", "refuted"], rows
-
-
-def test_an_inline_equation_that_states_a_claim_or_a_case_defines_nothing(tmp_path, capsys):
-    # guard: "we show that $f(x) = x^3$", "if $g(x) = x^2$": no definition — f(2) = 8 and g(1) = 1 stay unknowns; and a
-    # definition in a lemma holds only there (the proof after the lemma's end does not see it)
-    body = _doc(r"\begin{proof}", r"We show that $f(x) = x^3$ and if $g(x) = x^2$ then", r"\begin{equation}",
-                r"f(2) = 8 .", r"\end{equation}", "Then", r"\begin{equation}", r"g(1) = 1 .", r"\end{equation}",
-                r"\end{proof}",
-                r"\begin{lemma}", r"Let $h(x) = x^2$. Then $h$ is convex.", r"\end{lemma}",
-                r"\begin{proof}", "We have", r"\begin{equation}", r"h(3) = 9 .", r"\end{equation}", r"\end{proof}")
-    rows = tex_rows(tmp_path, capsys, body)
-    assert [r["status"] for r in rows] == ["inconclusive", "inconclusive", "inconclusive"], rows

@@ -28,7 +28,6 @@ from .kinds import (DEFINITION_OPS, STATEMENT_ENVS, classify, distribution_why, 
 from .grammar import _key
 from .names import Names, gather, prose_iterates, prose_numbers
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
-from .inline_defs import candidates as inline_candidates
 from .convergence import CONVERGES, shown as convergence_shown, why as convergence_why
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
@@ -794,14 +793,10 @@ class Paper:
     def _read_all(self) -> None:
         chain_id = 0
         defines = sorted(self.plain_defines)
-        inline_defs = inline_candidates(getattr(self, "_inline_texts", []), self.doc.text)
         for display in self.displays:
             while defines and defines[0][0] < display.start:
                 pos, text = defines.pop(0)
                 self._plain_define(text, pos)
-            while inline_defs and inline_defs[0][0] < display.start:
-                pos, text = inline_defs.pop(0)
-                self._inline_define(text, pos, display)
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
             prose_assume, prose_unread = self._prose_assumptions(display)
@@ -1271,33 +1266,6 @@ class Paper:
                 del plain_vals[k], self._prose_set[k]
         self._pre.update(pre_vals)
         return {**plain_vals, **subst}
-
-    def _inline_define(self, text: str, pos: int, display: D.Display) -> None:
-        """"For $f(x) = x_1^2 + x_2$ and any point $\\bar x$ we have" (:mod:`.inline_defs`): the function the prose
-        defines inline, used as a displayed definition is (:meth:`_define`: the same readability rules) in the scope
-        of the display after it — only where the inline math lies inside that scope (no environment closes between
-        them).  Nothing is defined where it cannot be read so."""
-        between = self.doc.text[pos:display.start]
-        if re.search(r"\\end\s*\{\s*(?!equation|align|eqnarray|gather|multline|split|aligned|array|cases)", between):
-            return  # "… $f(x) = x$. \end{lemma} … \[": the definition's scope closed before the display
-        if display.scope and display.scope[-1][1] > pos:
-            return  # the display's environment opens after the inline math: another scope
-        try:
-            reading = read_chain([(text, pos)], self.names, self.names.defined)
-        except Exception:  # a reader defect in prose math never stops the paper
-            return
-        if reading.error or len(reading.links) != 1 or not reading.links[0].readable:
-            return
-        link = reading.links[0]
-        lhs, rhs = link.lhs.node, link.rhs.node
-        if link.op != ":=" or not (isinstance(lhs, ast.Call) and isinstance(lhs.func, ast.Name)) or \
-                any(p is not None and (p.opaque or p.ambiguous or p.divisions) for p in (link.lhs.parser, link.rhs.parser)):
-            return
-        params = {a.id for a in lhs.args if isinstance(a, ast.Name)}
-        written = {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)}
-        if not params & written or lhs.func.id in written:
-            return  # "let $f(x) = 0$" (no argument on the right: a case, or a value), "$f(x) = f(x/2)$"
-        self._define(link, display.scope[-1] if display.scope else None)
 
     def _plain_define(self, text: str, pos: int = 0) -> None:
         from ..parser import parse_definition
