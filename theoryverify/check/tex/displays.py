@@ -46,7 +46,7 @@ TOKEN_RE = re.compile(r"\\begin\s*\{([^{}]{1,40})\}|\\end\s*\{([^{}]{1,40})\}|\\
 RELATION_HINT = re.compile(r"(?<!\\)(?<!\\left)(?<!\\right)(?<!\\bigl)(?<!\\bigr)(?<!\\Bigl)(?<!\\Bigr)(?<!\\big)(?<!\\Big)"
                            r"(?<!\\left )(?<!\\right )[=<>]|\\(?:le|leq|ge|geq|leqslant|geqslant|lt|gt|ne|neq|approx|simeq|"
                            r"sim|propto|equiv|ll|gg|lesssim|gtrsim|asymp|coloneqq|coloneq|triangleq|eqqcolon|defeq|"
-                           r"doteq|preceq|succeq|prec|succ|leftarrow|gets|stackrel|overset|underset|xlongequal)(?![A-Za-z])")
+                           r"doteq|preceq|succeq|prec|succ|leftarrow|gets|stackrel|overset|underset|xlongequal|xrightarrow)(?![A-Za-z])")
 CONDITION_WORDS = ("for all", "for any", "for every", "for each", "for some", "for", "if", "when", "whenever",
                    "provided", "given", "assuming", "as long as", "unless", "since", "because", "on", "over",
                    "such that", "s.t")

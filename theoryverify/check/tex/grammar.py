@@ -1207,13 +1207,7 @@ class PaperParser(LatexParser):
         if c == "\\left" and self.peek(1).text == ".":
             return self._evaluated_at()
         if c == "\\partial" and self.peek(1).text == "_":
-            self.i += 2
-            w = self._index_expr()
-            if not isinstance(w, ast.Name):
-                raise BadInput("LaTeX: \\partial_{x} with x a name")
-            operand = self.factor()
-            at_point = self._derivative_at_point(operand, [w])
-            return at_point if at_point is not None else _call("diff", operand, w)
+            return self._partial_subscript(start)
         if c == "\\nabla":
             self.next()
             if self.at("^") and self.peek(1).text == "{" and self.peek(2).text == "(":
@@ -3856,6 +3850,9 @@ class PaperParser(LatexParser):
                 if self.at("("):
                     close = self._matching(self.i)
                     if close > 0 and self.toks[close].text == ")" and self._evaluated_after(self.i - 1):
+                        at_point = self._partial_then_point(operand, variables)
+                        if at_point is not None:
+                            return at_point
                         # dμ/dν(x): the density, a function, at a point — never dμ/dν times x
                         return self._application(show_tokens(self.toks[start:self.i]))
                 return self._opaque(start, "D")
@@ -3871,6 +3868,78 @@ class PaperParser(LatexParser):
                 self._operand_span()  # \frac{\partial}{\partial (a^T x)} l(a^T x)
             return self._opaque(start, "D")
         return _bin(self._sub(num), ast.Div(), self._sub(den))
+
+    def _partial_then_point(self, operand: ast.expr, variables: list[ast.expr]) -> ast.expr | None:
+        """``\\frac{\\partial f}{\\partial x_i}(\\bar x)``, ``\\frac{\\partial f}{\\partial x}(\\bar x)`` (the cursor at the
+        bracket): f's partial derivative evaluated at the point — the same object as ``∂f(x̄)/∂x_i``
+        (:meth:`_derivative_at_point`: computed where the paper gives f, else one unknown partial at the point), never
+        d/dx of the number f(x̄).  None (nothing read) where the operand is no plain name of a function or a variable
+        is no name (a measure's density dμ/dν(x) stays one unknown applied)."""
+        if not isinstance(operand, ast.Name) or not variables or not all(isinstance(v, ast.Name) for v in variables):
+            return None
+        from ..functions import FUNCTIONS
+        if operand.id in FUNCTIONS or any(v.id == operand.id for v in variables):
+            return None
+        if self.names is not None and operand.id in getattr(self.names, "declared_scalars", set()):
+            return None
+        save = self.i
+        try:
+            args = self._paren_args()
+        except BadInput:
+            self.i = save
+            return None
+        call = ast.Call(func=_name(operand.id), args=args, keywords=[])
+        at_point = self._derivative_at_point(call, variables)
+        if at_point is None and not all(_derivative_variable_written(call, v.id) for v in variables):
+            self.i = save  # dμ/dν(x): no variable of the point — the density, one unknown applied, as before
+            return None
+        self.applied.add(operand.id)
+        return at_point if at_point is not None else _call("diff", call, *variables)
+
+    def _partial_subscript(self, start: int) -> ast.expr:
+        """``\\partial_{x_i} f(\\bar x)``, ``\\partial_{x_i} f``, ``\\partial_i f(\\bar x)``, ``\\partial_x (x^2 y)``: the
+        partial derivative written with its variable as a subscript, read as ``\\frac{\\partial f(\\bar x)}{\\partial x_i}``
+        is (:meth:`_derivative_at_point`: computed where the paper gives f, else one unknown at the point).  A name
+        right before a bracket is the function differentiated, applied there (``\\partial_i f(\\bar x)`` had been
+        d/di of f times x̄, 0 = 0 "proved"); a bare name is one unknown (as ∂f/∂x_i is).  An index subscript (``_i``,
+        ``_2``: no variable the operand writes) is the component of the point's one named argument (``∂_i f(x̄)`` is
+        ∂f/∂x_i at x̄), one unknown partial of f where the point is no single name; of an expression, not read."""
+        self.i += 2
+        w = self._index_expr()
+        if isinstance(w, ast.Subscript) and isinstance(w.value, ast.Name):
+            w = _name(_flat(w))  # \partial_{x_i}: the variable x_i, as \partial x_i names it
+        elif isinstance(w, ast.Constant) and isinstance(w.value, int) and not isinstance(w.value, bool):
+            w = _name(str(w.value))  # \partial_2 f: the second coordinate
+        if not isinstance(w, ast.Name):
+            raise BadInput("LaTeX: \\partial_{x} with x a name")
+        operand = self.factor()
+        if isinstance(operand, (ast.Name, ast.Subscript)) and (self.at("(") or self.at("\\left") and
+                                                                self.peek(1).text == "("):
+            fn = _flat(operand)  # \partial_i f(\bar x): f, a function (what a derivative is taken of), at the point
+            operand = ast.Call(func=_name(fn), args=self._paren_args(), keywords=[])
+            self.applied.add(fn)
+        index = w.id.isdigit() or "_" not in w.id and \
+            not any(isinstance(n, ast.Name) and n.id == w.id for n in ast.walk(operand))
+        if index and isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and \
+                not _derivative_variable_written(operand, w.id):
+            one = operand.args[0] if len(operand.args) == 1 else None
+            point = _point_base(one) if one is not None else ""
+            if point and point != w.id:
+                w = _name(f"{point}_{w.id}")  # \partial_i f(\bar x): ∂f/∂x_i at x̄
+            elif not point:
+                key = "\\partial_{" + w.id + "} " + operand.func.id
+                name = self.names.atom(key, "app") if self.names is not None else f"app{abs(hash(key)) % 10**6:06d}"
+                self.applied.add(name)
+                self.applications[name] = key
+                return ast.Call(func=_name(name), args=list(operand.args), keywords=[])
+        if isinstance(operand, ast.Call):
+            at_point = self._derivative_at_point(operand, [w])
+            return at_point if at_point is not None else _call("diff", operand, w)
+        if self._bare_name_derivative(operand, [w]) == "opaque":
+            return self._opaque(start, "D")  # \partial_{x_i} f: f's partial, one unknown (as ∂f/∂x_i)
+        if index and w.id.isdigit():
+            raise BadInput("LaTeX: \\partial_k of an expression (the variable is not named) is not read")
+        return _call("diff", operand, w)
 
     def _derivative_at_point(self, operand: ast.expr, variables: list[ast.expr]) -> ast.expr | None:
         """``∂f(x̄)/∂x_i``, ``\\frac{d f(\\bar x)}{dx}``, ``\\partial_{x_i} f(\\bar x)``: the derivative of the
@@ -4544,10 +4613,13 @@ def _opposite(a: ast.expr, b: ast.expr) -> bool:
 
 
 def _uses_itself(node: ast.expr, args: list[ast.expr]) -> bool:
-    """``alpha(1 - alpha)``: the name occurs, as a number, inside its own argument."""
+    """``alpha(1 - alpha)``: the name occurs, as a number, inside its own argument.  Only as another name's index it
+    does not (``i(k_i)``: i indexes k there — whether i is applied is the paper's evidence's to say, never a silent
+    i·k_i)."""
     target = ast.unparse(node)
     called = {id(n.func) for a in args for n in ast.walk(a) if isinstance(n, ast.Call)} | \
-        {id(n.value) for a in args for n in ast.walk(a) if isinstance(n, ast.Subscript)}
+        {id(n.value) for a in args for n in ast.walk(a) if isinstance(n, ast.Subscript)} | \
+        {id(m) for a in args for n in ast.walk(a) if isinstance(n, ast.Subscript) for m in ast.walk(n.slice)}
     return any(id(n) not in called and isinstance(n, (ast.Name, ast.Subscript)) and ast.unparse(n) == target
                for a in args for n in ast.walk(a))
 
@@ -4622,6 +4694,18 @@ def _policy_word(label: ast.expr) -> ast.expr:
         from .reading import index_label
         return _name(f"pi_{index_label(label.slice)}")  # V^{\pi_{k+1}}(s): pi_kp1, as V^{\pi_{k+1}} alone is labelled
     return label
+
+
+def _derivative_variable_written(call: ast.Call, name: str) -> bool:
+    """Is ``name`` written as a name in the arguments of ``call`` (``∂_x f(x, y)``: the variable x itself)?"""
+    return any(isinstance(n, ast.Name) and n.id == name for a in call.args for n in ast.walk(a))
+
+
+def _point_base(node: ast.expr) -> str:
+    """The letter a point is named by (``x̄``, ``x^*``, ``\\hat x``: "x"), or "" where it is no single name."""
+    if not isinstance(node, ast.Name):
+        return ""
+    return re.sub(r"(?:bar|hat|tilde|star|sup|prime|dot|check|breve|bf|vec|ul)+$", "", node.id) or ""
 
 
 def _flat(node: ast.expr) -> str:

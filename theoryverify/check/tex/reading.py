@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..latex import DEFINITION_OPS as LATEX_DEF_OPS
 from ..latex import GREEK, RELATIONS, Token, tokenize
 from ..parser import BadInput, NAME_RE, unparse
+from .convergence import CONVERGES, convergence_arrows
 from .grammar import TEXT_FUNCTION_WORDS, PaperParser, _close_of, integration_variables, show_tokens
 
 COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\leqq": "<=",
@@ -29,6 +30,7 @@ COUNTED = {"=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslan
            "\\precsim": "\\lesssim", "\\succsim": "\\gtrsim", "\\approxeq": "\\approx"}
 COUNTED.update({op: ":=" for op in LATEX_DEF_OPS})
 COUNTED.update({"\\eqqcolon": "=:", "=:": "=:"})
+COUNTED[CONVERGES] = CONVERGES  # X_n \xrightarrow{d} X: a convergence row (see .convergence)
 SEPARATORS = {"\\in", "\\notin", "\\subset", "\\subseteq", "\\supset", "\\supseteq", "\\to", "\\rightarrow",
               "\\mapsto", "\\implies", "\\iff", "\\Rightarrow", "\\Leftrightarrow", "\\Longrightarrow",
               "\\longrightarrow", "\\Leftarrow", "\\perp", "\\vdash", "\\models", "\\mid"}
@@ -462,6 +464,7 @@ def tokens_of(text: str, offset: int) -> list[Token]:
     amps = _case_columns(text)
     if amps:  # the tokenizer drops &; inside cases it separates a value from its condition
         toks = sorted(toks + [Token("cmd", "&", offset + a) for a in amps], key=lambda t: t.pos)
+    toks = convergence_arrows(toks)  # X_n \xrightarrow{d} X, \overset{p}{\to}: one relation token, its label kept
     toks = _stacked(_braced_script_commands(_unwrap_sizes(_boxed_relations([t for t in toks if t.text not in STYLES]))))
     out: list[Token] = []
     i = 0

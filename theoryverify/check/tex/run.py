@@ -28,6 +28,7 @@ from .kinds import (DEFINITION_OPS, STATEMENT_ENVS, classify, distribution_why, 
 from .grammar import _key
 from .names import Names, gather, prose_iterates, prose_numbers
 from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
+from .convergence import CONVERGES, shown as convergence_shown, why as convergence_why
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
 from .sideclauses import after_comma, first_written_here
@@ -1587,6 +1588,9 @@ class Paper:
                 # X \stackrel{d}{=} -X: equal in distribution, a statement about laws (d is no citation label, no
                 # definition sign)
                 kind, why = "probabilistic", distribution_why(link.op, link.label)
+            if link.op == CONVERGES:
+                # X_n \xrightarrow{d} X, \xrightarrow{p}, \xrightarrow{a.s.}: convergence of random variables
+                kind, why = "probabilistic", convergence_why(link.label)
             if kind == "step" and link.op in ("<", ">", "<=", ">=") and any(
                     isinstance(side, ast.Name) and self._defined_args.get(side.id, id(chain)) != id(chain)
                     for side in (link.lhs.node, link.rhs.node)):
@@ -1864,6 +1868,7 @@ class Paper:
 
     def _read_as(self, link: Link) -> str:
         op = f"{link.op}_d" if in_distribution(link.label) else link.op  # X =_d -X: equal in distribution
+        op = convergence_shown(link.label) if link.op == CONVERGES else op  # X_n ->_d X
         return f"{self._show(link.lhs.node, link.lhs.parser)} {op} {self._show(link.rhs.node, link.rhs.parser)}"
 
     def _reread_question(self, display, link, chain_id, kind, assumptions, read_as, parsers, cond_unread,
@@ -3047,6 +3052,8 @@ def _ce(ce) -> str:
 
 def _op_text(link: Link) -> str:
     op = {"<=": "\\le", ">=": "\\ge", "=": "="}.get(link.op, link.op)
+    if link.op == CONVERGES:  # X_n \xrightarrow{d} X: the arrow with its label, as written
+        return f"\\xrightarrow{{{link.label}}}"
     if in_distribution(link.label):  # X \stackrel{d}{=} -X: the label is what the relation means, kept in the text
         return f"\\stackrel{{{link.label}}}{{{op}}}"
     return op
