@@ -2131,6 +2131,11 @@ class Paper:
                 params = tuple(a.id for a in lhs.args)
                 if len(set(params)) != len(params):
                     return
+                if any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in params
+                       for n in ast.walk(rhs)):
+                    # f(x) := x_1^2 + x_2: the body reads components of its parameter, which an application does not
+                    # carry over (f(x̄) became x_1^2 + x_2, and d f(x̄)/dx = 0 was proved): not used, f stays unknown
+                    return
                 from .reading import function_name
                 fn = function_name(lhs.func.id)
                 d = Definition(f"{fn}({', '.join(params)}) := {unparse(r)}", fn, r, params)
