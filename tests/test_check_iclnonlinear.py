@@ -111,7 +111,9 @@ def test_cli_exit_codes(statement, code, word, capsys):
     returned = cli.main(["--context", K2, statement])
     out, err = capsys.readouterr()
     assert returned == code, out + err
-    assert out.startswith(word)
+    # g_1 >= 0 (a p-weighted sum of squares times positive attention) is decided by sampling ("holds") or, where
+    # SymPy's sign inference finishes within the check's time limit, "proved" — both are the true verdict
+    assert out.startswith(word) or (word == "holds" and out.startswith("proved: SymPy's assumptions")), out
     if code == 1:
         assert "counterexample" in out and "q_1_1=" in out
 

@@ -24,3 +24,9 @@ def test_a_definition_in_the_parameter_itself_still_decides(tmp_path, capsys):
     rows = _rows(tmp_path, capsys, r"f(x) := x^2 + 1 .", r"f(\bar x) = \bar x^2 + 1 .", r"f(\bar x) = \bar x^2 .")
     steps = [r for r in rows if r["kind"] == "step"]
     assert [r["status"] for r in steps] == ["proved", "refuted"], steps
+
+
+def test_a_definition_through_components_still_decides_at_its_own_parameter(tmp_path, capsys):
+    rows = _rows(tmp_path, capsys, r"f(x) := x_1^2 + x_2 .", r"f(x) = x_1^2 + x_2 .", r"f(x) = x_1^2 .")
+    steps = [r for r in rows if r["kind"] == "step"]
+    assert [r["status"] for r in steps] == ["proved", "refuted"], steps

@@ -617,6 +617,7 @@ class Paper:
         self.jobs: list[Job] = []
         self.shadows: list[Relation] = []  # each reading of an ambiguous relation, checked on its own
         self.definitions: list[Definition] = []
+        self.component_defs: set[int] = set()  # definitions whose body reads its parameter's components (_define)
         self.defined_names: set[str] = set()
         #: letters written side by side on the left of a definition (``SM_n := …``): a name of several letters,
         #: or the product? kept over both reading passes, so a use before the definition is seen too
@@ -2131,14 +2132,15 @@ class Paper:
                 params = tuple(a.id for a in lhs.args)
                 if len(set(params)) != len(params):
                     return
-                if any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in params
-                       for n in ast.walk(rhs)):
-                    # f(x) := x_1^2 + x_2: the body reads components of its parameter, which an application does not
-                    # carry over (f(x̄) became x_1^2 + x_2, and d f(x̄)/dx = 0 was proved): not used, f stays unknown
-                    return
                 from .reading import function_name
                 fn = function_name(lhs.func.id)
                 d = Definition(f"{fn}({', '.join(params)}) := {unparse(r)}", fn, r, params)
+                if any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in params
+                       for n in ast.walk(rhs)):
+                    # f(x) := x_1^2 + x_2: the body reads components of its parameter, which an application at another
+                    # point does not carry over (f(x̄) became x_1^2 + x_2; d f(x̄)/dx = 0 was proved) — used only by
+                    # a step that applies it at its own parameter (_component_safe)
+                    self.component_defs.add(len(self.definitions))
             else:
                 l = plain(lhs, self.names.defined, fam)
                 if _power_of_name(l, r) and not fam and not any(p.opaque or p.divisions or p.ambiguous or p.vector_ops
@@ -2249,7 +2251,8 @@ class Paper:
             return
         from .reading import function_name
         cav = Caveats()
-        in_scope = {self.definitions[i].name for i in self._in_scope(display)}
+        in_scope = {self.definitions[i].name for i in self._in_scope(display)
+                    if i not in self.component_defs or _component_safe(self.definitions[i], (lhs, rhs))}
         in_scope |= {k[5:] for k in pre if k.startswith("call:")}  # S(x) = … stated after the display
         for p in parsers:
             cav.opaque += [t for t in p.opaque.values() if t not in cav.opaque]
@@ -2453,6 +2456,8 @@ class Paper:
             grown = False
             for i in in_scope:
                 d = self.definitions[i]
+                if i in self.component_defs and not _component_safe(d, sides):
+                    continue
                 if i not in keep and d.name in need:
                     keep.add(i)
                     need |= _ast_names(d.expr) - set(d.params)
@@ -3378,6 +3383,21 @@ def _latex_names(text: str) -> set[str]:
             out |= set(word)
     return out
 
+
+
+def _component_safe(d, sides) -> bool:
+    """Whether the steps' ``sides`` use ``d`` (a function whose body reads its parameter's components, ``f(x) :=
+    x_1^2 + x_2``) only at its own parameter: every call ``f(…)`` has exactly the parameters as arguments, and no
+    derivative or substitution is taken in a parameter (``subs(diff(f(x), x), x, x̄)`` is f's derivative at x̄)."""
+    for side in sides:
+        for n in ast.walk(side):
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
+                continue
+            if n.func.id == d.name and [a.id if isinstance(a, ast.Name) else None for a in n.args] != list(d.params):
+                return False
+            if n.func.id in ("diff", "subs") and any(isinstance(a, ast.Name) and a.id in d.params for a in n.args[1:]):
+                return False
+    return True
 
 def _ast_names_text(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
