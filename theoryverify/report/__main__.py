@@ -145,7 +145,7 @@ def _rerender(args, p) -> int:
     except (TheoryverifyError, OSError, ValueError) as exc:
         sys.stderr.write("theoryverify.report: error: " + " ".join(str(exc).split()) + "\n")
         return 2
-    for row in rows:
+    for row in (r for r in rows if not args.paper or r["id"] in args.paper):  # the index lists the others too
         print(f"{row['id']}: re-rendered from {out / (row['id'] + '.json')} -> {out / (row['id'] + '.md')} (and .html)")
     print(f"index: {out / 'index.md'}")
     return 0
