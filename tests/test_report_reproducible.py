@@ -18,7 +18,7 @@ from theoryverify.seeds import DEFAULT_SEED
 ROOT = Path(__file__).resolve().parent.parent / "reports" / "quick"
 PAPER = "iclnonlinear"
 RUN_LINES = ("- Command:", "- Versions:", "- Git commit:", "- Device:", "- Catalogue coverage:",
-             markdown.GENERATED_PREFIX)
+             markdown.GENERATED_PREFIX, markdown.RENDERED_PREFIX)
 
 
 def _content(text: str) -> list[str]:

@@ -1,5 +1,12 @@
 """python -m theoryverify.report [--paper ID ...] [--profile quick|full] [--device auto|cpu|cuda]
 [--seed N] [--out DIR] [--fresh] [--allow-missing] [--jobs N | --scheduler ADDRESS]
+python -m theoryverify.report --rerender [--profile quick|full] [--paper ID ...] [--out DIR]
+
+``--rerender`` runs no claim: it re-writes the pages (.md, .html, figures) and the index of ``reports/<profile>`` (or
+``--out``) from the rows stored there (``<paper>.json``), with today's page code.  Each header keeps the metadata of
+the run that computed the rows (``<paper>.run.json``; for a page written before those files, read back from its
+header, strictly) and adds the line "Page rendered from the stored rows at commit <X> (`--rerender`)"
+(:mod:`theoryverify.report.rerender`).
 
 Exit codes: 0 written; 2 bad input, or an input outside the repository (a paper's text or catalogue, see
 ``python -m theoryverify papers``) is missing or differs from the recorded one, so the report would differ from
@@ -67,8 +74,12 @@ def _main(argv=None) -> int:
     p.add_argument("--allow-missing", action="store_true",
                    help="write the report even when a paper's text or catalogue is missing or differs from the "
                         "recorded one (the index then lists them; see `python -m theoryverify papers`)")
+    p.add_argument("--rerender", action="store_true",
+                   help="run no claim: re-write the pages and the index from the rows stored in the output folder")
     add_dispatch_options(p)
     args = p.parse_args(argv)
+    if args.rerender:
+        return _rerender(args, p)
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
     known = registry.papers()
@@ -120,6 +131,23 @@ def _main(argv=None) -> int:
         print(f"{row['id']}: {row['n']} claims ({counts}; refuted by class: {found}{caught}) -> "
               f"{args.out / (row['id'] + '.md')} (and .html)")
     print(f"index: {args.out / 'index.md'}")
+    return 0
+
+
+def _rerender(args, p) -> int:
+    """``--rerender``: the pages from the stored rows (no claim runs, so the run options do not apply)."""
+    if args.claim or args.fresh:
+        p.error("--rerender runs no claim: --claim and --fresh do not apply")
+    from .rerender import rerender
+    out = args.out if args.out is not None else Path("reports") / args.profile
+    try:
+        rows = rerender(out, args.paper or ())
+    except (TheoryverifyError, OSError, ValueError) as exc:
+        sys.stderr.write("theoryverify.report: error: " + " ".join(str(exc).split()) + "\n")
+        return 2
+    for row in (r for r in rows if not args.paper or r["id"] in args.paper):  # the index lists the others too
+        print(f"{row['id']}: re-rendered from {out / (row['id'] + '.json')} -> {out / (row['id'] + '.md')} (and .html)")
+    print(f"index: {out / 'index.md'}")
     return 0
 
 

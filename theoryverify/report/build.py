@@ -80,13 +80,32 @@ def gpu_sized(paper_id: str, profile: str, device: str, only: Sequence[str] = ()
             and (not only or c.id in only or set(c.catalogue_ids) & set(only))]
 
 
+#: beside each page, the run that computed its rows (what its header names), read by :mod:`.rerender`
+RUN_SUFFIX = ".run.json"
+#: beside the index, the run its header names
+INDEX_RUN = "index.run.json"
+
+
+def write_run(path: Path, run: dict[str, Any]) -> None:
+    """The run's metadata, machine-readable, in the order the header shows it; never the re-render mark."""
+    kept = {k: v for k, v in run.items() if k != "rendered"}
+    path.write_text(json.dumps(kept, indent=1, ensure_ascii=False, default=str) + "\n",
+                    encoding="utf-8")
+
+
 def write_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: Path) -> dict[str, Any]:
+    cov = catalogue.coverage_line(paper.spec, catalogue.row_ids(results), paper.id)  # with the ids a claim covers
+    return render_paper(paper, results, dict(run, coverage=cov, paper_version=paper_version(paper.id)), out)
+
+
+def render_paper(paper, results: list[dict[str, Any]], run: dict[str, Any], out: Path) -> dict[str, Any]:
+    """Write the paper's page (.md), rows (.json), HTML page, figures and run metadata (.run.json) from its rows
+    and ``run`` (the header's metadata, coverage and package version included); return its index row."""
     img_dir = out / paper.id
     gallery: dict[str, list[str]] = {}  # every plot of a claim
     for r in results:
         gallery[r["id"]] = [f"{paper.id}/{p.name}" for p in plots.plots_for(r, img_dir)]
-    cov = catalogue.coverage_line(paper.spec, catalogue.row_ids(results), paper.id)  # with the ids a claim covers
-    run = dict(run, coverage=cov, paper_version=paper_version(paper.id))
+    write_run(out / f"{paper.id}{RUN_SUFFIX}", run)
     # the page read in five minutes (finding cards, passes by section, glossary), and every row whole beside it
     (out / f"{paper.id}.md").write_text(page.paper_page(vars(paper), run, results, gallery), encoding="utf-8")
     (out / f"{paper.id}.json").write_text(page.rows_json(results), encoding="utf-8")
@@ -156,6 +175,7 @@ def build(papers: Sequence[str], *, profile: str, device: str, seed: int, out: P
         row["run"] = {"commit": run["commit"], "generated": f"{now}"}
     listed = _with_earlier_rows(out, rows, run["profile"]) if not only else rows
     (out / "index.md").write_text(markdown.index_page(run, listed), encoding="utf-8")
+    write_run(out / INDEX_RUN, run)
     note(claim_run.last_line(), PREFIX)
     return {"rows": rows, "timings": timings, "missing_inputs": absent, "reused": claim_run.reused,
             "computed": claim_run.computed}

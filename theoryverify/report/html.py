@@ -162,6 +162,9 @@ def _run_html(paper: Mapping[str, str], run: Mapping[str, Any]) -> str:
              f"Command: <code>{e(run['command'])}</code>",
              f"Profile: <code>{e(run['profile'])}</code>; seed: <code>{e(run['seed'])}</code>",
              f"{e(run.get('commit_label') or 'Git commit')}: <code>{e(run.get('commit', ''))}</code>"]
+    if run.get("rendered"):  # re-rendered from the stored rows (:mod:`.rerender`): the run above computed them
+        items.append(f"Page rendered from the stored rows at commit <code>{e(run['rendered'])}</code> "
+                     "(<code>--rerender</code>)")
     return ('<ul class="run">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>\n"
             f'<p class="run">\n{e(GENERATED_PREFIX + str(run.get("generated", "")))}\n</p>')  # a line of its own
 

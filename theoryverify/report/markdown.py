@@ -19,6 +19,13 @@ from ..locations import location_refs, ref_key
 STATUSES = ("proved", "holds", "refuted", "inconclusive", "error")
 FINDINGS = tuple(f.value for f in Finding)
 GENERATED_PREFIX = "Generated: "
+#: the one line a page re-rendered from its stored rows adds under the run's lines (:mod:`.rerender`)
+RENDERED_PREFIX = "- Page rendered from the stored rows at commit "
+
+
+def rendered_line(run: Mapping[str, Any]) -> list[str]:
+    """``[line]`` when the page was re-rendered from stored rows (``run["rendered"]``: the commit), else ``[]``."""
+    return [f"{RENDERED_PREFIX}`{run['rendered']}` (`--rerender`)"] if run.get("rendered") else []
 
 #: why a verdict was made inconclusive by an evidence rule (details["downgraded"]["rule"]) -> section heading
 RULE_HEADINGS = {"span": "grid too narrow or too few points", "quantifier": "too few configurations",
@@ -150,7 +157,7 @@ def header(paper: Mapping[str, str], run: Mapping[str, Any]) -> list[str]:
              "- Device: " + ", ".join(f"{k}={v}" for k, v in dev.items()),
              "- Versions: " + ", ".join(f"{k} {v}" for k, v in run["versions"].items()),
              f"- {run.get('commit_label') or 'Git commit'}: `{run['commit']}`",
-             f"{GENERATED_PREFIX}{run['generated']}"]
+             f"{GENERATED_PREFIX}{run['generated']}", *rendered_line(run)]
     if run.get("coverage"):
         lines.append(f"- Catalogue coverage: {run['coverage']}")
     if run.get("not_run"):
@@ -406,7 +413,8 @@ def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
 def index_page(run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
     lines = ["# theoryverify reports", "", f"- Command: `{run['command']}`",
              f"- Profile: `{run['profile']}`; seed: `{run['seed']}`; device: {run['device_info']['name']}",
-             f"- {run.get('commit_label') or 'Git commit'}: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}"]
+             f"- {run.get('commit_label') or 'Git commit'}: `{run['commit']}`", f"{GENERATED_PREFIX}{run['generated']}",
+             *rendered_line(run)]
     if run.get("missing_inputs"):  # only then: a report made with every input has no such line
         lines.append("- Missing inputs (this report differs from one made with them; see `python -m theoryverify "
                      "papers`): " + "; ".join(cell(m) for m in run["missing_inputs"]))

@@ -28,8 +28,8 @@ from ..evidence import supporting, sweeps
 from ..findings import Finding
 from ..locations import location_refs, ref_key
 from ..standards import STANDARDS
-from .cards import (ASIDE, CLASSES, NO_FINDING, Card, PlantedError, brief, cards, clauses, decisive, finding_counts,
-                    full_value, is_planted, planted_errors, planted_line, root_causes, status_counts)
+from .cards import (ASIDE, CLASSES, LABEL, _labels, NO_FINDING, Card, PlantedError, brief, cards, clauses, decisive, finding_counts,
+                    full_value, is_planted, number_first, planted_errors, planted_line, root_causes, status_counts)
 from . import texsections
 from .markdown import FINDINGS, RULE_HEADINGS, STATUSES, anchor, header, table
 
@@ -111,6 +111,9 @@ class Glossary:
 
     def ref(self, text: str, label: str | None = None) -> str:
         text = oneline(text)
+        standard = _standard_texts().get(text)
+        if standard:  # the rule is an evidence standard, which the glossary defines already: defined once
+            return f"[{label or standard}](#standard-{standard})"
         if text not in self.rules:
             self.rules[text] = f"rule-{len(self.rules) + 1}"
         name = self.rules[text]
@@ -143,6 +146,12 @@ class Glossary:
                       "it).", ""]
             lines += [f"- <a id=\"{a}\"></a>**{a.replace('rule-', 'rule ')}**: {t}" for t, a in self.rules.items()]
         return lines + [""]
+
+
+def _standard_texts() -> dict[str, str]:
+    """Each evidence standard's text (on one line) -> its key: a rule a check records with a standard's very text is
+    defined once, as that standard."""
+    return {oneline(text): key for key, text in STANDARDS.rules().items() if key in RULE_HEADINGS}
 
 
 def _rule_texts(node: Any) -> Iterable[str]:
@@ -206,21 +215,27 @@ def _zero_array(x: Any) -> str | None:
 def counterexample_lines(ce: Mapping[str, Any]) -> list[str]:
     """A counterexample whole: inline when short; when long, its scalar coordinates (and any all-zero array, named
     so: "Q = 0 (a 2×2 zero matrix)") on the line itself — the point a reader checks against the hypotheses — and
-    the other coordinates (arrays, mappings) below it, in a collapsible block when long."""
+    its long texts below it, in a collapsible block when long; its arrays and mappings (series, per-part fits, the
+    hypotheses map that the card's Hypotheses line states) are named, each whole in the HTML card (a table, one
+    row per coordinate) and the JSON row."""
     pairs = [(str(k), _zero_array(v) or compact_value(v, k)) for k, v in ce.items()]
     whole = "; ".join(f"{k} = {v}" for k, v in pairs)
     if len(oneline(whole)) <= LONG:
         return [f"- **Counterexample:** {oneline(whole)}"]
     plain = [(k, v) for (k, v), raw in zip(pairs, ce.values()) if len(v) <= SHORT_VALUE and (
         _zero_array(raw) or not isinstance(raw, (list, tuple, Mapping)) and not hasattr(raw, "tolist"))]
-    rest = [k for k, _v in pairs if k not in dict(plain)]
+    arrays = [k for (k, v), raw in zip(pairs, ce.values()) if k not in dict(plain) and (
+        isinstance(raw, (list, tuple, Mapping)) or hasattr(raw, "tolist"))]
+    rest = [k for k, _v in pairs if k not in dict(plain) and k not in arrays]
     if not plain:
         return _collapsible("Counterexample", whole)
-    head = "; ".join(f"{k} = {v}" for k, v in plain)
-    if not rest:
-        return [f"- **Counterexample:** {oneline(head)}"]
-    return [f"- **Counterexample:** {oneline(head)} (and {', '.join(rest)}: below)"] + _collapsible(
-        "Counterexample, the rest", "; ".join(f"{k} = {v}" for k, v in pairs if k in rest))
+    head = oneline("; ".join(f"{k} = {v}" for k, v in plain))
+    named = ((f"; {', '.join(rest)}: below" if rest else "") + (f"; {', '.join(arrays)}: whole in the HTML card "
+             "and the JSON row" if arrays else "")).removeprefix("; ")
+    if not named:
+        return [f"- **Counterexample:** {head}"]
+    return [f"- **Counterexample:** {head} (and {named})"] + (_collapsible(
+        "Counterexample, the rest", "; ".join(f"{k} = {v}" for k, v in pairs if k in rest)) if rest else [])
 
 
 def class_link(cls: str) -> str:
@@ -232,7 +247,7 @@ def _collapsible(label: str, text: str) -> list[str]:
     text = oneline(text)
     if len(text) <= LONG:
         return [f"- **{label}:** {text}"]
-    return [f"- <details><summary><b>{label}</b> ({len(text)} characters)</summary>", "", f"  {text}", "",
+    return [f"- <details><summary>{label} ({len(text)} characters)</summary>", "", f"  {text}", "",
             "  </details>"]
 
 
@@ -265,11 +280,13 @@ def card_lines(c: Card, number: str, glossary: Glossary, figures: Sequence[str] 
         lines.append(f"- **Reading tested:** {oneline(tested)} ({status}). **Other readings:** " + (
             "; ".join(f"{oneline(k)} — *{oneline(v)}*" for k, v in others) or "none named"))
         lines += cost_lines(c)
-    also = (" (also checked as " + ", ".join(f"`{i}`: {s}" for i, s in c.twins) + f"; shown: `{c.shown_id}`)"
-            if c.twins else "")
+    also = (" (also checked as " + ", ".join(f"`{i}`: {s}" for i, s in c.twins)  # the command names the one shown
+            + (f"; shown: `{c.shown_id}`" if f" {c.shown_id} " not in f"{c.command} " else "") + ")" if c.twins else "")
     lines.append(f"- **Reproduce:** `{c.command}`{also}")
-    if oneline(c.evidence) not in oneline(c.wrong):  # else the sentence above holds the whole evidence
-        lines += _collapsible("Evidence", glossary.shorten(c.evidence))
+    said, rest = evidence_beyond(c)
+    if rest:  # else the sentence above holds the whole evidence
+        lines += _collapsible("Evidence, besides the sentence above" if said else "Evidence",
+                              glossary.shorten("; ".join(rest)))
     rules = sorted({glossary.ref(t) for r in c.rows[:1] for t in _rule_texts(r.get("details") or {})})
     if rules:
         lines.append("- **Decided by:** " + ", ".join(rules))
@@ -277,6 +294,22 @@ def card_lines(c: Card, number: str, glossary: Glossary, figures: Sequence[str] 
     for f in figures:
         lines += [f"![{c.id}]({f})", ""]
     return lines
+
+
+def evidence_beyond(c: Card) -> tuple[int, list[str]]:
+    """The evidence's clauses (:func:`.cards.clauses`) that the card's sentence ("What is wrong") does not already
+    say, word for word (the decisive clause it leads with counts when only its part labels moved to its end), and how
+    many were left out: no text twice on a card, and every clause of the evidence on it once."""
+    wrong = oneline(c.wrong)
+    parts = clauses(oneline(c.evidence))
+    if oneline(c.evidence) in wrong:
+        return len(parts), []
+    first = decisive(c.evidence or "")
+    lead = number_first(first)
+    whole = brief(lead) == lead and all(len(label) <= LABEL for label in _labels(first)[0])  # nothing left out
+    said = {oneline(first)} if whole and oneline(lead) in wrong else set()
+    rest = [p for p in parts if p not in said and p not in wrong]
+    return len(parts) - len(rest), rest
 
 
 def cost_lines(c: Card) -> list[str]:
@@ -398,12 +431,12 @@ def planted_section(planted: Sequence[PlantedError], gallery: Mapping[str, Seque
     return lines + [""]
 
 
-def _line(c: Card, text: str) -> str:
+def _line(c: Card, text: str, base: str = "") -> str:
     """One line: the location, the claim's full id (what ``verify --claim`` takes) and where its code is (one hop from
-    the id to the code), then ``text``."""
+    the id to the code: ``FILE:LINE`` under ``base``, the folder the page's header names once), then ``text``."""
     shown = next((r for r in c.rows if r.get("id") == c.shown_id), None) or (c.rows[0] if c.rows else {})
-    source = f" (`{shown['source']}`)" if shown.get("source") else ""
-    return f"- [{oneline(c.location)}](#{anchor(c.id)}) " + "".join(f'<a id="{anchor(i)}"></a>' for i in c.ids) \
+    source = f" (`{shown['source'].removeprefix(base)}`)" if shown.get("source") else ""
+    return f"- {oneline(c.location)} " + "".join(f'<a id="{anchor(i)}"></a>' for i in c.ids) \
         + f" `{c.id}`{source} — {text}"
 
 
@@ -413,7 +446,7 @@ def _rule_of(c: Card) -> tuple[str, Mapping[str, Any]] | None:
     return (was.get("rule", "?"), was) if isinstance(was, Mapping) else None
 
 
-def others_section(made: Sequence[Card]) -> list[str]:
+def others_section(made: Sequence[Card], base: str = "") -> list[str]:
     """Refutations outside the hypotheses, then inconclusive verdicts, one line each (the evidence whole)."""
     lines: list[str] = []
     outside = [c for c in made if c.outside_hypotheses]
@@ -421,7 +454,7 @@ def others_section(made: Sequence[Card]) -> list[str]:
         lines += [f"## Fails outside the stated hypotheses ({len(outside)}; not findings)", "",
                   "Each line: where the evidence breaks the statement's hypotheses ([standard](#standard-hypotheses))."
                   , ""]
-        lines += [_line(c, oneline(c.evidence)) for c in outside] + [""]
+        lines += [_line(c, oneline(c.evidence), base) for c in outside] + [""]
     open_ = [c for c in made if c.status in ("inconclusive", "error") and not c.outside_hypotheses]
     if open_:
         lines += [f"## Inconclusive ({len(open_)})", ""]
@@ -429,7 +462,7 @@ def others_section(made: Sequence[Card]) -> list[str]:
             rule = _rule_of(c)
             why = (f"[{rule[0]} standard](#standard-{rule[0]}) (the check alone: {rule[1].get('status', '?')})"
                    if rule and rule[0] in RULE_HEADINGS else f"**{c.status}**")
-            lines.append(_line(c, f"{why}: {oneline(c.evidence)}"))
+            lines.append(_line(c, f"{why}: {oneline(c.evidence)}", base))
         lines.append("")
     return lines
 
@@ -496,7 +529,7 @@ def _section_key(name: str) -> tuple:
             ref_key(name.split(" (")[0]) if name != "Elsewhere" else (99,), name)
 
 
-def passes_section(made: Sequence[Card], tex: Callable[[str], str | None] | None = None) -> list[str]:
+def passes_section(made: Sequence[Card], tex: Callable[[str], str | None] | None = None, base: str = "") -> list[str]:
     passed = [c for c in made if c.status in ("proved", "holds")]
     lines = [f"## Passes by section ({len(passed)})", ""]
     if not passed:
@@ -508,7 +541,7 @@ def passes_section(made: Sequence[Card], tex: Callable[[str], str | None] | None
         groups.setdefault(section_of(c.location, tex), []).append(c)
     for name in sorted(groups, key=_section_key):
         lines += [f"### {name} ({len(groups[name])})", ""]
-        lines += [_line(c, f"**{c.status}**: {coverage(c)}") for c in groups[name]] + [""]
+        lines += [_line(c, f"**{c.status}**: {coverage(c)}", base) for c in groups[name]] + [""]
     return lines
 
 
@@ -536,9 +569,29 @@ def locations_section(made: Sequence[Card]) -> list[str]:
             where.setdefault(ref, []).append(c)
     if not where:
         return []
-    rows = [[ref, ", ".join(f"[`{c.id.split('.', 1)[-1]}`](#{anchor(c.id)}) {c.status}" for c in cs)]
-            for ref, cs in sorted(where.items(), key=lambda kv: ref_key(kv[0]))]
-    return ["## Where each part of the paper is checked", ""] + table(["paper location", "claims (verdict)"], rows) + [""]
+    lines = ["## Where each part of the paper is checked", "",
+             "Each line: a location, then the claims that check it (linked), by verdict.", ""]
+    for ref, cs in sorted(where.items(), key=lambda kv: ref_key(kv[0])):
+        by = {s: [c for c in cs if c.status == s] for s in STATUSES}
+        lines.append(f"- **{ref}**: " + "; ".join(
+            f"{s} " + ", ".join(f"[{c.id.split('.', 1)[-1]}](#{anchor(c.id)})" for c in group)
+            for s, group in by.items() if group))
+    return lines + [""]
+
+
+def code_folder(results: Sequence[Mapping[str, Any]]) -> str:
+    """The folder (ending "/") that holds the code of every row (``source`` = ``FILE:LINE``), or "" when they share
+    none or only one file: the page names it once and each line the rest of the path."""
+    files = {str(r["source"]).rsplit(":", 1)[0] for r in results if r.get("source")}
+    if len(files) < 2:
+        return ""
+    folders = [f.split("/")[:-1] for f in files]
+    common = []
+    for parts in zip(*folders):
+        if len(set(parts)) > 1:
+            break
+        common.append(parts[0])
+    return "/".join(common) + "/" if common else ""
 
 
 def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
@@ -552,8 +605,11 @@ def paper_page(paper: Mapping[str, str], run: Mapping[str, Any], results: Sequen
     glossary.collect_settings(c.wrong for c in made if c.is_finding)
     files = (f"- Every row, whole: [`{paper['id']}.json`]({paper['id']}.json) (as `verify --json` prints it); "
              f"the same cards with filters: `{paper['id']}.html`")
-    body = findings_section(made, numbers, glossary, gallery) + others_section(made) \
-        + passes_section(made, texsections.resolver(paper)) + planted_section(planted_errors(results), gallery)
+    base = code_folder(results)
+    if base:
+        files += f"; the claims' code is under `{base}` (each line below names its file and line there)"
+    body = findings_section(made, numbers, glossary, gallery) + others_section(made, base) \
+        + passes_section(made, texsections.resolver(paper), base) + planted_section(planted_errors(results), gallery)
     lines = header(paper, run)[:-1] + [files, ""] + _summary(results, made, numbers, glossary) + body + glossary.section() \
         + details_section(made, gallery) + locations_section(made)
     return "\n".join(lines).rstrip() + "\n"
