@@ -69,3 +69,15 @@ def test_an_unreadable_header_is_one_line_and_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("theoryverify.report: error: ") and err.count("\n") == 1 and "Profile" in err
     assert page.read_text() != text and not (tmp_path / "iclnonlinear.html").exists()  # nothing written
+
+
+def test_a_page_replaced_by_a_newer_run_names_that_run_in_the_index():
+    """Session 48: icrecall's full rows were replaced by a run at a769378 and re-rendered; the index row kept the old
+    run's commit and time (9afb806, 2026-11-30) although the page's header named the new one."""
+    from theoryverify.report.rerender import _index_run
+    old = {"commit": "9afb8064af70", "generated": "2026-11-30 18:40:12 UTC"}
+    newer = {"commit": "a769378692bf", "generated": "2026-12-01 08:24:12 UTC; every result reused from the results store"}
+    assert _index_run(old, newer) == {"commit": "a769378692bf", "generated": "2026-12-01 08:24:12 UTC"}
+    same = {"commit": "9afb8064af70", "generated": "2026-11-30 18:39:57 UTC; runtime 470.2 s"}
+    assert _index_run(old, same) is old  # the same run, re-rendered: the index row is unchanged
+    assert _index_run(None, same)["commit"] == "9afb8064af70"

@@ -165,6 +165,15 @@ def stored_papers(out: Path) -> list[str]:
     return [pid for pid in known if pid in stored]
 
 
+def _index_run(earlier: dict[str, Any] | None, page: dict[str, Any]) -> dict[str, Any]:
+    """The index row's run (commit, time) of a re-rendered page: the earlier index row's, unless the page's own run
+    is another commit or a later one (the page's rows were replaced by a newer run's, whose header names it)."""
+    mine = {"commit": page.get("commit", "?"), "generated": str(page.get("generated", "")).split(";")[0].strip()}
+    if earlier and earlier.get("commit") == mine["commit"] and str(earlier.get("generated", "")) >= mine["generated"]:
+        return earlier
+    return mine
+
+
 def rerender(out: Path, papers: Sequence[str] = (), commit: str | None = None) -> list[dict[str, Any]]:
     """Re-write the pages of ``papers`` (default: every paper stored in ``out``) and the index from the stored rows.
     ``commit``: the one the added header line names (default: this checkout's).  Returns the index rows."""
@@ -196,8 +205,7 @@ def rerender(out: Path, papers: Sequence[str] = (), commit: str | None = None) -
         for old in (out / paper.id).glob("*.png"):  # figures of claims that no longer plot must not linger
             old.unlink()
         row = render_paper(paper, rows, dict(run, rendered=commit), out)
-        if runs.get(paper.id):
-            row["run"] = runs[paper.id]
+        row["run"] = _index_run(runs.get(paper.id), run)
         made[paper.id] = row
     listed = [made.get(r["id"], r) for r in earlier.get("rows", []) if r["id"] in stored]
     listed += [made[pid] for pid in made if pid not in {r["id"] for r in listed}]
