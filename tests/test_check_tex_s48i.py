@@ -27,6 +27,17 @@ def test_function_of_a_partition_false_step_is_still_refuted(tmp_path, capsys):
     assert [r["status"] for r in rows] == ["refuted", "proved"], rows
 
 
+def test_function_of_a_set_expression_in_square_brackets_is_applied(tmp_path, capsys):
+    # old: "h_{\gamma}\big[\{C\} \cup \{…\}\big]" read as h_gamma * union(C, …) (a number times a set); a bracket of
+    # numbers keeps its product (guard: c[a + b] = ca + cb is proved, c[a + b] = ca is refuted)
+    u = r"\big[\{C\} \cup \{ \{i\} \mid i \in V \setminus C\}\big]"
+    rows = tex_rows(tmp_path, capsys, _proof(rf"h_{{\gamma}}{u} + 1 &\ge h_{{\gamma}}{u} , \\",
+                                              r"h_{\gamma}[\{C\} \cup D] + 1 &= h_{\gamma}[\{C\} \cup D] , \\",
+                                              r"c[a + b] &= c a + c b , \\", r"c[a + b] &= c a ."))
+    assert all("h_gamma *" not in r["read_as"] for r in rows), rows
+    assert [r["status"] for r in rows] == ["proved", "refuted", "proved", "refuted"], rows
+
+
 def test_short_letter_index_in_square_brackets_is_unchanged(tmp_path, capsys):
     # guard: A[j] around a plain letter keeps its old reading (the product, ambiguous with the indexed name)
     rows = tex_rows(tmp_path, capsys, _proof(r"A[j] + A[j] &= 3 A[j] ."))

@@ -84,6 +84,19 @@ ALPHABETS = {"mathcal": "cal", "mathscr": "scr", "mathfrak": "frak", "mathbb": "
 WORD_WRAPPERS = {"text", "textrm", "textnormal", "mbox", "hbox", "textit", "textbf", "textsf", "emph", "textup"}
 
 
+def _set_expression(texts: list[str]) -> bool:
+    """Do the tokens ``texts`` write a set: a braced set ``\\{…\\}`` first, or a union, intersection or difference
+    outside every ``{…}`` group (not the range of a sum's subscript)?"""
+    if texts[0] == "\\{":
+        return True
+    depth = 0
+    for t in texts:
+        depth += (t == "{") - (t == "}")
+        if depth == 0 and t in ("\\cup", "\\cap", "\\setminus"):
+            return True
+    return False
+
+
 class PaperParser(LatexParser):
     """:class:`LatexParser` in paper mode (see the module docstring).  ``names`` answers what a name is."""
 
@@ -718,8 +731,8 @@ class PaperParser(LatexParser):
         return self._application(key)
 
     def _set_function_bracket(self, node: ast.expr) -> ast.expr | None:
-        """``h_γ[\\mathcal{P}_N]``: square brackets right after a name around a calligraphic (or script, fraktur) name —
-        a partition, a family of sets — are the function the name stands for applied to it, never the product
+        """``h_γ[\\mathcal{P}_N]``, ``h_γ[\\{C\\} \\cup \\{…\\}]``: square brackets right after a name around a
+        calligraphic (or script, fraktur) name — a partition, a family of sets — or a set expression are the function the name stands for applied to it, never the product
         h_γ·𝒫_N.  The bracketed form is its own function (the paper may also write ``h_γ(C)`` of a set C with round
         brackets): one unknown function, named for the name and the square brackets.  None where it is no such
         bracket, or the paper says the name is a number."""
@@ -730,7 +743,7 @@ class PaperParser(LatexParser):
         if close < 0 or self.toks[close].text != "]" or self._evaluated_after(close):
             return None
         inner = [t.text for t in self.toks[k + 1:close] if t.text != "\\right"]
-        if not inner or inner[0] not in ("\\mathcal", "\\mathscr", "\\mathfrak"):
+        if not inner or not (inner[0] in ("\\mathcal", "\\mathscr", "\\mathfrak") or _set_expression(inner)):
             return None
         start = self.i
         key = f"{_flat(node)}[·]"
