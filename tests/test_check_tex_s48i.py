@@ -33,9 +33,10 @@ def test_function_of_a_set_expression_in_square_brackets_is_applied(tmp_path, ca
     u = r"\big[\{C\} \cup \{ \{i\} \mid i \in V \setminus C\}\big]"
     rows = tex_rows(tmp_path, capsys, _proof(rf"h_{{\gamma}}{u} + 1 &\ge h_{{\gamma}}{u} , \\",
                                               r"h_{\gamma}[\{C\} \cup D] + 1 &= h_{\gamma}[\{C\} \cup D] , \\",
+                                              r"h_{\gamma}[\left\{C\right\} \cup D] &\ge h_{\gamma}[\left\{C\right\} \cup D] + 1 , \\",
                                               r"c[a + b] &= c a + c b , \\", r"c[a + b] &= c a ."))
     assert all("h_gamma *" not in r["read_as"] for r in rows), rows
-    assert [r["status"] for r in rows] == ["proved", "refuted", "proved", "refuted"], rows
+    assert [r["status"] for r in rows] == ["proved", "refuted", "refuted", "proved", "refuted"], rows
 
 
 def test_short_letter_index_in_square_brackets_is_unchanged(tmp_path, capsys):

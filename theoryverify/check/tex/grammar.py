@@ -742,7 +742,7 @@ class PaperParser(LatexParser):
         close = self._matching(k)
         if close < 0 or self.toks[close].text != "]" or self._evaluated_after(close):
             return None
-        inner = [t.text for t in self.toks[k + 1:close] if t.text != "\\right"]
+        inner = [t.text for t in self.toks[k + 1:close] if t.text not in ("\\left", "\\right")]  # \left\{C\right\}
         if not inner or not (inner[0] in ("\\mathcal", "\\mathscr", "\\mathfrak") or _set_expression(inner)):
             return None
         start = self.i
