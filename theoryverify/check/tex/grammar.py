@@ -84,6 +84,19 @@ ALPHABETS = {"mathcal": "cal", "mathscr": "scr", "mathfrak": "frak", "mathbb": "
 WORD_WRAPPERS = {"text", "textrm", "textnormal", "mbox", "hbox", "textit", "textbf", "textsf", "emph", "textup"}
 
 
+def _set_expression(texts: list[str]) -> bool:
+    """Do the tokens ``texts`` write a set: a braced set ``\\{…\\}`` first, or a union, intersection or difference
+    outside every ``{…}`` group (not the range of a sum's subscript)?"""
+    if texts[0] == "\\{":
+        return True
+    depth = 0
+    for t in texts:
+        depth += (t == "{") - (t == "}")
+        if depth == 0 and t in ("\\cup", "\\cap", "\\setminus"):
+            return True
+    return False
+
+
 class PaperParser(LatexParser):
     """:class:`LatexParser` in paper mode (see the module docstring).  ``names`` answers what a name is."""
 
@@ -537,6 +550,9 @@ class PaperParser(LatexParser):
             app = self._bracket_operator(node)
             if app is not None:
                 return app
+            app = self._set_function_bracket(node)
+            if app is not None:
+                return app
             indexed = self._bracket_index(node)
             if indexed is not None:
                 return indexed
@@ -713,6 +729,39 @@ class PaperParser(LatexParser):
         key = _flat(node) + show_tokens(t for t in self.toks[self.i:close + 1] if t.text not in ("\\left", "\\right"))
         self.i = close + 1
         return self._application(key)
+
+    def _set_function_bracket(self, node: ast.expr) -> ast.expr | None:
+        """``h_γ[\\mathcal{P}_N]``, ``h_γ[\\{C\\} \\cup \\{…\\}]``: square brackets right after a name around a
+        calligraphic (or script, fraktur) name — a partition, a family of sets — or a set expression are the function the name stands for applied to it, never the product
+        h_γ·𝒫_N.  The bracketed form is its own function (the paper may also write ``h_γ(C)`` of a set C with round
+        brackets): one unknown function, named for the name and the square brackets.  None where it is no such
+        bracket, or the paper says the name is a number."""
+        k = self.i + self.at("\\left")
+        if self.toks[k].text != "[" or self._a_number(node):
+            return None
+        close = self._matching(k)
+        if close < 0 or self.toks[close].text != "]" or self._evaluated_after(close):
+            return None
+        inner = [t.text for t in self.toks[k + 1:close] if t.text not in ("\\left", "\\right")]  # \left\{C\right\}
+        if not inner or not (inner[0] in ("\\mathcal", "\\mathscr", "\\mathfrak") or _set_expression(inner)):
+            return None
+        start = self.i
+        key = f"{_flat(node)}[·]"
+        name = self.names.atom(key, "app") if self.names is not None else f"app{abs(hash(key)) % 10**6:06d}"
+        p = self._child([t for t in self.toks[k + 1:close] if t.text != "\\right"])
+        try:
+            arg = p.expr()
+        except (BadInput, RecursionError):
+            self.i = start
+            return None
+        if p.peek().kind != "end":
+            self.i = start
+            return None
+        self._absorb(p)
+        self.i = close + 1
+        self.applied.add(name)
+        self.applications[name] = key
+        return ast.Call(func=_name(name), args=[arg], keywords=[])
 
     def _bracket_index(self, node: ast.expr) -> ast.expr | None:
         """``A[j]``, ``x[i+1]``, ``b[V]``: square brackets right after a name around a short index (a letter or a

@@ -253,7 +253,8 @@ OBJECT_IS = re.compile(r"\b(?:objective|loss|risk|estimator|model|update rule|fu
                        r"distribution|density|map|layer|convolution|network)\b[^.]{0,120}\b(?:is|are)\s*:?\s*$", re.I)
 # "we have", "we obtain", "this gives": what follows is derived, not defined (when it comes after the last
 # definition cue of the sentence: "Setting u(x) = x, where w is …, we have")
-DERIVED_PROSE = re.compile(r"\b(?:we (?:have(?! to\b)|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
+DERIVED_PROSE = re.compile(r"\b(?:we (?:(?:similarly|likewise|also|then|now|again|thus|clearly|immediately|finally)\s+)?"
+                           r"(?:have(?! to\b)|obtain|get|find|see|arrive at|deduce|conclude)|(?:one|it) (?:has|gets|obtains)|"
                            r"gives?(?! rise)|giving(?! rise)|assigning|substituting|plugging|inserting|yields?|leads? to|results? in|implies|implying|it follows|follows that|"
                            r"becomes?|reduces? to|simplif(?:y|ies) to|can be (?:\w+ly\s+)?(?:re)?written as(?:\s+follows)?|"
                            r"rewrite|(?:is|are|can be) (?:\w+ly\s+)?expressed as(?:\s+follows)?|"
@@ -466,6 +467,31 @@ PROB_VALUE_WHY = ("a link between numbers in the chain that bounds the probabili
 AFTER_PROB = re.compile(r"^\W{0,3}(?:(?:which|that|and\s+this|this)\s+)?(?:(?:holds?|is\s+true|are\s+true|is\s+satisfied|"
                         r"are\s+satisfied|occurs?)\s+)?(?:simultaneously\s+)?(?:with\s+(?:high\s+|overwhelming\s+)?"
                         r"probab|w\.\s?p\.|w\.\s?h\.\s?p|whp\b|almost\s+surely|a\.\s?s\.)", re.I)
+
+
+#: "letting σ denote the i-th permutation with probability $q_i$", "each index is chosen with probability $p$": the
+#: words describe how a random object is drawn (a verb of drawing, then "with probability" and a bare value) — no
+#: bound that holds with some probability ("with probability at least $1-δ$" is not matched)
+DRAWN_WITH_PROB = re.compile(r"\b(?:chosen|drawn|selected|sampled|picked|denot(?:e|es|ed|ing)|assigned|included|kept|"
+                             r"retained|removed|deleted|flipped|generated|permuted)\b[^.;$]{0,80}(?:\$[^$]{0,40}\$"
+                             r"[^.;$]{0,40}){0,2}\bwith\s+probability\s*\$(?![^$]*\\[lg]e)[^$<>]{1,30}\$(?!\s*(?:or|and)\b)", re.I)
+
+
+def drawn_probability(sentence: str, match: re.Match) -> bool:
+    """Does the ``PROB_PROSE`` match ``match`` in ``sentence`` only describe how a random object is drawn ("is chosen
+    with probability $q_i$")?  Then the display after it states no bound that holds with some probability."""
+    return any(d.start() < match.start() < d.end() for d in DRAWN_WITH_PROB.finditer(sentence))
+
+
+#: "…, we have functions \[ g_1(y) = …, g_2(y) = … \]", "consider the functions", "define the following functions:":
+#: the sentence runs into the display, which introduces (defines) the functions on the left — even in a later proof
+#: that redefines a name an earlier one used
+FUNCTIONS_INTRO = re.compile(r"\b(?:we\s+(?:have|get|obtain|define|introduce|use|consider)|consider|define|introduce)\s+"
+                             r"(?:the\s+|two\s+|new\s+)?(?:following\s+)?(?:[\w-]+\s+){0,2}functions?\s*"
+                             r"(?:\$[^$]{1,40}\$\s*(?:(?:,|and)\s*\$[^$]{1,40}\$\s*)*)?[:,]?\s*$", re.I)
+#: the left side a function of a name applied to its arguments (``g_{1}(\boldsymbol y_1)``)
+APPLIED_NAME_LHS = re.compile(r"^\s*(?:\\[A-Za-z]+\s*\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])(?:\s*[_^]\s*(?:\{[^{}]*\}|"
+                              r"\\?[A-Za-z0-9]+))*\s*(?:\\left)?\((?:[^()]|\([^()]*\))*(?:\\right)?\)\s*$")
 
 
 # "we need the quantity in the brackets to go to zero, this gives: [...] = 0": the display is the requirement
@@ -847,7 +873,7 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         return "probabilistic", "a probability (P(…))"
     if op == "=" and LAW_VALUE.search(link_text) and not re.search(r"\\mid|;", link_text):
         return "probabilistic", "a law used as a value (N(…)): an identity in distribution"
-    prob = list(PROB_PROSE.finditer(sentence))
+    prob = [m for m in PROB_PROSE.finditer(sentence) if not drawn_probability(sentence, m)]  # not "chosen w.p. q_i"
     if prob and inner in STATEMENT_ENVS and CONCLUSION_AS_FOLLOWS.search(sentence[prob[-1].end():]) and \
             re.search(r"\b(?:such that|if|assum\w*|suppose|provided)\b", sentence[:prob[-1].start()], re.I):
         prob = []  # "π selects each element with probability at most p, …; then E f ≥ …": the hypothesis says it
@@ -1023,6 +1049,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
         # "let $vEll(θ, X, y)$ denote the volume of the ellipsoidal solid … (a long description):": the display's
         # left side is the name the sentence announces, word for word
         return "definition", "the prose before it announces the left side ('let $…$ denote …')"
+    if first_in_chain and op == "=" and inner not in STATEMENT_ENVS and FUNCTIONS_INTRO.search(sentence) and \
+            APPLIED_NAME_LHS.match(lhs_text):
+        # "…, we have functions \[ g_1(y_1) = \sum_i y(s_i) \]": the display introduces the functions it names
+        return "definition", "the prose introduces the functions on the left ('we have functions …')"
     if first_in_chain and op == "=" and lhs_is_name and not derived:
         if OBJECT_IS.search(sentence):
             return "definition", "the prose names the object the display gives"
