@@ -638,7 +638,23 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
                     re.match(r"\s*(?:\\[,;:! ]\s*)*(?:[A-Za-z]|\\[A-Za-z]+)", row[g:]):
                 i = g  # (\text{diam} S) u: an operator's name before its operand, not prose (it had been deleted: S·u)
                 continue
+            if not condition and re.search(r"(?:[-+]|\\pm|\\mp)\s*$", row[start:i]) and \
+                    (OMITTED_TERMS.search(inner) or len(re.findall(r"[A-Za-z]+", re.sub(r"\$[^$]*\$", " ", inner))) >= 2):
+                # "… + \text{higher order terms in }v", "+ \text{a term quadratic in $v$}": words for a term, inside the
+                # formula — an unknown, never its maths alone (read as "+ v" the expansion had been refuted)
+                i = g
+                continue
             prose, end = inner, g
+            if not condition and maths is None and "$" in inner and RELATION_HINT.search(inner) and \
+                    _bracketed_note(inner, row[g:]):
+                # "&\ge -\|A\|_2 &\text{($\|x\|_2 = 1$)}": a bracketed note on the row (its reason or assumption),
+                # never a relation of its own (‖x‖ = 1 had been refuted) nor the start of the next row's chain
+                if notes is not None:
+                    notes.append((pos + g - 1 - len(inner), " ".join(inner.split())))
+                if row[start:i].strip():
+                    out.append(Segment(row[start:i], pos + start, role, word, lead=lead, label=label))
+                label, start, i = "", g, g
+                continue
             if condition or RELATION_HINT.search(inner) and "$" in inner:
                 # \text{for $x > 0$}, breqn's \condition{for $x > 0$}: the words before the math give the role,
                 # each piece of math with a relation is a segment of its own (the words between are no factors)
@@ -683,6 +699,22 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
     elif word and role in ("where", "constraint"):  # "…, \text{where} \\": the role carries to the next row
         out.append(Segment("", pos + start, role, word))
     return _split_commas(out)
+
+
+#: words for terms a formula leaves out ("higher order terms", "h.o.t.", "terms of order", "remainder")
+OMITTED_TERMS = re.compile(r"\b(?:higher[- ]order|lower[- ]order|h\.\s*o\.\s*t\b|hot\b|terms? of (?:higher |lower )?order|"
+                           r"remainder|smaller[- ]order|other terms|error terms?|negligible)", re.I)
+
+
+def _bracketed_note(inner: str, after: str) -> bool:
+    """Is a ``\\text{(…)}`` wholly in brackets, with no words before its maths that give it a role (a condition
+    "for", a definition "where"), and at its row's end (only spacing, numbering, punctuation after it)?"""
+    if not re.fullmatch(r"\s*\((?:.*)\)\s*[.,;]?\s*", inner, re.S):
+        return False
+    words = " ".join(re.sub(r"[^A-Za-z. ]", " ", inner[:inner.index("$")]).lower().split())
+    if words and _role(words, "main") in ("condition", "where", "constraint"):
+        return False
+    return not re.sub(ROW_NOISE + r"|\\tag\s*\*?\s*\{[^{}]*\}|[.,;&\s]", "", after)
 
 
 #: words that join two pieces of a display, never a justification of their own

@@ -80,6 +80,9 @@ BOLD = {"mathbf", "boldsymbol", "bm", "pmb", "bf", "mathbold", "vb", "vectorbold
 ALPHABETS = {"mathcal": "cal", "mathscr": "scr", "mathfrak": "frak", "mathbb": "bb", "mathsf": "sf", "mathtt": "tt",
              "mathit": "", "mathnormal": "", "mathrm": "", "textrm": "", "text": "", "operatorname": "", "mathup": "",
              "textit": "", "textnormal": "", "mbox": "", "hbox": "", "textup": "", "emph": "", "textsf": "sf"}
+#: the words (spaces dropped) of terms a formula leaves out: "+ \\text{higher order terms in }v", "+ \\text{h.o.t.}"
+OMITTED_TERMS_WORDS = re.compile(r"higher-?order|lower-?order|^h\.?o\.?t\.?$|termsof(?:higher|lower)?order|remainder|"
+                                 r"smaller-?order|otherterms|errorterms?|negligible")
 #: wrappers that set words in maths: what they wrap, when it is no plain word (``\mbox{AMSE(OLS)}``), is one unknown
 WORD_WRAPPERS = {"text", "textrm", "textnormal", "mbox", "hbox", "textit", "textbf", "textsf", "emph", "textup"}
 
@@ -1392,6 +1395,23 @@ class PaperParser(LatexParser):
                 else:
                     self._operand_span()
                 return self._opaque(start, OPT_WORDS[word])
+        if name in WORD_WRAPPERS and self.peek(1).text == "{" and start and \
+                self.toks[start - 1].text in ("+", "-", "\\pm", "\\mp") and _close_of(self.toks, self.i + 1) > 0:
+            close = _close_of(self.toks, self.i + 1)
+            inside = self.toks[self.i + 2:close]
+            words = "".join(t.text for t in inside).lower()
+            spaced = sum(1 for a, b in zip(inside, inside[1:]) if a.kind == b.kind == "letter" and
+                         isinstance(a.pos, int) and isinstance(b.pos, int) and b.pos > a.pos + len(a.text))
+            if OMITTED_TERMS_WORDS.search(words) or (spaced and all(t.kind == "letter" for t in inside)):
+                # "+ \text{higher order terms in }v", "+ \text{h.o.t.}", "+ \text{a term in $v$}": the terms left out
+                # (words, not one name) with the maths they speak of, one unknown remainder — never that maths alone
+                # (read "+ v", the expansion had been refuted)
+                self.i = close + 1
+                if self.peek().kind != "end" and self.peek().text not in ("+", "-", "\\pm", "\\mp", ",", ".", ";", ")",
+                                                                         "\\right", "]", "}") and \
+                        self.peek().text not in RELATIONS and self.peek().text not in STOPS:
+                    self.factor()
+                return self._opaque(start, "rest")
         if name in BOLD or name in ALPHABETS or name in FONTS:
             if name in ("operatorname", "mathrm", "text", "textrm") and self._is_operator_word():
                 return super().command()
