@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import copy
 import dataclasses
 import json
 import os
@@ -2351,6 +2352,7 @@ class Paper:
                 cav.opaque += [t for t in texts if t not in cav.opaque]
                 cav.atom_names += [self.names.atom(t, 'norm') for t in texts]
                 norm_signs = tuple(f"{self.names.atom(t, 'norm')} >= 0" for t in texts)  # a norm is never negative
+        lhs, rhs, identity = _identity_as_one(lhs, rhs, cav, in_scope)
         uses_defined = bool((cav.lhs_names | cav.rhs_names) & in_scope)
         if cav.vector and link.op == "=":
             from .policy import ring_identity
@@ -2359,6 +2361,7 @@ class Paper:
         self.families.update(fam)
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
         prose_set = getattr(self, "_prose_set", {})
+        rel.assumptions += [f"{n} = 1 (the identity matrix, read in one dimension)" for n in identity]
         rel.assumptions += [f"{k} = {unparse(v)} (stated after the display)" for k, v in
                             getattr(self, "_subst", {}).items() if k not in prose_set]
         rel.assumptions += [f"{unparse(node)} = {unparse(body)} (stated after the display)" for key, (node, _, body) in
@@ -3474,6 +3477,42 @@ def run_jobs(jobs: list[Job], settings) -> list[dict]:
 
 NORM_BAR = re.compile(r"\\(\||(?:Vert|lVert|rVert)(?![A-Za-z]))")
 NORM_SUB = re.compile(r"\s*(?:\^\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*)?_\s*(\{[^{}]*\}|\\?[A-Za-z0-9]+)")
+
+
+#: the names the identity matrix is written as (I, \\mathrm{I} → Ivar; \\mathbf{I}, \\bm{I} → Ibf, Ibm; I_d, I_n …)
+IDENTITY_NAME = re.compile(r"(?:Ivar|Ibf|Ibm|Ivar_[a-zA-Z]|I_[a-zA-Z]|Ibf_[a-zA-Z]|Ibm_[a-zA-Z])")
+#: what makes a display one about matrices (not a norm, a bold vector or a gradient alone)
+MATRIX_OPS = frozenset({"transpose", "matrix", "trace", "determinant", "pseudo-inverse", "tensor product"})
+
+
+def _identity_as_one(lhs: ast.expr, rhs: ast.expr, cav: Caveats, in_scope) -> tuple[ast.expr, ast.expr, list[str]]:
+    """In a display about matrices (a transpose, a trace, a name the paper uses as a matrix besides I), ``I``
+    (``\\mathrm{I}``, ``\\mathbf{I}``, ``I_d``) is the identity matrix: in one dimension, 1 — never a free number
+    (``I − ηUΣ²Uᵀ = UUᵀ − ηUΣ²Uᵀ`` was refuted at I = −1, U = −1, referee 33).  The names replaced by 1 are
+    returned (none if the paper defines the name, or the display is not about matrices)."""
+    sides = (lhs, rhs)
+    found = sorted({n.id for side in sides for n in ast.walk(side) if isinstance(n, ast.Name) and
+                    IDENTITY_NAME.fullmatch(n.id) and n.id not in in_scope})
+    if not found:
+        return lhs, rhs, []
+    others = set()
+    for v in cav.vector:
+        m = re.match(r"vectors/matrices \(([^)]*)\)", v)
+        if m:
+            others |= {x.strip() for x in m.group(1).split(",")} - set(found)
+    if not (set(cav.vector) & MATRIX_OPS or others):
+        return lhs, rhs, []
+
+    class One(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name):
+            return ast.copy_location(ast.Constant(value=1), node) if node.id in found else node
+    lhs, rhs = One().visit(copy.deepcopy(lhs)), One().visit(copy.deepcopy(rhs))
+    for attr in ("lhs_names", "rhs_names"):
+        setattr(cav, attr, getattr(cav, attr) - set(found))
+    cav.written = (frozenset(cav.lhs_names), frozenset(cav.rhs_names))
+    cav.vector = [v for v in cav.vector if not (v.startswith("vectors/matrices (") and
+                                                set(re.split(r"[(),\s]+", v[18:])) - {""} <= set(found))]
+    return lhs, rhs, found
 
 
 def _one_norm(latex: str) -> bool:
