@@ -166,6 +166,13 @@ DERIVATION_AS_FOLLOWS = re.compile(r"\b(?:estimate|bound|derive|compute|calculat
 BY_DEFINITION = re.compile(r"\b(?:by|from|using|recalling|recall)\s+(?:the\s+|our\s+|its\s+)?definitions?\b|"
                            r"\bdefinitionally\b|\bby construction\b", re.I)
 HEADED_ASSUMPTION = re.compile(r"\\(?:textbf|textit|emph|textsc|paragraph\*?)\s*\{\s*(?:Assumption|Condition|Hypothesis)\b")
+#: a sentence that opens by supposing ("Suppose that …", "Now assume …", "Let us assume …") and draws nothing before
+#: the display (no "then", "hence", "so" in it): with SUPPOSED_THEN after the display, the display is supposed
+SUPPOSED_DISPLAY = re.compile(r"^\W*(?:\\(?:begin|label)\s*\{[^{}]*\}(?:\s*\[[^\]]*\])?\W*)*"  # a statement's opening
+                              r"(?:(?:now|next|first|finally),?\s+)?(?:suppose|assume|let us (?:suppose|assume)|"
+                              r"we (?:now |further )?(?:suppose|assume))\b(?![^.]*\b(?:then|hence|thus|therefore|so|"
+                              r"consequently|implies|gives?|yields?)\b)", re.I)
+SUPPOSED_THEN = re.compile(r"^[\s.,;:]*then\b", re.I)
 HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given(?!\s+by\b)|provided|whenever|let)\b", re.I)  # "is given by": a value
 NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
@@ -812,6 +819,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
     if PROPERTY_MEANS.search(sentence):
         # "f is convex and L-smooth, meaning that its gradient is Lipschitz: ‖∇f(u) − ∇f(w)‖ ≤ L‖u − w‖ ∀u, w"
         return "hypothesis", "the prose spells out a property it assumes (what '…-smooth' means): not a step"
+    if SUPPOSED_DISPLAY.search(sentence) and SUPPOSED_THEN.match(after or ""):
+        # "Suppose that for all $x$ we have \[ g(x) \le 2x^2 \]. Then $g(1) \le 2$": what the sentence supposes,
+        # the "Then" after it draws the consequence — a hypothesis, even after "we have" (referee 33: read as a goal)
+        return "hypothesis", "the sentence supposes it ('Suppose …'), and the prose after it draws the consequence ('Then …')"
     if MODEL_EQUATION.search(sentence):
         # "The continuous-time limit is the ODE  Ẍ + (3/t)Ẋ + ∇f(X) = 0": the equation the paper studies
         return "definition", "the prose introduces the equation as the model studied (an ODE, dynamics, a data model): not a step"

@@ -1,0 +1,41 @@
+"""Referee 33's "Suppose … we have \\[ … \\]. Then …" (session 49): a display the sentence supposes, with the
+consequence drawn after it, is a hypothesis — never a step to check or a goal.  Every snippet is written for these
+tests (no paper's text); each test failed on the code before the fix unless it says it is a guard."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from texrows import tex_rows, doc as _doc  # noqa: E402
+
+
+def test_a_supposed_display_followed_by_then_is_a_hypothesis(tmp_path, capsys):
+    # old: a step (the supposition 2 a ≤ a, false for a > 0, was refuted as if the paper had derived it)
+    body = _doc("Let $a > 0$. Suppose that for this $a$ we have", r"\begin{equation}", r"2 a \le a .",
+                r"\end{equation}", "Then $a \\le 0$, a contradiction.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "hypothesis")], rows
+    assert "supposes" in rows[0]["reason"], rows
+
+
+def test_a_supposition_in_a_lemma_is_its_hypothesis_not_its_goal(tmp_path, capsys):
+    body = _doc(r"\begin{lemma} Assume that for all $x$ we have", r"\begin{equation}", r"g(x) \le 2 x^2 .",
+                r"\end{equation}", r"Then $g(1) \le 2$. \end{lemma}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [r["kind"] for r in rows] == ["hypothesis"], rows
+
+
+def test_guard_a_derived_display_after_suppose_then_stays_a_step(tmp_path, capsys):
+    # the sentence draws the display ("Suppose b > 0; then we have"): a step, and a false one is refuted
+    body = _doc("Suppose $b > 0$; then we have", r"\begin{equation}", r"(b + 1)^2 = b^2 + 1 .", r"\end{equation}",
+                "Then we go on.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("refuted", "step")], rows
+
+
+def test_guard_no_then_after_the_display_keeps_the_old_reading(tmp_path, capsys):
+    body = _doc("Suppose $b > 0$. We have", r"\begin{equation}", r"(b + 1)^2 = b^2 + 1 .", r"\end{equation}",
+                "which is wrong.")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("refuted", "step")], rows
