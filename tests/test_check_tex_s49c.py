@@ -39,3 +39,25 @@ def test_guard_no_then_after_the_display_keeps_the_old_reading(tmp_path, capsys)
                 "which is wrong.")
     rows = tex_rows(tmp_path, capsys, body)
     assert [(r["status"], r["kind"]) for r in rows] == [("refuted", "step")], rows
+
+
+# μ[f]: a measure applied to a function -------------------------------------------------------------------------------
+def test_a_measure_applied_to_a_function_in_square_brackets_is_one_unknown(tmp_path, capsys):
+    # old: read mu * f (the product of two numbers)
+    body = _doc("For the measure,", r"\begin{equation}", r"\mu[f] = \int f \, d\mu .", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert len(rows) == 1 and "mu * f" not in rows[0]["read_as"] and "mu[f]" in rows[0]["read_as"], rows
+    assert rows[0]["status"] == "inconclusive", rows
+
+
+def test_guard_a_false_step_about_a_measure_applied_is_still_refuted(tmp_path, capsys):
+    body = _doc("For the measure,", r"\begin{equation}", r"\mu[f] + 2 = \mu[f] + 3 = \int f \, d\mu + 3 .",
+                r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["status"] == "refuted" and "mu[f]" in rows[0]["read_as"], rows
+
+
+def test_guard_square_brackets_without_an_integral_against_the_name_are_unchanged(tmp_path, capsys):
+    body = _doc("Then", r"\begin{equation}", r"c[f] = \int f \, d\mu .", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert "c[f]" not in rows[0]["read_as"], rows
