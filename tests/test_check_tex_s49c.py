@@ -61,3 +61,22 @@ def test_guard_square_brackets_without_an_integral_against_the_name_are_unchange
     body = _doc("Then", r"\begin{equation}", r"c[f] = \int f \, d\mu .", r"\end{equation}")
     rows = tex_rows(tmp_path, capsys, body)
     assert "c[f]" not in rows[0]["read_as"], rows
+
+
+# "We say … if \[ … \]": the display defines a property --------------------------------------------------------------
+def test_we_say_if_makes_the_display_the_definition_of_a_property(tmp_path, capsys):
+    # old: a hypothesis ("the condition of the prose's 'if …'")
+    body = _doc("We say that $f$ is $L$-smooth if", r"\begin{equation}",
+                r"\|\nabla f(x) - \nabla f(y)\| \le L \|x - y\| .", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert [(r["status"], r["kind"]) for r in rows] == [("not_a_step", "definition")], rows
+    assert "defines a property" in rows[0]["reason"], rows
+
+
+def test_a_property_defined_by_an_equation_gives_its_name_no_value(tmp_path, capsys):
+    # "a is admissible if a = b + c" says nothing of a's value: a later a = b + c + 1 is not decided by it
+    body = _doc("We say that $a$ is admissible if", r"\begin{equation}", r"a = b + c .", r"\end{equation}",
+                "Hence", r"\begin{equation}", r"a + 1 = b + c + 1 .", r"\end{equation}")
+    rows = tex_rows(tmp_path, capsys, body)
+    assert rows[0]["kind"] == "definition", rows
+    assert rows[1]["status"] not in ("proved", "holds"), rows

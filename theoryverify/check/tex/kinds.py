@@ -173,6 +173,9 @@ SUPPOSED_DISPLAY = re.compile(r"^\W*(?:\\(?:begin|label)\s*\{[^{}]*\}(?:\s*\[[^\
                               r"we (?:now |further )?(?:suppose|assume))\b(?![^.]*\b(?:then|hence|thus|therefore|so|"
                               r"consequently|implies|gives?|yields?)\b)", re.I)
 SUPPOSED_THEN = re.compile(r"^[\s.,;:]*then\b", re.I)
+#: a sentence that names a property and gives its meaning in the display after "if" (referee 33: read a hypothesis)
+NAMING_IF = re.compile(r"\b(?:we say|is said to|are said to|is called|are called|we call|is termed|is named)\b"
+                       r"[^.]{0,200}\b(?:if|only if|when|whenever)\s*[:,]?\s*$", re.I)
 HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given(?!\s+by\b)|provided|whenever|let)\b", re.I)  # "is given by": a value
 NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
@@ -367,7 +370,9 @@ DEFINING_PROPERTY_WHY = "the defining property of the objects the prose defines 
 OBJECTIVE_UNDER_MIN_WHY = ("the objective row of an optimisation problem: it names the objective (the minimum on its "
                            "left is not its value)")
 #: reasons of a definition whose "=" gives its left side no value (run.py defines nothing from it)
-NO_VALUE_WHYS = (DEFINING_PROPERTY_WHY, OBJECTIVE_UNDER_MIN_WHY)
+#: "We say x is a fixed point if \[ x = T(x) \]": the display defines the property, it gives x no value
+NAMING_IF_WHY = "the prose defines a property by it ('We say … if', '… is called … if')"
+NO_VALUE_WHYS = (DEFINING_PROPERTY_WHY, OBJECTIVE_UNDER_MIN_WHY, NAMING_IF_WHY)
 SUPPOSING = re.compile(r"\b(?:if|assume|assuming|suppose|supposing|provided|let|given|whenever)\b", re.I)
 #: the conditional cues whose clause a comma closes ("if $n \ge n_0$, there exists", "given $\epsilon > 0$, there
 #: is": the main clause follows)
@@ -921,6 +926,10 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             and _last(BY_DEFINITION, sentence) > derived_at:  # "by definition T(y) = y and therefore": derived
         return "definition", "the prose says it holds by definition: it gives the name's definition, not a step"
     if first_in_chain and re.search(r"\b(?:if|only if|when|whenever|unless)\s*[:,]?\s*$", sentence, re.I):
+        if NAMING_IF.search(sentence):
+            # "We say that θ satisfies the KKT conditions if \[ … \]", "x is called stationary if": the display is
+            # what the property means — a definition, neither a step nor a condition something is stated under
+            return "definition", NAMING_IF_WHY
         return "hypothesis", "the condition of the prose's 'if …' (the sentence before the display ends in 'if')"
     if first_in_chain and REASON_BEFORE.search(sentence) and inner not in STATEMENT_ENVS:
         return "hypothesis", "a fact the prose cites as the reason for a step ('using the fact that', 'since'), not a step"
