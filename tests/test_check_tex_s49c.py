@@ -80,3 +80,37 @@ def test_a_property_defined_by_an_equation_gives_its_name_no_value(tmp_path, cap
     rows = tex_rows(tmp_path, capsys, body)
     assert rows[0]["kind"] == "definition", rows
     assert rows[1]["status"] not in ("proved", "holds"), rows
+
+
+# \usepackage{diffcoeff}: \diffp, \diff ------------------------------------------------------------------------------
+def _diffcoeff(tmp_path, capsys, *rows: str, preamble: str = "\\usepackage{amsmath,diffcoeff}\n") -> list[dict]:
+    return tex_rows(tmp_path, capsys, _doc("Then", *rows), preamble=preamble)
+
+
+def test_diffcoeff_derivatives_are_read_as_the_package_typesets_them(tmp_path, capsys):
+    # old: \diffp unknown (no definition in the paper): every row unreadable
+    rows = _diffcoeff(tmp_path, capsys, r"\begin{equation}", r"\diffp{(x^2 y)}{x} = 2 x y", r"\end{equation}", "and",
+                      r"\begin{equation}", r"\diff[2]{t^3}{t} = 6 t", r"\end{equation}")
+    assert [r["status"] for r in rows] == ["proved", "proved"], rows
+    assert rows[1]["read_as"].startswith("diff(t ** 3, t, t)"), rows
+
+
+def test_guard_a_wrong_diffcoeff_derivative_is_refuted(tmp_path, capsys):
+    rows = _diffcoeff(tmp_path, capsys, r"\begin{equation}", r"\diffp{x^2 y}{x} = x y", r"\end{equation}")
+    assert [r["status"] for r in rows] == ["refuted"], rows
+
+
+def test_guard_the_papers_own_diffp_wins_and_no_package_means_no_reading(tmp_path, capsys):
+    rows = _diffcoeff(tmp_path, capsys, r"\begin{equation}", r"\diffp{x}{y} = x y", r"\end{equation}",
+                      preamble="\\usepackage{diffcoeff}\n\\newcommand{\\diffp}[2]{#1 #2}\n")
+    assert rows[0]["status"] == "proved" and "diff" not in rows[0]["read_as"], rows
+    rows = _diffcoeff(tmp_path, capsys, r"\begin{equation}", r"\diffp{(x^2 y)}{x} = 2 x y", r"\end{equation}",
+                      preamble="")
+    assert rows[0]["status"] not in ("proved", "holds", "refuted"), rows
+
+
+def test_braced_and_empty_derivative_orders_are_numeric_orders(tmp_path, capsys):
+    # old: \partial^{2} (braced) was read as a symbolic order, one unknown; ^{} likewise
+    rows = _diffcoeff(tmp_path, capsys, r"\begin{equation}",
+                      r"\frac{\partial^{2} (x^3)}{\partial x^{2}} = 6 x = 3 x + 3 x", r"\end{equation}", preamble="")
+    assert rows[0]["read_as"].startswith("diff(x ** 3, x, x)") and rows[0]["status"] != "refuted", rows

@@ -991,10 +991,30 @@ def _strip_mathrm_d(tokens: list[Token]) -> list[Token]:
     return out
 
 
+def _braced_orders(tokens: list[Token]) -> list[Token]:
+    """``^{2}`` as ``^2`` and an empty ``^{}`` dropped, in a derivative's numerator or denominator
+    (``\\frac{\\partial^{2} f}{\\partial x^{2}}``; a macro with an optional order, diffcoeff's ``\\diffp``, writes
+    ``\\partial^{} f`` for the first)."""
+    out, i = [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        texts = [x.text for x in tokens[i + 1:i + 4]]
+        if t.text == "^" and texts[:2] == ["{", "}"]:
+            i += 3
+            continue
+        if t.text == "^" and len(texts) == 3 and texts[0] == "{" and texts[2] == "}" and tokens[i + 2].kind == "num":
+            out += [t, tokens[i + 2]]
+            i += 4
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
 def _derivative(num: list[Token], den: list[Token], functions) -> tuple[list[Token], list[ast.expr]] | None:
     """``\\frac{d}{dx}`` / ``\\frac{d f}{dx}`` / ``\\frac{\\partial^2 f}{\\partial x \\partial y}`` ->
     (the function's tokens, possibly empty, and the variables), or None for an ordinary fraction."""
-    num, den = _strip_mathrm_d(num), _strip_mathrm_d(den)
+    num, den = _braced_orders(_strip_mathrm_d(num)), _braced_orders(_strip_mathrm_d(den))
     if not num or not _is_d(num[0]) or not den or not _is_d(den[0]):
         return None
     order, rest = 1, num[1:]

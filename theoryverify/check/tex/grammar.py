@@ -4660,8 +4660,8 @@ def _shadowed_product(node: ast.Call) -> ast.expr:
 def _symbolic_order(num: list[Token], den: list[Token]) -> bool:
     """``\\frac{d^k}{dw^k}``, ``\\frac{\\partial^{n} f}{\\partial x^{n}}``: a derivative whose order is a letter or an
     expression (the one-statement reader takes numeric orders only)."""
-    from ..latex import _is_d, _strip_mathrm_d
-    num, den = _strip_mathrm_d(num), _strip_mathrm_d(den)
+    from ..latex import _braced_orders, _is_d, _strip_mathrm_d
+    num, den = _braced_orders(_strip_mathrm_d(num)), _braced_orders(_strip_mathrm_d(den))  # ^{2}: a numeric order
     if len(num) < 3 or not _is_d(num[0]) or num[1].text != "^" or num[2].kind == "num" or len(den) < 4 or \
             not _is_d(den[0]) or "^" not in [t.text for t in den[2:]]:
         return False

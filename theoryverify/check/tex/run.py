@@ -34,6 +34,7 @@ from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_
                       one_norm, plain, read_chain)
 from .sideclauses import after_comma, first_written_here
 from .source import USEPACKAGE_RE, Document, Note, load
+from .packages import package_macros
 from .qsymbols import apply as apply_qsymbols, qsymbol_table, replacements as qsymbol_replacements
 from .kinds import EVENT_WHY, NAMED_EVENT_WHY, NO_VALUE_WHYS
 from .reading import bare_and_applied
@@ -568,6 +569,8 @@ class Paper:
         table = MacroTable()
         for origin, text in raw.macro_texts:
             self.notes += _package_notes(origin, [Note(n.origin, n.message) for n in table.collect(text, origin)])
+        for origin, text in package_macros(raw.text[:raw.body_start], [raw.text, *(t for _, t in raw.macro_texts)]):
+            self.notes += [Note(n.origin, n.message) for n in table.collect(text, origin)]  # \usepackage{diffcoeff}
         loops, loop_notes = _letter_loops(raw)  # \multi*{mc}{\mathcal{#1}} \multimc AB.: \mcA, \mcB
         if loops:
             table.collect(loops, raw.main + " (letter loops)")
