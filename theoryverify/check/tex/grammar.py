@@ -137,6 +137,8 @@ class PaperParser(LatexParser):
         #: the variables the display's integrals run over, beyond this side's (:func:`integration_variables` of the
         #: whole chain): which variable an evaluation bracket [F]_a^b on the other side runs over
         self.integrated: set[str] = set()
+        #: the chain raises a bracket to \dagger: a name's † is the same operation (pinv), not a name of its own
+        self.dagger_pinv = False
         #: \ln a \int …: a log whose bare argument is followed by an integral — log(a)·∫ as read, or log(a·∫)?
         self.log_scope: set[str] = set()
         self.product_scope: set[str] = set()  # ∏_i (…) X read as (∏ …)·X: the reading that blocks every verdict
@@ -227,6 +229,8 @@ class PaperParser(LatexParser):
                 self.next()
                 name += "prime"
                 continue
+            if self.dagger_pinv and self.at("^") and "\\dagger" in (self.peek(1).text, self.peek(2).text):
+                return name  # (AB)^† = B^† A^†: † is the pseudo-inverse in this chain, B^† = pinv(B) (see _power)
             if self.at("^") and self.peek(1).text in PRIME_MARKS and self.peek(1).kind != "num":
                 mark = self.peek(1).text
                 if mark in ("+", "-") and self.peek(2).kind == "num":
@@ -2776,6 +2780,11 @@ class PaperParser(LatexParser):
             self.i = close + 1
         else:
             return None
+        if isinstance(base, ast.Name) and self.at("(") and (base.id in self.functions or self.names is not None and
+                                                            self.names.kind(base.id) == "function"):
+            # \mu^{\otimes n}(E): the product measure (a function the paper applies, μ(E)) applied to E — one unknown
+            # function of E, never tensorpow(μ, n)·E (referee 33)
+            return self._application(f"{base.id}^{{\\otimes {ast.unparse(exponent)}}}")
         self.applied.add("tensorpow")
         self.vector_ops.add("tensor product")
         return _call("tensorpow", base, exponent)

@@ -824,12 +824,13 @@ def read_chain(segments: list[tuple[str, int]], names=None, functions=frozenset(
     term_toks, ops = split_terms(toks)
     terms = [Term(tt) for tt in term_toks]
     integrated = integration_variables(toks)
+    dagger_pinv = _dagger_on_bracket(toks)
     defined = {0} if ops and COUNTED.get(ops[0].text) == ":=" else set()  # B(X) := …: the function being defined
     defined |= {i + 1 for i, op in enumerate(ops) if COUNTED.get(op.text) == "=:" and i + 1 == len(ops)}  # … =: E(x)
     if ops and ops[0].text == "=" and introduced_power_call(term_toks[0], names):
         defined.add(0)  # σ^2(u) = u^⊤Σu, σ written here first: the square of the function σ being introduced
     for k, term in enumerate(terms):
-        _parse_term(term, names, functions, integrated, k in defined)
+        _parse_term(term, names, functions, integrated, k in defined, dagger_pinv)
     for k in range(1, len(terms) - 1):  # x \le y \wedge y \le z: "and" between two relations, not min(y, y)
         w = next((t.text for t in _top_level(terms[k].tokens) if t.text in ("\\wedge", "\\vee")), None)
         if w and terms[k].node is not None:
@@ -901,9 +902,23 @@ def _top_level(toks: list[Token]) -> list[Token]:
     return out
 
 
-def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset(), defined: bool = False) -> None:
+def _dagger_on_bracket(toks: list[Token]) -> bool:
+    """Whether the chain raises a bracket to ``\\dagger`` (``(AB)^\\dagger``, ``(A^\\top A)^{\\dagger}``): then † is
+    an operation (the pseudo-inverse) in this chain, and ``B^\\dagger`` beside it is that operation applied to B, not
+    a name of its own (referee 33: (AB)^† = B^† A^† had read pinv(A*B) = Bdag*Adag)."""
+    for k in range(1, len(toks) - 1):
+        if toks[k].text == "^" and toks[k - 1].text in (")", "]", "\\rangle") and (
+                toks[k + 1].text == "\\dagger" or toks[k + 1].text == "{" and k + 3 < len(toks) and
+                toks[k + 2].text == "\\dagger" and toks[k + 3].text == "}"):
+            return True
+    return False
+
+
+def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset(), defined: bool = False,
+                dagger_pinv: bool = False) -> None:
     """Read ``term``'s tokens into its node (or its error), in place; ``defined``: the side a definition defines
-    (its name applied to an argument list is a function, see :meth:`PaperParser.define_side`)."""
+    (its name applied to an argument list is a function, see :meth:`PaperParser.define_side`); ``dagger_pinv``: the
+    chain writes † on a bracket, so a name's † is that operation too (:func:`_dagger_on_bracket`)."""
     if not term.tokens:
         term.error = "an empty side"
         return
@@ -915,6 +930,7 @@ def _parse_term(term: Term, names, functions, integrated: set[str] = frozenset()
         return
     p = PaperParser([*term.tokens, Token("end", "", term.tokens[-1].pos + 1)], names, functions)
     p.integrated = set(integrated)  # the chain's integration variables (an evaluation bracket's, on another side)
+    p.dagger_pinv = dagger_pinv
     if defined:
         p.define_side()
     term.parser = p
