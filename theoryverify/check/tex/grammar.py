@@ -1022,6 +1022,12 @@ class PaperParser(LatexParser):
             return None
         pieces = [self.peek(j).text for j in range(k)]
         word = "".join(pieces)
+        if self._factor_then_map(word, pieces):
+            # X W(t+1)^⊤: the paper applies W alone (W(0), W(t)) and writes X alone — X times W applied, never one
+            # function XW (referee 34: twelve rows of one paper read transpose(XW(t + 1))); only X is taken here, the
+            # map is read next, so a transpose or power after the bracket stays on W(…)
+            self.i += 1
+            return _name(pieces[0])
         verdict = "function" if word in self.functions else self.names.kind(word) if self.names is not None else None
         self.i += k
         if verdict == "function":
@@ -1031,6 +1037,17 @@ class PaperParser(LatexParser):
         self.ambiguous.add(word)
         self.letter_runs[word] = pieces
         return ast.Call(func=_name(word), args=args, keywords=[])
+
+    def _factor_then_map(self, word: str, pieces: list[str]) -> bool:
+        """Is the capital run ``word`` (``XW`` before a bracket) the letters before its last written as names of their
+        own and its last letter a map the paper applies alone — with nothing (a declaration, a definition) making the
+        whole word a function?"""
+        if self.names is None or word in self.functions or word in self.names.declared_functions or \
+                word in self.names.defined or len(pieces) < 2:
+            return False
+        return self.names.kind(pieces[-1]) == "function" and \
+            all(self.names.kind(p) != "function" and (self.names._known(p) or p in self.names.ev.vector)
+                for p in pieces[:-1])  # X^⊤ elsewhere: X a matrix of its own
 
     def atom(self) -> ast.expr:
         t = self.peek()
@@ -2630,8 +2647,11 @@ class PaperParser(LatexParser):
             hi = _bin(hi, ast.Sub(), _num(1))
         self.i = close + 1
         body = self.term()
-        return ast.Call(func=_name("Sum" if c == "\\sum" else "Product"),
+        node = ast.Call(func=_name("Sum" if c == "\\sum" else "Product"),
                         args=[body, ast.Tuple(elts=[_name(k), lo, hi], ctx=ast.Load())], keywords=[])
+        # \prod_{i<j<k}(1 - c_j)\|y\|: the bracket alone, as after \prod_{j=i+1}^{k-1} (referee 34: ‖y‖ had been
+        # raised to the number of terms)
+        return self._bracket_only_product(c, node, close + 1) if c == "\\prod" else node
 
     def _big(self, c: str) -> ast.expr:
         """As the strict reader's, but a product whose body is a bracket followed by factors free of the index
@@ -2642,12 +2662,21 @@ class PaperParser(LatexParser):
         node = super()._big(c)
         if c != "\\prod" or not isinstance(node, ast.Call):
             return node
-        k = node.args[1].elts[0].id
         end = self.i
         self.i = begin + 1  # past _{k=a}^{b}: the body's first token
         self._skip_group_tokens()
         self.next()
         self._skip_group_tokens()
+        body_start, self.i = self.i, end
+        return self._bracket_only_product(c, node, body_start)
+
+    def _bracket_only_product(self, c: str, node: ast.Call, body_start: int) -> ast.expr:
+        """``node`` (a product read with its whole term as the body, the cursor after it) with only the bracket its
+        body starts with (at ``body_start``) as the body, where factors free of the index follow the bracket (see
+        :meth:`_big`); ``node`` unchanged otherwise."""
+        k = node.args[1].elts[0].id
+        end = self.i
+        self.i = body_start
         if not (self.at("(", "\\left", "\\big", "\\Big", "\\bigl", "\\Bigl", "\\bigg", "\\biggl")):
             self.i = end
             return node
@@ -4146,6 +4175,7 @@ class PaperParser(LatexParser):
         p.log_power_inside = self.log_power_inside
         p.log_reading = self.log_reading
         p.integrated = self.integrated
+        p.dagger_pinv = self.dagger_pinv  # (M + xxᵀ)^† = M^† − M^† x xᵀ M^† / (…): one † inside a fraction too
         return p
 
     def _absorb(self, p: "PaperParser") -> None:

@@ -174,8 +174,11 @@ SUPPOSED_DISPLAY = re.compile(r"^\W*(?:\\(?:begin|label)\s*\{[^{}]*\}(?:\s*\[[^\
                               r"consequently|implies|gives?|yields?)\b)", re.I)
 SUPPOSED_THEN = re.compile(r"^[\s.,;:]*then\b", re.I)
 #: a sentence that names a property and gives its meaning in the display after "if" (referee 33: read a hypothesis)
-NAMING_IF = re.compile(r"\b(?:we say|is said to|are said to|is called|are called|we call|is termed|is named)\b"
-                       r"[^.]{0,200}\b(?:if|only if|when|whenever)\s*[:,]?\s*$", re.I)
+NAMING_IF = re.compile(r"(?:\b(?:we say|is said to|are said to|is called|are called|we call|is termed|is named)\b|"
+                       # "a matrix $C$ is its subspace preserving matrix … if": an indefinite object, what it is called
+                       r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}\$[^$]{1,80}\$\s+is\s+(?:a|an|its|the)\s)"
+                       r"[^.]{0,200}\b(?:if|only if|when|whenever)\s*,?\s*(?:for (?:all|every|any|each)\s+"
+                       r"\$[^$]{1,80}\$\s*)?[:,]?\s*$", re.I)
 HYP_CUE = re.compile(r"\b(?:assum\w*|suppose|if|given(?!\s+by\b)|provided|whenever|let)\b", re.I)  # "is given by": a value
 NAME_LIKE = re.compile(r"^\s*(?:\\(?:Delta|delta|nabla|partial)\s*)?(?:\\[A-Za-z]+\s*\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z])"
                        r"(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9*]+))*\s*$")
@@ -931,6 +934,9 @@ def _classify(op: str, lhs_text: str, rhs_text: str, *, first_in_chain: bool, ro
             # what the property means — a definition, neither a step nor a condition something is stated under
             return "definition", NAMING_IF_WHY
         return "hypothesis", "the condition of the prose's 'if …' (the sentence before the display ends in 'if')"
+    if first_in_chain and NAMING_IF.search(sentence):
+        # "a matrix $C$ is its subspace preserving matrix if, for all $x$, \[ … \]": the property defined
+        return "definition", NAMING_IF_WHY
     if first_in_chain and REASON_BEFORE.search(sentence) and inner not in STATEMENT_ENVS:
         return "hypothesis", "a fact the prose cites as the reason for a step ('using the fact that', 'since'), not a step"
     if first_in_chain and op in ("<", ">", "<=", ">=") and (PROPERTY_OBEYED.search(sentence) or
