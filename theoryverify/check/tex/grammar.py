@@ -1043,8 +1043,8 @@ class PaperParser(LatexParser):
         own and its last letter a map the paper applies alone — with nothing (a declaration, a definition) making the
         whole word a function?"""
         if self.names is None or word in self.functions or word in self.names.declared_functions or \
-                word in self.names.defined or len(pieces) < 2:
-            return False
+                word in self.names.defined or word in self.names.ev.multi or len(pieces) < 2:
+            return False  # AR(θ, W): a word called with several arguments is the paper's function (s44b)
         return self.names.kind(pieces[-1]) == "function" and \
             all(self.names.kind(p) != "function" and (self.names._known(p) or p in self.names.ev.vector)
                 for p in pieces[:-1])  # X^⊤ elsewhere: X a matrix of its own
