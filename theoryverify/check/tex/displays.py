@@ -328,6 +328,14 @@ def _join_broken_sets(body: str) -> str:
 
 def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
+    return [(off, text) for _, off, text in numbered_rows(display)]
+
+
+def numbered_rows(display: Display) -> list[tuple[int, int, str]]:
+    """(row, offset, text) of each row and each equation of a row (:func:`rows`), with the number of the display row
+    (between ``\\\\``) it is on: the pieces of one row share it, so ``|x| &= -x && \\text{if } x < 0`` (an align's
+    cells split in pairs: the equation, then its condition) keeps its condition on the equation's own row (counted
+    as two rows, the condition had been a row of its own — the whole display's, assumed by every row's steps)."""
     body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), unwrap_hiderel(display.body))
     if "intertext" in body:
         body = _intertext_breaks(body)
@@ -340,9 +348,11 @@ def rows(display: Display) -> list[tuple[int, str]]:
     body = _join_broken_sets(body)
     paired = display.env.rstrip("*") in PAIRED or re.search(r"\\begin\s*\{(aligned|split|alignedat)", display.body)
     out = []
+    number = -1
     for off, row in _top_level_split(body, "\\\\"):
         if not row.strip():
             continue
+        number += 1
         cells = _top_level_split(row, "&")
         # keep offsets honest: the column & become spaces; an & inside a nested cases/matrix stays
         blank = "".join(" " if k in {o - 1 for o, _ in cells[1:]} else c for k, c in enumerate(row))
@@ -356,9 +366,9 @@ def rows(display: Display) -> list[tuple[int, str]]:
                     # "&\le 2a + c & \text{Jensen}": a column of words beside the row is its justification, no math
                     display.notes.append((display.body_start + off + o, words))
                     continue
-                out.append((display.body_start + off + o, text))
+                out.append((number, display.body_start + off + o, text))
         else:
-            out.append((display.body_start + off, blank))
+            out.append((number, display.body_start + off, blank))
     return out
 
 
@@ -978,7 +988,7 @@ def chains(display: Display) -> None:
     pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
     logic_last: Chain | None = None  # the last side of a chain of propositions (the left side of the next arrow)
     logic_prev = False  # the row before was a chain of propositions joined by ⟺/⟹ (see _logical_row)
-    for k, (pos, row) in enumerate(rows(display)):
+    for k, pos, row in numbered_rows(display):  # k: the display row (an align's equation and its condition share it)
         segs = _inline_cases(segments(row, pos, display.notes))
         first_seg = segs[0] if segs else None
         logic = _logical_row(segs, logic_prev)
