@@ -107,6 +107,9 @@ class Display:
     notes: list[tuple[int, str]] = field(default_factory=list)  # justifications written as words: (offset, text)
     #: (left side, right side, "equivalent" or "implies") of each arrow of a chain of propositions (⟺ / ⟹)
     logic: list[tuple[Chain, Chain, str]] = field(default_factory=list)
+    #: the relations a row's bracketed justification states (``\\qquad \\text{($\\|x\\| = 1$)}``, ``\\qquad (b = 1)``),
+    #: each a segment on its row: assumptions of the links of that row (:func:`justification_facts`)
+    justifications: list[Segment] = field(default_factory=list)
 
 
 def find_displays(doc: Document, theorem_names: set[str] | None = None) -> list[Display]:
@@ -328,6 +331,14 @@ def _join_broken_sets(body: str) -> str:
 
 def rows(display: Display) -> list[tuple[int, str]]:
     """(offset, text) of each row (and each equation of a row, for ``a &= b & c &= d``)."""
+    return [(off, text) for _, off, text in numbered_rows(display)]
+
+
+def numbered_rows(display: Display) -> list[tuple[int, int, str]]:
+    """(row, offset, text) of each row and each equation of a row (:func:`rows`), with the number of the display row
+    (between ``\\\\``) it is on: the pieces of one row share it, so ``|x| &= -x && \\text{if } x < 0`` (an align's
+    cells split in pairs: the equation, then its condition) keeps its condition on the equation's own row (counted
+    as two rows, the condition had been a row of its own — the whole display's, assumed by every row's steps)."""
     body = INNER_OPEN.sub(lambda m: " " * len(m.group(0)), unwrap_hiderel(display.body))
     if "intertext" in body:
         body = _intertext_breaks(body)
@@ -340,9 +351,11 @@ def rows(display: Display) -> list[tuple[int, str]]:
     body = _join_broken_sets(body)
     paired = display.env.rstrip("*") in PAIRED or re.search(r"\\begin\s*\{(aligned|split|alignedat)", display.body)
     out = []
+    number = -1
     for off, row in _top_level_split(body, "\\\\"):
         if not row.strip():
             continue
+        number += 1
         cells = _top_level_split(row, "&")
         # keep offsets honest: the column & become spaces; an & inside a nested cases/matrix stays
         blank = "".join(" " if k in {o - 1 for o, _ in cells[1:]} else c for k, c in enumerate(row))
@@ -356,9 +369,9 @@ def rows(display: Display) -> list[tuple[int, str]]:
                     # "&\le 2a + c & \text{Jensen}": a column of words beside the row is its justification, no math
                     display.notes.append((display.body_start + off + o, words))
                     continue
-                out.append((display.body_start + off + o, text))
+                out.append((number, display.body_start + off + o, text))
         else:
-            out.append((display.body_start + off, blank))
+            out.append((number, display.body_start + off, blank))
     return out
 
 
@@ -547,10 +560,11 @@ def _inside_parens(row: str) -> list[bool]:
 LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])\s*(?:\\[A-Za-z]+|\\.|.)?")
 
 
-def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
+def segments(row: str, pos: int, notes: list | None = None, facts: list | None = None) -> list[Segment]:
     """The row cut at prose (``\\text{…}``, ``\\quad``, ``\\forall``, ``\\implies``) into segments with roles; a
     justification written as words (``\\text{($f$ is $2$-Lipschitz)}`` at the row's end) is no math: it goes to
-    ``notes`` as (offset, text)."""
+    ``notes`` as (offset, text), and the relations a bracketed one states (``\\text{($\\|x\\| = 1$)}``) go to
+    ``facts`` (:func:`justification_facts`)."""
     out: list[Segment] = []
     start, role, word, i = 0, "main", "", 0
     depth = 0
@@ -651,6 +665,8 @@ def segments(row: str, pos: int, notes: list | None = None) -> list[Segment]:
                 # never a relation of its own (‖x‖ = 1 had been refuted) nor the start of the next row's chain
                 if notes is not None:
                     notes.append((pos + g - 1 - len(inner), " ".join(inner.split())))
+                if facts is not None:
+                    facts.extend(justification_facts(inner, pos + g - 1 - len(inner)))
                 if row[start:i].strip():
                     out.append(Segment(row[start:i], pos + start, role, word, lead=lead, label=label))
                 label, start, i = "", g, g
@@ -715,6 +731,46 @@ def _bracketed_note(inner: str, after: str) -> bool:
     if words and _role(words, "main") in ("condition", "where", "constraint"):
         return False
     return not re.sub(ROW_NOISE + r"|\\tag\s*\*?\s*\{[^{}]*\}|[.,;&\s]", "", after)
+
+
+#: what a bracketed justification may hold besides its relations and still be read whole ("($a = 1$ and $b = 2$)")
+_FACT_GLUE = re.compile(r"[\s(),;.]|\band\b|\\[,;:! ]|\\q?quad\b")
+
+
+def justification_facts(inner: str, at: int) -> list[Segment]:
+    """The relations a bracketed justification states (``($\\|x\\| = 1$)``, or ``(b = 1)`` written as maths after
+    spacing), as segments (role "condition", word "justification") assumed by the links of their row.  A note with
+    words beside its relations ("(by Lemma 2 with $c = 1$)") is not read: one segment of the whole note, word
+    "unread justification", so that no refutation of its row stands on a fact the words may state.  ``at``: the
+    offset of ``inner`` in the document."""
+    if "$" in inner:
+        pieces = [(at + m.start(1), m.group(1)) for m in re.finditer(r"\$([^$]*)\$", inner)]
+        rest = re.sub(r"\$[^$]*\$", " ", inner)
+    else:
+        m = bracketed_remark(inner)
+        pieces, rest = ([(at + m.start(1), m.group(1))] if m else []), ""
+    pieces = [(p, t) for p, t in pieces if RELATION_HINT.search(t)]
+    if not pieces:
+        return []
+    if _FACT_GLUE.sub("", rest):
+        return [Segment(" ".join(inner.split()), at, "condition", "unread justification")]
+    return [Segment(t, p, "condition", "justification") for p, t in pieces]
+
+
+BRACKETED_REMARK = re.compile(r"\s*\((.*)\)\s*[.,;]?\s*", re.S)
+
+
+def bracketed_remark(text: str) -> re.Match | None:
+    """``text`` wholly one pair of brackets (``(\\|x\\| = 1).``; not ``(a) + (b = c)``), its inside as group 1."""
+    m = BRACKETED_REMARK.fullmatch(text)
+    if not m:
+        return None
+    depth = 0
+    for c in m.group(1):
+        depth += (c == "(") - (c == ")")
+        if depth < 0:
+            return None
+    return m if depth == 0 else None
 
 
 #: words that join two pieces of a display, never a justification of their own
@@ -978,8 +1034,19 @@ def chains(display: Display) -> None:
     pending = None  # "…, \text{where} \\ & u_k = …": a role word that ends its row applies to the next row
     logic_last: Chain | None = None  # the last side of a chain of propositions (the left side of the next arrow)
     logic_prev = False  # the row before was a chain of propositions joined by ⟺/⟹ (see _logical_row)
-    for k, (pos, row) in enumerate(rows(display)):
-        segs = _inline_cases(segments(row, pos, display.notes))
+    for k, pos, row in numbered_rows(display):  # k: the display row (an align's equation and its condition share it)
+        facts: list[Segment] = []
+        segs = _inline_cases(segments(row, pos, display.notes, facts))
+        if segs and segs[-1].role == "also" and not segs[-1].word and len(segs) > 1 and \
+                bracketed_remark(segs[-1].text) and RELATION_HINT.search(segs[-1].text):
+            # "… = \|A\| \qquad (\|x\| = 1).": a bracketed remark after spacing at the row's end is the row's
+            # justification, never a factor of its formula (read as one, the row had been unreadable)
+            remark = segs.pop()
+            display.notes.append((remark.pos, " ".join(remark.text.split()).rstrip(".,;")))
+            facts.extend(justification_facts(remark.text, remark.pos))
+        for fact in facts:
+            fact.row = k
+        display.justifications.extend(facts)
         first_seg = segs[0] if segs else None
         logic = _logical_row(segs, logic_prev)
         logic_prev = bool(logic)

@@ -62,6 +62,11 @@ class Caveats:
                 *(f"{f}(i) a family" for f in self.families)]
 
 
+#: the mark of an unread entry that is a row's justification (``\\qquad \\text{($\\|x\\| = 1$)}``), not its side
+#: condition: its refutation is "refuted as read, but the display's justification could not be read (…)"
+JUSTIFICATION_UNREAD = "justification: "
+
+
 def _loose(caveats: Caveats) -> str:
     return (f"{', '.join(caveats.loose_indices)} indexes a sum or product and is also written outside it: the "
             "operator's scope may be misread (∏_k 1 + a/k: the product of 1, or of 1 + a/k?)")
@@ -107,8 +112,12 @@ def refutation_blockers(caveats: Caveats, uses_defined: bool = False, op: str = 
     if caveats.unknowns:
         return f"false for some values of {', '.join(caveats.unknowns[:3])}, which the paper constrains " \
                "in ways the checker does not know"
-    if caveats.unread_conditions:
-        return f"the display's side condition could not be read ({caveats.unread_conditions[0]})"
+    side = [u for u in caveats.unread_conditions if not u.startswith(JUSTIFICATION_UNREAD)]
+    if side:
+        return f"the display's side condition could not be read ({side[0]})"
+    if caveats.unread_conditions:  # only a row's justification ("($\\|x\\| = 1$)") was not read
+        return ("the display's justification could not be read "
+                f"({caveats.unread_conditions[0][len(JUSTIFICATION_UNREAD):]})")
     if caveats.prose_scalings:
         return (f"the prose sets a scaling ({'; '.join(caveats.prose_scalings[:2])}) that the checker cannot use as a "
                 "value: the step may hold only under it")

@@ -28,7 +28,7 @@ from .kinds import (DEFINITION_OPS, STATEMENT_ENVS, classify, distribution_why, 
                     p_is_not_probability)
 from .grammar import _key
 from .names import Names, gather, prose_iterates, prose_numbers
-from .policy import FAVOURABLE, Caveats, _loose, positive, refutation_blockers
+from .policy import FAVOURABLE, JUSTIFICATION_UNREAD, Caveats, _loose, positive, refutation_blockers
 from .convergence import CONVERGES, shown as convergence_shown, why as convergence_why
 from .reading import (COUNTED, ChainReading, Link, Term, atom_letters, atoms_as_families, index_outside, lhs_shape, names_in,
                       one_norm, plain, read_chain)
@@ -1150,6 +1150,27 @@ class Paper:
                 unread.append(text)
         return out, unread
 
+    def _row_facts(self, display: D.Display, chain, link, base: list[str]) -> tuple[list[str], list[str]]:
+        """(the assumptions, the unread) of the justification written on ``link``'s row (:func:`D.justification_facts`):
+        ``‖A‖‖x‖ = ‖A‖ \\qquad \\text{($\\|x\\| = 1$)}`` rests on ‖x‖ = 1, the way a step rests on its row's side
+        condition.  One not read, or not usable with ``base``, is returned marked :data:`JUSTIFICATION_UNREAD`: a
+        refutation of the link is then "refuted as read, but the display's justification could not be read"."""
+        if not display.justifications:
+            return [], []
+        row = None
+        for part in chain.parts:  # the row of the part the link's relation symbol is written in
+            if part.pos <= link.pos:
+                row = part.row
+        facts = [f for f in display.justifications if f.row == row]
+        if not facts:
+            return [], []
+        unread = [f.text for f in facts if f.word != "justification"]
+        over_reals = getattr(display, "over_reals", False)
+        got, noted = self._conditions(display, [f for f in facts if f.word == "justification"])
+        display.over_reals = over_reals
+        got, refused = self._usable(base, [a for a in got if a not in base])
+        return got, [JUSTIFICATION_UNREAD + u for u in unread + noted + refused]
+
     AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and|since|because|as|"
                           r"(?:by\s+)?using(?:\s+the\s+fact)?\s+that|using|given\s+that|noting\s+that|"
                           r"recalling\s+that)\s+"
@@ -1562,6 +1583,11 @@ class Paper:
                 got, noted = self._conditions(display, [D.Segment(link.annotation, link.pos, "condition", "if")])
                 assumptions = base_assumptions + [a for a in got if a not in base_assumptions]
                 cond_unread = [*cond_unread, *noted]
+            facts, facts_unread = self._row_facts(display, chain, link, assumptions)
+            if facts or facts_unread:  # "… = ‖A‖ \qquad \text{($\|x\| = 1$)}": the row's justification, assumed
+                assumptions = assumptions + [a for a in facts if a not in assumptions]
+                noted = [*noted, *facts_unread]
+                cond_unread = [*cond_unread, *facts_unread]
             is_name, plus_one, base = lhs_shape(link.lhs.node)
             recursion = False
             if link.index == 0 and base and link.lhs.node is not None and link.rhs.node is not None and \
