@@ -947,6 +947,8 @@ class Paper:
     #: list of hypotheses (each item read); after a local one ("if $x > 0$, $x^2 > 0$") it may end the condition,
     #: so an item there is listed as stated but not read (it blocks a refutation, it is never used)
     PROSE_COMMA = re.compile(r"^\s*,\s*$")
+    #: the standing cues that open such a list ("for all $t \\ge 1$, $t^2 \\ge t$": there the comma ends the quantifier)
+    PROSE_LIST_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing)(?:\s+that)?\s*[:,]?\s*$", re.I)
     ASSUME_REL = re.compile(r"<|>|\\(?:le|ge|leq|geq|leqslant|geqslant|lt|gt|ne|neq|succ|prec|succeq|preceq|"
                             r"succcurlyeq|preccurlyeq)(?![A-Za-z])")
 
@@ -1015,7 +1017,7 @@ class Paper:
                 words = region[prev_end:m.start()]
                 words = words[words.rfind(".") + 1:] if "." in words else words
                 comma = bool(self.PROSE_COMMA.match(words))
-                listed = bool(self.PROSE_STANDING_CUE.search(words[-60:])) or \
+                listed = bool(self.PROSE_LIST_CUE.search(words[-60:])) or \
                     (prev_listed and (comma or bool(self.PROSE_AND.match(words))))
                 local_item = comma and prev_assumed and not prev_standing and not listed
                 prev_listed = listed
