@@ -136,3 +136,13 @@ def test_an_item_after_a_comma_under_if_is_listed_not_read(tmp_path, capsys):
     rows = tex_rows(tmp_path, capsys, body)
     assert "y > 0 (stated in the prose; not read)" in rows[0]["assumptions"], rows
     assert rows[0]["status"] != "refuted", rows
+
+
+def test_an_equivalence_under_contradictory_hypotheses_gets_no_verdict(tmp_path, capsys):
+    # old: "false at a = -2" (outside a > 2, which was not read); the arrow itself is now not checked, and a
+    # guard: the same arrow under a consistent hypothesis is still proved
+    body = _doc(r"Suppose $a < 1$ and $a > 2$. Then", r"\begin{equation}", r"a^2 \le 1 \iff a \le 5", r"\end{equation}",
+                r"Let $x > 0$. Then", r"\begin{equation}", r"x^2 \le 1 \iff x \le 1", r"\end{equation}")
+    rows = [r for r in tex_rows(tmp_path, capsys, body) if r["kind"] == "equivalence" and r["status"] != "not_a_step"]
+    assert [r["status"] for r in rows] == ["inconclusive", "proved"], rows
+    assert "cannot hold together: a < 1 and a > 2" in rows[0]["reason"], rows
