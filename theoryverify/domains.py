@@ -891,6 +891,23 @@ class Domain:
         when there is none): the shrinker's test after it moves a coordinate such as an entry of X."""
         return all(v.contains(point) for v in self.dependents)
 
+    def contains(self, point: Mapping) -> bool:
+        """Whether ``point`` satisfies every hypothesis a variable of the domain can test (the step checker's
+        bounds and relations, finite sets, integers; a :class:`~theoryverify.dependent.Within` at an exact point).
+        A refutation stands only at a point inside; variables that draw only inside their ranges (an Interval, a
+        simplex) have no test and pass."""
+        exact = all(isinstance(point.get(s), (sp.Rational, int, Fraction)) for s in self.symbols)
+        for v in self.variables:
+            test = getattr(v, "contains", None)
+            if test is None or (v in self.dependents and not exact):
+                continue  # (a Within's exact test at a float point could reject its own rounded draw)
+            try:
+                if not test(point):
+                    return False
+            except (KeyError, TypeError, ValueError):
+                return False
+        return True
+
     def floats(self) -> st.SearchStrategy[dict[sp.Symbol, float]]:
         parts = [v.floats() for v in self.variables]
         return st.tuples(*parts).map(lambda vals: self._placed(
@@ -967,6 +984,9 @@ class Domain:
             point = self._placed({s: x for v, xs in zip(self.variables, combo) for s, x in zip(v.symbols, xs)},
                                  False)
             key = tuple(point[s] for s in self.symbols)
+            if any(hasattr(v, "contains_values") and not v.contains_values(tuple(point[s] for s in v.symbols))
+                   for v in self.variables):
+                continue  # a centre outside its group (no point of it was found): no boundary point of the domain
             if key not in seen:
                 seen.add(key)
                 out.append(point)

@@ -705,3 +705,32 @@ def _solve_general(d: sp.Expr, op: str, names: set[str], bare: list[str], symbol
         raise BadInput(f"cannot use assumption {text[:60]!r}: it must be solvable for one of its names, linearly "
                        "with a coefficient of known sign (write it as name <= expression, and declare the signs "
                        "it needs, e.g. L > 0)")
+
+
+def _proved_infeasible(texts: list[str]) -> bool:
+    """Whether the assumptions provably leave no point: constant bounds that leave a name no values (a < 1 and
+    a > 2: refused when the context is built), or a group whose expression bounds SymPy shows contradict
+    (:meth:`~.variables.RealGroup.proved_empty`).  False when that is not proved (or the texts do not read)."""
+    from .variables import RealGroup
+    try:
+        ctx = free_with_assumptions(texts)
+    except BadInput as exc:
+        return "leave no values" in str(exc) or "leave no integer values" in str(exc)
+    except Exception:  # a defect of the assumption reader: nothing proved
+        return False
+    return any(isinstance(v, RealGroup) and v.proved_empty() for v in ctx.variables)
+
+
+def conflict(texts: Iterable[str]) -> list[str] | None:
+    """A smallest-found subset of the assumptions that provably cannot hold together (``["a < 1", "a > 2"]``;
+    ``["eta > 0", "L > 0", "eta*L < 1", "eta*L > 2"]``), or None when no contradiction is proved.  Each assumption
+    is dropped in turn while the rest still contradict each other, so the subset names what clashes."""
+    texts = list(dict.fromkeys(texts))
+    if not texts or not _proved_infeasible(texts):
+        return None
+    core = texts
+    for t in texts:
+        trial = [x for x in core if x != t]
+        if trial and _proved_infeasible(trial):
+            core = trial
+    return core

@@ -155,6 +155,10 @@ def _decide_residual(scope, residual, what, seed, domain_of):
         return v, None, None, ()
     domain, subst = domain_of(scope, [residual])
     residual = residual.xreplace(subst) if subst else residual
+    from .decide import _no_point_verdict
+    empty = _no_point_verdict(domain)  # no point inside the assumptions: the residual is decided nowhere
+    if empty is not None:
+        return empty, None, None, tuple(map(str, domain.symbols))
     v = check_identity(residual, sp.Integer(0), domain, seed, symbolic_seconds=0.5)
     how = "fails" if v.status.value == "refuted" else "not shown exactly; residual checked"
     v = Verdict(v.status, f"certificate ({what}) {how}: {v.method}",

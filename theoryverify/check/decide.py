@@ -112,11 +112,37 @@ def describe(domain: Domain, scope: Scope | None = None) -> str:
 
 # --- the continuous decision ------------------------------------------------------------------------
 
+def no_point(domain: Domain) -> str | None:
+    """Why the domain's assumptions admit no point to decide a step at, or None when a point was found: SymPy's
+    proof that a group's bounds contradict each other (:meth:`~.variables.RealGroup.proved_empty`), else the
+    search's failure to find any point inside a group (no claim that none exists).  A step over such a domain is
+    neither proved nor refuted: every verdict would be vacuous, or rest on a point outside the hypotheses."""
+    from .variables import RealGroup
+    for v in domain.variables:
+        if not isinstance(v, RealGroup):
+            continue
+        why = v.proved_empty()
+        if why:
+            return f"its assumptions cannot hold together: {why}"
+        if v.inside_point() is None:
+            return (f"could not find a point satisfying the assumptions on {', '.join(map(str, v.symbols))} "
+                    f"({v.describe()[:200]}): they may contradict each other")
+    return None
+
+
+def _no_point_verdict(domain: Domain) -> Verdict | None:
+    why = no_point(domain)
+    return inconclusive("assumptions", f"no verdict: {why}", domain=domain.describe()) if why else None
+
+
 def decide_sides(lhs, op: str, rhs, domain: Domain, seed: int, *, float_only: bool = False) -> Verdict:
     """The verdict on ``lhs OP rhs`` over ``domain`` (no discrete variables, no unspecified functions)."""
     from ..checks.identity import check_identity, exact_points
     if not domain.symbols:
         return constant(lhs, op, rhs)
+    empty = _no_point_verdict(domain)
+    if empty is not None:
+        return empty
     if op != "==":
         return _inequality(lhs, op, rhs, domain, seed, float_only)
     if float_only:
@@ -215,7 +241,7 @@ def _exact_ends(lhs, op, rhs, domain, seed) -> Verdict | None:
     rnd = pyrandom(seed + 7)
     for _ in range(EXACT_END_POINTS):
         p = domain.rationals(rnd)
-        if violates(lhs, op, rhs, p):
+        if domain.contains(p) and violates(lhs, op, rhs, p):  # (a draw that found no interval may lie outside)
             return refuted("exact point (ends of expression bounds exactly)",
                            "violated at an exact point", _point(p))
     return None
@@ -256,7 +282,8 @@ def _quick_violation(lhs, op, rhs, domain, seed) -> bool:
     from ..seeds import pyrandom
     from .shrink import violates
     rnd = pyrandom(seed)
-    return any(violates(lhs, op, rhs, domain.rationals(rnd)) for _ in range(QUICK_EXACT_POINTS))
+    points = [domain.rationals(rnd) for _ in range(QUICK_EXACT_POINTS)]
+    return any(domain.contains(p) and violates(lhs, op, rhs, p) for p in points)
 
 
 def quick(lhs, op: str, rhs, domain: Domain, seed: int) -> Verdict | None:
@@ -265,6 +292,8 @@ def quick(lhs, op: str, rhs, domain: Domain, seed: int) -> Verdict | None:
     from ..checks.identity import exact_points
     from ..numeric import high_precision
     from .shrink import violates
+    if _no_point_verdict(domain) is not None:
+        return None  # no point inside the assumptions: nothing to refute at (decide_sides says why)
     if op == "==" and not isinstance(lhs, sp.MatrixBase):
         _, refutation = exact_points(lhs - rhs, domain, seed, QUICK_EXACT_POINTS, lhs, rhs)
         return _shrunk(refutation, lhs, op, rhs, domain) if refutation is not None else None
@@ -274,11 +303,11 @@ def quick(lhs, op: str, rhs, domain: Domain, seed: int) -> Verdict | None:
     rnd = pyrandom(seed)
     for _ in range(QUICK_EXACT_POINTS):
         p = domain.rationals(rnd)
-        if violates(lhs, op, rhs, p):
+        if domain.contains(p) and violates(lhs, op, rhs, p):
             return _shrunk(refuted("exact point", "violated at an exact point", _point(p)), lhs, op, rhs, domain)
     for p in domain.boundary_points()[:16]:
         exact = {s: sp.Rational(v) for s, v in p.items()}
-        if violates(lhs, op, rhs, exact):
+        if domain.contains(exact) and violates(lhs, op, rhs, exact):
             return _shrunk(refuted("boundary point", "violated on the boundary", _point(exact)), lhs, op, rhs, domain)
     del high_precision
     return None
@@ -302,6 +331,11 @@ def _shrunk(v: Verdict, lhs, op, rhs, domain: Domain) -> Verdict:
     if not set(by_name) <= set(ce):
         return v
     point = {by_name[k]: ce[k] for k in by_name}
+    if not domain.contains(point):  # a draw that found no interval inside the assumptions returns one outside
+        shown = ", ".join(f"{k} = {_show(ce[k])}" for k in sorted(by_name))
+        return inconclusive(v.method, f"violated only at a point outside the assumptions ({shown}), which is no "
+                            f"counterexample: {no_point(domain) or 'no violation was found inside them'}",
+                            point=_point(point), domain=domain.describe())
     small = shrink(lhs, op, rhs, domain, point)
     if small is None:
         return v
@@ -417,6 +451,9 @@ def decide_link(scope: Scope, lhs, op: str, rhs, seed: int, float_only: bool = F
         if subst:
             l, r = l.xreplace(subst), r.xreplace(subst)
         searched.append(describe(domain, scope))
+        empty = _no_point_verdict(domain)
+        if empty is not None:  # (before the discrete cases: each would be decided over no point)
+            return empty
         if any(discrete.is_discrete(v) for v in domain.variables):
             return discrete.decide(l, o, r, domain, seed,
                                    lambda a, b, c, d, s, f: decide_sides(a, b, c, d, s, float_only=f or float_only),

@@ -357,7 +357,14 @@ class RealGroup:
 
     def from_free(self, z):
         out = self._map([max(min(float(v), 40.0), -40.0) for v in np.asarray(z, dtype=float)])
-        return out if out is not None else self.center()
+        return out if out is not None else self._fallback()
+
+    def _fallback(self) -> tuple[float, ...]:
+        """The point a draw that found no interval returns: one inside the group when any is known (the centre may
+        lie outside: eta > 2/L beside eta < 1/L leaves every L without an eta), else the centre — which a check
+        must then not take for a point of the domain (:meth:`inside_point` is None: no point was found)."""
+        inside = self.inside_point()
+        return tuple(float(v) for v in inside) if inside is not None else self.center()
 
     def to_free(self, x):
         values: dict[int, float] = {}
@@ -376,12 +383,24 @@ class RealGroup:
     def floats(self):
         from hypothesis import strategies as st
         parts = [st.floats(-self._z_range(i), self._z_range(i), allow_nan=False) for i in range(len(self.members))]
-        return st.tuples(*parts).map(lambda zs: self._map(zs) or self.center())
+        return st.tuples(*parts).map(lambda zs: self._map(zs) or self._fallback())
 
     def rationals(self, rnd: random.Random):
         counts = _COUNTS.setdefault(rnd, {})
         k = counts.get(self, 0)
         counts[self] = k + 1
+        values = self._draw_exact(rnd, k)
+        if values is None:
+            # no interval left after 20 draws: a point known to lie inside, else the centre (outside the group —
+            # the callers that decide test membership, and a domain with no point found is decided by none)
+            inside = self.inside_point()
+            values = dict(enumerate(inside)) if inside is not None else \
+                {i: Fraction(v).limit_denominator(10**6) for i, v in enumerate(self.center())}
+        return tuple(sp.Rational(values[i].numerator, values[i].denominator) for i in range(len(self.members)))
+
+    def _draw_exact(self, rnd: random.Random, k: int) -> dict[int, Fraction] | None:
+        """One exact draw, member by member inside the interval the others leave; None when every one of up to 20
+        attempts met an empty interval (expression bounds: the ends depend on the members drawn before)."""
         for attempt in range(20 if self.bounds else 1):  # expression bounds: redraw when the interval is empty
             values: dict[int, Fraction] = {}
             for pos, i in enumerate(self.order):
@@ -392,10 +411,93 @@ class RealGroup:
                 simple = k + pos + attempt if k < SIMPLE_FIRST else None
                 values[i] = self._rational(i, L, Lc, H, Hc, rnd, simple)
             else:
+                return values
+        return None
+
+    def inside_point(self) -> tuple[Fraction, ...] | None:
+        """An exact point that satisfies every bound and relation of the group, or None when none was found: the
+        centre, the boundary values, then exact draws.  None is no proof that the group is empty
+        (:meth:`proved_empty` is), only that the search found no point in it — a check over it decides nothing."""
+        cached = self.__dict__.get("_inside", False)
+        if cached is not False:
+            return cached
+        found = None
+        candidates = [self.center()] + list(self.boundary_values())
+        for p in candidates:
+            exact = tuple(Fraction(v) if isinstance(v, float) else number(v) for v in p)
+            if all(isinstance(v, Fraction) for v in exact) and self.contains_values(exact):
+                found = exact
                 break
-        if len(values) < len(self.members):
-            values = {i: Fraction(v).limit_denominator(10**6) for i, v in enumerate(self.center())}
-        return tuple(sp.Rational(values[i].numerator, values[i].denominator) for i in range(len(self.members)))
+        if found is None:
+            rnd = random.Random(len(self.members) * 7919 + len(self.bounds))
+            for k in range(40):
+                values = self._draw_exact(rnd, k)
+                if values is not None:
+                    exact = tuple(values[i] for i in range(len(self.members)))
+                    if self.contains_values(exact):
+                        found = exact
+                        break
+        self.__dict__["_inside"] = found
+        return found
+
+    def proved_empty(self) -> str | None:
+        """Why no point satisfies the group's bounds and relations, when SymPy proves it ("eta < 1/L and eta > 2/L
+        with L > 0: 1/L − 2/L < 0"), else None.  For each member, each upper end (a numeric bound, a member it lies
+        below, an expression bound) against each lower end: the upper minus the lower is negative (or not positive
+        where an end is open) at every point of the other members' sign ranges.  Constant bounds that leave no values
+        are refused when the group is built (a DomainError); this finds what the expression bounds rule out."""
+        if not self.bounds:
+            return None
+        # fresh symbols signed by the group's own (propagated) bounds, never by the flags a caller gave its symbols
+        fresh = {}
+        for n, ((L, Lc), (H, Hc)) in enumerate(zip(self.lo, self.hi)):
+            flags = {"real": True}
+            if L is not None and (L > 0 or (L == 0 and not Lc)):
+                flags = {"positive": True}
+            elif L is not None and L == 0:
+                flags = {"nonnegative": True}
+            elif H is not None and (H < 0 or (H == 0 and not Hc)):
+                flags = {"negative": True}
+            elif H is not None and H == 0:
+                flags = {"nonpositive": True}
+            fresh[self.symbols[n]] = sp.Dummy(str(self.symbols[n]), **flags)
+        names = {v: k for k, v in fresh.items()}
+        for n in range(len(self.members)):
+            uppers, lowers = [], []  # (expression, closed, text)
+            (L, Lc), (H, Hc) = self.lo[n], self.hi[n]
+            if H is not None:
+                uppers.append((sp.Rational(Fraction(H)), Hc, _fmt(H)))
+            if L is not None:
+                lowers.append((sp.Rational(Fraction(L)), Lc, _fmt(L)))
+            for a, b, strict in self.relations:
+                if a == n:
+                    uppers.append((fresh[self.symbols[b]], not strict, str(self.symbols[b])))
+                if b == n:
+                    lowers.append((fresh[self.symbols[a]], not strict, str(self.symbols[a])))
+            for i, e, closed, upper in self.bounds:
+                if i == n:
+                    (uppers if upper else lowers).append((e.xreplace(fresh), closed, sp.sstr(e)))
+            if not any(isinstance(u, sp.Expr) and u.free_symbols for u, _, _ in uppers + lowers):
+                continue  # numbers and members only: the propagation at construction decided these
+            for u, uc, ut in uppers:
+                for lo_, lc, lt in lowers:
+                    if not (u.free_symbols or lo_.free_symbols):
+                        continue
+                    try:
+                        gap = sp.cancel(sp.together(u - lo_))
+                    except Exception:  # SymPy's own failure: no proof
+                        continue
+                    empty = gap.is_negative is True or (gap.is_nonpositive is True and not (uc and lc))
+                    if empty:
+                        x = self.symbols[n]
+                        signs = sorted({f"{names[s]} {'> 0' if s.is_positive else '>= 0' if s.is_nonnegative else '< 0' if s.is_negative else '<= 0'}"
+                                        for s in gap.free_symbols if s in names and
+                                        (s.is_positive or s.is_nonnegative or s.is_negative or s.is_nonpositive)})
+                        return (f"{x} {'<=' if uc else '<'} {ut} and {x} {'>=' if lc else '>'} {lt}"
+                                + (f" with {', '.join(signs)}" if signs else "")
+                                + f": {ut} − ({lt}) = {sp.sstr(gap.xreplace(names))} is "
+                                + ("negative" if gap.is_negative else "not positive"))
+        return None
 
     def _rational(self, i, L, Lc, H, Hc, rnd, simple_index) -> Fraction:
         def ok(f: Fraction) -> bool:

@@ -853,8 +853,9 @@ class Paper:
             error = self._display_error(display)
             assumptions = self.assumptions_for(display)
             prose_assume, prose_unread = self._prose_assumptions(display)
-            prose_assume, refused = self._usable(assumptions, prose_assume)
+            prose_assume, refused, prose_clash = self._usable(assumptions, prose_assume)
             prose_unread = prose_unread + refused
+            self._clashing = list(prose_clash)  # read, but no point satisfies them with the others (_conflict)
             assumptions = assumptions + [a for a in prose_assume if a not in assumptions]
             self._prose_assumed, self._prose_unread = set(prose_assume), list(prose_unread)
             first_rel = len(self.relations)
@@ -874,8 +875,8 @@ class Paper:
                 cond_assume, cond_unread = self._conditions(display, mine)
                 # "… \] with $\gamma(L+1) < 1$": a condition the checker cannot solve for a name is listed as not
                 # read (no refutation stands on the step), never a reason to refuse the step ("cannot use assumption")
-                cond_assume, refused = self._usable(assumptions, [a for a in cond_assume + after_assume
-                                                                  if a not in assumptions])
+                cond_assume, refused, cond_clash = self._usable(assumptions, [a for a in cond_assume + after_assume
+                                                                              if a not in assumptions])
                 cond_unread = cond_unread + refused
                 first_of_chain = len(self.relations)
                 if chain.antecedents:  # A ⟹ B ⟹ C: C is derived under B (and what B rested on)
@@ -885,8 +886,9 @@ class Paper:
                     display.over_reals = over_reals
                     # one the checker cannot solve for a name ((1 + √t)² < s) would make the consequent unreadable:
                     # it is listed as not read instead, so no refutation stands without it
-                    ante_assume, ante_refused = self._usable(assumptions + cond_assume,
-                                                             [a for a in ante_assume if a not in cond_assume])
+                    ante_assume, ante_refused, ante_clash = self._usable(
+                        assumptions + cond_assume, [a for a in ante_assume if a not in cond_assume])
+                    cond_clash = cond_clash + ante_clash
                     cond_assume = cond_assume + ante_assume
                     cond_unread = cond_unread + ante_unread + ante_refused
                 reading = ChainReading() if error else \
@@ -896,6 +898,7 @@ class Paper:
                     # "A \stackrel{(a)}{\implies} B": B is derived by (a) — a fact its links may rest on
                     for lk in reading.links:
                         lk.label = lk.label or chain.parts[0].label
+                self._chain_clashing = [*prose_clash, *cond_clash]
                 self._chain(display, chain, reading, chain_id, error, assumptions + cond_assume, cond_unread)
                 for rel in self.relations[first_of_chain:]:
                     rel.assumptions += [f"{a} (stated; not usable by the checker)" for a in refused]
@@ -906,7 +909,8 @@ class Paper:
                 self._logic(display, left, right, word, read_sides, chain_id, prose_unread)
                 chain_id += 1
             for rel in self.relations[first_rel:]:  # say which assumptions the prose gave, and which were not read
-                rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume else a for a in rel.assumptions]
+                rel.assumptions = [f"{a} (stated in the prose)" if a in prose_assume or a in prose_clash else a
+                                   for a in rel.assumptions]
                 rel.assumptions += [f"{u} (stated in the prose; not read)" for u in prose_unread]
             for at, note in display.notes:  # a justification written as words: the note of its row's relations
                 where = self.doc.where(at)
@@ -942,6 +946,12 @@ class Paper:
     CLAUSE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)\.\s|;|\(\s*(?:i{1,3}|iv|v|vi{0,3}|[a-f]|\d)\s*\)|"
                             r"\\item\b|\bcase\b|\botherwise\b|\belse\b", re.I)
     PROSE_AND = re.compile(r"^\s*,?\s*and\s*$", re.I)  # "$a > 0$, $b$ …": the comma may end the hypotheses
+    #: "Suppose $b > 0$, $c > 0$, $bc < 1$ and …": a bare comma between two inline maths — after a standing cue a
+    #: list of hypotheses (each item read); after a local one ("if $x > 0$, $x^2 > 0$") it may end the condition,
+    #: so an item there is listed as stated but not read (it blocks a refutation, it is never used)
+    PROSE_COMMA = re.compile(r"^\s*,\s*$")
+    #: the standing cues that open such a list ("for all $t \\ge 1$, $t^2 \\ge t$": there the comma ends the quantifier)
+    PROSE_LIST_CUE = re.compile(r"\b(?:let|assume|assuming|suppose|supposing)(?:\s+that)?\s*[:,]?\s*$", re.I)
     ASSUME_REL = re.compile(r"<|>|\\(?:le|ge|leq|geq|leqslant|geqslant|lt|gt|ne|neq|succ|prec|succeq|preceq|"
                             r"succcurlyeq|preccurlyeq)(?![A-Za-z])")
 
@@ -1004,12 +1014,27 @@ class Paper:
             region = re.sub(r"\\begin\{(equation|align|gather|multline|eqnarray|displaymath)(\*?)\}.*?\\end\{\1\2\}|"
                             r"\\\[.*?\\\]", lambda m: " " * len(m.group(0)), region, flags=re.S)
             prev_end, prev_assumed, prev_standing = 0, False, False
+            prev_listed = False  # the inline math before was under a standing cue ("Let $x \in \R$, $y > 0$")
             for m in INLINE_RE.finditer(region):
                 math = m.group(1) if m.group(1) is not None else m.group(2)
                 words = region[prev_end:m.start()]
                 words = words[words.rfind(".") + 1:] if "." in words else words
+                comma = bool(self.PROSE_COMMA.match(words))
+                listed = bool(self.PROSE_LIST_CUE.search(words[-60:])) or \
+                    (prev_listed and (comma or bool(self.PROSE_AND.match(words))))
+                local_item = comma and prev_assumed and not prev_standing and not listed
+                prev_listed = listed
                 cue = bool(self.PROSE_ASSUME_CUE.search(words[-60:])) or \
-                    (prev_assumed and bool(self.PROSE_AND.match(words)))
+                    (prev_assumed and bool(self.PROSE_AND.match(words))) or (comma and listed)
+                if local_item and self.ASSUME_REL.search(math) and \
+                        "=" not in re.sub(r"\\[lg]eq?|<=|>=", "", math):
+                    # "if $x > 0$, $y > 0$ …": the comma may end the condition (the item its conclusion): stated,
+                    # not read — no refutation stands on it, no verdict uses it
+                    shown = " ".join(math.split())[:60]
+                    if shown not in unread:
+                        unread.append(shown)
+                    prev_end, prev_assumed = m.end(), True
+                    continue
                 if cue and re.search(r"\bsuch(?:\s+that)?\s*[:,]?\s*$", words[-60:], re.I):
                     before = region[:m.start()]
                     before = before[max(before.rfind(". "), before.rfind(".\n")) + 1:]
@@ -1023,12 +1048,12 @@ class Paper:
                     prev_assumed = cue and not self.ASSUME_REL.search(math) and "=" in math
                     continue
                 if (a, b) != proved and not self.PROSE_STANDING_CUE.search(words[-60:]) and \
-                        not (prev_standing and self.PROSE_AND.match(words)) and \
+                        not (prev_standing and self.PROSE_AND.match(words)) and not (comma and listed) and \
                         self.CLAUSE_END.search(region[m.end():]):
                     prev_assumed = False  # a local condition whose clause ended before the display: not its
                     continue
                 prev_standing = bool(self.PROSE_STANDING_CUE.search(words[-60:])) or \
-                    (prev_standing and bool(self.PROSE_AND.match(words)))
+                    (prev_standing and bool(self.PROSE_AND.match(words))) or (comma and listed)
                 prev_assumed = True
                 read = self._assumption_text(math, a + m.start())
                 for t in read or []:
@@ -1040,23 +1065,52 @@ class Paper:
                         unread.append(shown)
         return out, unread
 
-    def _usable(self, base: list[str], extra: list[str]) -> tuple[list[str], list[str]]:
-        """(the assumptions of ``extra`` the checker can use together with ``base``, those it cannot): one it cannot
-        solve for a name (``t^2 \\ge t``) would make every step of the display unreadable."""
+    def _usable(self, base: list[str], extra: list[str]) -> tuple[list[str], list[str], list[str]]:
+        """(the assumptions of ``extra`` the checker can use together with ``base``, those it cannot, those that
+        contradict the others): one it cannot solve for a name (``t^2 \\ge t``) would make every step of the
+        display unreadable; one whose bounds leave a name no values with the others (``a > 2`` after ``a < 1``)
+        cannot be drawn from either, but it is read — the steps under it get no verdict (:meth:`_conflict`)."""
         if not extra:
-            return [], []
+            return [], [], []
         from ..assume import free_with_assumptions
         cache = self.__dict__.setdefault("_usable_cache", {})
         key = (tuple(base), tuple(extra))
         if key not in cache:
-            keep, refused = [], []
+            keep, refused, clash = [], [], []
             for a in extra:
                 try:
                     free_with_assumptions([*base, *keep, a])
                     keep.append(a)
                 except Exception as exc:  # BadInput, or a defect of the assumption reader: not used, listed
-                    refused.append(_why_unusable(a, exc))
-            cache[key] = (keep, refused)
+                    if "leave no values" in str(exc) or "leave no integer values" in str(exc):
+                        clash.append(a)
+                    else:
+                        refused.append(_why_unusable(a, exc))
+            cache[key] = (keep, refused, clash)
+        return cache[key]
+
+    def _conflict(self, assumptions, names: set[str]) -> list[str] | None:
+        """The assumptions among ``assumptions`` that bear on ``names`` (those naming them, and through shared
+        names those linked to them) and provably cannot hold together, or None (:func:`..assume.conflict`).  An
+        assumption on other names only is no business of the step: a case split elsewhere in the paragraph
+        ("suppose $t < T$ … suppose $t \\ge T$") does not silence a step about other names."""
+        from ..assume import conflict
+        texts = list(dict.fromkeys(assumptions))
+        bearing, reach = [], set(names)
+        grown = True
+        while grown:
+            grown = False
+            for t in texts:
+                if t not in bearing and _ast_names_text(t) & reach:
+                    bearing.append(t)
+                    reach |= _ast_names_text(t)
+                    grown = True
+        if not bearing:
+            return None
+        cache = self.__dict__.setdefault("_conflict_cache", {})
+        key = tuple(sorted(bearing))
+        if key not in cache:
+            cache[key] = conflict(bearing)
         return cache[key]
 
     def _assumption_text(self, math: str, pos: int) -> list[str] | None:
@@ -1518,6 +1572,13 @@ class Paper:
                      if isinstance(n, ast.Name)}
             if fam or any(self.names.nonscalar(n.split("_")[0]) for n in names):
                 return  # a family or a vector: no truth value of numbers
+            clash = self._conflict([*assume, *r_assume, *getattr(self, "_chain_clashing", ())], names)
+            if clash:  # A ⟺ B under assumptions that contradict each other: every point of them is none
+                pos = right.parts[0].pos
+                arrow = "\\iff" if kind == "equivalence" else "\\implies"
+                self._add_raw(display, pos, f"{' '.join(left.text.split())} {arrow} {' '.join(right.text.split())}",
+                              chain_id, "inconclusive", kind, _conflict_reason(clash), assume)
+                return
             given = []
             for a in dict.fromkeys(list(assume) + list(r_assume)):
                 node = parse_assumption(a)
@@ -2388,6 +2449,20 @@ class Paper:
             cav.ring_identity = ring_identity(lhs, rhs)  # the sides agree whatever vectors or tensors they hold
         self.applied_functions |= set(cav.functions) | set(fam)
         self.families.update(fam)
+        clashing = [a for a in getattr(self, "_chain_clashing", ()) if a not in assumptions]
+        step_names = names_in(lhs, fns) | names_in(rhs, fns)
+        for i in self._used_definitions(self._in_scope(display), (lhs, rhs), assumptions):
+            step_names |= _ast_names(self.definitions[i].expr)  # (a name its definition is written in bears on it)
+        clash = self._conflict([*assumptions, *clashing], step_names)
+        if clash:
+            # no point satisfies the assumptions the step is read under: a proof would be vacuous, a counterexample
+            # outside them — no verdict (referee X2: a contradictory "if … then converged" aside made a false step
+            # "hold")
+            self.applied_functions |= set(cav.functions) | set(fam)
+            self.families.update(fam)
+            self._add(display, link, chain_id, "inconclusive", kind,
+                      _conflict_reason(clash), [*assumptions, *clashing], read_as)
+            return
         rel = self._add(display, link, chain_id, "inconclusive", kind, "", assumptions, read_as)
         prose_set = getattr(self, "_prose_set", {})
         rel.assumptions += [f"{n} = 1 (the identity matrix, read in one dimension)" for n in identity]
@@ -3319,6 +3394,12 @@ VALUE_BOUND = re.compile(r"^\s*(\\?[A-Za-z]+)\s*(?:\\left)?\(([^()]*)(?:\\right)
 WHY_SEP = ": no sign of "
 
 
+def _conflict_reason(clash: list[str]) -> str:
+    """The reason of a step whose assumptions provably contradict each other (see :meth:`Paper._conflict`)."""
+    return (f"its assumptions cannot hold together: {' and '.join(clash)} (no point satisfies them, so a proof would "
+            f"be vacuous and a counterexample would lie outside them): not checked")
+
+
 def _why_unusable(assumption: str, exc: Exception) -> str:
     """An assumption the checker cannot draw inside, with the reason where it is a missing sign: ``0 < eta * h < 2``
     with neither sign stated cannot be solved for a name (η ∈ (0, 2/h) needs h > 0), and saying so tells the author
@@ -3841,6 +3922,12 @@ def _side_names(s, job: Job) -> tuple[set[str], set[str]] | None:
         return None
 
 
+def _no_point(v) -> bool:
+    """Whether a check found no point inside its assumptions (:func:`..decide.no_point`): the values a favourable
+    reading restricts to (every name at least 1 beside eta*L < 1) leave none — no evidence that the paper means them."""
+    return getattr(getattr(v, "verdict", None), "method", "") == "assumptions"
+
+
 def _favourable(job: Job, st, session_for) -> str | None:
     substituted = _with_inline_values(job, session_for)
     if substituted:
@@ -3854,7 +3941,7 @@ def _favourable(job: Job, st, session_for) -> str | None:
             v = s.check_parsed(st)
         except Exception:
             continue
-        if v.status.value in ("proved", "holds", "inconclusive"):
+        if v.status.value in ("proved", "holds", "inconclusive") and not _no_point(v):
             return _found(v.status.value, words)
     turned = sorted({n.args[0].id for side in (job.lhs, job.rhs) for n in ast.walk(side)
                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "transpose"
@@ -3862,8 +3949,9 @@ def _favourable(job: Job, st, session_for) -> str | None:
     if turned:  # U Λ U^T with U an orthogonal matrix (a capital): in one dimension it is ±1; y^T is a vector
         try:
             s = session_for(job.assumptions + tuple(f"{n} == 1" for n in turned), job.n_defs, job.functions)
-            got = s.check_parsed(st).status.value
-            if got in ("proved", "holds", "inconclusive"):
+            v = s.check_parsed(st)
+            got = v.status.value
+            if got in ("proved", "holds", "inconclusive") and not _no_point(v):
                 return _found(got, f"every transposed name ({', '.join(turned)}) an orthogonal matrix, 1 in one "
                                    "dimension")
         except Exception:
