@@ -46,3 +46,12 @@ def test_what_the_engine_cannot_draw_is_one_line_saying_what_to_write(text, says
     from theoryverify.domains import DomainError
     with pytest.raises(DomainError, match=re.escape(says)):
         tv.Domain.assuming(sp.symbols("r s"), [text])
+
+
+def test_a_fixed_value_outside_the_declared_bounds_leaves_no_values():
+    # old: 'b < 1' and 'b == 5' gave b = 5 (the value won silently; a refutation at b = 5 lay outside b < 1)
+    from theoryverify.check.assume import free_with_assumptions
+    from theoryverify.check.parser import BadInput
+    with pytest.raises(BadInput, match="leave no values for b"):
+        free_with_assumptions(["b < 1", "b == 5"])
+    assert free_with_assumptions(["b > 0", "b == 1/3"]).variables[0].value == sp.Rational(1, 3)

@@ -124,3 +124,10 @@ def test_guard_a_justification_of_words_only_keeps_the_refutation(tmp_path, caps
     body = _doc(r"\begin{equation}", r"a b = 2 a b \qquad \text{(by Cauchy--Schwarz)}.", r"\end{equation}")
     rows = tex_rows(tmp_path, capsys, body)
     assert [(r["status"], r["kind"]) for r in rows] == [("refuted", "step")], rows
+
+
+def test_a_justification_contradicting_the_other_assumptions_blocks_the_refutation(tmp_path, capsys):
+    # after merging s49-a with s49-b (whose _usable also returns the clashing assumptions) this path raised
+    rows = tex_rows(tmp_path, capsys, _doc("Let $b < 1$. We have", r"\begin{equation}",
+                                           r"b + b = 3 \qquad (b = 5) .", r"\end{equation}"))
+    assert rows[0]["status"] == "inconclusive" and "contradicts" in rows[0]["reason"], rows

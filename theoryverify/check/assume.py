@@ -402,6 +402,8 @@ def context_of(decl: Declarations) -> StepContext:
                 raise BadInput(f"order relations are between real variables; {n!r} is not one")
     for name in sorted(decl.fixed):
         if name not in taken:
+            if not _within(decl, name, sp.sympify(decl.fixed[name])):  # b < 1 and b == 5: the value had won silently
+                raise BadInput(f"the assumptions leave no values for {name}")
             variables.append(Fixed(sp.Symbol(name, real=True), decl.fixed[name]))
     for name in sorted(set(decl.sets) - taken - set(decl.fixed)):
         vals = decl.sets[name]

@@ -1222,7 +1222,10 @@ class Paper:
         over_reals = getattr(display, "over_reals", False)
         got, noted = self._conditions(display, [f for f in facts if f.word == "justification"])
         display.over_reals = over_reals
-        got, refused = self._usable(base, [a for a in got if a not in base])
+        got, refused, clash = self._usable(base, [a for a in got if a not in base])
+        # one that leaves a name no values with the others is not assumed either: a refutation without it stands on
+        # nothing the paper said (a proof without it is still one)
+        refused = refused + [f"{c} (contradicts the other assumptions)" for c in clash]
         return got, [JUSTIFICATION_UNREAD + u for u in unread + noted + refused]
 
     AFTER_RE = re.compile(r"^\s*[,.;]?\s*(?:for|where|with|when|if|and|since|because|as|"
