@@ -532,6 +532,7 @@ def _within(decl: Declarations, name: str, v: sp.Expr) -> bool:
 def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> list:
     """Real names, grouped by the relations that connect them, each with symbol assumptions from its
     propagated bounds (so x > 0 gives a positive symbol)."""
+    from .variables import sign_flags
     parent = {n: n for n in names}
 
     def find(n):
@@ -561,14 +562,7 @@ def _real_groups(decl: Declarations, names: list[str], Member, RealGroup) -> lis
             probe = RealGroup([member(n, sp.Symbol(n, real=True)) for n in members], rels)
             syms = []
             for n, (L, Lc), (H, Hc) in zip(members, probe.lo, probe.hi):
-                flags = {"real": True}
-                if L is not None and (L > 0 or (L == 0 and not Lc)):
-                    flags = {"positive": True}
-                elif L is not None and L == 0:
-                    flags = {"nonnegative": True}
-                elif H is not None and (H < 0 or (H == 0 and not Hc)):
-                    flags = {"negative": True}
-                syms.append(sp.Symbol(n, **flags))
+                syms.append(sp.Symbol(n, **sign_flags(L, Lc, H, Hc, nonpositive=False)))
             bounds = _expression_bounds(decl, dict(zip(members, syms)))
             out.append(RealGroup([member(n, s) for n, s in zip(members, syms)], rels,
                                  [(idx[n], e, c, u) for n, e, c, u in bounds]))

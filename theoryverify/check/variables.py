@@ -84,6 +84,20 @@ def _fmt(x: Fraction | float | None) -> str:
     return f"{float(x):g}"
 
 
+def sign_flags(L, Lc: bool, H, Hc: bool, nonpositive: bool = True) -> dict[str, bool]:
+    """SymPy's assumption flags for a real name between the ends ``L`` and ``H`` (None: unbounded; ``Lc``, ``Hc``:
+    closed): positive, nonnegative, negative, nonpositive (where ``nonpositive``) or only real."""
+    if L is not None and (L > 0 or (L == 0 and not Lc)):
+        return {"positive": True}
+    if L is not None and L == 0:
+        return {"nonnegative": True}
+    if H is not None and (H < 0 or (H == 0 and not Hc)):
+        return {"negative": True}
+    if nonpositive and H is not None and H == 0:
+        return {"nonpositive": True}
+    return {"real": True}
+
+
 class RealGroup:
     """Real symbols with bounds and order relations ``members[i] < members[j]`` (``strict``) or ``<=``.
 
@@ -449,18 +463,8 @@ class RealGroup:
         if not self.bounds:
             return None
         # fresh symbols signed by the group's own (propagated) bounds, never by the flags a caller gave its symbols
-        fresh = {}
-        for n, ((L, Lc), (H, Hc)) in enumerate(zip(self.lo, self.hi)):
-            flags = {"real": True}
-            if L is not None and (L > 0 or (L == 0 and not Lc)):
-                flags = {"positive": True}
-            elif L is not None and L == 0:
-                flags = {"nonnegative": True}
-            elif H is not None and (H < 0 or (H == 0 and not Hc)):
-                flags = {"negative": True}
-            elif H is not None and H == 0:
-                flags = {"nonpositive": True}
-            fresh[self.symbols[n]] = sp.Dummy(str(self.symbols[n]), **flags)
+        fresh = {self.symbols[n]: sp.Dummy(str(self.symbols[n]), **sign_flags(L, Lc, H, Hc))
+                 for n, ((L, Lc), (H, Hc)) in enumerate(zip(self.lo, self.hi))}
         names = {v: k for k, v in fresh.items()}
         for n in range(len(self.members)):
             uppers, lowers = [], []  # (expression, closed, text)
