@@ -703,6 +703,12 @@ def _solve_general(d: sp.Expr, op: str, names: set[str], bare: list[str], symbol
                        "it needs, e.g. L > 0)")
 
 
+def leaves_no_values(exc: Exception) -> bool:
+    """Whether building a context failed because its assumptions leave a name no values (``a < 1`` and ``a > 2``;
+    ``b < 1`` and ``b == 5``): a contradiction the assumptions state, not an assumption the reader cannot use."""
+    return "leave no values" in str(exc) or "leave no integer values" in str(exc)
+
+
 def _proved_infeasible(texts: list[str]) -> bool:
     """Whether the assumptions provably leave no point: constant bounds that leave a name no values (a < 1 and
     a > 2: refused when the context is built), or a group whose expression bounds SymPy shows contradict
@@ -711,7 +717,7 @@ def _proved_infeasible(texts: list[str]) -> bool:
     try:
         ctx = free_with_assumptions(texts)
     except BadInput as exc:
-        return "leave no values" in str(exc) or "leave no integer values" in str(exc)
+        return leaves_no_values(exc)
     except Exception:  # a defect of the assumption reader: nothing proved
         return False
     return any(isinstance(v, RealGroup) and v.proved_empty() for v in ctx.variables)

@@ -292,7 +292,7 @@ def quick(lhs, op: str, rhs, domain: Domain, seed: int) -> Verdict | None:
     from ..checks.identity import exact_points
     from ..numeric import high_precision
     from .shrink import violates
-    if _no_point_verdict(domain) is not None:
+    if no_point(domain) is not None:
         return None  # no point inside the assumptions: nothing to refute at (decide_sides says why)
     if op == "==" and not isinstance(lhs, sp.MatrixBase):
         _, refutation = exact_points(lhs - rhs, domain, seed, QUICK_EXACT_POINTS, lhs, rhs)

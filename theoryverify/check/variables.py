@@ -459,7 +459,13 @@ class RealGroup:
         with L > 0: 1/L − 2/L < 0"), else None.  For each member, each upper end (a numeric bound, a member it lies
         below, an expression bound) against each lower end: the upper minus the lower is negative (or not positive
         where an end is open) at every point of the other members' sign ranges.  Constant bounds that leave no values
-        are refused when the group is built (a DomainError); this finds what the expression bounds rule out."""
+        are refused when the group is built (a DomainError); this finds what the expression bounds rule out.  Worked
+        out once per group (every step over the domain asks, as :meth:`inside_point`'s search is)."""
+        if "_proved_empty_why" not in self.__dict__:
+            self.__dict__["_proved_empty_why"] = self._proved_empty()
+        return self.__dict__["_proved_empty_why"]
+
+    def _proved_empty(self) -> str | None:
         if not self.bounds:
             return None
         # fresh symbols signed by the group's own (propagated) bounds, never by the flags a caller gave its symbols

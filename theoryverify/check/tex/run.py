@@ -1072,7 +1072,7 @@ class Paper:
         cannot be drawn from either, but it is read — the steps under it get no verdict (:meth:`_conflict`)."""
         if not extra:
             return [], [], []
-        from ..assume import free_with_assumptions
+        from ..assume import free_with_assumptions, leaves_no_values
         cache = self.__dict__.setdefault("_usable_cache", {})
         key = (tuple(base), tuple(extra))
         if key not in cache:
@@ -1082,7 +1082,7 @@ class Paper:
                     free_with_assumptions([*base, *keep, a])
                     keep.append(a)
                 except Exception as exc:  # BadInput, or a defect of the assumption reader: not used, listed
-                    if "leave no values" in str(exc) or "leave no integer values" in str(exc):
+                    if leaves_no_values(exc):
                         clash.append(a)
                     else:
                         refused.append(_why_unusable(a, exc))
